@@ -1,0 +1,176 @@
+//! `UnsupportedOperationChecker.checkForStreaming`: the rules that decide, at `start()`,
+//! whether a streaming query may run in an output mode.
+//!
+//! Mirrors `sql/catalyst/.../analysis/UnsupportedOperationChecker.scala` (spec §8.2): the
+//! plan-level output-mode rules first, then the per-node rules bottom-up, then the global
+//! watermark correctness check. Messages are Spark's, word for word.
+
+use super::plan::{Node, Plan, WindowKind};
+use crate::error::{AnalysisError, Error, Stage};
+use crate::plan::JoinType;
+use crate::streaming::OutputMode;
+
+type R = Result<(), Error>;
+
+/// The checker. Stateless; one associated function per Spark entry point.
+pub struct UnsupportedOperationChecker;
+
+fn output_mode_error(mode: OutputMode, operation: &str, hint: &str) -> Error {
+    Error::Analysis(
+        AnalysisError::new(
+            Stage::Start,
+            "STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION",
+            format!(
+                "Invalid streaming output mode: {}. This output mode is not supported for {operation} on streaming DataFrames/DataSets.",
+                mode.as_str()
+            ),
+        )
+        .with_sqlstate("42KDE")
+        .with_hint(hint),
+    )
+}
+
+fn legacy(plan: &Plan, msg: &str, hint: &str) -> Error {
+    Error::Analysis(
+        AnalysisError::new(Stage::Start, "_LEGACY_ERROR_TEMP_3102", msg).with_plan(plan.to_string()).with_hint(hint),
+    )
+}
+
+/// Streaming aggregations, root-first.
+fn aggregates(plan: &Plan) -> Vec<&Plan> {
+    let mut out = Vec::new();
+    collect(plan, &mut |p| matches!(p.node, Node::Aggregate { .. }) && p.streaming, &mut out);
+    out
+}
+
+fn collect<'a>(plan: &'a Plan, pred: &mut dyn FnMut(&Plan) -> bool, out: &mut Vec<&'a Plan>) {
+    if pred(plan) {
+        out.push(plan);
+    }
+    for c in plan.children() {
+        collect(c, pred, out);
+    }
+}
+
+impl UnsupportedOperationChecker {
+    /// Checks `plan` for `output_mode`.
+    ///
+    /// # Errors
+    /// [`Error::Analysis`] at [`Stage::Start`] with Spark's condition and message.
+    pub fn check_for_streaming(plan: &Plan, output_mode: OutputMode) -> R {
+        if !plan.streaming {
+            return Err(legacy(plan, "Queries without streaming sources cannot be executed with writeStream.start()", "the query must read at least one streaming source"));
+        }
+        let aggs = aggregates(plan);
+        if let Some(head) = aggs.first() {
+            let keyed_by_event_time = matches!(head.node, Node::Aggregate { event_time_key: Some(_), .. });
+            if output_mode == OutputMode::Append && !keyed_by_event_time {
+                return Err(output_mode_error(
+                    output_mode,
+                    "streaming aggregations without watermark",
+                    "append emits a group only once it can never change, so it needs a watermark on a grouping column: add withWatermark on the event-time column before groupBy and group by F.window(...) or that column, or use update/complete mode",
+                ));
+            }
+            let session = head.output.iter().any(|a| a.window == Some(WindowKind::Session));
+            if output_mode == OutputMode::Update && session {
+                return Err(output_mode_error(output_mode, "session window streaming aggregations", "session windows can be emitted in append or complete mode only"));
+            }
+        } else if output_mode == OutputMode::Complete {
+            return Err(output_mode_error(
+                output_mode,
+                "no streaming aggregations",
+                "complete mode re-emits the whole result table every batch, so the query needs an aggregation (groupBy)",
+            ));
+        }
+        check_nodes(plan, output_mode)?;
+        check_global_watermark_limit(plan, output_mode)
+    }
+}
+
+fn check_nodes(plan: &Plan, mode: OutputMode) -> R {
+    for c in plan.children() {
+        check_nodes(c, mode)?;
+    }
+    match &plan.node {
+        Node::Aggregate { aggs, .. } if plan.streaming && aggs.iter().any(|a| a.distinct) => Err(legacy(
+            plan,
+            "Distinct aggregations are not supported on streaming DataFrames/Datasets. Consider using approx_count_distinct() instead.",
+            "an exact distinct count would need every value ever seen in state; F.approx_count_distinct keeps a small sketch per group",
+        )),
+        Node::Dedup { within_watermark: true, event_time_col: None, .. } if plan.streaming => Err(legacy(
+            plan,
+            "dropDuplicatesWithinWatermark is not supported on streaming DataFrames/DataSets without watermark",
+            "add withWatermark before dropDuplicatesWithinWatermark: the watermark delay is how long a key is remembered",
+        )),
+        Node::Limit { .. } if plan.streaming && mode == OutputMode::Update => Err(legacy(
+            plan,
+            "Limits are not supported on streaming DataFrames/Datasets in Update output mode",
+            "use append or complete mode with limit",
+        )),
+        Node::Sort { input, .. } if input.streaming => {
+            if mode == OutputMode::Complete && !aggregates(input).is_empty() {
+                Ok(())
+            } else {
+                Err(legacy(
+                    plan,
+                    "Sorting is not supported on streaming DataFrames/Datasets, unless it is on aggregated DataFrame/Dataset in Complete output mode",
+                    "a stream never ends, so it cannot be sorted; sort the result of an aggregation in complete mode, or sort each batch in foreachBatch",
+                ))
+            }
+        }
+        Node::Union { inputs } => {
+            let streaming = inputs.iter().filter(|i| i.streaming).count();
+            if streaming > 0 && streaming < inputs.len() {
+                Err(legacy(plan, "Union between streaming and batch DataFrames/Datasets is not supported", "union two streams, or join the stream with the static table"))
+            } else {
+                Ok(())
+            }
+        }
+        Node::StaticJoin { left, right, join } => {
+            let (ls, rs) = (left.streaming, right.streaming);
+            let msg = match (join.join_type, ls, rs) {
+                (JoinType::RightOuter, true, false) => Some("RightOuter join with a streaming DataFrame/Dataset on the left and a static DataFrame/DataSet on the right not supported"),
+                (JoinType::FullOuter, true, false) => Some("FullOuter joins with streaming DataFrames/Datasets on the left and a static DataFrame/Dataset on the right is not supported"),
+                (JoinType::LeftOuter, false, true) => Some("LeftOuter join with a streaming DataFrame/Dataset on the right and a static DataFrame/Dataset on the left is not supported"),
+                (JoinType::FullOuter, false, true) => Some("FullOuter joins with streaming DataFrames/Datasets on the right and a static DataFrame/Dataset on the left is not supported"),
+                (JoinType::LeftSemi, false, true) => Some("LeftSemi join with a streaming DataFrame/Dataset on the right and a static DataFrame/Dataset on the left is not supported"),
+                (JoinType::LeftAnti, false, true) => Some("LeftAnti joins with a streaming DataFrame/Dataset on the right are not supported"),
+                _ => None,
+            };
+            match msg {
+                Some(m) => Err(legacy(
+                    plan,
+                    m,
+                    "the outer side of a stream-static join must be the stream: the static table cannot know which rows of a never-ending stream will never match",
+                )),
+                None => Ok(()),
+            }
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `checkStreamingQueryGlobalWatermarkLimit`: a stateful operator downstream of an
+/// aggregation that is not in Append mode may see rows older than the global watermark.
+fn check_global_watermark_limit(plan: &Plan, mode: OutputMode) -> R {
+    let is_stateful = |p: &Plan| match &p.node {
+        Node::Aggregate { .. } => p.streaming,
+        Node::Dedup { within_watermark: false, event_time_in_key, .. } => *event_time_in_key,
+        Node::Dedup { within_watermark: true, .. } => true,
+        _ => false,
+    };
+    if is_stateful(plan) && mode != OutputMode::Append {
+        let below_agg = plan.children().iter().any(|c| !aggregates(c).is_empty());
+        if below_agg {
+            return Err(legacy(
+                plan,
+                "Detected pattern of possible 'correctness' issue due to global watermark. The query contains stateful operation which can emit rows older than the current watermark plus allowed late record delay, which are \"late rows\" in downstream stateful operations and these rows can be discarded. Please refer the programming guide doc for more details. If you understand the possible risk of correctness issue and still need to run the query, you can disable this check by setting the config `spark.sql.streaming.statefulOperator.checkCorrectness.enabled` to false.",
+                "in update and complete mode the first aggregation re-emits old groups, which the second would treat as late; chain aggregations in append mode with a watermark",
+            ));
+        }
+    }
+    for c in plan.children() {
+        check_global_watermark_limit(c, mode)?;
+    }
+    Ok(())
+}

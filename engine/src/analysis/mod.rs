@@ -1,0 +1,11 @@
+//! Analysis: name and type resolution ([`resolve()`]), then [`UnsupportedOperationChecker`].
+//!
+//! The only place that rejects a query (invariant 5): past it, a violated assumption is a bug.
+
+pub mod checker;
+pub mod plan;
+pub mod resolve;
+
+pub use checker::UnsupportedOperationChecker;
+pub use plan::{Attr, BoundAgg, BoundExpr, Node, Plan, WindowKind, WindowSpec};
+pub use resolve::resolve;

@@ -1,0 +1,275 @@
+//! The analyzed plan: every name resolved to a column index, every expression typed, every
+//! column tagged with Spark's event-time metadata (`spark.watermarkDelayMs`).
+//!
+//! This is what `execution` runs. Stateful nodes carry an operator id assigned root-first
+//! (pre-order), as Spark's `IncrementalExecution` does, so `stateOperators[i]` in progress
+//! lists the most downstream operator first.
+
+use std::fmt;
+use std::rc::Rc;
+
+use crate::plan::{AggFunc, BinOp, JoinType};
+use crate::types::{spark_type_name, CalendarInterval, DataType, Row, Value};
+
+/// Which window struct a column is, if any (`spark.timeWindow` / `spark.sessionWindow`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WindowKind {
+    Time,
+    Session,
+}
+
+/// A resolved column: name, type and the metadata Spark keeps on attributes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Attr {
+    pub name: String,
+    pub data_type: DataType,
+    /// `spark.watermarkDelayMs`: set on the event-time column (and on windows over it).
+    pub watermark_delay_ms: Option<i64>,
+    pub window: Option<WindowKind>,
+}
+
+impl Attr {
+    /// A plain column without metadata.
+    pub fn new(name: impl Into<String>, data_type: DataType) -> Attr {
+        Attr { name: name.into(), data_type, watermark_delay_ms: None, window: None }
+    }
+
+    /// True if this column carries the watermark tag.
+    pub fn is_event_time(&self) -> bool {
+        self.watermark_delay_ms.is_some()
+    }
+}
+
+/// A typed expression over the input row (column indices).
+#[derive(Debug, Clone, PartialEq)]
+pub enum BoundExpr {
+    Col(usize),
+    Lit(Value),
+    Interval(CalendarInterval),
+    Binary(BinOp, Box<BoundExpr>, Box<BoundExpr>),
+    Not(Box<BoundExpr>),
+    Negate(Box<BoundExpr>),
+    IsNull(Box<BoundExpr>, bool),
+    Case { branches: Vec<(BoundExpr, BoundExpr)>, otherwise: Option<Box<BoundExpr>> },
+    Cast(Box<BoundExpr>, DataType),
+    Function(String, Vec<BoundExpr>),
+    /// `window_time(w)` = `w.end - 1 µs`.
+    WindowTime(Box<BoundExpr>),
+    /// A field of a struct by position (`window.start` = 0, `window.end` = 1).
+    Field(Box<BoundExpr>, usize),
+}
+
+/// One aggregate of an `Aggregate` node.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoundAgg {
+    pub func: AggFunc,
+    /// `None` for `count(*)`.
+    pub arg: Option<BoundExpr>,
+    pub input_type: DataType,
+    /// `count(distinct x)`: rejected by `UnsupportedOperationChecker`, never executed.
+    pub distinct: bool,
+}
+
+/// How a time window is assigned (`TimeWindow`), all in µs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WindowSpec {
+    pub duration_us: i64,
+    pub slide_us: i64,
+    pub start_us: i64,
+}
+
+/// A join between a stream and a static table (`broadcast` style, no state).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StaticJoin {
+    pub join_type: JoinType,
+    /// Pairs of (left column, right column) equal in the join.
+    pub keys: Vec<(usize, usize)>,
+    /// Extra condition over the concatenated row.
+    pub condition: Option<BoundExpr>,
+    /// Output columns as indices into `left ++ right`.
+    pub output: Vec<usize>,
+    /// Right-side column count, for null padding.
+    pub right_width: usize,
+}
+
+/// A node of the analyzed plan.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Node {
+    /// A streaming source; `index` is its position among the query's sources.
+    Source { name: String, index: usize },
+    /// A static table.
+    Static { name: String, rows: Rc<Vec<Row>> },
+    Project { input: Box<Plan>, exprs: Vec<BoundExpr> },
+    Filter { input: Box<Plan>, predicate: BoundExpr },
+    /// `EventTimeWatermarkExec`: records event-time stats; `watermark_index` numbers the
+    /// watermark operators for `WatermarkTracker`.
+    Watermark { input: Box<Plan>, column: usize, delay_ms: i64, watermark_index: usize },
+    /// Appends a `window` column, one output row per window a row falls in (`TimeWindowing`).
+    TimeWindow { input: Box<Plan>, time: BoundExpr, spec: WindowSpec },
+    /// A streaming aggregation (`StateStoreRestoreExec` + `StateStoreSaveExec`).
+    /// Output: the grouping columns, then one column per aggregate.
+    Aggregate { input: Box<Plan>, keys: Vec<BoundExpr>, aggs: Vec<BoundAgg>, event_time_key: Option<usize>, op_id: usize },
+    /// `StreamingDeduplicateExec` (`within_watermark: false`) or
+    /// `StreamingDeduplicateWithinWatermarkExec`.
+    Dedup { input: Box<Plan>, keys: Vec<usize>, event_time_col: Option<usize>, event_time_in_key: bool, within_watermark: bool, op_id: usize },
+    /// A stream-static join.
+    StaticJoin { left: Box<Plan>, right: Box<Plan>, join: StaticJoin },
+    Union { inputs: Vec<Plan> },
+    /// A streaming `GlobalLimit` (`StreamingGlobalLimitExec`).
+    Limit { input: Box<Plan>, n: usize, op_id: usize },
+    /// `Sort`, only over a Complete-mode aggregation.
+    Sort { input: Box<Plan>, order: Vec<(BoundExpr, bool)> },
+}
+
+/// An analyzed plan node with its output columns.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    pub node: Node,
+    pub output: Vec<Attr>,
+    /// True if a streaming source is below.
+    pub streaming: bool,
+}
+
+impl Plan {
+    /// Children, left to right.
+    pub fn children(&self) -> Vec<&Plan> {
+        match &self.node {
+            Node::Source { .. } | Node::Static { .. } => vec![],
+            Node::Project { input, .. }
+            | Node::Filter { input, .. }
+            | Node::Watermark { input, .. }
+            | Node::TimeWindow { input, .. }
+            | Node::Aggregate { input, .. }
+            | Node::Dedup { input, .. }
+            | Node::Limit { input, .. }
+            | Node::Sort { input, .. } => vec![input],
+            Node::StaticJoin { left, right, .. } => vec![left, right],
+            Node::Union { inputs } => inputs.iter().collect(),
+        }
+    }
+
+    /// Visits nodes root-first (pre-order), the order Spark numbers stateful operators in.
+    pub fn walk(&self, f: &mut dyn FnMut(&Plan)) {
+        f(self);
+        for c in self.children() {
+            c.walk(f);
+        }
+    }
+
+    /// The stateful operators, root-first: `(op_id, progress name)`.
+    pub fn stateful_operators(&self) -> Vec<(usize, &'static str)> {
+        let mut out = Vec::new();
+        self.walk(&mut |p| match &p.node {
+            Node::Aggregate { op_id, .. } => out.push((*op_id, "stateStoreSave")),
+            Node::Dedup { op_id, within_watermark: false, .. } => out.push((*op_id, "dedupe")),
+            Node::Dedup { op_id, within_watermark: true, .. } => out.push((*op_id, "dedupeWithinWatermark")),
+            Node::Limit { op_id, .. } => out.push((*op_id, "globalLimit")),
+            _ => {}
+        });
+        out
+    }
+
+    /// True if the plan has an `EventTimeWatermark` node.
+    pub fn has_watermark(&self) -> bool {
+        let mut found = false;
+        self.walk(&mut |p| found |= matches!(p.node, Node::Watermark { .. }));
+        found
+    }
+
+    /// Number of watermark operators.
+    pub fn watermark_count(&self) -> usize {
+        let mut n = 0;
+        self.walk(&mut |p| n += usize::from(matches!(p.node, Node::Watermark { .. })));
+        n
+    }
+
+    /// The output schema as (name, Spark type name) pairs.
+    pub fn output_schema(&self) -> Vec<(String, String)> {
+        self.output.iter().map(|a| (a.name.clone(), spark_type_name(&a.data_type))).collect()
+    }
+
+    fn line(&self) -> String {
+        let names = |p: &Plan| p.output.iter().map(|a| a.name.clone()).collect::<Vec<_>>().join(", ");
+        match &self.node {
+            Node::Source { name, .. } => format!("StreamingRelation {name}, [{}]", names(self)),
+            Node::Static { name, rows } => format!("LocalRelation {name}, [{}], {} rows", names(self), rows.len()),
+            Node::Project { .. } => format!("Project [{}]", names(self)),
+            Node::Filter { predicate, input } => format!("Filter {}", show_expr(predicate, &input.output)),
+            Node::Watermark { input, column, delay_ms, .. } => format!(
+                "EventTimeWatermark {}, {}",
+                input.output[*column].name,
+                crate::types::format_duration_us(delay_ms.saturating_mul(1000))
+            ),
+            Node::TimeWindow { input, time, spec } => format!(
+                "TimeWindow {}, {}, {}, {}",
+                show_expr(time, &input.output),
+                crate::types::format_duration_us(spec.duration_us),
+                crate::types::format_duration_us(spec.slide_us),
+                crate::types::format_duration_us(spec.start_us)
+            ),
+            Node::Aggregate { input, keys, op_id, .. } => {
+                let k: Vec<String> = keys.iter().map(|e| show_expr(e, &input.output)).collect();
+                format!("StateStoreSave [{}] -> [{}], operator {op_id}", k.join(", "), names(self))
+            }
+            Node::Dedup { input, keys, within_watermark, op_id, .. } => {
+                let k: Vec<&str> = keys.iter().map(|i| input.output[*i].name.as_str()).collect();
+                let n = if *within_watermark { "DeduplicateWithinWatermark" } else { "Deduplicate" };
+                format!("{n} [{}], operator {op_id}", k.join(", "))
+            }
+            Node::StaticJoin { join, .. } => format!("Join {} (stream-static), [{}]", join.join_type.spark_name(), names(self)),
+            Node::Union { .. } => "Union".into(),
+            Node::Limit { n, op_id, .. } => format!("StreamingGlobalLimit {n}, operator {op_id}"),
+            Node::Sort { .. } => "Sort".into(),
+        }
+    }
+
+    fn fmt_tree(&self, f: &mut fmt::Formatter<'_>, prefix: &str, child_prefix: &str) -> fmt::Result {
+        writeln!(f, "{prefix}{}", self.line())?;
+        let children = self.children();
+        for (i, c) in children.iter().enumerate() {
+            let last = i + 1 == children.len();
+            let (p, cp) = if last { ("+- ", "   ") } else { (":- ", ":  ") };
+            c.fmt_tree(f, &format!("{child_prefix}{p}"), &format!("{child_prefix}{cp}"))?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Plan {
+    /// An indented tree like Spark's physical plan in `explain()`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.fmt_tree(f, "", "")
+    }
+}
+
+/// Prints a bound expression with column names from `input`.
+pub fn show_expr(e: &BoundExpr, input: &[Attr]) -> String {
+    match e {
+        BoundExpr::Col(i) => input.get(*i).map_or_else(|| format!("#{i}"), |a| a.name.clone()),
+        BoundExpr::Lit(Value::Str(s)) => format!("'{s}'"),
+        BoundExpr::Lit(v) => v.to_string(),
+        BoundExpr::Interval(i) => crate::plan::Expr::Interval(*i).to_string(),
+        BoundExpr::Binary(op, l, r) => format!("({} {} {})", show_expr(l, input), op.symbol(), show_expr(r, input)),
+        BoundExpr::Not(x) => format!("(NOT {})", show_expr(x, input)),
+        BoundExpr::Negate(x) => format!("(- {})", show_expr(x, input)),
+        BoundExpr::IsNull(x, false) => format!("({} IS NULL)", show_expr(x, input)),
+        BoundExpr::IsNull(x, true) => format!("({} IS NOT NULL)", show_expr(x, input)),
+        BoundExpr::Case { branches, otherwise } => {
+            let mut s = "CASE".to_string();
+            for (c, v) in branches {
+                s.push_str(&format!(" WHEN {} THEN {}", show_expr(c, input), show_expr(v, input)));
+            }
+            if let Some(o) = otherwise {
+                s.push_str(&format!(" ELSE {}", show_expr(o, input)));
+            }
+            s + " END"
+        }
+        BoundExpr::Cast(x, t) => format!("CAST({} AS {})", show_expr(x, input), spark_type_name(t).to_uppercase()),
+        BoundExpr::Function(n, args) => {
+            let a: Vec<String> = args.iter().map(|x| show_expr(x, input)).collect();
+            format!("{n}({})", a.join(", "))
+        }
+        BoundExpr::WindowTime(x) => format!("window_time({})", show_expr(x, input)),
+        BoundExpr::Field(x, i) => format!("{}.{}", show_expr(x, input), if *i == 0 { "start" } else { "end" }),
+    }
+}

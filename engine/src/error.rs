@@ -1,0 +1,165 @@
+//! Errors, one enum per phase, under [`Error`].
+//!
+//! Analysis errors keep Spark's error condition (`error_class`) and message text so a learner
+//! meets the same words in real Spark; our own hint goes in a separate field.
+
+use std::fmt;
+
+use thiserror::Error;
+
+/// A byte range in the query text, for underlining in the editor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    /// A span from `start` to `end` (byte offsets, end exclusive).
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+
+    /// 1-based line and column of `start` in `text`.
+    pub fn line_col(&self, text: &str) -> (usize, usize) {
+        let before = &text[..self.start.min(text.len())];
+        let line = before.matches('\n').count() + 1;
+        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        (line, col)
+    }
+}
+
+/// The query text could not be read: a syntax error or a construct Streamlab does not model.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{message}")]
+pub struct ParseError {
+    /// Lower-case, no final period.
+    pub message: String,
+    pub span: Span,
+}
+
+impl ParseError {
+    /// A parse error at `span`.
+    pub fn new(message: impl Into<String>, span: Span) -> ParseError {
+        ParseError { message: message.into(), span }
+    }
+}
+
+/// When Spark raises an analysis error (conformance `expected.error.stage`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stage {
+    /// While building the DataFrame (e.g. `clicks.count()`).
+    Define,
+    /// In `writeStream.start()` (`UnsupportedOperationChecker`).
+    Start,
+    /// While running a micro-batch (`STREAM_FAILED`).
+    Run,
+}
+
+/// Spark's `AnalysisException`: an error condition and its message.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub struct AnalysisError {
+    pub stage: Stage,
+    /// Spark's error condition, e.g. `STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION`.
+    pub error_class: String,
+    /// Spark's message text, without the `[CLASS]` prefix and `SQLSTATE` suffix.
+    pub message: String,
+    /// Spark's SQLSTATE when the condition has one.
+    pub sqlstate: Option<&'static str>,
+    /// The offending plan, in Spark's tree style, when Spark prints one.
+    pub plan: Option<String>,
+    /// Our own words: how to fix it.
+    pub hint: Option<String>,
+    /// Where in the query text, when known.
+    pub span: Option<Span>,
+}
+
+impl AnalysisError {
+    /// An error of `error_class` raised at `stage`.
+    pub fn new(stage: Stage, error_class: &str, message: impl Into<String>) -> AnalysisError {
+        AnalysisError {
+            stage,
+            error_class: error_class.to_string(),
+            message: message.into(),
+            sqlstate: None,
+            plan: None,
+            hint: None,
+            span: None,
+        }
+    }
+
+    /// Adds a hint.
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    /// Adds the plan Spark prints after the message.
+    pub fn with_plan(mut self, plan: impl Into<String>) -> Self {
+        self.plan = Some(plan.into());
+        self
+    }
+
+    /// Adds the SQLSTATE.
+    pub fn with_sqlstate(mut self, s: &'static str) -> Self {
+        self.sqlstate = Some(s);
+        self
+    }
+
+    /// Adds a span.
+    pub fn with_span(mut self, span: Span) -> Self {
+        self.span = Some(span);
+        self
+    }
+
+    /// The text as Spark prints it: `[CLASS] message SQLSTATE: x` for named conditions,
+    /// `message;` + plan for `_LEGACY_ERROR_TEMP_*`.
+    pub fn spark_text(&self) -> String {
+        if self.error_class.starts_with("_LEGACY_ERROR_TEMP") {
+            match &self.plan {
+                Some(p) => format!("{};\n{}", self.message, p),
+                None => self.message.clone(),
+            }
+        } else {
+            let mut s = format!("[{}] {}", self.error_class, self.message);
+            if let Some(state) = self.sqlstate {
+                s.push_str(&format!(" SQLSTATE: {state}"));
+            }
+            s
+        }
+    }
+}
+
+impl fmt::Display for AnalysisError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "[{}] {}", self.error_class, self.message)
+    }
+}
+
+/// Something went wrong while running a batch that analysis could not foresee.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ExecutionError {
+    #[error("source '{0}' does not exist in this query")]
+    UnknownSource(String),
+    #[error("row {row} of source '{source_name}': {message}")]
+    BadRow { source_name: String, row: usize, message: String },
+}
+
+/// Every error the engine returns.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum Error {
+    #[error(transparent)]
+    Parse(#[from] ParseError),
+    #[error(transparent)]
+    Analysis(#[from] AnalysisError),
+    #[error(transparent)]
+    Execution(#[from] ExecutionError),
+    /// A Spark feature the engine does not model yet (the conformance runner reports it as
+    /// `unsupported: <feature>`).
+    #[error("{0} is not modelled by Streamlab yet")]
+    Unsupported(String),
+    /// A scenario file that does not fit the format.
+    #[error("scenario: {0}")]
+    Scenario(String),
+}

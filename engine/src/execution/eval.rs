@@ -1,0 +1,358 @@
+//! Evaluates a [`BoundExpr`] over one row with SQL's null semantics
+//! (three-valued logic for AND/OR, NULL in → NULL out, comparisons across numeric types).
+
+use std::cmp::Ordering;
+
+use crate::analysis::BoundExpr;
+use crate::plan::BinOp;
+use crate::types::{parse_timestamp_us, CalendarInterval, DataType, Row, Value};
+
+/// The value of `e` for `row`. Never panics: type mismatches give NULL, as Spark's
+/// non-ANSI casts do.
+pub fn eval(e: &BoundExpr, row: &Row) -> Value {
+    match e {
+        BoundExpr::Col(i) => row.get(*i).cloned().unwrap_or(Value::Null),
+        BoundExpr::Lit(v) => v.clone(),
+        BoundExpr::Interval(i) => Value::Long(i.add_to(0)),
+        BoundExpr::Binary(op, l, r) => binary(*op, l, r, row),
+        BoundExpr::Not(x) => match eval(x, row) {
+            Value::Bool(b) => Value::Bool(!b),
+            _ => Value::Null,
+        },
+        BoundExpr::Negate(x) => match eval(x, row) {
+            Value::Int(v) => Value::Int(v.wrapping_neg()),
+            Value::Long(v) => Value::Long(v.wrapping_neg()),
+            Value::Double(v) => Value::Double(-v),
+            _ => Value::Null,
+        },
+        BoundExpr::IsNull(x, negated) => Value::Bool(eval(x, row).is_null() != *negated),
+        BoundExpr::Case { branches, otherwise } => {
+            for (c, v) in branches {
+                if matches!(eval(c, row), Value::Bool(true)) {
+                    return eval(v, row);
+                }
+            }
+            otherwise.as_ref().map_or(Value::Null, |o| eval(o, row))
+        }
+        BoundExpr::Cast(x, t) => cast(eval(x, row), t),
+        BoundExpr::Function(name, args) => function(name, args, row),
+        BoundExpr::WindowTime(x) => match eval(x, row) {
+            Value::Struct(f) if f.len() == 2 => match f[1] {
+                Value::Timestamp(end) => Value::Timestamp(end - 1),
+                _ => Value::Null,
+            },
+            _ => Value::Null,
+        },
+        BoundExpr::Field(x, i) => match eval(x, row) {
+            Value::Struct(f) => f.get(*i).cloned().unwrap_or(Value::Null),
+            _ => Value::Null,
+        },
+    }
+}
+
+/// True if `e` is TRUE for `row` (NULL counts as false, as in a WHERE clause).
+pub fn eval_predicate(e: &BoundExpr, row: &Row) -> bool {
+    matches!(eval(e, row), Value::Bool(true))
+}
+
+fn binary(op: BinOp, l: &BoundExpr, r: &BoundExpr, row: &Row) -> Value {
+    match op {
+        BinOp::And => {
+            let a = eval(l, row);
+            if matches!(a, Value::Bool(false)) {
+                return Value::Bool(false);
+            }
+            match (a, eval(r, row)) {
+                (_, Value::Bool(false)) => Value::Bool(false),
+                (Value::Bool(true), Value::Bool(true)) => Value::Bool(true),
+                _ => Value::Null,
+            }
+        }
+        BinOp::Or => {
+            let a = eval(l, row);
+            if matches!(a, Value::Bool(true)) {
+                return Value::Bool(true);
+            }
+            match (a, eval(r, row)) {
+                (_, Value::Bool(true)) => Value::Bool(true),
+                (Value::Bool(false), Value::Bool(false)) => Value::Bool(false),
+                _ => Value::Null,
+            }
+        }
+        _ => {
+            // Timestamp ± interval keeps the interval's calendar parts.
+            if let (BoundExpr::Interval(iv), BinOp::Add | BinOp::Sub) = (r, op) {
+                return match eval(l, row) {
+                    Value::Timestamp(t) => {
+                        let iv = if op == BinOp::Sub {
+                            CalendarInterval { months: -iv.months, days: -iv.days, micros: -iv.micros }
+                        } else {
+                            *iv
+                        };
+                        Value::Timestamp(iv.add_to(t))
+                    }
+                    _ => Value::Null,
+                };
+            }
+            let a = eval(l, row);
+            let b = eval(r, row);
+            if op == BinOp::EqNullSafe {
+                return Value::Bool(match (a.is_null(), b.is_null()) {
+                    (true, true) => true,
+                    (false, false) => compare(&a, &b) == Some(Ordering::Equal),
+                    _ => false,
+                });
+            }
+            if a.is_null() || b.is_null() {
+                return Value::Null;
+            }
+            if op.is_comparison() {
+                let Some(ord) = compare(&a, &b) else { return Value::Null };
+                return Value::Bool(match op {
+                    BinOp::Eq => ord == Ordering::Equal,
+                    BinOp::NotEq => ord != Ordering::Equal,
+                    BinOp::Lt => ord == Ordering::Less,
+                    BinOp::LtEq => ord != Ordering::Greater,
+                    BinOp::Gt => ord == Ordering::Greater,
+                    _ => ord != Ordering::Less,
+                });
+            }
+            arithmetic(op, &a, &b)
+        }
+    }
+}
+
+/// Compares two non-null values the way Spark's implicit casts do: numbers as numbers,
+/// a timestamp against a string by parsing the string.
+pub fn compare(a: &Value, b: &Value) -> Option<Ordering> {
+    use Value::*;
+    match (a, b) {
+        (Timestamp(x), Str(s)) => parse_timestamp_us(s).ok().map(|y| x.cmp(&y)),
+        (Str(s), Timestamp(y)) => parse_timestamp_us(s).ok().map(|x| x.cmp(y)),
+        (Str(s), other) | (other, Str(s)) if other.as_f64().is_some() => {
+            let n: f64 = s.trim().parse().ok()?;
+            let o = other.as_f64()?;
+            Some(if matches!(a, Str(_)) { n.total_cmp(&o) } else { o.total_cmp(&n) })
+        }
+        (Int(_) | Long(_), Int(_) | Long(_)) => Some(a.as_i64()?.cmp(&b.as_i64()?)),
+        _ if a.as_f64().is_some() && b.as_f64().is_some() => a.as_f64()?.partial_cmp(&b.as_f64()?),
+        _ if std::mem::discriminant(a) == std::mem::discriminant(b) => Some(a.cmp(b)),
+        _ => None,
+    }
+}
+
+fn arithmetic(op: BinOp, a: &Value, b: &Value) -> Value {
+    use Value::*;
+    let ints = match (a, b) {
+        (Int(x), Int(y)) => Some((i64::from(*x), i64::from(*y), true)),
+        (Int(_) | Long(_), Int(_) | Long(_)) => Some((a.as_i64().unwrap_or(0), b.as_i64().unwrap_or(0), false)),
+        _ => None,
+    };
+    if op != BinOp::Div {
+        if let Some((x, y, both_int)) = ints {
+            let r = match op {
+                BinOp::Add => x.checked_add(y),
+                BinOp::Sub => x.checked_sub(y),
+                BinOp::Mul => x.checked_mul(y),
+                BinOp::Mod => x.checked_rem(y),
+                _ => None,
+            };
+            return match r {
+                Some(v) if both_int => i32::try_from(v).map_or(Value::Null, Int),
+                Some(v) => Long(v),
+                None => Null,
+            };
+        }
+    }
+    let (Some(x), Some(y)) = (to_f64(a), to_f64(b)) else { return Null };
+    match op {
+        BinOp::Add => Double(x + y),
+        BinOp::Sub => Double(x - y),
+        BinOp::Mul => Double(x * y),
+        BinOp::Div if y == 0.0 => Null,
+        BinOp::Div => Double(x / y),
+        BinOp::Mod if y == 0.0 => Null,
+        BinOp::Mod => Double(x % y),
+        _ => Null,
+    }
+}
+
+fn to_f64(v: &Value) -> Option<f64> {
+    match v {
+        Value::Str(s) => s.trim().parse().ok(),
+        other => other.as_f64(),
+    }
+}
+
+/// `CAST(v AS t)` with Spark's non-ANSI behaviour: impossible casts give NULL.
+pub fn cast(v: Value, t: &DataType) -> Value {
+    use Value::*;
+    if v.is_null() {
+        return Null;
+    }
+    match t {
+        DataType::Utf8 => match v {
+            Str(_) => v,
+            other => Value::str(&other.to_string()),
+        },
+        DataType::Int64 => match v {
+            Str(s) => s.trim().parse::<i64>().map_or(Null, Long),
+            Double(d) if d.is_finite() => Long(d.trunc() as i64),
+            Timestamp(t) => Long(t.div_euclid(1_000_000)),
+            Bool(b) => Long(i64::from(b)),
+            other => other.as_i64().map_or(Null, Long),
+        },
+        DataType::Int32 => match cast(v, &DataType::Int64) {
+            Long(x) => i32::try_from(x).map_or(Null, Int),
+            _ => Null,
+        },
+        DataType::Float64 => match v {
+            Str(s) => s.trim().parse::<f64>().map_or(Null, Double),
+            Timestamp(t) => Double(t as f64 / 1e6),
+            other => other.as_f64().map_or(Null, Double),
+        },
+        DataType::Boolean => match v {
+            Bool(_) => v,
+            Str(s) => match s.trim().to_ascii_lowercase().as_str() {
+                "true" | "t" | "yes" | "y" | "1" => Bool(true),
+                "false" | "f" | "no" | "n" | "0" => Bool(false),
+                _ => Null,
+            },
+            other => other.as_f64().map_or(Null, |x| Bool(x != 0.0)),
+        },
+        DataType::Timestamp(..) => match v {
+            Timestamp(_) => v,
+            Str(s) => parse_timestamp_us(&s).map_or(Null, Timestamp),
+            Int(_) | Long(_) => v.as_i64().and_then(|s| s.checked_mul(1_000_000)).map_or(Null, Timestamp),
+            Double(d) if d.is_finite() => Timestamp((d * 1e6) as i64),
+            _ => Null,
+        },
+        _ => Null,
+    }
+}
+
+fn function(name: &str, args: &[BoundExpr], row: &Row) -> Value {
+    let vals: Vec<Value> = args.iter().map(|a| eval(a, row)).collect();
+    let first = vals.first().cloned().unwrap_or(Value::Null);
+    match name {
+        "coalesce" => vals.into_iter().find(|v| !v.is_null()).unwrap_or(Value::Null),
+        "concat" => {
+            if vals.iter().any(Value::is_null) {
+                return Value::Null;
+            }
+            Value::str(&vals.iter().map(|v| v.to_string()).collect::<String>())
+        }
+        _ if first.is_null() => Value::Null,
+        "upper" => Value::str(&first.to_string().to_uppercase()),
+        "lower" => Value::str(&first.to_string().to_lowercase()),
+        "length" => Value::Int(first.to_string().chars().count() as i32),
+        "abs" => match first {
+            Value::Int(v) => Value::Int(v.wrapping_abs()),
+            Value::Long(v) => Value::Long(v.wrapping_abs()),
+            Value::Double(v) => Value::Double(v.abs()),
+            _ => Value::Null,
+        },
+        "ceil" => first.as_f64().map_or(Value::Null, |x| Value::Long(x.ceil() as i64)),
+        "floor" => first.as_f64().map_or(Value::Null, |x| Value::Long(x.floor() as i64)),
+        "round" => {
+            let scale = vals.get(1).and_then(Value::as_i64).unwrap_or(0).clamp(-18, 18) as i32;
+            match first {
+                Value::Double(x) => Value::Double(round_half_up(x, scale)),
+                Value::Int(_) | Value::Long(_) if scale >= 0 => first,
+                other => other.as_f64().map_or(Value::Null, |x| Value::Long(round_half_up(x, scale) as i64)),
+            }
+        }
+        "contains" | "startswith" | "endswith" | "like" => {
+            let (Some(a), Some(b)) = (vals.first(), vals.get(1)) else { return Value::Null };
+            if b.is_null() {
+                return Value::Null;
+            }
+            let (a, b) = (a.to_string(), b.to_string());
+            Value::Bool(match name {
+                "contains" => a.contains(&b),
+                "startswith" => a.starts_with(&b),
+                "endswith" => a.ends_with(&b),
+                _ => like(&a, &b),
+            })
+        }
+        _ => Value::Null,
+    }
+}
+
+/// Spark's `round` is HALF_UP on the decimal value.
+fn round_half_up(x: f64, scale: i32) -> f64 {
+    let f = 10f64.powi(scale);
+    let y = (x * f).abs();
+    let r = (y + 0.5).floor();
+    // Guard against representation error such as 2.675 * 100 = 267.49999...
+    let r = if (y - y.floor() - 0.5).abs() < 1e-9 { y.floor() + 1.0 } else { r };
+    (r / f).copysign(x)
+}
+
+fn like(s: &str, pattern: &str) -> bool {
+    fn go(s: &[char], p: &[char]) -> bool {
+        match p.first() {
+            None => s.is_empty(),
+            Some('%') => (0..=s.len()).any(|i| go(&s[i..], &p[1..])),
+            Some('_') => !s.is_empty() && go(&s[1..], &p[1..]),
+            Some(c) => s.first() == Some(c) && go(&s[1..], &p[1..]),
+        }
+    }
+    let s: Vec<char> = s.chars().collect();
+    let p: Vec<char> = pattern.chars().collect();
+    go(&s, &p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lit(v: Value) -> Box<BoundExpr> {
+        Box::new(BoundExpr::Lit(v))
+    }
+
+    #[test]
+    fn three_valued_logic() {
+        // NULL AND FALSE = FALSE; NULL OR TRUE = TRUE; NULL AND TRUE = NULL.
+        let row = vec![];
+        let and = BoundExpr::Binary(BinOp::And, lit(Value::Null), lit(Value::Bool(false)));
+        assert_eq!(eval(&and, &row), Value::Bool(false));
+        let or = BoundExpr::Binary(BinOp::Or, lit(Value::Null), lit(Value::Bool(true)));
+        assert_eq!(eval(&or, &row), Value::Bool(true));
+        let and2 = BoundExpr::Binary(BinOp::And, lit(Value::Null), lit(Value::Bool(true)));
+        assert!(eval(&and2, &row).is_null());
+        assert!(!eval_predicate(&and2, &row));
+    }
+
+    #[test]
+    fn numbers_compare_across_types_and_null_propagates() {
+        let eq = BoundExpr::Binary(BinOp::Eq, lit(Value::Long(2)), lit(Value::Int(2)));
+        assert_eq!(eval(&eq, &vec![]), Value::Bool(true));
+        let add = BoundExpr::Binary(BinOp::Add, lit(Value::Null), lit(Value::Int(2)));
+        assert!(eval(&add, &vec![]).is_null());
+        // Integer division is a double in Spark: 7 / 2 = 3.5.
+        let div = BoundExpr::Binary(BinOp::Div, lit(Value::Int(7)), lit(Value::Int(2)));
+        assert_eq!(eval(&div, &vec![]), Value::Double(3.5));
+    }
+
+    #[test]
+    fn timestamp_plus_interval() {
+        let iv = CalendarInterval::parse("15 minutes").unwrap();
+        let e = BoundExpr::Binary(BinOp::Add, lit(Value::Timestamp(0)), Box::new(BoundExpr::Interval(iv)));
+        assert_eq!(eval(&e, &vec![]), Value::Timestamp(15 * 60 * 1_000_000));
+    }
+
+    #[test]
+    fn round_is_half_up() {
+        assert_eq!(round_half_up(2.5, 0), 3.0);
+        assert_eq!(round_half_up(-2.5, 0), -3.0);
+        assert_eq!(round_half_up(2.675, 2), 2.68);
+    }
+
+    #[test]
+    fn casts_never_fail() {
+        assert!(cast(Value::str("abc"), &DataType::Int64).is_null());
+        assert_eq!(cast(Value::str(" 42 "), &DataType::Int64), Value::Long(42));
+        assert_eq!(cast(Value::Long(7), &DataType::Utf8), Value::str("7"));
+    }
+}

@@ -1,0 +1,34 @@
+//! `StreamingGlobalLimitExec`: `limit(n)` on a stream keeps one counter in state and passes
+//! the first n rows ever seen (spec §8.6).
+
+use super::OperatorMetrics;
+use crate::state::StateStore;
+use crate::types::{Row, Value};
+
+/// The limit's state: a single row holding the number of rows emitted so far.
+#[derive(Debug, Clone, Default)]
+pub struct LimitState {
+    pub store: StateStore<i64>,
+}
+
+impl LimitState {
+    /// Rows emitted so far.
+    pub fn emitted(&self) -> i64 {
+        self.store.get(&vec![Value::Null]).copied().unwrap_or(0)
+    }
+}
+
+/// Passes rows until `n` have been emitted in all batches together.
+pub fn run_limit(state: &mut LimitState, input: Vec<Row>, n: usize) -> (Vec<Row>, OperatorMetrics) {
+    let before = state.emitted();
+    let room = (n as i64 - before).max(0) as usize;
+    let out: Vec<Row> = input.into_iter().take(room).collect();
+    if !out.is_empty() {
+        state.store.put(vec![Value::Null], before + out.len() as i64);
+    }
+    let m = state.store.commit();
+    (
+        out,
+        OperatorMetrics { num_rows_total: m.num_rows_total, num_rows_updated: m.num_rows_updated, num_rows_removed: 0, num_rows_dropped_by_watermark: 0 },
+    )
+}

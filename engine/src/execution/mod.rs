@@ -1,0 +1,173 @@
+//! Execution: runs the analyzed plan over one micro-batch's input.
+//!
+//! One physical operator per file, named after Spark's `*Exec`: [`aggregate`]
+//! (`StateStoreSaveExec`), [`dedup`] (`StreamingDeduplicateExec`), [`limit`]
+//! (`StreamingGlobalLimitExec`), [`join`] (stream-static), [`watermark`]
+//! (`EventTimeWatermarkExec`), [`window`] (window assignment). Stateless nodes are evaluated
+//! inline in [`execute`].
+
+pub mod aggregate;
+pub mod dedup;
+pub mod eval;
+pub mod join;
+pub mod limit;
+pub mod watermark;
+pub mod window;
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use crate::analysis::{Node, Plan};
+use crate::streaming::OutputMode;
+use crate::types::{Row, Value};
+use aggregate::AggregateState;
+use dedup::{DedupSpec, DedupState};
+use limit::LimitState;
+use watermark::{micros_to_millis, EventTimeStats};
+
+/// Per-batch counters of one stateful operator (the numbers in `StateOperatorProgress`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OperatorMetrics {
+    pub num_rows_total: u64,
+    pub num_rows_updated: u64,
+    pub num_rows_removed: u64,
+    pub num_rows_dropped_by_watermark: u64,
+}
+
+/// The state of one stateful operator.
+#[derive(Debug, Clone)]
+pub enum OperatorState {
+    Aggregate(AggregateState),
+    Dedup(DedupState),
+    Limit(LimitState),
+}
+
+/// Everything one batch needs besides the plan.
+pub struct BatchContext<'a> {
+    /// New rows per source index.
+    pub inputs: &'a [Vec<Row>],
+    pub mode: OutputMode,
+    /// Watermark for dropping late rows: wm(N-1), ms (spec §2.4).
+    pub late_wm_ms: i64,
+    /// Watermark for evicting state: wm(N), ms.
+    pub evict_wm_ms: i64,
+}
+
+/// What a batch produced besides output rows.
+#[derive(Debug, Default)]
+pub struct BatchEffects {
+    /// Event-time stats per watermark operator index.
+    pub stats: BTreeMap<usize, EventTimeStats>,
+    /// Metrics per stateful operator id.
+    pub metrics: BTreeMap<usize, OperatorMetrics>,
+}
+
+/// Runs `plan` over one batch, updating `states` (keyed by operator id).
+pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, OperatorState>, fx: &mut BatchEffects) -> Vec<Row> {
+    match &plan.node {
+        Node::Source { index, .. } => ctx.inputs.get(*index).cloned().unwrap_or_default(),
+        Node::Static { rows, .. } => Rc::clone(rows).as_ref().clone(),
+        Node::Project { input, exprs } => execute(input, ctx, states, fx)
+            .iter()
+            .map(|r| exprs.iter().map(|e| eval::eval(e, r)).collect())
+            .collect(),
+        Node::Filter { input, predicate } => {
+            execute(input, ctx, states, fx).into_iter().filter(|r| eval::eval_predicate(predicate, r)).collect()
+        }
+        Node::Watermark { input, column, watermark_index, .. } => {
+            let rows = execute(input, ctx, states, fx);
+            let stats = fx.stats.entry(*watermark_index).or_default();
+            for r in &rows {
+                let us = r.get(*column).and_then(Value::event_time_us).unwrap_or(0);
+                stats.add(micros_to_millis(us));
+            }
+            rows
+        }
+        Node::TimeWindow { input, time, spec } => {
+            let mut out = Vec::new();
+            for r in execute(input, ctx, states, fx) {
+                let Value::Timestamp(ts) = eval::eval(time, &r) else { continue };
+                for (start, end) in window::assign_windows(ts, spec) {
+                    let mut row = r.clone();
+                    row.push(Value::Struct(Rc::from(vec![Value::Timestamp(start), Value::Timestamp(end)])));
+                    out.push(row);
+                }
+            }
+            out
+        }
+        Node::Aggregate { input, keys, aggs, event_time_key, op_id } => {
+            let rows = execute(input, ctx, states, fx);
+            let OperatorState::Aggregate(state) =
+                states.entry(*op_id).or_insert_with(|| OperatorState::Aggregate(AggregateState::default()))
+            else {
+                unreachable!("operator {op_id} is an aggregation")
+            };
+            let out = aggregate::run_aggregate(state, &rows, keys, aggs, *event_time_key, ctx.mode, ctx.late_wm_ms, ctx.evict_wm_ms);
+            fx.metrics.insert(*op_id, out.metrics);
+            out.rows
+        }
+        Node::Dedup { input, keys, event_time_col, event_time_in_key, within_watermark, op_id } => {
+            let rows = execute(input, ctx, states, fx);
+            let delay = event_time_col.and_then(|c| input.output[c].watermark_delay_ms);
+            let spec = DedupSpec {
+                keys,
+                event_time_col: *event_time_col,
+                event_time_in_key: *event_time_in_key,
+                within_watermark_delay_ms: if *within_watermark { delay } else { None },
+            };
+            let OperatorState::Dedup(state) = states.entry(*op_id).or_insert_with(|| OperatorState::Dedup(DedupState::default())) else {
+                unreachable!("operator {op_id} is a dedup")
+            };
+            let (out, m) = dedup::run_dedup(state, rows, &spec, ctx.late_wm_ms, ctx.evict_wm_ms);
+            fx.metrics.insert(*op_id, m);
+            out
+        }
+        Node::Limit { input, n, op_id } => {
+            let rows = execute(input, ctx, states, fx);
+            let OperatorState::Limit(state) = states.entry(*op_id).or_insert_with(|| OperatorState::Limit(LimitState::default())) else {
+                unreachable!("operator {op_id} is a limit")
+            };
+            let (out, m) = limit::run_limit(state, rows, *n);
+            fx.metrics.insert(*op_id, m);
+            out
+        }
+        Node::StaticJoin { left, right, join } => {
+            let l = execute(left, ctx, states, fx);
+            let r = execute(right, ctx, states, fx);
+            join::run_static_join(&l, &r, left.output.len(), join)
+        }
+        Node::Union { inputs } => inputs.iter().flat_map(|i| execute(i, ctx, states, fx)).collect(),
+        Node::Sort { input, order } => {
+            let mut rows = execute(input, ctx, states, fx);
+            rows.sort_by(|a, b| {
+                for (e, asc) in order {
+                    let (x, y) = (eval::eval(e, a), eval::eval(e, b));
+                    let o = if *asc { x.cmp(&y) } else { y.cmp(&x) };
+                    if o != std::cmp::Ordering::Equal {
+                        return o;
+                    }
+                }
+                std::cmp::Ordering::Equal
+            });
+            rows
+        }
+    }
+}
+
+/// True if a stateful operator of `plan` asks for a no-data batch when the watermark moves
+/// from `current_ms` to `next_ms` (`shouldRunAnotherBatch`, spec §1.5).
+pub fn wants_another_batch(plan: &Plan, mode: OutputMode, current_ms: i64, next_ms: i64) -> bool {
+    if next_ms <= current_ms {
+        return false;
+    }
+    let mut wants = false;
+    plan.walk(&mut |p| {
+        let input_has_event_time = |input: &Plan| input.output.iter().any(|a| a.is_event_time());
+        match &p.node {
+            Node::Aggregate { input, .. } => wants |= mode != OutputMode::Complete && input_has_event_time(input),
+            Node::Dedup { input, .. } => wants |= input_has_event_time(input),
+            _ => {}
+        }
+    });
+    wants
+}

@@ -1,0 +1,805 @@
+//! Evaluates the Python AST into a [`LogicalPlan`], the way PySpark builds a DataFrame:
+//! names are DataFrames (sources, static tables), `F` is `pyspark.sql.functions`, and each
+//! method call returns a new DataFrame, `GroupedData` or `Column`.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use super::python::{Arg, Node, NodeKind, PyBinOp, PyUnOp};
+use super::sql::{parse_select_item, parse_sql_expr};
+use super::{Catalog, ParseError, Span};
+use crate::error::{AnalysisError, Error, Stage};
+use crate::plan::{AggFunc, BinOp, Expr, JoinOn, JoinType, LogicalPlan};
+use crate::streaming::OutputMode;
+use crate::types::{CalendarInterval, Value};
+
+/// A Python value during evaluation.
+#[derive(Debug, Clone)]
+enum Py {
+    Df(Rc<LogicalPlan>),
+    Grouped { input: Rc<LogicalPlan>, grouping: Vec<Expr> },
+    Col(Expr),
+    Module(&'static str),
+    Method(Box<Py>, String),
+    WriteStream { df: Rc<LogicalPlan> },
+    Str(String),
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    NoneVal,
+    List(Vec<Py>),
+}
+
+impl Py {
+    fn type_name(&self) -> &'static str {
+        match self {
+            Py::Df(_) => "DataFrame",
+            Py::Grouped { .. } => "GroupedData",
+            Py::Col(_) => "Column",
+            Py::Module(_) => "module",
+            Py::Method(..) => "method",
+            Py::WriteStream { .. } => "DataStreamWriter",
+            Py::Str(_) => "str",
+            Py::Int(_) => "int",
+            Py::Float(_) => "float",
+            Py::Bool(_) => "bool",
+            Py::NoneVal => "None",
+            Py::List(_) => "list",
+        }
+    }
+}
+
+/// What evaluating the query text produced.
+#[derive(Debug, Clone)]
+pub struct Evaluated {
+    pub plan: Rc<LogicalPlan>,
+    /// An output mode written in the text (`.writeStream.outputMode('update')`), if any.
+    pub output_mode: Option<OutputMode>,
+    /// Spans of the delay strings of every `withWatermark` call (the lab edits them).
+    pub watermark_delay_spans: Vec<Span>,
+}
+
+pub(super) struct Evaluator<'a> {
+    catalog: &'a Catalog,
+    vars: BTreeMap<String, Py>,
+    output_mode: Option<OutputMode>,
+    delay_spans: Vec<Span>,
+}
+
+type R<T> = Result<T, Error>;
+
+fn perr(msg: impl Into<String>, span: Span) -> Error {
+    Error::Parse(ParseError::new(msg, span))
+}
+
+const DF_METHODS: &str = "withWatermark, select, selectExpr, filter, where, withColumn, withColumnRenamed, drop, groupBy, agg, dropDuplicates, dropDuplicatesWithinWatermark, distinct, join, union, unionByName, orderBy, sort, limit, writeStream";
+
+impl<'a> Evaluator<'a> {
+    pub(super) fn new(catalog: &'a Catalog) -> Self {
+        Evaluator { catalog, vars: BTreeMap::new(), output_mode: None, delay_spans: Vec::new() }
+    }
+
+    pub(super) fn run(mut self, program: &super::python::Program) -> R<Evaluated> {
+        for (name, node) in &program.assignments {
+            let v = self.eval(node)?;
+            self.vars.insert(name.clone(), v);
+        }
+        let v = self.eval(&program.query)?;
+        let plan = match v {
+            Py::Df(p) | Py::WriteStream { df: p } => p,
+            other => {
+                return Err(perr(
+                    format!("the query must be a DataFrame, but this is a {}", other.type_name()),
+                    program.query.span,
+                ))
+            }
+        };
+        Ok(Evaluated { plan, output_mode: self.output_mode, watermark_delay_spans: self.delay_spans })
+    }
+
+    fn eval(&mut self, node: &Node) -> R<Py> {
+        let span = node.span;
+        Ok(match &node.kind {
+            NodeKind::Name(n) => self.lookup(n, span)?,
+            NodeKind::Str(s) => Py::Str(s.clone()),
+            NodeKind::Int(i) => Py::Int(*i),
+            NodeKind::Float(f) => Py::Float(*f),
+            NodeKind::Bool(b) => Py::Bool(*b),
+            NodeKind::NoneLit => Py::NoneVal,
+            NodeKind::List(items) | NodeKind::Tuple(items) => {
+                Py::List(items.iter().map(|i| self.eval(i)).collect::<R<Vec<_>>>()?)
+            }
+            NodeKind::Attr(obj, name) => {
+                let target = self.eval(obj)?;
+                self.attribute(target, name, span)?
+            }
+            NodeKind::Index(obj, idx) => {
+                let target = self.eval(obj)?;
+                let idx_v = self.eval(idx)?;
+                match (target, idx_v) {
+                    (Py::Df(_), Py::Str(c)) => Py::Col(Expr::Column(c)),
+                    (Py::Col(e), Py::Str(field)) => Py::Col(Expr::Function("get_field".into(), vec![e, Expr::Literal(Value::str(&field))])),
+                    (t, i) => return Err(perr(format!("cannot index a {} with a {}", t.type_name(), i.type_name()), span)),
+                }
+            }
+            NodeKind::Call(f, args) => {
+                let callee = self.eval(f)?;
+                self.call(callee, args, span)?
+            }
+            NodeKind::Unary(op, inner) => {
+                let v = self.eval(inner)?;
+                match (op, v) {
+                    (PyUnOp::Invert, Py::Col(e)) => Py::Col(Expr::Not(Box::new(e))),
+                    (PyUnOp::Neg, Py::Col(e)) => Py::Col(Expr::Negate(Box::new(e))),
+                    (_, v) => return Err(perr(format!("this operator does not apply to a {}", v.type_name()), span)),
+                }
+            }
+            NodeKind::Binary(op, l, r) => {
+                let lv = self.eval(l)?;
+                let rv = self.eval(r)?;
+                self.binary(*op, lv, rv, span)?
+            }
+        })
+    }
+
+    fn lookup(&self, name: &str, span: Span) -> R<Py> {
+        if let Some(v) = self.vars.get(name) {
+            return Ok(v.clone());
+        }
+        if let Some(schema) = self.catalog.streams.get(name) {
+            return Ok(Py::Df(Rc::new(LogicalPlan::StreamingRelation { source: name.to_string(), schema: schema.clone() })));
+        }
+        if let Some((schema, rows)) = self.catalog.statics.get(name) {
+            return Ok(Py::Df(Rc::new(LogicalPlan::LocalRelation {
+                name: name.to_string(),
+                schema: schema.clone(),
+                rows: rows.clone(),
+            })));
+        }
+        match name {
+            "F" | "functions" => Ok(Py::Module("F")),
+            "spark" => Ok(Py::Module("spark")),
+            _ => {
+                let mut known: Vec<&str> = self.catalog.streams.keys().map(String::as_str).collect();
+                known.extend(self.catalog.statics.keys().map(String::as_str));
+                known.extend(self.vars.keys().map(String::as_str));
+                known.push("F");
+                Err(perr(format!("name '{name}' is not defined; known names: {}", known.join(", ")), span))
+            }
+        }
+    }
+
+    fn attribute(&mut self, target: Py, name: &str, _span: Span) -> R<Py> {
+        Ok(match target {
+            Py::Df(p) => match name {
+                "writeStream" => Py::WriteStream { df: p },
+                "isStreaming" => Py::Bool(p.is_streaming()),
+                // `df.post_id`: a column, unless it names a method. Kept as a method value so
+                // that a call reports "DataFrame.x() is not supported"; used as a value, it is
+                // turned into a column by `col_ref` / `literal_or_col`.
+                _ => Py::Method(Box::new(Py::Df(p)), name.to_string()),
+            },
+            other => Py::Method(Box::new(other), name.to_string()),
+        })
+    }
+
+    fn binary(&mut self, op: PyBinOp, l: Py, r: Py, span: Span) -> R<Py> {
+        let bop = match op {
+            PyBinOp::Eq => BinOp::Eq,
+            PyBinOp::Ne => BinOp::NotEq,
+            PyBinOp::Lt => BinOp::Lt,
+            PyBinOp::Le => BinOp::LtEq,
+            PyBinOp::Gt => BinOp::Gt,
+            PyBinOp::Ge => BinOp::GtEq,
+            PyBinOp::Or => BinOp::Or,
+            PyBinOp::And => BinOp::And,
+            PyBinOp::Add => BinOp::Add,
+            PyBinOp::Sub => BinOp::Sub,
+            PyBinOp::Mul => BinOp::Mul,
+            PyBinOp::Div => BinOp::Div,
+            PyBinOp::Mod => BinOp::Mod,
+            PyBinOp::Xor => return Err(perr("the operator ^ is not supported on columns", span)),
+        };
+        let as_col = |v: Py| match v {
+            Py::Method(recv, n) if matches!(*recv, Py::Df(_)) && !is_df_method(&n) => Py::Col(Expr::Column(n)),
+            v => v,
+        };
+        let (l, r) = (as_col(l), as_col(r));
+        match (&l, &r) {
+            (Py::Col(_), _) | (_, Py::Col(_)) => {
+                let le = self.literal_or_col(l, span)?;
+                let re = self.literal_or_col(r, span)?;
+                Ok(Py::Col(Expr::Binary(bop, Box::new(le), Box::new(re))))
+            }
+            (Py::Int(a), Py::Int(b)) => match bop {
+                BinOp::Add => Ok(Py::Int(a.saturating_add(*b))),
+                BinOp::Sub => Ok(Py::Int(a.saturating_sub(*b))),
+                BinOp::Mul => Ok(Py::Int(a.saturating_mul(*b))),
+                _ => Err(perr("only + - * are supported between plain numbers", span)),
+            },
+            (Py::Str(a), Py::Str(b)) if bop == BinOp::Add => Ok(Py::Str(format!("{a}{b}"))),
+            _ => Err(perr(
+                format!("unsupported operand types: {} and {}", l.type_name(), r.type_name()),
+                span,
+            )),
+        }
+    }
+
+    /// A value used where a Column is expected and a plain Python value means a literal
+    /// (`F.col('a') == 'u1'`, `F.when(c, '5 minutes')`).
+    fn literal_or_col(&self, v: Py, span: Span) -> R<Expr> {
+        Ok(match v {
+            Py::Col(e) => e,
+            Py::Method(recv, n) if matches!(*recv, Py::Df(_)) && !is_df_method(&n) => Expr::Column(n),
+            Py::Str(s) => Expr::Literal(Value::str(&s)),
+            Py::Int(i) => Expr::Literal(if let Ok(v) = i32::try_from(i) { Value::Int(v) } else { Value::Long(i) }),
+            Py::Float(f) => Expr::Literal(Value::Double(f)),
+            Py::Bool(b) => Expr::Literal(Value::Bool(b)),
+            Py::NoneVal => Expr::Literal(Value::Null),
+            other => return Err(perr(format!("expected a Column or a literal, got a {}", other.type_name()), span)),
+        })
+    }
+
+    /// A value used where a column is expected and a string names a column
+    /// (`select('a')`, `groupBy('post_id')`, `F.window('event_time', ...)`).
+    fn col_ref(&self, v: Py, span: Span) -> R<Expr> {
+        match v {
+            Py::Str(s) if s == "*" => Ok(Expr::Star),
+            Py::Str(s) => Ok(Expr::Column(s)),
+            Py::Col(e) => Ok(e),
+            Py::Method(recv, n) if matches!(*recv, Py::Df(_)) && !is_df_method(&n) => Ok(Expr::Column(n)),
+            other => Err(perr(format!("expected a column name or a Column, got a {}", other.type_name()), span)),
+        }
+    }
+
+    fn col_refs(&self, args: Vec<(Py, Span)>) -> R<Vec<Expr>> {
+        let mut out = Vec::new();
+        for (v, span) in args {
+            match v {
+                Py::List(items) => {
+                    for i in items {
+                        out.push(self.col_ref(i, span)?);
+                    }
+                }
+                v => out.push(self.col_ref(v, span)?),
+            }
+        }
+        Ok(out)
+    }
+
+    fn eval_args(&mut self, args: &[Arg]) -> R<(Vec<(Py, Span)>, BTreeMap<String, (Py, Span)>)> {
+        let mut pos = Vec::new();
+        let mut kw = BTreeMap::new();
+        for a in args {
+            let v = self.eval(&a.value)?;
+            match &a.name {
+                Some(n) => {
+                    kw.insert(n.clone(), (v, a.value.span));
+                }
+                None => pos.push((v, a.value.span)),
+            }
+        }
+        Ok((pos, kw))
+    }
+
+    fn call(&mut self, callee: Py, args: &[Arg], span: Span) -> R<Py> {
+        let Py::Method(recv, name) = callee else {
+            return Err(perr(format!("a {} cannot be called", callee.type_name()), span));
+        };
+        // Spans of the string arguments, so `withWatermark` delays can be edited in place.
+        if name == "withWatermark" {
+            if let Some(a) = args.get(1) {
+                if matches!(a.value.kind, NodeKind::Str(_)) {
+                    self.delay_spans.push(a.value.span);
+                }
+            }
+        }
+        let (pos, kw) = self.eval_args(args)?;
+        match *recv {
+            Py::Df(plan) => self.df_method(plan, &name, pos, kw, span),
+            Py::Grouped { input, grouping } => self.grouped_method(input, grouping, &name, pos, span),
+            Py::Col(e) => self.column_method(e, &name, pos, span),
+            Py::Module("F") => self.function(&name, pos, kw, span),
+            Py::Module(_) => Err(perr(
+                format!("spark.{name} is not supported: the streaming sources are already bound to names"),
+                span,
+            )),
+            Py::WriteStream { df } => self.write_stream(df, &name, pos, span),
+            other => Err(perr(format!("{}.{name}() is not supported", other.type_name()), span)),
+        }
+    }
+
+    fn write_stream(&mut self, df: Rc<LogicalPlan>, name: &str, pos: Vec<(Py, Span)>, span: Span) -> R<Py> {
+        match name {
+            "outputMode" => {
+                let Some((Py::Str(m), mspan)) = pos.into_iter().next() else {
+                    return Err(perr("outputMode() takes a string: 'append', 'update' or 'complete'", span));
+                };
+                let mode = OutputMode::parse(&m).map_err(|e| Error::Analysis(e.with_span(mspan)))?;
+                self.output_mode = Some(mode);
+            }
+            "format" | "option" | "options" | "queryName" | "trigger" | "start" | "toTable" | "foreachBatch"
+            | "foreach" | "partitionBy" => {}
+            other => return Err(perr(format!("DataStreamWriter.{other}() is not supported"), span)),
+        }
+        Ok(Py::WriteStream { df })
+    }
+
+    fn df_method(
+        &mut self,
+        plan: Rc<LogicalPlan>,
+        name: &str,
+        pos: Vec<(Py, Span)>,
+        kw: BTreeMap<String, (Py, Span)>,
+        span: Span,
+    ) -> R<Py> {
+        let str_arg = |v: Option<&(Py, Span)>, what: &str| -> R<String> {
+            match v {
+                Some((Py::Str(s), _)) => Ok(s.clone()),
+                Some((other, s)) => Err(perr(format!("{name}(): {what} must be a string, got a {}", other.type_name()), *s)),
+                None => Err(perr(format!("{name}() needs {what}"), span)),
+            }
+        };
+        let df = |p: LogicalPlan| Ok(Py::Df(Rc::new(p)));
+        match name {
+            "withWatermark" => {
+                let column = str_arg(pos.first().or(kw.get("eventTime")), "the event-time column name")?;
+                let delay_text = str_arg(pos.get(1).or(kw.get("delayThreshold")), "the delay, e.g. '10 minutes'")?;
+                let dspan = pos.get(1).or(kw.get("delayThreshold")).map_or(span, |a| a.1);
+                let interval = CalendarInterval::parse(&delay_text).map_err(|e| perr(e.to_string(), dspan))?;
+                let delay_ms = interval.delay_ms();
+                if delay_ms < 0 {
+                    return Err(perr(
+                        format!("delay threshold ({delay_text}) should not be negative."),
+                        dspan,
+                    ));
+                }
+                df(LogicalPlan::EventTimeWatermark { input: plan, column, delay_ms })
+            }
+            "select" => {
+                let exprs = self.col_refs(pos)?;
+                if exprs.is_empty() {
+                    return Err(perr("select() needs at least one column", span));
+                }
+                df(LogicalPlan::Project { input: plan, exprs })
+            }
+            "selectExpr" => {
+                let mut exprs = Vec::new();
+                for (v, s) in pos {
+                    let items = match v {
+                        Py::List(items) => items,
+                        v => vec![v],
+                    };
+                    for i in items {
+                        match i {
+                            Py::Str(text) => exprs.push(parse_select_item(&text, s)?),
+                            other => return Err(perr(format!("selectExpr() takes SQL strings, got a {}", other.type_name()), s)),
+                        }
+                    }
+                }
+                df(LogicalPlan::Project { input: plan, exprs })
+            }
+            "filter" | "where" => {
+                let (cond, cspan) = pos.into_iter().next().or_else(|| kw.get("condition").cloned()).ok_or_else(|| perr(format!("{name}() needs a condition"), span))?;
+                let predicate = match cond {
+                    Py::Str(sql) => parse_sql_expr(&sql, cspan)?,
+                    Py::Col(e) => e,
+                    other => return Err(perr(format!("{name}() takes a Column or a SQL string, got a {}", other.type_name()), cspan)),
+                };
+                df(LogicalPlan::Filter { input: plan, predicate })
+            }
+            "withColumn" => {
+                let col_name = str_arg(pos.first(), "the new column's name")?;
+                let (v, s) = pos.get(1).cloned().ok_or_else(|| perr("withColumn() needs a Column", span))?;
+                let expr = match v {
+                    Py::Col(e) => e,
+                    other => return Err(perr(format!("withColumn() takes a Column (e.g. F.lit(1)), got a {}", other.type_name()), s)),
+                };
+                df(LogicalPlan::WithColumn { input: plan, name: col_name, expr })
+            }
+            "withColumnRenamed" => {
+                let old = str_arg(pos.first(), "the existing column's name")?;
+                let new = str_arg(pos.get(1), "the new name")?;
+                df(LogicalPlan::RenameColumn { input: plan, old, new })
+            }
+            "drop" => {
+                let mut names = Vec::new();
+                for e in self.col_refs(pos)? {
+                    match e {
+                        Expr::Column(n) => names.push(n),
+                        other => return Err(perr(format!("drop() takes column names, got {other}"), span)),
+                    }
+                }
+                df(LogicalPlan::DropColumns { input: plan, names })
+            }
+            "groupBy" | "groupby" | "groupBY" => {
+                let grouping = self.col_refs(pos)?;
+                Ok(Py::Grouped { input: plan, grouping })
+            }
+            "agg" => {
+                let aggregates = self.col_refs(pos)?;
+                df(LogicalPlan::Aggregate { input: plan, grouping: vec![], aggregates })
+            }
+            "dropDuplicates" | "drop_duplicates" | "dropDuplicatesWithinWatermark" => {
+                let subset = pos.into_iter().next().or_else(|| kw.get("subset").cloned());
+                let keys = match subset {
+                    None | Some((Py::NoneVal, _)) => None,
+                    Some((Py::List(items), s)) => Some(
+                        items
+                            .into_iter()
+                            .map(|i| match i {
+                                Py::Str(c) => Ok(c),
+                                other => Err(perr(format!("{name}() takes a list of column names, got a {}", other.type_name()), s)),
+                            })
+                            .collect::<R<Vec<_>>>()?,
+                    ),
+                    Some((Py::Str(c), s)) => {
+                        return Err(perr(format!("{name}() takes a list: write {name}(['{c}'])"), s));
+                    }
+                    Some((other, s)) => return Err(perr(format!("{name}() takes a list of column names, got a {}", other.type_name()), s)),
+                };
+                if name == "dropDuplicatesWithinWatermark" {
+                    df(LogicalPlan::DeduplicateWithinWatermark { input: plan, keys })
+                } else {
+                    df(LogicalPlan::Deduplicate { input: plan, keys })
+                }
+            }
+            "distinct" => df(LogicalPlan::Deduplicate { input: plan, keys: None }),
+            "join" => {
+                let (other, ospan) = pos.first().cloned().or_else(|| kw.get("other").cloned()).ok_or_else(|| perr("join() needs the other DataFrame", span))?;
+                let Py::Df(right) = other else {
+                    return Err(perr(format!("join() takes a DataFrame, got a {}", other.type_name()), ospan));
+                };
+                let on = match pos.get(1).cloned().or_else(|| kw.get("on").cloned()) {
+                    None | Some((Py::NoneVal, _)) => JoinOn::None,
+                    Some((Py::Str(c), _)) => JoinOn::Using(vec![c]),
+                    Some((Py::List(items), s)) => {
+                        let mut cols = Vec::new();
+                        let mut conds = Vec::new();
+                        for i in items {
+                            match i {
+                                Py::Str(c) => cols.push(c),
+                                Py::Col(e) => conds.push(e),
+                                other => return Err(perr(format!("join(on=...) takes column names or Columns, got a {}", other.type_name()), s)),
+                            }
+                        }
+                        if conds.is_empty() {
+                            JoinOn::Using(cols)
+                        } else if cols.is_empty() {
+                            let mut it = conds.into_iter();
+                            let first = it.next().expect("non-empty");
+                            JoinOn::Condition(it.fold(first, |a, b| Expr::Binary(BinOp::And, Box::new(a), Box::new(b))))
+                        } else {
+                            return Err(perr("join(on=...) cannot mix names and Columns", s));
+                        }
+                    }
+                    Some((Py::Col(e), _)) => JoinOn::Condition(e),
+                    Some((other, s)) => return Err(perr(format!("join(on=...) takes a column name, a list or a Column, got a {}", other.type_name()), s)),
+                };
+                let how = match pos.get(2).cloned().or_else(|| kw.get("how").cloned()) {
+                    None | Some((Py::NoneVal, _)) => JoinType::Inner,
+                    Some((Py::Str(h), s)) => JoinType::parse(&h).ok_or_else(|| {
+                        perr(
+                            format!("unsupported join type '{h}': use inner, left_outer, right_outer, full_outer, left_semi, left_anti or cross"),
+                            s,
+                        )
+                    })?,
+                    Some((other, s)) => return Err(perr(format!("join(how=...) takes a string, got a {}", other.type_name()), s)),
+                };
+                df(LogicalPlan::Join { left: plan, right, join_type: how, on })
+            }
+            "union" | "unionAll" | "unionByName" => {
+                let (other, ospan) = pos.into_iter().next().ok_or_else(|| perr(format!("{name}() needs another DataFrame"), span))?;
+                let Py::Df(right) = other else {
+                    return Err(perr(format!("{name}() takes a DataFrame, got a {}", other.type_name()), ospan));
+                };
+                df(LogicalPlan::Union { inputs: vec![plan, right], by_name: name == "unionByName" })
+            }
+            "orderBy" | "sort" => {
+                let exprs = self.col_refs(pos)?;
+                let ascending = match kw.get("ascending") {
+                    None => true,
+                    Some((Py::Bool(b), _)) => *b,
+                    Some((Py::Int(i), _)) => *i != 0,
+                    Some((other, s)) => return Err(perr(format!("ascending= takes True or False, got a {}", other.type_name()), *s)),
+                };
+                let order = exprs
+                    .into_iter()
+                    .map(|e| match e {
+                        Expr::Function(f, mut args) if f == "__desc" => (args.remove(0), false),
+                        Expr::Function(f, mut args) if f == "__asc" => (args.remove(0), true),
+                        e => (e, ascending),
+                    })
+                    .collect();
+                df(LogicalPlan::Sort { input: plan, order })
+            }
+            "limit" => match pos.first() {
+                Some((Py::Int(n), _)) if *n >= 0 => df(LogicalPlan::Limit { input: plan, n: *n as usize }),
+                Some((_, s)) => Err(perr("limit() takes a non-negative whole number", *s)),
+                None => Err(perr("limit() needs a number", span)),
+            },
+            "alias" | "cache" | "persist" | "hint" | "repartition" | "coalesce" => Ok(Py::Df(plan)),
+            _ if is_action(name) => {
+                if plan.is_streaming() {
+                    let source = first_source(&plan);
+                    Err(Error::Analysis(
+                        AnalysisError::new(
+                            Stage::Define,
+                            "_LEGACY_ERROR_TEMP_3102",
+                            "Queries with streaming sources must be executed with writeStream.start(), or from a streaming table or flow definition within a Spark Declarative Pipeline.",
+                        )
+                        .with_plan(source)
+                        .with_hint(format!(
+                            "{name}() is a batch action: it runs a job at once, but a stream has no end. Drop .{name}() and start the query with writeStream (here: pick an output mode and trigger batches)"
+                        ))
+                        .with_span(span),
+                    ))
+                } else {
+                    Err(perr(format!("{name}() runs a batch job; Streamlab only runs streaming queries"), span))
+                }
+            }
+            other => Err(perr(format!("DataFrame.{other}() is not supported in Streamlab; supported: {DF_METHODS}"), span)),
+        }
+    }
+
+    fn grouped_method(&mut self, input: Rc<LogicalPlan>, grouping: Vec<Expr>, name: &str, pos: Vec<(Py, Span)>, span: Span) -> R<Py> {
+        let aggregates = match name {
+            "count" => vec![Expr::Alias(
+                Box::new(Expr::Agg { func: AggFunc::Count, arg: Box::new(Expr::Star), distinct: false }),
+                "count".into(),
+            )],
+            "agg" => {
+                let aggs = self.col_refs(pos)?;
+                if aggs.is_empty() {
+                    return Err(perr("agg() needs at least one aggregate, e.g. F.count('*')", span));
+                }
+                aggs
+            }
+            "sum" | "avg" | "mean" | "min" | "max" => {
+                let func = match name {
+                    "sum" => AggFunc::Sum,
+                    "avg" | "mean" => AggFunc::Avg,
+                    "min" => AggFunc::Min,
+                    _ => AggFunc::Max,
+                };
+                self.col_refs(pos)?
+                    .into_iter()
+                    .map(|c| Expr::Agg { func, arg: Box::new(c), distinct: false })
+                    .collect()
+            }
+            other => {
+                return Err(perr(
+                    format!("GroupedData.{other}() is not supported; use count(), agg(...), sum, avg, min or max"),
+                    span,
+                ))
+            }
+        };
+        Ok(Py::Df(Rc::new(LogicalPlan::Aggregate { input, grouping, aggregates })))
+    }
+
+    fn column_method(&mut self, e: Expr, name: &str, pos: Vec<(Py, Span)>, span: Span) -> R<Py> {
+        let first_str = |pos: &[(Py, Span)]| -> R<String> {
+            match pos.first() {
+                Some((Py::Str(s), _)) => Ok(s.clone()),
+                _ => Err(perr(format!("{name}() takes a string"), span)),
+            }
+        };
+        Ok(Py::Col(match name {
+            "alias" | "name" | "as_" => Expr::Alias(Box::new(e), first_str(&pos)?),
+            "cast" | "astype" => {
+                let t = first_str(&pos)?;
+                let dt = crate::types::parse_type_name(&t).map_err(|m| perr(m, span))?;
+                Expr::Cast(Box::new(e), dt)
+            }
+            "isNull" => Expr::IsNull(Box::new(e), false),
+            "isNotNull" => Expr::IsNull(Box::new(e), true),
+            "eqNullSafe" => {
+                let (v, s) = pos.into_iter().next().ok_or_else(|| perr("eqNullSafe() needs a value", span))?;
+                Expr::Binary(BinOp::EqNullSafe, Box::new(e), Box::new(self.literal_or_col(v, s)?))
+            }
+            "isin" => {
+                let mut values = Vec::new();
+                for (v, s) in pos {
+                    match v {
+                        Py::List(items) => {
+                            for i in items {
+                                values.push(self.literal_or_col(i, s)?);
+                            }
+                        }
+                        v => values.push(self.literal_or_col(v, s)?),
+                    }
+                }
+                let mut it = values.into_iter().map(|v| Expr::Binary(BinOp::Eq, Box::new(e.clone()), Box::new(v)));
+                let first = it.next().ok_or_else(|| perr("isin() needs at least one value", span))?;
+                it.fold(first, |a, b| Expr::Binary(BinOp::Or, Box::new(a), Box::new(b)))
+            }
+            "between" => {
+                let mut it = pos.into_iter();
+                let (lo, ls) = it.next().ok_or_else(|| perr("between() needs two bounds", span))?;
+                let (hi, hs) = it.next().ok_or_else(|| perr("between() needs two bounds", span))?;
+                Expr::Binary(
+                    BinOp::And,
+                    Box::new(Expr::Binary(BinOp::GtEq, Box::new(e.clone()), Box::new(self.literal_or_col(lo, ls)?))),
+                    Box::new(Expr::Binary(BinOp::LtEq, Box::new(e), Box::new(self.literal_or_col(hi, hs)?))),
+                )
+            }
+            "desc" | "desc_nulls_last" => Expr::Function("__desc".into(), vec![e]),
+            "asc" | "asc_nulls_first" => Expr::Function("__asc".into(), vec![e]),
+            "when" => match e {
+                Expr::Case { mut branches, otherwise: None } => {
+                    let mut it = pos.into_iter();
+                    let (c, cs) = it.next().ok_or_else(|| perr("when() needs a condition and a value", span))?;
+                    let (v, vs) = it.next().ok_or_else(|| perr("when() needs a condition and a value", span))?;
+                    branches.push((self.literal_or_col(c, cs)?, self.literal_or_col(v, vs)?));
+                    Expr::Case { branches, otherwise: None }
+                }
+                _ => return Err(perr("when() can only follow F.when(...)", span)),
+            },
+            "otherwise" => match e {
+                Expr::Case { branches, otherwise: None } => {
+                    let (v, vs) = pos.into_iter().next().ok_or_else(|| perr("otherwise() needs a value", span))?;
+                    Expr::Case { branches, otherwise: Some(Box::new(self.literal_or_col(v, vs)?)) }
+                }
+                _ => return Err(perr("otherwise() can only follow F.when(...)", span)),
+            },
+            "contains" | "startswith" | "endswith" | "like" => {
+                let (v, s) = pos.into_iter().next().ok_or_else(|| perr(format!("{name}() needs a value"), span))?;
+                Expr::Function(name.to_ascii_lowercase(), vec![e, self.literal_or_col(v, s)?])
+            }
+            other => return Err(perr(format!("Column.{other}() is not supported"), span)),
+        }))
+    }
+
+    fn function(&mut self, name: &str, pos: Vec<(Py, Span)>, kw: BTreeMap<String, (Py, Span)>, span: Span) -> R<Py> {
+        let arg = |i: usize, k: &str| pos.get(i).cloned().or_else(|| kw.get(k).cloned());
+        let need = |v: Option<(Py, Span)>, what: &str| v.ok_or_else(|| perr(format!("F.{name}() needs {what}"), span));
+        let duration = |v: Option<(Py, Span)>, what: &str| -> R<Option<i64>> {
+            match v {
+                None | Some((Py::NoneVal, _)) => Ok(None),
+                Some((Py::Str(s), sp)) => {
+                    let iv = CalendarInterval::parse(&s).map_err(|e| perr(e.to_string(), sp))?;
+                    Ok(Some(iv.window_micros(&s).map_err(|m| perr(m, sp))?))
+                }
+                Some((other, sp)) => Err(perr(format!("F.{name}(): {what} must be a string like '10 minutes', got a {}", other.type_name()), sp)),
+            }
+        };
+        let agg = |func: AggFunc, distinct: bool, this: &Self| -> R<Py> {
+            let (v, s) = need(arg(0, "col"), "a column")?;
+            let arg = match v {
+                Py::Str(c) if c == "*" => Expr::Star,
+                Py::Int(_) if func == AggFunc::Count => Expr::Star,
+                v => this.col_ref(v, s)?,
+            };
+            Ok(Py::Col(Expr::Agg { func, arg: Box::new(arg), distinct }))
+        };
+        match name {
+            "col" | "column" => {
+                let (v, s) = need(arg(0, "col"), "a column name")?;
+                match v {
+                    Py::Str(c) => Ok(Py::Col(if c == "*" { Expr::Star } else { Expr::Column(c) })),
+                    other => Err(perr(format!("F.col() takes a string, got a {}", other.type_name()), s)),
+                }
+            }
+            "lit" => {
+                let (v, s) = need(arg(0, "col"), "a value")?;
+                Ok(Py::Col(self.literal_or_col(v, s)?))
+            }
+            "expr" => match need(arg(0, "str"), "a SQL string")? {
+                (Py::Str(sql), s) => Ok(Py::Col(parse_sql_expr(&sql, s)?)),
+                (other, s) => Err(perr(format!("F.expr() takes a SQL string, got a {}", other.type_name()), s)),
+            },
+            "window" => {
+                let (t, ts) = need(arg(0, "timeColumn"), "a time column")?;
+                let time = self.col_ref(t, ts)?;
+                let duration_us = duration(arg(1, "windowDuration"), "the window duration")?
+                    .ok_or_else(|| perr("F.window() needs a window duration, e.g. '10 minutes'", span))?;
+                let slide_us = duration(arg(2, "slideDuration"), "the slide duration")?.unwrap_or(duration_us);
+                let start_us = duration(arg(3, "startTime"), "the start time")?.unwrap_or(0);
+                Ok(Py::Col(Expr::TimeWindow { time: Box::new(time), duration_us, slide_us, start_us }))
+            }
+            "session_window" => {
+                let (t, ts) = need(arg(0, "timeColumn"), "a time column")?;
+                let time = self.col_ref(t, ts)?;
+                let (g, gs) = need(arg(1, "gapDuration"), "a gap duration")?;
+                let gap = match g {
+                    Py::Str(s) => Expr::Interval(CalendarInterval::parse(&s).map_err(|e| perr(e.to_string(), gs))?),
+                    Py::Col(e) => e,
+                    other => return Err(perr(format!("F.session_window(): the gap must be a string or a Column, got a {}", other.type_name()), gs)),
+                };
+                Ok(Py::Col(Expr::SessionWindow { time: Box::new(time), gap: Box::new(gap) }))
+            }
+            "window_time" => {
+                let (w, ws) = need(arg(0, "windowColumn"), "a window column")?;
+                Ok(Py::Col(Expr::WindowTime(Box::new(self.col_ref(w, ws)?))))
+            }
+            "when" => {
+                let (c, cs) = need(arg(0, "condition"), "a condition")?;
+                let (v, vs) = need(arg(1, "value"), "a value")?;
+                Ok(Py::Col(Expr::Case {
+                    branches: vec![(self.literal_or_col(c, cs)?, self.literal_or_col(v, vs)?)],
+                    otherwise: None,
+                }))
+            }
+            "count" => agg(AggFunc::Count, false, self),
+            "sum" => agg(AggFunc::Sum, false, self),
+            "avg" | "mean" => agg(AggFunc::Avg, false, self),
+            "min" => agg(AggFunc::Min, false, self),
+            "max" => agg(AggFunc::Max, false, self),
+            "approx_count_distinct" | "approxCountDistinct" => agg(AggFunc::ApproxCountDistinct, false, self),
+            "countDistinct" | "count_distinct" => agg(AggFunc::Count, true, self),
+            "sum_distinct" | "sumDistinct" => agg(AggFunc::Sum, true, self),
+            "desc" | "asc" => {
+                let (v, s) = need(arg(0, "col"), "a column")?;
+                Ok(Py::Col(Expr::Function(format!("__{name}"), vec![self.col_ref(v, s)?])))
+            }
+            _ => {
+                let mut args = Vec::new();
+                for (i, (v, s)) in pos.into_iter().enumerate() {
+                    // Scalar functions take column names as strings, except literal arguments
+                    // such as round's scale.
+                    let e = match v {
+                        Py::Str(c) if i == 0 || name == "coalesce" || name == "concat" => Expr::Column(c),
+                        v => self.literal_or_col(v, s)?,
+                    };
+                    args.push(e);
+                }
+                Ok(Py::Col(scalar_function(name, args, span)?))
+            }
+        }
+    }
+}
+
+/// The scalar functions Streamlab evaluates, shared by PySpark `F.*` and SQL strings.
+///
+/// # Errors
+/// [`ParseError`] naming an unknown function or a wrong number of arguments.
+pub fn scalar_function(name: &str, args: Vec<Expr>, span: Span) -> Result<Expr, ParseError> {
+    let lower = name.to_ascii_lowercase();
+    let arity: Option<(usize, usize)> = match lower.as_str() {
+        "upper" | "lower" | "abs" | "length" | "ceil" | "floor" | "isnull" | "isnotnull" => Some((1, 1)),
+        "round" => Some((1, 2)),
+        "coalesce" | "concat" => Some((1, 16)),
+        "window_time" => {
+            let mut args = args;
+            if args.len() != 1 {
+                return Err(ParseError::new("window_time() takes one window column", span));
+            }
+            return Ok(Expr::WindowTime(Box::new(args.remove(0))));
+        }
+        _ => None,
+    };
+    let Some((lo, hi)) = arity else {
+        return Err(ParseError::new(
+            format!("the function {name}() is not supported in Streamlab; supported: upper, lower, abs, round, length, ceil, floor, coalesce, concat"),
+            span,
+        ));
+    };
+    if args.len() < lo || args.len() > hi {
+        return Err(ParseError::new(format!("{name}() takes {lo}..{hi} arguments, got {}", args.len()), span));
+    }
+    Ok(match lower.as_str() {
+        "isnull" => Expr::IsNull(Box::new(args.into_iter().next().expect("arity")), false),
+        "isnotnull" => Expr::IsNull(Box::new(args.into_iter().next().expect("arity")), true),
+        _ => Expr::Function(lower, args),
+    })
+}
+
+fn is_df_method(name: &str) -> bool {
+    DF_METHODS.split(", ").any(|m| m == name)
+        || matches!(name, "groupby" | "drop_duplicates" | "unionAll" | "alias" | "cache" | "persist" | "hint" | "repartition" | "coalesce")
+        || is_action(name)
+}
+
+fn is_action(name: &str) -> bool {
+    matches!(
+        name,
+        "count" | "show" | "collect" | "take" | "head" | "first" | "toPandas" | "foreach" | "foreachPartition" | "toLocalIterator" | "tail" | "printSchema_" | "rdd"
+    )
+}
+
+fn first_source(plan: &LogicalPlan) -> String {
+    match plan {
+        LogicalPlan::StreamingRelation { source, .. } => format!("StreamingRelation {source}"),
+        other => other.children().first().map(|c| first_source(c)).unwrap_or_default(),
+    }
+}

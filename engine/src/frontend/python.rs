@@ -1,0 +1,326 @@
+//! Parses the PySpark subset into a small Python AST, with byte spans for every node.
+//!
+//! The grammar is `python.pest` (a `pest` PEG); operator precedence comes from pest's
+//! `PrattParser` and follows Python's table, so `F.col('a') == 1 & F.col('b') == 2` parses
+//! as it does in Python (`1 & F.col('b')` first).
+
+use pest::iterators::{Pair, Pairs};
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use pest::Parser;
+use pest_derive::Parser;
+
+use super::{ParseError, Span};
+
+#[derive(Parser)]
+#[grammar = "frontend/python.pest"]
+struct PythonParser;
+
+/// A Python binary operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PyBinOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Or,
+    Xor,
+    And,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+}
+
+/// A Python unary operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PyUnOp {
+    Neg,
+    Invert,
+}
+
+/// A call argument: positional or `name=value`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Arg {
+    pub name: Option<String>,
+    pub value: Node,
+}
+
+/// One AST node with its source span.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    pub kind: NodeKind,
+    pub span: Span,
+}
+
+/// The node kinds of the subset.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NodeKind {
+    Name(String),
+    Str(String),
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    NoneLit,
+    List(Vec<Node>),
+    Tuple(Vec<Node>),
+    Attr(Box<Node>, String),
+    Call(Box<Node>, Vec<Arg>),
+    Index(Box<Node>, Box<Node>),
+    Binary(PyBinOp, Box<Node>, Box<Node>),
+    Unary(PyUnOp, Box<Node>),
+}
+
+/// A parsed program: `name = expr` statements, then the query expression.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Program {
+    pub assignments: Vec<(String, Node)>,
+    pub query: Node,
+}
+
+fn pratt() -> PrattParser<Rule> {
+    // Python precedence, loosest first: comparisons, |, ^, &, + -, * / %, unary, postfix.
+    PrattParser::new()
+        .op(Op::infix(Rule::eq, Assoc::Left)
+            | Op::infix(Rule::ne, Assoc::Left)
+            | Op::infix(Rule::lt, Assoc::Left)
+            | Op::infix(Rule::le, Assoc::Left)
+            | Op::infix(Rule::gt, Assoc::Left)
+            | Op::infix(Rule::ge, Assoc::Left))
+        .op(Op::infix(Rule::or, Assoc::Left))
+        .op(Op::infix(Rule::xor, Assoc::Left))
+        .op(Op::infix(Rule::and, Assoc::Left))
+        .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
+        .op(Op::infix(Rule::mul, Assoc::Left) | Op::infix(Rule::div, Assoc::Left) | Op::infix(Rule::modulo, Assoc::Left))
+        .op(Op::prefix(Rule::neg) | Op::prefix(Rule::invert))
+        .op(Op::postfix(Rule::attr) | Op::postfix(Rule::call) | Op::postfix(Rule::index))
+}
+
+/// Parses query text into a [`Program`].
+///
+/// # Errors
+/// [`ParseError`] with the position pest stopped at and what it expected there.
+pub fn parse_program(text: &str) -> Result<Program, ParseError> {
+    let mut pairs = PythonParser::parse(Rule::program, text).map_err(|e| pest_error(text, e))?;
+    let program = pairs.next().expect("grammar: program");
+    let pratt = pratt();
+    let mut assignments = Vec::new();
+    let mut query = None;
+    for p in program.into_inner() {
+        match p.as_rule() {
+            Rule::statement => {
+                let mut inner = p.into_inner();
+                let name = inner.next().expect("grammar: statement name").as_str().to_string();
+                let value = build_expr(&pratt, inner.next().expect("grammar: statement value"))?;
+                assignments.push((name, value));
+            }
+            Rule::expr => query = Some(build_expr(&pratt, p)?),
+            _ => {}
+        }
+    }
+    let query = query.ok_or_else(|| ParseError::new("the query is empty: write a DataFrame expression such as clicks.select('event_id')", Span::new(0, text.len())))?;
+    Ok(Program { assignments, query })
+}
+
+fn pest_error(text: &str, e: pest::error::Error<Rule>) -> ParseError {
+    let pos = match e.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    };
+    let rest = &text[pos.min(text.len())..];
+    let found = rest.chars().next();
+    let message = match found {
+        None => "the query ends too early: a bracket or quote is not closed".to_string(),
+        Some(c) if c == '"' || c == '\'' => "this string is not closed".to_string(),
+        Some(c) => format!("unexpected '{c}': expected a name, a string, a number or an operator here"),
+    };
+    let end = (pos + found.map_or(0, char::len_utf8)).min(text.len());
+    ParseError::new(message, Span::new(pos, end))
+}
+
+fn span_of(p: &Pair<Rule>) -> Span {
+    Span::new(p.as_span().start(), p.as_span().end())
+}
+
+fn build_expr(pratt: &PrattParser<Rule>, pair: Pair<Rule>) -> Result<Node, ParseError> {
+    build_pairs(pratt, pair.into_inner())
+}
+
+fn build_pairs(pratt: &PrattParser<Rule>, pairs: Pairs<Rule>) -> Result<Node, ParseError> {
+    pratt
+        .map_primary(|p| build_primary(pratt, p))
+        .map_prefix(|op, rhs| {
+            let rhs = rhs?;
+            let span = Span::new(op.as_span().start(), rhs.span.end);
+            let kind = match op.as_rule() {
+                Rule::neg => match rhs.kind {
+                    NodeKind::Int(v) => NodeKind::Int(-v),
+                    NodeKind::Float(v) => NodeKind::Float(-v),
+                    k => NodeKind::Unary(PyUnOp::Neg, Box::new(Node { kind: k, span: rhs.span })),
+                },
+                _ => NodeKind::Unary(PyUnOp::Invert, Box::new(rhs)),
+            };
+            Ok(Node { kind, span })
+        })
+        .map_postfix(|lhs, op| {
+            let lhs = lhs?;
+            let span = Span::new(lhs.span.start, op.as_span().end());
+            let kind = match op.as_rule() {
+                Rule::attr => {
+                    let name = op.into_inner().next().expect("grammar: attr name").as_str().to_string();
+                    NodeKind::Attr(Box::new(lhs), name)
+                }
+                Rule::call => {
+                    let mut args = Vec::new();
+                    for a in op.into_inner() {
+                        let inner = a.into_inner().next().expect("grammar: arg");
+                        match inner.as_rule() {
+                            Rule::kwarg => {
+                                let mut kv = inner.into_inner();
+                                let name = kv.next().expect("grammar: kwarg name").as_str().to_string();
+                                let value = build_expr(pratt, kv.next().expect("grammar: kwarg value"))?;
+                                args.push(Arg { name: Some(name), value });
+                            }
+                            _ => args.push(Arg { name: None, value: build_expr(pratt, inner)? }),
+                        }
+                    }
+                    NodeKind::Call(Box::new(lhs), args)
+                }
+                _ => {
+                    let idx = build_expr(pratt, op.into_inner().next().expect("grammar: index"))?;
+                    NodeKind::Index(Box::new(lhs), Box::new(idx))
+                }
+            };
+            Ok(Node { kind, span })
+        })
+        .map_infix(|lhs, op, rhs| {
+            let (lhs, rhs) = (lhs?, rhs?);
+            let bop = match op.as_rule() {
+                Rule::eq => PyBinOp::Eq,
+                Rule::ne => PyBinOp::Ne,
+                Rule::lt => PyBinOp::Lt,
+                Rule::le => PyBinOp::Le,
+                Rule::gt => PyBinOp::Gt,
+                Rule::ge => PyBinOp::Ge,
+                Rule::or => PyBinOp::Or,
+                Rule::xor => PyBinOp::Xor,
+                Rule::and => PyBinOp::And,
+                Rule::add => PyBinOp::Add,
+                Rule::sub => PyBinOp::Sub,
+                Rule::mul => PyBinOp::Mul,
+                Rule::div => PyBinOp::Div,
+                _ => PyBinOp::Mod,
+            };
+            let span = Span::new(lhs.span.start, rhs.span.end);
+            Ok(Node { kind: NodeKind::Binary(bop, Box::new(lhs), Box::new(rhs)), span })
+        })
+        .parse(pairs)
+}
+
+fn build_primary(pratt: &PrattParser<Rule>, p: Pair<Rule>) -> Result<Node, ParseError> {
+    let span = span_of(&p);
+    let kind = match p.as_rule() {
+        Rule::ident => NodeKind::Name(p.as_str().to_string()),
+        Rule::keyword => match p.as_str() {
+            "True" => NodeKind::Bool(true),
+            "False" => NodeKind::Bool(false),
+            _ => NodeKind::NoneLit,
+        },
+        Rule::number => {
+            let s = p.as_str();
+            if s.contains(['.', 'e', 'E']) {
+                NodeKind::Float(s.parse().map_err(|_| ParseError::new(format!("'{s}' is not a number"), span))?)
+            } else {
+                NodeKind::Int(s.parse().map_err(|_| ParseError::new(format!("the number {s} is too large"), span))?)
+            }
+        }
+        Rule::string => {
+            let mut raw = false;
+            let mut body = "";
+            for inner in p.into_inner() {
+                match inner.as_rule() {
+                    Rule::string_prefix => raw = true,
+                    _ => body = inner.as_str(),
+                }
+            }
+            NodeKind::Str(if raw { body.to_string() } else { unescape(body) })
+        }
+        Rule::list => NodeKind::List(p.into_inner().map(|e| build_expr(pratt, e)).collect::<Result<_, _>>()?),
+        Rule::tuple => NodeKind::Tuple(p.into_inner().map(|e| build_expr(pratt, e)).collect::<Result<_, _>>()?),
+        Rule::paren => return build_expr(pratt, p.into_inner().next().expect("grammar: paren")),
+        Rule::expr => return build_expr(pratt, p),
+        other => return Err(ParseError::new(format!("unsupported syntax ({other:?})"), span)),
+    };
+    Ok(Node { kind, span })
+}
+
+fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(text: &str) -> Node {
+        parse_program(text).unwrap().query
+    }
+
+    #[test]
+    fn python_precedence_comparisons_bind_loosest() {
+        // Python: `a == 1 & b` is `a == (1 & b)`.
+        let n = q("a == 1 & b");
+        let NodeKind::Binary(PyBinOp::Eq, _, rhs) = n.kind else { panic!("{n:?}") };
+        assert!(matches!(rhs.kind, NodeKind::Binary(PyBinOp::And, _, _)));
+    }
+
+    #[test]
+    fn call_chain_with_kwargs_and_lists() {
+        let n = q("clicks.dropDuplicates(['a', \"b\"]).join(o, on='k', how='left')");
+        let NodeKind::Call(f, args) = n.kind else { panic!() };
+        assert_eq!(args.len(), 2);
+        assert_eq!(args[1].name.as_deref(), Some("how"));
+        assert!(matches!(f.kind, NodeKind::Attr(_, ref m) if m == "join"));
+    }
+
+    #[test]
+    fn assignments_and_comments() {
+        let p = parse_program("# windows\nw = clicks.select('a')  # first\nw.filter('a > 1')").unwrap();
+        assert_eq!(p.assignments.len(), 1);
+        assert_eq!(p.assignments[0].0, "w");
+    }
+
+    #[test]
+    fn errors_point_at_the_problem() {
+        let e = parse_program("clicks.select('a'").unwrap_err();
+        assert_eq!(e.span.start, 17);
+        let e = parse_program("clicks.select('a) ").unwrap_err();
+        assert!(e.message.contains("string"), "{}", e.message);
+        let e = parse_program("clicks.select(@)").unwrap_err();
+        assert_eq!((e.span.start, e.span.end), (14, 15));
+        assert!(parse_program("   ").is_err());
+    }
+
+    #[test]
+    fn negative_numbers_and_tuples() {
+        assert_eq!(q("-5").kind, NodeKind::Int(-5));
+        assert!(matches!(q("('a', 'b')").kind, NodeKind::Tuple(ref v) if v.len() == 2));
+        assert!(matches!(q("()").kind, NodeKind::Tuple(ref v) if v.is_empty()));
+    }
+}

@@ -1,0 +1,261 @@
+//! SQL expression strings (`filter("post_id > 0")`, `F.expr(...)`, `selectExpr(...)`) read
+//! with `sqlparser`'s Spark SQL dialect and turned into [`Expr`].
+
+use sqlparser::ast::{
+    self, BinaryOperator, CastKind, FunctionArg, FunctionArgExpr, FunctionArguments, SelectItem, UnaryOperator,
+};
+use sqlparser::dialect::SparkSqlDialect;
+use sqlparser::parser::Parser;
+
+use super::{ParseError, Span};
+use crate::plan::{AggFunc, BinOp, Expr};
+use crate::types::{CalendarInterval, DataType, Value};
+
+/// Parses one SQL expression. `span` is where the string sits in the query text, for errors.
+///
+/// # Errors
+/// [`ParseError`] over `span` with sqlparser's message, or naming an unsupported construct.
+pub fn parse_sql_expr(sql: &str, span: Span) -> Result<Expr, ParseError> {
+    let dialect = SparkSqlDialect {};
+    let mut parser = Parser::new(&dialect).try_with_sql(sql).map_err(|e| sql_error(sql, &e.to_string(), span))?;
+    let e = parser.parse_expr().map_err(|e| sql_error(sql, &e.to_string(), span))?;
+    ensure_consumed(&mut parser, sql, span)?;
+    convert(&e, span)
+}
+
+/// Parses one `selectExpr` item: an expression with an optional `AS alias`.
+///
+/// # Errors
+/// As [`parse_sql_expr`].
+pub fn parse_select_item(sql: &str, span: Span) -> Result<Expr, ParseError> {
+    let dialect = SparkSqlDialect {};
+    let mut parser = Parser::new(&dialect).try_with_sql(sql).map_err(|e| sql_error(sql, &e.to_string(), span))?;
+    let item = parser.parse_select_item().map_err(|e| sql_error(sql, &e.to_string(), span))?;
+    ensure_consumed(&mut parser, sql, span)?;
+    match item {
+        SelectItem::UnnamedExpr(e) => convert(&e, span),
+        SelectItem::ExprWithAlias { expr, alias } => Ok(Expr::Alias(Box::new(convert(&expr, span)?), alias.value)),
+        SelectItem::Wildcard(_) => Ok(Expr::Star),
+        other => Err(ParseError::new(format!("'{other}' is not supported in selectExpr"), span)),
+    }
+}
+
+fn ensure_consumed(parser: &mut Parser, sql: &str, span: Span) -> Result<(), ParseError> {
+    let next = parser.peek_token();
+    if next.token != sqlparser::tokenizer::Token::EOF {
+        return Err(sql_error(sql, &format!("unexpected '{}' after the expression", next.token), span));
+    }
+    Ok(())
+}
+
+fn sql_error(sql: &str, message: &str, span: Span) -> ParseError {
+    let message = message.trim_start_matches("sql parser error: ");
+    ParseError::new(format!("in the SQL text \"{sql}\": {message}"), span)
+}
+
+fn unsupported(what: &str, span: Span) -> ParseError {
+    ParseError::new(format!("{what} is not supported in Streamlab's SQL expressions"), span)
+}
+
+fn convert(e: &ast::Expr, span: Span) -> Result<Expr, ParseError> {
+    use ast::Expr as S;
+    Ok(match e {
+        S::Identifier(id) => Expr::Column(id.value.clone()),
+        S::CompoundIdentifier(ids) => Expr::Column(ids.last().map(|i| i.value.clone()).unwrap_or_default()),
+        S::Value(v) => Expr::Literal(convert_value(&v.value, span)?),
+        S::Nested(inner) => convert(inner, span)?,
+        S::BinaryOp { left, op, right } => {
+            let op = match op {
+                BinaryOperator::Plus => BinOp::Add,
+                BinaryOperator::Minus => BinOp::Sub,
+                BinaryOperator::Multiply => BinOp::Mul,
+                BinaryOperator::Divide => BinOp::Div,
+                BinaryOperator::Modulo => BinOp::Mod,
+                BinaryOperator::Eq => BinOp::Eq,
+                BinaryOperator::NotEq => BinOp::NotEq,
+                BinaryOperator::Spaceship => BinOp::EqNullSafe,
+                BinaryOperator::Lt => BinOp::Lt,
+                BinaryOperator::LtEq => BinOp::LtEq,
+                BinaryOperator::Gt => BinOp::Gt,
+                BinaryOperator::GtEq => BinOp::GtEq,
+                BinaryOperator::And => BinOp::And,
+                BinaryOperator::Or => BinOp::Or,
+                other => return Err(unsupported(&format!("the operator {other}"), span)),
+            };
+            Expr::Binary(op, Box::new(convert(left, span)?), Box::new(convert(right, span)?))
+        }
+        S::UnaryOp { op, expr } => match op {
+            UnaryOperator::Not => Expr::Not(Box::new(convert(expr, span)?)),
+            UnaryOperator::Minus => match convert(expr, span)? {
+                Expr::Literal(Value::Long(v)) => Expr::Literal(Value::Long(-v)),
+                Expr::Literal(Value::Int(v)) => Expr::Literal(Value::Int(-v)),
+                Expr::Literal(Value::Double(v)) => Expr::Literal(Value::Double(-v)),
+                other => Expr::Negate(Box::new(other)),
+            },
+            UnaryOperator::Plus => convert(expr, span)?,
+            other => return Err(unsupported(&format!("the operator {other}"), span)),
+        },
+        S::IsNull(inner) => Expr::IsNull(Box::new(convert(inner, span)?), false),
+        S::IsNotNull(inner) => Expr::IsNull(Box::new(convert(inner, span)?), true),
+        S::Between { expr, negated, low, high } => {
+            let x = convert(expr, span)?;
+            let both = Expr::Binary(
+                BinOp::And,
+                Box::new(Expr::Binary(BinOp::GtEq, Box::new(x.clone()), Box::new(convert(low, span)?))),
+                Box::new(Expr::Binary(BinOp::LtEq, Box::new(x), Box::new(convert(high, span)?))),
+            );
+            if *negated {
+                Expr::Not(Box::new(both))
+            } else {
+                both
+            }
+        }
+        S::In { expr, target: ast::InTarget::List(list), negated, .. } => {
+            let x = convert(expr, span)?;
+            let mut any: Option<Expr> = None;
+            for item in list {
+                let eq = Expr::Binary(BinOp::Eq, Box::new(x.clone()), Box::new(convert(item, span)?));
+                any = Some(match any {
+                    None => eq,
+                    Some(prev) => Expr::Binary(BinOp::Or, Box::new(prev), Box::new(eq)),
+                });
+            }
+            let any = any.ok_or_else(|| unsupported("an empty IN list", span))?;
+            if *negated {
+                Expr::Not(Box::new(any))
+            } else {
+                any
+            }
+        }
+        S::Cast { kind: CastKind::Cast | CastKind::DoubleColon, expr, data_type, .. } => {
+            Expr::Cast(Box::new(convert(expr, span)?), convert_type(data_type, span)?)
+        }
+        S::Case { operand, conditions, else_result, .. } => {
+            let operand = operand.as_ref().map(|o| convert(o, span)).transpose()?;
+            let mut branches = Vec::new();
+            for cw in conditions {
+                let cond = convert(&cw.condition, span)?;
+                let cond = match &operand {
+                    Some(o) => Expr::Binary(BinOp::Eq, Box::new(o.clone()), Box::new(cond)),
+                    None => cond,
+                };
+                branches.push((cond, convert(&cw.result, span)?));
+            }
+            let otherwise = else_result.as_ref().map(|e| convert(e, span).map(Box::new)).transpose()?;
+            Expr::Case { branches, otherwise }
+        }
+        S::Interval(iv) => {
+            let value = match &*iv.value {
+                S::Value(v) => match &v.value {
+                    ast::Value::Number(n, _) => n.to_string(),
+                    ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => s.clone(),
+                    other => return Err(unsupported(&format!("the interval value {other}"), span)),
+                },
+                other => return Err(unsupported(&format!("the interval value {other}"), span)),
+            };
+            let text = match &iv.leading_field {
+                Some(f) => format!("{value} {f}"),
+                None => value,
+            };
+            let ci = CalendarInterval::parse(&text).map_err(|e| ParseError::new(e.to_string(), span))?;
+            Expr::Interval(ci)
+        }
+        S::Function(f) => convert_function(f, span)?,
+        S::Wildcard(_) => Expr::Star,
+        other => return Err(unsupported(&format!("'{other}'"), span)),
+    })
+}
+
+fn convert_value(v: &ast::Value, span: Span) -> Result<Value, ParseError> {
+    Ok(match v {
+        ast::Value::Number(n, _) => {
+            let s = n.to_string();
+            if let Ok(i) = s.parse::<i64>() {
+                if i32::try_from(i).is_ok() {
+                    Value::Int(i as i32)
+                } else {
+                    Value::Long(i)
+                }
+            } else {
+                Value::Double(s.parse().map_err(|_| ParseError::new(format!("'{s}' is not a number"), span))?)
+            }
+        }
+        ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => Value::str(s),
+        ast::Value::Boolean(b) => Value::Bool(*b),
+        ast::Value::Null => Value::Null,
+        other => return Err(unsupported(&format!("the literal {other}"), span)),
+    })
+}
+
+/// Reads a SQL type name (`STRING`, `BIGINT`, `INT`, `DOUBLE`, `BOOLEAN`, `TIMESTAMP`).
+pub fn convert_type(t: &ast::DataType, span: Span) -> Result<DataType, ParseError> {
+    crate::types::parse_type_name(&t.to_string()).map_err(|m| ParseError::new(m, span))
+}
+
+fn convert_function(f: &ast::Function, span: Span) -> Result<Expr, ParseError> {
+    let name = f.name.to_string().to_ascii_lowercase();
+    let (args, distinct) = match &f.args {
+        FunctionArguments::None => (Vec::new(), false),
+        FunctionArguments::List(list) => {
+            let distinct = matches!(list.duplicate_treatment, Some(ast::DuplicateTreatment::Distinct));
+            let mut args = Vec::new();
+            for a in &list.args {
+                match a {
+                    FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => args.push(convert(e, span)?),
+                    FunctionArg::Unnamed(FunctionArgExpr::Wildcard) => args.push(Expr::Star),
+                    other => return Err(unsupported(&format!("the argument {other}"), span)),
+                }
+            }
+            (args, distinct)
+        }
+        FunctionArguments::Subquery(_) => return Err(unsupported("a subquery", span)),
+    };
+    if f.over.is_some() {
+        return Err(unsupported("a window function (OVER ...)", span));
+    }
+    let agg = match name.as_str() {
+        "count" => Some(AggFunc::Count),
+        "sum" => Some(AggFunc::Sum),
+        "avg" | "mean" => Some(AggFunc::Avg),
+        "min" => Some(AggFunc::Min),
+        "max" => Some(AggFunc::Max),
+        "approx_count_distinct" => Some(AggFunc::ApproxCountDistinct),
+        _ => None,
+    };
+    if let Some(func) = agg {
+        let arg = match args.into_iter().next() {
+            Some(Expr::Literal(_)) if func == AggFunc::Count => Expr::Star,
+            Some(a) => a,
+            None => return Err(ParseError::new(format!("{name}() needs an argument"), span)),
+        };
+        return Ok(Expr::Agg { func, arg: Box::new(arg), distinct });
+    }
+    super::eval::scalar_function(&name, args, span)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_comparisons_and_intervals() {
+        let e = parse_sql_expr("order_time <= event_time + interval 15 minutes", Span::default()).unwrap();
+        assert_eq!(e.to_string(), "(order_time <= (event_time + INTERVAL '15 minutes'))");
+        let e = parse_sql_expr("post_id = 2 AND user_id IS NOT NULL", Span::default()).unwrap();
+        assert_eq!(e.to_string(), "((post_id = 2) AND (user_id IS NOT NULL))");
+    }
+
+    #[test]
+    fn select_items_keep_aliases() {
+        let e = parse_select_item("upper(board) AS b", Span::default()).unwrap();
+        assert_eq!(e.output_name(), "b");
+    }
+
+    #[test]
+    fn errors_cover_the_string() {
+        let e = parse_sql_expr("post_id >", Span::new(10, 21)).unwrap_err();
+        assert_eq!(e.span, Span::new(10, 21));
+        assert!(e.message.contains("post_id >"), "{}", e.message);
+        assert!(parse_sql_expr("a b c", Span::default()).is_err());
+    }
+}

@@ -1,0 +1,248 @@
+//! Unresolved expressions, as the frontend builds them from PySpark or SQL text.
+//!
+//! Mirrors Catalyst's `Expression` tree before analysis (`UnresolvedAttribute`, `Literal`,
+//! `Alias`, `CaseWhen`, `Cast`, `TimeWindow`, `SessionWindow`, `AggregateExpression`).
+//! Column names are resolved against a schema in `analysis`.
+
+use std::fmt;
+
+use crate::types::{format_duration_us, CalendarInterval, DataType, Value};
+
+/// Binary operators of Spark SQL / PySpark `Column`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Eq,
+    NotEq,
+    /// `<=>` / `eqNullSafe`.
+    EqNullSafe,
+    Lt,
+    LtEq,
+    Gt,
+    GtEq,
+    And,
+    Or,
+}
+
+impl BinOp {
+    /// The SQL spelling.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Mod => "%",
+            BinOp::Eq => "=",
+            BinOp::NotEq => "!=",
+            BinOp::EqNullSafe => "<=>",
+            BinOp::Lt => "<",
+            BinOp::LtEq => "<=",
+            BinOp::Gt => ">",
+            BinOp::GtEq => ">=",
+            BinOp::And => "AND",
+            BinOp::Or => "OR",
+        }
+    }
+
+    /// True for comparisons (result type boolean).
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinOp::Eq | BinOp::NotEq | BinOp::EqNullSafe | BinOp::Lt | BinOp::LtEq | BinOp::Gt | BinOp::GtEq
+        )
+    }
+}
+
+/// Aggregate functions of `pyspark.sql.functions` (Spark's `AggregateFunction`s).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AggFunc {
+    Count,
+    Sum,
+    Avg,
+    Min,
+    Max,
+    ApproxCountDistinct,
+}
+
+impl AggFunc {
+    /// Spark's function name, used for default output names (`count`, `sum(amount)`).
+    pub fn name(self) -> &'static str {
+        match self {
+            AggFunc::Count => "count",
+            AggFunc::Sum => "sum",
+            AggFunc::Avg => "avg",
+            AggFunc::Min => "min",
+            AggFunc::Max => "max",
+            AggFunc::ApproxCountDistinct => "approx_count_distinct",
+        }
+    }
+}
+
+/// An expression before name resolution.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expr {
+    /// A column by name (`F.col('post_id')`, `'post_id'`, `df.post_id`).
+    Column(String),
+    /// `*` (in `count('*')`, `select('*')`).
+    Star,
+    /// A typed literal.
+    Literal(Value),
+    /// An interval literal (`interval 15 minutes`), in µs/days/months.
+    Interval(CalendarInterval),
+    /// `expr AS name`.
+    Alias(Box<Expr>, String),
+    /// `left op right`.
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `NOT e` / `~e`.
+    Not(Box<Expr>),
+    /// `-e`.
+    Negate(Box<Expr>),
+    /// `e IS NULL` (`negated`: `IS NOT NULL`).
+    IsNull(Box<Expr>, bool),
+    /// `CASE WHEN c THEN v ... ELSE o END` / `F.when(...).otherwise(...)`.
+    Case { branches: Vec<(Expr, Expr)>, otherwise: Option<Box<Expr>> },
+    /// `CAST(e AS type)`.
+    Cast(Box<Expr>, DataType),
+    /// A scalar function by lower-case name (`upper`, `round`, `coalesce`, ...).
+    Function(String, Vec<Expr>),
+    /// `window(time, duration[, slide[, start]])`, durations in µs.
+    TimeWindow { time: Box<Expr>, duration_us: i64, slide_us: i64, start_us: i64 },
+    /// `session_window(time, gap)`; the gap is an expression giving an interval.
+    SessionWindow { time: Box<Expr>, gap: Box<Expr> },
+    /// `window_time(w)` = `w.end - 1 µs`.
+    WindowTime(Box<Expr>),
+    /// An aggregate function call.
+    Agg { func: AggFunc, arg: Box<Expr>, distinct: bool },
+}
+
+impl Expr {
+    /// A column reference.
+    pub fn col(name: &str) -> Expr {
+        Expr::Column(name.to_string())
+    }
+
+    /// The name Spark gives this expression's output column when it has no alias
+    /// (`count`, `window`, `upper(board)`, `(post_id + 1)`).
+    pub fn output_name(&self) -> String {
+        match self {
+            Expr::Column(n) => n.clone(),
+            Expr::Alias(_, n) => n.clone(),
+            Expr::TimeWindow { .. } => "window".into(),
+            Expr::SessionWindow { .. } => "session_window".into(),
+            Expr::WindowTime(inner) => format!("window_time({})", inner.output_name()),
+            Expr::Agg { func: AggFunc::Count, arg, distinct: false } if matches!(**arg, Expr::Star) => {
+                "count(1)".into()
+            }
+            other => other.to_string(),
+        }
+    }
+
+    /// True if the expression contains an aggregate function.
+    pub fn contains_agg(&self) -> bool {
+        let mut found = false;
+        self.visit(&mut |e| found |= matches!(e, Expr::Agg { .. }));
+        found
+    }
+
+    /// Calls `f` on this expression and every sub-expression, parents first.
+    pub fn visit(&self, f: &mut dyn FnMut(&Expr)) {
+        f(self);
+        match self {
+            Expr::Alias(e, _) | Expr::Not(e) | Expr::Negate(e) | Expr::IsNull(e, _) | Expr::Cast(e, _) => e.visit(f),
+            Expr::WindowTime(e) => e.visit(f),
+            Expr::Binary(_, l, r) => {
+                l.visit(f);
+                r.visit(f);
+            }
+            Expr::Case { branches, otherwise } => {
+                for (c, v) in branches {
+                    c.visit(f);
+                    v.visit(f);
+                }
+                if let Some(o) = otherwise {
+                    o.visit(f);
+                }
+            }
+            Expr::Function(_, args) => args.iter().for_each(|a| a.visit(f)),
+            Expr::TimeWindow { time, .. } => time.visit(f),
+            Expr::SessionWindow { time, gap } => {
+                time.visit(f);
+                gap.visit(f);
+            }
+            Expr::Agg { arg, .. } => arg.visit(f),
+            Expr::Column(_) | Expr::Star | Expr::Literal(_) | Expr::Interval(_) => {}
+        }
+    }
+}
+
+impl fmt::Display for Expr {
+    /// SQL-like text, close to how Spark prints expressions in plans.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Expr::Column(n) => f.write_str(n),
+            Expr::Star => f.write_str("*"),
+            Expr::Literal(Value::Str(s)) => write!(f, "'{s}'"),
+            Expr::Literal(v) => write!(f, "{v}"),
+            Expr::Interval(i) => {
+                let us = i.micros + i64::from(i.days) * crate::types::time::MICROS_PER_DAY;
+                if i.months != 0 {
+                    write!(f, "INTERVAL '{} months {}'", i.months, format_duration_us(us))
+                } else {
+                    write!(f, "INTERVAL '{}'", format_duration_us(us))
+                }
+            }
+            Expr::Alias(e, n) => write!(f, "{e} AS {n}"),
+            Expr::Binary(op, l, r) => write!(f, "({l} {} {r})", op.symbol()),
+            Expr::Not(e) => write!(f, "(NOT {e})"),
+            Expr::Negate(e) => write!(f, "(- {e})"),
+            Expr::IsNull(e, false) => write!(f, "({e} IS NULL)"),
+            Expr::IsNull(e, true) => write!(f, "({e} IS NOT NULL)"),
+            Expr::Case { branches, otherwise } => {
+                f.write_str("CASE")?;
+                for (c, v) in branches {
+                    write!(f, " WHEN {c} THEN {v}")?;
+                }
+                if let Some(o) = otherwise {
+                    write!(f, " ELSE {o}")?;
+                }
+                f.write_str(" END")
+            }
+            Expr::Cast(e, t) => write!(f, "CAST({e} AS {})", crate::types::spark_type_name(t).to_uppercase()),
+            Expr::Function(n, args) => {
+                write!(f, "{n}(")?;
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{a}")?;
+                }
+                f.write_str(")")
+            }
+            Expr::TimeWindow { time, duration_us, slide_us, start_us } => {
+                write!(f, "window({time}, {}", format_duration_us(*duration_us))?;
+                if slide_us != duration_us || *start_us != 0 {
+                    write!(f, ", {}", format_duration_us(*slide_us))?;
+                }
+                if *start_us != 0 {
+                    write!(f, ", {}", format_duration_us(*start_us))?;
+                }
+                f.write_str(")")
+            }
+            Expr::SessionWindow { time, gap } => write!(f, "session_window({time}, {gap})"),
+            Expr::WindowTime(e) => write!(f, "window_time({e})"),
+            Expr::Agg { func, arg, distinct } => {
+                let arg = if matches!(**arg, Expr::Star) { "1".to_string() } else { arg.to_string() };
+                if *distinct {
+                    write!(f, "{}(distinct {arg})", func.name())
+                } else {
+                    write!(f, "{}({arg})", func.name())
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,190 @@
+//! `LogicalPlan`: the query as the frontend builds it, before analysis.
+//!
+//! Mirrors Catalyst's logical operators (`StreamingRelation`, `Project`, `Filter`,
+//! `EventTimeWatermark`, `Aggregate`, `Deduplicate`, `DeduplicateWithinWatermark`, `Join`,
+//! `Union`, `Sort`, `GlobalLimit`). `Display` prints an indented tree like Spark's
+//! `explain(extended=True)` "Parsed Logical Plan".
+
+use std::fmt;
+use std::rc::Rc;
+
+use super::expr::Expr;
+use crate::types::{format_duration_us, DataType, Row};
+
+/// Join types of `DataFrame.join(other, on, how)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JoinType {
+    Inner,
+    LeftOuter,
+    RightOuter,
+    FullOuter,
+    LeftSemi,
+    LeftAnti,
+    Cross,
+}
+
+impl JoinType {
+    /// Parses PySpark's `how` strings (`inner`, `left`, `left_outer`, `leftOuter`, `full`,
+    /// `outer`, `right`, `semi`, `left_semi`, `anti`, `left_anti`, `cross`).
+    pub fn parse(how: &str) -> Option<JoinType> {
+        let k = how.to_ascii_lowercase().replace('_', "");
+        Some(match k.as_str() {
+            "inner" => JoinType::Inner,
+            "left" | "leftouter" => JoinType::LeftOuter,
+            "right" | "rightouter" => JoinType::RightOuter,
+            "full" | "outer" | "fullouter" => JoinType::FullOuter,
+            "semi" | "leftsemi" => JoinType::LeftSemi,
+            "anti" | "leftanti" => JoinType::LeftAnti,
+            "cross" => JoinType::Cross,
+            _ => return None,
+        })
+    }
+
+    /// Spark's spelling in messages: `Inner`, `LeftOuter`, `RightOuter`, `FullOuter`, ...
+    pub fn spark_name(self) -> &'static str {
+        match self {
+            JoinType::Inner => "Inner",
+            JoinType::LeftOuter => "LeftOuter",
+            JoinType::RightOuter => "RightOuter",
+            JoinType::FullOuter => "FullOuter",
+            JoinType::LeftSemi => "LeftSemi",
+            JoinType::LeftAnti => "LeftAnti",
+            JoinType::Cross => "Cross",
+        }
+    }
+}
+
+/// The join condition: `on='post_id'` / `['a','b']` (using columns) or a boolean expression.
+#[derive(Debug, Clone, PartialEq)]
+pub enum JoinOn {
+    Using(Vec<String>),
+    Condition(Expr),
+    None,
+}
+
+/// A logical plan node. Children are `Rc` so the frontend can share sub-plans cheaply.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LogicalPlan {
+    /// A streaming source by name (`clicks`), with its schema.
+    StreamingRelation { source: String, schema: Vec<(String, DataType)> },
+    /// A static (batch) table by name, with its rows.
+    LocalRelation { name: String, schema: Vec<(String, DataType)>, rows: Rc<Vec<Row>> },
+    Project { input: Rc<LogicalPlan>, exprs: Vec<Expr> },
+    /// `withColumn(name, expr)`: all input columns, `name` replaced or appended.
+    WithColumn { input: Rc<LogicalPlan>, name: String, expr: Expr },
+    /// `withColumnRenamed(old, new)`.
+    RenameColumn { input: Rc<LogicalPlan>, old: String, new: String },
+    /// `drop(cols...)`.
+    DropColumns { input: Rc<LogicalPlan>, names: Vec<String> },
+    Filter { input: Rc<LogicalPlan>, predicate: Expr },
+    /// `withWatermark(column, delay)`; `delay_ms` per `EventTimeWatermark.getDelayMs`.
+    EventTimeWatermark { input: Rc<LogicalPlan>, column: String, delay_ms: i64 },
+    Aggregate { input: Rc<LogicalPlan>, grouping: Vec<Expr>, aggregates: Vec<Expr> },
+    /// `dropDuplicates(keys)`; `None` = all columns (`distinct()`).
+    Deduplicate { input: Rc<LogicalPlan>, keys: Option<Vec<String>> },
+    DeduplicateWithinWatermark { input: Rc<LogicalPlan>, keys: Option<Vec<String>> },
+    Join { left: Rc<LogicalPlan>, right: Rc<LogicalPlan>, join_type: JoinType, on: JoinOn },
+    Union { inputs: Vec<Rc<LogicalPlan>>, by_name: bool },
+    /// `orderBy`: (expression, ascending).
+    Sort { input: Rc<LogicalPlan>, order: Vec<(Expr, bool)> },
+    Limit { input: Rc<LogicalPlan>, n: usize },
+}
+
+impl LogicalPlan {
+    /// The node's children, left to right.
+    pub fn children(&self) -> Vec<&Rc<LogicalPlan>> {
+        match self {
+            LogicalPlan::StreamingRelation { .. } | LogicalPlan::LocalRelation { .. } => vec![],
+            LogicalPlan::Project { input, .. }
+            | LogicalPlan::WithColumn { input, .. }
+            | LogicalPlan::RenameColumn { input, .. }
+            | LogicalPlan::DropColumns { input, .. }
+            | LogicalPlan::Filter { input, .. }
+            | LogicalPlan::EventTimeWatermark { input, .. }
+            | LogicalPlan::Aggregate { input, .. }
+            | LogicalPlan::Deduplicate { input, .. }
+            | LogicalPlan::DeduplicateWithinWatermark { input, .. }
+            | LogicalPlan::Sort { input, .. }
+            | LogicalPlan::Limit { input, .. } => vec![input],
+            LogicalPlan::Join { left, right, .. } => vec![left, right],
+            LogicalPlan::Union { inputs, .. } => inputs.iter().collect(),
+        }
+    }
+
+    /// True if any leaf is a streaming source (Spark's `isStreaming`).
+    pub fn is_streaming(&self) -> bool {
+        matches!(self, LogicalPlan::StreamingRelation { .. }) || self.children().iter().any(|c| c.is_streaming())
+    }
+
+    /// One line for this node, without children.
+    pub fn node_line(&self) -> String {
+        let list = |v: &[Expr]| v.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(", ");
+        match self {
+            LogicalPlan::StreamingRelation { source, schema } => {
+                let cols: Vec<&str> = schema.iter().map(|(n, _)| n.as_str()).collect();
+                format!("StreamingRelation {source}, [{}]", cols.join(", "))
+            }
+            LogicalPlan::LocalRelation { name, schema, rows } => {
+                let cols: Vec<&str> = schema.iter().map(|(n, _)| n.as_str()).collect();
+                format!("LocalRelation {name}, [{}], {} rows", cols.join(", "), rows.len())
+            }
+            LogicalPlan::Project { exprs, .. } => format!("Project [{}]", list(exprs)),
+            LogicalPlan::WithColumn { name, expr, .. } => format!("WithColumn {name} = {expr}"),
+            LogicalPlan::RenameColumn { old, new, .. } => format!("RenameColumn {old} -> {new}"),
+            LogicalPlan::DropColumns { names, .. } => format!("DropColumns [{}]", names.join(", ")),
+            LogicalPlan::Filter { predicate, .. } => format!("Filter {predicate}"),
+            LogicalPlan::EventTimeWatermark { column, delay_ms, .. } => {
+                format!("EventTimeWatermark {column}, {}", format_duration_us(delay_ms.saturating_mul(1000)))
+            }
+            LogicalPlan::Aggregate { grouping, aggregates, .. } => {
+                format!("Aggregate [{}], [{}]", list(grouping), list(aggregates))
+            }
+            LogicalPlan::Deduplicate { keys, .. } => match keys {
+                Some(k) => format!("Deduplicate [{}]", k.join(", ")),
+                None => "Deduplicate [*]".into(),
+            },
+            LogicalPlan::DeduplicateWithinWatermark { keys, .. } => match keys {
+                Some(k) => format!("DeduplicateWithinWatermark [{}]", k.join(", ")),
+                None => "DeduplicateWithinWatermark [*]".into(),
+            },
+            LogicalPlan::Join { join_type, on, .. } => match on {
+                JoinOn::Using(cols) => format!("Join {}, using [{}]", join_type.spark_name(), cols.join(", ")),
+                JoinOn::Condition(e) => format!("Join {}, {e}", join_type.spark_name()),
+                JoinOn::None => format!("Join {}", join_type.spark_name()),
+            },
+            LogicalPlan::Union { by_name, .. } => {
+                if *by_name {
+                    "Union byName".into()
+                } else {
+                    "Union".into()
+                }
+            }
+            LogicalPlan::Sort { order, .. } => {
+                let o: Vec<String> = order
+                    .iter()
+                    .map(|(e, asc)| format!("{e} {}", if *asc { "ASC NULLS FIRST" } else { "DESC NULLS LAST" }))
+                    .collect();
+                format!("Sort [{}]", o.join(", "))
+            }
+            LogicalPlan::Limit { n, .. } => format!("GlobalLimit {n}"),
+        }
+    }
+
+    fn fmt_tree(&self, f: &mut fmt::Formatter<'_>, prefix: &str, child_prefix: &str) -> fmt::Result {
+        writeln!(f, "{prefix}{}", self.node_line())?;
+        let children = self.children();
+        for (i, c) in children.iter().enumerate() {
+            let last = i + 1 == children.len();
+            let (p, cp) = if last { ("+- ", "   ") } else { (":- ", ":  ") };
+            c.fmt_tree(f, &format!("{child_prefix}{p}"), &format!("{child_prefix}{cp}"))?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for LogicalPlan {
+    /// An indented tree in Spark's `explain` style (`+-` for the last child, `:-` otherwise).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.fmt_tree(f, "", "")
+    }
+}

@@ -1,0 +1,475 @@
+//! The scenario format of `../shared/conformance/` (v1): sources with schemas, static tables,
+//! confs, steps of input rows, a query and an output mode, and optionally what real Spark did.
+//!
+//! The lab opens and saves this same format, so any case can be opened in the lab and any
+//! lab session replayed in real Spark. Unknown keys are ignored.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value as Json};
+
+use crate::analysis::Attr;
+use crate::error::{Error, Stage};
+use crate::frontend::Catalog;
+use crate::streaming::{BatchResult, OutputMode, StreamingConf, StreamingQuery};
+use crate::types::{format_double, format_timestamp_us, parse_timestamp_us, parse_type_name, DataType, Row, Value};
+
+/// A column list: `[["event_id","string"], ...]`.
+pub type SchemaDef = Vec<(String, String)>;
+
+/// A streaming source's definition.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SourceDef {
+    pub schema: SchemaDef,
+}
+
+/// A static table: schema and rows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StaticDef {
+    pub schema: SchemaDef,
+    #[serde(default)]
+    pub rows: Vec<Map<String, Json>>,
+}
+
+/// One step: rows per source name.
+pub type Step = BTreeMap<String, Vec<Map<String, Json>>>;
+
+/// A scenario (conformance README, "Scenario format (v1)").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Scenario {
+    pub id: String,
+    #[serde(default)]
+    pub title: String,
+    #[serde(default)]
+    pub concepts: Vec<String>,
+    pub sources: BTreeMap<String, SourceDef>,
+    #[serde(default, rename = "static", skip_serializing_if = "BTreeMap::is_empty")]
+    pub statics: BTreeMap<String, StaticDef>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub conf: BTreeMap<String, Json>,
+    pub steps: Vec<Step>,
+    pub query: String,
+    pub output_mode: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<Expected>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub notes: String,
+}
+
+/// What real Spark did.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Expected {
+    #[serde(default)]
+    pub spark_version: String,
+    #[serde(default)]
+    pub error: Option<ExpectedError>,
+    #[serde(default)]
+    pub output_schema: Option<SchemaDef>,
+    #[serde(default)]
+    pub batches: Vec<ExpectedBatch>,
+}
+
+/// An error Spark raised.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExpectedError {
+    pub stage: String,
+    #[serde(default)]
+    pub class: String,
+    pub error_class: Option<String>,
+    #[serde(default)]
+    pub message: String,
+    #[serde(default)]
+    pub step: Option<usize>,
+    #[serde(default)]
+    pub cause_error_class: Option<String>,
+    #[serde(default)]
+    pub cause_message: Option<String>,
+}
+
+/// One micro-batch Spark ran.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExpectedBatch {
+    pub batch_id: u64,
+    pub step: usize,
+    pub input_rows: u64,
+    pub watermark: Option<String>,
+    #[serde(default)]
+    pub rows: Vec<Json>,
+    #[serde(default)]
+    pub state: Vec<ExpectedState>,
+    #[serde(default)]
+    pub event_time: Option<Map<String, Json>>,
+}
+
+/// One stateful operator's metrics.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExpectedState {
+    pub operator: String,
+    pub num_rows_total: u64,
+    pub num_rows_updated: u64,
+    pub num_rows_removed: u64,
+    pub num_rows_dropped_by_watermark: u64,
+}
+
+impl Scenario {
+    /// Parses scenario JSON.
+    ///
+    /// # Errors
+    /// [`Error::Scenario`] with serde's line and column.
+    pub fn from_json(text: &str) -> Result<Scenario, Error> {
+        serde_json::from_str(text).map_err(|e| Error::Scenario(e.to_string()))
+    }
+
+    /// Pretty JSON in the corpus format.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// The output mode.
+    ///
+    /// # Errors
+    /// Spark's `STREAMING_OUTPUT_MODE.INVALID`.
+    pub fn mode(&self) -> Result<OutputMode, Error> {
+        OutputMode::parse(&self.output_mode).map_err(Error::Analysis)
+    }
+
+    /// The confs as strings.
+    pub fn conf_strings(&self) -> BTreeMap<String, String> {
+        self.conf
+            .iter()
+            .map(|(k, v)| (k.clone(), v.as_str().map_or_else(|| v.to_string(), str::to_string)))
+            .collect()
+    }
+
+    /// The catalog: source schemas and static tables with typed rows.
+    ///
+    /// # Errors
+    /// An unknown type name or a static row that does not fit its schema.
+    pub fn catalog(&self) -> Result<Catalog, Error> {
+        let mut c = Catalog::default();
+        for (name, s) in &self.sources {
+            c.streams.insert(name.clone(), typed_schema(&s.schema)?);
+        }
+        for (name, s) in &self.statics {
+            let schema = typed_schema(&s.schema)?;
+            let rows = s
+                .rows
+                .iter()
+                .enumerate()
+                .map(|(i, r)| json_to_row(&schema, r).map_err(|m| Error::Scenario(format!("static table '{name}' row {}: {m}", i + 1))))
+                .collect::<Result<Vec<_>, _>>()?;
+            c.statics.insert(name.clone(), (schema, Rc::new(rows)));
+        }
+        Ok(c)
+    }
+}
+
+/// Reads a schema definition.
+///
+/// # Errors
+/// An unknown type name.
+pub fn typed_schema(schema: &SchemaDef) -> Result<Vec<(String, DataType)>, Error> {
+    schema
+        .iter()
+        .map(|(n, t)| Ok((n.clone(), parse_type_name(t).map_err(|m| Error::Scenario(format!("column '{n}': {m}")))?)))
+        .collect()
+}
+
+/// Converts a JSON object to a row of `schema` (missing keys are NULL).
+///
+/// # Errors
+/// A message naming the column whose value does not fit.
+pub fn json_to_row(schema: &[(String, DataType)], obj: &Map<String, Json>) -> Result<Row, String> {
+    schema
+        .iter()
+        .map(|(name, t)| {
+            let v = obj.get(name).unwrap_or(&Json::Null);
+            json_to_value(v, t).map_err(|m| format!("column '{name}': {m}"))
+        })
+        .collect()
+}
+
+/// Converts one JSON value to a typed value.
+///
+/// # Errors
+/// A message saying what was expected.
+pub fn json_to_value(v: &Json, t: &DataType) -> Result<Value, String> {
+    if v.is_null() {
+        return Ok(Value::Null);
+    }
+    Ok(match t {
+        DataType::Utf8 => match v {
+            Json::String(s) => Value::str(s),
+            other => Value::str(&other.to_string()),
+        },
+        DataType::Int64 => Value::Long(
+            v.as_i64()
+                .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
+                .ok_or_else(|| format!("expected a whole number, got {v}"))?,
+        ),
+        DataType::Int32 => Value::Int(
+            v.as_i64()
+                .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
+                .and_then(|x| i32::try_from(x).ok())
+                .ok_or_else(|| format!("expected a whole number that fits an int, got {v}"))?,
+        ),
+        DataType::Float64 => Value::Double(
+            v.as_f64()
+                .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
+                .ok_or_else(|| format!("expected a number, got {v}"))?,
+        ),
+        DataType::Boolean => Value::Bool(match v {
+            Json::Bool(b) => *b,
+            Json::String(s) if s.eq_ignore_ascii_case("true") => true,
+            Json::String(s) if s.eq_ignore_ascii_case("false") => false,
+            other => return Err(format!("expected true or false, got {other}")),
+        }),
+        DataType::Timestamp(..) => match v {
+            Json::String(s) => Value::Timestamp(parse_timestamp_us(s)?),
+            other => return Err(format!("expected a timestamp string like \"2026-01-01T12:07:00Z\", got {other}")),
+        },
+        other => return Err(format!("unsupported column type {other}")),
+    })
+}
+
+/// A value as the corpus writes it: timestamps as ISO text, windows as `{start, end}`.
+pub fn value_to_json(v: &Value) -> Json {
+    match v {
+        Value::Null => Json::Null,
+        Value::Bool(b) => Json::Bool(*b),
+        Value::Int(i) => Json::from(*i),
+        Value::Long(i) => Json::from(*i),
+        Value::Double(d) => serde_json::Number::from_f64(*d).map_or(Json::Null, Json::Number),
+        Value::Str(s) => Json::String(s.to_string()),
+        Value::Timestamp(t) => Json::String(format_timestamp_us(*t)),
+        Value::Struct(f) if f.len() == 2 => {
+            let mut m = Map::new();
+            m.insert("start".into(), value_to_json(&f[0]));
+            m.insert("end".into(), value_to_json(&f[1]));
+            Json::Object(m)
+        }
+        Value::Struct(f) => Json::Array(f.iter().map(value_to_json).collect()),
+    }
+}
+
+/// A row as a JSON object keyed by output column name.
+pub fn row_to_json(row: &Row, output: &[Attr]) -> Json {
+    let mut m = Map::new();
+    for (a, v) in output.iter().zip(row) {
+        m.insert(a.name.clone(), value_to_json(v));
+    }
+    Json::Object(m)
+}
+
+/// A short display of a value for tables (doubles with a fraction, timestamps ISO).
+pub fn display_value(v: &Value) -> String {
+    match v {
+        Value::Double(d) => format_double(*d),
+        other => other.to_string(),
+    }
+}
+
+/// The engine's run of a scenario.
+#[derive(Debug, Clone)]
+pub struct ScenarioRun {
+    /// The error the query stopped with, and at which step for run errors.
+    pub error: Option<Error>,
+    pub output: Vec<Attr>,
+    /// (step, batch) for every batch that ran.
+    pub batches: Vec<(usize, BatchResult)>,
+}
+
+/// Runs a scenario as the harness ran it in Spark: one query, each step's rows added to
+/// every source, then every batch Spark would run until idle.
+pub fn run(scenario: &Scenario) -> ScenarioRun {
+    let fail = |e: Error| ScenarioRun { error: Some(e), output: vec![], batches: vec![] };
+    let (catalog, mode) = match (scenario.catalog(), scenario.mode()) {
+        (Ok(c), Ok(m)) => (c, m),
+        (Err(e), _) | (_, Err(e)) => return fail(e),
+    };
+    let conf = match StreamingConf::from_map(&scenario.conf_strings()) {
+        Ok(c) => c,
+        Err(m) => return fail(Error::Scenario(m)),
+    };
+    let mut q = match StreamingQuery::start(&scenario.query, &catalog, mode, conf) {
+        Ok(q) => q,
+        Err(e) => return fail(e),
+    };
+    let output = q.plan().output.clone();
+    let mut batches = Vec::new();
+    for (i, step) in scenario.steps.iter().enumerate() {
+        for (source, rows) in step {
+            let Some(schema) = catalog.streams.get(source) else { continue };
+            let typed: Result<Vec<Row>, String> = rows.iter().map(|r| json_to_row(schema, r)).collect();
+            let added = typed.map_err(|m| Error::Scenario(format!("step {i}, source '{source}': {m}"))).and_then(|rows| q.add_data(source, &rows));
+            if let Err(e) = added {
+                return ScenarioRun { error: Some(e), output, batches };
+            }
+        }
+        q.set_clock_ms(i as i64 * 1000);
+        for b in q.process_all_available() {
+            batches.push((i, b));
+        }
+    }
+    ScenarioRun { error: None, output, batches }
+}
+
+/// How a scenario's expectation compares with the engine.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    Pass,
+    /// The first difference.
+    Fail(String),
+    /// A feature the engine does not model yet.
+    Unsupported(String),
+}
+
+/// The core of a Spark message: without `[CLASS] ` prefix, ` SQLSTATE: ...` suffix and the
+/// plan after `;\n`.
+pub fn message_core(message: &str) -> String {
+    let mut m = message.trim();
+    if m.starts_with('[') {
+        if let Some(end) = m.find("] ") {
+            m = &m[end + 2..];
+        }
+    }
+    if let Some(i) = m.find(" SQLSTATE: ") {
+        m = &m[..i];
+    }
+    if let Some(i) = m.find(";\n") {
+        m = &m[..i];
+    }
+    m.trim().trim_end_matches(';').trim().to_string()
+}
+
+/// Compares the engine's run of `scenario` with its `expected` block (conformance README,
+/// "What to compare").
+pub fn check(scenario: &Scenario) -> Verdict {
+    let Some(expected) = &scenario.expected else {
+        return Verdict::Fail("the scenario has no expected block".into());
+    };
+    let run = run(scenario);
+    if let Some(Error::Unsupported(feature)) = &run.error {
+        return Verdict::Unsupported(feature.clone());
+    }
+    match (&expected.error, &run.error) {
+        (Some(e), Some(Error::Analysis(a))) => {
+            let stage = match a.stage {
+                Stage::Define => "define",
+                Stage::Start => "start",
+                Stage::Run => "run",
+            };
+            if stage != e.stage {
+                return Verdict::Fail(format!("error stage: expected {}, got {stage}", e.stage));
+            }
+            if e.error_class.as_deref() != Some(a.error_class.as_str()) {
+                return Verdict::Fail(format!("error class: expected {:?}, got {}", e.error_class, a.error_class));
+            }
+            // The corpus cuts long messages; a prefix of ours is the same message.
+            let want = message_core(&e.message);
+            if !message_core(&a.message).starts_with(want.trim_end()) || want.is_empty() {
+                return Verdict::Fail(format!("error message:\n  expected: {}\n  got:      {}", message_core(&e.message), a.message));
+            }
+            return Verdict::Pass;
+        }
+        (Some(e), Some(other)) => return Verdict::Fail(format!("expected {} error {:?}, got: {other}", e.stage, e.error_class)),
+        (Some(e), None) => return Verdict::Fail(format!("expected {} error {:?}, but the query ran", e.stage, e.error_class)),
+        (None, Some(err)) => return Verdict::Fail(format!("unexpected error: {err}")),
+        (None, None) => {}
+    }
+    if let Some(schema) = &expected.output_schema {
+        let ours: Vec<(String, String)> = run.output.iter().map(|a| (a.name.clone(), crate::types::spark_type_name(&a.data_type))).collect();
+        if &ours != schema {
+            return Verdict::Fail(format!("output schema: expected {schema:?}, got {ours:?}"));
+        }
+    }
+    if run.batches.len() != expected.batches.len() {
+        let ids: Vec<String> = run.batches.iter().map(|(s, b)| format!("b{}@s{s}", b.batch_id)).collect();
+        let exp: Vec<String> = expected.batches.iter().map(|b| format!("b{}@s{}", b.batch_id, b.step)).collect();
+        return Verdict::Fail(format!("batches: expected [{}], got [{}]", exp.join(" "), ids.join(" ")));
+    }
+    for ((step, got), want) in run.batches.iter().zip(&expected.batches) {
+        let at = format!("batch {}", want.batch_id);
+        if got.batch_id != want.batch_id || *step != want.step {
+            return Verdict::Fail(format!("{at}: expected id {} at step {}, got id {} at step {step}", want.batch_id, want.step, got.batch_id));
+        }
+        if got.input_rows != want.input_rows {
+            return Verdict::Fail(format!("{at}: input_rows expected {}, got {}", want.input_rows, got.input_rows));
+        }
+        let wm_want = want.watermark.as_deref().map(parse_timestamp_us).transpose().ok().flatten();
+        let wm_got = got.watermark_ms.map(|ms| ms * 1000);
+        if wm_want != wm_got {
+            return Verdict::Fail(format!(
+                "{at}: watermark expected {:?}, got {:?}",
+                want.watermark,
+                got.watermark_ms.map(|m| format_timestamp_us(m * 1000))
+            ));
+        }
+        let rows: Vec<Json> = got.rows.iter().map(|r| row_to_json(r, &run.output)).collect();
+        if let Some(diff) = multiset_diff(&want.rows, &rows) {
+            return Verdict::Fail(format!("{at}: rows differ: {diff}"));
+        }
+        let state: Vec<ExpectedState> = got
+            .state
+            .iter()
+            .map(|s| ExpectedState {
+                operator: s.operator_name.clone(),
+                num_rows_total: s.num_rows_total,
+                num_rows_updated: s.num_rows_updated,
+                num_rows_removed: s.num_rows_removed,
+                num_rows_dropped_by_watermark: s.num_rows_dropped_by_watermark,
+            })
+            .collect();
+        if state != want.state {
+            return Verdict::Fail(format!("{at}: state expected {:?}, got {:?}", want.state, state));
+        }
+    }
+    Verdict::Pass
+}
+
+/// Compares two JSON values: numbers with a relative tolerance of 1e-9, timestamp strings by
+/// their instant.
+pub fn json_matches(want: &Json, got: &Json) -> bool {
+    match (want, got) {
+        (Json::Number(a), Json::Number(b)) => match (a.as_i64(), b.as_i64()) {
+            (Some(x), Some(y)) => x == y,
+            _ => {
+                let (x, y) = (a.as_f64().unwrap_or(f64::NAN), b.as_f64().unwrap_or(f64::NAN));
+                x == y || (x - y).abs() <= 1e-9 * x.abs().max(y.abs())
+            }
+        },
+        (Json::String(a), Json::String(b)) => {
+            a == b || matches!((parse_timestamp_us(a), parse_timestamp_us(b)), (Ok(x), Ok(y)) if x == y && a.contains('T'))
+        }
+        (Json::Object(a), Json::Object(b)) => a.len() == b.len() && a.iter().all(|(k, v)| b.get(k).is_some_and(|w| json_matches(v, w))),
+        (Json::Array(a), Json::Array(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| json_matches(x, y)),
+        (a, b) => a == b,
+    }
+}
+
+/// `None` if `want` and `got` hold the same rows in any order; else what differs.
+pub fn multiset_diff(want: &[Json], got: &[Json]) -> Option<String> {
+    let mut remaining: Vec<&Json> = got.iter().collect();
+    let mut missing = Vec::new();
+    for w in want {
+        match remaining.iter().position(|g| json_matches(w, g)) {
+            Some(i) => {
+                remaining.remove(i);
+            }
+            None => missing.push(w.to_string()),
+        }
+    }
+    if missing.is_empty() && remaining.is_empty() {
+        None
+    } else {
+        Some(format!(
+            "missing {} [{}], unexpected {} [{}]",
+            missing.len(),
+            missing.join(", "),
+            remaining.len(),
+            remaining.iter().map(|g| g.to_string()).collect::<Vec<_>>().join(", ")
+        ))
+    }
+}

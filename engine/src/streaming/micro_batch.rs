@@ -1,0 +1,429 @@
+//! `MicroBatchExecution` and the `StreamingQuery` handle: the loop that turns new source
+//! data into micro-batches (spec §1, `MicroBatchExecution.scala`).
+//!
+//! Each trigger: take every source's latest offset; if any moved, or the previous batch's
+//! plan asks for a no-data batch (`shouldRunAnotherBatch`), write the offset log entry,
+//! run the plan with watermark wm(N) for eviction and wm(N-1) for late rows, hand the rows
+//! to the sink, fold the event-time stats into the `WatermarkTracker`, then write the
+//! commit log entry (invariant 4).
+
+use std::collections::BTreeMap;
+
+use super::progress::{SinkProgress, SourceProgress, StateOperatorProgress, StreamingQueryProgress};
+use super::source::{batch_to_rows, MemoryStream};
+use super::watermark_tracker::{MultipleWatermarkPolicy, WatermarkTracker};
+use super::OutputMode;
+use crate::analysis::{resolve, Node, Plan, UnsupportedOperationChecker};
+use crate::error::Error;
+use crate::execution::{self, BatchContext, BatchEffects, OperatorState};
+use crate::frontend::{compile, Catalog};
+use crate::types::{format_progress_ms, DataType, Row};
+
+/// The session confs the engine reads (spark.sql.streaming.*).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StreamingConf {
+    /// `spark.sql.streaming.noDataMicroBatches.enabled` (default true).
+    pub no_data_micro_batches: bool,
+    /// `spark.sql.streaming.multipleWatermarkPolicy` (default min).
+    pub watermark_policy: MultipleWatermarkPolicy,
+    /// `spark.sql.shuffle.partitions` (default 200), reported in state metrics.
+    pub shuffle_partitions: u64,
+}
+
+impl Default for StreamingConf {
+    fn default() -> Self {
+        StreamingConf { no_data_micro_batches: true, watermark_policy: MultipleWatermarkPolicy::Min, shuffle_partitions: 200 }
+    }
+}
+
+impl StreamingConf {
+    /// Reads confs from a key → value map; unknown keys are kept by Spark and ignored here.
+    ///
+    /// # Errors
+    /// A message naming a key whose value Spark would reject.
+    pub fn from_map(conf: &BTreeMap<String, String>) -> Result<StreamingConf, String> {
+        let mut c = StreamingConf::default();
+        for (k, v) in conf {
+            match k.as_str() {
+                "spark.sql.streaming.noDataMicroBatches.enabled" => {
+                    c.no_data_micro_batches = match v.trim().to_ascii_lowercase().as_str() {
+                        "true" => true,
+                        "false" => false,
+                        _ => return Err(format!("{k} should be a boolean, but was {v}")),
+                    }
+                }
+                "spark.sql.streaming.multipleWatermarkPolicy" => c.watermark_policy = MultipleWatermarkPolicy::parse(v)?,
+                "spark.sql.shuffle.partitions" => {
+                    c.shuffle_partitions = v.trim().parse().map_err(|_| format!("{k} should be an int, but was {v}"))?
+                }
+                _ => {}
+            }
+        }
+        Ok(c)
+    }
+}
+
+/// Offset log entry N, written before batch N runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OffsetLogEntry {
+    pub batch_id: u64,
+    pub batch_watermark_ms: i64,
+    pub batch_timestamp_ms: i64,
+    /// End offset per source (index order); `None` = the source has no offset yet.
+    pub offsets: Vec<Option<i64>>,
+}
+
+/// Commit log entry N, written after the sink took batch N.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CommitLogEntry {
+    pub batch_id: u64,
+    pub next_batch_watermark_ms: i64,
+}
+
+/// Event-time summary of one batch, ms (`eventTime` in progress).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct EventTimeSummary {
+    pub min: Option<i64>,
+    pub max: Option<i64>,
+    pub avg: Option<i64>,
+    pub watermark: Option<i64>,
+}
+
+/// Everything one executed micro-batch produced.
+#[derive(Debug, Clone)]
+pub struct BatchResult {
+    pub batch_id: u64,
+    /// Rows read from streaming sources.
+    pub input_rows: u64,
+    /// Rows read per source name.
+    pub input_by_source: BTreeMap<String, Vec<Row>>,
+    /// The watermark the batch ran with (ms); `None` if the query has no watermark.
+    pub watermark_ms: Option<i64>,
+    /// The watermark late rows were judged against: wm(N-1), ms.
+    pub late_watermark_ms: i64,
+    /// The rows the sink received.
+    pub rows: Vec<Row>,
+    /// One entry per stateful operator, downstream first.
+    pub state: Vec<StateOperatorProgress>,
+    pub event_time: EventTimeSummary,
+    pub progress: StreamingQueryProgress,
+    /// True for a batch that ran only because the watermark moved.
+    pub no_data: bool,
+}
+
+/// A running streaming query over in-memory sources.
+#[derive(Debug, Clone)]
+pub struct StreamingQuery {
+    pub id: String,
+    pub run_id: String,
+    pub name: Option<String>,
+    plan: Plan,
+    mode: OutputMode,
+    conf: StreamingConf,
+    /// Sources by index (order of first appearance in the plan).
+    sources: Vec<MemoryStream>,
+    /// End offsets of the last executed batch.
+    committed: Vec<Option<i64>>,
+    next_batch_id: u64,
+    tracker: WatermarkTracker,
+    /// The watermark the previous executed batch used, ms (0 before the first batch).
+    prev_batch_wm_ms: i64,
+    last_executed: bool,
+    states: BTreeMap<usize, OperatorState>,
+    clock_ms: i64,
+    pub offset_log: Vec<OffsetLogEntry>,
+    pub commit_log: Vec<CommitLogEntry>,
+}
+
+/// A deterministic UUID-shaped id from a seed (the engine has no randomness).
+pub fn uuid_from_seed(seed: u64) -> String {
+    let mut x = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut next = || {
+        x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = x;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let (a, b) = (next(), next());
+    format!(
+        "{:08x}-{:04x}-4{:03x}-{:04x}-{:012x}",
+        a >> 32,
+        (a >> 16) & 0xffff,
+        a & 0xfff,
+        (b >> 48) & 0x3fff | 0x8000,
+        b & 0xffff_ffff_ffff
+    )
+}
+
+impl StreamingQuery {
+    /// Compiles, analyzes and checks `text` (what `writeStream...start()` does), ready to run.
+    ///
+    /// # Errors
+    /// Parse errors; analysis errors at `define` (resolution) or `start`
+    /// (`UnsupportedOperationChecker`); [`Error::Unsupported`] for features not modelled.
+    pub fn start(text: &str, catalog: &Catalog, mode: OutputMode, conf: StreamingConf) -> Result<StreamingQuery, Error> {
+        let compiled = compile(text, catalog)?;
+        let plan = resolve(&compiled.plan)?;
+        let mode = compiled.output_mode.unwrap_or(mode);
+        UnsupportedOperationChecker::check_for_streaming(&plan, mode)?;
+        Ok(StreamingQuery::from_plan(plan, catalog, mode, conf))
+    }
+
+    /// A query over an already checked plan.
+    pub fn from_plan(plan: Plan, catalog: &Catalog, mode: OutputMode, conf: StreamingConf) -> StreamingQuery {
+        let mut sources: Vec<(usize, MemoryStream)> = Vec::new();
+        let mut delays: BTreeMap<usize, i64> = BTreeMap::new();
+        plan.walk(&mut |p| match &p.node {
+            Node::Source { name, index } if !sources.iter().any(|(i, _)| i == index) => {
+                let schema: Vec<(String, DataType)> = catalog.streams.get(name).cloned().unwrap_or_default();
+                sources.push((*index, MemoryStream::new(name, &schema)));
+            }
+            Node::Watermark { delay_ms, watermark_index, .. } => {
+                delays.insert(*watermark_index, *delay_ms);
+            }
+            _ => {}
+        });
+        sources.sort_by_key(|(i, _)| *i);
+        let sources: Vec<MemoryStream> = sources.into_iter().map(|(_, s)| s).collect();
+        let n = sources.len();
+        let tracker = WatermarkTracker::new(conf.watermark_policy, delays.into_values().collect());
+        StreamingQuery {
+            id: uuid_from_seed(1),
+            run_id: uuid_from_seed(2),
+            name: None,
+            plan,
+            mode,
+            conf,
+            sources,
+            committed: vec![None; n],
+            next_batch_id: 0,
+            tracker,
+            prev_batch_wm_ms: 0,
+            last_executed: false,
+            states: BTreeMap::new(),
+            clock_ms: 0,
+            offset_log: Vec::new(),
+            commit_log: Vec::new(),
+        }
+    }
+
+    /// The analyzed plan.
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// The output mode.
+    pub fn output_mode(&self) -> OutputMode {
+        self.mode
+    }
+
+    /// The current global watermark (ms): what the next batch will run with.
+    pub fn current_watermark_ms(&self) -> i64 {
+        self.tracker.current_ms()
+    }
+
+    /// Each watermark operator's own watermark (ms), `None` until its input had data.
+    pub fn operator_watermarks(&self) -> &[Option<i64>] {
+        self.tracker.operator_watermarks()
+    }
+
+    /// The state of every stateful operator, by operator id.
+    pub fn states(&self) -> &BTreeMap<usize, OperatorState> {
+        &self.states
+    }
+
+    /// Names of the streaming sources the query reads, in source-index order.
+    pub fn source_names(&self) -> Vec<String> {
+        self.sources.iter().map(|s| s.name.clone()).collect()
+    }
+
+    /// Sets the clock the next trigger reads (`batchTimestampMs`), ms since the epoch.
+    pub fn set_clock_ms(&mut self, ms: i64) {
+        self.clock_ms = ms;
+    }
+
+    /// Adds rows to a source as one block (`MemoryStream.addData`). Rows of a source the
+    /// query does not read are ignored, as Spark ignores data in an unused stream.
+    ///
+    /// # Errors
+    /// A row whose values do not fit the source schema.
+    pub fn add_data(&mut self, source: &str, rows: &[Row]) -> Result<(), Error> {
+        if rows.is_empty() {
+            return Ok(());
+        }
+        let Some(s) = self.sources.iter_mut().find(|s| s.name == source) else {
+            return Ok(());
+        };
+        s.add_rows(rows).map_err(|message| {
+            Error::Execution(crate::error::ExecutionError::BadRow { source_name: source.to_string(), row: 0, message })
+        })?;
+        Ok(())
+    }
+
+    /// True if some source has data no batch has read yet.
+    pub fn has_new_data(&self) -> bool {
+        self.sources.iter().zip(&self.committed).any(|(s, c)| s.latest_offset() != *c)
+    }
+
+    /// True if the next trigger would run a no-data batch (the watermark moved past what the
+    /// last batch used and a stateful operator cares).
+    pub fn wants_no_data_batch(&self) -> bool {
+        self.conf.no_data_micro_batches
+            && self.last_executed
+            && execution::wants_another_batch(&self.plan, self.mode, self.prev_batch_wm_ms, self.tracker.current_ms())
+    }
+
+    /// One trigger: runs the next batch if there is new data or a no-data batch is due,
+    /// else returns `None` (an idle trigger consumes no batch id).
+    pub fn run_next_batch(&mut self) -> Option<BatchResult> {
+        let new_data = self.has_new_data();
+        if !new_data && !self.wants_no_data_batch() {
+            return None;
+        }
+        let batch_id = self.next_batch_id;
+        let wm = self.tracker.current_ms();
+        let end: Vec<Option<i64>> = self.sources.iter().map(MemoryStream::latest_offset).collect();
+        // Write-ahead: the offset log entry exists before any output of the batch.
+        self.offset_log.push(OffsetLogEntry { batch_id, batch_watermark_ms: wm, batch_timestamp_ms: self.clock_ms, offsets: end.clone() });
+
+        let mut inputs: Vec<Vec<Row>> = Vec::new();
+        let mut input_by_source = BTreeMap::new();
+        for (i, s) in self.sources.iter().enumerate() {
+            let rows: Vec<Row> = s.get_batch(self.committed[i], end[i]).iter().flat_map(batch_to_rows).collect();
+            input_by_source.insert(s.name.clone(), rows.clone());
+            inputs.push(rows);
+        }
+        let input_rows: u64 = inputs.iter().map(|r| r.len() as u64).sum();
+        let late_wm_ms = if batch_id == 0 { 0 } else { self.prev_batch_wm_ms };
+        let ctx = BatchContext { inputs: &inputs, mode: self.mode, late_wm_ms, evict_wm_ms: wm };
+        let mut fx = BatchEffects::default();
+        let rows = execution::execute(&self.plan, &ctx, &mut self.states, &mut fx);
+
+        // Event-time stats of the first watermark operator in the plan (pre-order).
+        let mut first_wm: Option<usize> = None;
+        self.plan.walk(&mut |p| {
+            if let (None, Node::Watermark { watermark_index, .. }) = (first_wm, &p.node) {
+                first_wm = Some(*watermark_index);
+            }
+        });
+        let has_watermark = first_wm.is_some();
+        let stats = first_wm.and_then(|i| fx.stats.get(&i)).filter(|s| s.count > 0 && input_rows > 0);
+        let event_time = EventTimeSummary {
+            min: stats.map(|s| s.min),
+            max: stats.map(|s| s.max),
+            avg: stats.map(|s| s.avg_ms()),
+            watermark: has_watermark.then_some(wm),
+        };
+        self.tracker.update(&fx.stats);
+        self.commit_log.push(CommitLogEntry { batch_id, next_batch_watermark_ms: self.tracker.current_ms() });
+
+        let state: Vec<StateOperatorProgress> = self
+            .plan
+            .stateful_operators()
+            .into_iter()
+            .map(|(op_id, name)| {
+                let m = fx.metrics.get(&op_id).copied().unwrap_or_default();
+                StateOperatorProgress {
+                    operator_name: name.to_string(),
+                    num_rows_total: m.num_rows_total,
+                    num_rows_updated: m.num_rows_updated,
+                    all_updates_time_ms: 0,
+                    num_rows_removed: m.num_rows_removed,
+                    all_removals_time_ms: 0,
+                    commit_time_ms: 0,
+                    memory_used_bytes: m.num_rows_total * 64,
+                    num_rows_dropped_by_watermark: m.num_rows_dropped_by_watermark,
+                    num_shuffle_partitions: if name == "globalLimit" { 1 } else { self.conf.shuffle_partitions },
+                    num_state_store_instances: if name == "globalLimit" { 1 } else { self.conf.shuffle_partitions },
+                    custom_metrics: BTreeMap::new(),
+                }
+            })
+            .collect();
+        let progress = self.progress(batch_id, &inputs, &end, &event_time, &state, rows.len());
+        self.committed = end;
+        self.prev_batch_wm_ms = wm;
+        self.last_executed = true;
+        self.next_batch_id += 1;
+        Some(BatchResult {
+            batch_id,
+            input_rows,
+            input_by_source,
+            watermark_ms: has_watermark.then_some(wm),
+            late_watermark_ms: late_wm_ms,
+            rows,
+            state,
+            event_time,
+            progress,
+            no_data: !new_data,
+        })
+    }
+
+    /// Runs batches until a trigger finds nothing to do (`processAllAvailable`).
+    pub fn process_all_available(&mut self) -> Vec<BatchResult> {
+        let mut out = Vec::new();
+        while let Some(b) = self.run_next_batch() {
+            out.push(b);
+        }
+        out
+    }
+
+    fn progress(
+        &self,
+        batch_id: u64,
+        inputs: &[Vec<Row>],
+        end: &[Option<i64>],
+        et: &EventTimeSummary,
+        state: &[StateOperatorProgress],
+        output_rows: usize,
+    ) -> StreamingQueryProgress {
+        let mut event_time = BTreeMap::new();
+        if let (Some(min), Some(max), Some(avg)) = (et.min, et.max, et.avg) {
+            event_time.insert("avg".into(), format_progress_ms(avg));
+            event_time.insert("max".into(), format_progress_ms(max));
+            event_time.insert("min".into(), format_progress_ms(min));
+        }
+        if let Some(w) = et.watermark {
+            event_time.insert("watermark".into(), format_progress_ms(w));
+        }
+        let duration_ms: BTreeMap<String, u64> =
+            ["addBatch", "commitOffsets", "getBatch", "latestOffset", "queryPlanning", "triggerExecution", "walCommit"]
+                .iter()
+                .map(|k| (k.to_string(), 0))
+                .collect();
+        let sources: Vec<SourceProgress> = self
+            .sources
+            .iter()
+            .enumerate()
+            .map(|(i, s)| SourceProgress {
+                description: format!(
+                    "MemoryStream[{}]",
+                    s.schema().fields().iter().map(|f| f.name().as_str()).collect::<Vec<_>>().join(",")
+                ),
+                start_offset: self.committed[i],
+                end_offset: end[i],
+                latest_offset: end[i],
+                num_input_rows: inputs[i].len() as u64,
+                input_rows_per_second: 0.0,
+                processed_rows_per_second: 0.0,
+            })
+            .collect();
+        let num_input_rows = inputs.iter().map(|r| r.len() as u64).sum();
+        StreamingQueryProgress {
+            id: self.id.clone(),
+            run_id: self.run_id.clone(),
+            name: self.name.clone(),
+            timestamp: format_progress_ms(self.clock_ms),
+            batch_id,
+            batch_duration: 0,
+            num_input_rows,
+            input_rows_per_second: 0.0,
+            processed_rows_per_second: 0.0,
+            duration_ms,
+            event_time,
+            state_operators: state.to_vec(),
+            sources,
+            sink: SinkProgress { description: "MemorySink".into(), num_output_rows: output_rows as i64 },
+        }
+    }
+}

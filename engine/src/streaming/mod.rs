@@ -1,0 +1,14 @@
+//! Streaming: `OutputMode`, sources, `WatermarkTracker`, `MicroBatchExecution` and
+//! `StreamingQueryProgress`.
+
+pub mod micro_batch;
+pub mod output_mode;
+pub mod progress;
+pub mod source;
+pub mod watermark_tracker;
+
+pub use micro_batch::{BatchResult, CommitLogEntry, EventTimeSummary, OffsetLogEntry, StreamingConf, StreamingQuery};
+pub use output_mode::OutputMode;
+pub use progress::{StateOperatorProgress, StreamingQueryProgress};
+pub use source::MemoryStream;
+pub use watermark_tracker::{MultipleWatermarkPolicy, WatermarkTracker};

@@ -1,0 +1,189 @@
+//! `MemoryStream`: a replayable in-memory source handing out Arrow `RecordBatch`es
+//! (`MemoryStream.scala`). Its offset is the index of the last block added (`LongOffset`),
+//! `None` while empty.
+
+use std::sync::Arc;
+
+use arrow_array::builder::{BooleanBuilder, Float64Builder, Int32Builder, Int64Builder, StringBuilder, TimestampMicrosecondBuilder};
+use arrow_array::{Array, ArrayRef, BooleanArray, Float64Array, Int32Array, Int64Array, RecordBatch, StringArray, TimestampMicrosecondArray};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+
+use crate::types::{Row, Value};
+
+/// An append-only source of blocks; each `add_rows` call is one block.
+#[derive(Debug, Clone)]
+pub struct MemoryStream {
+    pub name: String,
+    schema: SchemaRef,
+    blocks: Vec<RecordBatch>,
+}
+
+impl MemoryStream {
+    /// An empty stream with `schema` (names and Arrow types).
+    pub fn new(name: &str, schema: &[(String, DataType)]) -> MemoryStream {
+        let fields: Vec<Field> = schema.iter().map(|(n, t)| Field::new(n, t.clone(), true)).collect();
+        MemoryStream { name: name.to_string(), schema: Arc::new(Schema::new(fields)), blocks: Vec::new() }
+    }
+
+    /// The source's Arrow schema.
+    pub fn schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
+
+    /// Adds one block of rows (each row in schema order, values already typed) and returns
+    /// the new latest offset.
+    ///
+    /// # Errors
+    /// A message naming the row and column whose value does not fit the column type.
+    pub fn add_rows(&mut self, rows: &[Row]) -> Result<i64, String> {
+        let batch = rows_to_batch(&self.schema, rows)?;
+        self.blocks.push(batch);
+        Ok(self.blocks.len() as i64 - 1)
+    }
+
+    /// The latest offset: index of the last block, `None` when nothing was added.
+    pub fn latest_offset(&self) -> Option<i64> {
+        (!self.blocks.is_empty()).then(|| self.blocks.len() as i64 - 1)
+    }
+
+    /// The blocks after `start` up to and including `end` (`getBatch(start, end)`).
+    pub fn get_batch(&self, start: Option<i64>, end: Option<i64>) -> Vec<RecordBatch> {
+        let from = start.map_or(0, |s| (s + 1).max(0) as usize);
+        let to = end.map_or(0, |e| (e + 1).max(0) as usize).min(self.blocks.len());
+        self.blocks.get(from..to).map(<[RecordBatch]>::to_vec).unwrap_or_default()
+    }
+}
+
+/// Builds a `RecordBatch` from typed rows.
+///
+/// # Errors
+/// A message for a value that does not match its column's type.
+pub fn rows_to_batch(schema: &SchemaRef, rows: &[Row]) -> Result<RecordBatch, String> {
+    let mut columns: Vec<ArrayRef> = Vec::new();
+    for (ci, field) in schema.fields().iter().enumerate() {
+        let cell = |ri: usize| rows[ri].get(ci).cloned().unwrap_or(Value::Null);
+        let bad = |ri: usize, v: &Value| format!("row {}: column '{}' expects {}, got {v}", ri + 1, field.name(), crate::types::spark_type_name(field.data_type()));
+        let array: ArrayRef = match field.data_type() {
+            DataType::Utf8 => {
+                let mut b = StringBuilder::new();
+                for ri in 0..rows.len() {
+                    match cell(ri) {
+                        Value::Null => b.append_null(),
+                        Value::Str(s) => b.append_value(&*s),
+                        v => return Err(bad(ri, &v)),
+                    }
+                }
+                Arc::new(b.finish())
+            }
+            DataType::Int64 => {
+                let mut b = Int64Builder::new();
+                for ri in 0..rows.len() {
+                    match cell(ri) {
+                        Value::Null => b.append_null(),
+                        Value::Long(v) => b.append_value(v),
+                        Value::Int(v) => b.append_value(i64::from(v)),
+                        v => return Err(bad(ri, &v)),
+                    }
+                }
+                Arc::new(b.finish())
+            }
+            DataType::Int32 => {
+                let mut b = Int32Builder::new();
+                for ri in 0..rows.len() {
+                    match cell(ri) {
+                        Value::Null => b.append_null(),
+                        Value::Int(v) => b.append_value(v),
+                        v => return Err(bad(ri, &v)),
+                    }
+                }
+                Arc::new(b.finish())
+            }
+            DataType::Float64 => {
+                let mut b = Float64Builder::new();
+                for ri in 0..rows.len() {
+                    match cell(ri) {
+                        Value::Null => b.append_null(),
+                        v => match v.as_f64() {
+                            Some(x) => b.append_value(x),
+                            None => return Err(bad(ri, &v)),
+                        },
+                    }
+                }
+                Arc::new(b.finish())
+            }
+            DataType::Boolean => {
+                let mut b = BooleanBuilder::new();
+                for ri in 0..rows.len() {
+                    match cell(ri) {
+                        Value::Null => b.append_null(),
+                        Value::Bool(v) => b.append_value(v),
+                        v => return Err(bad(ri, &v)),
+                    }
+                }
+                Arc::new(b.finish())
+            }
+            DataType::Timestamp(..) => {
+                let mut b = TimestampMicrosecondBuilder::new().with_timezone("UTC");
+                for ri in 0..rows.len() {
+                    match cell(ri) {
+                        Value::Null => b.append_null(),
+                        Value::Timestamp(v) => b.append_value(v),
+                        v => return Err(bad(ri, &v)),
+                    }
+                }
+                Arc::new(b.finish())
+            }
+            other => return Err(format!("column '{}' has an unsupported type {other}", field.name())),
+        };
+        columns.push(array);
+    }
+    RecordBatch::try_new_with_options(schema.clone(), columns, &arrow_array::RecordBatchOptions::new().with_row_count(Some(rows.len())))
+        .map_err(|e| e.to_string())
+}
+
+/// Reads a `RecordBatch` back into rows (the engine executes row by row).
+pub fn batch_to_rows(batch: &RecordBatch) -> Vec<Row> {
+    let n = batch.num_rows();
+    let mut rows: Vec<Row> = (0..n).map(|_| Vec::with_capacity(batch.num_columns())).collect();
+    for col in batch.columns() {
+        let any = col.as_any();
+        macro_rules! fill {
+            ($ty:ty, $f:expr) => {{
+                let a = any.downcast_ref::<$ty>().expect("column type matches schema");
+                for (i, row) in rows.iter_mut().enumerate() {
+                    row.push(if a.is_null(i) { Value::Null } else { $f(a.value(i)) });
+                }
+            }};
+        }
+        match col.data_type() {
+            DataType::Utf8 => fill!(StringArray, Value::str),
+            DataType::Int64 => fill!(Int64Array, Value::Long),
+            DataType::Int32 => fill!(Int32Array, Value::Int),
+            DataType::Float64 => fill!(Float64Array, Value::Double),
+            DataType::Boolean => fill!(BooleanArray, Value::Bool),
+            DataType::Timestamp(..) => fill!(TimestampMicrosecondArray, Value::Timestamp),
+            _ => rows.iter_mut().for_each(|r| r.push(Value::Null)),
+        }
+    }
+    rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::timestamp_type;
+
+    #[test]
+    fn blocks_and_offsets() {
+        let mut s = MemoryStream::new("clicks", &[("id".into(), DataType::Utf8), ("t".into(), timestamp_type())]);
+        assert_eq!(s.latest_offset(), None);
+        assert_eq!(s.add_rows(&[vec![Value::str("a"), Value::Timestamp(5)]]).unwrap(), 0);
+        assert_eq!(s.add_rows(&[vec![Value::str("b"), Value::Null], vec![Value::Null, Value::Timestamp(7)]]).unwrap(), 1);
+        let batches = s.get_batch(Some(0), Some(1));
+        assert_eq!(batches.len(), 1);
+        let rows = batch_to_rows(&batches[0]);
+        assert_eq!(rows, vec![vec![Value::str("b"), Value::Null], vec![Value::Null, Value::Timestamp(7)]]);
+        assert_eq!(s.get_batch(None, Some(1)).len(), 2);
+        assert!(s.add_rows(&[vec![Value::Long(1), Value::Null]]).unwrap_err().contains("column 'id'"));
+    }
+}

@@ -1,0 +1,77 @@
+//! Data types, values, rows and time: the vocabulary every other module speaks.
+//!
+//! Schemas use Arrow's [`DataType`]; [`spark_type_name`] prints them the way Spark's
+//! `DataType.simpleString` does (`bigint`, `struct<start:timestamp,end:timestamp>`).
+
+pub mod time;
+pub mod value;
+
+use std::sync::Arc;
+
+pub use arrow_schema::{DataType, Field, Fields, TimeUnit};
+pub use time::{
+    format_duration_us, format_progress_ms, format_timestamp_us, parse_timestamp_us, CalendarInterval,
+    IntervalError,
+};
+pub use value::{format_double, Row, Value};
+
+/// The timestamp type every event-time column has: µs, UTC (Spark's `TimestampType`).
+pub fn timestamp_type() -> DataType {
+    DataType::Timestamp(TimeUnit::Microsecond, Some(Arc::from("UTC")))
+}
+
+/// The type of a `window` / `session_window` column: `struct<start:timestamp,end:timestamp>`.
+pub fn window_type() -> DataType {
+    DataType::Struct(Fields::from(vec![
+        Field::new("start", timestamp_type(), true),
+        Field::new("end", timestamp_type(), true),
+    ]))
+}
+
+/// Reads a scenario type name (`string`, `long`, `int`, `double`, `boolean`, `timestamp`;
+/// also Spark's `bigint`, `integer`).
+///
+/// # Errors
+/// A message naming the unknown type and the accepted ones.
+pub fn parse_type_name(name: &str) -> Result<DataType, String> {
+    Ok(match name.trim().to_ascii_lowercase().as_str() {
+        "string" => DataType::Utf8,
+        "long" | "bigint" => DataType::Int64,
+        "int" | "integer" => DataType::Int32,
+        "double" => DataType::Float64,
+        "boolean" | "bool" => DataType::Boolean,
+        "timestamp" => timestamp_type(),
+        other => {
+            return Err(format!(
+                "unknown column type '{other}': use string, long, int, double, boolean or timestamp"
+            ))
+        }
+    })
+}
+
+/// Spark's `simpleString` of a type: `string`, `bigint`, `int`, `double`, `boolean`,
+/// `timestamp`, `struct<start:timestamp,end:timestamp>`.
+pub fn spark_type_name(dt: &DataType) -> String {
+    match dt {
+        DataType::Utf8 => "string".into(),
+        DataType::Int64 => "bigint".into(),
+        DataType::Int32 => "int".into(),
+        DataType::Float64 => "double".into(),
+        DataType::Boolean => "boolean".into(),
+        DataType::Timestamp(..) => "timestamp".into(),
+        DataType::Null => "void".into(),
+        DataType::Struct(fields) => {
+            let inner: Vec<String> = fields
+                .iter()
+                .map(|f| format!("{}:{}", f.name(), spark_type_name(f.data_type())))
+                .collect();
+            format!("struct<{}>", inner.join(","))
+        }
+        other => format!("{other}").to_ascii_lowercase(),
+    }
+}
+
+/// True for the numeric types arithmetic accepts.
+pub fn is_numeric(dt: &DataType) -> bool {
+    matches!(dt, DataType::Int32 | DataType::Int64 | DataType::Float64)
+}

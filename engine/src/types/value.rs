@@ -1,0 +1,166 @@
+//! `Value`: one cell of a row, the engine's row-at-a-time counterpart of an Arrow array slot.
+//!
+//! Mirrors Spark's internal row values (`InternalRow` fields): timestamps are µs since the
+//! epoch (UTC), structs are positional. Values are totally ordered (nulls first, doubles by
+//! `f64::total_cmp`) so that state can live in ordered maps (invariant: determinism).
+
+use std::cmp::Ordering;
+use std::fmt;
+use std::rc::Rc;
+
+use super::time::format_timestamp_us;
+
+/// One value of a row. `Timestamp` is µs since 1970-01-01T00:00:00Z.
+#[derive(Debug, Clone)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    Int(i32),
+    Long(i64),
+    Double(f64),
+    Str(Rc<str>),
+    /// µs since the epoch, UTC.
+    Timestamp(i64),
+    /// A positional struct, e.g. a `window` column `{start, end}`.
+    Struct(Rc<[Value]>),
+}
+
+/// A row: values in schema order.
+pub type Row = Vec<Value>;
+
+impl Value {
+    /// A string value.
+    pub fn str(s: &str) -> Value {
+        Value::Str(Rc::from(s))
+    }
+
+    /// True for SQL NULL.
+    pub fn is_null(&self) -> bool {
+        matches!(self, Value::Null)
+    }
+
+    /// The value as an i64 when it is an integral number or a timestamp (µs).
+    pub fn as_i64(&self) -> Option<i64> {
+        match self {
+            Value::Int(v) => Some(i64::from(*v)),
+            Value::Long(v) | Value::Timestamp(v) => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// The value as an f64 when it is numeric.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Value::Int(v) => Some(f64::from(*v)),
+            Value::Long(v) => Some(*v as f64),
+            Value::Double(v) => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// The event-time of this value in µs: a timestamp itself, or the `end` of a window struct
+    /// (Spark compares windows by their end, `WatermarkSupport` in `statefulOperators.scala`).
+    pub fn event_time_us(&self) -> Option<i64> {
+        match self {
+            Value::Timestamp(t) => Some(*t),
+            Value::Struct(fields) if fields.len() == 2 => fields[1].event_time_us(),
+            _ => None,
+        }
+    }
+
+    fn rank(&self) -> u8 {
+        match self {
+            Value::Null => 0,
+            Value::Bool(_) => 1,
+            Value::Int(_) | Value::Long(_) | Value::Double(_) => 2,
+            Value::Str(_) => 3,
+            Value::Timestamp(_) => 4,
+            Value::Struct(_) => 5,
+        }
+    }
+}
+
+impl PartialEq for Value {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Value {}
+
+impl PartialOrd for Value {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Value {
+    fn cmp(&self, other: &Self) -> Ordering {
+        use Value::*;
+        match (self, other) {
+            (Bool(a), Bool(b)) => a.cmp(b),
+            (Int(a), Int(b)) => a.cmp(b),
+            (Long(a), Long(b)) => a.cmp(b),
+            (Int(a), Long(b)) => i64::from(*a).cmp(b),
+            (Long(a), Int(b)) => a.cmp(&i64::from(*b)),
+            (Double(a), Double(b)) => a.total_cmp(b),
+            (Double(_), _) | (_, Double(_)) if self.rank() == 2 && other.rank() == 2 => {
+                self.as_f64().unwrap_or(0.0).total_cmp(&other.as_f64().unwrap_or(0.0))
+            }
+            (Str(a), Str(b)) => a.cmp(b),
+            (Timestamp(a), Timestamp(b)) => a.cmp(b),
+            (Struct(a), Struct(b)) => a.iter().cmp(b.iter()),
+            _ => self.rank().cmp(&other.rank()),
+        }
+    }
+}
+
+impl std::hash::Hash for Value {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        match self {
+            Value::Null => 0u8.hash(state),
+            Value::Bool(b) => b.hash(state),
+            Value::Int(v) => i64::from(*v).hash(state),
+            Value::Long(v) => v.hash(state),
+            Value::Double(v) => v.to_bits().hash(state),
+            Value::Str(s) => s.hash(state),
+            Value::Timestamp(t) => t.hash(state),
+            Value::Struct(f) => f.hash(state),
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    /// Spark's `show()`-like text: `NULL`, numbers, strings unquoted, timestamps in ISO-8601
+    /// UTC, windows as `{start, end}`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Null => f.write_str("NULL"),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Int(v) => write!(f, "{v}"),
+            Value::Long(v) => write!(f, "{v}"),
+            Value::Double(v) => f.write_str(&format_double(*v)),
+            Value::Str(s) => f.write_str(s),
+            Value::Timestamp(t) => f.write_str(&format_timestamp_us(*t)),
+            Value::Struct(fields) => {
+                f.write_str("{")?;
+                for (i, v) in fields.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                f.write_str("}")
+            }
+        }
+    }
+}
+
+/// A double as JSON/Python prints it: shortest round-trip text, always with a fraction
+/// (`60.0`, `21.166666666666668`).
+pub fn format_double(v: f64) -> String {
+    if v.is_finite() && v == v.trunc() && v.abs() < 1e16 {
+        format!("{v:.1}")
+    } else {
+        format!("{v}")
+    }
+}

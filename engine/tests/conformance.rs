@@ -1,0 +1,60 @@
+//! The conformance runner: every scenario in `../shared/conformance/cases` (or the folder in
+//! `STREAMLAB_CONFORMANCE_DIR`) through the engine, compared batch by batch with what real
+//! Spark 4.3 did. Prints one line per case and `N passed, M failed, K unsupported`; exits
+//! non-zero on any wrong answer.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use streamlab_engine::scenario::{check, Scenario, Verdict};
+
+fn corpus_dir() -> PathBuf {
+    if let Ok(dir) = std::env::var("STREAMLAB_CONFORMANCE_DIR") {
+        return PathBuf::from(dir);
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance/cases")
+}
+
+fn main() -> ExitCode {
+    let dir = corpus_dir();
+    let mut files: Vec<PathBuf> = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "json")).collect(),
+        Err(e) => {
+            eprintln!("conformance: cannot read {}: {e}", dir.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    files.sort();
+    let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
+    let (mut passed, mut failed, mut unsupported) = (0, 0, 0);
+    for path in files {
+        let name = path.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
+        if filter.as_ref().is_some_and(|f| !name.contains(f.as_str())) {
+            continue;
+        }
+        let verdict = match std::fs::read_to_string(&path).map_err(|e| e.to_string()).and_then(|t| Scenario::from_json(&t).map_err(|e| e.to_string())) {
+            Ok(s) => check(&s),
+            Err(e) => Verdict::Fail(format!("cannot load: {e}")),
+        };
+        match verdict {
+            Verdict::Pass => {
+                passed += 1;
+                println!("pass        {name}");
+            }
+            Verdict::Fail(why) => {
+                failed += 1;
+                println!("FAIL        {name}: {why}");
+            }
+            Verdict::Unsupported(feature) => {
+                unsupported += 1;
+                println!("unsupported {name}: {feature}");
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed, {unsupported} unsupported");
+    if failed > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
