@@ -1,0 +1,296 @@
+// End-to-end test of the release bundle in dist/ (made by `trunk build --release --offline`),
+// in Debian's Chromium through playwright-core (never downloads a browser).
+//
+//   node e2e/e2e.mjs
+//
+// It serves dist/ itself on 127.0.0.1 with an ephemeral port, opens the lab, replays the
+// conformance case window-sliding-classic-append through the UI and compares the emitted rows
+// with what real Spark emitted, loads the `classic` preset, switches to Korean, and saves
+// screenshots to e2e/out/. Any page error, console error or failed request fails the run.
+// The last line is "N passed, M failed"; the exit code is non-zero on any failure.
+//
+// Environment: STREAMLAB_CONFORMANCE_DIR (default ../shared/conformance/cases from the repo
+// root), CHROMIUM (default /usr/bin/chromium), STREAMLAB_DIST (default dist).
+
+import http from 'node:http';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { LabPage } from './pages.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+const distDir = path.resolve(root, process.env.STREAMLAB_DIST ?? 'dist');
+const casesDir = path.resolve(
+  process.env.STREAMLAB_CONFORMANCE_DIR ?? path.join(root, '..', 'shared', 'conformance', 'cases'),
+);
+const outDir = path.join(here, 'out');
+const CASE_ID = 'window-sliding-classic-append';
+
+// ---------------------------------------------------------------------------------------------
+// Static server for dist/
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.txt': 'text/plain; charset=utf-8',
+  '.toml': 'text/plain; charset=utf-8',
+  '.csv': 'text/csv; charset=utf-8',
+};
+
+function serveDist(dir) {
+  const server = http.createServer(async (req, res) => {
+    try {
+      const urlPath = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
+      let file = path.normalize(path.join(dir, urlPath));
+      if (file !== dir && !file.startsWith(dir + path.sep)) {
+        res.writeHead(403).end();
+        return;
+      }
+      let stat = await fsp.stat(file).catch(() => null);
+      if (stat?.isDirectory()) {
+        file = path.join(file, 'index.html');
+        stat = await fsp.stat(file).catch(() => null);
+      }
+      if (!stat?.isFile()) {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+        return;
+      }
+      const type = MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+      res.writeHead(200, { 'content-type': type, 'content-length': stat.size, 'cache-control': 'no-store' });
+      if (req.method === 'HEAD') res.end();
+      else fs.createReadStream(file).pipe(res);
+    } catch (err) {
+      res.writeHead(500).end(String(err));
+    }
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Row comparison (conformance rules: rows are a multiset per batch; timestamps compared as
+// normalized strings; doubles with a relative tolerance of 1e-9)
+
+const TS = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]00:?00)?$/;
+
+/** "2026-01-01 12:05:00.000000+00:00" -> "2026-01-01T12:05:00Z"; keeps non-zero µs. */
+function normalizeTimestamp(s) {
+  const m = typeof s === 'string' ? s.match(TS) : null;
+  if (!m) return s;
+  const frac = (m[3] ?? '').padEnd(6, '0').slice(0, 6).replace(/0+$/, '');
+  return `${m[1]}T${m[2]}${frac ? '.' + frac.padEnd(6, '0') : ''}Z`;
+}
+
+function normalize(v) {
+  if (Array.isArray(v)) return v.map(normalize);
+  if (v && typeof v === 'object') {
+    return Object.fromEntries(Object.keys(v).sort().map((k) => [k, normalize(v[k])]));
+  }
+  return normalizeTimestamp(v);
+}
+
+function sameValue(a, b) {
+  if (typeof a === 'number' && typeof b === 'number') {
+    if (Number.isInteger(a) && Number.isInteger(b)) return a === b;
+    return a === b || Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b));
+  }
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
+  }
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    return ka.length === kb.length && ka.every((k) => k in b && sameValue(a[k], b[k]));
+  }
+  return a === b;
+}
+
+/** Differences between two multisets of rows, as human-readable lines. */
+function diffRows(expected, actual) {
+  const left = actual.map(normalize);
+  const missing = [];
+  for (const row of expected.map(normalize)) {
+    const i = left.findIndex((r) => sameValue(r, row));
+    if (i >= 0) left.splice(i, 1);
+    else missing.push(row);
+  }
+  return [
+    ...missing.map((r) => `missing ${JSON.stringify(r)}`),
+    ...left.map((r) => `unexpected ${JSON.stringify(r)}`),
+  ];
+}
+
+function groupByBatch(entries) {
+  const map = new Map();
+  for (const { batchId, row } of entries) {
+    if (!map.has(batchId)) map.set(batchId, []);
+    map.get(batchId).push(row);
+  }
+  return map;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The checks
+
+const results = [];
+
+async function check(name, fn) {
+  const t0 = Date.now();
+  try {
+    await fn();
+    results.push({ name, ok: true });
+    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
+  } catch (err) {
+    results.push({ name, ok: false });
+    console.log(`FAIL ${name} (${Date.now() - t0} ms)\n     ${String(err?.stack ?? err).split('\n').join('\n     ')}`);
+  }
+}
+
+function assert(cond, message) {
+  if (!cond) throw new Error(message);
+}
+
+async function main() {
+  assert(fs.existsSync(path.join(distDir, 'index.html')), `${distDir}/index.html missing: run trunk build --release --offline`);
+  const casePath = path.join(casesDir, `${CASE_ID}.json`);
+  const caseText = await fsp.readFile(casePath, 'utf8');
+  const scenario = JSON.parse(caseText);
+  await fsp.mkdir(outDir, { recursive: true });
+
+  const server = await serveDist(distDir);
+  const url = `http://127.0.0.1:${server.address().port}/`;
+  const userDataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'streamlab-e2e-'));
+  const problems = [];
+  let context;
+  try {
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
+      viewport: { width: 1280, height: 900 },
+      timezoneId: 'UTC',
+      locale: 'en-US',
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    page.setDefaultTimeout(15_000);
+    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
+    });
+    page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`));
+    page.on('response', (res) => {
+      if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
+    });
+    const lab = new LabPage(page);
+
+    await check('the app loads and mounts its controls', async () => {
+      await lab.open(url);
+      assert((await lab.htmlLang()) === 'en', `<html lang> is ${await lab.htmlLang()}, want en`);
+    });
+
+    const nSteps = scenario.steps.length;
+    await check(`open the ${CASE_ID} scenario from its JSON`, async () => {
+      await lab.openScenario(caseText);
+      await lab.waitForStepsDone(0, nSteps);
+      assert(!(await lab.hasQueryError()), 'query-error is shown for a valid query');
+      const modes = await lab.activeModes();
+      assert(modes.length === 1 && modes[0] === scenario.output_mode, `active mode ${modes}, want ${scenario.output_mode}`);
+    });
+
+    await check(`run every step; emitted rows equal Spark ${scenario.expected.spark_version}'s, batch by batch`, async () => {
+      const clicks = await lab.runAllSteps(nSteps + 1);
+      await lab.screenshot(path.join(outDir, 'lab-en.png'));
+      assert(clicks === nSteps, `run-step was enabled for ${clicks} clicks, want ${nSteps}`);
+      const [k, n] = await lab.stepsDone();
+      assert(k === nSteps && n === nSteps, `steps-done ${k} / ${n}, want ${nSteps} / ${nSteps}`);
+
+      const wantBatches = scenario.expected.batches.map((b) => b.batch_id);
+      const gotBatches = await lab.batchIds();
+      assert(
+        JSON.stringify([...gotBatches].sort((a, b) => a - b)) === JSON.stringify(wantBatches),
+        `batch-row ids ${JSON.stringify(gotBatches)}, want ${JSON.stringify(wantBatches)}`,
+      );
+
+      const got = groupByBatch(await lab.emittedRows());
+      const want = groupByBatch(scenario.expected.batches.flatMap((b) => b.rows.map((row) => ({ batchId: b.batch_id, row }))));
+      const diffs = [];
+      for (const id of [...new Set([...want.keys(), ...got.keys()])].sort((a, b) => a - b)) {
+        for (const d of diffRows(want.get(id) ?? [], got.get(id) ?? [])) diffs.push(`batch ${id}: ${d}`);
+      }
+      assert(diffs.length === 0, `emitted rows differ from Spark's:\n${diffs.join('\n')}`);
+
+      const pending = await lab.text('pending-count');
+      assert(Number(pending.replace(/[^\d]/g, '')) === 0 && /\d/.test(pending), `pending-count ${JSON.stringify(pending)}, want 0`);
+      // The watermark after the last batch: max event time 12:30 minus 10 minutes.
+      const wm = await lab.text('watermark-value');
+      assert(wm.includes('12:20'), `watermark-value ${JSON.stringify(wm)}, want 12:20 (2026-01-01T12:20:00Z)`);
+    });
+
+    await check('the preset select loads `classic` and runs its first step', async () => {
+      const ids = await lab.presetIds();
+      assert(ids.includes('classic'), `preset ids ${JSON.stringify(ids)} lack classic`);
+      await lab.selectPreset('classic');
+      const n = await lab.waitForFreshScenario();
+      assert(n > 0, 'classic has no steps');
+      assert((await lab.queryText()).trim().length > 0, 'query-editor is empty');
+      assert(!(await lab.hasQueryError()), 'query-error is shown for the classic preset');
+      assert((await lab.activeModes()).length === 1, 'not exactly one output mode is pressed');
+      await lab.el('run-step').click();
+      await lab.waitForStepsDone(1, n);
+    });
+
+    await check('the language toggle switches to Korean and back', async () => {
+      const english = await lab.bodyText();
+      await lab.toggleLang('ko');
+      const korean = await lab.bodyText();
+      assert(korean !== english, 'page text did not change');
+      assert(/[\uac00-\ud7a3]/.test(korean), 'no Hangul on the page');
+      await lab.screenshot(path.join(outDir, 'lab-ko.png'));
+      await lab.toggleLang('en');
+    });
+
+    await check('no page errors, console errors or failed requests', async () => {
+      assert(problems.length === 0, problems.join('\n'));
+    });
+  } finally {
+    await context?.close().catch(() => {});
+    server.close();
+    await fsp.rm(userDataDir, { recursive: true, force: true }).catch(() => {});
+  }
+}
+
+try {
+  await main();
+} catch (err) {
+  results.push({ name: 'setup', ok: false });
+  console.log(`FAIL e2e setup\n     ${err?.stack ?? err}`);
+}
+const failed = results.filter((r) => !r.ok).length;
+console.log(`screenshots: ${path.relative(process.cwd(), outDir) || '.'}/lab-en.png, lab-ko.png`);
+console.log(`${results.length - failed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

@@ -1,0 +1,138 @@
+// Page object for the lab page. Every selector the e2e test uses lives here, and only
+// `data-testid` hooks are used (the UI contract), so a restyled UI does not break the test.
+
+const tid = (id) => `[data-testid="${id}"]`;
+
+export class LabPage {
+  /** @param {import('playwright-core').Page} page */
+  constructor(page) {
+    this.page = page;
+  }
+
+  el(id) {
+    return this.page.locator(tid(id));
+  }
+
+  /** Opens the app and waits until the wasm app has mounted its controls. */
+  async open(url) {
+    await this.page.goto(url, { waitUntil: 'load' });
+    await this.el('run-step').waitFor({ state: 'visible' });
+    await this.el('preset-select').waitFor({ state: 'visible' });
+  }
+
+  async text(id) {
+    return (await this.el(id).innerText()).trim();
+  }
+
+  /** [k, n] from the "k / n" text of `steps-done`. */
+  async stepsDone() {
+    const text = await this.text('steps-done');
+    const m = text.match(/(\d+)\s*\/\s*(\d+)/);
+    if (!m) throw new Error(`steps-done text is not "k / n": ${JSON.stringify(text)}`);
+    return [Number(m[1]), Number(m[2])];
+  }
+
+  async waitForStepsDone(k, n) {
+    await this.page.waitForFunction(
+      ([sel, want]) => {
+        const el = document.querySelector(sel);
+        return el && el.textContent.replace(/\s+/g, '') === want;
+      },
+      [tid('steps-done'), `${k}/${n}`],
+    );
+  }
+
+  /** Waits until a freshly loaded scenario shows "0 / n" and returns n. */
+  async waitForFreshScenario() {
+    await this.page.waitForFunction((sel) => {
+      const el = document.querySelector(sel);
+      return el && /^0\/\d+$/.test(el.textContent.replace(/\s+/g, ''));
+    }, tid('steps-done'));
+    return (await this.stepsDone())[1];
+  }
+
+  async hasQueryError() {
+    return (await this.el('query-error').count()) > 0;
+  }
+
+  async queryText() {
+    return this.el('query-editor').inputValue();
+  }
+
+  /** The id of the active output mode ('append' | 'update' | 'complete'), from aria-pressed. */
+  async activeModes() {
+    const active = [];
+    for (const mode of ['append', 'update', 'complete']) {
+      if ((await this.el(`mode-${mode}`).getAttribute('aria-pressed')) === 'true') active.push(mode);
+    }
+    return active;
+  }
+
+  /** Pastes a scenario (conformance format) and loads it. */
+  async openScenario(jsonText) {
+    await this.el('scenario-json').fill(jsonText);
+    await this.el('open-scenario').click();
+  }
+
+  async selectPreset(id) {
+    await this.el('preset-select').selectOption(id);
+  }
+
+  async presetIds() {
+    return this.el('preset-select').locator('option').evaluateAll((opts) => opts.map((o) => o.value));
+  }
+
+  /**
+   * Clicks "Next step" until it is disabled; after each click waits for `steps-done` to count
+   * the step. Returns the number of clicks.
+   */
+  async runAllSteps(maxSteps) {
+    const button = this.el('run-step');
+    let clicks = 0;
+    while (await button.isEnabled()) {
+      if (clicks >= maxSteps) throw new Error(`run-step still enabled after ${clicks} clicks`);
+      const [k, n] = await this.stepsDone();
+      await button.click();
+      clicks += 1;
+      await this.waitForStepsDone(k + 1, n);
+    }
+    return clicks;
+  }
+
+  /** Every emitted row as { batchId, row } (row parsed from data-json). */
+  async emittedRows() {
+    const raw = await this.el('emitted-rows')
+      .locator(tid('emitted-row'))
+      .evaluateAll((els) => els.map((e) => ({ batchId: e.dataset.batchId, json: e.dataset.json })));
+    return raw.map(({ batchId, json }) => {
+      if (batchId === undefined || json === undefined) {
+        throw new Error(`emitted-row without data-batch-id or data-json: ${batchId} ${json}`);
+      }
+      return { batchId: Number(batchId), row: JSON.parse(json) };
+    });
+  }
+
+  async batchIds() {
+    const ids = await this.el('batch-list')
+      .locator(tid('batch-row'))
+      .evaluateAll((els) => els.map((e) => e.dataset.batchId));
+    return ids.map(Number);
+  }
+
+  async htmlLang() {
+    return this.page.evaluate(() => document.documentElement.lang);
+  }
+
+  async bodyText() {
+    return this.page.evaluate(() => document.body.innerText);
+  }
+
+  async toggleLang(want) {
+    await this.el('lang-toggle').click();
+    await this.page.waitForFunction((lang) => document.documentElement.lang === lang, want);
+  }
+
+  async screenshot(path) {
+    await this.page.screenshot({ path, fullPage: true });
+  }
+}
