@@ -1,0 +1,167 @@
+//! The watermark, event input and run controls.
+
+use std::collections::BTreeMap;
+
+use gloo_timers::callback::Interval;
+use leptos::prelude::*;
+
+use crate::Lab;
+
+/// The current watermark, each `withWatermark` delay, and a shortcut that pushes an event at
+/// a chosen time to move it.
+#[component]
+pub fn WatermarkPanel() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let advance_at = RwSignal::new(String::new());
+    let delays = move || lab.view.with(|v| v.delays.clone());
+    view! {
+        <div class="panel watermark">
+            <h2>{move || lab.t("watermark")}</h2>
+            <p class="wm-value" data-testid="watermark-value">
+                {move || lab.view.with(|v| v.watermark.clone()).unwrap_or_else(|| lab.t("watermark.none").to_string())}
+            </p>
+            <p class="help">{move || lab.t("watermark.help")}</p>
+            {move || delays().into_iter().enumerate().map(|(i, d)| {
+                let draft = RwSignal::new(d.clone());
+                view! {
+                    <form class="row" on:submit=move |ev| {
+                        ev.prevent_default();
+                        let text = draft.get_untracked();
+                        let r = lab.act(|s| s.set_delay(i, &text));
+                        lab.notice.set(r.err());
+                    }>
+                        <label>{move || lab.t("delay")}" "
+                            <input type="text" data-testid=format!("delay-{i}") prop:value=d.clone()
+                                on:input=move |ev| draft.set(event_target_value(&ev))/>
+                        </label>
+                        <button type="submit">{move || lab.t("delay.apply")}</button>
+                    </form>
+                }
+            }).collect_view()}
+            {move || {
+                let sources: Vec<String> = lab.view.with(|v| v.sources.iter().filter(|s| s.time_column.is_some()).map(|s| s.name.clone()).collect());
+                let first = sources.first().cloned();
+                first.map(|source| view! {
+                    <form class="row" on:submit=move |ev| {
+                        ev.prevent_default();
+                        let at = advance_at.get_untracked();
+                        let r = lab.act(|s| s.advance_with_event(&source, &at));
+                        lab.notice.set(r.err());
+                    }>
+                        <label>{move || lab.t("advance")}" "
+                            <input type="text" placeholder="12:30" data-testid="advance-time"
+                                on:input=move |ev| advance_at.set(event_target_value(&ev))/>
+                        </label>
+                        <button type="submit">{move || lab.t("advance.go")}</button>
+                    </form>
+                })
+            }}
+        </div>
+    }
+}
+
+/// One form per source, built from its schema, and the pending rows.
+#[component]
+pub fn InputPanel() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    view! {
+        <div class="panel input">
+            <h2>{move || lab.t("input")}</h2>
+            <p class="help">{move || lab.t("push.help")}</p>
+            {move || lab.view.with(|v| v.sources.clone()).into_iter().map(|src| {
+                let fields = RwSignal::new(BTreeMap::<String, String>::new());
+                let name = src.name.clone();
+                view! {
+                    <form class="event-form" data-testid=format!("event-form-{}", src.name) on:submit=move |ev| {
+                        ev.prevent_default();
+                        let f = fields.get_untracked();
+                        let r = lab.act(|s| s.push_event(&name, &f));
+                        lab.notice.set(r.err());
+                    }>
+                        <div class="source-name"><code>{src.name.clone()}</code></div>
+                        {src.columns.iter().map(|(col, ty)| {
+                            let col2 = col.clone();
+                            view! {
+                                <label class="field">
+                                    <span>{col.clone()}<small>{format!(" {ty}")}</small></span>
+                                    <input type="text" data-testid=format!("event-field-{col}")
+                                        placeholder=if ty == "timestamp" { "12:07" } else { "" }
+                                        on:input=move |ev| { let val = event_target_value(&ev); fields.update(|m| { m.insert(col2.clone(), val); }); }/>
+                                </label>
+                            }
+                        }).collect_view()}
+                        <button type="submit" data-testid="push-event">{move || lab.t("push")}</button>
+                    </form>
+                }
+            }).collect_view()}
+            {move || lab.notice.get().map(|n| view! { <p class="notice" role="status" data-testid="notice">{n}</p> })}
+            <h3>{move || lab.t("pending")}" "<span class="count" data-testid="pending-count">{move || lab.view.with(|v| v.pending.len())}</span></h3>
+            {move || {
+                let pending = lab.view.with(|v| v.pending.clone());
+                if pending.is_empty() {
+                    view! { <p class="muted">{lab.t("pending.none")}</p> }.into_any()
+                } else {
+                    view! {
+                        <table class="mini"><tbody>
+                            {pending.into_iter().map(|(s, cells)| view! {
+                                <tr><td><code>{s}</code></td>{cells.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}</tr>
+                            }).collect_view()}
+                        </tbody></table>
+                    }.into_any()
+                }
+            }}
+        </div>
+    }
+}
+
+/// Next step, one trigger, play/pause and reset.
+#[component]
+pub fn RunPanel() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let timer = StoredValue::new_local(None::<Interval>);
+    let playing = RwSignal::new(false);
+    let stop = move || {
+        timer.update_value(|t| *t = None);
+        playing.set(false);
+    };
+    let tick = move || {
+        // A trigger when a batch is due; otherwise the example's next events arrive.
+        let due = lab.read(|s| s.batch_due());
+        let more = lab.act(|s| if due { s.trigger(); true } else { s.push_step() });
+        if !more {
+            timer.update_value(|t| *t = None);
+            playing.set(false);
+        }
+    };
+    let toggle = move |_| {
+        if playing.get_untracked() {
+            stop();
+        } else {
+            playing.set(true);
+            timer.update_value(|t| *t = Some(Interval::new(2_000, tick)));
+        }
+    };
+    let done = move || lab.view.with(|v| v.steps_done >= v.steps_total);
+    view! {
+        <div class="panel run">
+            <h2>{move || lab.t("controls")}</h2>
+            <div class="buttons">
+                <button class="primary" data-testid="run-step" disabled=done title=move || lab.t("run.step.help")
+                    on:click=move |_| { lab.act(|s| s.run_step()); lab.selected_batch.set(None); }>
+                    {move || lab.t("run.step")}
+                </button>
+                <button data-testid="trigger-batch" on:click=move |_| { lab.act(|s| s.trigger()); lab.selected_batch.set(None); }>
+                    {move || lab.t("trigger")}
+                </button>
+                <button data-testid="play-toggle" aria-pressed=move || playing.get().to_string() on:click=toggle>
+                    {move || if playing.get() { lab.t("pause") } else { lab.t("play") }}
+                </button>
+                <button data-testid="reset" on:click=move |_| { stop(); lab.act(|s| s.reset()); lab.selected_batch.set(None); }>
+                    {move || lab.t("reset")}
+                </button>
+            </div>
+            <p class="steps">{move || lab.t("steps")}": "<span data-testid="steps-done">{move || lab.view.with(|v| format!("{} / {}", v.steps_done, v.steps_total))}</span></p>
+            {move || lab.view.with(|v| v.no_data_batch_due).then(|| view! { <p class="due" role="status">{lab.t("nodata.due")}</p> })}
+        </div>
+    }
+}

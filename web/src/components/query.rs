@@ -1,0 +1,97 @@
+//! The query editor, the output-mode switch and the error box.
+
+use leptos::html::Textarea;
+use leptos::prelude::*;
+use streamlab_engine::streaming::OutputMode;
+
+use crate::Lab;
+
+/// Query text, mode buttons and Spark's error when the combination is invalid.
+#[component]
+pub fn QueryPanel() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let editor = NodeRef::<Textarea>::new();
+    // Put text changed elsewhere (a preset, the delay control) into the editor, without
+    // touching it while the learner types the same text.
+    Effect::new(move |_| {
+        let text = lab.view.with(|v| v.query_text.clone());
+        if let Some(el) = editor.get() {
+            if el.value() != text {
+                el.set_value(&text);
+            }
+        }
+    });
+    let mode_button = move |mode: OutputMode, key: &'static str| {
+        let pressed = move || lab.view.with(|v| v.mode == mode);
+        view! {
+            <button class="mode" class:active=pressed
+                data-testid=format!("mode-{}", mode.as_str())
+                aria-pressed=move || pressed().to_string()
+                title=move || lab.t(key)
+                on:click=move |_| lab.act(|s| s.set_mode(mode))>
+                {mode.as_str()}
+            </button>
+        }
+    };
+    view! {
+        <div class="panel">
+            <h2>{move || lab.t("query")}</h2>
+            <p class="help">{move || lab.t("query.help")}</p>
+            <textarea node_ref=editor class="query" data-testid="query-editor" rows="6" spellcheck="false"
+                aria-label=move || lab.t("query")
+                on:input=move |ev| {
+                    let text = event_target_value(&ev);
+                    lab.act(|s| s.set_query(&text));
+                }>
+            </textarea>
+            <div class="modes" role="group" aria-label=move || lab.t("mode")>
+                <span class="label">{move || lab.t("mode")}</span>
+                {mode_button(OutputMode::Append, "mode.append")}
+                {mode_button(OutputMode::Update, "mode.update")}
+                {mode_button(OutputMode::Complete, "mode.complete")}
+            </div>
+            <p class="help mode-help">{move || lab.t(match lab.view.with(|v| v.mode) {
+                OutputMode::Append => "mode.append",
+                OutputMode::Update => "mode.update",
+                OutputMode::Complete => "mode.complete",
+            })}</p>
+            <ErrorBox/>
+        </div>
+    }
+}
+
+/// Spark's error for the current query, if any.
+#[component]
+fn ErrorBox() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    move || {
+        lab.view.with(|v| v.error.clone()).map(|e| {
+            let at = e.position.map(|(line, col)| {
+                lab.t("error.at").replace("{line}", &line.to_string()).replace("{col}", &col.to_string())
+            });
+            let snippet = e.span.map(|(a, b)| {
+                let text = lab.view.with(|v| v.query_text.clone());
+                let a = a.min(text.len());
+                let b = b.clamp(a, text.len());
+                let (pre, mid, post) = (
+                    text.get(..a).unwrap_or_default().to_string(),
+                    text.get(a..b).unwrap_or_default().to_string(),
+                    text.get(b..).unwrap_or_default().to_string(),
+                );
+                view! { <pre class="snippet">{pre}<mark>{if mid.is_empty() { " ".to_string() } else { mid }}</mark>{post}</pre> }
+            });
+            view! {
+                <div class="error" role="alert" data-testid="query-error">
+                    <div class="error-head">
+                        <strong>{e.kind.clone()}</strong>
+                        {e.error_class.clone().map(|c| view! { <code class="class">{c}</code> })}
+                        {at.map(|a| view! { <span class="at">{a}</span> })}
+                    </div>
+                    <pre class="message">{e.message.clone()}</pre>
+                    {snippet}
+                    {e.hint.clone().map(|h| view! { <p class="hint"><strong>{lab.t("error.hint")}": "</strong>{h}</p> })}
+                </div>
+            }
+        })
+    }
+}

@@ -1,0 +1,170 @@
+//! What the batches did: the batch list, the sink's rows, the state store and the metrics.
+
+use leptos::prelude::*;
+
+use crate::session::{BatchView, RowStatus};
+use crate::Lab;
+
+fn selected(lab: Lab) -> Option<BatchView> {
+    let sel = lab.selected_batch.get();
+    lab.view.with(|v| match sel {
+        Some(id) => v.batches.iter().find(|b| b.id == id).cloned(),
+        None => v.batches.last().cloned(),
+    })
+}
+
+/// One row per executed micro-batch.
+#[component]
+pub fn BatchList() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    view! {
+        <div class="panel batches">
+            <h2>{move || lab.t("batches")}</h2>
+            {move || {
+                let batches = lab.view.with(|v| v.batches.clone());
+                if batches.is_empty() {
+                    return view! { <p class="muted">{lab.t("batches.none")}</p> }.into_any();
+                }
+                let current = selected(lab).map(|b| b.id);
+                view! {
+                    <table class="grid" data-testid="batch-list">
+                        <thead><tr>
+                            <th>{lab.t("batch.id")}</th><th>{lab.t("batch.step")}</th><th>{lab.t("batch.input")}</th>
+                            <th>{lab.t("batch.wm")}</th><th>{lab.t("batch.out")}</th><th>{lab.t("batch.dropped")}</th>
+                        </tr></thead>
+                        <tbody>
+                            {batches.into_iter().map(|b| {
+                                let id = b.id;
+                                let dropped: u64 = b.metrics.iter().map(|m| m.dropped).sum();
+                                view! {
+                                    <tr data-testid="batch-row" data-batch-id=id.to_string() tabindex="0"
+                                        class:selected={current == Some(id)} class:nodata={b.no_data}
+                                        on:click=move |_| lab.selected_batch.set(Some(id))
+                                        on:keydown=move |ev| if ev.key() == "Enter" { lab.selected_batch.set(Some(id)) }>
+                                        <td>{id}{b.no_data.then(|| view! { <span class="tag">{lab.t("batch.nodata")}</span> })}</td>
+                                        <td>{b.step.map(|s| s.to_string()).unwrap_or_default()}</td>
+                                        <td>{b.input_rows}</td>
+                                        <td class="ts">{b.watermark.clone().unwrap_or_else(|| "—".into())}</td>
+                                        <td class:hot={!b.rows.is_empty()}>{b.rows.len()}</td>
+                                        <td class:warn={dropped > 0}>{dropped}</td>
+                                    </tr>
+                                }
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                }.into_any()
+            }}
+        </div>
+    }
+}
+
+/// Every row the sink received, grouped by batch.
+#[component]
+pub fn SinkPanel() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    view! {
+        <div class="panel sink">
+            <h2>{move || lab.t("sink")}</h2>
+            <p class="help">{move || lab.t("output.schema")}": "<code>{move || lab.view.with(|v| v.output_columns.join(", "))}</code></p>
+            <div data-testid="emitted-rows">
+            {move || {
+                let (cols, batches) = lab.view.with(|v| (v.output_columns.clone(), v.batches.clone()));
+                let with_rows: Vec<BatchView> = batches.into_iter().filter(|b| !b.rows.is_empty()).collect();
+                if with_rows.is_empty() {
+                    return view! { <p class="muted">{lab.t("sink.none")}</p> }.into_any();
+                }
+                let names: Vec<String> = cols.iter().map(|c| c.split(':').next().unwrap_or_default().to_string()).collect();
+                view! {
+                    <table class="grid">
+                        <thead><tr><th>{lab.t("batch.id")}</th>{names.into_iter().map(|n| view! { <th>{n}</th> }).collect_view()}</tr></thead>
+                        <tbody>
+                            {with_rows.into_iter().flat_map(|b| {
+                                let id = b.id;
+                                b.rows.into_iter().zip(b.rows_json).map(move |(cells, json)| view! {
+                                    <tr data-testid="emitted-row" data-batch-id=id.to_string() data-json=json>
+                                        <td>{id}</td>{cells.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}
+                                    </tr>
+                                })
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                }.into_any()
+            }}
+            </div>
+        </div>
+    }
+}
+
+/// The state store of every stateful operator, with what the watermark will do to each row.
+#[component]
+pub fn StatePanel() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let status_label = move |s: RowStatus| {
+        lab.t(match s {
+            RowStatus::Open => "status.open",
+            RowStatus::Closing => "status.closing",
+            RowStatus::Kept => "status.kept",
+            RowStatus::Evicted => "status.evicted",
+            RowStatus::NoWatermark => "status.nowm",
+        })
+    };
+    view! {
+        <div class="panel state" data-testid="state-store">
+            <h2>{move || lab.t("state")}</h2>
+            {move || {
+                let tables = lab.view.with(|v| v.state.clone());
+                if tables.is_empty() {
+                    return view! { <p class="muted">{lab.t("state.none")}</p> }.into_any();
+                }
+                tables.into_iter().map(|t| view! {
+                    <h3><code>{t.operator.clone()}</code></h3>
+                    {if t.rows.is_empty() {
+                        view! { <p class="muted">{lab.t("state.empty")}</p> }.into_any()
+                    } else {
+                        view! {
+                            <table class="grid">
+                                <thead><tr>{t.columns.iter().map(|c| view! { <th>{c.clone()}</th> }).collect_view()}<th>{lab.t("status")}</th></tr></thead>
+                                <tbody>
+                                    {t.rows.into_iter().map(|(cells, status)| view! {
+                                        <tr class=format!("st-{status:?}").to_lowercase()>
+                                            {cells.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}
+                                            <td class="status">{status_label(status)}</td>
+                                        </tr>
+                                    }).collect_view()}
+                                </tbody>
+                            </table>
+                        }.into_any()
+                    }}
+                }).collect_view().into_any()
+            }}
+        </div>
+    }
+}
+
+/// The selected batch's state metrics, progress JSON, and the analyzed plan.
+#[component]
+pub fn MetricsPanel() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    view! {
+        <div class="panel metrics">
+            <h2>{move || lab.t("metrics")}{move || selected(lab).map(|b| format!(" · {} {}", lab.t("batch.id"), b.id))}</h2>
+            {move || selected(lab).map(|b| view! {
+                <table class="grid">
+                    <thead><tr><th>"operator"</th><th>"numRowsTotal"</th><th>"numRowsUpdated"</th><th>"numRowsRemoved"</th><th>"numRowsDroppedByWatermark"</th></tr></thead>
+                    <tbody>{b.metrics.iter().map(|m| view! {
+                        <tr><td><code>{m.operator.clone()}</code></td><td>{m.total}</td><td>{m.updated}</td><td>{m.removed}</td><td>{m.dropped}</td></tr>
+                    }).collect_view()}</tbody>
+                </table>
+                <p class="help">{format!("late rows judged against wm(N-1) = {}", b.late_watermark)}</p>
+                <details>
+                    <summary>{lab.t("progress")}</summary>
+                    <pre class="json" data-testid="progress-json">{b.progress_json.clone()}</pre>
+                </details>
+            })}
+            <details>
+                <summary>{move || lab.t("plan")}</summary>
+                <pre class="plan">{move || lab.view.with(|v| v.plan.clone()).unwrap_or_default()}</pre>
+            </details>
+        </div>
+    }
+}

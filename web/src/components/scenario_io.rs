@@ -1,0 +1,113 @@
+//! Presets, and opening/saving scenarios in the conformance format.
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::quiz;
+use crate::session::Session;
+use crate::Lab;
+
+/// Replaces the lab's session with one over `scenario` JSON text or a preset.
+fn load(lab: Lab, session: Session) {
+    lab.act(|s| *s = session);
+    lab.selected_batch.set(None);
+    lab.notice.set(None);
+}
+
+/// Loads a scenario into the lab (used by presets, the scenario box and quiz "try it").
+pub fn load_scenario(lab: Lab, scenario: streamlab_engine::scenario::Scenario) {
+    load(lab, Session::from_scenario(scenario));
+}
+
+/// The preset picker.
+#[component]
+pub fn PresetPicker() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let presets: Vec<(String, String)> = quiz::presets()
+        .into_iter()
+        .map(|(id, json)| {
+            let title = streamlab_engine::scenario::Scenario::from_json(json).map(|s| s.title).unwrap_or_default();
+            (id.to_string(), title)
+        })
+        .collect();
+    let current = move || lab.view.with(|v| v.title.clone());
+    view! {
+        <label class="preset">
+            <span>{move || lab.t("preset")}</span>
+            <select data-testid="preset-select" on:change=move |ev| {
+                let id = event_target_value(&ev);
+                if let Some(s) = quiz::preset(&id) {
+                    load_scenario(lab, s);
+                }
+            }>
+                {presets.into_iter().map(|(id, title)| {
+                    let t2 = title.clone();
+                    view! { <option value=id selected=move || current() == t2>{title}</option> }
+                }).collect_view()}
+            </select>
+        </label>
+    }
+}
+
+fn download(name: &str, text: &str) -> Result<(), wasm_bindgen::JsValue> {
+    let parts = js_sys_array(text);
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type("application/json");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+    let a: web_sys::HtmlAnchorElement = document.create_element("a")?.dyn_into()?;
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    web_sys::Url::revoke_object_url(&url)
+}
+
+fn js_sys_array(text: &str) -> wasm_bindgen::JsValue {
+    // A one-element JS array holding `text`, built through JSON so no js-sys dependency is
+    // needed for this one call.
+    let json = serde_json::to_string(&[text]).unwrap_or_else(|_| "[]".into());
+    js_parse(&json)
+}
+
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = JSON, js_name = parse)]
+    fn js_parse(text: &str) -> wasm_bindgen::JsValue;
+}
+
+/// Paste a scenario to open it; save this session as a scenario.
+#[component]
+pub fn ScenarioPanel() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let text = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<String>);
+    let open = move |_| match Session::from_json(&text.get_untracked()) {
+        Ok(s) => {
+            error.set(None);
+            load(lab, s);
+        }
+        Err(e) => error.set(Some(e)),
+    };
+    let save = move |_| {
+        let scenario = lab.read(Session::to_scenario);
+        let name = format!("{}.json", if scenario.id.is_empty() { "streamlab-session" } else { scenario.id.as_str() });
+        if download(&name, &scenario.to_json()).is_err() {
+            text.set(scenario.to_json());
+        }
+    };
+    view! {
+        <details class="panel scenario">
+            <summary><h2>{move || lab.t("scenario")}</h2></summary>
+            <p class="help">{move || lab.t("scenario.help")}</p>
+            <textarea data-testid="scenario-json" rows="5" spellcheck="false" prop:value=move || text.get()
+                aria-label=move || lab.t("scenario")
+                on:input=move |ev| text.set(event_target_value(&ev))></textarea>
+            <div class="buttons">
+                <button data-testid="open-scenario" on:click=open>{move || lab.t("scenario.open")}</button>
+                <button data-testid="save-scenario" on:click=save>{move || lab.t("scenario.save")}</button>
+            </div>
+            {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+        </details>
+    }
+}

@@ -1,0 +1,102 @@
+//! Every label of the page in English and Korean. Spark's own terms (output mode names,
+//! API names, error conditions) stay in English in both, as learners meet them in Spark.
+
+use crate::quiz::Lang;
+
+/// (key, English, Korean).
+const LABELS: &[(&str, &str, &str)] = &[
+    ("app.subtitle", "Spark Structured Streaming, micro-batch by micro-batch", "Spark 구조적 스트리밍을 마이크로 배치 단위로"),
+    ("lang.switch", "한국어", "English"),
+    ("preset", "Example", "예제"),
+    ("query", "Query (PySpark)", "쿼리 (PySpark)"),
+    ("query.help", "Each source is a streaming DataFrame; F is pyspark.sql.functions. Edits re-run every batch at once.", "각 소스는 스트리밍 DataFrame이고 F는 pyspark.sql.functions입니다. 고치면 모든 배치가 바로 다시 실행됩니다."),
+    ("mode", "Output mode", "출력 모드"),
+    ("mode.append", "append: only rows that can no longer change", "append: 더 이상 바뀌지 않는 행만"),
+    ("mode.update", "update: rows that changed in this batch", "update: 이번 배치에서 바뀐 행"),
+    ("mode.complete", "complete: the whole result table every batch", "complete: 매 배치마다 결과 테이블 전체"),
+    ("error.at", "at line {line}, column {col}", "{line}행 {col}열"),
+    ("error.hint", "What to do", "해결 방법"),
+    ("input", "Input", "입력"),
+    ("push", "Add event", "이벤트 추가"),
+    ("push.help", "Times: 12:07, 12:07:30 or 2026-01-01T12:07:00Z (UTC). Empty = NULL.", "시간: 12:07, 12:07:30 또는 2026-01-01T12:07:00Z (UTC). 비우면 NULL."),
+    ("pending", "Pending input (not yet read by a batch)", "대기 중인 입력 (아직 배치가 읽지 않음)"),
+    ("pending.none", "No pending rows.", "대기 중인 행이 없습니다."),
+    ("controls", "Run", "실행"),
+    ("run.step", "Next step ▶", "다음 단계 ▶"),
+    ("run.step.help", "adds the example's next events and runs every micro-batch Spark would run", "예제의 다음 이벤트를 넣고 Spark가 실행할 마이크로 배치를 모두 실행"),
+    ("trigger", "Trigger one batch", "배치 하나 실행"),
+    ("play", "Play", "자동 실행"),
+    ("pause", "Pause", "일시 정지"),
+    ("reset", "Reset", "처음부터"),
+    ("steps", "Steps", "단계"),
+    ("nodata.due", "A no-data batch is due: the watermark moved and state may be evicted.", "데이터 없는 배치가 대기 중입니다: 워터마크가 움직여 상태가 정리될 수 있습니다."),
+    ("watermark", "Watermark", "워터마크"),
+    ("watermark.none", "none (no withWatermark)", "없음 (withWatermark 없음)"),
+    ("watermark.help", "max event time seen − delay; used from the next batch; never goes back", "지금까지 본 최대 이벤트 시간 − 지연; 다음 배치부터 적용; 절대 뒤로 가지 않음"),
+    ("delay", "Delay", "지연"),
+    ("delay.apply", "Re-run with this delay", "이 지연으로 다시 실행"),
+    ("advance", "Advance with an event at", "이 시간의 이벤트로 전진"),
+    ("advance.go", "Push & run", "추가 후 실행"),
+    ("batches", "Micro-batches", "마이크로 배치"),
+    ("batches.none", "No batch has run yet. Press “Next step ▶” or add an event and trigger.", "아직 실행된 배치가 없습니다. “다음 단계 ▶”를 누르거나 이벤트를 추가하고 실행하세요."),
+    ("batch.id", "Batch", "배치"),
+    ("batch.step", "Step", "단계"),
+    ("batch.input", "Input rows", "입력 행"),
+    ("batch.wm", "Watermark used", "사용한 워터마크"),
+    ("batch.out", "Emitted", "출력"),
+    ("batch.dropped", "Late rows dropped", "늦어서 버린 행"),
+    ("batch.nodata", "no-data batch", "데이터 없는 배치"),
+    ("sink", "Sink: rows emitted, batch by batch", "싱크: 배치별로 내보낸 행"),
+    ("sink.none", "Nothing emitted yet.", "아직 내보낸 행이 없습니다."),
+    ("state", "State store", "상태 저장소"),
+    ("state.none", "This query keeps no state (stateless).", "이 쿼리는 상태를 저장하지 않습니다 (stateless)."),
+    ("state.empty", "empty", "비어 있음"),
+    ("status", "Status", "상태"),
+    ("status.open", "open", "열림"),
+    ("status.closing", "closes in the next batch", "다음 배치에서 닫힘"),
+    ("status.kept", "kept (complete mode)", "유지 (complete 모드)"),
+    ("status.evicted", "evicted by the last batch", "직전 배치에서 제거됨"),
+    ("status.nowm", "kept forever (no event-time key)", "영원히 유지 (이벤트 시간 키 없음)"),
+    ("metrics", "State metrics of the last batch", "직전 배치의 상태 지표"),
+    ("progress", "Last StreamingQueryProgress (JSON)", "마지막 StreamingQueryProgress (JSON)"),
+    ("plan", "Analyzed plan", "분석된 플랜"),
+    ("scenario", "Scenario file", "시나리오 파일"),
+    ("scenario.help", "Paste a scenario in the conformance format and open it, or save this session to replay it in real Spark.", "conformance 형식의 시나리오를 붙여 넣어 열거나, 이 세션을 저장해 실제 Spark에서 재현하세요."),
+    ("scenario.open", "Open", "열기"),
+    ("scenario.save", "Save as JSON", "JSON으로 저장"),
+    ("static", "Static tables", "정적 테이블"),
+    ("quiz", "Quiz", "퀴즈"),
+    ("quiz.check", "Check", "정답 확인"),
+    ("quiz.try", "Try it in the lab", "실습에서 해 보기"),
+    ("quiz.correct", "Correct!", "정답입니다!"),
+    ("quiz.wrong", "Not quite.", "아쉽네요."),
+    ("quiz.next", "Next question", "다음 문제"),
+    ("quiz.prev", "Previous", "이전"),
+    ("quiz.of", "of", "/"),
+    ("output.schema", "Output columns", "출력 컬럼"),
+];
+
+/// The label `key` in `lang`; the key itself if missing (so a gap shows, never panics).
+pub fn tr(lang: Lang, key: &str) -> &'static str {
+    LABELS
+        .iter()
+        .find(|(k, _, _)| *k == key)
+        .map(|(_, en, ko)| if lang == Lang::Ko { *ko } else { *en })
+        .unwrap_or("⟨missing label⟩")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_label_has_both_languages_and_unique_keys() {
+        let mut keys = std::collections::BTreeSet::new();
+        for (k, en, ko) in LABELS {
+            assert!(keys.insert(*k), "duplicate key {k}");
+            assert!(!en.is_empty() && !ko.is_empty(), "{k}");
+        }
+        assert_eq!(tr(Lang::Ko, "state"), "상태 저장소");
+        assert_eq!(tr(Lang::En, "no-such-key"), "⟨missing label⟩");
+    }
+}

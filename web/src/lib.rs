@@ -1,0 +1,75 @@
+//! Streamlab's lab page: a Leptos (CSR) app over `streamlab-engine`.
+//!
+//! # Layout
+//! - [`session`]: plain-Rust boundary to the engine; hands out [`session::LabView`] snapshots.
+//! - [`i18n`]: every label in English and Korean.
+//! - [`quiz`]: the question bank and presets (data in `quizzes/` and `assets/scenarios/`).
+//! - [`components`]: the page, one component per panel; they read the [`Lab`] context and
+//!   never call the engine directly (invariant 6).
+
+pub mod components;
+pub mod i18n;
+pub mod quiz;
+pub mod session;
+
+use leptos::prelude::*;
+
+use quiz::Lang;
+use session::{LabView, Session};
+
+/// The lab's shared state, provided as context: the session (local, not `Send`), a change
+/// counter, the language and the derived view.
+#[derive(Clone, Copy)]
+pub struct Lab {
+    session: StoredValue<Session, LocalStorage>,
+    tick: RwSignal<u64>,
+    pub lang: RwSignal<Lang>,
+    pub view: Memo<LabView>,
+    /// The batch whose details are shown (None = the last one).
+    pub selected_batch: RwSignal<Option<u64>>,
+    /// A short message about the last action (e.g. a bad event field).
+    pub notice: RwSignal<Option<String>>,
+}
+
+impl Lab {
+    /// A lab over `session`.
+    pub fn new(session: Session, lang: Lang) -> Lab {
+        let session = StoredValue::new_local(session);
+        let tick = RwSignal::new(0u64);
+        let view = Memo::new(move |_| {
+            tick.track();
+            session.with_value(Session::view)
+        });
+        Lab { session, tick, lang: RwSignal::new(lang), view, selected_batch: RwSignal::new(None), notice: RwSignal::new(None) }
+    }
+
+    /// Changes the session and refreshes the view.
+    pub fn act<R>(&self, f: impl FnOnce(&mut Session) -> R) -> R {
+        let r = self.session.try_update_value(f).expect("the session lives as long as the page");
+        self.tick.update(|t| *t += 1);
+        r
+    }
+
+    /// Reads the session without changing it.
+    pub fn read<R>(&self, f: impl FnOnce(&Session) -> R) -> R {
+        self.session.with_value(f)
+    }
+
+    /// The label `key` in the current language (reactive).
+    pub fn t(&self, key: &'static str) -> &'static str {
+        i18n::tr(self.lang.get(), key)
+    }
+}
+
+/// The whole page.
+#[component]
+pub fn App() -> impl IntoView {
+    let lang = components::stored_lang();
+    let session = quiz::preset("classic").map(Session::from_scenario).unwrap_or_else(|| {
+        Session::from_json(r#"{"id":"empty","sources":{"clicks":{"schema":[["event_id","string"],["event_time","timestamp"]]}},"steps":[],"query":"clicks","output_mode":"append"}"#)
+            .expect("built-in scenario")
+    });
+    let lab = Lab::new(session, lang);
+    provide_context(lab);
+    components::App()
+}

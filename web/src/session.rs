@@ -1,0 +1,649 @@
+//! `Session`: the lab's one boundary to the engine (invariant 6). Plain Rust, no Leptos, so
+//! native tests can drive it the way the page does.
+//!
+//! The session keeps what the learner did (added rows, triggers) as a list of [`Action`]s.
+//! Any change to the query, output mode or watermark delay rebuilds the `StreamingQuery` and
+//! replays every action: the engine is deterministic, so the lab shows at once what Spark
+//! would have done with the new query over the same input. Nothing the learner did is lost,
+//! even while the query text does not compile.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Map, Value as Json};
+use streamlab_engine::analysis::{Attr, Node, Plan};
+use streamlab_engine::execution::OperatorState;
+use streamlab_engine::frontend::compile;
+use streamlab_engine::scenario::{display_value, json_to_value, row_to_json, value_to_json, Scenario};
+use streamlab_engine::streaming::{BatchResult, OutputMode, StreamingConf, StreamingQuery};
+use streamlab_engine::types::{format_timestamp_us, parse_timestamp_us, spark_type_name, DataType, Row, Value};
+use streamlab_engine::Error;
+
+/// One thing the learner did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// Rows added to a source (one `MemoryStream` block).
+    Add { source: String, rows: Vec<Row> },
+    /// One trigger: at most one micro-batch.
+    Trigger,
+    /// Triggers until idle (what the default trigger does after new data arrives).
+    RunAll,
+}
+
+/// An error shown in the page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ErrorView {
+    /// `AnalysisException`, `ParseException`, `not modelled yet`, ...
+    pub kind: String,
+    /// Spark's error condition, when there is one.
+    pub error_class: Option<String>,
+    /// Spark's text (or ours for parse errors).
+    pub message: String,
+    pub hint: Option<String>,
+    /// `define`, `start` or `run`.
+    pub stage: Option<String>,
+    /// 1-based line and column in the query text, and the byte span.
+    pub position: Option<(usize, usize)>,
+    pub span: Option<(usize, usize)>,
+}
+
+/// A streaming source as the event form needs it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceView {
+    pub name: String,
+    /// (column, Spark type name).
+    pub columns: Vec<(String, String)>,
+    /// The first timestamp column, for the watermark shortcut.
+    pub time_column: Option<String>,
+}
+
+/// A stateful operator's numbers in one batch.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MetricView {
+    pub operator: String,
+    pub total: u64,
+    pub updated: u64,
+    pub removed: u64,
+    pub dropped: u64,
+}
+
+/// One executed micro-batch.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BatchView {
+    pub id: u64,
+    /// The scenario step that caused it, when run by "next step".
+    pub step: Option<usize>,
+    pub input_rows: u64,
+    pub watermark: Option<String>,
+    pub late_watermark: String,
+    pub no_data: bool,
+    /// Emitted rows as display cells.
+    pub rows: Vec<Vec<String>>,
+    /// Emitted rows in the corpus JSON format (`data-json`).
+    pub rows_json: Vec<String>,
+    pub metrics: Vec<MetricView>,
+    pub progress_json: String,
+}
+
+/// Whether a state row will be closed by the next batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowStatus {
+    /// The watermark has not passed it.
+    Open,
+    /// Its end is at or before the current watermark: the next batch emits (append) or drops
+    /// (update) it.
+    Closing,
+    /// Complete mode: kept forever.
+    Kept,
+    /// Removed by the last batch (shown once, greyed).
+    Evicted,
+    /// No event-time column: never evicted.
+    NoWatermark,
+}
+
+/// One stateful operator's state rows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StateTableView {
+    pub operator: String,
+    pub columns: Vec<String>,
+    pub rows: Vec<(Vec<String>, RowStatus)>,
+    /// Free text: what this operator keeps and when it lets go.
+    pub note: String,
+}
+
+/// Everything the page shows, as plain data.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LabView {
+    pub title: String,
+    pub query_text: String,
+    pub mode: OutputMode,
+    pub error: Option<ErrorView>,
+    pub sources: Vec<SourceView>,
+    /// (source, display cells) of rows added but not yet read by a batch.
+    pub pending: Vec<(String, Vec<String>)>,
+    pub output_columns: Vec<String>,
+    pub batches: Vec<BatchView>,
+    pub state: Vec<StateTableView>,
+    /// The global watermark the next batch will run with.
+    pub watermark: Option<String>,
+    /// Each `withWatermark` delay as written in the query.
+    pub delays: Vec<String>,
+    pub no_data_batch_due: bool,
+    pub steps_done: usize,
+    pub steps_total: usize,
+    /// Static tables: (name, columns, rows).
+    pub statics: Vec<(String, Vec<String>, Vec<Vec<String>>)>,
+    /// The analyzed plan as a tree.
+    pub plan: Option<String>,
+}
+
+/// The lab's state: a scenario, the learner's actions and the query built from them.
+#[derive(Debug, Clone)]
+pub struct Session {
+    scenario: Scenario,
+    query_text: String,
+    mode: OutputMode,
+    actions: Vec<Action>,
+    next_step: usize,
+    /// Step index of each `RunAll` action that came from "next step".
+    step_of_action: BTreeMap<usize, usize>,
+    query: Option<StreamingQuery>,
+    error: Option<ErrorView>,
+    batches: Vec<(Option<usize>, BatchResult)>,
+    pending: Vec<(String, Row)>,
+    evicted: Vec<(usize, Row)>,
+}
+
+fn error_view(e: &Error, text: &str) -> ErrorView {
+    match e {
+        Error::Parse(p) => ErrorView {
+            kind: "ParseException".into(),
+            error_class: None,
+            message: p.message.clone(),
+            hint: None,
+            stage: Some("define".into()),
+            position: Some(p.span.line_col(text)),
+            span: Some((p.span.start, p.span.end)),
+        },
+        Error::Analysis(a) => ErrorView {
+            kind: "AnalysisException".into(),
+            error_class: Some(a.error_class.clone()),
+            message: a.spark_text(),
+            hint: a.hint.clone(),
+            stage: Some(
+                match a.stage {
+                    streamlab_engine::Stage::Define => "define",
+                    streamlab_engine::Stage::Start => "start",
+                    streamlab_engine::Stage::Run => "run",
+                }
+                .into(),
+            ),
+            position: a.span.map(|s| s.line_col(text)),
+            span: a.span.map(|s| (s.start, s.end)),
+        },
+        Error::Unsupported(f) => ErrorView {
+            kind: "not modelled yet".into(),
+            error_class: None,
+            message: format!("{f} is not modelled by Streamlab yet."),
+            hint: Some("the lab can run windows, watermarks, aggregations, dedup, limit, union and stream-static joins".into()),
+            stage: None,
+            position: None,
+            span: None,
+        },
+        other => ErrorView {
+            kind: "Error".into(),
+            error_class: None,
+            message: other.to_string(),
+            hint: None,
+            stage: None,
+            position: None,
+            span: None,
+        },
+    }
+}
+
+impl Session {
+    /// A session over `scenario`, with nothing run yet.
+    pub fn from_scenario(scenario: Scenario) -> Session {
+        let mode = OutputMode::parse(&scenario.output_mode).unwrap_or(OutputMode::Append);
+        let mut s = Session {
+            query_text: scenario.query.clone(),
+            mode,
+            scenario,
+            actions: Vec::new(),
+            next_step: 0,
+            step_of_action: BTreeMap::new(),
+            query: None,
+            error: None,
+            batches: Vec::new(),
+            pending: Vec::new(),
+            evicted: Vec::new(),
+        };
+        s.rebuild();
+        s
+    }
+
+    /// Opens scenario JSON (the corpus format).
+    ///
+    /// # Errors
+    /// What is wrong with the JSON, with line and column.
+    pub fn from_json(text: &str) -> Result<Session, String> {
+        let scenario = Scenario::from_json(text).map_err(|e| e.to_string())?;
+        scenario.catalog().map_err(|e| e.to_string())?;
+        Ok(Session::from_scenario(scenario))
+    }
+
+    /// The query text.
+    pub fn query_text(&self) -> &str {
+        &self.query_text
+    }
+
+    /// Replaces the query text and replays everything.
+    pub fn set_query(&mut self, text: &str) {
+        self.query_text = text.to_string();
+        self.rebuild();
+    }
+
+    /// Switches the output mode and replays everything.
+    pub fn set_mode(&mut self, mode: OutputMode) {
+        self.mode = mode;
+        self.rebuild();
+    }
+
+    /// Sets the delay of the `index`-th `withWatermark` (e.g. `"5 minutes"`) by rewriting the
+    /// query text, then replays every batch so far with the new delay.
+    ///
+    /// # Errors
+    /// The query does not compile, has no such watermark, or the delay is not an interval.
+    pub fn set_delay(&mut self, index: usize, delay: &str) -> Result<(), String> {
+        streamlab_engine::types::CalendarInterval::parse(delay).map_err(|e| e.to_string())?;
+        let catalog = self.scenario.catalog().map_err(|e| e.to_string())?;
+        let compiled = compile(&self.query_text, &catalog).map_err(|e| e.to_string())?;
+        let span = *compiled.watermark_delay_spans.get(index).ok_or("the query has no such withWatermark")?;
+        let quoted = format!("'{}'", delay.replace(['\'', '"', '\\'], ""));
+        self.query_text.replace_range(span.start..span.end, &quoted);
+        self.rebuild();
+        Ok(())
+    }
+
+    /// Adds one event to `source` from text fields (column → text). Empty fields are NULL;
+    /// timestamps may be `12:07`, `12:07:30` (on the scenario's day) or full ISO text.
+    ///
+    /// # Errors
+    /// Which field does not fit its column type, and why.
+    pub fn push_event(&mut self, source: &str, fields: &BTreeMap<String, String>) -> Result<(), String> {
+        let def = self.scenario.sources.get(source).ok_or_else(|| format!("no source named '{source}'"))?;
+        let schema = streamlab_engine::scenario::typed_schema(&def.schema).map_err(|e| e.to_string())?;
+        let base_day = self.base_day_us();
+        let mut row = Vec::new();
+        for (name, t) in &schema {
+            let text = fields.get(name).map(|s| s.trim()).unwrap_or("");
+            row.push(parse_field(text, t, base_day).map_err(|m| format!("{name}: {m}"))?);
+        }
+        self.apply(Action::Add { source: source.to_string(), rows: vec![row] });
+        Ok(())
+    }
+
+    /// Pushes an event whose time column is `event_time` (other columns copied from the
+    /// source's last event), then runs every batch until idle: the quickest way to move the
+    /// watermark.
+    ///
+    /// # Errors
+    /// The time does not parse, or the source has no timestamp column.
+    pub fn advance_with_event(&mut self, source: &str, event_time: &str) -> Result<(), String> {
+        let view = self.sources().into_iter().find(|s| s.name == source).ok_or_else(|| format!("no source named '{source}'"))?;
+        let time_col = view.time_column.ok_or("this source has no timestamp column")?;
+        let ts = parse_field(event_time.trim(), &streamlab_engine::types::timestamp_type(), self.base_day_us())?;
+        let last = self.actions.iter().rev().find_map(|a| match a {
+            Action::Add { source: s, rows } if s == source => rows.last().cloned(),
+            _ => None,
+        });
+        let idx = view.columns.iter().position(|(c, _)| *c == time_col).unwrap_or(0);
+        let mut row = last.unwrap_or_else(|| vec![Value::Null; view.columns.len()]);
+        row[idx] = ts;
+        self.apply(Action::Add { source: source.to_string(), rows: vec![row] });
+        self.apply(Action::RunAll);
+        Ok(())
+    }
+
+    /// Adds the scenario's next step of events and runs every batch Spark would run until
+    /// idle (the corpus harness's semantics). Returns false when all steps are done.
+    pub fn run_step(&mut self) -> bool {
+        if !self.push_step() {
+            return false;
+        }
+        self.step_of_action.insert(self.actions.len(), self.next_step - 1);
+        self.apply(Action::RunAll);
+        true
+    }
+
+    /// Adds the scenario's next step of events as pending input, without running a batch.
+    /// Returns false when all steps are done.
+    pub fn push_step(&mut self) -> bool {
+        let Some(step) = self.scenario.steps.get(self.next_step).cloned() else { return false };
+        let catalog = self.scenario.catalog().ok();
+        for (source, rows) in &step {
+            let Some(schema) = catalog.as_ref().and_then(|c| c.streams.get(source)) else { continue };
+            let typed: Vec<Row> = rows.iter().filter_map(|r| streamlab_engine::scenario::json_to_row(schema, r).ok()).collect();
+            if !typed.is_empty() {
+                self.apply(Action::Add { source: source.clone(), rows: typed });
+            }
+        }
+        self.next_step += 1;
+        true
+    }
+
+    /// True if a trigger now would run a batch (new input, or a no-data batch is due).
+    pub fn batch_due(&self) -> bool {
+        self.query.as_ref().is_some_and(|q| q.has_new_data() || q.wants_no_data_batch())
+    }
+
+    /// One trigger: at most one micro-batch.
+    pub fn trigger(&mut self) {
+        self.apply(Action::Trigger);
+    }
+
+    /// Forgets every action and starts the scenario again.
+    pub fn reset(&mut self) {
+        self.actions.clear();
+        self.step_of_action.clear();
+        self.next_step = 0;
+        self.rebuild();
+    }
+
+    fn apply(&mut self, action: Action) {
+        self.actions.push(action.clone());
+        self.replay_one(self.actions.len() - 1, &action);
+    }
+
+    fn rebuild(&mut self) {
+        self.batches.clear();
+        self.pending.clear();
+        self.evicted.clear();
+        self.error = None;
+        self.query = None;
+        let built = self.scenario.catalog().and_then(|catalog| {
+            let conf = StreamingConf::from_map(&self.scenario.conf_strings()).map_err(Error::Scenario)?;
+            StreamingQuery::start(&self.query_text, &catalog, self.mode, conf)
+        });
+        match built {
+            Ok(q) => self.query = Some(q),
+            Err(e) => self.error = Some(error_view(&e, &self.query_text)),
+        }
+        let actions = self.actions.clone();
+        for (i, a) in actions.iter().enumerate() {
+            self.replay_one(i, a);
+        }
+    }
+
+    fn replay_one(&mut self, index: usize, action: &Action) {
+        let step = self.step_of_action.get(&index).copied();
+        match action {
+            Action::Add { source, rows } => {
+                for r in rows {
+                    self.pending.push((source.clone(), r.clone()));
+                }
+                if let Some(q) = &mut self.query {
+                    if let Err(e) = q.add_data(source, rows) {
+                        self.error = Some(error_view(&e, &self.query_text));
+                    }
+                }
+            }
+            Action::Trigger | Action::RunAll => {
+                let Some(q) = &mut self.query else { return };
+                q.set_clock_ms(index as i64 * 1000);
+                let before = state_keys(q);
+                let results = if *action == Action::Trigger { q.run_next_batch().into_iter().collect() } else { q.process_all_available() };
+                if results.is_empty() {
+                    return;
+                }
+                let after = state_keys(q);
+                self.evicted = before.difference(&after).cloned().collect();
+                if results.iter().any(|b| b.input_rows > 0) || !q.has_new_data() {
+                    self.pending.clear();
+                }
+                self.batches.extend(results.into_iter().map(|b| (step, b)));
+            }
+        }
+    }
+
+    fn base_day_us(&self) -> i64 {
+        let day = 86_400_000_000i64;
+        let last = self.pending.last().map(|(_, r)| r.clone()).or_else(|| {
+            self.batches.iter().rev().find_map(|(_, b)| b.input_by_source.values().flatten().last().cloned())
+        });
+        let from_rows = last.and_then(|r| r.iter().find_map(|v| if let Value::Timestamp(t) = v { Some(*t) } else { None }));
+        let from_steps = self.scenario.steps.iter().flat_map(|s| s.values().flatten()).find_map(|r| {
+            r.values().find_map(|v| v.as_str().and_then(|s| parse_timestamp_us(s).ok()))
+        });
+        from_rows.or(from_steps).map_or(parse_timestamp_us("2026-01-01T00:00:00Z").unwrap_or(0), |t| t.div_euclid(day) * day)
+    }
+
+    /// The streaming sources and their columns.
+    pub fn sources(&self) -> Vec<SourceView> {
+        self.scenario
+            .sources
+            .iter()
+            .map(|(name, def)| SourceView {
+                name: name.clone(),
+                columns: def.schema.clone(),
+                time_column: def.schema.iter().find(|(_, t)| t == "timestamp").map(|(n, _)| n.clone()),
+            })
+            .collect()
+    }
+
+    /// The session as a scenario: the same sources, query and mode, and one step per group
+    /// of events that a trigger consumed, so real Spark can replay it.
+    pub fn to_scenario(&self) -> Scenario {
+        let mut s = self.scenario.clone();
+        s.query = self.query_text.clone();
+        s.output_mode = self.mode.as_str().into();
+        s.expected = None;
+        let catalog = self.scenario.catalog().ok();
+        let mut steps = Vec::new();
+        let mut current: BTreeMap<String, Vec<Map<String, Json>>> = BTreeMap::new();
+        for a in &self.actions {
+            match a {
+                Action::Add { source, rows } => {
+                    let schema = catalog.as_ref().and_then(|c| c.streams.get(source)).cloned().unwrap_or_default();
+                    for r in rows {
+                        let obj: Map<String, Json> = schema.iter().zip(r).map(|((n, _), v)| (n.clone(), value_to_json(v))).collect();
+                        current.entry(source.clone()).or_default().push(obj);
+                    }
+                }
+                Action::Trigger | Action::RunAll => steps.push(std::mem::take(&mut current)),
+            }
+        }
+        if !current.is_empty() {
+            steps.push(current);
+        }
+        s.steps = steps;
+        s
+    }
+
+    /// Everything the page shows.
+    pub fn view(&self) -> LabView {
+        let output: Vec<Attr> = self.query.as_ref().map(|q| q.plan().output.clone()).unwrap_or_default();
+        let catalog = self.scenario.catalog().ok();
+        let delays = catalog
+            .as_ref()
+            .and_then(|c| compile(&self.query_text, c).ok())
+            .map(|c| c.watermark_delay_spans.iter().map(|s| self.query_text[s.start + 1..s.end - 1].to_string()).collect())
+            .unwrap_or_default();
+        let has_watermark = self.query.as_ref().is_some_and(|q| q.plan().has_watermark());
+        LabView {
+            title: self.scenario.title.clone(),
+            query_text: self.query_text.clone(),
+            mode: self.mode,
+            error: self.error.clone(),
+            sources: self.sources(),
+            pending: self.pending.iter().map(|(s, r)| (s.clone(), r.iter().map(display_value).collect())).collect(),
+            output_columns: output.iter().map(|a| format!("{}: {}", a.name, spark_type_name(&a.data_type))).collect(),
+            batches: self.batches.iter().map(|(step, b)| batch_view(*step, b, &output)).collect(),
+            state: self.query.as_ref().map(|q| state_tables(q, self.mode, &self.evicted)).unwrap_or_default(),
+            watermark: self.query.as_ref().filter(|_| has_watermark).map(|q| format_timestamp_us(q.current_watermark_ms() * 1000)),
+            delays,
+            no_data_batch_due: self.query.as_ref().is_some_and(StreamingQuery::wants_no_data_batch),
+            steps_done: self.next_step,
+            steps_total: self.scenario.steps.len(),
+            statics: catalog
+                .map(|c| {
+                    c.statics
+                        .iter()
+                        .map(|(n, (schema, rows))| {
+                            (n.clone(), schema.iter().map(|(c, _)| c.clone()).collect(), rows.iter().map(|r| r.iter().map(display_value).collect()).collect())
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
+            plan: self.query.as_ref().map(|q| q.plan().to_string()),
+        }
+    }
+}
+
+fn batch_view(step: Option<usize>, b: &BatchResult, output: &[Attr]) -> BatchView {
+    BatchView {
+        id: b.batch_id,
+        step,
+        input_rows: b.input_rows,
+        watermark: b.watermark_ms.map(|w| format_timestamp_us(w * 1000)),
+        late_watermark: format_timestamp_us(b.late_watermark_ms * 1000),
+        no_data: b.no_data,
+        rows: b.rows.iter().map(|r| r.iter().map(display_value).collect()).collect(),
+        rows_json: b.rows.iter().map(|r| row_to_json(r, output).to_string()).collect(),
+        metrics: b
+            .state
+            .iter()
+            .map(|s| MetricView {
+                operator: s.operator_name.clone(),
+                total: s.num_rows_total,
+                updated: s.num_rows_updated,
+                removed: s.num_rows_removed,
+                dropped: s.num_rows_dropped_by_watermark,
+            })
+            .collect(),
+        progress_json: b.progress.to_json(),
+    }
+}
+
+/// (operator id, key) of every state row.
+fn state_keys(q: &StreamingQuery) -> BTreeSet<(usize, Row)> {
+    let mut out = BTreeSet::new();
+    for (op, st) in q.states() {
+        match st {
+            OperatorState::Aggregate(a) => out.extend(a.store.iter().map(|(k, _)| (*op, k.clone()))),
+            OperatorState::Dedup(d) => out.extend(d.store.iter().map(|(k, _)| (*op, k.clone()))),
+            OperatorState::Limit(_) => {}
+        }
+    }
+    out
+}
+
+fn find_op(plan: &Plan, op: usize) -> Option<&Plan> {
+    match &plan.node {
+        Node::Aggregate { op_id, .. } | Node::Dedup { op_id, .. } | Node::Limit { op_id, .. } if *op_id == op => Some(plan),
+        _ => plan.children().into_iter().find_map(|c| find_op(c, op)),
+    }
+}
+
+fn state_tables(q: &StreamingQuery, mode: OutputMode, evicted: &[(usize, Row)]) -> Vec<StateTableView> {
+    let wm_us = q.current_watermark_ms() * 1000;
+    let mut out = Vec::new();
+    for (op, name) in q.plan().stateful_operators() {
+        let Some(node) = find_op(q.plan(), op) else { continue };
+        let Some(st) = q.states().get(&op) else {
+            out.push(StateTableView { operator: name.into(), columns: vec![], rows: vec![], note: String::new() });
+            continue;
+        };
+        let gone = evicted.iter().filter(|(o, _)| *o == op).map(|(_, k)| k);
+        match (st, &node.node) {
+            (OperatorState::Aggregate(a), Node::Aggregate { keys, event_time_key, .. }) => {
+                let columns: Vec<String> = node.output.iter().map(|a| a.name.clone()).collect();
+                let status = |k: &Row| match (mode, event_time_key.and_then(|i| k.get(i)).and_then(Value::event_time_us)) {
+                    (OutputMode::Complete, _) => RowStatus::Kept,
+                    (_, None) if event_time_key.is_none() => RowStatus::NoWatermark,
+                    (_, Some(end)) if end <= wm_us => RowStatus::Closing,
+                    _ => RowStatus::Open,
+                };
+                let mut rows: Vec<(Vec<String>, RowStatus)> = a
+                    .store
+                    .iter()
+                    .map(|(k, bufs)| {
+                        let mut cells: Vec<String> = k.iter().map(display_value).collect();
+                        cells.extend(bufs.iter().map(|b| display_value(&b.result())));
+                        (cells, status(k))
+                    })
+                    .collect();
+                rows.extend(gone.map(|k| {
+                    let mut cells: Vec<String> = k.iter().map(display_value).collect();
+                    cells.extend(std::iter::repeat_n("—".to_string(), columns.len().saturating_sub(keys.len())));
+                    (cells, RowStatus::Evicted)
+                }));
+                out.push(StateTableView { operator: name.into(), columns, rows, note: String::new() });
+            }
+            (OperatorState::Dedup(d), Node::Dedup { input, keys, within_watermark, event_time_col, event_time_in_key, .. }) => {
+                let mut columns: Vec<String> = keys.iter().map(|i| input.output[*i].name.clone()).collect();
+                if *within_watermark {
+                    columns.push("expires at".into());
+                }
+                let time_pos = keys.iter().position(|k| Some(*k) == *event_time_col);
+                let mut rows: Vec<(Vec<String>, RowStatus)> = d
+                    .store
+                    .iter()
+                    .map(|(k, expiry)| {
+                        let mut cells: Vec<String> = k.iter().map(display_value).collect();
+                        let status = if *within_watermark {
+                            cells.push(expiry.map_or("—".into(), format_timestamp_us));
+                            if expiry.is_some_and(|e| e <= wm_us) { RowStatus::Closing } else { RowStatus::Open }
+                        } else if *event_time_in_key {
+                            let t = time_pos.and_then(|p| k.get(p)).and_then(Value::event_time_us);
+                            if t.is_some_and(|t| t <= wm_us) { RowStatus::Closing } else { RowStatus::Open }
+                        } else {
+                            RowStatus::NoWatermark
+                        };
+                        (cells, status)
+                    })
+                    .collect();
+                rows.extend(gone.map(|k| (k.iter().map(display_value).collect(), RowStatus::Evicted)));
+                out.push(StateTableView { operator: name.into(), columns, rows, note: String::new() });
+            }
+            (OperatorState::Limit(l), Node::Limit { n, .. }) => out.push(StateTableView {
+                operator: name.into(),
+                columns: vec!["rows emitted".into(), "limit".into()],
+                rows: vec![(vec![l.emitted().to_string(), n.to_string()], RowStatus::NoWatermark)],
+                note: String::new(),
+            }),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Parses one form field for a column of type `t`. Empty text is NULL.
+///
+/// # Errors
+/// What was expected.
+pub fn parse_field(text: &str, t: &DataType, base_day_us: i64) -> Result<Value, String> {
+    if text.is_empty() || text.eq_ignore_ascii_case("null") {
+        return Ok(Value::Null);
+    }
+    if let DataType::Timestamp(..) = t {
+        // `12:07` or `12:07:30` on the scenario's day.
+        let parts: Vec<&str> = text.split(':').collect();
+        if text.len() <= 12 && (2..=3).contains(&parts.len()) && !text.contains('-') {
+            let nums: Option<Vec<f64>> = parts.iter().map(|p| p.trim().parse::<f64>().ok()).collect();
+            if let Some(n) = nums {
+                let (h, m, s) = (n[0], n[1], n.get(2).copied().unwrap_or(0.0));
+                if (0.0..24.0).contains(&h) && (0.0..60.0).contains(&m) && (0.0..60.0).contains(&s) && h.fract() == 0.0 && m.fract() == 0.0 {
+                    return Ok(Value::Timestamp(base_day_us + ((h * 3600.0 + m * 60.0) * 1e6) as i64 + (s * 1e6).round() as i64));
+                }
+            }
+            return Err(format!("'{text}' is not a time of day: write 12:07 or 12:07:30"));
+        }
+        return parse_timestamp_us(text).map(Value::Timestamp);
+    }
+    let json = match t {
+        DataType::Utf8 => Json::String(text.to_string()),
+        _ => serde_json::from_str(text).unwrap_or_else(|_| Json::String(text.to_string())),
+    };
+    json_to_value(&json, t)
+}
