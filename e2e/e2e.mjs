@@ -158,7 +158,11 @@ async function check(name, fn) {
     console.log(`ok   ${name} (${Date.now() - t0} ms)`);
   } catch (err) {
     results.push({ name, ok: false });
-    console.log(`FAIL ${name} (${Date.now() - t0} ms)\n     ${String(err?.stack ?? err).split('\n').join('\n     ')}`);
+    // Playwright's call logs can echo a whole scenario: keep the report readable.
+    const lines = String(err?.stack ?? err).split('\n');
+    const shown = lines.slice(0, 30).map((l) => (l.length > 240 ? l.slice(0, 240) + '…' : l));
+    if (lines.length > shown.length) shown.push(`… ${lines.length - shown.length} more lines`);
+    console.log(`FAIL ${name} (${Date.now() - t0} ms)\n     ${shown.join('\n     ')}`);
   }
 }
 

@@ -70,7 +70,13 @@ export class LabPage {
 
   /** Pastes a scenario (conformance format) and loads it. */
   async openScenario(jsonText) {
-    await this.el('scenario-json').fill(jsonText);
+    const textarea = this.el('scenario-json');
+    // The scenario box may sit in a collapsed <details>: open it the way a person would.
+    if (!(await textarea.isVisible())) {
+      const details = textarea.locator('xpath=ancestor::details[1]');
+      if ((await details.count()) > 0) await details.locator('summary').first().click();
+    }
+    await textarea.fill(jsonText);
     await this.el('open-scenario').click();
   }
 
