@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# README command 2 (and CI's, through .ci/run): install whatever is missing, then run every
+# test in order, stopping at the first failure. The last line is always "N passed, M failed"
+# over the phases; CI reads it.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+cd "$STREAMLAB_ROOT"
+
+passed=0
+timings=()
+
+phase() {
+  local name="$1"; shift
+  local t0=$SECONDS
+  echo
+  echo "==> phase $((passed + 1)): $name"
+  echo "    \$ $*"
+  if "$@"; then
+    passed=$((passed + 1))
+    timings+=("$(printf '%-48s %4ss' "$name" "$((SECONDS - t0))")")
+    echo "<== $name: ok in $((SECONDS - t0))s"
+  else
+    local rc=$?
+    echo "<== $name: FAILED (exit $rc) after $((SECONDS - t0))s" >&2
+    printf '    %s\n' "${timings[@]}"
+    echo "$passed passed, 1 failed"
+    exit 1
+  fi
+}
+
+# 1. tools and dependencies (idempotent)
+phase "setup" bash scripts/setup.sh
+# 2. native: engine unit tests, doc tests, the conformance runner (engine/tests/conformance.rs),
+#    web crate tests (session, quiz bank)
+phase "cargo test --workspace" cargo test --workspace --locked
+# 3. the engine must build for the browser on its own (no wall clock, no threads, no fs)
+phase "engine builds for wasm32" cargo build --locked -p streamlab-engine --target wasm32-unknown-unknown
+# 4. the release bundle in dist/ (wasm-release profile, wasm-bindgen, wasm-opt -Oz)
+phase "trunk build --release" trunk build --release --offline
+# 5. end to end in Debian's Chromium against dist/
+phase "e2e (playwright-core, chromium)" node e2e/e2e.mjs
+
+echo
+printf '    %s\n' "${timings[@]}"
+echo "$passed passed, 0 failed"
