@@ -74,6 +74,7 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("quiz.prev", "Previous", "이전"),
     ("quiz.of", "of", "/"),
     ("output.schema", "Output columns", "출력 컬럼"),
+    ("times.day", "Times are UTC on", "시간은 UTC 기준, 날짜:"),
 ];
 
 /// The label `key` in `lang`; the key itself if missing (so a gap shows, never panics).

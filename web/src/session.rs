@@ -125,6 +125,8 @@ pub struct LabView {
     pub state: Vec<StateTableView>,
     /// The global watermark the next batch will run with.
     pub watermark: Option<String>,
+    /// The day (`2026-01-01`, UTC) that short times like `12:07` are on.
+    pub day: String,
     /// Each `withWatermark` delay as written in the query.
     pub delays: Vec<String>,
     pub no_data_batch_due: bool,
@@ -415,7 +417,7 @@ impl Session {
         let from_steps = self.scenario.steps.iter().flat_map(|s| s.values().flatten()).find_map(|r| {
             r.values().find_map(|v| v.as_str().and_then(|s| parse_timestamp_us(s).ok()))
         });
-        from_rows.or(from_steps).map_or(parse_timestamp_us("2026-01-01T00:00:00Z").unwrap_or(0), |t| t.div_euclid(day) * day)
+        from_steps.or(from_rows).map_or(parse_timestamp_us("2026-01-01T00:00:00Z").unwrap_or(0), |t| t.div_euclid(day) * day)
     }
 
     /// The streaming sources and their columns.
@@ -470,17 +472,19 @@ impl Session {
             .map(|c| c.watermark_delay_spans.iter().map(|s| self.query_text[s.start + 1..s.end - 1].to_string()).collect())
             .unwrap_or_default();
         let has_watermark = self.query.as_ref().is_some_and(|q| q.plan().has_watermark());
+        let day = self.base_day_us();
         LabView {
             title: self.scenario.title.clone(),
             query_text: self.query_text.clone(),
             mode: self.mode,
             error: self.error.clone(),
             sources: self.sources(),
-            pending: self.pending.iter().map(|(s, r)| (s.clone(), r.iter().map(display_value).collect())).collect(),
+            pending: self.pending.iter().map(|(s, r)| (s.clone(), r.iter().map(|v| display_cell(v, day)).collect())).collect(),
             output_columns: output.iter().map(|a| format!("{}: {}", a.name, spark_type_name(&a.data_type))).collect(),
-            batches: self.batches.iter().map(|(step, b)| batch_view(*step, b, &output)).collect(),
-            state: self.query.as_ref().map(|q| state_tables(q, self.mode, &self.evicted)).unwrap_or_default(),
+            batches: self.batches.iter().map(|(step, b)| batch_view(*step, b, &output, day)).collect(),
+            state: self.query.as_ref().map(|q| state_tables(q, self.mode, &self.evicted, day)).unwrap_or_default(),
             watermark: self.query.as_ref().filter(|_| has_watermark).map(|q| format_timestamp_us(q.current_watermark_ms() * 1000)),
+            day: format_timestamp_us(day).get(..10).unwrap_or_default().to_string(),
             delays,
             no_data_batch_due: self.query.as_ref().is_some_and(StreamingQuery::wants_no_data_batch),
             steps_done: self.next_step,
@@ -500,15 +504,37 @@ impl Session {
     }
 }
 
-fn batch_view(step: Option<usize>, b: &BatchResult, output: &[Attr]) -> BatchView {
+/// A cell as the lab shows it: times on the scenario's day as `12:07` (`12:07:30`,
+/// `12:04:59.999999`), other days in full; windows as `[12:00, 12:10)`.
+pub fn display_cell(v: &Value, base_day_us: i64) -> String {
+    match v {
+        Value::Timestamp(t) => {
+            let day = 86_400_000_000i64;
+            if t.div_euclid(day) * day != base_day_us {
+                return format_timestamp_us(*t);
+            }
+            let rem = t.rem_euclid(day);
+            let (h, m, s, us) = (rem / 3_600_000_000, rem / 60_000_000 % 60, rem / 1_000_000 % 60, rem % 1_000_000);
+            match (s, us) {
+                (0, 0) => format!("{h:02}:{m:02}"),
+                (_, 0) => format!("{h:02}:{m:02}:{s:02}"),
+                _ => format!("{h:02}:{m:02}:{s:02}.{us:06}"),
+            }
+        }
+        Value::Struct(f) if f.len() == 2 => format!("[{}, {})", display_cell(&f[0], base_day_us), display_cell(&f[1], base_day_us)),
+        other => display_value(other),
+    }
+}
+
+fn batch_view(step: Option<usize>, b: &BatchResult, output: &[Attr], day: i64) -> BatchView {
     BatchView {
         id: b.batch_id,
         step,
         input_rows: b.input_rows,
-        watermark: b.watermark_ms.map(|w| format_timestamp_us(w * 1000)),
-        late_watermark: format_timestamp_us(b.late_watermark_ms * 1000),
+        watermark: b.watermark_ms.map(|w| display_cell(&Value::Timestamp(w * 1000), day)),
+        late_watermark: display_cell(&Value::Timestamp(b.late_watermark_ms * 1000), day),
         no_data: b.no_data,
-        rows: b.rows.iter().map(|r| r.iter().map(display_value).collect()).collect(),
+        rows: b.rows.iter().map(|r| r.iter().map(|v| display_cell(v, day)).collect()).collect(),
         rows_json: b.rows.iter().map(|r| row_to_json(r, output).to_string()).collect(),
         metrics: b
             .state
@@ -545,7 +571,8 @@ fn find_op(plan: &Plan, op: usize) -> Option<&Plan> {
     }
 }
 
-fn state_tables(q: &StreamingQuery, mode: OutputMode, evicted: &[(usize, Row)]) -> Vec<StateTableView> {
+fn state_tables(q: &StreamingQuery, mode: OutputMode, evicted: &[(usize, Row)], day: i64) -> Vec<StateTableView> {
+    let display_value = |v: &Value| display_cell(v, day);
     let wm_us = q.current_watermark_ms() * 1000;
     let mut out = Vec::new();
     for (op, name) in q.plan().stateful_operators() {
@@ -592,7 +619,7 @@ fn state_tables(q: &StreamingQuery, mode: OutputMode, evicted: &[(usize, Row)]) 
                     .map(|(k, expiry)| {
                         let mut cells: Vec<String> = k.iter().map(display_value).collect();
                         let status = if *within_watermark {
-                            cells.push(expiry.map_or("—".into(), format_timestamp_us));
+                            cells.push(expiry.map_or("—".into(), |e| display_cell(&Value::Timestamp(e), day)));
                             if expiry.is_some_and(|e| e <= wm_us) { RowStatus::Closing } else { RowStatus::Open }
                         } else if *event_time_in_key {
                             let t = time_pos.and_then(|p| k.get(p)).and_then(Value::event_time_us);
@@ -603,7 +630,7 @@ fn state_tables(q: &StreamingQuery, mode: OutputMode, evicted: &[(usize, Row)]) 
                         (cells, status)
                     })
                     .collect();
-                rows.extend(gone.map(|k| (k.iter().map(display_value).collect(), RowStatus::Evicted)));
+                rows.extend(gone.map(|k| (k.iter().map(|v| display_value(v)).collect(), RowStatus::Evicted)));
                 out.push(StateTableView { operator: name.into(), columns, rows, note: String::new() });
             }
             (OperatorState::Limit(l), Node::Limit { n, .. }) => out.push(StateTableView {

@@ -20,6 +20,7 @@ pub fn BatchList() -> impl IntoView {
     view! {
         <div class="panel batches">
             <h2>{move || lab.t("batches")}</h2>
+            <p class="help">{move || lab.t("times.day")}" "{move || lab.view.with(|v| v.day.clone())}</p>
             {move || {
                 let batches = lab.view.with(|v| v.batches.clone());
                 if batches.is_empty() {

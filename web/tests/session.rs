@@ -1,0 +1,133 @@
+//! Native tests of `web::session`, the lab's boundary to the engine: the page does exactly
+//! these calls. Expected values come from the conformance corpus (real Spark 4.3) or are
+//! worked out by hand in the comments.
+
+use std::collections::BTreeMap;
+
+use streamlab_engine::scenario::Scenario;
+use streamlab_engine::streaming::OutputMode;
+use streamlab_web::session::{RowStatus, Session};
+
+fn corpus(id: &str) -> Scenario {
+    let path = format!("{}/../../shared/conformance/cases/{id}.json", env!("CARGO_MANIFEST_DIR"));
+    Scenario::from_json(&std::fs::read_to_string(path).expect("corpus case")).expect("scenario")
+}
+
+fn run_all(s: &mut Session) {
+    while s.run_step() {}
+}
+
+#[test]
+fn next_step_reproduces_spark_batch_by_batch() {
+    let case = corpus("window-sliding-classic-append");
+    let expected = case.expected.clone().expect("expected");
+    let mut s = Session::from_scenario(case);
+    run_all(&mut s);
+    let v = s.view();
+    let got: Vec<(u64, usize)> = v.batches.iter().map(|b| (b.id, b.rows.len())).collect();
+    let want: Vec<(u64, usize)> = expected.batches.iter().map(|b| (b.batch_id, b.rows.len())).collect();
+    assert_eq!(got, want);
+    let steps: Vec<Option<usize>> = v.batches.iter().map(|b| b.step).collect();
+    let want_steps: Vec<Option<usize>> = expected.batches.iter().map(|b| Some(b.step)).collect();
+    assert_eq!(steps, want_steps);
+    // Batch 6 dropped the 12:04 event in two windows (corpus: num_rows_dropped_by_watermark=2).
+    assert_eq!(v.batches[6].metrics[0].dropped, 2);
+    // Windows show compactly on the scenario's day.
+    assert_eq!(v.batches[5].rows[0][0], "[12:00, 12:10)");
+    assert_eq!(v.steps_done, v.steps_total);
+}
+
+#[test]
+fn invalid_mode_shows_sparks_error_and_keeps_the_input() {
+    let case = corpus("stateless-filter-select-append");
+    let mut s = Session::from_scenario(case);
+    s.run_step();
+    let rows_before = s.view().batches[0].rows.len();
+    s.set_mode(OutputMode::Complete);
+    let e = s.view().error.expect("complete without aggregation is rejected");
+    assert_eq!(e.error_class.as_deref(), Some("STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION"));
+    assert!(e.message.contains("no streaming aggregations"), "{}", e.message);
+    assert!(s.view().batches.is_empty());
+    // Back to append: the same input replays to the same output (corpus b0: e1, e3).
+    s.set_mode(OutputMode::Append);
+    assert!(s.view().error.is_none());
+    assert_eq!(s.view().batches[0].rows.len(), rows_before);
+    assert_eq!(rows_before, 2);
+}
+
+#[test]
+fn delay_change_rewrites_the_query_and_replays() {
+    let mut s = Session::from_scenario(corpus("window-sliding-classic-append"));
+    s.run_step();
+    // Step 0 has events at 12:07, 12:08, 12:14; with a 10-minute delay the watermark is 12:04.
+    assert_eq!(s.view().watermark.as_deref(), Some("2026-01-01T12:04:00Z"));
+    s.set_delay(0, "0 seconds").unwrap();
+    assert!(s.query_text().contains("withWatermark('event_time', '0 seconds')"), "{}", s.query_text());
+    // With no delay it is the max event time itself.
+    assert_eq!(s.view().watermark.as_deref(), Some("2026-01-01T12:14:00Z"));
+    assert_eq!(s.view().delays, vec!["0 seconds".to_string()]);
+    assert!(s.set_delay(0, "ten minutes").is_err());
+}
+
+#[test]
+fn bad_event_fields_are_reported_and_nothing_is_lost() {
+    let mut s = Session::from_scenario(corpus("window-sliding-classic-append"));
+    let mut f = BTreeMap::new();
+    f.insert("event_id".to_string(), "x1".to_string());
+    f.insert("post_id".to_string(), "seven".to_string());
+    f.insert("event_time".to_string(), "12:07".to_string());
+    let err = s.push_event("clicks", &f).unwrap_err();
+    assert!(err.starts_with("post_id:"), "{err}");
+    f.insert("post_id".to_string(), "7".to_string());
+    f.insert("event_time".to_string(), "25:99".to_string());
+    assert!(s.push_event("clicks", &f).unwrap_err().starts_with("event_time:"));
+    f.insert("event_time".to_string(), "12:07".to_string());
+    s.push_event("clicks", &f).unwrap();
+    assert_eq!(s.view().pending.len(), 1);
+    s.trigger();
+    let v = s.view();
+    assert_eq!(v.pending.len(), 0);
+    assert_eq!(v.batches.len(), 1);
+    // One event in a 10-minute window sliding 5 minutes: two windows in state, both open.
+    assert_eq!(v.state[0].rows.len(), 2);
+    assert!(v.state[0].rows.iter().all(|(_, st)| *st == RowStatus::Open));
+}
+
+#[test]
+fn a_query_typo_points_at_its_position() {
+    let mut s = Session::from_scenario(corpus("window-sliding-classic-append"));
+    s.set_query("clicks.select('event_id'");
+    let e = s.view().error.expect("unclosed call");
+    assert_eq!(e.kind, "ParseException");
+    assert_eq!(e.position, Some((1, 25)));
+    s.set_query("clicks.select('nope')");
+    let e = s.view().error.expect("unknown column");
+    assert_eq!(e.error_class.as_deref(), Some("UNRESOLVED_COLUMN.WITH_SUGGESTION"));
+}
+
+#[test]
+fn a_saved_session_reopens_to_the_same_batches() {
+    let mut s = Session::from_scenario(corpus("window-tumbling-append-basic"));
+    run_all(&mut s);
+    let saved = s.to_scenario().to_json();
+    let mut again = Session::from_json(&saved).unwrap();
+    run_all(&mut again);
+    let ids = |s: &Session| s.view().batches.iter().map(|b| (b.id, b.rows_json.clone())).collect::<Vec<_>>();
+    assert_eq!(ids(&s), ids(&again));
+    assert!(Session::from_json("{not json").is_err());
+}
+
+#[test]
+fn advancing_the_watermark_with_an_event_closes_windows() {
+    let mut s = Session::from_scenario(corpus("window-tumbling-append-basic"));
+    s.run_step();
+    let emitted_before: usize = s.view().batches.iter().map(|b| b.rows.len()).sum();
+    assert_eq!(emitted_before, 0);
+    // An event at 13:00 with a 5-minute delay moves the watermark to 12:55: every
+    // 10-minute window of the 12:0x events ends by then and is emitted in the no-data batch.
+    s.advance_with_event("clicks", "13:00").unwrap();
+    let v = s.view();
+    assert_eq!(v.watermark.as_deref(), Some("2026-01-01T12:55:00Z"));
+    assert!(v.batches.last().unwrap().no_data);
+    assert!(!v.batches.last().unwrap().rows.is_empty());
+}
