@@ -31,8 +31,9 @@ phase() {
 # 1. tools and dependencies (idempotent)
 phase "setup" bash scripts/setup.sh
 # 2. native: engine unit tests, doc tests, the conformance runner (engine/tests/conformance.rs),
-#    web crate tests (session, quiz bank)
-phase "cargo test --workspace" cargo test --workspace --locked
+#    web crate tests (session, quiz bank). --no-fail-fast: every test binary runs, so one
+#    failure does not hide the others (the phase still fails).
+phase "cargo test --workspace" cargo test --workspace --locked --no-fail-fast
 # 3. the engine must build for the browser on its own (no wall clock, no threads, no fs)
 phase "engine builds for wasm32" cargo build --locked -p streamlab-engine --target wasm32-unknown-unknown
 # 4. the release bundle in dist/ (wasm-release profile, wasm-bindgen, wasm-opt -Oz)
