@@ -1,7 +1,7 @@
 //! `StateStoreSaveExec` (with `StateStoreRestoreExec`): a streaming aggregation's state and
 //! what it emits in each output mode (spec §5.2, `statefulOperators.scala`).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeSet, HashMap};
 
 use super::eval::eval;
 use super::OperatorMetrics;
@@ -145,14 +145,20 @@ pub fn run_aggregate(
     evict_wm_ms: i64,
 ) -> AggregateOutput {
     // Partial aggregation: one buffer set per key in this batch (Spark's partial agg + shuffle).
-    let mut partial: BTreeMap<Row, Vec<AggBuffer>> = BTreeMap::new();
+    // A hash map for speed; the keys are sorted below so the state sees them in order.
+    let mut partial: HashMap<Row, Vec<AggBuffer>> = HashMap::new();
     for row in input {
         let key: Row = keys.iter().map(|k| eval(k, row)).collect();
-        let bufs = partial.entry(key).or_insert_with(|| aggs.iter().map(|a| AggBuffer::new(a.func)).collect());
+        let bufs = match partial.get_mut(&key) {
+            Some(b) => b,
+            None => partial.entry(key).or_insert_with(|| aggs.iter().map(|a| AggBuffer::new(a.func)).collect()),
+        };
         for (buf, agg) in bufs.iter_mut().zip(aggs) {
             buf.update(agg.arg.as_ref().map(|a| eval(a, row)));
         }
     }
+    let mut partial: Vec<(Row, Vec<AggBuffer>)> = partial.into_iter().collect();
+    partial.sort_by(|a, b| a.0.cmp(&b.0));
     let watermarked = event_time_key.filter(|_| mode != OutputMode::Complete);
     let is_past = |key: &Row, wm_ms: i64| {
         watermarked

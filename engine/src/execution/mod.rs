@@ -43,9 +43,10 @@ pub enum OperatorState {
 }
 
 /// Everything one batch needs besides the plan.
-pub struct BatchContext<'a> {
-    /// New rows per source index.
-    pub inputs: &'a [Vec<Row>],
+pub struct BatchContext {
+    /// New rows per source index, with how many plan leaves still read each: the last
+    /// reader takes the rows instead of copying them.
+    pub inputs: std::cell::RefCell<Vec<(usize, Vec<Row>)>>,
     pub mode: OutputMode,
     /// Watermark for dropping late rows: wm(N-1), ms (spec §2.4).
     pub late_wm_ms: i64,
@@ -62,10 +63,36 @@ pub struct BatchEffects {
     pub metrics: BTreeMap<usize, OperatorMetrics>,
 }
 
+impl BatchContext {
+    /// A context for `plan` over `inputs` (rows per source index).
+    pub fn new(plan: &Plan, inputs: Vec<Vec<Row>>, mode: OutputMode, late_wm_ms: i64, evict_wm_ms: i64) -> BatchContext {
+        let mut readers = vec![0usize; inputs.len()];
+        plan.walk(&mut |p| {
+            if let Node::Source { index, .. } = &p.node {
+                if let Some(r) = readers.get_mut(*index) {
+                    *r += 1;
+                }
+            }
+        });
+        let inputs = readers.into_iter().zip(inputs).collect();
+        BatchContext { inputs: std::cell::RefCell::new(inputs), mode, late_wm_ms, evict_wm_ms }
+    }
+}
+
 /// Runs `plan` over one batch, updating `states` (keyed by operator id).
 pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, OperatorState>, fx: &mut BatchEffects) -> Vec<Row> {
     match &plan.node {
-        Node::Source { index, .. } => ctx.inputs.get(*index).cloned().unwrap_or_default(),
+        Node::Source { index, .. } => {
+            let mut inputs = ctx.inputs.borrow_mut();
+            match inputs.get_mut(*index) {
+                Some((readers, rows)) if *readers <= 1 => std::mem::take(rows),
+                Some((readers, rows)) => {
+                    *readers -= 1;
+                    rows.clone()
+                }
+                None => Vec::new(),
+            }
+        }
         Node::Static { rows, .. } => Rc::clone(rows).as_ref().clone(),
         Node::Project { input, exprs } => execute(input, ctx, states, fx)
             .iter()

@@ -296,7 +296,8 @@ impl StreamingQuery {
         }
         let input_rows: u64 = inputs.iter().map(|r| r.len() as u64).sum();
         let late_wm_ms = if batch_id == 0 { 0 } else { self.prev_batch_wm_ms };
-        let ctx = BatchContext { inputs: &inputs, mode: self.mode, late_wm_ms, evict_wm_ms: wm };
+        let per_source: Vec<u64> = inputs.iter().map(|r| r.len() as u64).collect();
+        let ctx = BatchContext::new(&self.plan, inputs, self.mode, late_wm_ms, wm);
         let mut fx = BatchEffects::default();
         let rows = execution::execute(&self.plan, &ctx, &mut self.states, &mut fx);
 
@@ -340,7 +341,7 @@ impl StreamingQuery {
                 }
             })
             .collect();
-        let progress = self.progress(batch_id, &inputs, &end, &event_time, &state, rows.len());
+        let progress = self.progress(batch_id, &per_source, &end, &event_time, &state, rows.len());
         self.committed = end;
         self.prev_batch_wm_ms = wm;
         self.last_executed = true;
@@ -371,7 +372,7 @@ impl StreamingQuery {
     fn progress(
         &self,
         batch_id: u64,
-        inputs: &[Vec<Row>],
+        inputs: &[u64],
         end: &[Option<i64>],
         et: &EventTimeSummary,
         state: &[StateOperatorProgress],
@@ -403,12 +404,12 @@ impl StreamingQuery {
                 start_offset: self.committed[i],
                 end_offset: end[i],
                 latest_offset: end[i],
-                num_input_rows: inputs[i].len() as u64,
+                num_input_rows: inputs[i],
                 input_rows_per_second: 0.0,
                 processed_rows_per_second: 0.0,
             })
             .collect();
-        let num_input_rows = inputs.iter().map(|r| r.len() as u64).sum();
+        let num_input_rows = inputs.iter().sum();
         StreamingQueryProgress {
             id: self.id.clone(),
             run_id: self.run_id.clone(),
