@@ -294,8 +294,10 @@ mod tests {
     fn call_chain_with_kwargs_and_lists() {
         let n = q("clicks.dropDuplicates(['a', \"b\"]).join(o, on='k', how='left')");
         let NodeKind::Call(f, args) = n.kind else { panic!() };
-        assert_eq!(args.len(), 2);
-        assert_eq!(args[1].name.as_deref(), Some("how"));
+        // join(o, on='k', how='left'): one positional and two keyword arguments.
+        assert_eq!(args.len(), 3);
+        assert_eq!(args[0].name, None);
+        assert_eq!(args[2].name.as_deref(), Some("how"));
         assert!(matches!(f.kind, NodeKind::Attr(_, ref m) if m == "join"));
     }
 
