@@ -74,6 +74,7 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("quiz.prev", "Previous", "이전"),
     ("quiz.of", "of", "/"),
     ("output.schema", "Output columns", "출력 컬럼"),
+    ("late.wm", "Late rows in this batch were judged against the previous batch's watermark, wm(N-1) =", "이 배치의 늦은 행은 이전 배치의 워터마크 wm(N-1) 기준으로 판단했습니다:"),
     ("times.day", "Times are UTC on", "시간은 UTC 기준, 날짜:"),
 ];
 

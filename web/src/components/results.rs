@@ -156,7 +156,7 @@ pub fn MetricsPanel() -> impl IntoView {
                         <tr><td><code>{m.operator.clone()}</code></td><td>{m.total}</td><td>{m.updated}</td><td>{m.removed}</td><td>{m.dropped}</td></tr>
                     }).collect_view()}</tbody>
                 </table>
-                <p class="help">{format!("late rows judged against wm(N-1) = {}", b.late_watermark)}</p>
+                <p class="help">{lab.t("late.wm")}" "{b.late_watermark.clone()}</p>
                 <details>
                     <summary>{lab.t("progress")}</summary>
                     <pre class="json" data-testid="progress-json">{b.progress_json.clone()}</pre>
