@@ -1,7 +1,9 @@
 //! `StateStoreSaveExec` (with `StateStoreRestoreExec`): a streaming aggregation's state and
 //! what it emits in each output mode (spec §5.2, `statefulOperators.scala`).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use super::eval::eval;
 use super::OperatorMetrics;
@@ -146,7 +148,7 @@ pub fn run_aggregate(
 ) -> AggregateOutput {
     // Partial aggregation: one buffer set per key in this batch (Spark's partial agg + shuffle).
     // A hash map for speed; the keys are sorted below so the state sees them in order.
-    let mut partial: HashMap<Row, Vec<AggBuffer>> = HashMap::new();
+    let mut partial: HashMap<Row, Vec<AggBuffer>> = HashMap::default();
     for row in input {
         let key: Row = keys.iter().map(|k| eval(k, row)).collect();
         let bufs = match partial.get_mut(&key) {

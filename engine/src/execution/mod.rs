@@ -17,6 +17,8 @@ pub mod window;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+use rustc_hash::FxHashMap as HashMap;
+
 use crate::analysis::{Node, Plan};
 use crate::streaming::OutputMode;
 use crate::types::{Row, Value};
@@ -111,12 +113,21 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
             rows
         }
         Node::TimeWindow { input, time, spec } => {
-            let mut out = Vec::new();
-            for r in execute(input, ctx, states, fx) {
+            let rows = execute(input, ctx, states, fx);
+            let mut out = Vec::with_capacity(rows.len() * 2);
+            // Rows close in time share windows: reuse each window value (one allocation per
+            // distinct window, not per row).
+            let mut cache: HashMap<i64, Value> = HashMap::default();
+            for r in rows {
                 let Value::Timestamp(ts) = eval::eval(time, &r) else { continue };
                 for (start, end) in window::assign_windows(ts, spec) {
-                    let mut row = r.clone();
-                    row.push(Value::Struct(Rc::from(vec![Value::Timestamp(start), Value::Timestamp(end)])));
+                    let w = cache
+                        .entry(start)
+                        .or_insert_with(|| Value::Struct(Rc::from(vec![Value::Timestamp(start), Value::Timestamp(end)])))
+                        .clone();
+                    let mut row = Vec::with_capacity(r.len() + 1);
+                    row.extend(r.iter().cloned());
+                    row.push(w);
                     out.push(row);
                 }
             }
