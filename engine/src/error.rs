@@ -73,6 +73,8 @@ pub struct AnalysisError {
     pub hint: Option<String>,
     /// Where in the query text, when known.
     pub span: Option<Span>,
+    /// For `STREAM_FAILED`: the error condition and message of the cause.
+    pub cause: Option<(String, String)>,
 }
 
 impl AnalysisError {
@@ -86,6 +88,7 @@ impl AnalysisError {
             plan: None,
             hint: None,
             span: None,
+            cause: None,
         }
     }
 

@@ -312,6 +312,9 @@ pub fn run(scenario: &Scenario) -> ScenarioRun {
         for b in q.process_all_available() {
             batches.push((i, b));
         }
+        if let Some(e) = q.exception() {
+            return ScenarioRun { error: Some(e.clone()), output, batches };
+        }
     }
     ScenarioRun { error: None, output, batches }
 }
@@ -366,6 +369,18 @@ pub fn check(scenario: &Scenario) -> Verdict {
             }
             if e.error_class.as_deref() != Some(a.error_class.as_str()) {
                 return Verdict::Fail(format!("error class: expected {:?}, got {}", e.error_class, a.error_class));
+            }
+            if let Some(cause) = &e.cause_error_class {
+                let got = a.cause.as_ref().map(|(c, _)| c.as_str());
+                if got != Some(cause.as_str()) {
+                    return Verdict::Fail(format!("cause error class: expected {cause}, got {got:?}"));
+                }
+                let want = message_core(e.cause_message.as_deref().unwrap_or_default());
+                let got_msg = a.cause.as_ref().map(|(_, m)| message_core(m)).unwrap_or_default();
+                if !got_msg.starts_with(want.trim_end()) {
+                    return Verdict::Fail(format!("cause message:\n  expected: {want}\n  got:      {got_msg}"));
+                }
+                return Verdict::Pass;
             }
             // The corpus cuts long messages; a prefix of ours is the same message.
             let want = message_core(&e.message);

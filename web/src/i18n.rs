@@ -55,7 +55,7 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("status.open", "open", "열림"),
     ("status.closing", "closes in the next batch", "다음 배치에서 닫힘"),
     ("status.kept", "kept (complete mode)", "유지 (complete 모드)"),
-    ("status.evicted", "evicted by the last batch", "직전 배치에서 제거됨"),
+    ("status.evicted", "removed by the last batch (evicted or merged)", "직전 배치에서 제거됨 (만료 또는 병합)"),
     ("status.nowm", "kept forever (no event-time key)", "영원히 유지 (이벤트 시간 키 없음)"),
     ("metrics", "State metrics of the last batch", "직전 배치의 상태 지표"),
     ("progress", "Last StreamingQueryProgress (JSON)", "마지막 StreamingQueryProgress (JSON)"),

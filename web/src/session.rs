@@ -395,6 +395,9 @@ impl Session {
                 q.set_clock_ms(index as i64 * 1000);
                 let before = state_keys(q);
                 let results = if *action == Action::Trigger { q.run_next_batch().into_iter().collect() } else { q.process_all_available() };
+                if let Some(e) = q.exception() {
+                    self.error = Some(error_view(e, &self.query_text));
+                }
                 if results.is_empty() {
                     return;
                 }
@@ -558,6 +561,15 @@ fn state_keys(q: &StreamingQuery) -> BTreeSet<(usize, Row)> {
         match st {
             OperatorState::Aggregate(a) => out.extend(a.store.iter().map(|(k, _)| (*op, k.clone()))),
             OperatorState::Dedup(d) => out.extend(d.store.iter().map(|(k, _)| (*op, k.clone()))),
+            OperatorState::Session(st) => {
+                for (k, sessions) in st.store.iter() {
+                    for sess in sessions {
+                        let mut key = k.clone();
+                        key.push(Value::Timestamp(sess.start));
+                        out.insert((*op, key));
+                    }
+                }
+            }
             OperatorState::Limit(_) => {}
         }
     }
@@ -631,6 +643,35 @@ fn state_tables(q: &StreamingQuery, mode: OutputMode, evicted: &[(usize, Row)], 
                     })
                     .collect();
                 rows.extend(gone.map(|k| (k.iter().map(|v| display_value(v)).collect(), RowStatus::Evicted)));
+                out.push(StateTableView { operator: name.into(), columns, rows, note: String::new() });
+            }
+            (OperatorState::Session(st), Node::Aggregate { keys, session: Some(spec), .. }) => {
+                let columns: Vec<String> = node.output.iter().map(|a| a.name.clone()).collect();
+                let mut rows: Vec<(Vec<String>, RowStatus)> = Vec::new();
+                for (k, sessions) in st.store.iter() {
+                    for sess in sessions {
+                        let mut cells: Vec<String> = k.iter().map(|v| display_value(v)).collect();
+                        let window = Value::Struct(std::rc::Rc::from(vec![Value::Timestamp(sess.start), Value::Timestamp(sess.end)]));
+                        cells.insert(spec.position, display_value(&window));
+                        cells.extend(sess.buffers.iter().map(|b| display_value(&b.result())));
+                        let status = if mode == OutputMode::Complete {
+                            RowStatus::Kept
+                        } else if sess.end <= wm_us {
+                            RowStatus::Closing
+                        } else {
+                            RowStatus::Open
+                        };
+                        rows.push((cells, status));
+                    }
+                }
+                rows.extend(gone.map(|k| {
+                    // The key of a session row is the grouping key plus the session start.
+                    let (start, key) = k.split_last().map_or((Value::Null, &k[..]), |(s, rest)| (s.clone(), rest));
+                    let mut cells: Vec<String> = key.iter().map(|v| display_value(v)).collect();
+                    cells.insert(spec.position.min(cells.len()), format!("[{}, …)", display_value(&start)));
+                    cells.extend(std::iter::repeat_n("—".to_string(), columns.len().saturating_sub(keys.len() + 1)));
+                    (cells, RowStatus::Evicted)
+                }));
                 out.push(StateTableView { operator: name.into(), columns, rows, note: String::new() });
             }
             (OperatorState::Limit(l), Node::Limit { n, .. }) => out.push(StateTableView {

@@ -78,6 +78,17 @@ pub struct WindowSpec {
     pub start_us: i64,
 }
 
+/// The session window of a session-window aggregation (`SessionWindowing`, spec §4).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionSpec {
+    /// Where the `session_window` column stands among the grouping columns.
+    pub position: usize,
+    /// The event time, over the input row.
+    pub time: BoundExpr,
+    /// The gap: an interval literal, or an expression giving an interval string per row.
+    pub gap: BoundExpr,
+}
+
 /// A join between a stream and a static table (`broadcast` style, no state).
 #[derive(Debug, Clone, PartialEq)]
 pub struct StaticJoin {
@@ -106,9 +117,11 @@ pub enum Node {
     Watermark { input: Box<Plan>, column: usize, delay_ms: i64, watermark_index: usize },
     /// Appends a `window` column, one output row per window a row falls in (`TimeWindowing`).
     TimeWindow { input: Box<Plan>, time: BoundExpr, spec: WindowSpec },
-    /// A streaming aggregation (`StateStoreRestoreExec` + `StateStoreSaveExec`).
-    /// Output: the grouping columns, then one column per aggregate.
-    Aggregate { input: Box<Plan>, keys: Vec<BoundExpr>, aggs: Vec<BoundAgg>, event_time_key: Option<usize>, op_id: usize },
+    /// A streaming aggregation (`StateStoreRestoreExec` + `StateStoreSaveExec`), or with
+    /// `session` a session-window aggregation (`SessionWindowStateStoreSaveExec`).
+    /// Output: the grouping columns (the session window at its position), then one column
+    /// per aggregate. `keys` excludes the session window.
+    Aggregate { input: Box<Plan>, keys: Vec<BoundExpr>, aggs: Vec<BoundAgg>, event_time_key: Option<usize>, session: Option<SessionSpec>, op_id: usize },
     /// `StreamingDeduplicateExec` (`within_watermark: false`) or
     /// `StreamingDeduplicateWithinWatermarkExec`.
     Dedup { input: Box<Plan>, keys: Vec<usize>, event_time_col: Option<usize>, event_time_in_key: bool, within_watermark: bool, op_id: usize },
@@ -160,7 +173,8 @@ impl Plan {
     pub fn stateful_operators(&self) -> Vec<(usize, &'static str)> {
         let mut out = Vec::new();
         self.walk(&mut |p| match &p.node {
-            Node::Aggregate { op_id, .. } => out.push((*op_id, "stateStoreSave")),
+            Node::Aggregate { op_id, session: None, .. } => out.push((*op_id, "stateStoreSave")),
+            Node::Aggregate { op_id, session: Some(_), .. } => out.push((*op_id, "sessionWindowStateStoreSaveExec")),
             Node::Dedup { op_id, within_watermark: false, .. } => out.push((*op_id, "dedupe")),
             Node::Dedup { op_id, within_watermark: true, .. } => out.push((*op_id, "dedupeWithinWatermark")),
             Node::Limit { op_id, .. } => out.push((*op_id, "globalLimit")),

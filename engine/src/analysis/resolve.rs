@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use super::plan::{Attr, BoundAgg, BoundExpr, Node, Plan, StaticJoin, WindowKind, WindowSpec};
+use super::plan::{Attr, BoundAgg, BoundExpr, Node, Plan, SessionSpec, StaticJoin, WindowKind, WindowSpec};
 use crate::error::{AnalysisError, Error, Stage};
 use crate::plan::{AggFunc, BinOp, Expr, JoinOn, JoinType, LogicalPlan};
 use crate::types::{spark_type_name, timestamp_type, window_type, DataType, Value};
@@ -291,7 +291,7 @@ impl Resolver {
                     }
                     found = Some((i, inner.clone()));
                 }
-                Expr::SessionWindow { .. } => return Err(Error::Unsupported("session windows (F.session_window)".into())),
+                Expr::SessionWindow { .. } => return Err(Error::Unsupported("session_window(...) outside groupBy()".into())),
                 _ if nested_window => {
                     return Err(Error::Unsupported("a window(...) nested inside another expression".into()))
                 }
@@ -353,13 +353,52 @@ impl Resolver {
     }
 
     fn aggregate(&mut self, input: Plan, grouping: &[Expr], aggregates: &[Expr]) -> R<Plan> {
-        let (input, grouping) = self.extract_window(input, grouping)?;
+        // A session window is not a generator: it is resolved by the aggregation itself.
+        let session_pos = grouping.iter().position(|g| {
+            matches!(g, Expr::SessionWindow { .. }) || matches!(g, Expr::Alias(inner, _) if matches!(**inner, Expr::SessionWindow { .. }))
+        });
+        let mut session = None;
+        let mut session_attr = None;
+        let mut plain: Vec<Expr> = grouping.to_vec();
+        if let Some(pos) = session_pos {
+            let (expr, name) = match plain.remove(pos) {
+                Expr::Alias(inner, n) => (*inner, n),
+                e => (e, "session_window".to_string()),
+            };
+            let Expr::SessionWindow { time, gap } = expr else { unreachable!("checked above") };
+            let (time_b, time_a) = bind(&time, &input.output)?;
+            if !matches!(time_a.data_type, DataType::Timestamp(..)) {
+                return Err(define_error(
+                    "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+                    format!("Cannot resolve \"session_window({})\" due to data type mismatch: The first parameter requires the \"TIMESTAMP\" type, however \"{}\" has the type \"{}\".", time_a.name, time_a.name, spark_type_name(&time_a.data_type).to_uppercase()),
+                ));
+            }
+            let (gap_b, gap_a) = bind(&gap, &input.output)?;
+            if !matches!(gap_a.data_type, DataType::Utf8 | DataType::Interval(_)) {
+                return Err(define_error(
+                    "_LEGACY_ERROR_TEMP_1040",
+                    format!("Gap duration expression used in session window must be CalendarIntervalType, but got {}.", spark_type_name(&gap_a.data_type)),
+                ));
+            }
+            session = Some(SessionSpec { position: pos, time: time_b, gap: gap_b });
+            session_attr = Some(Attr { name, data_type: window_type(), watermark_delay_ms: time_a.watermark_delay_ms, window: Some(WindowKind::Session) });
+        }
+        if plain.iter().any(|g| matches!(g, Expr::SessionWindow { .. })) {
+            return Err(define_error(
+                "_LEGACY_ERROR_TEMP_1039",
+                "Multiple time/session window expressions would result in a cartesian product of rows, therefore they are currently not supported.".into(),
+            ));
+        }
+        let (input, grouping) = self.extract_window(input, &plain)?;
         let mut keys = Vec::new();
         let mut output = Vec::new();
         for g in &grouping {
             let (b, a) = bind(g, &input.output)?;
             keys.push(b);
             output.push(a);
+        }
+        if let (Some(pos), Some(a)) = (session_pos, session_attr) {
+            output.insert(pos, a);
         }
         let mut aggs = Vec::new();
         for e in aggregates {
@@ -400,9 +439,10 @@ impl Resolver {
             aggs.push(BoundAgg { func: *func, arg: arg_b, input_type, distinct: *distinct });
         }
         // The grouping column that carries the watermark tag decides lateness and eviction.
-        let event_time_key = output.iter().take(keys.len()).position(Attr::is_event_time);
+        let group_width = keys.len() + usize::from(session.is_some());
+        let event_time_key = output.iter().take(group_width).position(Attr::is_event_time);
         let streaming = input.streaming;
-        Ok(Plan { node: Node::Aggregate { input: Box::new(input), keys, aggs, event_time_key, op_id: 0 }, output, streaming })
+        Ok(Plan { node: Node::Aggregate { input: Box::new(input), keys, aggs, event_time_key, session, op_id: 0 }, output, streaming })
     }
 
     fn static_join(&mut self, l: Plan, r: Plan, join_type: JoinType, on: &JoinOn) -> R<Plan> {

@@ -26,7 +26,8 @@ pub enum AggBuffer {
 }
 
 impl AggBuffer {
-    fn new(func: AggFunc) -> AggBuffer {
+    /// An empty buffer for `func`.
+    pub fn new(func: AggFunc) -> AggBuffer {
         match func {
             AggFunc::Count => AggBuffer::Count(0),
             AggFunc::Sum => AggBuffer::Sum(None),
@@ -37,7 +38,8 @@ impl AggBuffer {
         }
     }
 
-    fn update(&mut self, v: Option<Value>) {
+    /// Adds one input value (`None` for `count(*)`).
+    pub fn update(&mut self, v: Option<Value>) {
         let v = match v {
             None => {
                 // count(*): every row counts.
@@ -72,7 +74,8 @@ impl AggBuffer {
         }
     }
 
-    fn merge(&mut self, other: &AggBuffer) {
+    /// Merges another buffer of the same function into this one.
+    pub fn merge(&mut self, other: &AggBuffer) {
         match (self, other) {
             (AggBuffer::Count(a), AggBuffer::Count(b)) => *a += b,
             (AggBuffer::Sum(a), AggBuffer::Sum(Some(b))) => *a = Some(add(a.take(), b)),

@@ -11,6 +11,7 @@ pub mod dedup;
 pub mod eval;
 pub mod join;
 pub mod limit;
+pub mod session;
 pub mod watermark;
 pub mod window;
 
@@ -42,6 +43,7 @@ pub enum OperatorState {
     Aggregate(AggregateState),
     Dedup(DedupState),
     Limit(LimitState),
+    Session(session::SessionState),
 }
 
 /// Everything one batch needs besides the plan.
@@ -133,7 +135,18 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
             }
             out
         }
-        Node::Aggregate { input, keys, aggs, event_time_key, op_id } => {
+        Node::Aggregate { input, keys, aggs, event_time_key, session: Some(spec), op_id } => {
+            let rows = execute(input, ctx, states, fx);
+            let OperatorState::Session(state) =
+                states.entry(*op_id).or_insert_with(|| OperatorState::Session(session::SessionState::default()))
+            else {
+                unreachable!("operator {op_id} is a session-window aggregation")
+            };
+            let (out, m) = session::run_session_aggregate(state, &rows, keys, aggs, spec, event_time_key.is_some(), ctx.mode, ctx.late_wm_ms, ctx.evict_wm_ms);
+            fx.metrics.insert(*op_id, m);
+            out
+        }
+        Node::Aggregate { input, keys, aggs, event_time_key, session: None, op_id } => {
             let rows = execute(input, ctx, states, fx);
             let OperatorState::Aggregate(state) =
                 states.entry(*op_id).or_insert_with(|| OperatorState::Aggregate(AggregateState::default()))

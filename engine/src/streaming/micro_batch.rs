@@ -133,6 +133,10 @@ pub struct StreamingQuery {
     clock_ms: i64,
     pub offset_log: Vec<OffsetLogEntry>,
     pub commit_log: Vec<CommitLogEntry>,
+    /// An error the first batch will raise (a check Spark makes only when it plans a batch).
+    deferred_failure: Option<Error>,
+    /// The error that terminated the query (`StreamingQuery.exception`).
+    failure: Option<Error>,
 }
 
 /// A deterministic UUID-shaped id from a seed (the engine has no randomness).
@@ -205,7 +209,36 @@ impl StreamingQuery {
             clock_ms: 0,
             offset_log: Vec::new(),
             commit_log: Vec::new(),
+            deferred_failure: None,
+            failure: None,
         }
+        .with_planning_checks()
+    }
+
+    /// Checks Spark makes when it plans the first batch, not at `start()`: a session window
+    /// as the only grouping key (`_LEGACY_ERROR_TEMP_3068`, surfaced as `STREAM_FAILED`).
+    fn with_planning_checks(mut self) -> Self {
+        let mut global_session = false;
+        self.plan.walk(&mut |p| {
+            global_session |= matches!(&p.node, Node::Aggregate { keys, session: Some(_), .. } if keys.is_empty());
+        });
+        if global_session {
+            let cause = "Global aggregation with session window in streaming query is not supported.";
+            let mut e = crate::error::AnalysisError::new(
+                crate::error::Stage::Run,
+                "STREAM_FAILED",
+                format!("Query [id = {}, runId = {}] terminated with exception: {cause}", self.id, self.run_id),
+            )
+            .with_hint("group by the session window and at least one key, e.g. groupBy(F.session_window(...), 'user_id')");
+            e.cause = Some(("_LEGACY_ERROR_TEMP_3068".into(), cause.into()));
+            self.deferred_failure = Some(Error::Analysis(e));
+        }
+        self
+    }
+
+    /// The error that terminated the query, if any (`StreamingQuery.exception`).
+    pub fn exception(&self) -> Option<&Error> {
+        self.failure.as_ref()
     }
 
     /// The analyzed plan.
@@ -277,8 +310,18 @@ impl StreamingQuery {
     /// One trigger: runs the next batch if there is new data or a no-data batch is due,
     /// else returns `None` (an idle trigger consumes no batch id).
     pub fn run_next_batch(&mut self) -> Option<BatchResult> {
+        if self.failure.is_some() {
+            return None;
+        }
         let new_data = self.has_new_data();
         if !new_data && !self.wants_no_data_batch() {
+            return None;
+        }
+        if let Some(e) = self.deferred_failure.take() {
+            // The batch is planned (its offsets are logged) and fails; the query terminates.
+            let end: Vec<Option<i64>> = self.sources.iter().map(MemoryStream::latest_offset).collect();
+            self.offset_log.push(OffsetLogEntry { batch_id: self.next_batch_id, batch_watermark_ms: self.tracker.current_ms(), batch_timestamp_ms: self.clock_ms, offsets: end });
+            self.failure = Some(e);
             return None;
         }
         let batch_id = self.next_batch_id;

@@ -1,0 +1,153 @@
+//! `SessionWindowStateStoreSaveExec` (with `MergingSessionsExec`): session-window
+//! aggregation in a stream (spec §4, `statefulOperators.scala`,
+//! `MergingSessionsIterator.scala`).
+//!
+//! State per grouping key: the key's open sessions, each `[start, end)` with its
+//! aggregation buffers. Each batch, a key's new rows are merged with its stored sessions
+//! (a row starting at or before a session's end joins it), then all of that key's sessions
+//! are written back: each written session counts as an update, each old session whose start
+//! disappeared counts as a removal.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use super::aggregate::AggBuffer;
+use super::eval::eval;
+use super::OperatorMetrics;
+use crate::analysis::{BoundAgg, BoundExpr, SessionSpec};
+use crate::state::StateStore;
+use crate::streaming::OutputMode;
+use crate::types::{CalendarInterval, Row, Value};
+
+/// One session of a key.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Session {
+    pub start: i64,
+    pub end: i64,
+    pub buffers: Vec<AggBuffer>,
+}
+
+/// The state of a session-window aggregation: grouping key (without the session) → sessions
+/// sorted by start.
+#[derive(Debug, Clone, Default)]
+pub struct SessionState {
+    pub store: StateStore<Vec<Session>>,
+}
+
+impl SessionState {
+    /// Number of stored sessions (Spark's `numRowsTotal`).
+    pub fn session_count(&self) -> u64 {
+        self.store.iter().map(|(_, s)| s.len() as u64).sum()
+    }
+}
+
+/// The gap of one row in µs (None: NULL or not an interval).
+fn gap_us(gap: &BoundExpr, row: &Row, cache: &mut BTreeMap<Rc<str>, Option<CalendarInterval>>) -> Option<CalendarInterval> {
+    if let BoundExpr::Interval(iv) = gap {
+        return Some(*iv);
+    }
+    match eval(gap, row) {
+        Value::Str(s) => *cache.entry(s.clone()).or_insert_with(|| CalendarInterval::parse(&s).ok()),
+        Value::Long(us) => Some(CalendarInterval { months: 0, days: 0, micros: us }),
+        _ => None,
+    }
+}
+
+/// Runs one batch of a session-window aggregation. `watermarked` is true if the session's
+/// time column carries the watermark tag.
+#[allow(clippy::too_many_arguments)]
+pub fn run_session_aggregate(
+    state: &mut SessionState,
+    input: &[Row],
+    keys: &[BoundExpr],
+    aggs: &[BoundAgg],
+    spec: &SessionSpec,
+    watermarked: bool,
+    mode: OutputMode,
+    late_wm_ms: i64,
+    evict_wm_ms: i64,
+) -> (Vec<Row>, OperatorMetrics) {
+    let mut dropped = 0;
+    let mut cache = BTreeMap::new();
+    let mut new_rows: BTreeMap<Row, Vec<Session>> = BTreeMap::new();
+    for row in input {
+        let Value::Timestamp(t) = eval(&spec.time, row) else { continue };
+        // Rows whose gap is NULL, zero or negative give an empty session and are dropped
+        // silently (spec §4.1).
+        let Some(gap) = gap_us(&spec.gap, row, &mut cache) else { continue };
+        let end = gap.add_to(t);
+        if end <= t {
+            continue;
+        }
+        if watermarked && end <= late_wm_ms.saturating_mul(1000) {
+            dropped += 1;
+            continue;
+        }
+        let key: Row = keys.iter().map(|k| eval(k, row)).collect();
+        let mut buffers: Vec<AggBuffer> = aggs.iter().map(|a| AggBuffer::new(a.func)).collect();
+        for (b, a) in buffers.iter_mut().zip(aggs) {
+            b.update(a.arg.as_ref().map(|e| eval(e, row)));
+        }
+        new_rows.entry(key).or_default().push(Session { start: t, end, buffers });
+    }
+    let mut updated = 0u64;
+    let mut removed = 0u64;
+    for (key, rows) in new_rows {
+        let old = state.store.get(&key).cloned().unwrap_or_default();
+        let old_starts: Vec<i64> = old.iter().map(|s| s.start).collect();
+        let mut all: Vec<Session> = old.into_iter().chain(rows).collect();
+        all.sort_by_key(|s| s.start);
+        let mut merged: Vec<Session> = Vec::new();
+        for s in all {
+            match merged.last_mut() {
+                // Inclusive: a session starting exactly at the current end joins it.
+                Some(cur) if s.start <= cur.end => {
+                    cur.end = cur.end.max(s.end);
+                    for (a, b) in cur.buffers.iter_mut().zip(&s.buffers) {
+                        a.merge(b);
+                    }
+                }
+                _ => merged.push(s),
+            }
+        }
+        updated += merged.len() as u64;
+        removed += old_starts.iter().filter(|st| !merged.iter().any(|m| m.start == **st)).count() as u64;
+        state.store.put(key, merged);
+    }
+    let row_of = |key: &Row, s: &Session| -> Row {
+        let mut r: Row = key.clone();
+        r.insert(spec.position, Value::Struct(Rc::from(vec![Value::Timestamp(s.start), Value::Timestamp(s.end)])));
+        r.extend(s.buffers.iter().map(AggBuffer::result));
+        r
+    };
+    let mut out = Vec::new();
+    match mode {
+        OutputMode::Complete => {
+            for (k, sessions) in state.store.iter() {
+                out.extend(sessions.iter().map(|s| row_of(k, s)));
+            }
+        }
+        _ => {
+            if watermarked {
+                let evict_us = evict_wm_ms.saturating_mul(1000);
+                let keys: Vec<Row> = state.store.iter().filter(|(_, ss)| ss.iter().any(|s| s.end <= evict_us)).map(|(k, _)| k.clone()).collect();
+                for k in keys {
+                    let Some(sessions) = state.store.get_mut(&k) else { continue };
+                    let (gone, keep): (Vec<Session>, Vec<Session>) = std::mem::take(sessions).into_iter().partition(|s| s.end <= evict_us);
+                    removed += gone.len() as u64;
+                    out.extend(gone.iter().map(|s| row_of(&k, s)));
+                    if keep.is_empty() {
+                        state.store.remove(&k);
+                    } else {
+                        *sessions = keep;
+                    }
+                }
+            }
+        }
+    }
+    state.store.commit();
+    (
+        out,
+        OperatorMetrics { num_rows_total: state.session_count(), num_rows_updated: updated, num_rows_removed: removed, num_rows_dropped_by_watermark: dropped },
+    )
+}
