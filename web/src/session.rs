@@ -10,7 +10,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value as Json};
-use streamlab_engine::analysis::{Attr, Node, Plan};
+use streamlab_engine::analysis::{Attr, Node, Plan, StateWatermark};
 use streamlab_engine::execution::OperatorState;
 use streamlab_engine::frontend::compile;
 use streamlab_engine::scenario::{display_value, json_to_value, row_to_json, value_to_json, Scenario};
@@ -570,6 +570,17 @@ fn state_keys(q: &StreamingQuery) -> BTreeSet<(usize, Row)> {
                     }
                 }
             }
+            OperatorState::StreamJoin(j) => {
+                for (side, store) in [(0, &j.left), (1, &j.right)] {
+                    for (_, bucket) in store.iter() {
+                        for b in bucket {
+                            let mut key = b.row.clone();
+                            key.push(Value::Int(side));
+                            out.insert((*op, key));
+                        }
+                    }
+                }
+            }
             OperatorState::Limit(_) => {}
         }
     }
@@ -673,6 +684,50 @@ fn state_tables(q: &StreamingQuery, mode: OutputMode, evicted: &[(usize, Row)], 
                     (cells, RowStatus::Evicted)
                 }));
                 out.push(StateTableView { operator: name.into(), columns, rows, note: String::new() });
+            }
+            (OperatorState::StreamJoin(j), Node::StreamJoin { left, right, spec, .. }) => {
+                let gone: Vec<&Row> = gone.collect();
+                for (side, store, input, state_wm, time) in [
+                    ("left", &j.left, left, spec.left_state, spec.left_time),
+                    ("right", &j.right, right, spec.right_state, spec.right_time),
+                ] {
+                    let mut columns: Vec<String> = input.output.iter().map(|a| a.name.clone()).collect();
+                    columns.push("matched".into());
+                    let closing = |key: &Row, row: &Row| match state_wm {
+                        StateWatermark::None => RowStatus::NoWatermark,
+                        StateWatermark::Key { key_index } => {
+                            if key.get(key_index).and_then(Value::event_time_us).is_some_and(|t| t <= wm_us) { RowStatus::Closing } else { RowStatus::Open }
+                        }
+                        StateWatermark::Value { offset_ms } => {
+                            let bound = (q.current_watermark_ms() + offset_ms) * 1000;
+                            if time.and_then(|t| row.get(t)).and_then(Value::event_time_us).is_some_and(|t| t <= bound) { RowStatus::Closing } else { RowStatus::Open }
+                        }
+                    };
+                    let mut rows: Vec<(Vec<String>, RowStatus)> = Vec::new();
+                    for (key, bucket) in store.iter() {
+                        for b in bucket {
+                            let mut cells: Vec<String> = b.row.iter().map(|v| display_value(v)).collect();
+                            cells.push(if b.matched { "✓".into() } else { "—".into() });
+                            rows.push((cells, closing(key, &b.row)));
+                        }
+                    }
+                    let side_tag = Value::Int(if side == "left" { 0 } else { 1 });
+                    rows.extend(gone.iter().filter(|k| k.last() == Some(&side_tag)).map(|k| {
+                        let mut cells: Vec<String> = k[..k.len() - 1].iter().map(|v| display_value(v)).collect();
+                        cells.push(String::new());
+                        (cells, RowStatus::Evicted)
+                    }));
+                    let note = match state_wm {
+                        StateWatermark::None => "no state watermark: rows stay forever".to_string(),
+                        StateWatermark::Key { .. } => "state watermark on the join key: key <= watermark".to_string(),
+                        StateWatermark::Value { offset_ms } => format!(
+                            "state watermark: event time <= watermark {} {}",
+                            if offset_ms < 0 { "−" } else { "+" },
+                            streamlab_engine::types::format_duration_us(offset_ms.abs() * 1000)
+                        ),
+                    };
+                    out.push(StateTableView { operator: format!("{name} · {side}"), columns, rows, note });
+                }
             }
             (OperatorState::Limit(l), Node::Limit { n, .. }) => out.push(StateTableView {
                 operator: name.into(),

@@ -5,7 +5,7 @@
 //! plan-level output-mode rules first, then the per-node rules bottom-up, then the global
 //! watermark correctness check. Messages are Spark's, word for word.
 
-use super::plan::{Node, Plan, WindowKind};
+use super::plan::{Node, Plan, StateWatermark, WindowKind};
 use crate::error::{AnalysisError, Error, Stage};
 use crate::plan::JoinType;
 use crate::streaming::OutputMode;
@@ -126,6 +126,35 @@ fn check_nodes(plan: &Plan, mode: OutputMode) -> R {
                 Ok(())
             }
         }
+        Node::StreamJoin { join, spec, .. } => {
+            let name = join.join_type.spark_name();
+            if join.join_type == JoinType::LeftAnti {
+                return Err(legacy(plan, "LeftAnti joins with a streaming DataFrame/Dataset on the right are not supported", "an anti join would have to wait forever to know a row never matches"));
+            }
+            if mode == OutputMode::Update && join.join_type != JoinType::Inner {
+                return Err(legacy(
+                    plan,
+                    &format!("{name} join between two streaming DataFrames/Datasets is not supported in Update output mode, only in Append output mode"),
+                    "an outer join's null rows are final only when the watermark evicts the unmatched row: use append mode",
+                ));
+            }
+            let defined = |w: StateWatermark| w != StateWatermark::None;
+            let bounded = match join.join_type {
+                JoinType::LeftOuter | JoinType::LeftSemi => defined(spec.left_state),
+                JoinType::RightOuter => defined(spec.right_state),
+                JoinType::FullOuter => defined(spec.left_state) || defined(spec.right_state),
+                _ => true,
+            };
+            if bounded {
+                Ok(())
+            } else {
+                Err(legacy(
+                    plan,
+                    &format!("Stream-stream {name} join between two streaming DataFrame/Datasets is not supported without a watermark in the join keys, or a watermark on the nullable side and an appropriate range condition"),
+                    "add withWatermark on both streams and a time-range condition such as order_time >= event_time AND order_time <= event_time + interval 15 minutes, so Spark knows when an unmatched row can no longer match",
+                ))
+            }
+        }
         Node::StaticJoin { left, right, join } => {
             let (ls, rs) = (left.streaming, right.streaming);
             let msg = match (join.join_type, ls, rs) {
@@ -157,6 +186,7 @@ fn check_global_watermark_limit(plan: &Plan, mode: OutputMode) -> R {
         Node::Aggregate { .. } => p.streaming,
         Node::Dedup { within_watermark: false, event_time_in_key, .. } => *event_time_in_key,
         Node::Dedup { within_watermark: true, .. } => true,
+        Node::StreamJoin { .. } => true,
         _ => false,
     };
     if is_stateful(plan) && mode != OutputMode::Append {

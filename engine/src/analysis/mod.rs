@@ -7,5 +7,5 @@ pub mod plan;
 pub mod resolve;
 
 pub use checker::UnsupportedOperationChecker;
-pub use plan::{Attr, BoundAgg, BoundExpr, Node, Plan, SessionSpec, WindowKind, WindowSpec};
+pub use plan::{Attr, BoundAgg, BoundExpr, JoinSpec, Node, Plan, SessionSpec, StateWatermark, StreamJoinSpec, WindowKind, WindowSpec};
 pub use resolve::resolve;

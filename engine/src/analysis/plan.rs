@@ -91,7 +91,7 @@ pub struct SessionSpec {
 
 /// A join between a stream and a static table (`broadcast` style, no state).
 #[derive(Debug, Clone, PartialEq)]
-pub struct StaticJoin {
+pub struct JoinSpec {
     pub join_type: JoinType,
     /// Pairs of (left column, right column) equal in the join.
     pub keys: Vec<(usize, usize)>,
@@ -101,6 +101,30 @@ pub struct StaticJoin {
     pub output: Vec<usize>,
     /// Right-side column count, for null padding.
     pub right_width: usize,
+}
+
+/// Which buffered rows of one side of a stream-stream join the watermark lets go
+/// (`getStateWatermarkPredicates`, spec §7.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StateWatermark {
+    /// This side's state is never cleaned.
+    None,
+    /// The `key_index`-th equi-join key carries the watermark: rows whose key (a window's
+    /// end) is `<= W` go.
+    Key { key_index: usize },
+    /// A range condition bounds this side's time from below: rows whose event time is
+    /// `<= W + offset_ms` go.
+    Value { offset_ms: i64 },
+}
+
+/// What a stream-stream join needs besides [`JoinSpec`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct StreamJoinSpec {
+    /// The event-time column of each side's input (index in that side's output).
+    pub left_time: Option<usize>,
+    pub right_time: Option<usize>,
+    pub left_state: StateWatermark,
+    pub right_state: StateWatermark,
 }
 
 /// A node of the analyzed plan.
@@ -126,7 +150,9 @@ pub enum Node {
     /// `StreamingDeduplicateWithinWatermarkExec`.
     Dedup { input: Box<Plan>, keys: Vec<usize>, event_time_col: Option<usize>, event_time_in_key: bool, within_watermark: bool, op_id: usize },
     /// A stream-static join.
-    StaticJoin { left: Box<Plan>, right: Box<Plan>, join: StaticJoin },
+    StaticJoin { left: Box<Plan>, right: Box<Plan>, join: JoinSpec },
+    /// A stream-stream join (`StreamingSymmetricHashJoinExec`).
+    StreamJoin { left: Box<Plan>, right: Box<Plan>, join: JoinSpec, spec: StreamJoinSpec, op_id: usize },
     Union { inputs: Vec<Plan> },
     /// A streaming `GlobalLimit` (`StreamingGlobalLimitExec`).
     Limit { input: Box<Plan>, n: usize, op_id: usize },
@@ -156,7 +182,7 @@ impl Plan {
             | Node::Dedup { input, .. }
             | Node::Limit { input, .. }
             | Node::Sort { input, .. } => vec![input],
-            Node::StaticJoin { left, right, .. } => vec![left, right],
+            Node::StaticJoin { left, right, .. } | Node::StreamJoin { left, right, .. } => vec![left, right],
             Node::Union { inputs } => inputs.iter().collect(),
         }
     }
@@ -178,6 +204,7 @@ impl Plan {
             Node::Dedup { op_id, within_watermark: false, .. } => out.push((*op_id, "dedupe")),
             Node::Dedup { op_id, within_watermark: true, .. } => out.push((*op_id, "dedupeWithinWatermark")),
             Node::Limit { op_id, .. } => out.push((*op_id, "globalLimit")),
+            Node::StreamJoin { op_id, .. } => out.push((*op_id, "symmetricHashJoin")),
             _ => {}
         });
         out
@@ -231,6 +258,12 @@ impl Plan {
                 format!("{n} [{}], operator {op_id}", k.join(", "))
             }
             Node::StaticJoin { join, .. } => format!("Join {} (stream-static), [{}]", join.join_type.spark_name(), names(self)),
+            Node::StreamJoin { join, spec, op_id, .. } => format!(
+                "StreamingSymmetricHashJoin {}, left state: {:?}, right state: {:?}, operator {op_id}",
+                join.join_type.spark_name(),
+                spec.left_state,
+                spec.right_state
+            ),
             Node::Union { .. } => "Union".into(),
             Node::Limit { n, op_id, .. } => format!("StreamingGlobalLimit {n}, operator {op_id}"),
             Node::Sort { .. } => "Sort".into(),

@@ -2,12 +2,12 @@
 //! table, so they keep no state (spec §7.4).
 
 use super::eval::{compare, eval_predicate};
-use crate::analysis::plan::StaticJoin;
+use crate::analysis::plan::JoinSpec;
 use crate::plan::JoinType;
 use crate::types::{Row, Value};
 
 /// Joins `left` and `right` rows per `join` (nested loop; null keys never match).
-pub fn run_static_join(left: &[Row], right: &[Row], left_width: usize, join: &StaticJoin) -> Vec<Row> {
+pub fn run_static_join(left: &[Row], right: &[Row], left_width: usize, join: &JoinSpec) -> Vec<Row> {
     let matches = |l: &Row, r: &Row| -> bool {
         for (li, ri) in &join.keys {
             let (a, b) = (&l[*li], &r[*ri]);

@@ -12,6 +12,7 @@ pub mod eval;
 pub mod join;
 pub mod limit;
 pub mod session;
+pub mod stream_join;
 pub mod watermark;
 pub mod window;
 
@@ -44,6 +45,7 @@ pub enum OperatorState {
     Dedup(DedupState),
     Limit(LimitState),
     Session(session::SessionState),
+    StreamJoin(stream_join::StreamJoinState),
 }
 
 /// Everything one batch needs besides the plan.
@@ -187,6 +189,18 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
             let r = execute(right, ctx, states, fx);
             join::run_static_join(&l, &r, left.output.len(), join)
         }
+        Node::StreamJoin { left, right, join, spec, op_id } => {
+            let l = execute(left, ctx, states, fx);
+            let r = execute(right, ctx, states, fx);
+            let OperatorState::StreamJoin(state) =
+                states.entry(*op_id).or_insert_with(|| OperatorState::StreamJoin(stream_join::StreamJoinState::default()))
+            else {
+                unreachable!("operator {op_id} is a stream-stream join")
+            };
+            let (out, m) = stream_join::run_stream_join(state, l, r, left.output.len(), join, spec, ctx.late_wm_ms, ctx.evict_wm_ms);
+            fx.metrics.insert(*op_id, m);
+            out
+        }
         Node::Union { inputs } => inputs.iter().flat_map(|i| execute(i, ctx, states, fx)).collect(),
         Node::Sort { input, order } => {
             let mut rows = execute(input, ctx, states, fx);
@@ -217,6 +231,9 @@ pub fn wants_another_batch(plan: &Plan, mode: OutputMode, current_ms: i64, next_
         match &p.node {
             Node::Aggregate { input, .. } => wants |= mode != OutputMode::Complete && input_has_event_time(input),
             Node::Dedup { input, .. } => wants |= input_has_event_time(input),
+            Node::StreamJoin { spec, .. } => {
+                wants |= spec.left_state != crate::analysis::StateWatermark::None || spec.right_state != crate::analysis::StateWatermark::None
+            }
             _ => {}
         }
     });

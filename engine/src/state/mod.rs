@@ -78,6 +78,18 @@ impl<V: Clone> StateStore<V> {
             .collect()
     }
 
+    /// Mutable access to every value, in key order (for operators whose value is a list of
+    /// rows, such as a join buffer or a key's sessions).
+    pub fn iter_mut_all(&mut self) -> impl Iterator<Item = (&Row, &mut V)> {
+        self.map.iter_mut()
+    }
+
+    /// Drops the keys whose value no longer holds anything (not counted as removals: the
+    /// operator counts the rows it let go).
+    pub fn retain_non_empty(&mut self, keep: impl Fn(&V) -> bool) {
+        self.map.retain(|_, v| keep(v));
+    }
+
     /// Entries in key order.
     pub fn iter(&self) -> impl Iterator<Item = (&Row, &V)> {
         self.map.iter()

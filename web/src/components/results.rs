@@ -119,6 +119,7 @@ pub fn StatePanel() -> impl IntoView {
                 }
                 tables.into_iter().map(|t| view! {
                     <h3><code>{t.operator.clone()}</code></h3>
+                    {(!t.note.is_empty()).then(|| view! { <p class="help">{t.note.clone()}</p> })}
                     {if t.rows.is_empty() {
                         view! { <p class="muted">{lab.t("state.empty")}</p> }.into_any()
                     } else {
