@@ -1,27 +1,44 @@
-//! The conformance runner: every scenario in `../shared/conformance/cases` (or the folder in
-//! `STREAMLAB_CONFORMANCE_DIR`) through the engine, compared batch by batch with what real
-//! Spark 4.3 did. Prints one line per case and `N passed, M failed, K unsupported`; exits
-//! non-zero on any wrong answer.
+//! The conformance runner: every scenario in `../shared/conformance/cases` and in
+//! `engine/tests/cases` (our own scenarios recorded with real Spark through
+//! `../shared/oracle`), or only the folder in `STREAMLAB_CONFORMANCE_DIR`, through the
+//! engine, compared batch by batch with what real Spark 4.3 did. Prints one line per case, a
+//! summary per folder, and `N passed, M failed, K unsupported` over all; exits non-zero on
+//! any wrong answer.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use streamlab_engine::scenario::{check, Scenario, Verdict};
 
-fn corpus_dir() -> PathBuf {
+fn corpus_dirs() -> Vec<PathBuf> {
     if let Ok(dir) = std::env::var("STREAMLAB_CONFORMANCE_DIR") {
-        return PathBuf::from(dir);
+        return vec![PathBuf::from(dir)];
     }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance/cases")
+    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    vec![here.join("../../shared/conformance/cases"), here.join("tests/cases")]
 }
 
 fn main() -> ExitCode {
-    let dir = corpus_dir();
+    let mut total = (0, 0, 0);
+    for dir in corpus_dirs() {
+        let Some((p, f, u)) = run_dir(&dir) else { return ExitCode::FAILURE };
+        total = (total.0 + p, total.1 + f, total.2 + u);
+    }
+    println!("{} passed, {} failed, {} unsupported", total.0, total.1, total.2);
+    if total.1 > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn run_dir(dir: &std::path::Path) -> Option<(usize, usize, usize)> {
+    println!("== {}", dir.display());
     let mut files: Vec<PathBuf> = match std::fs::read_dir(&dir) {
         Ok(entries) => entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "json")).collect(),
         Err(e) => {
             eprintln!("conformance: cannot read {}: {e}", dir.display());
-            return ExitCode::FAILURE;
+            return None;
         }
     };
     files.sort();
@@ -51,10 +68,6 @@ fn main() -> ExitCode {
             }
         }
     }
-    println!("{passed} passed, {failed} failed, {unsupported} unsupported");
-    if failed > 0 {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    }
+    println!("{}: {passed} passed, {failed} failed, {unsupported} unsupported", dir.display());
+    Some((passed, failed, unsupported))
 }

@@ -152,11 +152,14 @@ pub fn run_aggregate(
     // Partial aggregation: one buffer set per key in this batch (Spark's partial agg + shuffle).
     // A hash map for speed; the keys are sorted below so the state sees them in order.
     let mut partial: HashMap<Row, Vec<AggBuffer>> = HashMap::default();
+    // One key buffer reused for every row: a key is copied only when it is new.
+    let mut key: Row = Vec::with_capacity(keys.len());
     for row in input {
-        let key: Row = keys.iter().map(|k| eval(k, row)).collect();
+        key.clear();
+        key.extend(keys.iter().map(|k| eval(k, row)));
         let bufs = match partial.get_mut(&key) {
             Some(b) => b,
-            None => partial.entry(key).or_insert_with(|| aggs.iter().map(|a| AggBuffer::new(a.func)).collect()),
+            None => partial.entry(key.clone()).or_insert_with(|| aggs.iter().map(|a| AggBuffer::new(a.func)).collect()),
         };
         for (buf, agg) in bufs.iter_mut().zip(aggs) {
             buf.update(agg.arg.as_ref().map(|a| eval(a, row)));

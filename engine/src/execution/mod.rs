@@ -122,17 +122,25 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
             // Rows close in time share windows: reuse each window value (one allocation per
             // distinct window, not per row).
             let mut cache: HashMap<i64, Value> = HashMap::default();
-            for r in rows {
+            for mut r in rows {
                 let Value::Timestamp(ts) = eval::eval(time, &r) else { continue };
-                for (start, end) in window::assign_windows(ts, spec) {
+                let windows = window::assign_windows(ts, spec);
+                let n = windows.len();
+                for (i, (start, end)) in windows.into_iter().enumerate() {
                     let w = cache
                         .entry(start)
                         .or_insert_with(|| Value::Struct(Rc::from(vec![Value::Timestamp(start), Value::Timestamp(end)])))
                         .clone();
-                    let mut row = Vec::with_capacity(r.len() + 1);
-                    row.extend(r.iter().cloned());
-                    row.push(w);
-                    out.push(row);
+                    if i + 1 == n {
+                        // The last window takes the row itself instead of a copy.
+                        r.push(w);
+                        out.push(std::mem::take(&mut r));
+                    } else {
+                        let mut row = Vec::with_capacity(r.len() + 1);
+                        row.extend(r.iter().cloned());
+                        row.push(w);
+                        out.push(row);
+                    }
                 }
             }
             out

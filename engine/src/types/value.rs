@@ -82,7 +82,13 @@ impl Value {
 
 impl PartialEq for Value {
     fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
+        // Fast paths for the hot case of hash-map keys: same variant, shared allocations.
+        match (self, other) {
+            (Value::Long(a), Value::Long(b)) | (Value::Timestamp(a), Value::Timestamp(b)) => a == b,
+            (Value::Str(a), Value::Str(b)) => Rc::ptr_eq(a, b) || a == b,
+            (Value::Struct(a), Value::Struct(b)) => Rc::ptr_eq(a, b) || a == b,
+            _ => self.cmp(other) == Ordering::Equal,
+        }
     }
 }
 impl Eq for Value {}
