@@ -42,6 +42,16 @@ const PRESETS: &[(&str, &str)] = &[
     ("stateless-filter", include_str!("../../assets/scenarios/stateless-filter.json")),
     ("dedup", include_str!("../../assets/scenarios/dedup.json")),
     ("no-watermark-append-error", include_str!("../../assets/scenarios/no-watermark-append-error.json")),
+    ("session-window", include_str!("../../assets/scenarios/session-window.json")),
+    ("session-dynamic-gap", include_str!("../../assets/scenarios/session-dynamic-gap.json")),
+    ("dedup-within-watermark", include_str!("../../assets/scenarios/dedup-within-watermark.json")),
+    ("chained-aggregation", include_str!("../../assets/scenarios/chained-aggregation.json")),
+    ("limit", include_str!("../../assets/scenarios/limit.json")),
+    ("union-watermarks", include_str!("../../assets/scenarios/union-watermarks.json")),
+    ("union-watermarks-max", include_str!("../../assets/scenarios/union-watermarks-max.json")),
+    ("stream-static-join", include_str!("../../assets/scenarios/stream-static-join.json")),
+    ("stream-stream-inner-join", include_str!("../../assets/scenarios/stream-stream-inner-join.json")),
+    ("stream-stream-outer-join", include_str!("../../assets/scenarios/stream-stream-outer-join.json")),
 ];
 
 /// One language's text of a question.
