@@ -62,6 +62,8 @@ pub fn find_column(name: &str, input: &[Attr]) -> R<usize> {
         .collect();
     match matches.as_slice() {
         [i] => Ok(*i),
+        // `clicks.post_id`: the qualifier only matters inside a join condition.
+        [] if name.contains('.') => find_column(name.rsplit('.').next().unwrap_or(name), input),
         [] => Err(unresolved(name, input)),
         _ => Err(define_error(
             "AMBIGUOUS_REFERENCE",
@@ -463,7 +465,24 @@ impl Resolver {
                 (keys, None, out)
             }
             JoinOn::Condition(e) => {
-                let (b, _) = bind(e, &all)?;
+                // `clicks.post_id == posts.post_id`: a qualified column belongs to the side
+                // that reads that relation.
+                let (lrel, rrel) = (relations(&l), relations(&r));
+                let e = e.transform(&|x| match x {
+                    Expr::Column(n) if n.contains('.') && !n.starts_with('\u{0}') => {
+                        let (q, c) = n.rsplit_once('.')?;
+                        let idx = if lrel.iter().any(|x| x == q) {
+                            find_column(c, &l.output).ok()?
+                        } else if rrel.iter().any(|x| x == q) {
+                            lw + find_column(c, &r.output).ok()?
+                        } else {
+                            return None;
+                        };
+                        Some(Expr::Column(format!("\u{0}col{idx}")))
+                    }
+                    _ => None,
+                });
+                let (b, _) = bind(&e, &all)?;
                 let mut out: Vec<usize> = (0..lw).collect();
                 if !matches!(join_type, JoinType::LeftSemi | JoinType::LeftAnti) {
                     out.extend(lw..all.len());
@@ -507,6 +526,16 @@ impl Resolver {
             streaming,
         })
     }
+}
+
+/// The names of the relations a plan reads.
+fn relations(plan: &Plan) -> Vec<String> {
+    let mut out = Vec::new();
+    plan.walk(&mut |p| match &p.node {
+        Node::Source { name, .. } | Node::Static { name, .. } => out.push(name.clone()),
+        _ => {}
+    });
+    out
 }
 
 /// The conjuncts of an AND tree.

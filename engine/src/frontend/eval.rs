@@ -117,7 +117,7 @@ impl<'a> Evaluator<'a> {
                 let target = self.eval(obj)?;
                 let idx_v = self.eval(idx)?;
                 match (target, idx_v) {
-                    (Py::Df(_), Py::Str(c)) => Py::Col(Expr::Column(c)),
+                    (df @ Py::Df(_), Py::Str(c)) => Py::Col(qualified(&df, c)),
                     (Py::Col(e), Py::Str(field)) => Py::Col(Expr::Function("get_field".into(), vec![e, Expr::Literal(Value::str(&field))])),
                     (t, i) => return Err(perr(format!("cannot index a {} with a {}", t.type_name(), i.type_name()), span)),
                 }
@@ -201,7 +201,7 @@ impl<'a> Evaluator<'a> {
             PyBinOp::Xor => return Err(perr("the operator ^ is not supported on columns", span)),
         };
         let as_col = |v: Py| match v {
-            Py::Method(recv, n) if matches!(*recv, Py::Df(_)) && !is_df_method(&n) => Py::Col(Expr::Column(n)),
+            Py::Method(recv, n) if matches!(*recv, Py::Df(_)) && !is_df_method(&n) => Py::Col(qualified(&recv, n)),
             v => v,
         };
         let (l, r) = (as_col(l), as_col(r));
@@ -230,7 +230,7 @@ impl<'a> Evaluator<'a> {
     fn literal_or_col(&self, v: Py, span: Span) -> R<Expr> {
         Ok(match v {
             Py::Col(e) => e,
-            Py::Method(recv, n) if matches!(*recv, Py::Df(_)) && !is_df_method(&n) => Expr::Column(n),
+            Py::Method(recv, n) if matches!(*recv, Py::Df(_)) && !is_df_method(&n) => qualified(&recv, n),
             Py::Str(s) => Expr::Literal(Value::str(&s)),
             Py::Int(i) => Expr::Literal(if let Ok(v) = i32::try_from(i) { Value::Int(v) } else { Value::Long(i) }),
             Py::Float(f) => Expr::Literal(Value::Double(f)),
@@ -247,7 +247,7 @@ impl<'a> Evaluator<'a> {
             Py::Str(s) if s == "*" => Ok(Expr::Star),
             Py::Str(s) => Ok(Expr::Column(s)),
             Py::Col(e) => Ok(e),
-            Py::Method(recv, n) if matches!(*recv, Py::Df(_)) && !is_df_method(&n) => Ok(Expr::Column(n)),
+            Py::Method(recv, n) if matches!(*recv, Py::Df(_)) && !is_df_method(&n) => Ok(qualified(&recv, n)),
             other => Err(perr(format!("expected a column name or a Column, got a {}", other.type_name()), span)),
         }
     }
@@ -782,6 +782,27 @@ pub fn scalar_function(name: &str, args: Vec<Expr>, span: Span) -> Result<Expr, 
         "isnotnull" => Expr::IsNull(Box::new(args.into_iter().next().expect("arity")), true),
         _ => Expr::Function(lower, args),
     })
+}
+
+/// `df.col` / `df['col']`: a column that remembers its DataFrame when that DataFrame reads a
+/// single relation (`clicks.post_id` → `clicks.post_id`), so a join condition can tell two
+/// same-named columns apart.
+fn qualified(df: &Py, name: String) -> Expr {
+    let Py::Df(plan) = df else { return Expr::Column(name) };
+    let mut leaves = Vec::new();
+    relation_names(plan, &mut leaves);
+    match leaves.as_slice() {
+        [only] => Expr::Column(format!("{only}.{name}")),
+        _ => Expr::Column(name),
+    }
+}
+
+fn relation_names(plan: &LogicalPlan, out: &mut Vec<String>) {
+    match plan {
+        LogicalPlan::StreamingRelation { source, .. } => out.push(source.clone()),
+        LogicalPlan::LocalRelation { name, .. } => out.push(name.clone()),
+        other => other.children().into_iter().for_each(|c| relation_names(c, out)),
+    }
 }
 
 fn is_df_method(name: &str) -> bool {

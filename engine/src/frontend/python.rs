@@ -131,6 +131,12 @@ fn pest_error(text: &str, e: pest::error::Error<Rule>) -> ParseError {
     };
     let rest = &text[pos.min(text.len())..];
     let found = rest.chars().next();
+    if found.is_none() {
+        if let Some(open) = unclosed_bracket(text) {
+            let c = text[open..].chars().next().unwrap_or('(');
+            return ParseError::new(format!("this '{c}' is never closed"), Span::new(open, open + c.len_utf8()));
+        }
+    }
     let message = match found {
         None => "the query ends too early: a bracket or quote is not closed".to_string(),
         Some(c) if c == '"' || c == '\'' => "this string is not closed".to_string(),
@@ -138,6 +144,37 @@ fn pest_error(text: &str, e: pest::error::Error<Rule>) -> ParseError {
     };
     let end = (pos + found.map_or(0, char::len_utf8)).min(text.len());
     ParseError::new(message, Span::new(pos, end))
+}
+
+/// The byte position of the innermost bracket left open at the end of `text` (strings and
+/// comments skipped).
+fn unclosed_bracket(text: &str) -> Option<usize> {
+    let mut stack = Vec::new();
+    let mut quote: Option<char> = None;
+    let mut chars = text.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match (quote, c) {
+            (Some(_), '\\') => {
+                chars.next();
+            }
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '#') => {
+                for (_, c) in chars.by_ref() {
+                    if c == '\n' {
+                        break;
+                    }
+                }
+            }
+            (None, '(' | '[') => stack.push(i),
+            (None, ')' | ']') => {
+                stack.pop();
+            }
+            _ => {}
+        }
+    }
+    stack.pop()
 }
 
 fn span_of(p: &Pair<Rule>) -> Span {
@@ -310,8 +347,10 @@ mod tests {
 
     #[test]
     fn errors_point_at_the_problem() {
+        // An unclosed call points at its open bracket.
         let e = parse_program("clicks.select('a'").unwrap_err();
-        assert_eq!(e.span.start, 17);
+        assert_eq!((e.span.start, e.span.end), (13, 14));
+        assert!(e.message.contains("'('"), "{}", e.message);
         let e = parse_program("clicks.select('a) ").unwrap_err();
         assert!(e.message.contains("string"), "{}", e.message);
         let e = parse_program("clicks.select(@)").unwrap_err();

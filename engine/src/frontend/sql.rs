@@ -4,8 +4,8 @@
 use sqlparser::ast::{
     self, BinaryOperator, CastKind, FunctionArg, FunctionArgExpr, FunctionArguments, SelectItem, UnaryOperator,
 };
-use sqlparser::dialect::SparkSqlDialect;
-use sqlparser::parser::Parser;
+use sqlparser::dialect::{Dialect, SparkSqlDialect};
+use sqlparser::parser::{Parser, ParserError};
 
 use super::{ParseError, Span};
 use crate::plan::{AggFunc, BinOp, Expr};
@@ -16,11 +16,47 @@ use crate::types::{CalendarInterval, DataType, Value};
 /// # Errors
 /// [`ParseError`] over `span` with sqlparser's message, or naming an unsupported construct.
 pub fn parse_sql_expr(sql: &str, span: Span) -> Result<Expr, ParseError> {
-    let dialect = SparkSqlDialect {};
-    let mut parser = Parser::new(&dialect).try_with_sql(sql).map_err(|e| sql_error(sql, &e.to_string(), span))?;
-    let e = parser.parse_expr().map_err(|e| sql_error(sql, &e.to_string(), span))?;
-    ensure_consumed(&mut parser, sql, span)?;
+    let e = with_dialects(sql, span, |p| p.parse_expr())?;
     convert(&e, span)
+}
+
+/// Spark SQL accepts `INTERVAL '1 hour'` without a unit after the string; sqlparser's Spark
+/// dialect does not, so a text that fails only there is read again with the unit optional.
+#[derive(Debug)]
+struct SparkIntervalDialect;
+
+impl Dialect for SparkIntervalDialect {
+    fn is_identifier_start(&self, ch: char) -> bool {
+        SparkSqlDialect {}.is_identifier_start(ch)
+    }
+    fn is_identifier_part(&self, ch: char) -> bool {
+        SparkSqlDialect {}.is_identifier_part(ch)
+    }
+    fn is_delimited_identifier_start(&self, ch: char) -> bool {
+        SparkSqlDialect {}.is_delimited_identifier_start(ch)
+    }
+    fn require_interval_qualifier(&self) -> bool {
+        false
+    }
+}
+
+fn with_dialects<T>(sql: &str, span: Span, f: impl Fn(&mut Parser) -> Result<T, ParserError>) -> Result<T, ParseError> {
+    let run = |dialect: &dyn Dialect| -> Result<T, String> {
+        let mut parser = Parser::new(dialect).try_with_sql(sql).map_err(|e| e.to_string())?;
+        let out = f(&mut parser).map_err(|e| e.to_string())?;
+        let next = parser.peek_token();
+        if next.token != sqlparser::tokenizer::Token::EOF {
+            return Err(format!("unexpected '{}' after the expression", next.token));
+        }
+        Ok(out)
+    };
+    match run(&SparkSqlDialect {}) {
+        Ok(v) => Ok(v),
+        Err(first) if first.to_ascii_uppercase().contains("INTERVAL") => {
+            run(&SparkIntervalDialect).map_err(|_| sql_error(sql, &first, span))
+        }
+        Err(first) => Err(sql_error(sql, &first, span)),
+    }
 }
 
 /// Parses one `selectExpr` item: an expression with an optional `AS alias`.
@@ -28,24 +64,13 @@ pub fn parse_sql_expr(sql: &str, span: Span) -> Result<Expr, ParseError> {
 /// # Errors
 /// As [`parse_sql_expr`].
 pub fn parse_select_item(sql: &str, span: Span) -> Result<Expr, ParseError> {
-    let dialect = SparkSqlDialect {};
-    let mut parser = Parser::new(&dialect).try_with_sql(sql).map_err(|e| sql_error(sql, &e.to_string(), span))?;
-    let item = parser.parse_select_item().map_err(|e| sql_error(sql, &e.to_string(), span))?;
-    ensure_consumed(&mut parser, sql, span)?;
+    let item = with_dialects(sql, span, |p| p.parse_select_item())?;
     match item {
         SelectItem::UnnamedExpr(e) => convert(&e, span),
         SelectItem::ExprWithAlias { expr, alias } => Ok(Expr::Alias(Box::new(convert(&expr, span)?), alias.value)),
         SelectItem::Wildcard(_) => Ok(Expr::Star),
         other => Err(ParseError::new(format!("'{other}' is not supported in selectExpr"), span)),
     }
-}
-
-fn ensure_consumed(parser: &mut Parser, sql: &str, span: Span) -> Result<(), ParseError> {
-    let next = parser.peek_token();
-    if next.token != sqlparser::tokenizer::Token::EOF {
-        return Err(sql_error(sql, &format!("unexpected '{}' after the expression", next.token), span));
-    }
-    Ok(())
 }
 
 fn sql_error(sql: &str, message: &str, span: Span) -> ParseError {
@@ -249,6 +274,15 @@ mod tests {
     fn select_items_keep_aliases() {
         let e = parse_select_item("upper(board) AS b", Span::default()).unwrap();
         assert_eq!(e.output_name(), "b");
+    }
+
+    #[test]
+    fn interval_strings_need_no_unit() {
+        // Spark accepts INTERVAL '1 hour' (SPARK-28424); the unit form works too.
+        let e = parse_sql_expr("event_time - interval '1 hour' < order_time", Span::default()).unwrap();
+        assert_eq!(e.to_string(), "((event_time - INTERVAL '1 hour') < order_time)");
+        let e = parse_sql_expr("event_time + interval 15 minutes", Span::default()).unwrap();
+        assert_eq!(e.to_string(), "(event_time + INTERVAL '15 minutes')");
     }
 
     #[test]

@@ -130,7 +130,7 @@ impl Expr {
     /// (`count`, `window`, `upper(board)`, `(post_id + 1)`).
     pub fn output_name(&self) -> String {
         match self {
-            Expr::Column(n) => n.clone(),
+            Expr::Column(n) => n.rsplit('.').next().unwrap_or(n).to_string(),
             Expr::Alias(_, n) => n.clone(),
             Expr::TimeWindow { .. } => "window".into(),
             Expr::SessionWindow { .. } => "session_window".into(),
@@ -147,6 +147,35 @@ impl Expr {
         let mut found = false;
         self.visit(&mut |e| found |= matches!(e, Expr::Agg { .. }));
         found
+    }
+
+    /// A copy with every sub-expression for which `f` returns `Some` replaced (parents first;
+    /// a replaced node is not visited further).
+    pub fn transform(&self, f: &dyn Fn(&Expr) -> Option<Expr>) -> Expr {
+        if let Some(e) = f(self) {
+            return e;
+        }
+        let t = |e: &Expr| Box::new(e.transform(f));
+        match self {
+            Expr::Alias(e, n) => Expr::Alias(t(e), n.clone()),
+            Expr::Not(e) => Expr::Not(t(e)),
+            Expr::Negate(e) => Expr::Negate(t(e)),
+            Expr::IsNull(e, neg) => Expr::IsNull(t(e), *neg),
+            Expr::Cast(e, ty) => Expr::Cast(t(e), ty.clone()),
+            Expr::WindowTime(e) => Expr::WindowTime(t(e)),
+            Expr::Binary(op, l, r) => Expr::Binary(*op, t(l), t(r)),
+            Expr::Case { branches, otherwise } => Expr::Case {
+                branches: branches.iter().map(|(c, v)| (c.transform(f), v.transform(f))).collect(),
+                otherwise: otherwise.as_ref().map(|o| t(o)),
+            },
+            Expr::Function(n, args) => Expr::Function(n.clone(), args.iter().map(|a| a.transform(f)).collect()),
+            Expr::TimeWindow { time, duration_us, slide_us, start_us } => {
+                Expr::TimeWindow { time: t(time), duration_us: *duration_us, slide_us: *slide_us, start_us: *start_us }
+            }
+            Expr::SessionWindow { time, gap } => Expr::SessionWindow { time: t(time), gap: t(gap) },
+            Expr::Agg { func, arg, distinct } => Expr::Agg { func: *func, arg: t(arg), distinct: *distinct },
+            other => other.clone(),
+        }
     }
 
     /// Calls `f` on this expression and every sub-expression, parents first.
@@ -184,7 +213,8 @@ impl fmt::Display for Expr {
     /// SQL-like text, close to how Spark prints expressions in plans.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Expr::Column(n) => f.write_str(n),
+            // `clicks.post_id` (a qualified `df.col`) prints as Spark names it: `post_id`.
+            Expr::Column(n) => f.write_str(n.rsplit('.').next().unwrap_or(n)),
             Expr::Star => f.write_str("*"),
             Expr::Literal(Value::Str(s)) => write!(f, "'{s}'"),
             Expr::Literal(v) => write!(f, "{v}"),
