@@ -319,6 +319,61 @@ pub fn run(scenario: &Scenario) -> ScenarioRun {
     ScenarioRun { error: None, output, batches }
 }
 
+/// How the harness runs the steps (conformance README).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Driver {
+    /// One long-running query with the default trigger.
+    Continuous,
+    /// Each step is a new run with `trigger(availableNow=True)` on the same checkpoint.
+    AvailableNowRestarts,
+}
+
+/// Runs a scenario with each step as a separate `availableNow` run on one checkpoint: add
+/// the step's rows, start the query on the checkpoint, run until idle, stop.
+pub fn run_available_now(scenario: &Scenario) -> ScenarioRun {
+    let fail = |e: Error| ScenarioRun { error: Some(e), output: vec![], batches: vec![] };
+    let (catalog, mode) = match (scenario.catalog(), scenario.mode()) {
+        (Ok(c), Ok(m)) => (c, m),
+        (Err(e), _) | (_, Err(e)) => return fail(e),
+    };
+    let conf = match StreamingConf::from_map(&scenario.conf_strings()) {
+        Ok(c) => c,
+        Err(m) => return fail(Error::Scenario(m)),
+    };
+    // The first start() checks the query; each later run restarts on the checkpoint.
+    let first = match StreamingQuery::start(&scenario.query, &catalog, mode, conf.clone()) {
+        Ok(q) => q,
+        Err(e) => return fail(e),
+    };
+    let output = first.plan().output.clone();
+    let (mut checkpoint, mut sources) = first.stop();
+    checkpoint.runs = 0;
+    let mut batches = Vec::new();
+    for (i, step) in scenario.steps.iter().enumerate() {
+        for (source, rows) in step {
+            let (Some(schema), Some(s)) = (catalog.streams.get(source), sources.iter_mut().find(|s| &s.name == source)) else { continue };
+            let typed: Result<Vec<Row>, String> = rows.iter().map(|r| json_to_row(schema, r)).collect();
+            match typed.and_then(|rows| if rows.is_empty() { Ok(()) } else { s.add_rows(&rows).map(|_| ()) }) {
+                Ok(()) => {}
+                Err(m) => return ScenarioRun { error: Some(Error::Scenario(format!("step {i}, source '{source}': {m}"))), output, batches },
+            }
+        }
+        let mut q = match StreamingQuery::restart(&scenario.query, &catalog, mode, conf.clone(), checkpoint, sources) {
+            Ok(q) => q,
+            Err(e) => return ScenarioRun { error: Some(e), output, batches },
+        };
+        q.set_clock_ms(i as i64 * 1000);
+        for b in q.process_all_available() {
+            batches.push((i, b));
+        }
+        if let Some(e) = q.exception() {
+            return ScenarioRun { error: Some(e.clone()), output, batches };
+        }
+        (checkpoint, sources) = q.stop();
+    }
+    ScenarioRun { error: None, output, batches }
+}
+
 /// How a scenario's expectation compares with the engine.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Verdict {
@@ -350,10 +405,18 @@ pub fn message_core(message: &str) -> String {
 /// Compares the engine's run of `scenario` with its `expected` block (conformance README,
 /// "What to compare").
 pub fn check(scenario: &Scenario) -> Verdict {
+    check_with(scenario, Driver::Continuous)
+}
+
+/// [`check`] with a given driver.
+pub fn check_with(scenario: &Scenario, driver: Driver) -> Verdict {
     let Some(expected) = &scenario.expected else {
         return Verdict::Fail("the scenario has no expected block".into());
     };
-    let run = run(scenario);
+    let run = match driver {
+        Driver::Continuous => run(scenario),
+        Driver::AvailableNowRestarts => run_available_now(scenario),
+    };
     if let Some(Error::Unsupported(feature)) = &run.error {
         return Verdict::Unsupported(feature.clone());
     }

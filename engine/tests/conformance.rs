@@ -8,14 +8,18 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use streamlab_engine::scenario::{check, Scenario, Verdict};
+use streamlab_engine::scenario::{check_with, Driver, Scenario, Verdict};
 
 fn corpus_dirs() -> Vec<PathBuf> {
     if let Ok(dir) = std::env::var("STREAMLAB_CONFORMANCE_DIR") {
         return vec![PathBuf::from(dir)];
     }
     let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    vec![here.join("../../shared/conformance/cases"), here.join("tests/cases")]
+    vec![
+        here.join("../../shared/conformance/cases"),
+        here.join("../../shared/conformance/available-now-restarts"),
+        here.join("tests/cases"),
+    ]
 }
 
 fn main() -> ExitCode {
@@ -34,6 +38,8 @@ fn main() -> ExitCode {
 
 fn run_dir(dir: &std::path::Path) -> Option<(usize, usize, usize)> {
     println!("== {}", dir.display());
+    // A folder named `available-now-restarts` runs each step as an availableNow restart.
+    let driver = if dir.file_name().is_some_and(|n| n == "available-now-restarts") { Driver::AvailableNowRestarts } else { Driver::Continuous };
     let mut files: Vec<PathBuf> = match std::fs::read_dir(&dir) {
         Ok(entries) => entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "json")).collect(),
         Err(e) => {
@@ -50,7 +56,7 @@ fn run_dir(dir: &std::path::Path) -> Option<(usize, usize, usize)> {
             continue;
         }
         let verdict = match std::fs::read_to_string(&path).map_err(|e| e.to_string()).and_then(|t| Scenario::from_json(&t).map_err(|e| e.to_string())) {
-            Ok(s) => check(&s),
+            Ok(s) => check_with(&s, driver),
             Err(e) => Verdict::Fail(format!("cannot load: {e}")),
         };
         match verdict {

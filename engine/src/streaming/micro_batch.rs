@@ -71,6 +71,40 @@ pub struct OffsetLogEntry {
     pub batch_timestamp_ms: i64,
     /// End offset per source (index order); `None` = the source has no offset yet.
     pub offsets: Vec<Option<i64>>,
+    /// The confs Spark persists and restores from the last entry on restart.
+    pub watermark_policy: MultipleWatermarkPolicy,
+    pub shuffle_partitions: u64,
+}
+
+/// What a checkpoint location holds (spec §12.4): the query id (`metadata`), the offset
+/// log (`offsets/`), the commit log (`commits/`) and versioned state (`state/`). In memory;
+/// the lab keeps it per session. Reused across restarts of the same query.
+#[derive(Debug, Clone, Default)]
+pub struct Checkpoint {
+    /// `metadata`: the query id, created on the first start.
+    pub query_id: Option<String>,
+    /// Number of runs started on this checkpoint (each gets a new run id).
+    pub runs: u64,
+    pub offsets: Vec<OffsetLogEntry>,
+    pub commits: Vec<CommitLogEntry>,
+    /// State store versions: version N+1 is committed by batch N. The last few are kept.
+    pub state: BTreeMap<u64, BTreeMap<usize, OperatorState>>,
+}
+
+impl Checkpoint {
+    /// The latest offset log entry.
+    pub fn latest_offset(&self) -> Option<&OffsetLogEntry> {
+        self.offsets.last()
+    }
+
+    /// The latest commit log entry.
+    pub fn latest_commit(&self) -> Option<&CommitLogEntry> {
+        self.commits.last()
+    }
+
+    fn offset(&self, batch_id: u64) -> Option<&OffsetLogEntry> {
+        self.offsets.iter().rev().find(|o| o.batch_id == batch_id)
+    }
 }
 
 /// Commit log entry N, written after the sink took batch N.
@@ -131,8 +165,11 @@ pub struct StreamingQuery {
     last_executed: bool,
     states: BTreeMap<usize, OperatorState>,
     clock_ms: i64,
-    pub offset_log: Vec<OffsetLogEntry>,
-    pub commit_log: Vec<CommitLogEntry>,
+    /// Offset log, commit log and state versions.
+    pub checkpoint: Checkpoint,
+    /// A batch recovered from the checkpoint that must run again with its logged offsets,
+    /// watermark and timestamp (it has an offset entry and no commit entry).
+    rerun: Option<OffsetLogEntry>,
     /// An error the first batch will raise (a check Spark makes only when it plans a batch).
     deferred_failure: Option<Error>,
     /// The error that terminated the query (`StreamingQuery.exception`).
@@ -207,8 +244,8 @@ impl StreamingQuery {
             last_executed: false,
             states: BTreeMap::new(),
             clock_ms: 0,
-            offset_log: Vec::new(),
-            commit_log: Vec::new(),
+            checkpoint: Checkpoint { query_id: Some(uuid_from_seed(1)), runs: 1, ..Checkpoint::default() },
+            rerun: None,
             deferred_failure: None,
             failure: None,
         }
@@ -313,22 +350,34 @@ impl StreamingQuery {
         if self.failure.is_some() {
             return None;
         }
-        let new_data = self.has_new_data();
+        let new_data = self.rerun.is_some() || self.has_new_data();
         if !new_data && !self.wants_no_data_batch() {
             return None;
         }
         if let Some(e) = self.deferred_failure.take() {
             // The batch is planned (its offsets are logged) and fails; the query terminates.
             let end: Vec<Option<i64>> = self.sources.iter().map(MemoryStream::latest_offset).collect();
-            self.offset_log.push(OffsetLogEntry { batch_id: self.next_batch_id, batch_watermark_ms: self.tracker.current_ms(), batch_timestamp_ms: self.clock_ms, offsets: end });
+            let entry = self.offset_entry(self.next_batch_id, self.tracker.current_ms(), end);
+            self.checkpoint.offsets.push(entry);
             self.failure = Some(e);
             return None;
         }
         let batch_id = self.next_batch_id;
-        let wm = self.tracker.current_ms();
-        let end: Vec<Option<i64>> = self.sources.iter().map(MemoryStream::latest_offset).collect();
-        // Write-ahead: the offset log entry exists before any output of the batch.
-        self.offset_log.push(OffsetLogEntry { batch_id, batch_watermark_ms: wm, batch_timestamp_ms: self.clock_ms, offsets: end.clone() });
+        let (wm, end) = match self.rerun.take() {
+            // A recovered batch runs again exactly as logged; no new offset entry.
+            Some(entry) => {
+                self.clock_ms = entry.batch_timestamp_ms;
+                (entry.batch_watermark_ms, entry.offsets)
+            }
+            None => {
+                let wm = self.tracker.current_ms();
+                let end: Vec<Option<i64>> = self.sources.iter().map(MemoryStream::latest_offset).collect();
+                // Write-ahead: the offset log entry exists before any output of the batch.
+                let entry = self.offset_entry(batch_id, wm, end.clone());
+                self.checkpoint.offsets.push(entry);
+                (wm, end)
+            }
+        };
 
         let mut inputs: Vec<Vec<Row>> = Vec::new();
         let mut input_by_source = BTreeMap::new();
@@ -360,7 +409,12 @@ impl StreamingQuery {
             watermark: has_watermark.then_some(wm),
         };
         self.tracker.update(&fx.stats);
-        self.commit_log.push(CommitLogEntry { batch_id, next_batch_watermark_ms: self.tracker.current_ms() });
+        // State version batch_id + 1, then the commit entry: the batch is done.
+        self.checkpoint.state.insert(batch_id + 1, self.states.clone());
+        while self.checkpoint.state.len() > 3 {
+            self.checkpoint.state.pop_first();
+        }
+        self.checkpoint.commits.push(CommitLogEntry { batch_id, next_batch_watermark_ms: self.tracker.current_ms() });
 
         let state: Vec<StateOperatorProgress> = self
             .plan
@@ -401,6 +455,85 @@ impl StreamingQuery {
             progress,
             no_data: !new_data,
         })
+    }
+
+    fn offset_entry(&self, batch_id: u64, wm: i64, offsets: Vec<Option<i64>>) -> OffsetLogEntry {
+        OffsetLogEntry {
+            batch_id,
+            batch_watermark_ms: wm,
+            batch_timestamp_ms: self.clock_ms,
+            offsets,
+            watermark_policy: self.conf.watermark_policy,
+            shuffle_partitions: self.conf.shuffle_partitions,
+        }
+    }
+
+    /// Stops the query; what survives is its checkpoint and its (replayable) sources.
+    pub fn stop(self) -> (Checkpoint, Vec<MemoryStream>) {
+        (self.checkpoint, self.sources)
+    }
+
+    /// Starts `text` again on `checkpoint` with the same sources (spec §1.3): the query id is
+    /// kept and a new run id made; the watermark, batch id, source offsets and state come
+    /// from the logs; a batch with an offset entry and no commit entry runs again with its
+    /// logged offsets, watermark and timestamp. The confs Spark persists (watermark policy,
+    /// shuffle partitions) come from the last offset entry. Per-input watermarks are not
+    /// restored, as in Spark: an input counts as 0 until it has data in this run.
+    ///
+    /// # Errors
+    /// As [`StreamingQuery::start`].
+    pub fn restart(
+        text: &str,
+        catalog: &Catalog,
+        mode: OutputMode,
+        mut conf: StreamingConf,
+        checkpoint: Checkpoint,
+        sources: Vec<MemoryStream>,
+    ) -> Result<StreamingQuery, Error> {
+        if let Some(last) = checkpoint.latest_offset() {
+            conf.watermark_policy = last.watermark_policy;
+            conf.shuffle_partitions = last.shuffle_partitions;
+        }
+        let mut q = StreamingQuery::start(text, catalog, mode, conf)?;
+        for s in sources {
+            if let Some(slot) = q.sources.iter_mut().find(|x| x.name == s.name) {
+                *slot = s;
+            }
+        }
+        q.resume(checkpoint);
+        Ok(q)
+    }
+
+    fn resume(&mut self, mut checkpoint: Checkpoint) {
+        checkpoint.runs += 1;
+        let id = checkpoint.query_id.get_or_insert_with(|| uuid_from_seed(1)).clone();
+        self.id = id;
+        self.run_id = uuid_from_seed(1 + checkpoint.runs);
+        let latest = checkpoint.latest_offset().cloned();
+        let committed = checkpoint.latest_commit().copied();
+        match latest {
+            None => {}
+            Some(l) if committed.is_some_and(|c| c.batch_id == l.batch_id) => {
+                // Batch L is complete: continue with L+1.
+                let c = committed.expect("checked");
+                self.next_batch_id = l.batch_id + 1;
+                self.committed = l.offsets.clone();
+                self.tracker.set_current_ms(l.batch_watermark_ms.max(c.next_batch_watermark_ms));
+                self.prev_batch_wm_ms = l.batch_watermark_ms;
+                self.states = checkpoint.state.get(&(l.batch_id + 1)).cloned().unwrap_or_default();
+            }
+            Some(l) => {
+                // Batch L was planned but not committed: run it again as logged.
+                self.next_batch_id = l.batch_id;
+                let prev = l.batch_id.checked_sub(1).and_then(|p| checkpoint.offset(p)).cloned();
+                self.committed = prev.as_ref().map_or_else(|| vec![None; self.sources.len()], |p| p.offsets.clone());
+                self.prev_batch_wm_ms = prev.map_or(0, |p| p.batch_watermark_ms);
+                self.tracker.set_current_ms(l.batch_watermark_ms);
+                self.states = checkpoint.state.get(&l.batch_id).cloned().unwrap_or_default();
+                self.rerun = Some(l);
+            }
+        }
+        self.checkpoint = checkpoint;
     }
 
     /// Runs batches until a trigger finds nothing to do (`processAllAvailable`).

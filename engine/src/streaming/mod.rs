@@ -7,7 +7,7 @@ pub mod progress;
 pub mod source;
 pub mod watermark_tracker;
 
-pub use micro_batch::{BatchResult, CommitLogEntry, EventTimeSummary, OffsetLogEntry, StreamingConf, StreamingQuery};
+pub use micro_batch::{BatchResult, Checkpoint, CommitLogEntry, EventTimeSummary, OffsetLogEntry, StreamingConf, StreamingQuery};
 pub use output_mode::OutputMode;
 pub use progress::{StateOperatorProgress, StreamingQueryProgress};
 pub use source::MemoryStream;
