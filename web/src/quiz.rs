@@ -30,6 +30,11 @@ const QUIZ_FILES: &[(&str, &str)] = &[
     ("windows", include_str!("../../quizzes/windows.toml")),
     ("output-modes", include_str!("../../quizzes/output-modes.toml")),
     ("triggers-batches", include_str!("../../quizzes/triggers-batches.toml")),
+    ("session-windows", include_str!("../../quizzes/session-windows.toml")),
+    ("dedup", include_str!("../../quizzes/dedup.toml")),
+    ("joins", include_str!("../../quizzes/joins.toml")),
+    ("multiple-watermarks", include_str!("../../quizzes/multiple-watermarks.toml")),
+    ("operators", include_str!("../../quizzes/operators.toml")),
 ];
 
 /// Every preset scenario: (id, JSON text). The id is the file name without `.json`.
