@@ -147,6 +147,9 @@ pub enum ExecutionError {
     UnknownSource(String),
     #[error("row {row} of source '{source_name}': {message}")]
     BadRow { source_name: String, row: usize, message: String },
+    /// A crash the learner asked for; restart the query on its checkpoint.
+    #[error("simulated crash in batch {batch_id} ({point}): the query stopped; restart it on the same checkpoint")]
+    Crash { batch_id: u64, point: &'static str },
 }
 
 /// Every error the engine returns.

@@ -346,7 +346,7 @@ pub fn run_available_now(scenario: &Scenario) -> ScenarioRun {
         Err(e) => return fail(e),
     };
     let output = first.plan().output.clone();
-    let (mut checkpoint, mut sources) = first.stop();
+    let (mut checkpoint, mut sources, mut sink) = first.stop();
     checkpoint.runs = 0;
     let mut batches = Vec::new();
     for (i, step) in scenario.steps.iter().enumerate() {
@@ -358,7 +358,7 @@ pub fn run_available_now(scenario: &Scenario) -> ScenarioRun {
                 Err(m) => return ScenarioRun { error: Some(Error::Scenario(format!("step {i}, source '{source}': {m}"))), output, batches },
             }
         }
-        let mut q = match StreamingQuery::restart(&scenario.query, &catalog, mode, conf.clone(), checkpoint, sources) {
+        let mut q = match StreamingQuery::restart(&scenario.query, &catalog, mode, conf.clone(), checkpoint, sources, sink) {
             Ok(q) => q,
             Err(e) => return ScenarioRun { error: Some(e), output, batches },
         };
@@ -369,7 +369,7 @@ pub fn run_available_now(scenario: &Scenario) -> ScenarioRun {
         if let Some(e) = q.exception() {
             return ScenarioRun { error: Some(e.clone()), output, batches };
         }
-        (checkpoint, sources) = q.stop();
+        (checkpoint, sources, sink) = q.stop();
     }
     ScenarioRun { error: None, output, batches }
 }

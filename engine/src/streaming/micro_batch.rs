@@ -9,6 +9,7 @@
 
 use std::collections::BTreeMap;
 
+use super::sink::{CrashPoint, Sink, SinkKind};
 use super::progress::{SinkProgress, SourceProgress, StateOperatorProgress, StreamingQueryProgress};
 use super::source::{batch_to_rows, MemoryStream};
 use super::watermark_tracker::{MultipleWatermarkPolicy, WatermarkTracker};
@@ -167,6 +168,8 @@ pub struct StreamingQuery {
     clock_ms: i64,
     /// Offset log, commit log and state versions.
     pub checkpoint: Checkpoint,
+    /// Where the rows go (survives restarts, like the system it stands for).
+    pub sink: Sink,
     /// A batch recovered from the checkpoint that must run again with its logged offsets,
     /// watermark and timestamp (it has an offset entry and no commit entry).
     rerun: Option<OffsetLogEntry>,
@@ -246,6 +249,7 @@ impl StreamingQuery {
             clock_ms: 0,
             checkpoint: Checkpoint { query_id: Some(uuid_from_seed(1)), runs: 1, ..Checkpoint::default() },
             rerun: None,
+            sink: Sink::new(SinkKind::Memory),
             deferred_failure: None,
             failure: None,
         }
@@ -347,6 +351,12 @@ impl StreamingQuery {
     /// One trigger: runs the next batch if there is new data or a no-data batch is due,
     /// else returns `None` (an idle trigger consumes no batch id).
     pub fn run_next_batch(&mut self) -> Option<BatchResult> {
+        self.run_next_batch_crashing(None)
+    }
+
+    /// [`StreamingQuery::run_next_batch`], dying at `crash` if given: the batch stops there,
+    /// the query terminates, and a restart on the checkpoint re-runs it.
+    pub fn run_next_batch_crashing(&mut self, crash: Option<CrashPoint>) -> Option<BatchResult> {
         if self.failure.is_some() {
             return None;
         }
@@ -379,6 +389,11 @@ impl StreamingQuery {
             }
         };
 
+        let crashed = |point: CrashPoint| Error::Execution(crate::error::ExecutionError::Crash { batch_id, point: point.id() });
+        if crash == Some(CrashPoint::AfterOffsetLog) {
+            self.failure = Some(crashed(CrashPoint::AfterOffsetLog));
+            return None;
+        }
         let mut inputs: Vec<Vec<Row>> = Vec::new();
         let mut input_by_source = BTreeMap::new();
         for (i, s) in self.sources.iter().enumerate() {
@@ -408,12 +423,23 @@ impl StreamingQuery {
             avg: stats.map(|s| s.avg_ms()),
             watermark: has_watermark.then_some(wm),
         };
-        self.tracker.update(&fx.stats);
-        // State version batch_id + 1, then the commit entry: the batch is done.
+        // The stateful operators committed state version batch_id + 1 while the sink's job ran.
         self.checkpoint.state.insert(batch_id + 1, self.states.clone());
         while self.checkpoint.state.len() > 3 {
             self.checkpoint.state.pop_first();
         }
+        let complete = self.mode == OutputMode::Complete;
+        if crash == Some(CrashPoint::MidSink) {
+            self.sink.add_batch(batch_id, &rows, complete, Some(rows.len() / 2));
+            self.failure = Some(crashed(CrashPoint::MidSink));
+            return None;
+        }
+        self.sink.add_batch(batch_id, &rows, complete, None);
+        if crash == Some(CrashPoint::BeforeCommit) {
+            self.failure = Some(crashed(CrashPoint::BeforeCommit));
+            return None;
+        }
+        self.tracker.update(&fx.stats);
         self.checkpoint.commits.push(CommitLogEntry { batch_id, next_batch_watermark_ms: self.tracker.current_ms() });
 
         let state: Vec<StateOperatorProgress> = self
@@ -468,9 +494,10 @@ impl StreamingQuery {
         }
     }
 
-    /// Stops the query; what survives is its checkpoint and its (replayable) sources.
-    pub fn stop(self) -> (Checkpoint, Vec<MemoryStream>) {
-        (self.checkpoint, self.sources)
+    /// Stops the query; what survives is its checkpoint, its (replayable) sources and its
+    /// sink.
+    pub fn stop(self) -> (Checkpoint, Vec<MemoryStream>, Sink) {
+        (self.checkpoint, self.sources, self.sink)
     }
 
     /// Starts `text` again on `checkpoint` with the same sources (spec §1.3): the query id is
@@ -489,6 +516,7 @@ impl StreamingQuery {
         mut conf: StreamingConf,
         checkpoint: Checkpoint,
         sources: Vec<MemoryStream>,
+        sink: Sink,
     ) -> Result<StreamingQuery, Error> {
         if let Some(last) = checkpoint.latest_offset() {
             conf.watermark_policy = last.watermark_policy;
@@ -500,6 +528,7 @@ impl StreamingQuery {
                 *slot = s;
             }
         }
+        q.sink = sink;
         q.resume(checkpoint);
         Ok(q)
     }
@@ -600,7 +629,17 @@ impl StreamingQuery {
             event_time,
             state_operators: state.to_vec(),
             sources,
-            sink: SinkProgress { description: "MemorySink".into(), num_output_rows: output_rows as i64 },
+            sink: SinkProgress {
+                description: match self.sink.kind {
+                    SinkKind::Memory => "MemorySink".into(),
+                    SinkKind::Console => "org.apache.spark.sql.execution.streaming.ConsoleTable$@".into(),
+                    SinkKind::File => "FileSink[<checkpoint>/out]".into(),
+                    SinkKind::Kafka => "KafkaTable".into(),
+                    SinkKind::ForeachBatchNaive | SinkKind::ForeachBatchIdempotent => "ForeachBatchSink".into(),
+                },
+                // V1 sinks (file, foreachBatch) report -1.
+                num_output_rows: if matches!(self.sink.kind, SinkKind::File | SinkKind::ForeachBatchNaive | SinkKind::ForeachBatchIdempotent) { -1 } else { output_rows as i64 },
+            },
         }
     }
 }

@@ -4,11 +4,13 @@
 pub mod micro_batch;
 pub mod output_mode;
 pub mod progress;
+pub mod sink;
 pub mod source;
 pub mod watermark_tracker;
 
 pub use micro_batch::{BatchResult, Checkpoint, CommitLogEntry, EventTimeSummary, OffsetLogEntry, StreamingConf, StreamingQuery};
 pub use output_mode::OutputMode;
 pub use progress::{StateOperatorProgress, StreamingQueryProgress};
+pub use sink::{CrashPoint, Sink, SinkKind};
 pub use source::MemoryStream;
 pub use watermark_tracker::{MultipleWatermarkPolicy, WatermarkTracker};

@@ -1,0 +1,232 @@
+//! Sinks and their delivery guarantees (spec §10): what each one does when Spark hands it
+//! batch N, and again when a batch re-runs after a crash.
+//!
+//! - `memory` (`MemorySink`): skips a batch id it has already seen — exactly-once.
+//! - `console` (`ConsoleSink`): prints every call — a re-run batch prints again.
+//! - `file` (`FileStreamSink` + `ManifestFileCommitProtocol`): writes part files, then adds
+//!   entry N to `_spark_metadata`; a batch id already in the log is skipped and readers only
+//!   see files the log lists — exactly-once.
+//! - `kafka` (`KafkaSink`): appends every record it is given — at-least-once: a re-run batch
+//!   appends again.
+//! - `foreachBatch`: calls the user function with (DataFrame, batch id); a naive writer
+//!   appends every call (at-least-once), an idempotent one skips a batch id it has seen.
+
+use std::collections::BTreeMap;
+
+use crate::types::Row;
+
+/// Which sink a query writes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SinkKind {
+    Memory,
+    Console,
+    File,
+    Kafka,
+    ForeachBatchNaive,
+    ForeachBatchIdempotent,
+}
+
+impl SinkKind {
+    /// Every kind, in the order the lab lists them.
+    pub const ALL: [SinkKind; 6] = [
+        SinkKind::Memory,
+        SinkKind::Console,
+        SinkKind::File,
+        SinkKind::Kafka,
+        SinkKind::ForeachBatchNaive,
+        SinkKind::ForeachBatchIdempotent,
+    ];
+
+    /// A short id (`memory`, `console`, `file`, `kafka`, `foreachBatch-naive`, ...).
+    pub fn id(self) -> &'static str {
+        match self {
+            SinkKind::Memory => "memory",
+            SinkKind::Console => "console",
+            SinkKind::File => "file",
+            SinkKind::Kafka => "kafka",
+            SinkKind::ForeachBatchNaive => "foreachBatch-naive",
+            SinkKind::ForeachBatchIdempotent => "foreachBatch-idempotent",
+        }
+    }
+
+    /// Parses [`SinkKind::id`].
+    pub fn parse(s: &str) -> Option<SinkKind> {
+        SinkKind::ALL.into_iter().find(|k| k.id() == s)
+    }
+
+    /// True where a re-run batch cannot show up twice in the sink's output.
+    pub fn exactly_once(self) -> bool {
+        matches!(self, SinkKind::Memory | SinkKind::File | SinkKind::ForeachBatchIdempotent)
+    }
+}
+
+/// One unit the sink wrote: a record, a printed row, a part file's row, ...
+#[derive(Debug, Clone, PartialEq)]
+pub struct Written {
+    pub batch_id: u64,
+    /// Which call of `add_batch` for this batch id (0 the first time, 1 on a re-run, ...).
+    pub attempt: u32,
+    pub row: Row,
+    /// For the file sink: whether `_spark_metadata` lists this row's file (readers see it).
+    pub visible: bool,
+}
+
+/// A sink with what it has received so far. Lives outside the query, like the external
+/// system it stands for, so it survives restarts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sink {
+    pub kind: SinkKind,
+    /// Everything written, in order.
+    pub written: Vec<Written>,
+    /// `_spark_metadata` (file sink) or the seen batch ids (memory, idempotent foreachBatch).
+    pub committed_batches: Vec<u64>,
+    attempts: BTreeMap<u64, u32>,
+}
+
+impl Sink {
+    /// An empty sink of `kind`.
+    pub fn new(kind: SinkKind) -> Sink {
+        Sink { kind, written: Vec::new(), committed_batches: Vec::new(), attempts: BTreeMap::new() }
+    }
+
+    /// Hands batch `batch_id` to the sink. With `crash_after = Some(n)` the process dies after
+    /// the sink wrote `n` rows (the rest, and any commit step, never happen).
+    pub fn add_batch(&mut self, batch_id: u64, rows: &[Row], complete_mode: bool, crash_after: Option<usize>) {
+        let attempt = {
+            let a = self.attempts.entry(batch_id).or_insert(0);
+            let cur = *a;
+            *a += 1;
+            cur
+        };
+        let n = crash_after.unwrap_or(rows.len()).min(rows.len());
+        let crashed = crash_after.is_some();
+        let write = |this: &mut Sink, count: usize, visible: bool| {
+            this.written.extend(rows[..count].iter().map(|r| Written { batch_id, attempt, row: r.clone(), visible }));
+        };
+        match self.kind {
+            SinkKind::Memory => {
+                // Collects the batch, then appends it in one step: a crash leaves nothing.
+                if crashed || self.committed_batches.contains(&batch_id) {
+                    return;
+                }
+                if complete_mode {
+                    self.written.clear();
+                }
+                write(self, rows.len(), true);
+                self.committed_batches.push(batch_id);
+            }
+            SinkKind::File => {
+                if self.committed_batches.contains(&batch_id) {
+                    return;
+                }
+                // Part files first (invisible), then entry N in `_spark_metadata`.
+                write(self, n, false);
+                if crashed {
+                    return;
+                }
+                for w in self.written.iter_mut().filter(|w| w.batch_id == batch_id && w.attempt == attempt) {
+                    w.visible = true;
+                }
+                self.committed_batches.push(batch_id);
+            }
+            SinkKind::ForeachBatchIdempotent => {
+                // The writer overwrites what it stored under this batch id, and skips a batch
+                // id it already finished.
+                if self.committed_batches.contains(&batch_id) {
+                    return;
+                }
+                self.written.retain(|w| w.batch_id != batch_id);
+                write(self, n, true);
+                if !crashed {
+                    self.committed_batches.push(batch_id);
+                }
+            }
+            SinkKind::Console | SinkKind::Kafka | SinkKind::ForeachBatchNaive => write(self, n, true),
+        }
+    }
+
+    /// What a reader of the sink sees: every visible row, with duplicates.
+    pub fn visible_rows(&self) -> Vec<&Written> {
+        self.written.iter().filter(|w| w.visible).collect()
+    }
+
+    /// Rows a reader sees more than once (same batch, same row, a later attempt).
+    pub fn duplicates(&self) -> usize {
+        let visible = self.visible_rows();
+        visible
+            .iter()
+            .enumerate()
+            .filter(|(i, w)| visible[..*i].iter().any(|p| p.batch_id == w.batch_id && p.row == w.row && p.attempt < w.attempt))
+            .count()
+    }
+}
+
+/// Where a simulated crash happens inside a batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CrashPoint {
+    /// After the offset log entry, before anything ran.
+    AfterOffsetLog,
+    /// In the middle of the sink write (half the rows written).
+    MidSink,
+    /// After the sink took the whole batch, before the commit log entry.
+    BeforeCommit,
+}
+
+impl CrashPoint {
+    /// All points, in batch order.
+    pub const ALL: [CrashPoint; 3] = [CrashPoint::AfterOffsetLog, CrashPoint::MidSink, CrashPoint::BeforeCommit];
+
+    /// A short id.
+    pub fn id(self) -> &'static str {
+        match self {
+            CrashPoint::AfterOffsetLog => "after-offset-log",
+            CrashPoint::MidSink => "mid-sink",
+            CrashPoint::BeforeCommit => "before-commit",
+        }
+    }
+
+    /// Parses [`CrashPoint::id`].
+    pub fn parse(s: &str) -> Option<CrashPoint> {
+        CrashPoint::ALL.into_iter().find(|c| c.id() == s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Value;
+
+    fn rows(n: i64) -> Vec<Row> {
+        (0..n).map(|i| vec![Value::Long(i)]).collect()
+    }
+
+    #[test]
+    fn a_rerun_duplicates_only_in_at_least_once_sinks() {
+        for kind in SinkKind::ALL {
+            let mut s = Sink::new(kind);
+            // Batch 0 crashes after 1 of 2 rows, then re-runs in full.
+            s.add_batch(0, &rows(2), false, Some(1));
+            s.add_batch(0, &rows(2), false, None);
+            let visible = s.visible_rows().len();
+            if kind.exactly_once() {
+                // Memory writes atomically, the file sink hides the orphan part file, the
+                // idempotent writer overwrites batch 0: readers see rows 0 and 1 once.
+                assert_eq!((visible, s.duplicates()), (2, 0), "{kind:?}");
+            } else {
+                // 1 row from the crashed attempt + 2 from the re-run: row 0 twice.
+                assert_eq!((visible, s.duplicates()), (3, 1), "{kind:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_batch_that_ran_fully_twice_is_skipped_by_idempotent_sinks() {
+        for kind in SinkKind::ALL {
+            let mut s = Sink::new(kind);
+            s.add_batch(5, &rows(3), false, None);
+            s.add_batch(5, &rows(3), false, None);
+            let expect = if kind.exactly_once() { 3 } else { 6 };
+            assert_eq!(s.visible_rows().len(), expect, "{kind:?}");
+        }
+    }
+}
