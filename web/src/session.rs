@@ -14,7 +14,7 @@ use streamlab_engine::analysis::{Attr, Node, Plan, StateWatermark};
 use streamlab_engine::execution::OperatorState;
 use streamlab_engine::frontend::compile;
 use streamlab_engine::scenario::{display_value, json_to_value, row_to_json, value_to_json, Scenario};
-use streamlab_engine::streaming::{BatchResult, OutputMode, StreamingConf, StreamingQuery};
+use streamlab_engine::streaming::{BatchResult, CrashPoint, OutputMode, Sink, SinkKind, StreamingConf, StreamingQuery};
 use streamlab_engine::types::{format_timestamp_us, parse_timestamp_us, spark_type_name, DataType, Row, Value};
 use streamlab_engine::Error;
 
@@ -27,6 +27,40 @@ pub enum Action {
     Trigger,
     /// Triggers until idle (what the default trigger does after new data arrives).
     RunAll,
+    /// One trigger whose batch dies at a point (the process crashes).
+    Crash(CrashPoint),
+    /// Stop and start the query again on the same checkpoint, sources and sink.
+    Restart,
+}
+
+/// One unit the sink wrote, for the sink panel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SinkRowView {
+    pub batch_id: u64,
+    /// 0 for the first attempt at this batch id, 1 for its re-run, ...
+    pub attempt: u32,
+    pub cells: Vec<String>,
+    /// False for a part file `_spark_metadata` does not list (readers ignore it).
+    pub visible: bool,
+    /// True if a reader sees this row a second time.
+    pub duplicate: bool,
+}
+
+/// The checkpoint, the sink and the query handle, for the recovery panel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecoveryView {
+    pub sink: SinkKind,
+    pub query_id: String,
+    pub run_id: String,
+    pub runs: u64,
+    /// (batch id, end offsets, batchWatermarkMs as text).
+    pub offset_log: Vec<(u64, String, String)>,
+    /// (batch id, nextBatchWatermarkMs as text).
+    pub commit_log: Vec<(u64, String)>,
+    pub sink_rows: Vec<SinkRowView>,
+    pub duplicates: usize,
+    /// Set while the query is stopped by a crash.
+    pub crashed: Option<String>,
 }
 
 /// An error shown in the page.
@@ -136,6 +170,8 @@ pub struct LabView {
     pub statics: Vec<(String, Vec<String>, Vec<Vec<String>>)>,
     /// The analyzed plan as a tree.
     pub plan: Option<String>,
+    /// Checkpoint, sink and query handle.
+    pub recovery: Option<RecoveryView>,
 }
 
 /// The lab's state: a scenario, the learner's actions and the query built from them.
@@ -153,6 +189,8 @@ pub struct Session {
     batches: Vec<(Option<usize>, BatchResult)>,
     pending: Vec<(String, Row)>,
     evicted: Vec<(usize, Row)>,
+    sink_kind: SinkKind,
+    crash: Option<String>,
 }
 
 fn error_view(e: &Error, text: &str) -> ErrorView {
@@ -219,6 +257,8 @@ impl Session {
             batches: Vec::new(),
             pending: Vec::new(),
             evicted: Vec::new(),
+            sink_kind: SinkKind::Memory,
+            crash: None,
         };
         s.rebuild();
         s
@@ -344,6 +384,23 @@ impl Session {
         self.apply(Action::Trigger);
     }
 
+    /// One trigger whose batch crashes at `point`; the query stops until [`Session::restart`].
+    pub fn crash(&mut self, point: CrashPoint) {
+        self.apply(Action::Crash(point));
+    }
+
+    /// Stops the query and starts it again on the same checkpoint: a batch that was logged
+    /// but not committed runs again.
+    pub fn restart(&mut self) {
+        self.apply(Action::Restart);
+    }
+
+    /// Picks the sink and replays everything into it.
+    pub fn set_sink(&mut self, kind: SinkKind) {
+        self.sink_kind = kind;
+        self.rebuild();
+    }
+
     /// Forgets every action and starts the scenario again.
     pub fn reset(&mut self) {
         self.actions.clear();
@@ -362,13 +419,17 @@ impl Session {
         self.pending.clear();
         self.evicted.clear();
         self.error = None;
+        self.crash = None;
         self.query = None;
         let built = self.scenario.catalog().and_then(|catalog| {
             let conf = StreamingConf::from_map(&self.scenario.conf_strings()).map_err(Error::Scenario)?;
             StreamingQuery::start(&self.query_text, &catalog, self.mode, conf)
         });
         match built {
-            Ok(q) => self.query = Some(q),
+            Ok(mut q) => {
+                q.sink = Sink::new(self.sink_kind);
+                self.query = Some(q);
+            }
             Err(e) => self.error = Some(error_view(&e, &self.query_text)),
         }
         let actions = self.actions.clone();
@@ -390,13 +451,33 @@ impl Session {
                     }
                 }
             }
-            Action::Trigger | Action::RunAll => {
+            Action::Restart => {
+                let Some(q) = self.query.take() else { return };
+                let conf = StreamingConf::from_map(&self.scenario.conf_strings()).unwrap_or_default();
+                let (checkpoint, sources, sink) = q.stop();
+                let restarted = self
+                    .scenario
+                    .catalog()
+                    .and_then(|c| StreamingQuery::restart(&self.query_text, &c, self.mode, conf, checkpoint, sources, sink));
+                match restarted {
+                    Ok(q) => self.query = Some(q),
+                    Err(e) => self.error = Some(error_view(&e, &self.query_text)),
+                }
+                self.crash = None;
+            }
+            Action::Trigger | Action::RunAll | Action::Crash(_) => {
                 let Some(q) = &mut self.query else { return };
                 q.set_clock_ms(index as i64 * 1000);
                 let before = state_keys(q);
-                let results = if *action == Action::Trigger { q.run_next_batch().into_iter().collect() } else { q.process_all_available() };
-                if let Some(e) = q.exception() {
-                    self.error = Some(error_view(e, &self.query_text));
+                let results = match action {
+                    Action::Trigger => q.run_next_batch().into_iter().collect(),
+                    Action::Crash(p) => q.run_next_batch_crashing(Some(*p)).into_iter().collect(),
+                    _ => q.process_all_available(),
+                };
+                match q.exception() {
+                    Some(e @ Error::Execution(streamlab_engine::error::ExecutionError::Crash { .. })) => self.crash = Some(e.to_string()),
+                    Some(e) => self.error = Some(error_view(e, &self.query_text)),
+                    None => {}
                 }
                 if results.is_empty() {
                     return;
@@ -455,7 +536,8 @@ impl Session {
                         current.entry(source.clone()).or_default().push(obj);
                     }
                 }
-                Action::Trigger | Action::RunAll => steps.push(std::mem::take(&mut current)),
+                Action::Trigger | Action::RunAll | Action::Crash(_) => steps.push(std::mem::take(&mut current)),
+                Action::Restart => {}
             }
         }
         if !current.is_empty() {
@@ -503,6 +585,7 @@ impl Session {
                 })
                 .unwrap_or_default(),
             plan: self.query.as_ref().map(|q| q.plan().to_string()),
+            recovery: self.query.as_ref().map(|q| self.recovery_view(q, day)),
         }
     }
 }
@@ -526,6 +609,48 @@ pub fn display_cell(v: &Value, base_day_us: i64) -> String {
         }
         Value::Struct(f) if f.len() == 2 => format!("[{}, {})", display_cell(&f[0], base_day_us), display_cell(&f[1], base_day_us)),
         other => display_value(other),
+    }
+}
+
+impl Session {
+    fn recovery_view(&self, q: &StreamingQuery, day: i64) -> RecoveryView {
+        let wm = |ms: i64| display_cell(&Value::Timestamp(ms * 1000), day);
+        let cp = &q.checkpoint;
+        let visible: Vec<&streamlab_engine::streaming::sink::Written> = q.sink.visible_rows();
+        let sink_rows = q
+            .sink
+            .written
+            .iter()
+            .map(|w| {
+                let duplicate = w.visible
+                    && visible.iter().any(|p| p.batch_id == w.batch_id && p.row == w.row && p.attempt < w.attempt);
+                SinkRowView {
+                    batch_id: w.batch_id,
+                    attempt: w.attempt,
+                    cells: w.row.iter().map(|v| display_cell(v, day)).collect(),
+                    visible: w.visible,
+                    duplicate,
+                }
+            })
+            .collect();
+        RecoveryView {
+            sink: q.sink.kind,
+            query_id: q.id.clone(),
+            run_id: q.run_id.clone(),
+            runs: cp.runs,
+            offset_log: cp
+                .offsets
+                .iter()
+                .map(|o| {
+                    let offs: Vec<String> = o.offsets.iter().map(|x| x.map_or("-".into(), |v| v.to_string())).collect();
+                    (o.batch_id, offs.join(", "), wm(o.batch_watermark_ms))
+                })
+                .collect(),
+            commit_log: cp.commits.iter().map(|c| (c.batch_id, wm(c.next_batch_watermark_ms))).collect(),
+            sink_rows,
+            duplicates: q.sink.duplicates(),
+            crashed: self.crash.clone(),
+        }
     }
 }
 

@@ -99,7 +99,8 @@ fn a_query_typo_points_at_its_position() {
     s.set_query("clicks.select('event_id'");
     let e = s.view().error.expect("unclosed call");
     assert_eq!(e.kind, "ParseException");
-    assert_eq!(e.position, Some((1, 25)));
+    // The unclosed call is reported at its open bracket: byte 13, column 14.
+    assert_eq!(e.position, Some((1, 14)));
     s.set_query("clicks.select('nope')");
     let e = s.view().error.expect("unknown column");
     assert_eq!(e.error_class.as_deref(), Some("UNRESOLVED_COLUMN.WITH_SUGGESTION"));
@@ -130,4 +131,36 @@ fn advancing_the_watermark_with_an_event_closes_windows() {
     assert_eq!(v.watermark.as_deref(), Some("2026-01-01T12:55:00Z"));
     assert!(v.batches.last().unwrap().no_data);
     assert!(!v.batches.last().unwrap().rows.is_empty());
+}
+
+#[test]
+fn a_crash_mid_sink_duplicates_in_kafka_but_not_in_the_file_sink() {
+    use streamlab_engine::streaming::{CrashPoint, SinkKind};
+    // Classic case: batch 5 (no-data, watermark 12:11) emits the three [12:00,12:10) windows.
+    let run = |kind: SinkKind| {
+        let mut s = Session::from_scenario(corpus("window-sliding-classic-append"));
+        s.set_sink(kind);
+        s.run_step();
+        s.run_step();
+        s.push_step();
+        s.trigger(); // batch 4: step 2's data
+        s.crash(CrashPoint::MidSink); // batch 5 dies after writing 1 of its 3 rows
+        assert!(s.view().recovery.unwrap().crashed.is_some());
+        s.restart(); // batch 5 has an offset entry and no commit entry: it runs again
+        s.trigger();
+        s.view().recovery.unwrap()
+    };
+    let file = run(SinkKind::File);
+    // Readers see 3 rows once; the crashed attempt's part file is not in _spark_metadata.
+    assert_eq!(file.sink_rows.iter().filter(|r| r.visible).count(), 3);
+    assert_eq!(file.sink_rows.iter().filter(|r| !r.visible).count(), 1);
+    assert_eq!(file.duplicates, 0);
+    let kafka = run(SinkKind::Kafka);
+    // 1 record from the crashed attempt + 3 from the re-run: one duplicate.
+    assert_eq!(kafka.sink_rows.len(), 4);
+    assert_eq!(kafka.duplicates, 1);
+    // The query id survives the restart; the run id does not.
+    assert_eq!(kafka.runs, 2);
+    assert_eq!(kafka.offset_log.iter().filter(|(b, _, _)| *b == 5).count(), 1);
+    assert_eq!(kafka.commit_log.last().map(|(b, _)| *b), Some(5));
 }

@@ -4,6 +4,7 @@
 mod controls;
 mod query;
 mod quiz_panel;
+mod recovery;
 mod results;
 mod scenario_io;
 
@@ -62,6 +63,7 @@ pub fn App() -> impl IntoView {
             <section class="col col-mid">
                 <results::BatchList/>
                 <results::SinkPanel/>
+                <recovery::RecoveryPanel/>
             </section>
             <section class="col col-right">
                 <results::StatePanel/>

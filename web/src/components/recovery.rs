@@ -1,0 +1,99 @@
+//! Checkpoint, sink and crash: break the query on purpose and watch it recover.
+
+use leptos::prelude::*;
+use streamlab_engine::streaming::{CrashPoint, SinkKind};
+
+use crate::Lab;
+
+fn sink_label(kind: SinkKind) -> &'static str {
+    match kind {
+        SinkKind::Memory => "memory",
+        SinkKind::Console => "console",
+        SinkKind::File => "file (_spark_metadata)",
+        SinkKind::Kafka => "kafka",
+        SinkKind::ForeachBatchNaive => "foreachBatch: naive append",
+        SinkKind::ForeachBatchIdempotent => "foreachBatch: skips a seen batch id",
+    }
+}
+
+fn crash_key(point: CrashPoint) -> &'static str {
+    match point {
+        CrashPoint::AfterOffsetLog => "crash.after-offset-log",
+        CrashPoint::MidSink => "crash.mid-sink",
+        CrashPoint::BeforeCommit => "crash.before-commit",
+    }
+}
+
+/// Sink choice, crash injection, restart, the offset and commit logs, and the sink's rows.
+#[component]
+pub fn RecoveryPanel() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let point = RwSignal::new(CrashPoint::MidSink);
+    let rec = move || lab.view.with(|v| v.recovery.clone());
+    view! {
+        <div class="panel recovery" data-testid="recovery">
+            <h2>{move || lab.t("recovery")}</h2>
+            <p class="help">{move || lab.t("recovery.help")}</p>
+            <div class="row">
+                <label>{move || lab.t("sink.kind")}" "
+                    <select data-testid="sink-select" on:change=move |ev| {
+                        if let Some(k) = SinkKind::parse(&event_target_value(&ev)) {
+                            lab.act(|s| s.set_sink(k));
+                        }
+                    }>
+                        {SinkKind::ALL.into_iter().map(|k| view! {
+                            <option value=k.id() selected=move || rec().is_some_and(|r| r.sink == k)>{sink_label(k)}</option>
+                        }).collect_view()}
+                    </select>
+                </label>
+                <span class="guarantee" data-testid="sink-guarantee">
+                    {move || rec().map(|r| if r.sink.exactly_once() { lab.t("guarantee.exactly") } else { lab.t("guarantee.atleast") })}
+                </span>
+            </div>
+            <div class="row">
+                <label>{move || lab.t("crash.point")}" "
+                    <select data-testid="crash-point" on:change=move |ev| {
+                        if let Some(p) = CrashPoint::parse(&event_target_value(&ev)) {
+                            point.set(p);
+                        }
+                    }>
+                        {CrashPoint::ALL.into_iter().map(|p| view! {
+                            <option value=p.id() selected=move || point.get() == p>{move || lab.t(crash_key(p))}</option>
+                        }).collect_view()}
+                    </select>
+                </label>
+                <button class="danger" data-testid="crash-batch" on:click=move |_| { let p = point.get_untracked(); lab.act(|s| s.crash(p)); }>
+                    {move || lab.t("crash.go")}
+                </button>
+                <button data-testid="restart-query" on:click=move |_| lab.act(|s| s.restart())>{move || lab.t("restart")}</button>
+            </div>
+            {move || rec().and_then(|r| r.crashed).map(|c| view! { <p class="error" role="alert" data-testid="crash-status">{c}</p> })}
+            {move || rec().map(|r| view! {
+                <p class="help ids">"id = "<code>{r.query_id.clone()}</code>" · runId = "<code data-testid="run-id">{r.run_id.clone()}</code>
+                    " · "{lab.t("runs")}" "{r.runs}</p>
+                <div class="logs">
+                    <table class="grid mini-log" data-testid="offset-log">
+                        <thead><tr><th colspan="3">"offsets/"</th></tr><tr><th>{lab.t("batch.id")}</th><th>"end offsets"</th><th>"batchWatermarkMs"</th></tr></thead>
+                        <tbody>{r.offset_log.iter().map(|(b, o, w)| view! { <tr><td>{*b}</td><td>{o.clone()}</td><td>{w.clone()}</td></tr> }).collect_view()}</tbody>
+                    </table>
+                    <table class="grid mini-log" data-testid="commit-log">
+                        <thead><tr><th colspan="2">"commits/"</th></tr><tr><th>{lab.t("batch.id")}</th><th>"nextBatchWatermarkMs"</th></tr></thead>
+                        <tbody>{r.commit_log.iter().map(|(b, w)| view! { <tr><td>{*b}</td><td>{w.clone()}</td></tr> }).collect_view()}</tbody>
+                    </table>
+                </div>
+                <h3>{lab.t("sink.contents")}" "<span class="count" class:warn={r.duplicates > 0} data-testid="sink-duplicates">{r.duplicates}</span>" "{lab.t("sink.dups")}</h3>
+                <table class="grid" data-testid="sink-rows">
+                    <thead><tr><th>{lab.t("batch.id")}</th><th>{lab.t("attempt")}</th><th>{lab.t("row")}</th><th></th></tr></thead>
+                    <tbody>{r.sink_rows.iter().map(|w| {
+                        let note = if !w.visible { lab.t("sink.orphan") } else if w.duplicate { lab.t("sink.duplicate") } else { "" };
+                        view! {
+                            <tr class:dup={w.duplicate} class:orphan={!w.visible} data-testid="sink-row" data-duplicate=w.duplicate.to_string() data-visible=w.visible.to_string()>
+                                <td>{w.batch_id}</td><td>{w.attempt}</td><td>{w.cells.join(", ")}</td><td>{note}</td>
+                            </tr>
+                        }
+                    }).collect_view()}</tbody>
+                </table>
+            })}
+        </div>
+    }
+}
