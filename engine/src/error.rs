@@ -119,7 +119,7 @@ impl AnalysisError {
     /// The text as Spark prints it: `[CLASS] message SQLSTATE: x` for named conditions,
     /// `message;` + plan for `_LEGACY_ERROR_TEMP_*`.
     pub fn spark_text(&self) -> String {
-        if self.error_class.starts_with("_LEGACY_ERROR_TEMP") {
+        if self.error_class.is_empty() || self.error_class.starts_with("_LEGACY_ERROR_TEMP") {
             match &self.plan {
                 Some(p) => format!("{};\n{}", self.message, p),
                 None => self.message.clone(),
@@ -136,6 +136,9 @@ impl AnalysisError {
 
 impl fmt::Display for AnalysisError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.error_class.is_empty() {
+            return f.write_str(&self.message);
+        }
         write!(f, "[{}] {}", self.error_class, self.message)
     }
 }

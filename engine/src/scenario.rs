@@ -346,6 +346,9 @@ pub fn run_available_now(scenario: &Scenario) -> ScenarioRun {
         Err(e) => return fail(e),
     };
     let output = first.plan().output.clone();
+    let mut first = first;
+    // The harness writes with foreachBatch, which resumes from a checkpoint in any mode.
+    first.sink = crate::streaming::Sink::new(crate::streaming::SinkKind::ForeachBatchNaive);
     let (mut checkpoint, mut sources, mut sink) = first.stop();
     checkpoint.runs = 0;
     let mut batches = Vec::new();

@@ -360,8 +360,10 @@ impl StreamingQuery {
         if self.failure.is_some() {
             return None;
         }
-        let new_data = self.rerun.is_some() || self.has_new_data();
-        if !new_data && !self.wants_no_data_batch() {
+        let rerun_has_data = self.rerun.as_ref().is_some_and(|r| r.offsets != self.committed);
+        let new_data = rerun_has_data || (self.rerun.is_none() && self.has_new_data());
+        let rerun_pending = self.rerun.is_some();
+        if !new_data && !rerun_pending && !self.wants_no_data_batch() {
             return None;
         }
         if let Some(e) = self.deferred_failure.take() {
@@ -521,6 +523,18 @@ impl StreamingQuery {
         if let Some(last) = checkpoint.latest_offset() {
             conf.watermark_policy = last.watermark_policy;
             conf.shuffle_partitions = last.shuffle_partitions;
+            // The memory sink can resume only in complete mode (`DataStreamWriter`:
+            // recoverFromCheckpointLocation = outputMode == Complete).
+            if sink.kind == SinkKind::Memory && mode != OutputMode::Complete {
+                return Err(Error::Analysis(
+                    crate::error::AnalysisError::new(
+                        crate::error::Stage::Start,
+                        "",
+                        "This query does not support recovering from checkpoint location. Delete <checkpoint>/offsets to start over.",
+                    )
+                    .with_hint("the memory sink keeps its rows only in this process, so Spark will not resume it from a checkpoint in append or update mode; use a file or foreachBatch sink to see recovery"),
+                ));
+            }
         }
         let mut q = StreamingQuery::start(text, catalog, mode, conf)?;
         for s in sources {
