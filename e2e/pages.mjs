@@ -138,6 +138,21 @@ export class LabPage {
     await this.page.waitForFunction((lang) => document.documentElement.lang === lang, want);
   }
 
+  /** The sink's duplicate count and rows (from the recovery panel). */
+  async sinkState() {
+    const dups = Number((await this.text('sink-duplicates')).replace(/[^\d]/g, ''));
+    const rows = await this.el('sink-rows')
+      .locator(tid('sink-row'))
+      .evaluateAll((els) => els.map((e) => ({ duplicate: e.dataset.duplicate === 'true', visible: e.dataset.visible === 'true' })));
+    return { dups, rows };
+  }
+
+  /** Clicks a button and waits until `steps-done` or the batch list has settled. */
+  async click(id) {
+    await this.el(id).click();
+    await this.page.waitForTimeout(50);
+  }
+
   async screenshot(path) {
     await this.page.screenshot({ path, fullPage: true });
   }

@@ -25,6 +25,8 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("run.step", "Next step ▶", "다음 단계 ▶"),
     ("run.step.help", "adds the example's next events and runs every micro-batch Spark would run", "예제의 다음 이벤트를 넣고 Spark가 실행할 마이크로 배치를 모두 실행"),
     ("trigger", "Trigger one batch", "배치 하나 실행"),
+    ("push.step", "Add next step's events", "다음 단계 이벤트 넣기"),
+    ("push.step.help", "adds the example's next events as pending input, without running a batch", "배치를 실행하지 않고 예제의 다음 이벤트를 대기 입력으로 넣기"),
     ("play", "Play", "자동 실행"),
     ("pause", "Pause", "일시 정지"),
     ("reset", "Reset", "처음부터"),

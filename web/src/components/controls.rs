@@ -150,6 +150,10 @@ pub fn RunPanel() -> impl IntoView {
                     on:click=move |_| { lab.act(|s| s.run_step()); lab.selected_batch.set(None); }>
                     {move || lab.t("run.step")}
                 </button>
+                <button data-testid="push-step" disabled=done title=move || lab.t("push.step.help")
+                    on:click=move |_| { lab.act(|s| s.push_step()); }>
+                    {move || lab.t("push.step")}
+                </button>
                 <button data-testid="trigger-batch" on:click=move |_| { lab.act(|s| s.trigger()); lab.selected_batch.set(None); }>
                     {move || lab.t("trigger")}
                 </button>
