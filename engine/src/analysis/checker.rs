@@ -87,6 +87,45 @@ impl UnsupportedOperationChecker {
     }
 }
 
+impl UnsupportedOperationChecker {
+    /// `checkForContinuous`: everything [`check_for_streaming`](Self::check_for_streaming)
+    /// checks, then only map-like operators (spec §8.3).
+    ///
+    /// # Errors
+    /// "Continuous processing does not support <Node> operations." at start.
+    pub fn check_for_continuous(plan: &Plan, output_mode: OutputMode) -> R {
+        Self::check_for_streaming(plan, output_mode)?;
+        let mut bad: Option<&'static str> = None;
+        plan.walk(&mut |p| {
+            let name = match &p.node {
+                Node::Source { .. } | Node::Project { .. } | Node::Filter { .. } => None,
+                Node::TimeWindow { spec, .. } if spec.duration_us == spec.slide_us => None,
+                Node::TimeWindow { .. } => Some("Expand"),
+                Node::Watermark { .. } => Some("EventTimeWatermark"),
+                Node::Aggregate { .. } => Some("Aggregate"),
+                Node::Dedup { within_watermark: false, .. } => Some("Deduplicate"),
+                Node::Dedup { within_watermark: true, .. } => Some("DeduplicateWithinWatermark"),
+                Node::Limit { .. } => Some("GlobalLimit"),
+                Node::Sort { .. } => Some("Sort"),
+                Node::Union { .. } => Some("Union"),
+                Node::StaticJoin { .. } | Node::StreamJoin { .. } => Some("Join"),
+                Node::Static { .. } => Some("LocalRelation"),
+            };
+            if bad.is_none() {
+                bad = name;
+            }
+        });
+        match bad {
+            Some(node) => Err(legacy(
+                plan,
+                &format!("Continuous processing does not support {node} operations."),
+                "continuous mode runs one long task per partition with no shuffle or state: only select/filter-like queries; use a micro-batch trigger",
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
 fn check_nodes(plan: &Plan, mode: OutputMode) -> R {
     for c in plan.children() {
         check_nodes(c, mode)?;

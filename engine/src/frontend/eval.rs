@@ -57,6 +57,10 @@ pub struct Evaluated {
     pub output_mode: Option<OutputMode>,
     /// Spans of the delay strings of every `withWatermark` call (the lab edits them).
     pub watermark_delay_spans: Vec<Span>,
+    /// A trigger written in the text (`.writeStream.trigger(once=True)`), if any.
+    pub trigger: Option<crate::streaming::Trigger>,
+    /// A sink written in the text (`.format('kafka')`, `.foreachBatch(f)`), if any.
+    pub sink: Option<crate::streaming::SinkKind>,
 }
 
 pub(super) struct Evaluator<'a> {
@@ -64,6 +68,8 @@ pub(super) struct Evaluator<'a> {
     vars: BTreeMap<String, Py>,
     output_mode: Option<OutputMode>,
     delay_spans: Vec<Span>,
+    trigger: Option<crate::streaming::Trigger>,
+    sink: Option<crate::streaming::SinkKind>,
 }
 
 type R<T> = Result<T, Error>;
@@ -76,7 +82,7 @@ const DF_METHODS: &str = "withWatermark, select, selectExpr, filter, where, with
 
 impl<'a> Evaluator<'a> {
     pub(super) fn new(catalog: &'a Catalog) -> Self {
-        Evaluator { catalog, vars: BTreeMap::new(), output_mode: None, delay_spans: Vec::new() }
+        Evaluator { catalog, vars: BTreeMap::new(), output_mode: None, delay_spans: Vec::new(), trigger: None, sink: None }
     }
 
     pub(super) fn run(mut self, program: &super::python::Program) -> R<Evaluated> {
@@ -94,7 +100,7 @@ impl<'a> Evaluator<'a> {
                 ))
             }
         };
-        Ok(Evaluated { plan, output_mode: self.output_mode, watermark_delay_spans: self.delay_spans })
+        Ok(Evaluated { plan, output_mode: self.output_mode, watermark_delay_spans: self.delay_spans, trigger: self.trigger, sink: self.sink })
     }
 
     fn eval(&mut self, node: &Node) -> R<Py> {
@@ -294,6 +300,11 @@ impl<'a> Evaluator<'a> {
                 }
             }
         }
+        // `foreachBatch(fn)` / `foreach(writer)`: the Python function is not evaluated.
+        if let (Py::WriteStream { df }, "foreachBatch" | "foreach") = (recv.as_ref(), name.as_str()) {
+            self.sink = Some(if name == "foreachBatch" { crate::streaming::SinkKind::ForeachBatchNaive } else { crate::streaming::SinkKind::Foreach });
+            return Ok(Py::WriteStream { df: df.clone() });
+        }
         let (pos, kw) = self.eval_args(args)?;
         match *recv {
             Py::Df(plan) => self.df_method(plan, &name, pos, kw, span),
@@ -304,12 +315,47 @@ impl<'a> Evaluator<'a> {
                 format!("spark.{name} is not supported: the streaming sources are already bound to names"),
                 span,
             )),
-            Py::WriteStream { df } => self.write_stream(df, &name, pos, span),
+            Py::WriteStream { df } => self.write_stream(df, &name, pos, kw, span),
             other => Err(perr(format!("{}.{name}() is not supported", other.type_name()), span)),
         }
     }
 
-    fn write_stream(&mut self, df: Rc<LogicalPlan>, name: &str, pos: Vec<(Py, Span)>, span: Span) -> R<Py> {
+    fn write_stream(&mut self, df: Rc<LogicalPlan>, name: &str, pos: Vec<(Py, Span)>, kw: BTreeMap<String, (Py, Span)>, span: Span) -> R<Py> {
+        use crate::streaming::{SinkKind, Trigger, TriggerArg};
+        match name {
+            "trigger" => {
+                let args: Vec<(String, TriggerArg)> = kw
+                    .into_iter()
+                    .map(|(k, (v, _))| {
+                        let a = match v {
+                            Py::Str(s) => TriggerArg::Str(s),
+                            Py::Bool(b) => TriggerArg::Bool(b),
+                            other => TriggerArg::Other(other.type_name().to_string()),
+                        };
+                        (k, a)
+                    })
+                    .collect();
+                self.trigger = Some(Trigger::from_kwargs(&args).map_err(|e| Error::Analysis(e.with_span(span)))?);
+                return Ok(Py::WriteStream { df });
+            }
+            "format" => {
+                if let Some((Py::Str(f), fspan)) = pos.first() {
+                    self.sink = Some(match f.to_ascii_lowercase().as_str() {
+                        "memory" => SinkKind::Memory,
+                        "console" => SinkKind::Console,
+                        "kafka" => SinkKind::Kafka,
+                        "parquet" | "json" | "csv" | "orc" | "text" | "delta" => SinkKind::File,
+                        other => return Err(perr(format!("the sink format '{other}' is not modelled; use memory, console, kafka, parquet/json/csv or foreachBatch"), *fspan)),
+                    });
+                }
+                return Ok(Py::WriteStream { df });
+            }
+            "foreachBatch" => {
+                self.sink = Some(SinkKind::ForeachBatchNaive);
+                return Ok(Py::WriteStream { df });
+            }
+            _ => {}
+        }
         match name {
             "outputMode" => {
                 let Some((Py::Str(m), mspan)) = pos.into_iter().next() else {
@@ -318,8 +364,7 @@ impl<'a> Evaluator<'a> {
                 let mode = OutputMode::parse(&m).map_err(|e| Error::Analysis(e.with_span(mspan)))?;
                 self.output_mode = Some(mode);
             }
-            "format" | "option" | "options" | "queryName" | "trigger" | "start" | "toTable" | "foreachBatch"
-            | "foreach" | "partitionBy" => {}
+            "option" | "options" | "queryName" | "start" | "toTable" | "foreach" | "partitionBy" => {}
             other => return Err(perr(format!("DataStreamWriter.{other}() is not supported"), span)),
         }
         Ok(Py::WriteStream { df })

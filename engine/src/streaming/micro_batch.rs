@@ -13,6 +13,7 @@ use super::sink::{CrashPoint, Sink, SinkKind};
 use super::progress::{SinkProgress, SourceProgress, StateOperatorProgress, StreamingQueryProgress};
 use super::source::{batch_to_rows, MemoryStream};
 use super::watermark_tracker::{MultipleWatermarkPolicy, WatermarkTracker};
+use super::trigger::Trigger;
 use super::OutputMode;
 use crate::analysis::{resolve, Node, Plan, UnsupportedOperationChecker};
 use crate::error::Error;
@@ -170,6 +171,10 @@ pub struct StreamingQuery {
     pub checkpoint: Checkpoint,
     /// Where the rows go (survives restarts, like the system it stands for).
     pub sink: Sink,
+    /// How batches are triggered.
+    pub trigger: Trigger,
+    /// Set when a `once` / `availableNow` run has finished: the query is no longer active.
+    terminated: bool,
     /// A batch recovered from the checkpoint that must run again with its logged offsets,
     /// watermark and timestamp (it has an offset entry and no commit entry).
     rerun: Option<OffsetLogEntry>,
@@ -210,8 +215,25 @@ impl StreamingQuery {
         let compiled = compile(text, catalog)?;
         let plan = resolve(&compiled.plan)?;
         let mode = compiled.output_mode.unwrap_or(mode);
-        UnsupportedOperationChecker::check_for_streaming(&plan, mode)?;
-        Ok(StreamingQuery::from_plan(plan, catalog, mode, conf))
+        let trigger = compiled.trigger.unwrap_or_default();
+        if let Trigger::Continuous { .. } = trigger {
+            if compiled.sink == Some(SinkKind::ForeachBatchNaive) {
+                return Err(Error::Analysis(crate::error::AnalysisError::new(
+                    crate::error::Stage::Start,
+                    "",
+                    "'foreachBatch' is not supported with continuous trigger.",
+                )));
+            }
+            UnsupportedOperationChecker::check_for_continuous(&plan, mode)?;
+        } else {
+            UnsupportedOperationChecker::check_for_streaming(&plan, mode)?;
+        }
+        let mut q = StreamingQuery::from_plan(plan, catalog, mode, conf);
+        q.trigger = trigger;
+        if let Some(kind) = compiled.sink {
+            q.sink = Sink::new(kind);
+        }
+        Ok(q)
     }
 
     /// A query over an already checked plan.
@@ -250,6 +272,8 @@ impl StreamingQuery {
             checkpoint: Checkpoint { query_id: Some(uuid_from_seed(1)), runs: 1, ..Checkpoint::default() },
             rerun: None,
             sink: Sink::new(SinkKind::Memory),
+            trigger: Trigger::Default,
+            terminated: false,
             deferred_failure: None,
             failure: None,
         }
@@ -357,7 +381,7 @@ impl StreamingQuery {
     /// [`StreamingQuery::run_next_batch`], dying at `crash` if given: the batch stops there,
     /// the query terminates, and a restart on the checkpoint re-runs it.
     pub fn run_next_batch_crashing(&mut self, crash: Option<CrashPoint>) -> Option<BatchResult> {
-        if self.failure.is_some() {
+        if self.failure.is_some() || self.terminated {
             return None;
         }
         let rerun_has_data = self.rerun.as_ref().is_some_and(|r| r.offsets != self.committed);
@@ -579,6 +603,34 @@ impl StreamingQuery {
         self.checkpoint = checkpoint;
     }
 
+    /// True while the query runs: not failed and not finished by a `once` / `availableNow`
+    /// trigger (`StreamingQuery.isActive`).
+    pub fn is_active(&self) -> bool {
+        self.failure.is_none() && !self.terminated
+    }
+
+    /// One firing of the query's [`Trigger`]: the batches it runs.
+    /// - default / `processingTime`: at most one batch;
+    /// - `once`: one batch with everything available and no trailing no-data batch, then stop;
+    /// - `availableNow`: every batch for what is available, including no-data batches, then stop;
+    /// - `continuous`: one epoch over what is available (map-like queries only).
+    pub fn fire(&mut self) -> Vec<BatchResult> {
+        match self.trigger {
+            Trigger::Default | Trigger::ProcessingTime { .. } => self.run_next_batch().into_iter().collect(),
+            Trigger::Once => {
+                let out: Vec<BatchResult> = self.run_next_batch().into_iter().collect();
+                self.terminated = true;
+                out
+            }
+            Trigger::AvailableNow => {
+                let out = self.process_all_available();
+                self.terminated = true;
+                out
+            }
+            Trigger::Continuous { .. } => self.process_all_available(),
+        }
+    }
+
     /// Runs batches until a trigger finds nothing to do (`processAllAvailable`).
     pub fn process_all_available(&mut self) -> Vec<BatchResult> {
         let mut out = Vec::new();
@@ -650,6 +702,7 @@ impl StreamingQuery {
                     SinkKind::File => "FileSink[<checkpoint>/out]".into(),
                     SinkKind::Kafka => "KafkaTable".into(),
                     SinkKind::ForeachBatchNaive | SinkKind::ForeachBatchIdempotent => "ForeachBatchSink".into(),
+                    SinkKind::Foreach => "ForeachWriterTable".into(),
                 },
                 // V1 sinks (file, foreachBatch) report -1.
                 num_output_rows: if matches!(self.sink.kind, SinkKind::File | SinkKind::ForeachBatchNaive | SinkKind::ForeachBatchIdempotent) { -1 } else { output_rows as i64 },

@@ -6,6 +6,7 @@ pub mod output_mode;
 pub mod progress;
 pub mod sink;
 pub mod source;
+pub mod trigger;
 pub mod watermark_tracker;
 
 pub use micro_batch::{BatchResult, Checkpoint, CommitLogEntry, EventTimeSummary, OffsetLogEntry, StreamingConf, StreamingQuery};
@@ -13,4 +14,5 @@ pub use output_mode::OutputMode;
 pub use progress::{StateOperatorProgress, StreamingQueryProgress};
 pub use sink::{CrashPoint, Sink, SinkKind};
 pub use source::MemoryStream;
+pub use trigger::{Trigger, TriggerArg};
 pub use watermark_tracker::{MultipleWatermarkPolicy, WatermarkTracker};

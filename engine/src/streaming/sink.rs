@@ -24,17 +24,20 @@ pub enum SinkKind {
     Kafka,
     ForeachBatchNaive,
     ForeachBatchIdempotent,
+    /// `foreach(writer)`: open/process/close per partition and epoch; at-least-once.
+    Foreach,
 }
 
 impl SinkKind {
     /// Every kind, in the order the lab lists them.
-    pub const ALL: [SinkKind; 6] = [
+    pub const ALL: [SinkKind; 7] = [
         SinkKind::Memory,
         SinkKind::Console,
         SinkKind::File,
         SinkKind::Kafka,
         SinkKind::ForeachBatchNaive,
         SinkKind::ForeachBatchIdempotent,
+        SinkKind::Foreach,
     ];
 
     /// A short id (`memory`, `console`, `file`, `kafka`, `foreachBatch-naive`, ...).
@@ -46,6 +49,7 @@ impl SinkKind {
             SinkKind::Kafka => "kafka",
             SinkKind::ForeachBatchNaive => "foreachBatch-naive",
             SinkKind::ForeachBatchIdempotent => "foreachBatch-idempotent",
+            SinkKind::Foreach => "foreach",
         }
     }
 
@@ -141,7 +145,7 @@ impl Sink {
                     self.committed_batches.push(batch_id);
                 }
             }
-            SinkKind::Console | SinkKind::Kafka | SinkKind::ForeachBatchNaive => write(self, n, true),
+            SinkKind::Console | SinkKind::Kafka | SinkKind::ForeachBatchNaive | SinkKind::Foreach => write(self, n, true),
         }
     }
 

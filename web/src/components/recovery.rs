@@ -13,6 +13,7 @@ fn sink_label(kind: SinkKind) -> &'static str {
         SinkKind::Kafka => "kafka",
         SinkKind::ForeachBatchNaive => "foreachBatch: naive append",
         SinkKind::ForeachBatchIdempotent => "foreachBatch: skips a seen batch id",
+        SinkKind::Foreach => "foreach (ForeachWriter)",
     }
 }
 

@@ -1,0 +1,103 @@
+//! `Trigger`: when the next micro-batch runs (spec §1.6, `Trigger.scala`,
+//! `TriggerExecutor.scala`, PySpark `DataStreamWriter.trigger`).
+
+use crate::error::{AnalysisError, Stage};
+use crate::types::CalendarInterval;
+
+/// How batches are triggered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Trigger {
+    /// `trigger(processingTime=...)`; the default is `ProcessingTime(0)`: back to back.
+    /// Each trigger runs at most one batch; an overrunning batch starts the next at once.
+    #[default]
+    Default,
+    ProcessingTime { interval_ms: i64 },
+    /// `trigger(once=True)` (deprecated): one batch with all available data, no trailing
+    /// no-data batch, then stop.
+    Once,
+    /// `trigger(availableNow=True)`: every batch for the data available at start, including
+    /// no-data batches, then stop.
+    AvailableNow,
+    /// `trigger(continuous=...)`: long-running tasks, epochs every interval; at-least-once;
+    /// map-like queries only.
+    Continuous { interval_ms: i64 },
+}
+
+impl Trigger {
+    /// The PySpark spelling.
+    pub fn describe(&self) -> String {
+        match self {
+            Trigger::Default => "default (processingTime='0 seconds')".into(),
+            Trigger::ProcessingTime { interval_ms } => format!("processingTime='{} ms'", interval_ms),
+            Trigger::Once => "once=True".into(),
+            Trigger::AvailableNow => "availableNow=True".into(),
+            Trigger::Continuous { interval_ms } => format!("continuous='{} ms'", interval_ms),
+        }
+    }
+
+    /// Reads PySpark's `trigger(...)` keyword arguments: exactly one of `processingTime`,
+    /// `once`, `availableNow`, `continuous`, `realTime`.
+    ///
+    /// # Errors
+    /// PySpark's `ONLY_ALLOW_SINGLE_TRIGGER`, `VALUE_NOT_NON_EMPTY_STR`, `VALUE_NOT_ALLOWED`,
+    /// or an interval error.
+    pub fn from_kwargs(kwargs: &[(String, TriggerArg)]) -> Result<Trigger, AnalysisError> {
+        let err = |class: &str, msg: String| AnalysisError::new(Stage::Define, class, msg);
+        if kwargs.len() != 1 {
+            return Err(err("ONLY_ALLOW_SINGLE_TRIGGER", "Only a single trigger is allowed.".into()));
+        }
+        let (name, value) = &kwargs[0];
+        let interval = |s: &str| -> Result<i64, AnalysisError> {
+            if s.trim().is_empty() {
+                return Err(err("VALUE_NOT_NON_EMPTY_STR", format!("Value for `{name}` must be a non empty string, got '{s}'.")));
+            }
+            CalendarInterval::parse(s).map(|i| i.delay_ms()).map_err(|e| err(e.kind, e.to_string()))
+        };
+        match (name.as_str(), value) {
+            ("processingTime", TriggerArg::Str(s)) => Ok(Trigger::ProcessingTime { interval_ms: interval(s)? }),
+            ("continuous", TriggerArg::Str(s)) => Ok(Trigger::Continuous { interval_ms: interval(s)? }),
+            ("once", TriggerArg::Bool(true)) => Ok(Trigger::Once),
+            ("availableNow", TriggerArg::Bool(true)) => Ok(Trigger::AvailableNow),
+            ("once" | "availableNow", other) => Err(err("VALUE_NOT_ALLOWED", format!("Value for `{name}` must be True, got '{other}'."))),
+            ("realTime", _) => Err(err("UNSUPPORTED_TRIGGER", "Real-time mode is described in the lab, not simulated.".into())),
+            (other, _) => Err(err("UNSUPPORTED_TRIGGER", format!("Unknown trigger '{other}': use processingTime, once, availableNow or continuous."))),
+        }
+    }
+}
+
+/// A keyword argument value of `trigger(...)`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TriggerArg {
+    Str(String),
+    Bool(bool),
+    Other(String),
+}
+
+impl std::fmt::Display for TriggerArg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TriggerArg::Str(s) => f.write_str(s),
+            TriggerArg::Bool(b) => f.write_str(if *b { "True" } else { "False" }),
+            TriggerArg::Other(s) => f.write_str(s),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kw(name: &str, v: TriggerArg) -> Vec<(String, TriggerArg)> {
+        vec![(name.to_string(), v)]
+    }
+
+    #[test]
+    fn pyspark_keywords() {
+        assert_eq!(Trigger::from_kwargs(&kw("processingTime", TriggerArg::Str("5 seconds".into()))).unwrap(), Trigger::ProcessingTime { interval_ms: 5000 });
+        assert_eq!(Trigger::from_kwargs(&kw("availableNow", TriggerArg::Bool(true))).unwrap(), Trigger::AvailableNow);
+        assert_eq!(Trigger::from_kwargs(&kw("once", TriggerArg::Bool(false))).unwrap_err().error_class, "VALUE_NOT_ALLOWED");
+        let two = vec![("once".to_string(), TriggerArg::Bool(true)), ("availableNow".to_string(), TriggerArg::Bool(true))];
+        assert_eq!(Trigger::from_kwargs(&two).unwrap_err().message, "Only a single trigger is allowed.");
+        assert_eq!(Trigger::from_kwargs(&kw("processingTime", TriggerArg::Str("".into()))).unwrap_err().error_class, "VALUE_NOT_NON_EMPTY_STR");
+    }
+}

@@ -1,0 +1,85 @@
+//! Triggers through the public API (spec §1.6 and §8.3), values worked out by hand.
+
+use streamlab_engine::frontend::Catalog;
+use streamlab_engine::streaming::{OutputMode, SinkKind, StreamingConf, StreamingQuery, Trigger};
+use streamlab_engine::types::{timestamp_type, DataType, Row, Value};
+use streamlab_engine::Error;
+
+const S: i64 = 1_000_000;
+
+fn catalog() -> Catalog {
+    let mut c = Catalog::default();
+    c.streams.insert("s".into(), vec![("k".into(), DataType::Utf8), ("ts".into(), timestamp_type())]);
+    c
+}
+
+fn rows(ts: &[i64]) -> Vec<Row> {
+    ts.iter().map(|t| vec![Value::str("a"), Value::Timestamp(t * S)]).collect()
+}
+
+const WINDOWED: &str = "s.withWatermark('ts', '0 seconds').groupBy(F.window('ts', '10 seconds')).count()";
+
+fn start(text: &str) -> Result<StreamingQuery, Error> {
+    StreamingQuery::start(text, &catalog(), OutputMode::Append, StreamingConf::default())
+}
+
+#[test]
+fn once_runs_one_batch_without_the_trailing_no_data_batch() {
+    // Spec T17: 3 rows (10, 20, 30 s) in one batch; the watermark moves to 30 s, but `once`
+    // runs no no-data batch, so [10,20) and [20,30) stay in state unemitted; then it stops.
+    let mut q = start(&format!("{WINDOWED}.writeStream.trigger(once=True)")).unwrap();
+    assert_eq!(q.trigger, Trigger::Once);
+    q.add_data("s", &rows(&[10, 20, 30])).unwrap();
+    let batches = q.fire();
+    assert_eq!(batches.len(), 1);
+    assert_eq!(batches[0].input_rows, 3);
+    assert!(batches[0].rows.is_empty());
+    assert!(!q.is_active());
+    assert!(q.fire().is_empty(), "a finished once query runs nothing more");
+}
+
+#[test]
+fn available_now_runs_the_no_data_batch_then_stops() {
+    // Same data with availableNow: batch 0 (data), then batch 1 (no-data, watermark 30 s)
+    // emits [10,20) and [20,30); [30,40) stays in state.
+    let mut q = start(&format!("{WINDOWED}.writeStream.trigger(availableNow=True)")).unwrap();
+    q.add_data("s", &rows(&[10, 20, 30])).unwrap();
+    let batches = q.fire();
+    assert_eq!(batches.iter().map(|b| b.batch_id).collect::<Vec<_>>(), vec![0, 1]);
+    assert_eq!(batches[1].rows.len(), 2);
+    assert!(!q.is_active());
+}
+
+#[test]
+fn processing_time_runs_at_most_one_batch_per_trigger() {
+    let mut q = start(&format!("{WINDOWED}.writeStream.trigger(processingTime='5 seconds')")).unwrap();
+    assert_eq!(q.trigger, Trigger::ProcessingTime { interval_ms: 5000 });
+    q.add_data("s", &rows(&[10, 20, 30])).unwrap();
+    assert_eq!(q.fire().len(), 1);
+    // The next trigger runs the no-data batch.
+    assert!(q.fire()[0].no_data);
+    assert!(q.fire().is_empty());
+    assert!(q.is_active());
+}
+
+#[test]
+fn continuous_accepts_map_like_queries_only() {
+    let ok = start("s.filter(\"k = 'a'\").select('k').writeStream.trigger(continuous='1 second')");
+    assert!(ok.is_ok());
+    let Err(Error::Analysis(e)) = start("s.withWatermark('ts', '0 seconds').select('k').writeStream.trigger(continuous='1 second')") else {
+        panic!("a watermark is not map-like")
+    };
+    assert_eq!(e.message, "Continuous processing does not support EventTimeWatermark operations.");
+    let Err(Error::Analysis(e)) = start("s.select('k').writeStream.foreachBatch(f).trigger(continuous='1 second')") else {
+        panic!("foreachBatch with continuous")
+    };
+    assert_eq!(e.message, "'foreachBatch' is not supported with continuous trigger.");
+}
+
+#[test]
+fn the_sink_can_be_written_in_the_query() {
+    let q = start("s.select('k').writeStream.format('kafka').option('topic', 't')").unwrap();
+    assert_eq!(q.sink.kind, SinkKind::Kafka);
+    let Err(Error::Analysis(e)) = start("s.select('k').writeStream.trigger(once=True, availableNow=True)") else { panic!("two triggers") };
+    assert_eq!(e.error_class, "ONLY_ALLOW_SINGLE_TRIGGER");
+}
