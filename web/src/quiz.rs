@@ -11,9 +11,11 @@
 
 use serde::Deserialize;
 use streamlab_engine::scenario::{self, Scenario, ScenarioRun};
-use streamlab_engine::streaming::BatchResult;
+use streamlab_engine::streaming::{BatchResult, CrashPoint, SinkKind};
 use streamlab_engine::types::{format_timestamp_us, parse_timestamp_us};
 use streamlab_engine::{Error, Stage};
+
+use crate::session::{RecoveryView, Session};
 
 /// The two languages of every label and question.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -95,12 +97,47 @@ pub struct Claim {
     pub batches: Option<usize>,
     /// Total rows the sink received over the whole run.
     pub emitted_total: Option<usize>,
+
+    // Recovery claims: the scenario driven through a lab `Session` writing to `sink`, with
+    // an optional crash and restart (see `run_recovery`). The keys above always describe the
+    // plain run without a crash.
+    /// The sink ([`SinkKind::id`]: `memory`, `console`, `file`, `kafka`,
+    /// `foreachBatch-naive`, `foreachBatch-idempotent`); default `memory`. A setting, not a
+    /// result.
+    pub sink: Option<String>,
+    /// The batch id that crashes (needs `crash_point`). A setting, not a result.
+    pub crash_at_batch: Option<u64>,
+    /// Where it crashes ([`CrashPoint::id`]: `after-offset-log`, `mid-sink`,
+    /// `before-commit`; needs `crash_at_batch`). A setting, not a result.
+    pub crash_point: Option<String>,
+    /// Rows a reader of the sink sees more than once at the end (`RecoveryView::duplicates`).
+    pub duplicates: Option<usize>,
+    /// Rows a reader of the sink sees at the end (sink rows with `visible`).
+    pub sink_visible_rows: Option<usize>,
+    /// How many times the query started on its checkpoint (`RecoveryView::runs`).
+    pub runs: Option<u64>,
+    /// The restart fails with a message containing this text (needs `crash_at_batch`).
+    pub restart_error_contains: Option<String>,
 }
 
 impl Claim {
-    /// True when no key is given (a claim that cannot fail).
+    /// True when no result key is given (a claim that cannot fail). `sink`, `crash_at_batch`
+    /// and `crash_point` only set up the run, so a claim with nothing else is empty.
     pub fn is_empty(&self) -> bool {
-        *self == Claim::default()
+        let settings_only = Claim { sink: None, crash_at_batch: None, crash_point: None, ..self.clone() };
+        settings_only == Claim::default()
+    }
+
+    /// True when the claim needs the recovery run (a `Session` with a sink, maybe a crash).
+    pub fn is_recovery(&self) -> bool {
+        self.sink.is_some()
+            || self.crash_at_batch.is_some()
+            || self.crash_point.is_some()
+            || self.has_recovery_results()
+    }
+
+    fn has_recovery_results(&self) -> bool {
+        self.duplicates.is_some() || self.sink_visible_rows.is_some() || self.runs.is_some() || self.restart_error_contains.is_some()
     }
 
     fn has_batch_keys(&self) -> bool {
@@ -281,6 +318,31 @@ impl Question {
         if let Some(wm) = &self.check.watermark {
             parse_timestamp_us(wm).map_err(|m| format!("watermark '{wm}': {m}"))?;
         }
+        let c = &self.check;
+        if let Some(sink) = &c.sink {
+            if SinkKind::parse(sink).is_none() {
+                let ids: Vec<&str> = SinkKind::ALL.iter().map(|k| k.id()).collect();
+                return Err(format!("sink '{sink}' is not one of {}", ids.join(", ")));
+            }
+        }
+        if let Some(point) = &c.crash_point {
+            if CrashPoint::parse(point).is_none() {
+                let ids: Vec<&str> = CrashPoint::ALL.iter().map(|p| p.id()).collect();
+                return Err(format!("crash_point '{point}' is not one of {}", ids.join(", ")));
+            }
+        }
+        if c.crash_at_batch.is_some() != c.crash_point.is_some() {
+            return Err("crash_at_batch and crash_point go together".into());
+        }
+        if c.is_recovery() && !c.has_recovery_results() {
+            return Err("sink / crash_at_batch / crash_point set up a recovery run but no recovery result key (duplicates, sink_visible_rows, runs, restart_error_contains) is given".into());
+        }
+        if c.restart_error_contains.is_some() && c.crash_at_batch.is_none() {
+            return Err("restart_error_contains needs crash_at_batch and crash_point (there is no restart otherwise)".into());
+        }
+        if c.restart_error_contains.as_deref().is_some_and(|t| t.trim().is_empty()) {
+            return Err("restart_error_contains is empty".into());
+        }
         Ok(())
     }
 }
@@ -298,6 +360,147 @@ fn batch_in(run: &ScenarioRun, id: u64) -> Result<&BatchResult, String> {
         let ids: Vec<String> = run.batches.iter().map(|(s, b)| format!("b{}@step{s}", b.batch_id)).collect();
         format!("batch {id} did not run (batches: [{}])", ids.join(" "))
     })
+}
+
+/// What the recovery run of a claim ended with (see [`recovery_run`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecoveryRun {
+    /// The checkpoint and the sink at the end; `None` when the restart failed.
+    pub recovery: Option<RecoveryView>,
+    /// The session's error message after the restart, if it failed.
+    pub restart_error: Option<String>,
+    /// The ids of every batch that completed, in order (a re-run batch appears once, after
+    /// the restart).
+    pub batch_ids: Vec<u64>,
+}
+
+fn ids_text(ids: &[u64]) -> String {
+    ids.iter().map(|i| format!("b{i}")).collect::<Vec<_>>().join(" ")
+}
+
+fn batch_ids(s: &Session) -> Vec<u64> {
+    s.view().batches.iter().map(|b| b.id).collect()
+}
+
+/// One trigger that must run a batch.
+fn trigger_one(s: &mut Session) -> Result<(), String> {
+    let before = s.view().batches.len();
+    s.trigger();
+    let v = s.view();
+    if v.batches.len() == before {
+        let why = v.error.map_or_else(|| "nothing ran".to_string(), |e| e.message);
+        return Err(format!("a batch was due but did not run: {why}"));
+    }
+    Ok(())
+}
+
+/// Drives the question's scenario through a lab [`Session`] writing to the claim's `sink`
+/// (default memory). Without `crash_at_batch`: every step, as `run_step` does. With it: steps
+/// and triggers one batch at a time until the next batch would get id `crash_at_batch`, then
+/// `crash(crash_point)`, `restart()`, and (if the restart worked) triggers until idle — the
+/// re-run batch and any no-data batch after it — and the remaining steps.
+///
+/// # Errors
+/// An unknown sink or crash point, a query that does not start, or a crash batch that never
+/// runs.
+pub fn recovery_run(q: &Question) -> Result<RecoveryRun, String> {
+    let c = &q.check;
+    let kind = match &c.sink {
+        Some(id) => SinkKind::parse(id).ok_or_else(|| format!("unknown sink '{id}'"))?,
+        None => SinkKind::Memory,
+    };
+    let mut s = Session::from_scenario(q.scenario()?);
+    s.set_sink(kind);
+    if let Some(e) = s.view().error {
+        return Err(format!("the query does not start: {}", e.message));
+    }
+    let mut restart_error = None;
+    if let Some(crash_at) = c.crash_at_batch {
+        let point_id = c.crash_point.as_deref().ok_or("crash_at_batch needs crash_point")?;
+        let point = CrashPoint::parse(point_id).ok_or_else(|| format!("unknown crash point '{point_id}'"))?;
+        loop {
+            let next = s.view().batches.last().map_or(0, |b| b.id + 1);
+            if next > crash_at {
+                return Err(format!("batch {crash_at} already ran (batches: [{}])", ids_text(&batch_ids(&s))));
+            }
+            if s.batch_due() {
+                if next == crash_at {
+                    break;
+                }
+                trigger_one(&mut s)?;
+            } else if !s.push_step() {
+                return Err(format!("batch {crash_at} never runs: the scenario ends after batches [{}]", ids_text(&batch_ids(&s))));
+            }
+        }
+        s.crash(point);
+        if s.view().recovery.and_then(|r| r.crashed).is_none() {
+            return Err(format!("batch {crash_at} did not crash at {point_id}"));
+        }
+        s.restart();
+        restart_error = s.view().error.map(|e| e.message);
+    }
+    if restart_error.is_none() {
+        // The re-run batch (and a no-data batch it makes due), then the rest of the steps.
+        loop {
+            let before = s.view().batches.len();
+            s.trigger();
+            if s.view().batches.len() == before {
+                break;
+            }
+        }
+        while s.run_step() {}
+        if let Some(e) = s.view().error {
+            return Err(format!("the query failed: {}", e.message));
+        }
+    }
+    let v = s.view();
+    Ok(RecoveryRun { recovery: v.recovery, restart_error, batch_ids: v.batches.iter().map(|b| b.id).collect() })
+}
+
+fn check_recovery(q: &Question) -> Result<(), String> {
+    let c = &q.check;
+    let run = recovery_run(q)?;
+    let sink = c.sink.as_deref().unwrap_or("memory");
+    let setup = match (c.crash_at_batch, &c.crash_point) {
+        (Some(b), Some(p)) => format!("{sink} sink, crash at batch {b} ({p}) and restart"),
+        _ => format!("{sink} sink, no crash"),
+    };
+    match (&c.restart_error_contains, &run.restart_error) {
+        (Some(want), Some(got)) if !got.contains(want.as_str()) => {
+            return Err(format!("{setup}: claimed a restart error containing '{want}', it failed with: {got}"));
+        }
+        (Some(want), None) => return Err(format!("{setup}: claimed a restart error containing '{want}', but the restart worked")),
+        _ => {}
+    }
+    let wants_view = c.duplicates.is_some() || c.sink_visible_rows.is_some() || c.runs.is_some();
+    let Some(r) = run.recovery.as_ref().filter(|_| wants_view) else {
+        if wants_view {
+            let why = run.restart_error.as_deref().unwrap_or("no query");
+            return Err(format!("{setup}: claimed sink/checkpoint numbers, but the restart failed: {why}"));
+        }
+        return Ok(());
+    };
+    let ran = ids_text(&run.batch_ids);
+    if let Some(n) = c.duplicates {
+        if r.duplicates != n {
+            return Err(format!("{setup}: claimed duplicates = {n}, a reader sees {} (batches: [{ran}])", r.duplicates));
+        }
+    }
+    if let Some(n) = c.sink_visible_rows {
+        let visible = r.sink_rows.iter().filter(|w| w.visible).count();
+        if visible != n {
+            return Err(format!(
+                "{setup}: claimed sink_visible_rows = {n}, a reader sees {visible} ({} written in all; batches: [{ran}])",
+                r.sink_rows.len()
+            ));
+        }
+    }
+    if let Some(n) = c.runs {
+        if r.runs != n {
+            return Err(format!("{setup}: claimed runs = {n}, the checkpoint was started {} times", r.runs));
+        }
+    }
+    Ok(())
 }
 
 /// Runs the question's scenario through the engine and checks every key of its
@@ -383,6 +586,11 @@ pub fn check_claim(q: &Question) -> Result<(), String> {
         let total: usize = run.batches.iter().map(|(_, b)| b.rows.len()).sum();
         if total != n {
             return fail(format!("claimed {n} rows emitted in total, the sink received {total}"));
+        }
+    }
+    if c.is_recovery() {
+        if let Err(m) = check_recovery(q) {
+            return fail(m);
         }
     }
     Ok(())
