@@ -91,6 +91,11 @@ pub struct Checkpoint {
     pub commits: Vec<CommitLogEntry>,
     /// State store versions: version N+1 is committed by batch N. The last few are kept.
     pub state: BTreeMap<u64, BTreeMap<usize, OperatorState>>,
+    /// `state/<op>/_metadata` and the key schema of each stateful operator, written by the
+    /// first run: (operator id, operator name, key schema as `name:type` strings).
+    pub operators: Vec<(usize, String, Vec<String>)>,
+    /// Number of sources the offsets are for.
+    pub source_count: usize,
 }
 
 impl Checkpoint {
@@ -182,6 +187,92 @@ pub struct StreamingQuery {
     deferred_failure: Option<Error>,
     /// The error that terminated the query (`StreamingQuery.exception`).
     failure: Option<Error>,
+}
+
+/// Each stateful operator's id, name and state key schema (what Spark writes under
+/// `state/<op>/_metadata` and `_metadata/schema`).
+fn operator_metadata(plan: &Plan) -> Vec<(usize, String, Vec<String>)> {
+    let mut out = Vec::new();
+    plan.walk(&mut |p| {
+        let key: Option<Vec<String>> = match &p.node {
+            Node::Aggregate { keys, session, .. } => {
+                let n = keys.len() + usize::from(session.is_some());
+                Some(p.output.iter().take(n).map(|a| format!("{}:{}", a.name, crate::types::spark_type_name(&a.data_type))).collect())
+            }
+            Node::Dedup { input, keys, .. } => {
+                Some(keys.iter().map(|k| format!("{}:{}", input.output[*k].name, crate::types::spark_type_name(&input.output[*k].data_type))).collect())
+            }
+            Node::StreamJoin { left, join, .. } => Some(
+                join.keys.iter().map(|(l, _)| format!("{}:{}", left.output[*l].name, crate::types::spark_type_name(&left.output[*l].data_type))).collect(),
+            ),
+            Node::Limit { .. } => Some(vec![]),
+            _ => None,
+        };
+        if let Some(key) = key {
+            let (id, name) = plan_op(p);
+            out.push((id, name.to_string(), key));
+        }
+    });
+    out
+}
+
+fn plan_op(p: &Plan) -> (usize, &'static str) {
+    p.stateful_operators().into_iter().next().unwrap_or((0, ""))
+}
+
+/// What Spark checks when a query restarts on a checkpoint (spec §12.1, §12.5): the number of
+/// sources, the stateful operators (id → name) and their state key schemas.
+fn check_compatible(checkpoint: &Checkpoint, q: &StreamingQuery) -> Result<(), Error> {
+    use crate::error::{AnalysisError, Stage};
+    let now = operator_metadata(&q.plan);
+    if checkpoint.source_count != q.sources.len() {
+        return Err(Error::Analysis(
+            AnalysisError::new(
+                Stage::Start,
+                "",
+                format!(
+                    "There are [{}] sources in the checkpoint offsets and now there are [{}] sources requested by the query. Cannot continue.",
+                    checkpoint.source_count,
+                    q.sources.len()
+                ),
+            )
+            .with_hint("offsets are stored per source position; a query with other sources needs a new checkpoint"),
+        ));
+    }
+    let names = |v: &[(usize, String, Vec<String>)]| v.iter().map(|(i, n, _)| (*i, n.clone())).collect::<Vec<_>>();
+    if names(&checkpoint.operators) != names(&now) {
+        return Err(Error::Analysis(
+            AnalysisError::new(
+                Stage::Start,
+                "STREAMING_STATEFUL_OPERATOR_NOT_MATCH_IN_STATE_METADATA",
+                format!(
+                    "Streaming stateful operator name does not match with the operator in state metadata. This likely to happen when user adds/removes/changes stateful operator of existing streaming query. Stateful operators in the metadata: [{}]; Stateful operators in current batch: [{}].",
+                    checkpoint.operators.iter().map(|(i, n, _)| format!("({i}, {n})")).collect::<Vec<_>>().join(", "),
+                    now.iter().map(|(i, n, _)| format!("({i}, {n})")).collect::<Vec<_>>().join(", ")
+                ),
+            )
+            .with_sqlstate("42K03")
+            .with_hint("adding, removing or reordering stateful operators (aggregations, dedup, joins, limit) needs a new checkpoint"),
+        ));
+    }
+    for ((_, _, old), (_, _, new)) in checkpoint.operators.iter().zip(&now) {
+        if old != new {
+            return Err(Error::Analysis(
+                AnalysisError::new(
+                    Stage::Start,
+                    "STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE",
+                    format!(
+                        "Provided key schema does not match existing state key schema. Please check number and type of fields. Existing key_schema=struct<{}> and new key_schema=struct<{}>. If you want to force running the query without schema validation, please set spark.sql.streaming.stateStore.stateSchemaCheck to false. However, please note that running the query without schema validation can cause non-deterministic results.",
+                        old.join(","),
+                        new.join(",")
+                    ),
+                )
+                .with_sqlstate("XXKST")
+                .with_hint("the state is keyed by the grouping (or dedup/join) columns: changing them needs a new checkpoint"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A deterministic UUID-shaped id from a seed (the engine has no randomness).
@@ -278,6 +369,13 @@ impl StreamingQuery {
             failure: None,
         }
         .with_planning_checks()
+        .with_operator_metadata()
+    }
+
+    fn with_operator_metadata(mut self) -> Self {
+        self.checkpoint.operators = operator_metadata(&self.plan);
+        self.checkpoint.source_count = self.sources.len();
+        self
     }
 
     /// Checks Spark makes when it plans the first batch, not at `start()`: a session window
@@ -561,6 +659,9 @@ impl StreamingQuery {
             }
         }
         let mut q = StreamingQuery::start(text, catalog, mode, conf)?;
+        if !checkpoint.offsets.is_empty() {
+            check_compatible(&checkpoint, &q)?;
+        }
         for s in sources {
             if let Some(slot) = q.sources.iter_mut().find(|x| x.name == s.name) {
                 *slot = s;
