@@ -37,6 +37,9 @@ const QUIZ_FILES: &[(&str, &str)] = &[
     ("joins", include_str!("../../quizzes/joins.toml")),
     ("multiple-watermarks", include_str!("../../quizzes/multiple-watermarks.toml")),
     ("operators", include_str!("../../quizzes/operators.toml")),
+    ("fault-tolerance", include_str!("../../quizzes/fault-tolerance.toml")),
+    ("sinks", include_str!("../../quizzes/sinks.toml")),
+    ("checkpoints", include_str!("../../quizzes/checkpoints.toml")),
 ];
 
 /// Every preset scenario: (id, JSON text). The id is the file name without `.json`.

@@ -116,6 +116,14 @@ fn a_wrong_claim_is_caught() {
             c.error_stage = Some(if c.error_stage.as_deref() == Some("run") { "define" } else { "run" }.into());
         } else if let Some(b) = c.batch.as_mut() {
             *b += 1000;
+        } else if let Some(n) = c.duplicates.as_mut() {
+            *n += 1;
+        } else if let Some(n) = c.sink_visible_rows.as_mut() {
+            *n += 1;
+        } else if let Some(n) = c.runs.as_mut() {
+            *n += 1;
+        } else if c.restart_error_contains.is_some() {
+            c.restart_error_contains = Some("NOT_A_RESTART_ERROR".into());
         }
         assert!(check_claim(&wrong).is_err(), "question '{}': a falsified claim still passes", q.id);
     }
