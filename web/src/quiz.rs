@@ -470,9 +470,9 @@ fn check_recovery(q: &Question) -> Result<(), String> {
     };
     match (&c.restart_error_contains, &run.restart_error) {
         (Some(want), Some(got)) if !got.contains(want.as_str()) => {
-            return Err(format!("{setup}: claimed a restart error containing '{want}', it failed with: {got}"));
+            return Err(format!("{setup}: claimed restart_error_contains = '{want}', the restart failed with: {got}"));
         }
-        (Some(want), None) => return Err(format!("{setup}: claimed a restart error containing '{want}', but the restart worked")),
+        (Some(want), None) => return Err(format!("{setup}: claimed restart_error_contains = '{want}', but the restart worked")),
         _ => {}
     }
     let wants_view = c.duplicates.is_some() || c.sink_visible_rows.is_some() || c.runs.is_some();
