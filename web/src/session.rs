@@ -14,7 +14,7 @@ use streamlab_engine::analysis::{Attr, Node, Plan, StateWatermark};
 use streamlab_engine::execution::OperatorState;
 use streamlab_engine::frontend::compile;
 use streamlab_engine::scenario::{display_value, json_to_value, row_to_json, value_to_json, Scenario};
-use streamlab_engine::streaming::{BatchResult, CrashPoint, OutputMode, Sink, SinkKind, StreamingConf, StreamingQuery};
+use streamlab_engine::streaming::{BatchResult, CrashPoint, OutputMode, Sink, SinkKind, StreamingConf, StreamingQuery, Trigger};
 use streamlab_engine::types::{format_timestamp_us, parse_timestamp_us, spark_type_name, DataType, Row, Value};
 use streamlab_engine::Error;
 
@@ -29,8 +29,9 @@ pub enum Action {
     RunAll,
     /// One trigger whose batch dies at a point (the process crashes).
     Crash(CrashPoint),
-    /// Stop and start the query again on the same checkpoint, sources and sink.
-    Restart,
+    /// Stop and start the query again on the same checkpoint, sources and sink; with a text,
+    /// the next run uses that query (a query changed between restarts).
+    Restart(Option<String>),
 }
 
 /// One unit the sink wrote, for the sink panel.
@@ -61,6 +62,16 @@ pub struct RecoveryView {
     pub duplicates: usize,
     /// Set while the query is stopped by a crash.
     pub crashed: Option<String>,
+    /// `query.isActive`.
+    pub active: bool,
+    /// `query.status.message`.
+    pub status: String,
+    /// The trigger in PySpark's words.
+    pub trigger: String,
+    /// `len(query.recentProgress)`.
+    pub recent_progress: usize,
+    /// The `StreamingQueryListener` events, oldest first.
+    pub events: Vec<String>,
 }
 
 /// An error shown in the page.
@@ -191,6 +202,12 @@ pub struct Session {
     evicted: Vec<(usize, Row)>,
     sink_kind: SinkKind,
     crash: Option<String>,
+    /// The query text of the first run (`query_text` is the latest run's).
+    base_text: String,
+    /// A trigger picked in the lab (overrides one written in the text).
+    trigger: Option<Trigger>,
+    /// Listener events of every run.
+    events: Vec<String>,
 }
 
 fn error_view(e: &Error, text: &str) -> ErrorView {
@@ -259,7 +276,11 @@ impl Session {
             evicted: Vec::new(),
             sink_kind: SinkKind::Memory,
             crash: None,
+            base_text: String::new(),
+            trigger: None,
+            events: Vec::new(),
         };
+        s.base_text = s.query_text.clone();
         s.rebuild();
         s
     }
@@ -281,8 +302,27 @@ impl Session {
 
     /// Replaces the query text and replays everything.
     pub fn set_query(&mut self, text: &str) {
+        // An edit in the editor is the query of every run.
         self.query_text = text.to_string();
+        self.base_text = text.to_string();
+        for a in &mut self.actions {
+            if let Action::Restart(t) = a {
+                *t = None;
+            }
+        }
         self.rebuild();
+    }
+
+    /// Picks the trigger and replays everything with it.
+    pub fn set_trigger(&mut self, trigger: Trigger) {
+        self.trigger = Some(trigger);
+        self.rebuild();
+    }
+
+    /// Stops the query and starts `text` on the same checkpoint (changing a query between
+    /// restarts, spec §12.5): Spark's error if the change does not fit the state.
+    pub fn restart_with(&mut self, text: &str) {
+        self.apply(Action::Restart(Some(text.to_string())));
     }
 
     /// Switches the output mode and replays everything.
@@ -302,8 +342,9 @@ impl Session {
         let compiled = compile(&self.query_text, &catalog).map_err(|e| e.to_string())?;
         let span = *compiled.watermark_delay_spans.get(index).ok_or("the query has no such withWatermark")?;
         let quoted = format!("'{}'", delay.replace(['\'', '"', '\\'], ""));
-        self.query_text.replace_range(span.start..span.end, &quoted);
-        self.rebuild();
+        let mut text = self.query_text.clone();
+        text.replace_range(span.start..span.end, &quoted);
+        self.set_query(&text);
         Ok(())
     }
 
@@ -392,7 +433,7 @@ impl Session {
     /// Stops the query and starts it again on the same checkpoint: a batch that was logged
     /// but not committed runs again.
     pub fn restart(&mut self) {
-        self.apply(Action::Restart);
+        self.apply(Action::Restart(None));
     }
 
     /// Picks the sink and replays everything into it.
@@ -421,6 +462,8 @@ impl Session {
         self.error = None;
         self.crash = None;
         self.query = None;
+        self.events.clear();
+        self.query_text = self.base_text.clone();
         let built = self.scenario.catalog().and_then(|catalog| {
             let conf = StreamingConf::from_map(&self.scenario.conf_strings()).map_err(Error::Scenario)?;
             StreamingQuery::start(&self.query_text, &catalog, self.mode, conf)
@@ -428,6 +471,10 @@ impl Session {
         match built {
             Ok(mut q) => {
                 q.sink = Sink::new(self.sink_kind);
+                if let Some(t) = self.trigger {
+                    q.trigger = t;
+                }
+                self.events.push(format!("onQueryStarted: id={}, runId={}", q.id, q.run_id));
                 self.query = Some(q);
             }
             Err(e) => self.error = Some(error_view(&e, &self.query_text)),
@@ -451,8 +498,14 @@ impl Session {
                     }
                 }
             }
-            Action::Restart => {
+            Action::Restart(text) => {
                 let Some(q) = self.query.take() else { return };
+                if q.is_active() {
+                    self.events.push(format!("onQueryTerminated: id={}, runId={}, exception=None (stopped)", q.id, q.run_id));
+                }
+                if let Some(t) = text {
+                    self.query_text = t.clone();
+                }
                 let conf = StreamingConf::from_map(&self.scenario.conf_strings()).unwrap_or_default();
                 let (checkpoint, sources, sink) = q.stop();
                 let restarted = self
@@ -460,7 +513,13 @@ impl Session {
                     .catalog()
                     .and_then(|c| StreamingQuery::restart(&self.query_text, &c, self.mode, conf, checkpoint, sources, sink));
                 match restarted {
-                    Ok(q) => self.query = Some(q),
+                    Ok(mut q) => {
+                        if let Some(t) = self.trigger {
+                            q.trigger = t;
+                        }
+                        self.events.push(format!("onQueryStarted: id={}, runId={}", q.id, q.run_id));
+                        self.query = Some(q);
+                    }
                     Err(e) => self.error = Some(error_view(&e, &self.query_text)),
                 }
                 self.crash = None;
@@ -469,15 +528,23 @@ impl Session {
                 let Some(q) = &mut self.query else { return };
                 q.set_clock_ms(index as i64 * 1000);
                 let before = state_keys(q);
-                let results = match action {
-                    Action::Trigger => q.run_next_batch().into_iter().collect(),
+                let was_active = q.is_active();
+                let results: Vec<BatchResult> = match action {
+                    Action::Trigger => q.fire(),
                     Action::Crash(p) => q.run_next_batch_crashing(Some(*p)).into_iter().collect(),
                     _ => q.process_all_available(),
                 };
+                for b in &results {
+                    self.events.push(format!("onQueryProgress: batchId={}, numInputRows={}", b.batch_id, b.input_rows));
+                }
                 match q.exception() {
                     Some(e @ Error::Execution(streamlab_engine::error::ExecutionError::Crash { .. })) => self.crash = Some(e.to_string()),
                     Some(e) => self.error = Some(error_view(e, &self.query_text)),
                     None => {}
+                }
+                if was_active && !q.is_active() {
+                    let why = q.exception().map_or("None (the trigger finished)".to_string(), |e| e.to_string());
+                    self.events.push(format!("onQueryTerminated: id={}, runId={}, exception={why}", q.id, q.run_id));
                 }
                 if results.is_empty() {
                     return;
@@ -537,7 +604,7 @@ impl Session {
                     }
                 }
                 Action::Trigger | Action::RunAll | Action::Crash(_) => steps.push(std::mem::take(&mut current)),
-                Action::Restart => {}
+                Action::Restart(_) => {}
             }
         }
         if !current.is_empty() {
@@ -650,6 +717,19 @@ impl Session {
             sink_rows,
             duplicates: q.sink.duplicates(),
             crashed: self.crash.clone(),
+            active: q.is_active(),
+            status: if !q.is_active() {
+                "Stopped".into()
+            } else if q.has_new_data() {
+                "Waiting for next trigger (new data available)".into()
+            } else if q.wants_no_data_batch() {
+                "Waiting for next trigger (a no-data batch is due)".into()
+            } else {
+                "Waiting for data to arrive".into()
+            },
+            trigger: q.trigger.describe(),
+            recent_progress: self.batches.len().min(100),
+            events: self.events.clone(),
         }
     }
 }

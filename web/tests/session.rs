@@ -164,3 +164,47 @@ fn a_crash_mid_sink_duplicates_in_kafka_but_not_in_the_file_sink() {
     assert_eq!(kafka.offset_log.iter().filter(|(b, _, _)| *b == 5).count(), 1);
     assert_eq!(kafka.commit_log.last().map(|(b, _)| *b), Some(5));
 }
+
+#[test]
+fn restart_with_a_changed_query_checks_the_state() {
+    use streamlab_engine::streaming::SinkKind;
+    let mut s = Session::from_scenario(corpus("window-sliding-classic-append"));
+    s.set_sink(SinkKind::File);
+    s.run_step();
+    // Grouping by user_id instead of post_id does not fit the state of the first run.
+    s.restart_with("clicks.withWatermark('event_time', '10 minutes').groupBy(F.window('event_time', '10 minutes', '5 minutes'), 'user_id').count()");
+    let e = s.view().error.expect("incompatible state");
+    assert_eq!(e.error_class.as_deref(), Some("STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE"));
+    // A filter is allowed: the second run continues with batch 2.
+    let mut s = Session::from_scenario(corpus("window-sliding-classic-append"));
+    s.set_sink(SinkKind::File);
+    s.run_step();
+    s.restart_with("clicks.filter('post_id > 0').withWatermark('event_time', '10 minutes').groupBy(F.window('event_time', '10 minutes', '5 minutes'), 'post_id').count()");
+    assert!(s.view().error.is_none());
+    s.run_step();
+    let v = s.view();
+    assert_eq!(v.batches.iter().map(|b| b.id).collect::<Vec<_>>(), vec![0, 1, 2, 3]);
+    let r = v.recovery.unwrap();
+    assert_eq!(r.runs, 2);
+    // Started, 2 progress, stopped, started, 2 progress.
+    assert_eq!(r.events.iter().filter(|e| e.starts_with("onQueryStarted")).count(), 2);
+    assert_eq!(r.events.iter().filter(|e| e.starts_with("onQueryProgress")).count(), 4);
+    assert_eq!(r.events.iter().filter(|e| e.starts_with("onQueryTerminated")).count(), 1);
+}
+
+#[test]
+fn a_once_trigger_runs_one_batch_and_stops() {
+    use streamlab_engine::streaming::Trigger;
+    let mut s = Session::from_scenario(corpus("window-sliding-classic-append"));
+    s.set_trigger(Trigger::Once);
+    s.push_step();
+    s.trigger();
+    s.trigger();
+    let v = s.view();
+    // One batch with step 0's three events; no trailing no-data batch, and the query stopped.
+    assert_eq!(v.batches.len(), 1);
+    assert_eq!(v.batches[0].input_rows, 3);
+    let r = v.recovery.unwrap();
+    assert!(!r.active);
+    assert_eq!(r.status, "Stopped");
+}

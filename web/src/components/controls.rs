@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 
 use gloo_timers::callback::Interval;
+use streamlab_engine::streaming::Trigger;
 use leptos::prelude::*;
 
 use crate::Lab;
@@ -164,6 +165,25 @@ pub fn RunPanel() -> impl IntoView {
                     {move || lab.t("reset")}
                 </button>
             </div>
+            <label class="row">{move || lab.t("trigger.kind")}" "
+                <select data-testid="trigger-select" on:change=move |ev| {
+                    let t = match event_target_value(&ev).as_str() {
+                        "processingTime" => Trigger::ProcessingTime { interval_ms: 2_000 },
+                        "once" => Trigger::Once,
+                        "availableNow" => Trigger::AvailableNow,
+                        "continuous" => Trigger::Continuous { interval_ms: 1_000 },
+                        _ => Trigger::Default,
+                    };
+                    lab.act(|s| s.set_trigger(t));
+                }>
+                    <option value="default">"default (back to back)"</option>
+                    <option value="processingTime">"processingTime='2 seconds'"</option>
+                    <option value="once">"once=True"</option>
+                    <option value="availableNow">"availableNow=True"</option>
+                    <option value="continuous">"continuous='1 second'"</option>
+                </select>
+            </label>
+            <p class="help">{move || lab.t("trigger.help")}</p>
             <p class="steps">{move || lab.t("steps")}": "<span data-testid="steps-done">{move || lab.view.with(|v| format!("{} / {}", v.steps_done, v.steps_total))}</span></p>
             {move || lab.view.with(|v| v.no_data_batch_due).then(|| view! { <p class="due" role="status">{lab.t("nodata.due")}</p> })}
         </div>

@@ -69,6 +69,15 @@ pub fn RecoveryPanel() -> impl IntoView {
                 <button data-testid="restart-query" on:click=move |_| lab.act(|s| s.restart())>{move || lab.t("restart")}</button>
             </div>
             {move || rec().and_then(|r| r.crashed).map(|c| view! { <p class="error" role="alert" data-testid="crash-status">{c}</p> })}
+            <NextRunQuery/>
+            {move || rec().map(|r| view! {
+                <p class="help" data-testid="query-status">"isActive = "{r.active.to_string()}" · status: "{r.status.clone()}
+                    " · trigger: "<code>{r.trigger.clone()}</code>" · recentProgress: "{r.recent_progress}</p>
+                <details data-testid="listener-log">
+                    <summary>{lab.t("listener")}" ("{r.events.len()}")"</summary>
+                    <ol class="events">{r.events.iter().map(|e| view! { <li><code>{e.clone()}</code></li> }).collect_view()}</ol>
+                </details>
+            })}
             {move || rec().map(|r| view! {
                 <p class="help ids">"id = "<code>{r.query_id.clone()}</code>" · runId = "<code data-testid="run-id">{r.run_id.clone()}</code>
                     " · "{lab.t("runs")}" "{r.runs}</p>
@@ -96,5 +105,25 @@ pub fn RecoveryPanel() -> impl IntoView {
                 </table>
             })}
         </div>
+    }
+}
+
+/// Restart with a changed query: what Spark lets you change between runs on one checkpoint.
+#[component]
+fn NextRunQuery() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let draft = RwSignal::new(String::new());
+    view! {
+        <details class="next-run">
+            <summary>{move || lab.t("nextrun")}</summary>
+            <p class="help">{move || lab.t("nextrun.help")}</p>
+            <textarea rows="3" spellcheck="false" data-testid="next-run-query"
+                prop:value=move || { let d = draft.get(); if d.is_empty() { lab.view.with(|v| v.query_text.clone()) } else { d } }
+                on:input=move |ev| draft.set(event_target_value(&ev))></textarea>
+            <button data-testid="restart-with-query" on:click=move |_| {
+                let text = { let d = draft.get_untracked(); if d.is_empty() { lab.view.with_untracked(|v| v.query_text.clone()) } else { d } };
+                lab.act(|s| s.restart_with(&text));
+            }>{move || lab.t("nextrun.go")}</button>
+        </details>
     }
 }
