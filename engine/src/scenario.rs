@@ -19,10 +19,42 @@ use crate::types::{format_double, format_timestamp_us, parse_timestamp_us, parse
 /// A column list: `[["event_id","string"], ...]`.
 pub type SchemaDef = Vec<(String, String)>;
 
-/// A streaming source's definition.
+/// A streaming source's definition. `kind` and `options` are Streamlab's extension
+/// (`memory` by default; `file` with `maxFilesPerTrigger`; `socket`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SourceDef {
     pub schema: SchemaDef,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub options: BTreeMap<String, Json>,
+}
+
+impl SourceDef {
+    /// The source kind this definition asks for.
+    ///
+    /// # Errors
+    /// An unknown kind or a bad `maxFilesPerTrigger`.
+    pub fn source_kind(&self) -> Result<crate::streaming::SourceKind, Error> {
+        use crate::streaming::SourceKind;
+        match self.kind.as_deref().unwrap_or("memory") {
+            "memory" => Ok(SourceKind::Memory),
+            "socket" => Ok(SourceKind::Socket),
+            "file" => {
+                let max = match self.options.get("maxFilesPerTrigger") {
+                    None => None,
+                    Some(v) => Some(
+                        v.as_u64()
+                            .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
+                            .filter(|n| *n > 0)
+                            .ok_or_else(|| Error::Scenario(format!("maxFilesPerTrigger must be a positive whole number, got {v}")))? as usize,
+                    ),
+                };
+                Ok(SourceKind::File { max_files_per_trigger: max })
+            }
+            other => Err(Error::Scenario(format!("unknown source kind '{other}': use memory, file or socket"))),
+        }
+    }
 }
 
 /// A static table: schema and rows.
@@ -297,6 +329,9 @@ pub fn run(scenario: &Scenario) -> ScenarioRun {
         Ok(q) => q,
         Err(e) => return fail(e),
     };
+    if let Err(e) = apply_source_kinds(scenario, &mut q) {
+        return fail(e);
+    }
     let output = q.plan().output.clone();
     let mut batches = Vec::new();
     for (i, step) in scenario.steps.iter().enumerate() {
@@ -317,6 +352,17 @@ pub fn run(scenario: &Scenario) -> ScenarioRun {
         }
     }
     ScenarioRun { error: None, output, batches }
+}
+
+/// Applies each source's `kind` to a query.
+///
+/// # Errors
+/// As [`SourceDef::source_kind`].
+pub fn apply_source_kinds(scenario: &Scenario, q: &mut StreamingQuery) -> Result<(), Error> {
+    for (name, def) in &scenario.sources {
+        q.set_source_kind(name, def.source_kind()?);
+    }
+    Ok(())
 }
 
 /// How the harness runs the steps (conformance README).
@@ -347,6 +393,9 @@ pub fn run_available_now(scenario: &Scenario) -> ScenarioRun {
     };
     let output = first.plan().output.clone();
     let mut first = first;
+    if let Err(e) = apply_source_kinds(scenario, &mut first) {
+        return fail(e);
+    }
     // The harness writes with foreachBatch, which resumes from a checkpoint in any mode.
     first.sink = crate::streaming::Sink::new(crate::streaming::SinkKind::ForeachBatchNaive);
     let (mut checkpoint, mut sources, mut sink) = first.stop();

@@ -83,3 +83,43 @@ fn the_sink_can_be_written_in_the_query() {
     let Err(Error::Analysis(e)) = start("s.select('k').writeStream.trigger(once=True, availableNow=True)") else { panic!("two triggers") };
     assert_eq!(e.error_class, "ONLY_ALLOW_SINGLE_TRIGGER");
 }
+
+#[test]
+fn available_now_respects_max_files_per_trigger_and_once_ignores_it() {
+    use streamlab_engine::streaming::SourceKind;
+    // Spec T16: three files (10, 20, 30 s), maxFilesPerTrigger=1, window 10 s, delay 0:
+    // b0 [], b1 [], b2 [[10,20) 1], b3 no-data [[20,30) 1]; [30,40) stays in state.
+    let mut q = start(&format!("{WINDOWED}.writeStream.trigger(availableNow=True)")).unwrap();
+    q.set_source_kind("s", SourceKind::File { max_files_per_trigger: Some(1) });
+    for t in [10, 20, 30] {
+        q.add_data("s", &rows(&[t])).unwrap();
+    }
+    let b = q.fire();
+    assert_eq!(b.iter().map(|b| (b.batch_id, b.input_rows, b.rows.len())).collect::<Vec<_>>(), vec![(0, 1, 0), (1, 1, 0), (2, 1, 1), (3, 0, 1)]);
+    // Spec T17: `once` reads all three files in one batch and emits nothing.
+    let mut q = start(&format!("{WINDOWED}.writeStream.trigger(once=True)")).unwrap();
+    q.set_source_kind("s", SourceKind::File { max_files_per_trigger: Some(1) });
+    for t in [10, 20, 30] {
+        q.add_data("s", &rows(&[t])).unwrap();
+    }
+    let b = q.fire();
+    assert_eq!(b.iter().map(|b| (b.batch_id, b.input_rows, b.rows.len())).collect::<Vec<_>>(), vec![(0, 3, 0)]);
+}
+
+#[test]
+fn a_socket_source_cannot_replay_after_a_crash() {
+    use streamlab_engine::streaming::{CrashPoint, Sink, SinkKind, SourceKind};
+    let text = "s.select('k', 'ts')";
+    let mut q = start(text).unwrap();
+    q.set_source_kind("s", SourceKind::Socket);
+    q.sink = Sink::new(SinkKind::File);
+    q.add_data("s", &rows(&[1, 2])).unwrap();
+    // Batch 0 logs its offsets, then the process dies before running it.
+    assert!(q.run_next_batch_crashing(Some(CrashPoint::AfterOffsetLog)).is_none());
+    let (c, src, sink) = q.stop();
+    let mut q = StreamingQuery::restart(text, &catalog(), OutputMode::Append, StreamingConf::default(), c, src, sink).unwrap();
+    // The re-run of batch 0 finds nothing: the socket's lines were lost with the connection.
+    let b = q.run_next_batch().unwrap();
+    assert_eq!((b.batch_id, b.input_rows), (0, 0));
+    assert!(q.sink.visible_rows().is_empty());
+}

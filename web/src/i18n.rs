@@ -101,6 +101,7 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("nextrun", "Restart with a changed query", "쿼리를 바꿔서 재시작"),
     ("nextrun.help", "Spark allows filters, projections and a new watermark delay between runs; other grouping keys or added/removed stateful operators do not fit the saved state.", "Spark는 실행 사이에 필터, 프로젝션, 워터마크 지연 변경을 허용합니다. 그룹 키를 바꾸거나 상태 연산자를 추가/제거하면 저장된 상태와 맞지 않습니다."),
     ("nextrun.go", "Restart with this query", "이 쿼리로 재시작"),
+    ("source.kind", "Source kind", "소스 종류"),
     ("times.day", "Times are UTC on", "시간은 UTC 기준, 날짜:"),
 ];
 

@@ -99,6 +99,8 @@ pub struct SourceView {
     pub columns: Vec<(String, String)>,
     /// The first timestamp column, for the watermark shortcut.
     pub time_column: Option<String>,
+    /// `memory`, `file` or `socket`.
+    pub kind: String,
 }
 
 /// A stateful operator's numbers in one batch.
@@ -313,6 +315,18 @@ impl Session {
         self.rebuild();
     }
 
+    /// Sets a source's kind (`memory`, `file` with `maxFilesPerTrigger`, `socket`) and replays.
+    pub fn set_source_kind(&mut self, source: &str, kind: &str, max_files_per_trigger: Option<u64>) {
+        if let Some(def) = self.scenario.sources.get_mut(source) {
+            def.kind = Some(kind.to_string());
+            def.options.clear();
+            if let Some(n) = max_files_per_trigger {
+                def.options.insert("maxFilesPerTrigger".into(), serde_json::Value::from(n));
+            }
+        }
+        self.rebuild();
+    }
+
     /// Picks the trigger and replays everything with it.
     pub fn set_trigger(&mut self, trigger: Trigger) {
         self.trigger = Some(trigger);
@@ -474,6 +488,9 @@ impl Session {
                 if let Some(t) = self.trigger {
                     q.trigger = t;
                 }
+                if let Err(e) = streamlab_engine::scenario::apply_source_kinds(&self.scenario, &mut q) {
+                    self.error = Some(error_view(&e, &self.query_text));
+                }
                 self.events.push(format!("onQueryStarted: id={}, runId={}", q.id, q.run_id));
                 self.query = Some(q);
             }
@@ -580,6 +597,7 @@ impl Session {
                 name: name.clone(),
                 columns: def.schema.clone(),
                 time_column: def.schema.iter().find(|(_, t)| t == "timestamp").map(|(n, _)| n.clone()),
+                kind: def.kind.clone().unwrap_or_else(|| "memory".into()),
             })
             .collect()
     }

@@ -457,9 +457,16 @@ impl StreamingQuery {
         Ok(())
     }
 
+    /// Sets what kind of source `name` stands for (file with `maxFilesPerTrigger`, socket, ...).
+    pub fn set_source_kind(&mut self, name: &str, kind: super::source::SourceKind) {
+        if let Some(s) = self.sources.iter_mut().find(|s| s.name == name) {
+            s.kind = kind;
+        }
+    }
+
     /// True if some source has data no batch has read yet.
     pub fn has_new_data(&self) -> bool {
-        self.sources.iter().zip(&self.committed).any(|(s, c)| s.latest_offset() != *c)
+        self.sources.iter().zip(&self.committed).any(|(s, c)| s.next_end(*c, false) != *c)
     }
 
     /// True if the next trigger would run a no-data batch (the watermark moved past what the
@@ -505,7 +512,8 @@ impl StreamingQuery {
             }
             None => {
                 let wm = self.tracker.current_ms();
-                let end: Vec<Option<i64>> = self.sources.iter().map(MemoryStream::latest_offset).collect();
+                let once = self.trigger == Trigger::Once;
+                let end: Vec<Option<i64>> = self.sources.iter().zip(&self.committed).map(|(s, c)| s.next_end(*c, once)).collect();
                 // Write-ahead: the offset log entry exists before any output of the batch.
                 let entry = self.offset_entry(batch_id, wm, end.clone());
                 self.checkpoint.offsets.push(entry);
@@ -662,7 +670,8 @@ impl StreamingQuery {
         if !checkpoint.offsets.is_empty() {
             check_compatible(&checkpoint, &q)?;
         }
-        for s in sources {
+        for mut s in sources {
+            s.on_restart();
             if let Some(slot) = q.sources.iter_mut().find(|x| x.name == s.name) {
                 *slot = s;
             }

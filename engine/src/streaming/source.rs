@@ -10,19 +10,44 @@ use arrow_schema::{DataType, Field, Schema, SchemaRef};
 
 use crate::types::{Row, Value};
 
+/// What kind of source a stream stands for (spec §18): how it limits a batch and whether it
+/// can replay after a restart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SourceKind {
+    /// `MemoryStream`: replayable; a batch takes everything new.
+    #[default]
+    Memory,
+    /// A file source: each block is one file; `maxFilesPerTrigger` caps the files per batch
+    /// (ignored by `trigger(once=True)`). Replayable: its files stay.
+    File { max_files_per_trigger: Option<usize> },
+    /// A socket source: not replayable. What it received but no batch committed is gone after
+    /// a restart, so no exactly-once.
+    Socket,
+}
+
+impl SourceKind {
+    /// True if a restarted query can read the same data again.
+    pub fn replayable(self) -> bool {
+        self != SourceKind::Socket
+    }
+}
+
 /// An append-only source of blocks; each `add_rows` call is one block.
 #[derive(Debug, Clone)]
 pub struct MemoryStream {
     pub name: String,
+    pub kind: SourceKind,
     schema: SchemaRef,
     blocks: Vec<RecordBatch>,
+    /// Socket only: blocks before this index were lost by a restart.
+    lost_before: usize,
 }
 
 impl MemoryStream {
     /// An empty stream with `schema` (names and Arrow types).
     pub fn new(name: &str, schema: &[(String, DataType)]) -> MemoryStream {
         let fields: Vec<Field> = schema.iter().map(|(n, t)| Field::new(n, t.clone(), true)).collect();
-        MemoryStream { name: name.to_string(), schema: Arc::new(Schema::new(fields)), blocks: Vec::new() }
+        MemoryStream { name: name.to_string(), kind: SourceKind::Memory, schema: Arc::new(Schema::new(fields)), blocks: Vec::new(), lost_before: 0 }
     }
 
     /// The source's Arrow schema.
@@ -46,9 +71,30 @@ impl MemoryStream {
         (!self.blocks.is_empty()).then(|| self.blocks.len() as i64 - 1)
     }
 
+    /// The end offset of the next batch after `start`: the latest, or for a file source with
+    /// `maxFilesPerTrigger` at most that many files further (`ignore_limits` for `once`).
+    pub fn next_end(&self, start: Option<i64>, ignore_limits: bool) -> Option<i64> {
+        let latest = self.latest_offset();
+        match (self.kind, ignore_limits) {
+            (SourceKind::File { max_files_per_trigger: Some(n) }, false) => {
+                let first = start.map_or(0, |s| s + 1);
+                latest.map(|l| l.min(first + n.max(1) as i64 - 1))
+            }
+            _ => latest,
+        }
+    }
+
+    /// A restart of the query: a socket source loses what it had received (a new
+    /// connection), replayable sources keep everything.
+    pub fn on_restart(&mut self) {
+        if self.kind == SourceKind::Socket {
+            self.lost_before = self.blocks.len();
+        }
+    }
+
     /// The blocks after `start` up to and including `end` (`getBatch(start, end)`).
     pub fn get_batch(&self, start: Option<i64>, end: Option<i64>) -> Vec<RecordBatch> {
-        let from = start.map_or(0, |s| (s + 1).max(0) as usize);
+        let from = start.map_or(0, |s| (s + 1).max(0) as usize).max(self.lost_before);
         let to = end.map_or(0, |e| (e + 1).max(0) as usize).min(self.blocks.len());
         self.blocks.get(from..to).map(<[RecordBatch]>::to_vec).unwrap_or_default()
     }

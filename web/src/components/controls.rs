@@ -79,7 +79,24 @@ pub fn InputPanel() -> impl IntoView {
                         let r = lab.act(|s| s.push_event(&name, &f));
                         lab.notice.set(r.err());
                     }>
-                        <div class="source-name"><code>{src.name.clone()}</code></div>
+                        <div class="source-name"><code>{src.name.clone()}</code>" "
+                            <select data-testid=format!("source-kind-{}", src.name) aria-label=move || lab.t("source.kind") on:change={
+                                let name = src.name.clone();
+                                move |ev| {
+                                    let v = event_target_value(&ev);
+                                    let (kind, max) = match v.as_str() {
+                                        "file1" => ("file", Some(1)),
+                                        "socket" => ("socket", None),
+                                        _ => ("memory", None),
+                                    };
+                                    lab.act(|s| s.set_source_kind(&name, kind, max));
+                                }
+                            }>
+                                <option value="memory" selected=src.kind == "memory">"memory (replayable)"</option>
+                                <option value="file1" selected=src.kind == "file">"file, maxFilesPerTrigger=1"</option>
+                                <option value="socket" selected=src.kind == "socket">"socket (not replayable)"</option>
+                            </select>
+                        </div>
                         {src.columns.iter().map(|(col, ty)| {
                             let col2 = col.clone();
                             view! {
