@@ -40,6 +40,17 @@ impl SourceDef {
         match self.kind.as_deref().unwrap_or("memory") {
             "memory" => Ok(SourceKind::Memory),
             "socket" => Ok(SourceKind::Socket),
+            "kafka" => {
+                let partitions = match self.options.get("partitions") {
+                    None => 1,
+                    Some(v) => v
+                        .as_u64()
+                        .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
+                        .filter(|n| (1..=64).contains(n))
+                        .ok_or_else(|| Error::Scenario(format!("partitions must be a whole number from 1 to 64, got {v}")))? as u32,
+                };
+                Ok(SourceKind::Kafka { partitions })
+            }
             "file" => {
                 let max = match self.options.get("maxFilesPerTrigger") {
                     None => None,
@@ -52,7 +63,7 @@ impl SourceDef {
                 };
                 Ok(SourceKind::File { max_files_per_trigger: max })
             }
-            other => Err(Error::Scenario(format!("unknown source kind '{other}': use memory, file or socket"))),
+            other => Err(Error::Scenario(format!("unknown source kind '{other}': use memory, file, socket or kafka"))),
         }
     }
 }
@@ -182,7 +193,13 @@ impl Scenario {
     pub fn catalog(&self) -> Result<Catalog, Error> {
         let mut c = Catalog::default();
         for (name, s) in &self.sources {
-            c.streams.insert(name.clone(), typed_schema(&s.schema)?);
+            // A Kafka source reads records; its schema is Kafka's, the events are in `value`.
+            let schema = if matches!(s.source_kind()?, crate::streaming::SourceKind::Kafka { .. }) {
+                crate::streaming::kafka_schema()
+            } else {
+                typed_schema(&s.schema)?
+            };
+            c.streams.insert(name.clone(), schema);
         }
         for (name, s) in &self.statics {
             let schema = typed_schema(&s.schema)?;
@@ -283,6 +300,7 @@ pub fn value_to_json(v: &Value) -> Json {
             Json::Object(m)
         }
         Value::Struct(f) => Json::Array(f.iter().map(value_to_json).collect()),
+        Value::Binary(b) => Json::String(String::from_utf8_lossy(b).into_owned()),
     }
 }
 
@@ -336,8 +354,8 @@ pub fn run(scenario: &Scenario) -> ScenarioRun {
     let mut batches = Vec::new();
     for (i, step) in scenario.steps.iter().enumerate() {
         for (source, rows) in step {
-            let Some(schema) = catalog.streams.get(source) else { continue };
-            let typed: Result<Vec<Row>, String> = rows.iter().map(|r| json_to_row(schema, r)).collect();
+            let Some(Ok(schema)) = scenario.sources.get(source).map(|d| typed_schema(&d.schema)) else { continue };
+            let typed: Result<Vec<Row>, String> = rows.iter().map(|r| json_to_row(&schema, r)).collect();
             let added = typed.map_err(|m| Error::Scenario(format!("step {i}, source '{source}': {m}"))).and_then(|rows| q.add_data(source, &rows));
             if let Err(e) = added {
                 return ScenarioRun { error: Some(e), output, batches };
@@ -361,6 +379,7 @@ pub fn run(scenario: &Scenario) -> ScenarioRun {
 pub fn apply_source_kinds(scenario: &Scenario, q: &mut StreamingQuery) -> Result<(), Error> {
     for (name, def) in &scenario.sources {
         q.set_source_kind(name, def.source_kind()?);
+        q.set_payload_schema(name, typed_schema(&def.schema)?);
     }
     Ok(())
 }
@@ -403,8 +422,8 @@ pub fn run_available_now(scenario: &Scenario) -> ScenarioRun {
     let mut batches = Vec::new();
     for (i, step) in scenario.steps.iter().enumerate() {
         for (source, rows) in step {
-            let (Some(schema), Some(s)) = (catalog.streams.get(source), sources.iter_mut().find(|s| &s.name == source)) else { continue };
-            let typed: Result<Vec<Row>, String> = rows.iter().map(|r| json_to_row(schema, r)).collect();
+            let (Some(Ok(schema)), Some(s)) = (scenario.sources.get(source).map(|d| typed_schema(&d.schema)), sources.iter_mut().find(|s| &s.name == source)) else { continue };
+            let typed: Result<Vec<Row>, String> = rows.iter().map(|r| json_to_row(&schema, r)).collect();
             match typed.and_then(|rows| if rows.is_empty() { Ok(()) } else { s.add_rows(&rows).map(|_| ()) }) {
                 Ok(()) => {}
                 Err(m) => return ScenarioRun { error: Some(Error::Scenario(format!("step {i}, source '{source}': {m}"))), output, batches },

@@ -417,10 +417,10 @@ impl Session {
     /// Returns false when all steps are done.
     pub fn push_step(&mut self) -> bool {
         let Some(step) = self.scenario.steps.get(self.next_step).cloned() else { return false };
-        let catalog = self.scenario.catalog().ok();
         for (source, rows) in &step {
-            let Some(schema) = catalog.as_ref().and_then(|c| c.streams.get(source)) else { continue };
-            let typed: Vec<Row> = rows.iter().filter_map(|r| streamlab_engine::scenario::json_to_row(schema, r).ok()).collect();
+            // Events are typed by the source's own schema (for Kafka, the JSON put in `value`).
+            let Some(Ok(schema)) = self.scenario.sources.get(source).map(|d| streamlab_engine::scenario::typed_schema(&d.schema)) else { continue };
+            let typed: Vec<Row> = rows.iter().filter_map(|r| streamlab_engine::scenario::json_to_row(&schema, r).ok()).collect();
             if !typed.is_empty() {
                 self.apply(Action::Add { source: source.clone(), rows: typed });
             }
@@ -609,13 +609,12 @@ impl Session {
         s.query = self.query_text.clone();
         s.output_mode = self.mode.as_str().into();
         s.expected = None;
-        let catalog = self.scenario.catalog().ok();
         let mut steps = Vec::new();
         let mut current: BTreeMap<String, Vec<Map<String, Json>>> = BTreeMap::new();
         for a in &self.actions {
             match a {
                 Action::Add { source, rows } => {
-                    let schema = catalog.as_ref().and_then(|c| c.streams.get(source)).cloned().unwrap_or_default();
+                    let schema = self.scenario.sources.get(source).and_then(|d| streamlab_engine::scenario::typed_schema(&d.schema).ok()).unwrap_or_default();
                     for r in rows {
                         let obj: Map<String, Json> = schema.iter().zip(r).map(|((n, _), v)| (n.clone(), value_to_json(v))).collect();
                         current.entry(source.clone()).or_default().push(obj);

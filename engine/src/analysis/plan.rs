@@ -57,6 +57,8 @@ pub enum BoundExpr {
     WindowTime(Box<BoundExpr>),
     /// A field of a struct by position (`window.start` = 0, `window.end` = 1).
     Field(Box<BoundExpr>, usize),
+    /// `from_json(text, 'a STRING, b DOUBLE')`: a struct of those fields.
+    FromJson(Box<BoundExpr>, Vec<(String, DataType)>),
 }
 
 /// One aggregate of an `Aggregate` node.
@@ -317,6 +319,11 @@ pub fn show_expr(e: &BoundExpr, input: &[Attr]) -> String {
             format!("{n}({})", a.join(", "))
         }
         BoundExpr::WindowTime(x) => format!("window_time({})", show_expr(x, input)),
-        BoundExpr::Field(x, i) => format!("{}.{}", show_expr(x, input), if *i == 0 { "start" } else { "end" }),
+        BoundExpr::Field(x, i) => format!("{}.{}", show_expr(x, input), i),
+        BoundExpr::FromJson(x, fields) => format!(
+            "from_json({}, '{}')",
+            show_expr(x, input),
+            fields.iter().map(|(n, t)| format!("{n} {}", spark_type_name(t).to_uppercase())).collect::<Vec<_>>().join(", ")
+        ),
     }
 }

@@ -93,10 +93,21 @@ impl Resolver {
                 let input = self.plan(input)?;
                 let mut items = Vec::new();
                 for e in exprs {
-                    if matches!(e, Expr::Star) {
-                        items.extend(input.output.iter().map(|a| Expr::Column(a.name.clone())));
-                    } else {
-                        items.push(e.clone());
+                    match e {
+                        Expr::Star => items.extend(input.output.iter().map(|a| Expr::Column(a.name.clone()))),
+                        // `select('o.*')`: every field of the struct column `o`.
+                        Expr::Column(n) if n.ends_with(".*") => {
+                            let prefix = n.trim_end_matches(".*").rsplit('.').next().unwrap_or_default();
+                            let idx = find_column(prefix, &input.output)?;
+                            let DataType::Struct(fields) = &input.output[idx].data_type else {
+                                return Err(define_error(
+                                    "CANNOT_RESOLVE_STAR_EXPAND",
+                                    format!("Cannot resolve `{prefix}`.* given input columns: the column `{prefix}` is not a struct."),
+                                ));
+                            };
+                            items.extend(fields.iter().map(|f| Expr::Alias(Box::new(Expr::Column(format!("{prefix}.{}", f.name()))), f.name().clone())));
+                        }
+                        other => items.push(other.clone()),
                     }
                 }
                 self.project(input, &items)
@@ -673,6 +684,10 @@ fn validate_window(duration_us: i64, slide_us: i64, start_us: i64) -> R<WindowSp
 /// Unresolved columns, and window/session expressions outside a projection or grouping.
 pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
     Ok(match e {
+        Expr::Column(n) if n.contains('.') && !n.starts_with('\u{0}') && !input.iter().any(|a| a.name.eq_ignore_ascii_case(n)) && struct_field(n, input).is_some() => {
+            let (idx, fi, f) = struct_field(n, input).expect("checked");
+            (BoundExpr::Field(Box::new(BoundExpr::Col(idx)), fi), Attr::new(f.name().clone(), f.data_type().clone()))
+        }
         Expr::Column(n) => {
             let idx = if let Some(i) = n.strip_prefix("\u{0}col") {
                 i.parse::<usize>().map_err(|_| unresolved(n, input))?
@@ -692,6 +707,7 @@ pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
                 Value::Str(_) => DataType::Utf8,
                 Value::Timestamp(_) => timestamp_type(),
                 Value::Struct(_) => window_type(),
+                Value::Binary(_) => DataType::Binary,
             };
             (BoundExpr::Lit(v.clone()), Attr::new(e.to_string(), t))
         }
@@ -760,6 +776,26 @@ pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
                 "__desc" | "__asc" => return Err(define_error("UNSUPPORTED_EXPR", "asc()/desc() only make sense inside orderBy()".into())),
                 _ => types.first().cloned().unwrap_or(DataType::Null),
             };
+            if name == "from_json" {
+                let Some(BoundExpr::Lit(Value::Str(ddl))) = bargs.get(1) else {
+                    return Err(define_error("INVALID_SCHEMA.NON_STRING_LITERAL", "from_json needs the schema as a string such as 'order_id STRING, amount DOUBLE'.".into()));
+                };
+                if types.first() == Some(&DataType::Binary) {
+                    return Err(Error::Analysis(
+                        AnalysisError::new(
+                            Stage::Define,
+                            "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+                            format!("Cannot resolve \"{e}\" due to data type mismatch: The first parameter requires the \"STRING\" type, however \"{}\" has the type \"BINARY\".", args[0]),
+                        )
+                        .with_sqlstate("42K09")
+                        .with_hint("Kafka's value is bytes: write F.from_json(F.col('value').cast('string'), ...) or CAST(value AS STRING)"),
+                    ));
+                }
+                let fields = parse_ddl(ddl)?;
+                let dt = DataType::Struct(fields.iter().map(|(n, t)| arrow_schema::Field::new(n, t.clone(), true)).collect());
+                let arg = bargs.into_iter().next().expect("two args");
+                return Ok((BoundExpr::FromJson(Box::new(arg), fields), Attr::new(e.to_string(), dt)));
+            }
             if name == "get_field" {
                 let field = match bargs.get(1) {
                     Some(BoundExpr::Lit(Value::Str(s))) if &**s == "start" => 0,
@@ -786,6 +822,29 @@ pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
         }
         Expr::Agg { .. } => return Err(Error::Unsupported("an aggregate function outside groupBy().agg()".into())),
     })
+}
+
+/// `o.amount` where `o` is a struct column: (column index, field index, field).
+fn struct_field<'a>(name: &str, input: &'a [Attr]) -> Option<(usize, usize, &'a arrow_schema::Field)> {
+    let (prefix, field) = name.rsplit_once('.')?;
+    let prefix = prefix.rsplit('.').next().unwrap_or(prefix);
+    let idx = input.iter().position(|a| a.name.eq_ignore_ascii_case(prefix))?;
+    let DataType::Struct(fields) = &input[idx].data_type else { return None };
+    let fi = fields.iter().position(|f| f.name().eq_ignore_ascii_case(field))?;
+    Some((idx, fi, fields[fi].as_ref()))
+}
+
+/// A DDL schema string: `'order_id STRING, amount DOUBLE, order_time TIMESTAMP'`.
+fn parse_ddl(ddl: &str) -> R<Vec<(String, DataType)>> {
+    ddl.split(',')
+        .map(|part| {
+            let mut it = part.split_whitespace();
+            match (it.next(), it.next(), it.next()) {
+                (Some(name), Some(ty), None) => Ok((name.trim_matches('`').to_string(), crate::types::parse_type_name(ty).map_err(|m| define_error("PARSE_SYNTAX_ERROR", format!("in the schema '{ddl}': {m}")))?)),
+                _ => Err(define_error("PARSE_SYNTAX_ERROR", format!("Syntax error in the schema '{ddl}': write 'name TYPE, name TYPE'."))),
+            }
+        })
+        .collect()
 }
 
 fn arithmetic_type(op: BinOp, l: &DataType, r: &DataType) -> DataType {

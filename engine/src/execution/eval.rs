@@ -43,11 +43,27 @@ pub fn eval(e: &BoundExpr, row: &Row) -> Value {
             },
             _ => Value::Null,
         },
+        BoundExpr::FromJson(x, fields) => match eval(x, row) {
+            Value::Str(s) => from_json(&s, fields),
+            Value::Binary(b) => from_json(&String::from_utf8_lossy(&b), fields),
+            _ => Value::Null,
+        },
         BoundExpr::Field(x, i) => match eval(x, row) {
             Value::Struct(f) => f.get(*i).cloned().unwrap_or(Value::Null),
             _ => Value::Null,
         },
     }
+}
+
+/// `from_json(text, schema)`: a struct of the schema's fields; a field that is missing or does
+/// not fit is NULL, and text that is not a JSON object gives NULL (Spark's PERMISSIVE mode).
+fn from_json(text: &str, fields: &[(String, DataType)]) -> Value {
+    let Ok(serde_json::Value::Object(obj)) = serde_json::from_str::<serde_json::Value>(text) else { return Value::Null };
+    let vals: Vec<Value> = fields
+        .iter()
+        .map(|(n, t)| obj.get(n).map_or(Value::Null, |v| crate::scenario::json_to_value(v, t).unwrap_or(Value::Null)))
+        .collect();
+    Value::Struct(std::rc::Rc::from(vals))
 }
 
 /// True if `e` is TRUE for `row` (NULL counts as false, as in a WHERE clause).
@@ -193,7 +209,14 @@ pub fn cast(v: Value, t: &DataType) -> Value {
     match t {
         DataType::Utf8 => match v {
             Str(_) => v,
+            // CAST(value AS STRING) on Kafka's bytes: UTF-8 text.
+            Binary(b) => Value::str(&String::from_utf8_lossy(&b)),
             other => Value::str(&other.to_string()),
+        },
+        DataType::Binary => match v {
+            Binary(_) => v,
+            Str(s) => Binary(std::rc::Rc::from(s.as_bytes())),
+            _ => Null,
         },
         DataType::Int64 => match v {
             Str(s) => s.trim().parse::<i64>().map_or(Null, Long),

@@ -804,6 +804,7 @@ pub fn scalar_function(name: &str, args: Vec<Expr>, span: Span) -> Result<Expr, 
         "upper" | "lower" | "abs" | "length" | "ceil" | "floor" | "isnull" | "isnotnull" => Some((1, 1)),
         "round" => Some((1, 2)),
         "coalesce" | "concat" => Some((1, 16)),
+        "from_json" => Some((2, 2)),
         "window_time" => {
             let mut args = args;
             if args.len() != 1 {
@@ -815,7 +816,7 @@ pub fn scalar_function(name: &str, args: Vec<Expr>, span: Span) -> Result<Expr, 
     };
     let Some((lo, hi)) = arity else {
         return Err(ParseError::new(
-            format!("the function {name}() is not supported in Streamlab; supported: upper, lower, abs, round, length, ceil, floor, coalesce, concat"),
+            format!("the function {name}() is not supported in Streamlab; supported: upper, lower, abs, round, length, ceil, floor, coalesce, concat, from_json"),
             span,
         ));
     };

@@ -464,6 +464,13 @@ impl StreamingQuery {
         }
     }
 
+    /// For a Kafka source: the schema of the events written into `value`.
+    pub fn set_payload_schema(&mut self, name: &str, schema: Vec<(String, DataType)>) {
+        if let Some(s) = self.sources.iter_mut().find(|s| s.name == name) {
+            s.payload_schema = schema;
+        }
+    }
+
     /// True if some source has data no batch has read yet.
     pub fn has_new_data(&self) -> bool {
         self.sources.iter().zip(&self.committed).any(|(s, c)| s.next_end(*c, false) != *c)

@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use arrow_array::builder::{BooleanBuilder, Float64Builder, Int32Builder, Int64Builder, StringBuilder, TimestampMicrosecondBuilder};
-use arrow_array::{Array, ArrayRef, BooleanArray, Float64Array, Int32Array, Int64Array, RecordBatch, StringArray, TimestampMicrosecondArray};
+use arrow_array::builder::{BinaryBuilder, BooleanBuilder, Float64Builder, Int32Builder, Int64Builder, StringBuilder, TimestampMicrosecondBuilder};
+use arrow_array::{Array, ArrayRef, BinaryArray, BooleanArray, Float64Array, Int32Array, Int64Array, RecordBatch, StringArray, TimestampMicrosecondArray};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 
 use crate::types::{Row, Value};
@@ -23,6 +23,23 @@ pub enum SourceKind {
     /// A socket source: not replayable. What it received but no batch committed is gone after
     /// a restart, so no exactly-once.
     Socket,
+    /// A Kafka topic with partitions: records have Kafka's schema (`key` and `value` as
+    /// bytes, `topic`, `partition`, `offset`, `timestamp`, `timestampType`); an event's JSON
+    /// becomes the record's `value`. Replayable from its offsets.
+    Kafka { partitions: u32 },
+}
+
+/// The schema of a Kafka source (`KafkaSource`/`KafkaRecordToRowConverter`).
+pub fn kafka_schema() -> Vec<(String, DataType)> {
+    vec![
+        ("key".into(), DataType::Binary),
+        ("value".into(), DataType::Binary),
+        ("topic".into(), DataType::Utf8),
+        ("partition".into(), DataType::Int32),
+        ("offset".into(), DataType::Int64),
+        ("timestamp".into(), crate::types::timestamp_type()),
+        ("timestampType".into(), DataType::Int32),
+    ]
 }
 
 impl SourceKind {
@@ -41,13 +58,26 @@ pub struct MemoryStream {
     blocks: Vec<RecordBatch>,
     /// Socket only: blocks before this index were lost by a restart.
     lost_before: usize,
+    /// Kafka only: the event schema written into `value`, and the next offset per partition.
+    pub payload_schema: Vec<(String, DataType)>,
+    next_offsets: Vec<i64>,
+    records: u64,
 }
 
 impl MemoryStream {
     /// An empty stream with `schema` (names and Arrow types).
     pub fn new(name: &str, schema: &[(String, DataType)]) -> MemoryStream {
         let fields: Vec<Field> = schema.iter().map(|(n, t)| Field::new(n, t.clone(), true)).collect();
-        MemoryStream { name: name.to_string(), kind: SourceKind::Memory, schema: Arc::new(Schema::new(fields)), blocks: Vec::new(), lost_before: 0 }
+        MemoryStream {
+            name: name.to_string(),
+            kind: SourceKind::Memory,
+            schema: Arc::new(Schema::new(fields)),
+            blocks: Vec::new(),
+            lost_before: 0,
+            payload_schema: Vec::new(),
+            next_offsets: Vec::new(),
+            records: 0,
+        }
     }
 
     /// The source's Arrow schema.
@@ -61,9 +91,51 @@ impl MemoryStream {
     /// # Errors
     /// A message naming the row and column whose value does not fit the column type.
     pub fn add_rows(&mut self, rows: &[Row]) -> Result<i64, String> {
+        let records;
+        let rows = if let SourceKind::Kafka { partitions } = self.kind {
+            records = self.to_kafka_records(rows, partitions.max(1));
+            &records[..]
+        } else {
+            rows
+        };
         let batch = rows_to_batch(&self.schema, rows)?;
         self.blocks.push(batch);
         Ok(self.blocks.len() as i64 - 1)
+    }
+
+    /// Turns events (rows of `payload_schema`) into Kafka records: the event as JSON in
+    /// `value`, partitions round-robin, offsets counting up per partition, the event's first
+    /// timestamp as the record timestamp (CreateTime).
+    fn to_kafka_records(&mut self, rows: &[Row], partitions: u32) -> Vec<Row> {
+        if self.next_offsets.len() != partitions as usize {
+            self.next_offsets = vec![0; partitions as usize];
+        }
+        rows.iter()
+            .map(|r| {
+                // The JSON keeps the schema's field order, as a producer writes it.
+                let fields: Vec<String> = self
+                    .payload_schema
+                    .iter()
+                    .zip(r)
+                    .map(|((n, _), v)| format!("{}:{}", serde_json::Value::String(n.clone()), crate::scenario::value_to_json(v)))
+                    .collect();
+                let text = format!("{{{}}}", fields.join(","));
+                let p = (self.records % u64::from(partitions)) as usize;
+                self.records += 1;
+                let offset = self.next_offsets[p];
+                self.next_offsets[p] += 1;
+                let ts = r.iter().find_map(|v| if let Value::Timestamp(t) = v { Some(*t) } else { None }).unwrap_or(0);
+                vec![
+                    Value::Null,
+                    Value::Binary(std::rc::Rc::from(text.as_bytes())),
+                    Value::str(&self.name),
+                    Value::Int(p as i32),
+                    Value::Long(offset),
+                    Value::Timestamp(ts),
+                    Value::Int(0),
+                ]
+            })
+            .collect()
     }
 
     /// The latest offset: index of the last block, `None` when nothing was added.
@@ -179,6 +251,18 @@ pub fn rows_to_batch(schema: &SchemaRef, rows: &[Row]) -> Result<RecordBatch, St
                 }
                 Arc::new(b.finish())
             }
+            DataType::Binary => {
+                let mut b = BinaryBuilder::new();
+                for ri in 0..rows.len() {
+                    match cell(ri) {
+                        Value::Null => b.append_null(),
+                        Value::Binary(v) => b.append_value(&*v),
+                        Value::Str(v) => b.append_value(v.as_bytes()),
+                        v => return Err(bad(ri, &v)),
+                    }
+                }
+                Arc::new(b.finish())
+            }
             other => return Err(format!("column '{}' has an unsupported type {other}", field.name())),
         };
         columns.push(array);
@@ -208,6 +292,7 @@ pub fn batch_to_rows(batch: &RecordBatch) -> Vec<Row> {
             DataType::Float64 => fill!(Float64Array, Value::Double),
             DataType::Boolean => fill!(BooleanArray, Value::Bool),
             DataType::Timestamp(..) => fill!(TimestampMicrosecondArray, Value::Timestamp),
+            DataType::Binary => fill!(BinaryArray, |b: &[u8]| Value::Binary(std::rc::Rc::from(b))),
             _ => rows.iter_mut().for_each(|r| r.push(Value::Null)),
         }
     }

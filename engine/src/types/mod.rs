@@ -41,6 +41,7 @@ pub fn parse_type_name(name: &str) -> Result<DataType, String> {
         "double" => DataType::Float64,
         "boolean" | "bool" => DataType::Boolean,
         "timestamp" => timestamp_type(),
+        "binary" => DataType::Binary,
         other => {
             return Err(format!(
                 "unknown column type '{other}': use string, long, int, double, boolean or timestamp"
@@ -60,6 +61,7 @@ pub fn spark_type_name(dt: &DataType) -> String {
         DataType::Boolean => "boolean".into(),
         DataType::Timestamp(..) => "timestamp".into(),
         DataType::Null => "void".into(),
+        DataType::Binary => "binary".into(),
         DataType::Struct(fields) => {
             let inner: Vec<String> = fields
                 .iter()

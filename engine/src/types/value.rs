@@ -23,6 +23,8 @@ pub enum Value {
     Timestamp(i64),
     /// A positional struct, e.g. a `window` column `{start, end}`.
     Struct(Rc<[Value]>),
+    /// Bytes (Kafka's `key` and `value`).
+    Binary(Rc<[u8]>),
 }
 
 /// A row: values in schema order.
@@ -76,6 +78,7 @@ impl Value {
             Value::Str(_) => 3,
             Value::Timestamp(_) => 4,
             Value::Struct(_) => 5,
+            Value::Binary(_) => 6,
         }
     }
 }
@@ -115,6 +118,7 @@ impl Ord for Value {
             (Str(a), Str(b)) => a.cmp(b),
             (Timestamp(a), Timestamp(b)) => a.cmp(b),
             (Struct(a), Struct(b)) => a.iter().cmp(b.iter()),
+            (Binary(a), Binary(b)) => a.cmp(b),
             _ => self.rank().cmp(&other.rank()),
         }
     }
@@ -131,6 +135,7 @@ impl std::hash::Hash for Value {
             Value::Str(s) => s.hash(state),
             Value::Timestamp(t) => t.hash(state),
             Value::Struct(f) => f.hash(state),
+            Value::Binary(b) => b.hash(state),
         }
     }
 }
@@ -147,6 +152,17 @@ impl fmt::Display for Value {
             Value::Double(v) => f.write_str(&format_double(*v)),
             Value::Str(s) => f.write_str(s),
             Value::Timestamp(t) => f.write_str(&format_timestamp_us(*t)),
+            // Spark's show(): `[7B 22 6F ...]`.
+            Value::Binary(b) => {
+                f.write_str("[")?;
+                for (i, byte) in b.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(" ")?;
+                    }
+                    write!(f, "{byte:02X}")?;
+                }
+                f.write_str("]")
+            }
             Value::Struct(fields) => {
                 f.write_str("{")?;
                 for (i, v) in fields.iter().enumerate() {
