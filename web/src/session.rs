@@ -323,6 +323,9 @@ impl Session {
             if let Some(n) = max_files_per_trigger {
                 def.options.insert("maxFilesPerTrigger".into(), serde_json::Value::from(n));
             }
+            if kind == "kafka" {
+                def.options.insert("partitions".into(), serde_json::Value::from(2));
+            }
         }
         self.rebuild();
     }

@@ -87,6 +87,7 @@ pub fn InputPanel() -> impl IntoView {
                                     let (kind, max) = match v.as_str() {
                                         "file1" => ("file", Some(1)),
                                         "socket" => ("socket", None),
+                                        "kafka" => ("kafka", None),
                                         _ => ("memory", None),
                                     };
                                     lab.act(|s| s.set_source_kind(&name, kind, max));
@@ -95,6 +96,7 @@ pub fn InputPanel() -> impl IntoView {
                                 <option value="memory" selected=src.kind == "memory">"memory (replayable)"</option>
                                 <option value="file1" selected=src.kind == "file">"file, maxFilesPerTrigger=1"</option>
                                 <option value="socket" selected=src.kind == "socket">"socket (not replayable)"</option>
+                                <option value="kafka" selected=src.kind == "kafka">"kafka (key/value bytes, partitions, offsets)"</option>
                             </select>
                         </div>
                         {src.columns.iter().map(|(col, ty)| {
