@@ -62,6 +62,8 @@ const PRESETS: &[(&str, &str)] = &[
     ("stream-static-join", include_str!("../../assets/scenarios/stream-static-join.json")),
     ("stream-stream-inner-join", include_str!("../../assets/scenarios/stream-stream-inner-join.json")),
     ("stream-stream-outer-join", include_str!("../../assets/scenarios/stream-stream-outer-join.json")),
+    ("kafka-source", include_str!("../../assets/scenarios/kafka-source.json")),
+    ("socket-source", include_str!("../../assets/scenarios/socket-source.json")),
 ];
 
 /// One language's text of a question.

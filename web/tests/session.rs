@@ -208,3 +208,22 @@ fn a_once_trigger_runs_one_batch_and_stops() {
     assert!(!r.active);
     assert_eq!(r.status, "Stopped");
 }
+
+#[test]
+fn the_socket_preset_loses_its_lines_after_a_crash() {
+    use streamlab_engine::streaming::{CrashPoint, SinkKind};
+    let preset = |kind: &str| {
+        let mut s = Session::from_scenario(streamlab_web::quiz::preset("socket-source").expect("preset"));
+        s.set_source_kind("clicks", kind, None);
+        s.set_sink(SinkKind::File);
+        s.push_step();
+        s.crash(CrashPoint::AfterOffsetLog);
+        s.restart();
+        s.trigger();
+        s.view().recovery.unwrap().sink_rows.len()
+    };
+    // c1 is the only post-1 click of step 0: a replayable source re-reads it after the restart,
+    // the socket has lost it.
+    assert_eq!(preset("memory"), 1);
+    assert_eq!(preset("socket"), 0);
+}
