@@ -85,6 +85,9 @@ pub struct Scenario {
     pub id: String,
     #[serde(default)]
     pub title: String,
+    /// Streamlab's extension: the title in Korean for the lab's preset list.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub title_ko: String,
     #[serde(default)]
     pub concepts: Vec<String>,
     pub sources: BTreeMap<String, SourceDef>,

@@ -102,6 +102,11 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("nextrun.help", "Spark allows filters, projections and a new watermark delay between runs; other grouping keys or added/removed stateful operators do not fit the saved state.", "Spark는 실행 사이에 필터, 프로젝션, 워터마크 지연 변경을 허용합니다. 그룹 키를 바꾸거나 상태 연산자를 추가/제거하면 저장된 상태와 맞지 않습니다."),
     ("nextrun.go", "Restart with this query", "이 쿼리로 재시작"),
     ("source.kind", "Source kind", "소스 종류"),
+    ("src.memory", "memory (replayable)", "memory (다시 읽기 가능)"),
+    ("src.file", "file, maxFilesPerTrigger=1", "file, maxFilesPerTrigger=1"),
+    ("src.socket", "socket (not replayable)", "socket (다시 읽기 불가)"),
+    ("src.kafka", "kafka (key/value bytes, partitions, offsets)", "kafka (key/value 바이트, 파티션, 오프셋)"),
+    ("trig.default", "default (back to back)", "기본 (연달아 실행)"),
     ("times.day", "Times are UTC on", "시간은 UTC 기준, 날짜:"),
 ];
 

@@ -437,7 +437,7 @@ pub fn recovery_run(q: &Question) -> Result<RecoveryRun, String> {
                 return Err(format!("batch {crash_at} never runs: the scenario ends after batches [{}]", ids_text(&batch_ids(&s))));
             }
         }
-        s.crash(point);
+        s.crash(point).map_err(|m| format!("batch {crash_at}: {m}"))?;
         if s.view().recovery.and_then(|r| r.crashed).is_none() {
             return Err(format!("batch {crash_at} did not crash at {point_id}"));
         }

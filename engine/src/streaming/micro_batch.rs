@@ -660,20 +660,20 @@ impl StreamingQuery {
         if let Some(last) = checkpoint.latest_offset() {
             conf.watermark_policy = last.watermark_policy;
             conf.shuffle_partitions = last.shuffle_partitions;
-            // The memory sink can resume only in complete mode (`DataStreamWriter`:
-            // recoverFromCheckpointLocation = outputMode == Complete).
-            if sink.kind == SinkKind::Memory && mode != OutputMode::Complete {
-                return Err(Error::Analysis(
-                    crate::error::AnalysisError::new(
-                        crate::error::Stage::Start,
-                        "",
-                        "This query does not support recovering from checkpoint location. Delete <checkpoint>/offsets to start over.",
-                    )
-                    .with_hint("the memory sink keeps its rows only in this process, so Spark will not resume it from a checkpoint in append or update mode; use a file or foreachBatch sink to see recovery"),
-                ));
-            }
         }
         let mut q = StreamingQuery::start(text, catalog, mode, conf)?;
+        // The memory sink can resume only in complete mode (`DataStreamWriter`:
+        // recoverFromCheckpointLocation = outputMode == Complete).
+        if !checkpoint.offsets.is_empty() && sink.kind == SinkKind::Memory && mode != OutputMode::Complete {
+            return Err(Error::Analysis(
+                crate::error::AnalysisError::new(
+                    crate::error::Stage::Start,
+                    "",
+                    "This query does not support recovering from checkpoint location. Delete <checkpoint>/offsets to start over.",
+                )
+                .with_hint("the memory sink keeps its rows only in this process, so Spark will not resume it from a checkpoint in append or update mode; use a file or foreachBatch sink to see recovery"),
+            ));
+        }
         if !checkpoint.offsets.is_empty() {
             check_compatible(&checkpoint, &q)?;
         }

@@ -93,10 +93,10 @@ pub fn InputPanel() -> impl IntoView {
                                     lab.act(|s| s.set_source_kind(&name, kind, max));
                                 }
                             }>
-                                <option value="memory" selected=src.kind == "memory">"memory (replayable)"</option>
-                                <option value="file1" selected=src.kind == "file">"file, maxFilesPerTrigger=1"</option>
-                                <option value="socket" selected=src.kind == "socket">"socket (not replayable)"</option>
-                                <option value="kafka" selected=src.kind == "kafka">"kafka (key/value bytes, partitions, offsets)"</option>
+                                <option value="memory" selected=src.kind == "memory">{move || lab.t("src.memory")}</option>
+                                <option value="file1" selected=src.kind == "file">{move || lab.t("src.file")}</option>
+                                <option value="socket" selected=src.kind == "socket">{move || lab.t("src.socket")}</option>
+                                <option value="kafka" selected=src.kind == "kafka">{move || lab.t("src.kafka")}</option>
                             </select>
                         </div>
                         {src.columns.iter().map(|(col, ty)| {
@@ -195,7 +195,7 @@ pub fn RunPanel() -> impl IntoView {
                     };
                     lab.act(|s| s.set_trigger(t));
                 }>
-                    <option value="default">"default (back to back)"</option>
+                    <option value="default">{move || lab.t("trig.default")}</option>
                     <option value="processingTime">"processingTime='2 seconds'"</option>
                     <option value="once">"once=True"</option>
                     <option value="availableNow">"availableNow=True"</option>

@@ -30,6 +30,7 @@ fn crash_key(point: CrashPoint) -> &'static str {
 pub fn RecoveryPanel() -> impl IntoView {
     let lab = expect_context::<Lab>();
     let point = RwSignal::new(CrashPoint::MidSink);
+    let message = RwSignal::new(None::<String>);
     let rec = move || lab.view.with(|v| v.recovery.clone());
     view! {
         <div class="panel recovery" data-testid="recovery">
@@ -63,11 +64,15 @@ pub fn RecoveryPanel() -> impl IntoView {
                         }).collect_view()}
                     </select>
                 </label>
-                <button class="danger" data-testid="crash-batch" on:click=move |_| { let p = point.get_untracked(); lab.act(|s| s.crash(p)); }>
+                <button class="danger" data-testid="crash-batch" on:click=move |_| {
+                    let p = point.get_untracked();
+                    message.set(lab.act(|s| s.crash(p)).err());
+                }>
                     {move || lab.t("crash.go")}
                 </button>
-                <button data-testid="restart-query" on:click=move |_| lab.act(|s| s.restart())>{move || lab.t("restart")}</button>
+                <button data-testid="restart-query" on:click=move |_| { message.set(None); lab.act(|s| s.restart()) }>{move || lab.t("restart")}</button>
             </div>
+            {move || message.get().map(|m| view! { <p class="notice" role="status" data-testid="crash-notice">{m}</p> })}
             {move || rec().and_then(|r| r.crashed).map(|c| view! { <p class="error" role="alert" data-testid="crash-status">{c}</p> })}
             <NextRunQuery/>
             {move || rec().map(|r| view! {

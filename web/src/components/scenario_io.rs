@@ -23,11 +23,13 @@ pub fn load_scenario(lab: Lab, scenario: streamlab_engine::scenario::Scenario) {
 #[component]
 pub fn PresetPicker() -> impl IntoView {
     let lab = expect_context::<Lab>();
-    let presets: Vec<(String, String)> = quiz::presets()
+    let presets: Vec<(String, String, String)> = quiz::presets()
         .into_iter()
         .map(|(id, json)| {
-            let title = streamlab_engine::scenario::Scenario::from_json(json).map(|s| s.title).unwrap_or_default();
-            (id.to_string(), title)
+            let s = streamlab_engine::scenario::Scenario::from_json(json).ok();
+            let title = s.as_ref().map(|s| s.title.clone()).unwrap_or_default();
+            let title_ko = s.map(|s| s.title_ko).filter(|t| !t.is_empty()).unwrap_or_else(|| title.clone());
+            (id.to_string(), title, title_ko)
         })
         .collect();
     let current = move || lab.view.with(|v| v.title.clone());
@@ -40,9 +42,10 @@ pub fn PresetPicker() -> impl IntoView {
                     load_scenario(lab, s);
                 }
             }>
-                {presets.into_iter().map(|(id, title)| {
+                {presets.into_iter().map(|(id, title, title_ko)| {
                     let t2 = title.clone();
-                    view! { <option value=id selected=move || current() == t2>{title}</option> }
+                    let label = move || if lab.lang.get() == crate::quiz::Lang::Ko { title_ko.clone() } else { title.clone() };
+                    view! { <option value=id selected=move || current() == t2>{label}</option> }
                 }).collect_view()}
             </select>
         </label>
