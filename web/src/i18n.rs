@@ -98,6 +98,8 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("trigger.kind", "Trigger", "트리거"),
     ("trigger.help", "“Trigger one batch” fires this trigger: default/processingTime run one batch; once runs one batch with all data and stops (no trailing no-data batch); availableNow runs every batch, no-data ones too, then stops; continuous allows only select/filter queries.", "“배치 하나 실행”은 이 트리거를 한 번 실행합니다: default/processingTime은 배치 하나, once는 모든 데이터로 배치 하나를 실행하고 멈춤(뒤따르는 데이터 없는 배치 없음), availableNow는 데이터 없는 배치까지 모두 실행하고 멈춤, continuous는 select/filter 쿼리만 허용."),
     ("listener", "StreamingQueryListener events", "StreamingQueryListener 이벤트"),
+    ("sink.log", "What the sink printed or was called with", "싱크가 출력하거나 호출된 내용"),
+    ("realtime", "Real-time mode (trigger(realTime='5 minutes'), Spark 4.1+) is not simulated: each batch is a long-running job that processes records continuously for the duration, in update mode only, with millisecond latency; offsets are written at the end of the batch.", "실시간 모드(trigger(realTime='5 minutes'), Spark 4.1+)는 시뮬레이션하지 않습니다: 각 배치가 지정한 시간 동안 레코드를 계속 처리하는 장기 실행 작업이며, update 모드만 가능하고 지연은 밀리초 단위이며, 오프셋은 배치 끝에 기록됩니다."),
     ("nextrun", "Restart with a changed query", "쿼리를 바꿔서 재시작"),
     ("nextrun.help", "Spark allows filters, projections and a new watermark delay between runs; other grouping keys or added/removed stateful operators do not fit the saved state.", "Spark는 실행 사이에 필터, 프로젝션, 워터마크 지연 변경을 허용합니다. 그룹 키를 바꾸거나 상태 연산자를 추가/제거하면 저장된 상태와 맞지 않습니다."),
     ("nextrun.go", "Restart with this query", "이 쿼리로 재시작"),

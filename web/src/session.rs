@@ -72,6 +72,8 @@ pub struct RecoveryView {
     pub recent_progress: usize,
     /// The `StreamingQueryListener` events, oldest first.
     pub events: Vec<String>,
+    /// What the console printed / what foreach and foreachBatch were called with.
+    pub sink_log: Option<String>,
 }
 
 /// An error shown in the page.
@@ -757,6 +759,7 @@ impl Session {
             trigger: q.trigger.describe(),
             recent_progress: self.batches.len().min(100),
             events: self.events.clone(),
+            sink_log: q.sink.log_text(&q.plan().output.iter().map(|a| a.name.clone()).collect::<Vec<_>>()),
         }
     }
 }

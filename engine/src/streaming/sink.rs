@@ -149,6 +149,45 @@ impl Sink {
         }
     }
 
+    /// What the sink printed or called, as text: the console sink's `Batch: N` blocks in
+    /// `show()` layout (spec §10.6), `foreach`'s open/process/close calls (spec §10.4), or
+    /// `foreachBatch`'s calls. `None` for sinks that print nothing.
+    pub fn log_text(&self, columns: &[String]) -> Option<String> {
+        let mut by_call: Vec<(u64, u32, Vec<&Row>)> = Vec::new();
+        for w in &self.written {
+            match by_call.last_mut() {
+                Some((b, a, rows)) if *b == w.batch_id && *a == w.attempt => rows.push(&w.row),
+                _ => by_call.push((w.batch_id, w.attempt, vec![&w.row])),
+            }
+        }
+        let mut out = String::new();
+        match self.kind {
+            SinkKind::Console => {
+                for (b, _, rows) in &by_call {
+                    out.push_str(&format!("-------------------------------------------\nBatch: {b}\n-------------------------------------------\n"));
+                    out.push_str(&show_table(columns, rows));
+                    out.push('\n');
+                }
+            }
+            SinkKind::Foreach => {
+                for (b, _, rows) in &by_call {
+                    out.push_str(&format!("open(partitionId=0, epochId={b}) -> true\n"));
+                    for r in rows {
+                        out.push_str(&format!("process({})\n", r.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")));
+                    }
+                    out.push_str("close(None)\n");
+                }
+            }
+            SinkKind::ForeachBatchNaive | SinkKind::ForeachBatchIdempotent => {
+                for (b, _, rows) in &by_call {
+                    out.push_str(&format!("f(batch_df with {} rows, batch_id={b})\n", rows.len()));
+                }
+            }
+            _ => return None,
+        }
+        Some(out)
+    }
+
     /// What a reader of the sink sees: every visible row, with duplicates.
     pub fn visible_rows(&self) -> Vec<&Written> {
         self.written.iter().filter(|w| w.visible).collect()
@@ -163,6 +202,37 @@ impl Sink {
             .filter(|(i, w)| visible[..*i].iter().any(|p| p.batch_id == w.batch_id && p.row == w.row && p.attempt < w.attempt))
             .count()
     }
+}
+
+/// `df.show()`'s table: `+---+` borders, values right-aligned, 20 characters at most.
+pub fn show_table(columns: &[String], rows: &[&Row]) -> String {
+    let cell = |v: &crate::types::Value| {
+        let t = match v {
+            crate::types::Value::Null => "NULL".to_string(),
+            other => other.to_string(),
+        };
+        if t.chars().count() > 20 { format!("{}...", t.chars().take(17).collect::<String>()) } else { t }
+    };
+    let body: Vec<Vec<String>> = rows.iter().map(|r| r.iter().map(cell).collect()).collect();
+    let widths: Vec<usize> = columns
+        .iter()
+        .enumerate()
+        // Spark's showString: columns are at least 3 wide.
+        .map(|(i, c)| body.iter().map(|r| r.get(i).map_or(0, |x| x.chars().count())).max().unwrap_or(0).max(c.chars().count()).max(3))
+        .collect();
+    let line = format!("+{}+\n", widths.iter().map(|w| "-".repeat(*w)).collect::<Vec<_>>().join("+"));
+    let fmt_row = |cells: &[String]| {
+        let parts: Vec<String> = widths.iter().enumerate().map(|(i, w)| format!("{:>w$}", cells.get(i).map_or("", String::as_str), w = *w)).collect();
+        format!("|{}|\n", parts.join("|"))
+    };
+    let mut out = line.clone();
+    out.push_str(&fmt_row(columns));
+    out.push_str(&line);
+    for r in &body {
+        out.push_str(&fmt_row(r));
+    }
+    out.push_str(&line);
+    out
 }
 
 /// Where a simulated crash happens inside a batch.
@@ -221,6 +291,17 @@ mod tests {
                 assert_eq!((visible, s.duplicates()), (3, 1), "{kind:?}");
             }
         }
+    }
+
+    #[test]
+    fn console_prints_batches_in_show_layout() {
+        let mut s = Sink::new(SinkKind::Console);
+        s.add_batch(3, &rows(2), false, None);
+        let text = s.log_text(&["n".to_string()]).unwrap();
+        assert_eq!(text, "-------------------------------------------\nBatch: 3\n-------------------------------------------\n+---+\n|  n|\n+---+\n|  0|\n|  1|\n+---+\n\n");
+        let mut f = Sink::new(SinkKind::Foreach);
+        f.add_batch(7, &rows(1), false, None);
+        assert_eq!(f.log_text(&["n".to_string()]).unwrap(), "open(partitionId=0, epochId=7) -> true\nprocess(0)\nclose(None)\n");
     }
 
     #[test]

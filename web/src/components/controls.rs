@@ -203,6 +203,7 @@ pub fn RunPanel() -> impl IntoView {
                 </select>
             </label>
             <p class="help">{move || lab.t("trigger.help")}</p>
+            <details class="help"><summary>"realTime"</summary><p>{move || lab.t("realtime")}</p></details>
             <p class="steps">{move || lab.t("steps")}": "<span data-testid="steps-done">{move || lab.view.with(|v| format!("{} / {}", v.steps_done, v.steps_total))}</span></p>
             {move || lab.view.with(|v| v.no_data_batch_due).then(|| view! { <p class="due" role="status">{lab.t("nodata.due")}</p> })}
         </div>

@@ -96,6 +96,12 @@ pub fn RecoveryPanel() -> impl IntoView {
                         <tbody>{r.commit_log.iter().map(|(b, w)| view! { <tr><td>{*b}</td><td>{w.clone()}</td></tr> }).collect_view()}</tbody>
                     </table>
                 </div>
+                {r.sink_log.clone().map(|log| view! {
+                    <details open>
+                        <summary>{lab.t("sink.log")}</summary>
+                        <pre class="json" data-testid="sink-log">{log}</pre>
+                    </details>
+                })}
                 <h3>{lab.t("sink.contents")}" "<span class="count" class:warn={r.duplicates > 0} data-testid="sink-duplicates">{r.duplicates}</span>" "{lab.t("sink.dups")}</h3>
                 <table class="grid" data-testid="sink-rows">
                     <thead><tr><th>{lab.t("batch.id")}</th><th>{lab.t("attempt")}</th><th>{lab.t("row")}</th><th></th></tr></thead>
