@@ -40,6 +40,17 @@ impl SourceDef {
         match self.kind.as_deref().unwrap_or("memory") {
             "memory" => Ok(SourceKind::Memory),
             "socket" => Ok(SourceKind::Socket),
+            "rate" => {
+                let rps = match self.options.get("rowsPerSecond") {
+                    None => 1,
+                    Some(v) => v
+                        .as_u64()
+                        .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
+                        .filter(|n| (1..=1000).contains(n))
+                        .ok_or_else(|| Error::Scenario(format!("rowsPerSecond must be a whole number from 1 to 1000, got {v}")))? as u32,
+                };
+                Ok(SourceKind::Rate { rows_per_second: rps })
+            }
             "kafka" => {
                 let partitions = match self.options.get("partitions") {
                     None => 1,
@@ -63,7 +74,7 @@ impl SourceDef {
                 };
                 Ok(SourceKind::File { max_files_per_trigger: max })
             }
-            other => Err(Error::Scenario(format!("unknown source kind '{other}': use memory, file, socket or kafka"))),
+            other => Err(Error::Scenario(format!("unknown source kind '{other}': use memory, file, socket, kafka or rate"))),
         }
     }
 }
@@ -197,10 +208,10 @@ impl Scenario {
         let mut c = Catalog::default();
         for (name, s) in &self.sources {
             // A Kafka source reads records; its schema is Kafka's, the events are in `value`.
-            let schema = if matches!(s.source_kind()?, crate::streaming::SourceKind::Kafka { .. }) {
-                crate::streaming::kafka_schema()
-            } else {
-                typed_schema(&s.schema)?
+            let schema = match s.source_kind()? {
+                crate::streaming::SourceKind::Kafka { .. } => crate::streaming::kafka_schema(),
+                crate::streaming::SourceKind::Rate { .. } => crate::streaming::rate_schema(),
+                _ => typed_schema(&s.schema)?,
             };
             c.streams.insert(name.clone(), schema);
         }

@@ -123,3 +123,19 @@ fn a_socket_source_cannot_replay_after_a_crash() {
     assert_eq!((b.batch_id, b.input_rows), (0, 0));
     assert!(q.sink.visible_rows().is_empty());
 }
+
+#[test]
+fn the_rate_source_makes_rows_per_second_of_clock() {
+    use streamlab_engine::streaming::{rate_schema, SourceKind};
+    let mut c = Catalog::default();
+    c.streams.insert("r".into(), rate_schema());
+    let mut q = StreamingQuery::start("r.select('value')", &c, OutputMode::Append, StreamingConf::default()).unwrap();
+    q.set_source_kind("r", SourceKind::Rate { rows_per_second: 2 });
+    q.set_clock_ms(10_000); // the source starts
+    assert!(q.run_next_batch().is_none(), "no second has passed yet");
+    q.set_clock_ms(11_500); // 1 whole second: 2 rows
+    let b = q.run_next_batch().unwrap();
+    assert_eq!(b.rows, vec![vec![Value::Long(0)], vec![Value::Long(1)]]);
+    q.set_clock_ms(13_000); // 3 seconds in all: rows 2..6
+    assert_eq!(q.run_next_batch().unwrap().rows.len(), 4);
+}

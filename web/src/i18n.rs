@@ -108,6 +108,7 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("src.file", "file, maxFilesPerTrigger=1", "file, maxFilesPerTrigger=1"),
     ("src.socket", "socket (not replayable)", "socket (다시 읽기 불가)"),
     ("src.kafka", "kafka (key/value bytes, partitions, offsets)", "kafka (key/value 바이트, 파티션, 오프셋)"),
+    ("src.rate", "rate (rowsPerSecond from the clock)", "rate (시계 기준 초당 행 수)"),
     ("trig.default", "default (back to back)", "기본 (연달아 실행)"),
     ("times.day", "Times are UTC on", "시간은 UTC 기준, 날짜:"),
 ];

@@ -64,6 +64,7 @@ const PRESETS: &[(&str, &str)] = &[
     ("stream-stream-outer-join", include_str!("../../assets/scenarios/stream-stream-outer-join.json")),
     ("kafka-source", include_str!("../../assets/scenarios/kafka-source.json")),
     ("socket-source", include_str!("../../assets/scenarios/socket-source.json")),
+    ("rate-source", include_str!("../../assets/scenarios/rate-source.json")),
 ];
 
 /// One language's text of a question.

@@ -144,7 +144,7 @@ fn a_crash_mid_sink_duplicates_in_kafka_but_not_in_the_file_sink() {
         s.run_step();
         s.push_step();
         s.trigger(); // batch 4: step 2's data
-        s.crash(CrashPoint::MidSink); // batch 5 dies after writing 1 of its 3 rows
+        s.crash(CrashPoint::MidSink).unwrap(); // batch 5 dies after writing 1 of its 3 rows
         assert!(s.view().recovery.unwrap().crashed.is_some());
         s.restart(); // batch 5 has an offset entry and no commit entry: it runs again
         s.trigger();
@@ -217,7 +217,7 @@ fn the_socket_preset_loses_its_lines_after_a_crash() {
         s.set_source_kind("clicks", kind, None);
         s.set_sink(SinkKind::File);
         s.push_step();
-        s.crash(CrashPoint::AfterOffsetLog);
+        s.crash(CrashPoint::AfterOffsetLog).unwrap();
         s.restart();
         s.trigger();
         s.view().recovery.unwrap().sink_rows.len()
@@ -226,4 +226,14 @@ fn the_socket_preset_loses_its_lines_after_a_crash() {
     // the socket has lost it.
     assert_eq!(preset("memory"), 1);
     assert_eq!(preset("socket"), 0);
+}
+
+#[test]
+fn the_rate_preset_makes_rows_from_the_clock() {
+    let mut s = Session::from_scenario(streamlab_web::quiz::preset("rate-source").expect("preset"));
+    while s.run_step() {}
+    let v = s.view();
+    assert!(v.error.is_none(), "{:?}", v.error);
+    // 4 steps, one lab second apart: 3 seconds × 2 rows per second are read in all.
+    assert_eq!(v.batches.iter().map(|b| b.input_rows).sum::<u64>(), 6);
 }

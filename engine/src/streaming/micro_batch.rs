@@ -437,6 +437,9 @@ impl StreamingQuery {
     /// Sets the clock the next trigger reads (`batchTimestampMs`), ms since the epoch.
     pub fn set_clock_ms(&mut self, ms: i64) {
         self.clock_ms = ms;
+        for s in &mut self.sources {
+            s.tick(ms);
+        }
     }
 
     /// Adds rows to a source as one block (`MemoryStream.addData`). Rows of a source the

@@ -13,6 +13,6 @@ pub use micro_batch::{BatchResult, Checkpoint, CommitLogEntry, EventTimeSummary,
 pub use output_mode::OutputMode;
 pub use progress::{StateOperatorProgress, StreamingQueryProgress};
 pub use sink::{CrashPoint, Sink, SinkKind};
-pub use source::{kafka_schema, MemoryStream, SourceKind};
+pub use source::{kafka_schema, rate_schema, MemoryStream, SourceKind};
 pub use trigger::{Trigger, TriggerArg};
 pub use watermark_tracker::{MultipleWatermarkPolicy, WatermarkTracker};

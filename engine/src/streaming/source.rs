@@ -27,6 +27,15 @@ pub enum SourceKind {
     /// bytes, `topic`, `partition`, `offset`, `timestamp`, `timestampType`); an event's JSON
     /// becomes the record's `value`. Replayable from its offsets.
     Kafka { partitions: u32 },
+    /// The `rate` source: `rowsPerSecond` rows for every second of (processing) time since
+    /// the query started, as `(timestamp, value)` with `value` counting up from 0. Driven by the
+    /// query's clock, so its batch boundaries depend on when triggers fire.
+    Rate { rows_per_second: u32 },
+}
+
+/// The schema of the `rate` source.
+pub fn rate_schema() -> Vec<(String, DataType)> {
+    vec![("timestamp".into(), crate::types::timestamp_type()), ("value".into(), DataType::Int64)]
 }
 
 /// The schema of a Kafka source (`KafkaSource`/`KafkaRecordToRowConverter`).
@@ -62,6 +71,9 @@ pub struct MemoryStream {
     pub payload_schema: Vec<(String, DataType)>,
     next_offsets: Vec<i64>,
     records: u64,
+    /// Rate only: the clock (ms) when the source started, and rows generated so far.
+    rate_start_ms: Option<i64>,
+    rate_rows: i64,
 }
 
 impl MemoryStream {
@@ -77,6 +89,8 @@ impl MemoryStream {
             payload_schema: Vec::new(),
             next_offsets: Vec::new(),
             records: 0,
+            rate_start_ms: None,
+            rate_rows: 0,
         }
     }
 
@@ -153,6 +167,25 @@ impl MemoryStream {
                 latest.map(|l| l.min(first + n.max(1) as i64 - 1))
             }
             _ => latest,
+        }
+    }
+
+    /// Rate only: generates the rows due by `now_ms` (one block per call that adds rows).
+    pub fn tick(&mut self, now_ms: i64) {
+        let SourceKind::Rate { rows_per_second } = self.kind else { return };
+        let start = *self.rate_start_ms.get_or_insert(now_ms);
+        let elapsed_s = (now_ms - start).max(0) / 1000;
+        let due = elapsed_s * i64::from(rows_per_second);
+        if due <= self.rate_rows {
+            return;
+        }
+        let rps = i64::from(rows_per_second.max(1));
+        let rows: Vec<Row> = (self.rate_rows..due)
+            .map(|v| vec![Value::Timestamp((start + (v / rps) * 1000) * 1000 + (v % rps) * 1_000_000 / rps), Value::Long(v)])
+            .collect();
+        self.rate_rows = due;
+        if let Ok(batch) = rows_to_batch(&self.schema, &rows) {
+            self.blocks.push(batch);
         }
     }
 

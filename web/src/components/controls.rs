@@ -88,6 +88,7 @@ pub fn InputPanel() -> impl IntoView {
                                         "file1" => ("file", Some(1)),
                                         "socket" => ("socket", None),
                                         "kafka" => ("kafka", None),
+                                        "rate" => ("rate", None),
                                         _ => ("memory", None),
                                     };
                                     lab.act(|s| s.set_source_kind(&name, kind, max));
@@ -97,6 +98,7 @@ pub fn InputPanel() -> impl IntoView {
                                 <option value="file1" selected=src.kind == "file">{move || lab.t("src.file")}</option>
                                 <option value="socket" selected=src.kind == "socket">{move || lab.t("src.socket")}</option>
                                 <option value="kafka" selected=src.kind == "kafka">{move || lab.t("src.kafka")}</option>
+                                <option value="rate" selected=src.kind == "rate">{move || lab.t("src.rate")}</option>
                             </select>
                         </div>
                         {src.columns.iter().map(|(col, ty)| {
