@@ -98,6 +98,8 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("trigger.kind", "Trigger", "트리거"),
     ("trigger.help", "“Trigger one batch” fires this trigger: default/processingTime run one batch; once runs one batch with all data and stops (no trailing no-data batch); availableNow runs every batch, no-data ones too, then stops; continuous allows only select/filter queries.", "“배치 하나 실행”은 이 트리거를 한 번 실행합니다: default/processingTime은 배치 하나, once는 모든 데이터로 배치 하나를 실행하고 멈춤(뒤따르는 데이터 없는 배치 없음), availableNow는 데이터 없는 배치까지 모두 실행하고 멈춤, continuous는 select/filter 쿼리만 허용."),
     ("listener", "StreamingQueryListener events", "StreamingQueryListener 이벤트"),
+    ("checkpoint.set", "checkpointLocation is set (option or spark.sql.streaming.checkpointLocation)", "checkpointLocation 지정됨 (option 또는 spark.sql.streaming.checkpointLocation)"),
+    ("checkpoint.temp", "No checkpoint location: this sink runs on a temporary checkpoint, which the next start does not reuse — a restart begins again at batch 0.", "체크포인트 위치 없음: 이 싱크는 임시 체크포인트로 실행되며 다음 시작 때 재사용되지 않습니다 — 재시작하면 배치 0부터 다시 시작합니다."),
     ("sink.log", "What the sink printed or was called with", "싱크가 출력하거나 호출된 내용"),
     ("realtime", "Real-time mode (trigger(realTime='5 minutes'), Spark 4.1+) is not simulated: each batch is a long-running job that processes records continuously for the duration, in update mode only, with millisecond latency; offsets are written at the end of the batch.", "실시간 모드(trigger(realTime='5 minutes'), Spark 4.1+)는 시뮬레이션하지 않습니다: 각 배치가 지정한 시간 동안 레코드를 계속 처리하는 장기 실행 작업이며, update 모드만 가능하고 지연은 밀리초 단위이며, 오프셋은 배치 끝에 기록됩니다."),
     ("nextrun", "Restart with a changed query", "쿼리를 바꿔서 재시작"),

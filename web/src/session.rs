@@ -74,6 +74,10 @@ pub struct RecoveryView {
     pub events: Vec<String>,
     /// What the console printed / what foreach and foreachBatch were called with.
     pub sink_log: Option<String>,
+    /// Whether the lab gives the query a checkpoint location.
+    pub checkpoint_set: bool,
+    /// The run's checkpoint is a temporary directory.
+    pub temporary: bool,
 }
 
 /// An error shown in the page.
@@ -212,6 +216,11 @@ pub struct Session {
     trigger: Option<Trigger>,
     /// Listener events of every run.
     events: Vec<String>,
+    /// Whether the lab gives the query a checkpoint location (else a temporary one, where
+    /// Spark allows it).
+    checkpoint_set: bool,
+    /// The current run's checkpoint is temporary: the next start does not reuse it.
+    temporary: bool,
 }
 
 fn error_view(e: &Error, text: &str) -> ErrorView {
@@ -283,6 +292,8 @@ impl Session {
             base_text: String::new(),
             trigger: None,
             events: Vec::new(),
+            checkpoint_set: true,
+            temporary: false,
         };
         s.base_text = s.query_text.clone();
         s.rebuild();
@@ -329,6 +340,12 @@ impl Session {
                 def.options.insert("partitions".into(), serde_json::Value::from(2));
             }
         }
+        self.rebuild();
+    }
+
+    /// Gives the query a checkpoint location, or not (spec §10.7), and replays.
+    pub fn set_checkpoint_location(&mut self, set: bool) {
+        self.checkpoint_set = set;
         self.rebuild();
     }
 
@@ -503,8 +520,14 @@ impl Session {
                 if let Err(e) = streamlab_engine::scenario::apply_source_kinds(&self.scenario, &mut q) {
                     self.error = Some(error_view(&e, &self.query_text));
                 }
-                self.events.push(format!("onQueryStarted: id={}, runId={}", q.id, q.run_id));
-                self.query = Some(q);
+                match self.location_rule(&q) {
+                    Ok(temp) => {
+                        self.temporary = temp;
+                        self.events.push(format!("onQueryStarted: id={}, runId={}", q.id, q.run_id));
+                        self.query = Some(q);
+                    }
+                    Err(e) => self.error = Some(error_view(&e, &self.query_text)),
+                }
             }
             Err(e) => self.error = Some(error_view(&e, &self.query_text)),
         }
@@ -536,7 +559,17 @@ impl Session {
                     self.query_text = t.clone();
                 }
                 let conf = StreamingConf::from_map(&self.scenario.conf_strings()).unwrap_or_default();
-                let (checkpoint, sources, sink) = q.stop();
+                let (checkpoint, sources, mut sink) = q.stop();
+                // A temporary checkpoint is not reused: the next start begins again from batch 0
+                // (and a memory sink is a new, empty sink).
+                let checkpoint = if self.temporary {
+                    if sink.kind == SinkKind::Memory {
+                        sink = Sink::new(SinkKind::Memory);
+                    }
+                    streamlab_engine::streaming::Checkpoint::default()
+                } else {
+                    checkpoint
+                };
                 let restarted = self
                     .scenario
                     .catalog()
@@ -709,6 +742,13 @@ pub fn display_cell(v: &Value, base_day_us: i64) -> String {
 }
 
 impl Session {
+    fn location_rule(&self, q: &StreamingQuery) -> Result<bool, Error> {
+        let has = self.checkpoint_set
+            || q.checkpoint_location.is_some()
+            || self.scenario.conf.contains_key("spark.sql.streaming.checkpointLocation");
+        streamlab_engine::streaming::checkpoint_location(q.sink.kind, has)
+    }
+
     fn recovery_view(&self, q: &StreamingQuery, day: i64) -> RecoveryView {
         let wm = |ms: i64| display_cell(&Value::Timestamp(ms * 1000), day);
         let cp = &q.checkpoint;
@@ -759,6 +799,8 @@ impl Session {
             trigger: q.trigger.describe(),
             recent_progress: self.batches.len().min(100),
             events: self.events.clone(),
+            checkpoint_set: self.checkpoint_set,
+            temporary: self.temporary,
             sink_log: q.sink.log_text(&q.plan().output.iter().map(|a| a.name.clone()).collect::<Vec<_>>()),
         }
     }

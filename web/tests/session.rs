@@ -237,3 +237,23 @@ fn the_rate_preset_makes_rows_from_the_clock() {
     // 4 steps, one lab second apart: 3 seconds × 2 rows per second are read in all.
     assert_eq!(v.batches.iter().map(|b| b.input_rows).sum::<u64>(), 6);
 }
+
+#[test]
+fn without_a_checkpoint_location_file_sinks_fail_and_others_start_over() {
+    use streamlab_engine::streaming::SinkKind;
+    let mut s = Session::from_scenario(corpus("stateless-filter-select-append"));
+    s.set_checkpoint_location(false);
+    s.set_sink(SinkKind::File);
+    let e = s.view().error.expect("a file sink needs a checkpoint location");
+    assert_eq!(e.error_class.as_deref(), Some("_LEGACY_ERROR_TEMP_1298"));
+    // The console sink may run on a temporary checkpoint; a restart starts again at batch 0
+    // and prints step 0's two rows (e1, e3) a second time.
+    s.set_sink(SinkKind::Console);
+    assert!(s.view().error.is_none());
+    s.run_step();
+    s.restart();
+    s.trigger();
+    let v = s.view();
+    assert_eq!(v.batches.iter().map(|b| b.id).collect::<Vec<_>>(), vec![0, 0]);
+    assert_eq!(v.recovery.unwrap().sink_rows.len(), 4);
+}

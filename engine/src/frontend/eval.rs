@@ -61,6 +61,8 @@ pub struct Evaluated {
     pub trigger: Option<crate::streaming::Trigger>,
     /// A sink written in the text (`.format('kafka')`, `.foreachBatch(f)`), if any.
     pub sink: Option<crate::streaming::SinkKind>,
+    /// `.option('checkpointLocation', path)`, if written.
+    pub checkpoint_location: Option<String>,
 }
 
 pub(super) struct Evaluator<'a> {
@@ -70,6 +72,7 @@ pub(super) struct Evaluator<'a> {
     delay_spans: Vec<Span>,
     trigger: Option<crate::streaming::Trigger>,
     sink: Option<crate::streaming::SinkKind>,
+    checkpoint_location: Option<String>,
 }
 
 type R<T> = Result<T, Error>;
@@ -82,7 +85,7 @@ const DF_METHODS: &str = "withWatermark, select, selectExpr, filter, where, with
 
 impl<'a> Evaluator<'a> {
     pub(super) fn new(catalog: &'a Catalog) -> Self {
-        Evaluator { catalog, vars: BTreeMap::new(), output_mode: None, delay_spans: Vec::new(), trigger: None, sink: None }
+        Evaluator { catalog, vars: BTreeMap::new(), output_mode: None, delay_spans: Vec::new(), trigger: None, sink: None, checkpoint_location: None }
     }
 
     pub(super) fn run(mut self, program: &super::python::Program) -> R<Evaluated> {
@@ -100,7 +103,7 @@ impl<'a> Evaluator<'a> {
                 ))
             }
         };
-        Ok(Evaluated { plan, output_mode: self.output_mode, watermark_delay_spans: self.delay_spans, trigger: self.trigger, sink: self.sink })
+        Ok(Evaluated { plan, output_mode: self.output_mode, watermark_delay_spans: self.delay_spans, trigger: self.trigger, sink: self.sink, checkpoint_location: self.checkpoint_location })
     }
 
     fn eval(&mut self, node: &Node) -> R<Py> {
@@ -352,6 +355,14 @@ impl<'a> Evaluator<'a> {
             }
             "foreachBatch" => {
                 self.sink = Some(SinkKind::ForeachBatchNaive);
+                return Ok(Py::WriteStream { df });
+            }
+            "option" => {
+                if let (Some((Py::Str(k), _)), Some((Py::Str(v), _))) = (pos.first(), pos.get(1)) {
+                    if k == "checkpointLocation" {
+                        self.checkpoint_location = Some(v.clone());
+                    }
+                }
                 return Ok(Py::WriteStream { df });
             }
             _ => {}

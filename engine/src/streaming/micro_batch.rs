@@ -178,6 +178,8 @@ pub struct StreamingQuery {
     pub sink: Sink,
     /// How batches are triggered.
     pub trigger: Trigger,
+    /// `option("checkpointLocation", ...)` as written in the query, if any.
+    pub checkpoint_location: Option<String>,
     /// Set when a `once` / `availableNow` run has finished: the query is no longer active.
     terminated: bool,
     /// A batch recovered from the checkpoint that must run again with its logged offsets,
@@ -275,6 +277,30 @@ fn check_compatible(checkpoint: &Checkpoint, q: &StreamingQuery) -> Result<(), E
     Ok(())
 }
 
+/// Where a query's checkpoint lives (spec §10.7): a location given by
+/// `option("checkpointLocation", ...)` or `spark.sql.streaming.checkpointLocation`, or a
+/// temporary directory — allowed only for the memory, console, foreach and foreachBatch sinks,
+/// and never reused by the next start.
+///
+/// # Errors
+/// Spark's `_LEGACY_ERROR_TEMP_1298` for a sink that needs a location and has none.
+pub fn checkpoint_location(sink: SinkKind, has_location: bool) -> Result<bool, Error> {
+    if has_location {
+        return Ok(false);
+    }
+    match sink {
+        SinkKind::File | SinkKind::Kafka => Err(Error::Analysis(
+            crate::error::AnalysisError::new(
+                crate::error::Stage::Start,
+                "_LEGACY_ERROR_TEMP_1298",
+                "checkpointLocation must be specified either through option(\"checkpointLocation\", ...) or SparkSession.conf.set(\"spark.sql.streaming.checkpointLocation\", ...).",
+            )
+            .with_hint("file and Kafka sinks need a checkpoint that survives the query: without one there is no exactly-once and no restart"),
+        )),
+        _ => Ok(true),
+    }
+}
+
 /// A deterministic UUID-shaped id from a seed (the engine has no randomness).
 pub fn uuid_from_seed(seed: u64) -> String {
     let mut x = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -321,6 +347,7 @@ impl StreamingQuery {
         }
         let mut q = StreamingQuery::from_plan(plan, catalog, mode, conf);
         q.trigger = trigger;
+        q.checkpoint_location = compiled.checkpoint_location;
         if let Some(kind) = compiled.sink {
             q.sink = Sink::new(kind);
         }
@@ -364,6 +391,7 @@ impl StreamingQuery {
             rerun: None,
             sink: Sink::new(SinkKind::Memory),
             trigger: Trigger::Default,
+            checkpoint_location: None,
             terminated: false,
             deferred_failure: None,
             failure: None,

@@ -52,6 +52,15 @@ pub fn RecoveryPanel() -> impl IntoView {
                     {move || rec().map(|r| if r.sink.exactly_once() { lab.t("guarantee.exactly") } else { lab.t("guarantee.atleast") })}
                 </span>
             </div>
+            <label class="row">
+                <input type="checkbox" data-testid="checkpoint-location" prop:checked=move || rec().is_none_or(|r| r.checkpoint_set)
+                    on:change=move |ev| {
+                        let on = event_target_checked(&ev);
+                        lab.act(|s| s.set_checkpoint_location(on));
+                    }/>
+                " "{move || lab.t("checkpoint.set")}
+            </label>
+            {move || rec().filter(|r| r.temporary).map(|_| view! { <p class="help" data-testid="temporary-checkpoint">{lab.t("checkpoint.temp")}</p> })}
             <div class="row">
                 <label>{move || lab.t("crash.point")}" "
                     <select data-testid="crash-point" on:change=move |ev| {
