@@ -160,7 +160,8 @@ pub struct StateTableView {
     pub columns: Vec<String>,
     pub rows: Vec<(Vec<String>, RowStatus)>,
     /// Free text: what this operator keeps and when it lets go.
-    pub note: String,
+    /// (English, Korean).
+    pub note: (String, String),
 }
 
 /// Everything the page shows, as plain data.
@@ -878,7 +879,7 @@ fn state_tables(q: &StreamingQuery, mode: OutputMode, evicted: &[(usize, Row)], 
     for (op, name) in q.plan().stateful_operators() {
         let Some(node) = find_op(q.plan(), op) else { continue };
         let Some(st) = q.states().get(&op) else {
-            out.push(StateTableView { operator: name.into(), columns: vec![], rows: vec![], note: String::new() });
+            out.push(StateTableView { operator: name.into(), columns: vec![], rows: vec![], note: Default::default() });
             continue;
         };
         let gone = evicted.iter().filter(|(o, _)| *o == op).map(|(_, k)| k);
@@ -905,7 +906,7 @@ fn state_tables(q: &StreamingQuery, mode: OutputMode, evicted: &[(usize, Row)], 
                     cells.extend(std::iter::repeat_n("—".to_string(), columns.len().saturating_sub(keys.len())));
                     (cells, RowStatus::Evicted)
                 }));
-                out.push(StateTableView { operator: name.into(), columns, rows, note: String::new() });
+                out.push(StateTableView { operator: name.into(), columns, rows, note: Default::default() });
             }
             (OperatorState::Dedup(d), Node::Dedup { input, keys, within_watermark, event_time_col, event_time_in_key, .. }) => {
                 let mut columns: Vec<String> = keys.iter().map(|i| input.output[*i].name.clone()).collect();
@@ -931,7 +932,7 @@ fn state_tables(q: &StreamingQuery, mode: OutputMode, evicted: &[(usize, Row)], 
                     })
                     .collect();
                 rows.extend(gone.map(|k| (k.iter().map(|v| display_value(v)).collect(), RowStatus::Evicted)));
-                out.push(StateTableView { operator: name.into(), columns, rows, note: String::new() });
+                out.push(StateTableView { operator: name.into(), columns, rows, note: Default::default() });
             }
             (OperatorState::Session(st), Node::Aggregate { keys, session: Some(spec), .. }) => {
                 let columns: Vec<String> = node.output.iter().map(|a| a.name.clone()).collect();
@@ -960,7 +961,7 @@ fn state_tables(q: &StreamingQuery, mode: OutputMode, evicted: &[(usize, Row)], 
                     cells.extend(std::iter::repeat_n("—".to_string(), columns.len().saturating_sub(keys.len() + 1)));
                     (cells, RowStatus::Evicted)
                 }));
-                out.push(StateTableView { operator: name.into(), columns, rows, note: String::new() });
+                out.push(StateTableView { operator: name.into(), columns, rows, note: Default::default() });
             }
             (OperatorState::StreamJoin(j), Node::StreamJoin { left, right, spec, .. }) => {
                 let gone: Vec<&Row> = gone.collect();
@@ -995,13 +996,18 @@ fn state_tables(q: &StreamingQuery, mode: OutputMode, evicted: &[(usize, Row)], 
                         (cells, RowStatus::Evicted)
                     }));
                     let note = match state_wm {
-                        StateWatermark::None => "no state watermark: rows stay forever".to_string(),
-                        StateWatermark::Key { .. } => "state watermark on the join key: key <= watermark".to_string(),
-                        StateWatermark::Value { offset_ms } => format!(
-                            "state watermark: event time <= watermark {} {}",
-                            if offset_ms < 0 { "−" } else { "+" },
-                            streamlab_engine::types::format_duration_us(offset_ms.abs() * 1000)
-                        ),
+                        StateWatermark::None => ("no state watermark: rows stay forever".to_string(), "상태 워터마크 없음: 행이 영원히 남음".to_string()),
+                        StateWatermark::Key { .. } => {
+                            ("state watermark on the join key: key <= watermark".to_string(), "조인 키의 상태 워터마크: 키 <= 워터마크".to_string())
+                        }
+                        StateWatermark::Value { offset_ms } => {
+                            let sign = if offset_ms < 0 { "−" } else { "+" };
+                            let d = streamlab_engine::types::format_duration_us(offset_ms.abs() * 1000);
+                            (
+                                format!("state watermark: event time <= watermark {sign} {d}"),
+                                format!("상태 워터마크: 이벤트 시간 <= 워터마크 {sign} {d}"),
+                            )
+                        }
                     };
                     out.push(StateTableView { operator: format!("{name} · {side}"), columns, rows, note });
                 }
@@ -1010,7 +1016,7 @@ fn state_tables(q: &StreamingQuery, mode: OutputMode, evicted: &[(usize, Row)], 
                 operator: name.into(),
                 columns: vec!["rows emitted".into(), "limit".into()],
                 rows: vec![(vec![l.emitted().to_string(), n.to_string()], RowStatus::NoWatermark)],
-                note: String::new(),
+                note: Default::default(),
             }),
             _ => {}
         }

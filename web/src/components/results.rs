@@ -119,7 +119,10 @@ pub fn StatePanel() -> impl IntoView {
                 }
                 tables.into_iter().map(|t| view! {
                     <h3><code>{t.operator.clone()}</code></h3>
-                    {(!t.note.is_empty()).then(|| view! { <p class="help">{t.note.clone()}</p> })}
+                    {(!t.note.0.is_empty()).then(|| {
+                        let note = if lab.lang.get() == crate::quiz::Lang::Ko { t.note.1.clone() } else { t.note.0.clone() };
+                        view! { <p class="help">{note}</p> }
+                    })}
                     {if t.rows.is_empty() {
                         view! { <p class="muted">{lab.t("state.empty")}</p> }.into_any()
                     } else {
