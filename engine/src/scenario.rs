@@ -200,6 +200,15 @@ impl Scenario {
             .collect()
     }
 
+    /// What a run needs: the catalog, the output mode and the confs.
+    ///
+    /// # Errors
+    /// As [`Scenario::catalog`], [`Scenario::mode`] and [`StreamingConf::from_map`].
+    pub fn setup(&self) -> Result<(Catalog, OutputMode, StreamingConf), Error> {
+        let conf = StreamingConf::from_map(&self.conf_strings()).map_err(Error::Scenario)?;
+        Ok((self.catalog()?, self.mode()?, conf))
+    }
+
     /// The catalog: source schemas and static tables with typed rows.
     ///
     /// # Errors
@@ -349,13 +358,9 @@ pub struct ScenarioRun {
 /// every source, then every batch Spark would run until idle.
 pub fn run(scenario: &Scenario) -> ScenarioRun {
     let fail = |e: Error| ScenarioRun { error: Some(e), output: vec![], batches: vec![] };
-    let (catalog, mode) = match (scenario.catalog(), scenario.mode()) {
-        (Ok(c), Ok(m)) => (c, m),
-        (Err(e), _) | (_, Err(e)) => return fail(e),
-    };
-    let conf = match StreamingConf::from_map(&scenario.conf_strings()) {
-        Ok(c) => c,
-        Err(m) => return fail(Error::Scenario(m)),
+    let (catalog, mode, conf) = match scenario.setup() {
+        Ok(s) => s,
+        Err(e) => return fail(e),
     };
     let mut q = match StreamingQuery::start(&scenario.query, &catalog, mode, conf) {
         Ok(q) => q,
@@ -411,13 +416,9 @@ pub enum Driver {
 /// the step's rows, start the query on the checkpoint, run until idle, stop.
 pub fn run_available_now(scenario: &Scenario) -> ScenarioRun {
     let fail = |e: Error| ScenarioRun { error: Some(e), output: vec![], batches: vec![] };
-    let (catalog, mode) = match (scenario.catalog(), scenario.mode()) {
-        (Ok(c), Ok(m)) => (c, m),
-        (Err(e), _) | (_, Err(e)) => return fail(e),
-    };
-    let conf = match StreamingConf::from_map(&scenario.conf_strings()) {
-        Ok(c) => c,
-        Err(m) => return fail(Error::Scenario(m)),
+    let (catalog, mode, conf) = match scenario.setup() {
+        Ok(s) => s,
+        Err(e) => return fail(e),
     };
     // The first start() checks the query; each later run restarts on the checkpoint.
     let first = match StreamingQuery::start(&scenario.query, &catalog, mode, conf.clone()) {
