@@ -305,6 +305,15 @@ async function main() {
       });
     }
 
+    await check('a reload brings the session back from browser storage', async () => {
+      // The kafka crash demo above left 1 duplicate; the saved session replays to the same state.
+      await page.reload({ waitUntil: 'load' });
+      await lab.el('run-step').waitFor({ state: 'visible' });
+      await lab.el('sink-duplicates').waitFor({ state: 'visible' });
+      const { dups } = await lab.sinkState();
+      assert(dups === 1, `after reload: ${dups} duplicates, want 1`);
+    });
+
     for (const [preset, shot, needle] of [
       ['session-window', 'session-window.png', 'sessionWindowStateStoreSaveExec'],
       ['stream-stream-outer-join', 'outer-join.png', 'symmetricHashJoin'],

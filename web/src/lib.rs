@@ -9,6 +9,7 @@
 
 pub mod components;
 pub mod i18n;
+pub mod persist;
 pub mod quiz;
 pub mod session;
 
@@ -65,7 +66,9 @@ impl Lab {
 #[component]
 pub fn App() -> impl IntoView {
     let lang = components::stored_lang();
-    let session = quiz::preset("classic").map(Session::from_scenario).unwrap_or_else(|| {
+    // The last session comes back from browser storage; anything unreadable is ignored.
+    let saved = components::stored_session().and_then(|t| Session::from_saved_json(&t).ok());
+    let session = saved.or_else(|| quiz::preset("classic").map(Session::from_scenario)).unwrap_or_else(|| {
         Session::from_json(r#"{"id":"empty","sources":{"clicks":{"schema":[["event_id","string"],["event_time","timestamp"]]}},"steps":[],"query":"clicks","output_mode":"append"}"#)
             .expect("built-in scenario")
     });

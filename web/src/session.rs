@@ -272,7 +272,61 @@ fn error_view(e: &Error, text: &str) -> ErrorView {
     }
 }
 
+/// The parts of a session that [`crate::persist`] saves.
+pub(crate) struct SessionParts<'a> {
+    pub scenario: &'a Scenario,
+    pub base_text: &'a str,
+    pub mode: OutputMode,
+    pub sink: SinkKind,
+    pub trigger: Option<Trigger>,
+    pub checkpoint_set: bool,
+    pub next_step: usize,
+    pub actions: &'a [Action],
+    pub step_of_action: &'a BTreeMap<usize, usize>,
+}
+
 impl Session {
+    pub(crate) fn parts(&self) -> SessionParts<'_> {
+        SessionParts {
+            scenario: &self.scenario,
+            base_text: &self.base_text,
+            mode: self.mode,
+            sink: self.sink_kind,
+            trigger: self.trigger,
+            checkpoint_set: self.checkpoint_set,
+            next_step: self.next_step,
+            actions: &self.actions,
+            step_of_action: &self.step_of_action,
+        }
+    }
+
+    /// Rebuilds a session from saved parts, replaying its actions.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn restore(
+        scenario: Scenario,
+        query: String,
+        mode: OutputMode,
+        sink: SinkKind,
+        trigger: Option<Trigger>,
+        checkpoint_set: bool,
+        next_step: usize,
+        actions: Vec<Action>,
+        step_of_action: BTreeMap<usize, usize>,
+    ) -> Session {
+        let mut s = Session::from_scenario(scenario);
+        s.query_text = query.clone();
+        s.base_text = query;
+        s.mode = mode;
+        s.sink_kind = sink;
+        s.trigger = trigger;
+        s.checkpoint_set = checkpoint_set;
+        s.next_step = next_step.min(s.scenario.steps.len());
+        s.actions = actions;
+        s.step_of_action = step_of_action;
+        s.rebuild();
+        s
+    }
+
     /// A session over `scenario`, with nothing run yet.
     pub fn from_scenario(scenario: Scenario) -> Session {
         let mode = OutputMode::parse(&scenario.output_mode).unwrap_or(OutputMode::Append);

@@ -14,6 +14,13 @@ use crate::quiz::Lang;
 use crate::Lab;
 
 const LANG_KEY: &str = "streamlab.lang";
+const SESSION_KEY: &str = "streamlab.session.v1";
+
+/// The session saved in browser storage, if any.
+pub fn stored_session() -> Option<String> {
+    use gloo_storage::Storage;
+    gloo_storage::LocalStorage::get::<String>(SESSION_KEY).ok()
+}
 
 /// The language remembered across reloads (English when nothing is stored).
 pub fn stored_lang() -> Lang {
@@ -40,6 +47,13 @@ pub fn App() -> impl IntoView {
         let lang = lab.lang.get();
         let _ = gloo_storage::LocalStorage::set(LANG_KEY, if lang == Lang::Ko { "ko" } else { "en" });
         set_document_lang(lang);
+    });
+    // Save the session after every change (browser storage is the lab's checkpoint store).
+    Effect::new(move |_| {
+        use gloo_storage::Storage;
+        lab.view.track();
+        let json = lab.read(crate::session::Session::to_saved_json);
+        let _ = gloo_storage::LocalStorage::set(SESSION_KEY, json);
     });
     view! {
         <header class="topbar">
