@@ -139,3 +139,11 @@ fn the_rate_source_makes_rows_per_second_of_clock() {
     q.set_clock_ms(13_000); // 3 seconds in all: rows 2..6
     assert_eq!(q.run_next_batch().unwrap().rows.len(), 4);
 }
+
+#[test]
+fn the_memory_sink_needs_a_query_name_which_names_its_table() {
+    let Err(Error::Analysis(e)) = start("s.select('k').writeStream.format('memory')") else { panic!("memory needs queryName") };
+    assert_eq!(e.message, "queryName must be specified for memory sink.");
+    let q = start("s.select('k').writeStream.format('memory').queryName('clicks_view')").unwrap();
+    assert_eq!(q.name.as_deref(), Some("clicks_view"));
+}

@@ -100,6 +100,7 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("listener", "StreamingQueryListener events", "StreamingQueryListener 이벤트"),
     ("checkpoint.set", "checkpointLocation is set (option or spark.sql.streaming.checkpointLocation)", "checkpointLocation 지정됨 (option 또는 spark.sql.streaming.checkpointLocation)"),
     ("checkpoint.temp", "No checkpoint location: this sink runs on a temporary checkpoint, which the next start does not reuse — a restart begins again at batch 0.", "체크포인트 위치 없음: 이 싱크는 임시 체크포인트로 실행되며 다음 시작 때 재사용되지 않습니다 — 재시작하면 배치 0부터 다시 시작합니다."),
+    ("memory.table", "The memory sink's rows are a temporary view named after the query:", "memory 싱크의 행은 쿼리 이름의 임시 뷰입니다:"),
     ("sink.log", "What the sink printed or was called with", "싱크가 출력하거나 호출된 내용"),
     ("realtime", "Real-time mode (trigger(realTime='5 minutes'), Spark 4.1+) is not simulated: each batch is a long-running job that processes records continuously for the duration, in update mode only, with millisecond latency; offsets are written at the end of the batch.", "실시간 모드(trigger(realTime='5 minutes'), Spark 4.1+)는 시뮬레이션하지 않습니다: 각 배치가 지정한 시간 동안 레코드를 계속 처리하는 장기 실행 작업이며, update 모드만 가능하고 지연은 밀리초 단위이며, 오프셋은 배치 끝에 기록됩니다."),
     ("nextrun", "Restart with a changed query", "쿼리를 바꿔서 재시작"),

@@ -74,6 +74,8 @@ pub struct RecoveryView {
     pub events: Vec<String>,
     /// What the console printed / what foreach and foreachBatch were called with.
     pub sink_log: Option<String>,
+    /// `queryName` (the memory sink's table name).
+    pub name: Option<String>,
     /// Whether the lab gives the query a checkpoint location.
     pub checkpoint_set: bool,
     /// The run's checkpoint is a temporary directory.
@@ -854,6 +856,7 @@ impl Session {
             trigger: q.trigger.describe(),
             recent_progress: self.batches.len().min(100),
             events: self.events.clone(),
+            name: q.name.clone(),
             checkpoint_set: self.checkpoint_set,
             temporary: self.temporary,
             sink_log: q.sink.log_text(&q.plan().output.iter().map(|a| a.name.clone()).collect::<Vec<_>>()),

@@ -63,6 +63,8 @@ pub struct Evaluated {
     pub sink: Option<crate::streaming::SinkKind>,
     /// `.option('checkpointLocation', path)`, if written.
     pub checkpoint_location: Option<String>,
+    /// `.queryName(name)`, if written.
+    pub query_name: Option<String>,
 }
 
 pub(super) struct Evaluator<'a> {
@@ -73,6 +75,7 @@ pub(super) struct Evaluator<'a> {
     trigger: Option<crate::streaming::Trigger>,
     sink: Option<crate::streaming::SinkKind>,
     checkpoint_location: Option<String>,
+    query_name: Option<String>,
 }
 
 type R<T> = Result<T, Error>;
@@ -85,7 +88,7 @@ const DF_METHODS: &str = "withWatermark, select, selectExpr, filter, where, with
 
 impl<'a> Evaluator<'a> {
     pub(super) fn new(catalog: &'a Catalog) -> Self {
-        Evaluator { catalog, vars: BTreeMap::new(), output_mode: None, delay_spans: Vec::new(), trigger: None, sink: None, checkpoint_location: None }
+        Evaluator { catalog, vars: BTreeMap::new(), output_mode: None, delay_spans: Vec::new(), trigger: None, sink: None, checkpoint_location: None, query_name: None }
     }
 
     pub(super) fn run(mut self, program: &super::python::Program) -> R<Evaluated> {
@@ -103,7 +106,7 @@ impl<'a> Evaluator<'a> {
                 ))
             }
         };
-        Ok(Evaluated { plan, output_mode: self.output_mode, watermark_delay_spans: self.delay_spans, trigger: self.trigger, sink: self.sink, checkpoint_location: self.checkpoint_location })
+        Ok(Evaluated { plan, output_mode: self.output_mode, watermark_delay_spans: self.delay_spans, trigger: self.trigger, sink: self.sink, checkpoint_location: self.checkpoint_location, query_name: self.query_name })
     }
 
     fn eval(&mut self, node: &Node) -> R<Py> {
@@ -355,6 +358,12 @@ impl<'a> Evaluator<'a> {
             }
             "foreachBatch" => {
                 self.sink = Some(SinkKind::ForeachBatchNaive);
+                return Ok(Py::WriteStream { df });
+            }
+            "queryName" => {
+                if let Some((Py::Str(n), _)) = pos.first() {
+                    self.query_name = Some(n.clone());
+                }
                 return Ok(Py::WriteStream { df });
             }
             "option" => {

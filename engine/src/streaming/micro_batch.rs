@@ -345,9 +345,16 @@ impl StreamingQuery {
         } else {
             UnsupportedOperationChecker::check_for_streaming(&plan, mode)?;
         }
+        if compiled.sink == Some(SinkKind::Memory) && compiled.query_name.is_none() {
+            return Err(Error::Analysis(
+                crate::error::AnalysisError::new(crate::error::Stage::Start, "", "queryName must be specified for memory sink.")
+                    .with_hint("the memory sink's rows become a temporary view named after the query: add .queryName('my_view')"),
+            ));
+        }
         let mut q = StreamingQuery::from_plan(plan, catalog, mode, conf);
         q.trigger = trigger;
         q.checkpoint_location = compiled.checkpoint_location;
+        q.name = compiled.query_name;
         if let Some(kind) = compiled.sink {
             q.sink = Sink::new(kind);
         }

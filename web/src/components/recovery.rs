@@ -93,6 +93,9 @@ pub fn RecoveryPanel() -> impl IntoView {
                 </details>
             })}
             {move || rec().map(|r| view! {
+                {r.name.clone().filter(|_| r.sink == SinkKind::Memory).map(|n| view! {
+                    <p class="help" data-testid="memory-table">{lab.t("memory.table")}" "<code>{format!("spark.sql(\"SELECT * FROM {n}\")")}</code></p>
+                })}
                 <p class="help ids">"id = "<code>{r.query_id.clone()}</code>" · runId = "<code data-testid="run-id">{r.run_id.clone()}</code>
                     " · "{lab.t("runs")}" "{r.runs}</p>
                 <div class="logs">
