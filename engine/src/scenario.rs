@@ -60,7 +60,12 @@ impl SourceDef {
                         .filter(|n| (1..=64).contains(n))
                         .ok_or_else(|| Error::Scenario(format!("partitions must be a whole number from 1 to 64, got {v}")))? as u32,
                 };
-                Ok(SourceKind::Kafka { partitions })
+                let starting_latest = match self.options.get("startingOffsets").and_then(Json::as_str) {
+                    None | Some("latest") => true,
+                    Some("earliest") => false,
+                    Some(other) => return Err(Error::Scenario(format!("startingOffsets must be \"earliest\" or \"latest\", got \"{other}\""))),
+                };
+                Ok(SourceKind::Kafka { partitions, starting_latest })
             }
             "file" => {
                 let max = match self.options.get("maxFilesPerTrigger") {

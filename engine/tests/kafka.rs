@@ -58,3 +58,29 @@ fn from_json_on_the_raw_bytes_is_rejected() {
     assert_eq!(e.error_class, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE");
     assert!(e.hint.unwrap().contains("cast('string')"));
 }
+
+#[test]
+fn starting_offsets_latest_skips_what_a_new_query_finds() {
+    use streamlab_engine::frontend::Catalog;
+    use streamlab_engine::streaming::{kafka_schema, Checkpoint, OutputMode, Sink, SinkKind, SourceKind, StreamingConf, StreamingQuery};
+    use streamlab_engine::types::{DataType, Value};
+    let mut c = Catalog::default();
+    c.streams.insert("t".into(), kafka_schema());
+    let text = "t.select('offset')";
+    let run = |latest: bool| {
+        let mut q = StreamingQuery::start(text, &c, OutputMode::Append, StreamingConf::default()).unwrap();
+        q.set_source_kind("t", SourceKind::Kafka { partitions: 1, starting_latest: latest });
+        q.set_payload_schema("t", vec![("n".into(), DataType::Int64)]);
+        q.add_data("t", &[vec![Value::Long(1)]]).unwrap();
+        q.run_next_batch().unwrap();
+        // Stop, write one more record while down, and start a NEW query (no checkpoint).
+        let (_, mut src, _) = q.stop();
+        src[0].add_rows(&[vec![Value::Long(2)]]).unwrap();
+        let mut q = StreamingQuery::restart(text, &c, OutputMode::Append, StreamingConf::default(), Checkpoint::default(), src, Sink::new(SinkKind::Console)).unwrap();
+        q.add_data("t", &[vec![Value::Long(3)]]).unwrap();
+        q.process_all_available().iter().map(|b| b.rows.len()).sum::<usize>()
+    };
+    // earliest re-reads all 3 records; latest starts after the 2 already in the topic.
+    assert_eq!(run(false), 3);
+    assert_eq!(run(true), 1);
+}

@@ -395,6 +395,7 @@ impl Session {
             }
             if kind == "kafka" {
                 def.options.insert("partitions".into(), serde_json::Value::from(2));
+                def.options.insert("startingOffsets".into(), serde_json::Value::from("earliest"));
             }
         }
         self.rebuild();

@@ -734,7 +734,15 @@ impl StreamingQuery {
         let latest = checkpoint.latest_offset().cloned();
         let committed = checkpoint.latest_commit().copied();
         match latest {
-            None => {}
+            // A new query: a Kafka source with startingOffsets = latest starts at the end of
+            // the topic, skipping what it already holds.
+            None => {
+                for (i, s) in self.sources.iter().enumerate() {
+                    if let super::source::SourceKind::Kafka { starting_latest: true, .. } = s.kind {
+                        self.committed[i] = s.latest_offset();
+                    }
+                }
+            }
             Some(l) if committed.is_some_and(|c| c.batch_id == l.batch_id) => {
                 // Batch L is complete: continue with L+1.
                 let c = committed.expect("checked");

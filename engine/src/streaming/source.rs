@@ -26,7 +26,9 @@ pub enum SourceKind {
     /// A Kafka topic with partitions: records have Kafka's schema (`key` and `value` as
     /// bytes, `topic`, `partition`, `offset`, `timestamp`, `timestampType`); an event's JSON
     /// becomes the record's `value`. Replayable from its offsets.
-    Kafka { partitions: u32 },
+    /// `starting_latest`: `startingOffsets = "latest"` (Spark's default for streams) — a new
+    /// query (one without checkpoint offsets) skips what the topic already holds.
+    Kafka { partitions: u32, starting_latest: bool },
     /// The `rate` source: `rowsPerSecond` rows for every second of (processing) time since
     /// the query started, as `(timestamp, value)` with `value` counting up from 0. Driven by the
     /// query's clock, so its batch boundaries depend on when triggers fire.
@@ -106,7 +108,7 @@ impl MemoryStream {
     /// A message naming the row and column whose value does not fit the column type.
     pub fn add_rows(&mut self, rows: &[Row]) -> Result<i64, String> {
         let records;
-        let rows = if let SourceKind::Kafka { partitions } = self.kind {
+        let rows = if let SourceKind::Kafka { partitions, .. } = self.kind {
             records = self.to_kafka_records(rows, partitions.max(1));
             &records[..]
         } else {

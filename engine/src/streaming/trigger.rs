@@ -24,6 +24,20 @@ pub enum Trigger {
 }
 
 impl Trigger {
+    /// When the trigger after one that started at `started_ms` and finished at `finished_ms`
+    /// fires (`ProcessingTimeExecutor`, spec §1.6): processing-time triggers are aligned to
+    /// multiples of the interval; a batch that overran its slot is followed at once (no
+    /// catch-up of missed slots). Other triggers fire again as soon as the last one finished.
+    pub fn next_fire_ms(&self, started_ms: i64, finished_ms: i64) -> i64 {
+        match self {
+            Trigger::ProcessingTime { interval_ms } if *interval_ms > 0 => {
+                let next = started_ms.div_euclid(*interval_ms) * interval_ms + interval_ms;
+                next.max(finished_ms)
+            }
+            _ => finished_ms,
+        }
+    }
+
     /// The PySpark spelling.
     pub fn describe(&self) -> String {
         match self {
@@ -89,6 +103,16 @@ mod tests {
 
     fn kw(name: &str, v: TriggerArg) -> Vec<(String, TriggerArg)> {
         vec![(name.to_string(), v)]
+    }
+
+    #[test]
+    fn processing_time_aligns_and_does_not_catch_up() {
+        let t = Trigger::ProcessingTime { interval_ms: 5000 };
+        // Started at 12.3 s, done at 13 s: the next slot is 15 s.
+        assert_eq!(t.next_fire_ms(12_300, 13_000), 15_000);
+        // Overran to 17.2 s: the next trigger starts at once; the 15 s slot is not made up.
+        assert_eq!(t.next_fire_ms(12_300, 17_200), 17_200);
+        assert_eq!(Trigger::Default.next_fire_ms(0, 40), 40);
     }
 
     #[test]
