@@ -147,3 +147,14 @@ fn the_memory_sink_needs_a_query_name_which_names_its_table() {
     let q = start("s.select('k').writeStream.format('memory').queryName('clicks_view')").unwrap();
     assert_eq!(q.name.as_deref(), Some("clicks_view"));
 }
+
+#[test]
+fn the_file_sink_takes_append_only() {
+    let Err(Error::Analysis(e)) =
+        StreamingQuery::start(&format!("{WINDOWED}.writeStream.format('parquet')"), &catalog(), OutputMode::Update, StreamingConf::default())
+    else {
+        panic!("a file sink in update mode")
+    };
+    assert_eq!(e.error_class, "STREAMING_OUTPUT_MODE.UNSUPPORTED_DATASOURCE");
+    assert!(start(&format!("{WINDOWED}.writeStream.format('parquet')")).is_ok());
+}

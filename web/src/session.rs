@@ -804,6 +804,7 @@ impl Session {
         let has = self.checkpoint_set
             || q.checkpoint_location.is_some()
             || self.scenario.conf.contains_key("spark.sql.streaming.checkpointLocation");
+        streamlab_engine::streaming::sink_accepts(q.sink.kind, q.output_mode())?;
         streamlab_engine::streaming::checkpoint_location(q.sink.kind, has)
     }
 

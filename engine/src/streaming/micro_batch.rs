@@ -277,6 +277,25 @@ fn check_compatible(checkpoint: &Checkpoint, q: &StreamingQuery) -> Result<(), E
     Ok(())
 }
 
+/// Whether a sink accepts an output mode (spec §10.1): the file sink takes append only.
+///
+/// # Errors
+/// Spark's `STREAMING_OUTPUT_MODE.UNSUPPORTED_DATASOURCE`.
+pub fn sink_accepts(sink: SinkKind, mode: OutputMode) -> Result<(), Error> {
+    if sink == SinkKind::File && mode != OutputMode::Append {
+        return Err(Error::Analysis(
+            crate::error::AnalysisError::new(
+                crate::error::Stage::Start,
+                "STREAMING_OUTPUT_MODE.UNSUPPORTED_DATASOURCE",
+                format!("Invalid streaming output mode: {}. This output mode is not supported in Data Source parquet.", mode.as_str()),
+            )
+            .with_sqlstate("42KDE")
+            .with_hint("files are written once and never changed, so a file sink takes append mode only"),
+        ));
+    }
+    Ok(())
+}
+
 /// Where a query's checkpoint lives (spec §10.7): a location given by
 /// `option("checkpointLocation", ...)` or `spark.sql.streaming.checkpointLocation`, or a
 /// temporary directory — allowed only for the memory, console, foreach and foreachBatch sinks,
@@ -350,6 +369,9 @@ impl StreamingQuery {
                 crate::error::AnalysisError::new(crate::error::Stage::Start, "", "queryName must be specified for memory sink.")
                     .with_hint("the memory sink's rows become a temporary view named after the query: add .queryName('my_view')"),
             ));
+        }
+        if let Some(kind) = compiled.sink {
+            sink_accepts(kind, mode)?;
         }
         let mut q = StreamingQuery::from_plan(plan, catalog, mode, conf);
         q.trigger = trigger;

@@ -9,7 +9,7 @@ pub mod source;
 pub mod trigger;
 pub mod watermark_tracker;
 
-pub use micro_batch::{checkpoint_location, BatchResult, Checkpoint, CommitLogEntry, EventTimeSummary, OffsetLogEntry, StreamingConf, StreamingQuery};
+pub use micro_batch::{checkpoint_location, sink_accepts, BatchResult, Checkpoint, CommitLogEntry, EventTimeSummary, OffsetLogEntry, StreamingConf, StreamingQuery};
 pub use output_mode::OutputMode;
 pub use progress::{StateOperatorProgress, StreamingQueryProgress};
 pub use sink::{CrashPoint, Sink, SinkKind};
