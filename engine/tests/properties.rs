@@ -139,7 +139,7 @@ fn long_of(v: &Value) -> i64 {
 
 /// Input rows of a batch, read back as events.
 fn batch_events(b: &BatchResult) -> Vec<Ev> {
-    b.input_by_source
+    b.input_by_source()
         .get("clicks")
         .map(|rows| {
             rows.iter()

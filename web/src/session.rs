@@ -682,7 +682,7 @@ impl Session {
     fn base_day_us(&self) -> i64 {
         let day = 86_400_000_000i64;
         let last = self.pending.last().map(|(_, r)| r.clone()).or_else(|| {
-            self.batches.iter().rev().find_map(|(_, b)| b.input_by_source.values().flatten().last().cloned())
+            self.batches.iter().rev().find_map(|(_, b)| b.input_by_source().values().flatten().last().cloned())
         });
         let from_rows = last.and_then(|r| r.iter().find_map(|v| if let Value::Timestamp(t) = v { Some(*t) } else { None }));
         let from_steps = self.scenario.steps.iter().flat_map(|s| s.values().flatten()).find_map(|r| {

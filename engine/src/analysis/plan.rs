@@ -291,6 +291,107 @@ impl fmt::Display for Plan {
     }
 }
 
+impl BoundExpr {
+    /// Adds every input column this expression reads to `out`.
+    pub fn columns(&self, out: &mut std::collections::BTreeSet<usize>) {
+        match self {
+            BoundExpr::Col(i) => {
+                out.insert(*i);
+            }
+            BoundExpr::Lit(_) | BoundExpr::Interval(_) => {}
+            BoundExpr::Binary(_, a, b) => {
+                a.columns(out);
+                b.columns(out);
+            }
+            BoundExpr::Not(x) | BoundExpr::Negate(x) | BoundExpr::IsNull(x, _) | BoundExpr::Cast(x, _) | BoundExpr::WindowTime(x) | BoundExpr::Field(x, _) | BoundExpr::FromJson(x, _) => x.columns(out),
+            BoundExpr::Case { branches, otherwise } => {
+                for (c, v) in branches {
+                    c.columns(out);
+                    v.columns(out);
+                }
+                if let Some(o) = otherwise {
+                    o.columns(out);
+                }
+            }
+            BoundExpr::Function(_, args) => args.iter().for_each(|a| a.columns(out)),
+        }
+    }
+}
+
+impl Plan {
+    /// Which columns of each streaming source the plan reads (`ColumnPruning` for the scan):
+    /// source index → column flags. Columns no operator reads need not be decoded.
+    pub fn source_columns(&self) -> std::collections::BTreeMap<usize, Vec<bool>> {
+        let mut out = std::collections::BTreeMap::new();
+        let all: std::collections::BTreeSet<usize> = (0..self.output.len()).collect();
+        self.require(&all, &mut out);
+        out
+    }
+
+    fn require(&self, needed: &std::collections::BTreeSet<usize>, out: &mut std::collections::BTreeMap<usize, Vec<bool>>) {
+        use std::collections::BTreeSet;
+        let child_all = |p: &Plan| -> BTreeSet<usize> { (0..p.output.len()).collect() };
+        match &self.node {
+            Node::Source { index, .. } => {
+                let flags = out.entry(*index).or_insert_with(|| vec![false; self.output.len()]);
+                for i in needed {
+                    if let Some(f) = flags.get_mut(*i) {
+                        *f = true;
+                    }
+                }
+            }
+            Node::Static { .. } => {}
+            Node::Project { input, exprs } => {
+                let mut n = BTreeSet::new();
+                for (i, e) in exprs.iter().enumerate() {
+                    if needed.contains(&i) {
+                        e.columns(&mut n);
+                    }
+                }
+                input.require(&n, out);
+            }
+            Node::Filter { input, predicate } => {
+                let mut n = needed.clone();
+                predicate.columns(&mut n);
+                input.require(&n, out);
+            }
+            Node::Watermark { input, column, .. } => {
+                let mut n = needed.clone();
+                n.insert(*column);
+                input.require(&n, out);
+            }
+            Node::TimeWindow { input, time, .. } => {
+                let mut n: BTreeSet<usize> = needed.iter().copied().filter(|i| *i < input.output.len()).collect();
+                time.columns(&mut n);
+                input.require(&n, out);
+            }
+            Node::Aggregate { input, keys, aggs, session, .. } => {
+                let mut n = BTreeSet::new();
+                keys.iter().for_each(|k| k.columns(&mut n));
+                aggs.iter().filter_map(|a| a.arg.as_ref()).for_each(|a| a.columns(&mut n));
+                if let Some(s) = session {
+                    s.time.columns(&mut n);
+                    s.gap.columns(&mut n);
+                }
+                // The watermark's own column is read by the stats below even if no key uses it.
+                input.require(&n, out);
+            }
+            Node::Sort { input, order } => {
+                let mut n = needed.clone();
+                order.iter().for_each(|(e, _)| e.columns(&mut n));
+                input.require(&n, out);
+            }
+            // Operators that keep whole rows in state, or combine inputs, read everything.
+            Node::Dedup { input, .. } | Node::Limit { input, .. } => input.require(&child_all(input), out),
+            Node::Union { inputs } => inputs.iter().for_each(|i| i.require(&child_all(i), out)),
+            Node::StaticJoin { left, right, .. } | Node::StreamJoin { left, right, .. } => {
+                left.require(&child_all(left), out);
+                right.require(&child_all(right), out);
+            }
+        }
+    }
+}
+
 /// Prints a bound expression with column names from `input`.
 pub fn show_expr(e: &BoundExpr, input: &[Attr]) -> String {
     match e {

@@ -133,7 +133,8 @@ pub struct AggregateOutput {
     pub metrics: OperatorMetrics,
 }
 
-/// Runs one batch of a streaming aggregation.
+/// Runs one batch of a streaming aggregation. `input` hands every input row to the given
+/// function (so a window expansion below can feed rows without materializing them).
 ///
 /// `event_time_key` is the grouping column carrying the watermark tag; lateness is judged
 /// against `late_wm_ms` and eviction against `evict_wm_ms` (spec §2.4), on the window end for
@@ -141,7 +142,7 @@ pub struct AggregateOutput {
 #[allow(clippy::too_many_arguments)]
 pub fn run_aggregate(
     state: &mut AggregateState,
-    input: &[Row],
+    input: &mut dyn FnMut(&mut dyn FnMut(&Row)),
     keys: &[BoundExpr],
     aggs: &[BoundAgg],
     event_time_key: Option<usize>,
@@ -154,7 +155,7 @@ pub fn run_aggregate(
     let mut partial: HashMap<Row, Vec<AggBuffer>> = HashMap::default();
     // One key buffer reused for every row: a key is copied only when it is new.
     let mut key: Row = Vec::with_capacity(keys.len());
-    for row in input {
+    input(&mut |row: &Row| {
         key.clear();
         key.extend(keys.iter().map(|k| eval(k, row)));
         let bufs = match partial.get_mut(&key) {
@@ -164,7 +165,7 @@ pub fn run_aggregate(
         for (buf, agg) in bufs.iter_mut().zip(aggs) {
             buf.update(agg.arg.as_ref().map(|a| eval(a, row)));
         }
-    }
+    });
     let mut partial: Vec<(Row, Vec<AggBuffer>)> = partial.into_iter().collect();
     partial.sort_by(|a, b| a.0.cmp(&b.0));
     let watermarked = event_time_key.filter(|_| mode != OutputMode::Complete);

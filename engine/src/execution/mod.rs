@@ -157,13 +157,38 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
             out
         }
         Node::Aggregate { input, keys, aggs, event_time_key, session: None, op_id } => {
-            let rows = execute(input, ctx, states, fx);
+            // A window expansion right below is fused in: each (row, window) pair is fed to
+            // the aggregation through one reused row instead of a new row per window.
+            let (rows, window) = match &input.node {
+                Node::TimeWindow { input: inner, time, spec } => (execute(inner, ctx, states, fx), Some((time, spec))),
+                _ => (execute(input, ctx, states, fx), None),
+            };
+            let mut feed = |f: &mut dyn FnMut(&Row)| match window {
+                None => rows.iter().for_each(|r| f(r)),
+                Some((time, spec)) => {
+                    let mut cache: HashMap<i64, Value> = HashMap::default();
+                    let mut scratch: Row = Vec::new();
+                    for r in &rows {
+                        let Value::Timestamp(ts) = eval::eval(time, r) else { continue };
+                        for (start, end) in window::assign_windows(ts, spec) {
+                            let w = cache
+                                .entry(start)
+                                .or_insert_with(|| Value::Struct(Rc::from(vec![Value::Timestamp(start), Value::Timestamp(end)])))
+                                .clone();
+                            scratch.clear();
+                            scratch.extend(r.iter().cloned());
+                            scratch.push(w);
+                            f(&scratch);
+                        }
+                    }
+                }
+            };
             let OperatorState::Aggregate(state) =
                 states.entry(*op_id).or_insert_with(|| OperatorState::Aggregate(AggregateState::default()))
             else {
                 unreachable!("operator {op_id} is an aggregation")
             };
-            let out = aggregate::run_aggregate(state, &rows, keys, aggs, *event_time_key, ctx.mode, ctx.late_wm_ms, ctx.evict_wm_ms);
+            let out = aggregate::run_aggregate(state, &mut feed, keys, aggs, *event_time_key, ctx.mode, ctx.late_wm_ms, ctx.evict_wm_ms);
             fx.metrics.insert(*op_id, out.metrics);
             out.rows
         }

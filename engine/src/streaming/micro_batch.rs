@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use super::sink::{CrashPoint, Sink, SinkKind};
 use super::progress::{SinkProgress, SourceProgress, StateOperatorProgress, StreamingQueryProgress};
-use super::source::{batch_to_rows, MemoryStream};
+use super::source::{batch_to_rows, batch_to_rows_pruned, MemoryStream};
 use super::watermark_tracker::{MultipleWatermarkPolicy, WatermarkTracker};
 use super::trigger::Trigger;
 use super::OutputMode;
@@ -137,7 +137,7 @@ pub struct BatchResult {
     /// Rows read from streaming sources.
     pub input_rows: u64,
     /// Rows read per source name.
-    pub input_by_source: BTreeMap<String, Vec<Row>>,
+    pub input_batches: BTreeMap<String, Vec<arrow_array::RecordBatch>>,
     /// The watermark the batch ran with (ms); `None` if the query has no watermark.
     pub watermark_ms: Option<i64>,
     /// The watermark late rows were judged against: wm(N-1), ms.
@@ -150,6 +150,13 @@ pub struct BatchResult {
     pub progress: StreamingQueryProgress,
     /// True for a batch that ran only because the watermark moved.
     pub no_data: bool,
+}
+
+impl BatchResult {
+    /// The rows the batch read, per source name (decoded on demand from its Arrow batches).
+    pub fn input_by_source(&self) -> BTreeMap<String, Vec<Row>> {
+        self.input_batches.iter().map(|(k, v)| (k.clone(), v.iter().flat_map(batch_to_rows).collect())).collect()
+    }
 }
 
 /// A running streaming query over in-memory sources.
@@ -595,9 +602,12 @@ impl StreamingQuery {
         }
         let mut inputs: Vec<Vec<Row>> = Vec::new();
         let mut input_by_source = BTreeMap::new();
+        // Only the columns some operator reads are decoded; the lab still gets whole rows.
+        let used = self.plan.source_columns();
         for (i, s) in self.sources.iter().enumerate() {
-            let rows: Vec<Row> = s.get_batch(self.committed[i], end[i]).iter().flat_map(batch_to_rows).collect();
-            input_by_source.insert(s.name.clone(), rows.clone());
+            let batches = s.get_batch(self.committed[i], end[i]);
+            let rows: Vec<Row> = batches.iter().flat_map(|b| batch_to_rows_pruned(b, used.get(&i).map(Vec::as_slice))).collect();
+            input_by_source.insert(s.name.clone(), batches);
             inputs.push(rows);
         }
         let input_rows: u64 = inputs.iter().map(|r| r.len() as u64).sum();
@@ -671,7 +681,7 @@ impl StreamingQuery {
         Some(BatchResult {
             batch_id,
             input_rows,
-            input_by_source,
+            input_batches: input_by_source,
             watermark_ms: has_watermark.then_some(wm),
             late_watermark_ms: late_wm_ms,
             rows,

@@ -308,9 +308,18 @@ pub fn rows_to_batch(schema: &SchemaRef, rows: &[Row]) -> Result<RecordBatch, St
 
 /// Reads a `RecordBatch` back into rows (the engine executes row by row).
 pub fn batch_to_rows(batch: &RecordBatch) -> Vec<Row> {
+    batch_to_rows_pruned(batch, None)
+}
+
+/// [`batch_to_rows`] decoding only the columns flagged in `used` (others are NULL).
+pub fn batch_to_rows_pruned(batch: &RecordBatch, used: Option<&[bool]>) -> Vec<Row> {
     let n = batch.num_rows();
     let mut rows: Vec<Row> = (0..n).map(|_| Vec::with_capacity(batch.num_columns())).collect();
-    for col in batch.columns() {
+    for (ci, col) in batch.columns().iter().enumerate() {
+        if used.is_some_and(|u| !u.get(ci).copied().unwrap_or(true)) {
+            rows.iter_mut().for_each(|r| r.push(Value::Null));
+            continue;
+        }
         let any = col.as_any();
         macro_rules! fill {
             ($ty:ty, $f:expr) => {{
