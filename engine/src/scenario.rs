@@ -31,6 +31,20 @@ pub struct SourceDef {
 }
 
 impl SourceDef {
+    /// A whole-number option in `lo..=hi` (a JSON number or a numeric string), if given.
+    ///
+    /// # Errors
+    /// A message naming the option and its range.
+    fn whole_option(&self, name: &str, lo: u32, hi: u32) -> Result<Option<u32>, Error> {
+        let Some(v) = self.options.get(name) else { return Ok(None) };
+        v.as_u64()
+            .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
+            .and_then(|n| u32::try_from(n).ok())
+            .filter(|n| (lo..=hi).contains(n))
+            .map(Some)
+            .ok_or_else(|| Error::Scenario(format!("{name} must be a whole number from {lo} to {hi}, got {v}")))
+    }
+
     /// The source kind this definition asks for.
     ///
     /// # Errors
@@ -40,26 +54,9 @@ impl SourceDef {
         match self.kind.as_deref().unwrap_or("memory") {
             "memory" => Ok(SourceKind::Memory),
             "socket" => Ok(SourceKind::Socket),
-            "rate" => {
-                let rps = match self.options.get("rowsPerSecond") {
-                    None => 1,
-                    Some(v) => v
-                        .as_u64()
-                        .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
-                        .filter(|n| (1..=1000).contains(n))
-                        .ok_or_else(|| Error::Scenario(format!("rowsPerSecond must be a whole number from 1 to 1000, got {v}")))? as u32,
-                };
-                Ok(SourceKind::Rate { rows_per_second: rps })
-            }
+            "rate" => Ok(SourceKind::Rate { rows_per_second: self.whole_option("rowsPerSecond", 1, 1000)?.unwrap_or(1) }),
             "kafka" => {
-                let partitions = match self.options.get("partitions") {
-                    None => 1,
-                    Some(v) => v
-                        .as_u64()
-                        .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
-                        .filter(|n| (1..=64).contains(n))
-                        .ok_or_else(|| Error::Scenario(format!("partitions must be a whole number from 1 to 64, got {v}")))? as u32,
-                };
+                let partitions = self.whole_option("partitions", 1, 64)?.unwrap_or(1);
                 let starting_latest = match self.options.get("startingOffsets").and_then(Json::as_str) {
                     None | Some("latest") => true,
                     Some("earliest") => false,
@@ -67,18 +64,9 @@ impl SourceDef {
                 };
                 Ok(SourceKind::Kafka { partitions, starting_latest })
             }
-            "file" => {
-                let max = match self.options.get("maxFilesPerTrigger") {
-                    None => None,
-                    Some(v) => Some(
-                        v.as_u64()
-                            .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
-                            .filter(|n| *n > 0)
-                            .ok_or_else(|| Error::Scenario(format!("maxFilesPerTrigger must be a positive whole number, got {v}")))? as usize,
-                    ),
-                };
-                Ok(SourceKind::File { max_files_per_trigger: max })
-            }
+            "file" => Ok(SourceKind::File {
+                max_files_per_trigger: self.whole_option("maxFilesPerTrigger", 1, u32::MAX)?.map(|n| n as usize),
+            }),
             other => Err(Error::Scenario(format!("unknown source kind '{other}': use memory, file, socket, kafka or rate"))),
         }
     }

@@ -192,6 +192,10 @@ pub struct StreamingQuery {
     /// A batch recovered from the checkpoint that must run again with its logged offsets,
     /// watermark and timestamp (it has an offset entry and no commit entry).
     rerun: Option<OffsetLogEntry>,
+    /// Source columns some operator reads, by source index (fixed by the plan).
+    source_columns: BTreeMap<usize, Vec<bool>>,
+    /// The first watermark operator in the plan, whose stats progress reports (fixed by the plan).
+    first_watermark: Option<usize>,
     /// An error the first batch will raise (a check Spark makes only when it plans a batch).
     deferred_failure: Option<Error>,
     /// The error that terminated the query (`StreamingQuery.exception`).
@@ -405,6 +409,13 @@ impl StreamingQuery {
             _ => {}
         });
         sources.sort_by_key(|(i, _)| *i);
+        let plan_source_columns = plan.source_columns();
+        let mut first_watermark: Option<usize> = None;
+        plan.walk(&mut |p| {
+            if let (None, Node::Watermark { watermark_index, .. }) = (first_watermark, &p.node) {
+                first_watermark = Some(*watermark_index);
+            }
+        });
         let sources: Vec<MemoryStream> = sources.into_iter().map(|(_, s)| s).collect();
         let n = sources.len();
         let tracker = WatermarkTracker::new(conf.watermark_policy, delays.into_values().collect());
@@ -425,6 +436,8 @@ impl StreamingQuery {
             clock_ms: 0,
             checkpoint: Checkpoint { query_id: Some(uuid_from_seed(1)), runs: 1, ..Checkpoint::default() },
             rerun: None,
+            source_columns: plan_source_columns,
+            first_watermark,
             sink: Sink::new(SinkKind::Memory),
             trigger: Trigger::Default,
             checkpoint_location: None,
@@ -603,10 +616,9 @@ impl StreamingQuery {
         let mut inputs: Vec<Vec<Row>> = Vec::new();
         let mut input_by_source = BTreeMap::new();
         // Only the columns some operator reads are decoded; the lab still gets whole rows.
-        let used = self.plan.source_columns();
         for (i, s) in self.sources.iter().enumerate() {
             let batches = s.get_batch(self.committed[i], end[i]);
-            let rows: Vec<Row> = batches.iter().flat_map(|b| batch_to_rows_pruned(b, used.get(&i).map(Vec::as_slice))).collect();
+            let rows: Vec<Row> = batches.iter().flat_map(|b| batch_to_rows_pruned(b, self.source_columns.get(&i).map(Vec::as_slice))).collect();
             input_by_source.insert(s.name.clone(), batches);
             inputs.push(rows);
         }
@@ -618,12 +630,7 @@ impl StreamingQuery {
         let rows = execution::execute(&self.plan, &ctx, &mut self.states, &mut fx);
 
         // Event-time stats of the first watermark operator in the plan (pre-order).
-        let mut first_wm: Option<usize> = None;
-        self.plan.walk(&mut |p| {
-            if let (None, Node::Watermark { watermark_index, .. }) = (first_wm, &p.node) {
-                first_wm = Some(*watermark_index);
-            }
-        });
+        let first_wm = self.first_watermark;
         let has_watermark = first_wm.is_some();
         let stats = first_wm.and_then(|i| fx.stats.get(&i)).filter(|s| s.count > 0 && input_rows > 0);
         let event_time = EventTimeSummary {
