@@ -53,7 +53,7 @@ pub fn PresetPicker() -> impl IntoView {
 }
 
 fn download(name: &str, text: &str) -> Result<(), wasm_bindgen::JsValue> {
-    let parts = js_sys_array(text);
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
     let opts = web_sys::BlobPropertyBag::new();
     opts.set_type("application/json");
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)?;
@@ -64,19 +64,6 @@ fn download(name: &str, text: &str) -> Result<(), wasm_bindgen::JsValue> {
     a.set_download(name);
     a.click();
     web_sys::Url::revoke_object_url(&url)
-}
-
-fn js_sys_array(text: &str) -> wasm_bindgen::JsValue {
-    // A one-element JS array holding `text`, built through JSON so no js-sys dependency is
-    // needed for this one call.
-    let json = serde_json::to_string(&[text]).unwrap_or_else(|_| "[]".into());
-    js_parse(&json)
-}
-
-#[wasm_bindgen::prelude::wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_namespace = JSON, js_name = parse)]
-    fn js_parse(text: &str) -> wasm_bindgen::JsValue;
 }
 
 /// Paste a scenario to open it; save this session as a scenario.
