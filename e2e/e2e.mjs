@@ -9,8 +9,8 @@
 // screenshots to e2e/out/. Any page error, console error or failed request fails the run.
 // The last line is "N passed, M failed"; the exit code is non-zero on any failure.
 //
-// Environment: STREAMLAB_CONFORMANCE_DIR (default ../shared/conformance/cases from the repo
-// root), CHROMIUM (default /usr/bin/chromium), STREAMLAB_DIST (default dist).
+// Environment: STREAMLAB_CONFORMANCE_DIR (default engine/tests/spark/cases, the project's copy
+// of the Spark corpus), CHROMIUM (default /usr/bin/chromium), STREAMLAB_DIST (default dist).
 
 import http from 'node:http';
 import fs from 'node:fs';
@@ -25,7 +25,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
 const distDir = path.resolve(root, process.env.STREAMLAB_DIST ?? 'dist');
 const casesDir = path.resolve(
-  process.env.STREAMLAB_CONFORMANCE_DIR ?? path.join(root, '..', 'shared', 'conformance', 'cases'),
+  process.env.STREAMLAB_CONFORMANCE_DIR ?? path.join(root, 'engine', 'tests', 'spark', 'cases'),
 );
 const outDir = path.join(here, 'out');
 const CASE_ID = 'window-sliding-classic-append';

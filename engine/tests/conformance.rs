@@ -1,6 +1,7 @@
-//! The conformance runner: every scenario in `../shared/conformance/cases` and in
-//! `engine/tests/cases` (our own scenarios recorded with real Spark through
-//! `../shared/oracle`), or only the folder in `STREAMLAB_CONFORMANCE_DIR`, through the
+//! The conformance runner: every scenario in the project's copy of the Spark corpus
+//! (`engine/tests/spark/cases` and `engine/tests/spark/available-now-restarts`, provenance in
+//! `engine/tests/spark/README.md`) and in `engine/tests/cases` (our own scenarios recorded with
+//! real Spark through the oracle harness), or only the folder in `STREAMLAB_CONFORMANCE_DIR`, through the
 //! engine, compared batch by batch with what real Spark 4.3 did. Prints one line per case, a
 //! summary per folder, and `N passed, M failed, K unsupported` over all; exits non-zero on
 //! any wrong answer.
@@ -16,8 +17,8 @@ fn corpus_dirs() -> Vec<PathBuf> {
     }
     let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     vec![
-        here.join("../../shared/conformance/cases"),
-        here.join("../../shared/conformance/available-now-restarts"),
+        here.join("tests/spark/cases"),
+        here.join("tests/spark/available-now-restarts"),
         here.join("tests/cases"),
     ]
 }
@@ -56,7 +57,9 @@ fn run_dir(dir: &std::path::Path) -> Option<(usize, usize, usize)> {
             continue;
         }
         let verdict = match std::fs::read_to_string(&path).map_err(|e| e.to_string()).and_then(|t| Scenario::from_json(&t).map_err(|e| e.to_string())) {
-            Ok(s) => check_with(&s, driver),
+            // A panic is a wrong answer for this case, not the end of the run.
+            Ok(s) => std::panic::catch_unwind(|| check_with(&s, driver))
+                .unwrap_or_else(|p| Verdict::Fail(format!("panicked: {}", panic_text(&p)))),
             Err(e) => Verdict::Fail(format!("cannot load: {e}")),
         };
         match verdict {
@@ -76,4 +79,12 @@ fn run_dir(dir: &std::path::Path) -> Option<(usize, usize, usize)> {
     }
     println!("{}: {passed} passed, {failed} failed, {unsupported} unsupported", dir.display());
     Some((passed, failed, unsupported))
+}
+
+fn panic_text(payload: &Box<dyn std::any::Any + Send>) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".into())
 }

@@ -9,7 +9,7 @@ use streamlab_engine::streaming::OutputMode;
 use streamlab_web::session::{RowStatus, Session};
 
 fn corpus(id: &str) -> Scenario {
-    let path = format!("{}/../../shared/conformance/cases/{id}.json", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../engine/tests/spark/cases/{id}.json", env!("CARGO_MANIFEST_DIR"));
     Scenario::from_json(&std::fs::read_to_string(path).expect("corpus case")).expect("scenario")
 }
 
