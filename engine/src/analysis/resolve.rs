@@ -311,7 +311,9 @@ impl Resolver {
         let Some((pos, Expr::TimeWindow { time, duration_us, slide_us, start_us })) = found else {
             return Ok((input, items.to_vec()));
         };
-        let spec = validate_window(duration_us, slide_us, start_us)?;
+        // `TimeWindow.checkInputDataTypes` checks the durations before the time column's
+        // type (a string column is cast to a timestamp implicitly in Spark).
+        let spec = validate_window(&time.to_string(), duration_us, slide_us, start_us)?;
         let (time, time_attr) = bind(&time, &input.output)?;
         // `window(w, ...)` over a window column uses `window_time(w)` (§3.4).
         let time = if time_attr.window.is_some() { BoundExpr::WindowTime(Box::new(time)) } else { time };
@@ -653,9 +655,19 @@ fn stream_join_spec(left: &[Attr], right: &[Attr], keys: &[(usize, usize)], cond
     }
 }
 
-fn validate_window(duration_us: i64, slide_us: i64, start_us: i64) -> R<WindowSpec> {
+/// The most windows one row may fall into. Spark has no limit: it builds
+/// `ceil(windowDuration / slideDuration)` copies of every row (an `Expand`), and real Spark 4.3
+/// runs out of memory planning `window(t, '1 day', '1 microsecond')` (8.64e10 copies).
+pub const MAX_WINDOWS_PER_ROW: i64 = 1_000;
+
+/// `TimeWindow.checkInputDataTypes` on the durations in µs (spec §3.1), then Streamlab's
+/// [`MAX_WINDOWS_PER_ROW`]. `time` is the time column as written, for Spark's message.
+fn validate_window(time: &str, duration_us: i64, slide_us: i64, start_us: i64) -> R<WindowSpec> {
     let mismatch = |class: &str, msg: String| {
-        define_error(&format!("DATATYPE_MISMATCH.{class}"), format!("Cannot resolve \"window\" due to data type mismatch: {msg}"))
+        define_error(
+            &format!("DATATYPE_MISMATCH.{class}"),
+            format!("Cannot resolve \"window({time}, {duration_us}, {slide_us}, {start_us})\" due to data type mismatch: {msg}"),
+        )
     };
     if duration_us <= 0 {
         return Err(mismatch("VALUE_OUT_OF_RANGE", format!("The `window_duration` must be between (0, 9223372036854775807] (current value = {duration_us}L).")));
@@ -669,11 +681,20 @@ fn validate_window(duration_us: i64, slide_us: i64, start_us: i64) -> R<WindowSp
             format!("The `slide_duration`({slide_us}L) must be <= the `window_duration`({duration_us}L)."),
         ));
     }
-    if start_us.abs() >= slide_us {
+    if start_us.unsigned_abs() >= slide_us.unsigned_abs() {
         return Err(mismatch(
             "PARAMETER_CONSTRAINT_VIOLATION",
-            format!("The `abs(start_time)`({}L) must be < the `slide_duration`({slide_us}L).", start_us.abs()),
+            format!("The `abs(start_time)`({}L) must be < the `slide_duration`({slide_us}L).", start_us.unsigned_abs()),
         ));
+    }
+    // ceil(d / s) without overflow: 0 < s <= d.
+    let per_row = duration_us / slide_us + i64::from(duration_us % slide_us != 0);
+    if per_row > MAX_WINDOWS_PER_ROW {
+        return Err(Error::Unsupported(format!(
+            "a sliding window that puts every row into {per_row} windows (ceil({} / {}); Streamlab allows up to {MAX_WINDOWS_PER_ROW} windows per row, and real Spark builds {per_row} copies of every row)",
+            crate::types::format_duration_us(duration_us),
+            crate::types::format_duration_us(slide_us)
+        )));
     }
     Ok(WindowSpec { duration_us, slide_us, start_us })
 }
@@ -771,7 +792,7 @@ pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
                 "upper" | "lower" | "concat" => DataType::Utf8,
                 "length" => DataType::Int32,
                 "ceil" | "floor" => DataType::Int64,
-                "contains" | "startswith" | "endswith" | "like" => DataType::Boolean,
+                "contains" | "startswith" | "endswith" | "like" | "rlike" => DataType::Boolean,
                 "get_field" => timestamp_type(),
                 "__desc" | "__asc" => return Err(define_error("UNSUPPORTED_EXPR", "asc()/desc() only make sense inside orderBy()".into())),
                 _ => types.first().cloned().unwrap_or(DataType::Null),

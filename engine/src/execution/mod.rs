@@ -10,6 +10,7 @@ pub mod aggregate;
 pub mod dedup;
 pub mod eval;
 pub mod join;
+pub mod like;
 pub mod limit;
 pub mod session;
 pub mod stream_join;
@@ -67,6 +68,16 @@ pub struct BatchEffects {
     pub stats: BTreeMap<usize, EventTimeStats>,
     /// Metrics per stateful operator id.
     pub metrics: BTreeMap<usize, OperatorMetrics>,
+    /// The first runtime error of the batch (Spark fails the query with `STREAM_FAILED`):
+    /// a window bound that overflows a long.
+    pub failure: Option<window::WindowOverflow>,
+}
+
+impl BatchEffects {
+    /// Records a runtime error; the first one wins.
+    pub fn fail(&mut self, e: window::WindowOverflow) {
+        self.failure.get_or_insert(e);
+    }
 }
 
 impl BatchContext {
@@ -124,7 +135,13 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
             let mut cache: HashMap<i64, Value> = HashMap::default();
             for mut r in rows {
                 let Value::Timestamp(ts) = eval::eval(time, &r) else { continue };
-                let windows = window::assign_windows(ts, spec);
+                let windows = match window::assign_windows(ts, spec) {
+                    Ok(w) => w,
+                    Err(e) => {
+                        fx.fail(e);
+                        continue;
+                    }
+                };
                 let n = windows.len();
                 for (i, (start, end)) in windows.into_iter().enumerate() {
                     let w = cache
@@ -163,6 +180,7 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
                 Node::TimeWindow { input: inner, time, spec } => (execute(inner, ctx, states, fx), Some((time, spec))),
                 _ => (execute(input, ctx, states, fx), None),
             };
+            let mut failure = None;
             let mut feed = |f: &mut dyn FnMut(&Row)| match window {
                 None => rows.iter().for_each(|r| f(r)),
                 Some((time, spec)) => {
@@ -170,7 +188,14 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
                     let mut scratch: Row = Vec::new();
                     for r in &rows {
                         let Value::Timestamp(ts) = eval::eval(time, r) else { continue };
-                        for (start, end) in window::assign_windows(ts, spec) {
+                        let windows = match window::assign_windows(ts, spec) {
+                            Ok(w) => w,
+                            Err(e) => {
+                                failure.get_or_insert(e);
+                                continue;
+                            }
+                        };
+                        for (start, end) in windows {
                             let w = cache
                                 .entry(start)
                                 .or_insert_with(|| Value::Struct(Rc::from(vec![Value::Timestamp(start), Value::Timestamp(end)])))
@@ -189,6 +214,9 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
                 unreachable!("operator {op_id} is an aggregation")
             };
             let out = aggregate::run_aggregate(state, &mut feed, keys, aggs, *event_time_key, ctx.mode, ctx.late_wm_ms, ctx.evict_wm_ms);
+            if let Some(e) = failure {
+                fx.fail(e);
+            }
             fx.metrics.insert(*op_id, out.metrics);
             out.rows
         }

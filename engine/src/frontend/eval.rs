@@ -5,11 +5,12 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+use super::args;
 use super::python::{Arg, Node, NodeKind, PyBinOp, PyUnOp};
 use super::sql::{parse_select_item, parse_sql_expr};
 use super::{Catalog, ParseError, Span};
 use crate::error::{AnalysisError, Error, Stage};
-use crate::plan::{AggFunc, BinOp, Expr, JoinOn, JoinType, LogicalPlan};
+use crate::plan::{limits, AggFunc, BinOp, Expr, JoinOn, JoinType, LogicalPlan};
 use crate::streaming::OutputMode;
 use crate::types::{CalendarInterval, Value};
 
@@ -70,6 +71,10 @@ pub struct Evaluated {
 pub(super) struct Evaluator<'a> {
     catalog: &'a Catalog,
     vars: BTreeMap<String, Py>,
+    /// What one use of each variable copies, in nodes ([`copy_cost`]).
+    var_nodes: BTreeMap<String, usize>,
+    /// Nodes copied into the query by variable uses so far (`plan::limits`).
+    copied_nodes: std::cell::Cell<usize>,
     output_mode: Option<OutputMode>,
     delay_spans: Vec<Span>,
     trigger: Option<crate::streaming::Trigger>,
@@ -84,19 +89,75 @@ fn perr(msg: impl Into<String>, span: Span) -> Error {
     Error::Parse(ParseError::new(msg, span))
 }
 
+/// The size of a value: its plan and expressions (`plan::limits`); a string counts one node
+/// per 64 bytes, so that doubling a string is bounded too.
+fn py_size(v: &Py) -> limits::TreeSize {
+    let budget = limits::MAX_TREE_NODES + 1;
+    match v {
+        Py::Df(p) | Py::WriteStream { df: p } => limits::measure_plan(p, budget),
+        Py::Grouped { input, grouping } => {
+            let mut size = limits::measure_plan(input, budget);
+            for g in grouping {
+                let e = limits::measure_expr(g, budget);
+                size.depth = size.depth.max(e.depth + 1);
+                size.nodes = size.nodes.saturating_add(e.nodes);
+            }
+            size
+        }
+        Py::Col(e) => limits::measure_expr(e, budget),
+        Py::Method(inner, _) => py_size(inner),
+        Py::Str(s) => limits::TreeSize { depth: 1, nodes: 1 + s.len() / 64 },
+        Py::List(items) => items.iter().map(py_size).fold(limits::TreeSize { depth: 1, nodes: 1 }, |acc, s| limits::TreeSize {
+            depth: acc.depth.max(s.depth + 1),
+            nodes: acc.nodes.saturating_add(s.nodes),
+        }),
+        Py::Module(_) | Py::Int(_) | Py::Float(_) | Py::Bool(_) | Py::NoneVal => limits::TreeSize { depth: 1, nodes: 1 },
+    }
+}
+
+/// The nodes a use of `v` copies: expressions and strings are cloned, plans are shared (`Rc`).
+fn copy_cost(v: &Py) -> usize {
+    let budget = limits::MAX_TREE_NODES + 1;
+    match v {
+        Py::Df(_) | Py::WriteStream { .. } => 1,
+        Py::Grouped { grouping, .. } => grouping.iter().fold(1, |n, g| n.saturating_add(limits::measure_expr(g, budget).nodes)),
+        Py::Method(inner, _) => copy_cost(inner),
+        Py::List(items) => items.iter().fold(1, |n, i| n.saturating_add(copy_cost(i))),
+        other => py_size(other).nodes,
+    }
+}
+
+/// Refuses a value deeper or bigger than `plan::limits` allows, pointing at `span`.
+fn within_limits(v: &Py, span: Span) -> R<limits::TreeSize> {
+    let size = py_size(v);
+    if size.depth > limits::MAX_TREE_DEPTH {
+        return Err(perr(
+            format!("this query nests operators and expressions more than {} levels deep; Streamlab reads queries up to that depth", limits::MAX_TREE_DEPTH),
+            span,
+        ));
+    }
+    if size.nodes > limits::MAX_TREE_NODES {
+        return Err(perr(format!("this query has more than {} expression and plan nodes; Streamlab reads queries up to that size", limits::MAX_TREE_NODES), span));
+    }
+    Ok(size)
+}
+
 const DF_METHODS: &str = "withWatermark, select, selectExpr, filter, where, withColumn, withColumnRenamed, drop, groupBy, agg, dropDuplicates, dropDuplicatesWithinWatermark, distinct, join, union, unionByName, orderBy, sort, limit, writeStream";
 
 impl<'a> Evaluator<'a> {
     pub(super) fn new(catalog: &'a Catalog) -> Self {
-        Evaluator { catalog, vars: BTreeMap::new(), output_mode: None, delay_spans: Vec::new(), trigger: None, sink: None, checkpoint_location: None, query_name: None }
+        Evaluator { catalog, vars: BTreeMap::new(), var_nodes: BTreeMap::new(), copied_nodes: std::cell::Cell::new(0), output_mode: None, delay_spans: Vec::new(), trigger: None, sink: None, checkpoint_location: None, query_name: None }
     }
 
     pub(super) fn run(mut self, program: &super::python::Program) -> R<Evaluated> {
         for (name, node) in &program.assignments {
             let v = self.eval(node)?;
+            within_limits(&v, node.span)?;
+            self.var_nodes.insert(name.clone(), copy_cost(&v));
             self.vars.insert(name.clone(), v);
         }
         let v = self.eval(&program.query)?;
+        within_limits(&v, program.query.span)?;
         let plan = match v {
             Py::Df(p) | Py::WriteStream { df: p } => p,
             other => {
@@ -156,6 +217,17 @@ impl<'a> Evaluator<'a> {
 
     fn lookup(&self, name: &str, span: Span) -> R<Py> {
         if let Some(v) = self.vars.get(name) {
+            // Each use of a variable copies its expressions (plans are shared): charge the
+            // copies against one budget, so that `c + c + ... + c` over a big `c` cannot
+            // allocate without bound before the statement's size is checked.
+            let nodes = self.var_nodes.get(name).copied().unwrap_or(1);
+            self.copied_nodes.set(self.copied_nodes.get().saturating_add(nodes));
+            if self.copied_nodes.get() > limits::MAX_COPIED_NODES {
+                return Err(perr(
+                    format!("the variables used so far copy more than {} expression nodes into the query; Streamlab reads queries up to that size", limits::MAX_COPIED_NODES),
+                    span,
+                ));
+            }
             return Ok(v.clone());
         }
         if let Some(schema) = self.catalog.streams.get(name) {
@@ -408,17 +480,17 @@ impl<'a> Evaluator<'a> {
         let df = |p: LogicalPlan| Ok(Py::Df(Rc::new(p)));
         match name {
             "withWatermark" => {
-                let column = str_arg(pos.first().or(kw.get("eventTime")), "the event-time column name")?;
-                let delay_text = str_arg(pos.get(1).or(kw.get("delayThreshold")), "the delay, e.g. '10 minutes'")?;
-                let dspan = pos.get(1).or(kw.get("delayThreshold")).map_or(span, |a| a.1);
-                let interval = CalendarInterval::parse(&delay_text).map_err(|e| perr(e.to_string(), dspan))?;
-                let delay_ms = interval.delay_ms();
-                if delay_ms < 0 {
-                    return Err(perr(
-                        format!("delay threshold ({delay_text}) should not be negative."),
-                        dspan,
-                    ));
-                }
+                // PySpark refuses an empty or non-str argument before the JVM sees it.
+                let py_str = |v: Option<&(Py, Span)>, arg: &str, what: &str| -> R<(String, Span)> {
+                    match v {
+                        Some((Py::Str(s), sp)) if !s.is_empty() => Ok((s.clone(), *sp)),
+                        Some((other, sp)) => Err(args::not_str(arg, other.type_name(), *sp)),
+                        None => Err(perr(format!("{name}() needs {what}"), span)),
+                    }
+                };
+                let (column, _) = py_str(pos.first().or(kw.get("eventTime")), "eventTime", "the event-time column name")?;
+                let (delay_text, dspan) = py_str(pos.get(1).or(kw.get("delayThreshold")), "delayThreshold", "the delay, e.g. '10 minutes'")?;
+                let delay_ms = args::watermark_delay_ms(&delay_text, dspan)?;
                 df(LogicalPlan::EventTimeWatermark { input: plan, column, delay_ms })
             }
             "select" => {
@@ -707,7 +779,7 @@ impl<'a> Evaluator<'a> {
                 }
                 _ => return Err(perr("otherwise() can only follow F.when(...)", span)),
             },
-            "contains" | "startswith" | "endswith" | "like" => {
+            "contains" | "startswith" | "endswith" | "like" | "rlike" => {
                 let (v, s) = pos.into_iter().next().ok_or_else(|| perr(format!("{name}() needs a value"), span))?;
                 Expr::Function(name.to_ascii_lowercase(), vec![e, self.literal_or_col(v, s)?])
             }
@@ -718,14 +790,15 @@ impl<'a> Evaluator<'a> {
     fn function(&mut self, name: &str, pos: Vec<(Py, Span)>, kw: BTreeMap<String, (Py, Span)>, span: Span) -> R<Py> {
         let arg = |i: usize, k: &str| pos.get(i).cloned().or_else(|| kw.get(k).cloned());
         let need = |v: Option<(Py, Span)>, what: &str| v.ok_or_else(|| perr(format!("F.{name}() needs {what}"), span));
-        let duration = |v: Option<(Py, Span)>, what: &str| -> R<Option<i64>> {
+        // A `F.window` duration: PySpark treats a falsy slide or start time as absent and
+        // refuses anything else that is not a non-empty str (`NOT_EXPECTED_TYPE`).
+        let duration = |v: Option<(Py, Span)>, arg: &str| -> R<Option<i64>> {
             match v {
                 None | Some((Py::NoneVal, _)) => Ok(None),
-                Some((Py::Str(s), sp)) => {
-                    let iv = CalendarInterval::parse(&s).map_err(|e| perr(e.to_string(), sp))?;
-                    Ok(Some(iv.window_micros(&s).map_err(|m| perr(m, sp))?))
-                }
-                Some((other, sp)) => Err(perr(format!("F.{name}(): {what} must be a string like '10 minutes', got a {}", other.type_name()), sp)),
+                Some((Py::Str(s), _)) if s.is_empty() && arg != "windowDuration" => Ok(None),
+                Some((Py::Int(0) | Py::Bool(false), _)) if arg != "windowDuration" => Ok(None),
+                Some((Py::Str(s), sp)) if !s.is_empty() => Ok(Some(args::window_arg_us(&s, sp)?)),
+                Some((other, sp)) => Err(args::not_str(arg, other.type_name(), sp)),
             }
         };
         let agg = |func: AggFunc, distinct: bool, this: &Self| -> R<Py> {
@@ -756,10 +829,10 @@ impl<'a> Evaluator<'a> {
             "window" => {
                 let (t, ts) = need(arg(0, "timeColumn"), "a time column")?;
                 let time = self.col_ref(t, ts)?;
-                let duration_us = duration(arg(1, "windowDuration"), "the window duration")?
+                let duration_us = duration(arg(1, "windowDuration"), "windowDuration")?
                     .ok_or_else(|| perr("F.window() needs a window duration, e.g. '10 minutes'", span))?;
-                let slide_us = duration(arg(2, "slideDuration"), "the slide duration")?.unwrap_or(duration_us);
-                let start_us = duration(arg(3, "startTime"), "the start time")?.unwrap_or(0);
+                let slide_us = duration(arg(2, "slideDuration"), "slideDuration")?.unwrap_or(duration_us);
+                let start_us = duration(arg(3, "startTime"), "startTime")?.unwrap_or(0);
                 Ok(Py::Col(Expr::TimeWindow { time: Box::new(time), duration_us, slide_us, start_us }))
             }
             "session_window" => {

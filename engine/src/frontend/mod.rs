@@ -3,9 +3,11 @@
 //!
 //! # Layout
 //! - `python.pest` / [`python`]: the Python expression subset, parsed with `pest`.
+//! - [`args`]: Spark's checks on interval and window arguments.
 //! - [`eval`]: interprets the Python AST the way PySpark builds a DataFrame.
 //! - [`sql`]: SQL strings (`filter("a > 1")`, `F.expr`, `selectExpr`) through `sqlparser`.
 
+pub mod args;
 pub mod eval;
 pub mod python;
 pub mod sql;

@@ -628,6 +628,21 @@ impl StreamingQuery {
         let ctx = BatchContext::new(&self.plan, inputs, self.mode, late_wm_ms, wm);
         let mut fx = BatchEffects::default();
         let rows = execution::execute(&self.plan, &ctx, &mut self.states, &mut fx);
+        if let Some(e) = fx.failure {
+            // Spark's task fails and the query terminates; no state version, no sink write,
+            // no commit: a restart runs the logged batch again (and fails again).
+            let cause = format!("[{}] {} SQLSTATE: 22003", execution::window::WindowOverflow::CONDITION, e.message());
+            let mut err = crate::error::AnalysisError::new(
+                crate::error::Stage::Run,
+                "STREAM_FAILED",
+                format!("Query [id = {}, runId = {}] terminated with exception: {cause}", self.id, self.run_id),
+            )
+            .with_hint("a window bound does not fit a timestamp: use a shorter window or start time");
+            err.cause = Some((execution::window::WindowOverflow::CONDITION.into(), e.message()));
+            self.states = self.checkpoint.state.get(&batch_id).cloned().unwrap_or_default();
+            self.failure = Some(Error::Analysis(err));
+            return None;
+        }
 
         // Event-time stats of the first watermark operator in the plan (pre-order).
         let first_wm = self.first_watermark;

@@ -65,7 +65,8 @@ impl Trigger {
             if s.trim().is_empty() {
                 return Err(err("VALUE_NOT_NON_EMPTY_STR", format!("Value for `{name}` must be a non empty string, got '{s}'.")));
             }
-            CalendarInterval::parse(s).map(|i| i.delay_ms()).map_err(|e| err(e.kind, e.to_string()))
+            let iv = CalendarInterval::parse(s).map_err(|e| err(crate::types::IntervalError::CONDITION, e.message()))?;
+            iv.delay_ms().map_err(|_| err(crate::types::IntervalOverflow::CONDITION, crate::types::IntervalOverflow::MESSAGE.into()))
         };
         match (name.as_str(), value) {
             ("processingTime", TriggerArg::Str(s)) => Ok(Trigger::ProcessingTime { interval_ms: interval(s)? }),

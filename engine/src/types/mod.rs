@@ -3,16 +3,15 @@
 //! Schemas use Arrow's [`DataType`]; [`spark_type_name`] prints them the way Spark's
 //! `DataType.simpleString` does (`bigint`, `struct<start:timestamp,end:timestamp>`).
 
+pub mod interval;
 pub mod time;
 pub mod value;
 
 use std::sync::Arc;
 
 pub use arrow_schema::{DataType, Field, Fields, TimeUnit};
-pub use time::{
-    format_duration_us, format_progress_ms, format_timestamp_us, parse_timestamp_us, CalendarInterval,
-    IntervalError,
-};
+pub use interval::{CalendarInterval, IntervalError, IntervalOverflow, WindowArgError};
+pub use time::{format_duration_us, format_progress_ms, format_timestamp_us, parse_timestamp_us};
 pub use value::{format_double, Row, Value};
 
 /// The timestamp type every event-time column has: µs, UTC (Spark's `TimestampType`).
