@@ -285,18 +285,20 @@ fn function(name: &str, args: &[BoundExpr], row: &Row) -> Value {
                 other => other.as_f64().map_or(Value::Null, |x| Value::Long(round_half_up(x, scale) as i64)),
             }
         }
-        "contains" | "startswith" | "endswith" | "like" => {
+        "contains" | "startswith" | "endswith" | "like" | "rlike" => {
             let (Some(a), Some(b)) = (vals.first(), vals.get(1)) else { return Value::Null };
             if b.is_null() {
                 return Value::Null;
             }
             let (a, b) = (a.to_string(), b.to_string());
-            Value::Bool(match name {
-                "contains" => a.contains(&b),
-                "startswith" => a.starts_with(&b),
-                "endswith" => a.ends_with(&b),
-                _ => like(&a, &b),
-            })
+            match name {
+                "contains" => Value::Bool(a.contains(&b)),
+                "startswith" => Value::Bool(a.starts_with(&b)),
+                "endswith" => Value::Bool(a.ends_with(&b)),
+                // A pattern Spark refuses gives NULL here (Spark fails the query).
+                "like" => super::like::like(&a, &b).map_or(Value::Null, Value::Bool),
+                _ => super::like::rlike(&a, &b).map_or(Value::Null, Value::Bool),
+            }
         }
         _ => Value::Null,
     }
@@ -310,20 +312,6 @@ fn round_half_up(x: f64, scale: i32) -> f64 {
     // Guard against representation error such as 2.675 * 100 = 267.49999...
     let r = if (y - y.floor() - 0.5).abs() < 1e-9 { y.floor() + 1.0 } else { r };
     (r / f).copysign(x)
-}
-
-fn like(s: &str, pattern: &str) -> bool {
-    fn go(s: &[char], p: &[char]) -> bool {
-        match p.first() {
-            None => s.is_empty(),
-            Some('%') => (0..=s.len()).any(|i| go(&s[i..], &p[1..])),
-            Some('_') => !s.is_empty() && go(&s[1..], &p[1..]),
-            Some(c) => s.first() == Some(c) && go(&s[1..], &p[1..]),
-        }
-    }
-    let s: Vec<char> = s.chars().collect();
-    let p: Vec<char> = pattern.chars().collect();
-    go(&s, &p)
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ use crate::types::{CalendarInterval, DataType, Value};
 /// # Errors
 /// [`ParseError`] over `span` with sqlparser's message, or naming an unsupported construct.
 pub fn parse_sql_expr(sql: &str, span: Span) -> Result<Expr, ParseError> {
+    check_sql_nesting(sql, span)?;
     let e = with_dialects(sql, span, |p| p.parse_expr())?;
     convert(&e, span)
 }
@@ -64,6 +65,7 @@ fn with_dialects<T>(sql: &str, span: Span, f: impl Fn(&mut Parser) -> Result<T, 
 /// # Errors
 /// As [`parse_sql_expr`].
 pub fn parse_select_item(sql: &str, span: Span) -> Result<Expr, ParseError> {
+    check_sql_nesting(sql, span)?;
     let item = with_dialects(sql, span, |p| p.parse_select_item())?;
     match item {
         SelectItem::UnnamedExpr(e) => convert(&e, span),
@@ -71,6 +73,38 @@ pub fn parse_select_item(sql: &str, span: Span) -> Result<Expr, ParseError> {
         SelectItem::Wildcard(_) => Ok(Expr::Star),
         other => Err(ParseError::new(format!("'{other}' is not supported in selectExpr"), span)),
     }
+}
+
+/// Refuses SQL text that could build an expression tree deeper than the Python parser's
+/// [`super::python::MAX_DEPTH`]. sqlparser bounds its own recursion (50 nested brackets) but
+/// builds a chain such as `a + 1 + 1 + ...` in a loop, as deep as it is long; converting and
+/// dropping such a tree recurses once per operator. Every operator, keyword operator and
+/// bracket can add one level, so their count bounds the depth.
+fn check_sql_nesting(sql: &str, span: Span) -> Result<(), ParseError> {
+    use sqlparser::keywords::Keyword;
+    use sqlparser::tokenizer::{Token, Tokenizer};
+    let Ok(tokens) = Tokenizer::new(&SparkSqlDialect {}, sql).tokenize() else {
+        return Ok(()); // the parser reports the bad token with its own message
+    };
+    let levels = tokens
+        .iter()
+        .filter(|t| match t {
+            Token::Whitespace(_) | Token::Comma | Token::RParen | Token::Number(..) | Token::SingleQuotedString(_) | Token::DoubleQuotedString(_) | Token::EOF => false,
+            Token::Word(w) => matches!(
+                w.keyword,
+                Keyword::AND | Keyword::OR | Keyword::NOT | Keyword::IS | Keyword::IN | Keyword::LIKE | Keyword::RLIKE | Keyword::REGEXP | Keyword::BETWEEN | Keyword::CASE | Keyword::WHEN | Keyword::CAST | Keyword::INTERVAL
+            ),
+            _ => true,
+        })
+        .count();
+    let max = super::python::MAX_DEPTH;
+    if levels > max {
+        return Err(ParseError::new(
+            format!("the SQL text \"{}…\" has {levels} operators and brackets; Streamlab reads SQL expressions with up to {max}", sql.chars().take(40).collect::<String>()),
+            span,
+        ));
+    }
+    Ok(())
 }
 
 fn sql_error(sql: &str, message: &str, span: Span) -> ParseError {
@@ -184,6 +218,15 @@ fn convert(e: &ast::Expr, span: Span) -> Result<Expr, ParseError> {
             };
             let ci = CalendarInterval::parse(&text).map_err(|e| ParseError::new(e.to_string(), span))?;
             Expr::Interval(ci)
+        }
+        S::Like { negated, any: false, expr, pattern, escape_char: None } | S::RLike { negated, expr, pattern, .. } => {
+            let name = if matches!(e, S::Like { .. }) { "like" } else { "rlike" };
+            let test = Expr::Function(name.into(), vec![convert(expr, span)?, convert(pattern, span)?]);
+            if *negated {
+                Expr::Not(Box::new(test))
+            } else {
+                test
+            }
         }
         S::Function(f) => convert_function(f, span)?,
         S::Wildcard(_) => Expr::Star,
