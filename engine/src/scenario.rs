@@ -146,11 +146,68 @@ pub struct ExpectedBatch {
     pub input_rows: u64,
     pub watermark: Option<String>,
     #[serde(default)]
-    pub rows: Vec<Json>,
+    pub rows: Vec<ExpectedRow>,
     #[serde(default)]
     pub state: Vec<ExpectedState>,
     #[serde(default)]
     pub event_time: Option<Map<String, Json>>,
+}
+
+/// One output row as the recording wrote it: (column, value) pairs in Spark's column order,
+/// with repeated column names kept (a JSON object read into a map would keep only the last).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ExpectedRow(pub Vec<(String, Json)>);
+
+impl Serialize for ExpectedRow {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = serializer.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for ExpectedRow {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct RowVisitor;
+        impl<'de> serde::de::Visitor<'de> for RowVisitor {
+            type Value = ExpectedRow;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a row as a JSON object of column -> value")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<ExpectedRow, A::Error> {
+                let mut cells = Vec::new();
+                while let Some((k, v)) = map.next_entry::<String, Json>()? {
+                    cells.push((k, v));
+                }
+                Ok(ExpectedRow(cells))
+            }
+        }
+        deserializer.deserialize_map(RowVisitor)
+    }
+}
+
+impl ExpectedRow {
+    /// The row as a JSON object (a repeated column keeps its last value; for display).
+    pub fn to_json(&self) -> Json {
+        Json::Object(self.0.iter().cloned().collect())
+    }
+}
+
+impl std::fmt::Display for ExpectedRow {
+    /// `{"a":1,"a":2}`: the cells in order, repeated names included.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("{")?;
+        for (i, (k, v)) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{}:{v}", Json::String(k.clone()))?;
+        }
+        f.write_str("}")
+    }
 }
 
 /// One stateful operator's metrics.
@@ -329,6 +386,11 @@ pub fn row_to_json(row: &Row, output: &[Attr]) -> Json {
     Json::Object(m)
 }
 
+/// A row as the corpus compares it: (column, value) pairs in output order, repeated names kept.
+pub fn row_to_cells(row: &Row, output: &[Attr]) -> ExpectedRow {
+    ExpectedRow(output.iter().zip(row).map(|(a, v)| (a.name.clone(), value_to_json(v))).collect())
+}
+
 /// A short display of a value for tables (doubles with a fraction, timestamps ISO).
 pub fn display_value(v: &Value) -> String {
     match v {
@@ -345,12 +407,14 @@ pub struct ScenarioRun {
     pub output: Vec<Attr>,
     /// (step, batch) for every batch that ran.
     pub batches: Vec<(usize, BatchResult)>,
+    /// The step during which the query stopped with its error, for run errors.
+    pub error_step: Option<usize>,
 }
 
 /// Runs a scenario as the harness ran it in Spark: one query, each step's rows added to
 /// every source, then every batch Spark would run until idle.
 pub fn run(scenario: &Scenario) -> ScenarioRun {
-    let fail = |e: Error| ScenarioRun { error: Some(e), output: vec![], batches: vec![] };
+    let fail = |e: Error| ScenarioRun { error: Some(e), output: vec![], batches: vec![], error_step: None };
     let (catalog, mode, conf) = match scenario.setup() {
         Ok(s) => s,
         Err(e) => return fail(e),
@@ -366,11 +430,14 @@ pub fn run(scenario: &Scenario) -> ScenarioRun {
     let mut batches = Vec::new();
     for (i, step) in scenario.steps.iter().enumerate() {
         for (source, rows) in step {
-            let Some(Ok(schema)) = scenario.sources.get(source).map(|d| typed_schema(&d.schema)) else { continue };
+            let schema = match step_schema(scenario, i, source) {
+                Ok(s) => s,
+                Err(e) => return ScenarioRun { error: Some(e), output, batches, error_step: None },
+            };
             let typed: Result<Vec<Row>, String> = rows.iter().map(|r| json_to_row(&schema, r)).collect();
             let added = typed.map_err(|m| Error::Scenario(format!("step {i}, source '{source}': {m}"))).and_then(|rows| q.add_data(source, &rows));
             if let Err(e) = added {
-                return ScenarioRun { error: Some(e), output, batches };
+                return ScenarioRun { error: Some(e), output, batches, error_step: None };
             }
         }
         q.set_clock_ms(i as i64 * 1000);
@@ -378,10 +445,22 @@ pub fn run(scenario: &Scenario) -> ScenarioRun {
             batches.push((i, b));
         }
         if let Some(e) = q.exception() {
-            return ScenarioRun { error: Some(e.clone()), output, batches };
+            return ScenarioRun { error: Some(e.clone()), output, batches, error_step: Some(i) };
         }
     }
-    ScenarioRun { error: None, output, batches }
+    ScenarioRun { error: None, output, batches, error_step: None }
+}
+
+/// The schema of the source a step names.
+///
+/// # Errors
+/// A step naming a source the scenario does not define, or a bad schema.
+fn step_schema(scenario: &Scenario, step: usize, source: &str) -> Result<Vec<(String, DataType)>, Error> {
+    let def = scenario
+        .sources
+        .get(source)
+        .ok_or_else(|| Error::Scenario(format!("step {step} names the source '{source}', which the scenario does not define")))?;
+    typed_schema(&def.schema)
 }
 
 /// Applies each source's `kind` to a query.
@@ -408,7 +487,7 @@ pub enum Driver {
 /// Runs a scenario with each step as a separate `availableNow` run on one checkpoint: add
 /// the step's rows, start the query on the checkpoint, run until idle, stop.
 pub fn run_available_now(scenario: &Scenario) -> ScenarioRun {
-    let fail = |e: Error| ScenarioRun { error: Some(e), output: vec![], batches: vec![] };
+    let fail = |e: Error| ScenarioRun { error: Some(e), output: vec![], batches: vec![], error_step: None };
     let (catalog, mode, conf) = match scenario.setup() {
         Ok(s) => s,
         Err(e) => return fail(e),
@@ -430,27 +509,33 @@ pub fn run_available_now(scenario: &Scenario) -> ScenarioRun {
     let mut batches = Vec::new();
     for (i, step) in scenario.steps.iter().enumerate() {
         for (source, rows) in step {
-            let (Some(Ok(schema)), Some(s)) = (scenario.sources.get(source).map(|d| typed_schema(&d.schema)), sources.iter_mut().find(|s| &s.name == source)) else { continue };
+            let schema = match step_schema(scenario, i, source) {
+                Ok(s) => s,
+                Err(e) => return ScenarioRun { error: Some(e), output, batches, error_step: None },
+            };
+            let Some(s) = sources.iter_mut().find(|s| &s.name == source) else {
+                return ScenarioRun { error: Some(Error::Scenario(format!("step {i} names the source '{source}', which the query does not read"))), output, batches, error_step: None };
+            };
             let typed: Result<Vec<Row>, String> = rows.iter().map(|r| json_to_row(&schema, r)).collect();
             match typed.and_then(|rows| if rows.is_empty() { Ok(()) } else { s.add_rows(&rows).map(|_| ()) }) {
                 Ok(()) => {}
-                Err(m) => return ScenarioRun { error: Some(Error::Scenario(format!("step {i}, source '{source}': {m}"))), output, batches },
+                Err(m) => return ScenarioRun { error: Some(Error::Scenario(format!("step {i}, source '{source}': {m}"))), output, batches, error_step: None },
             }
         }
         let mut q = match StreamingQuery::restart(&scenario.query, &catalog, mode, conf.clone(), checkpoint, sources, sink) {
             Ok(q) => q,
-            Err(e) => return ScenarioRun { error: Some(e), output, batches },
+            Err(e) => return ScenarioRun { error: Some(e), output, batches, error_step: None },
         };
         q.set_clock_ms(i as i64 * 1000);
         for b in q.process_all_available() {
             batches.push((i, b));
         }
         if let Some(e) = q.exception() {
-            return ScenarioRun { error: Some(e.clone()), output, batches };
+            return ScenarioRun { error: Some(e.clone()), output, batches, error_step: Some(i) };
         }
         (checkpoint, sources, sink) = q.stop();
     }
-    ScenarioRun { error: None, output, batches }
+    ScenarioRun { error: None, output, batches, error_step: None }
 }
 
 /// How a scenario's expectation compares with the engine.
@@ -481,6 +566,22 @@ pub fn message_core(message: &str) -> String {
     m.trim().trim_end_matches(';').trim().to_string()
 }
 
+/// A message as the recording harness normalised Spark's: UUIDs become `<uuid>` and
+/// expression ids (`#123`) become `#N`, so that the engine's text compares with the corpus.
+pub fn normalize_message(message: &str) -> String {
+    thread_local! {
+        static PATTERNS: Option<(regex_lite::Regex, regex_lite::Regex)> = regex_lite::Regex::new(
+            "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}",
+        )
+        .ok()
+        .zip(regex_lite::Regex::new("#[0-9]+").ok());
+    }
+    PATTERNS.with(|p| match p {
+        Some((uuid, expr_id)) => expr_id.replace_all(&uuid.replace_all(message, "<uuid>"), "#N").into_owned(),
+        None => message.to_string(),
+    })
+}
+
 /// Compares the engine's run of `scenario` with its `expected` block (conformance README,
 /// "What to compare").
 pub fn check(scenario: &Scenario) -> Verdict {
@@ -488,6 +589,13 @@ pub fn check(scenario: &Scenario) -> Verdict {
 }
 
 /// [`check`] with a given driver.
+///
+/// Compares, in this order: the error (stage, condition — `null` in the recording is an
+/// exception without one —, message, and for run errors the cause's condition and message
+/// and the step), the output schema, then every batch Spark ran (also the batches before a run
+/// error): id and step, input rows, watermark, rows as a multiset of (column, value) lists in
+/// column order, and each stateful operator's metrics. A recording the judge cannot read
+/// (an unparsable watermark) is a failure, never a pass.
 pub fn check_with(scenario: &Scenario, driver: Driver) -> Verdict {
     let Some(expected) = &scenario.expected else {
         return Verdict::Fail("the scenario has no expected block".into());
@@ -501,72 +609,97 @@ pub fn check_with(scenario: &Scenario, driver: Driver) -> Verdict {
     }
     match (&expected.error, &run.error) {
         (Some(e), Some(Error::Analysis(a))) => {
-            let stage = match a.stage {
-                Stage::Define => "define",
-                Stage::Start => "start",
-                Stage::Run => "run",
-            };
-            if stage != e.stage {
-                return Verdict::Fail(format!("error stage: expected {}, got {stage}", e.stage));
+            if let Some(why) = compare_error(e, a) {
+                return Verdict::Fail(why);
             }
-            if e.error_class.as_deref() != Some(a.error_class.as_str()) {
-                return Verdict::Fail(format!("error class: expected {:?}, got {}", e.error_class, a.error_class));
+            if e.stage == "run" && e.step.is_some() && e.step != run.error_step {
+                return Verdict::Fail(format!("run error at step {:?}, expected at step {:?}", run.error_step, e.step));
             }
-            if let Some(cause) = &e.cause_error_class {
-                let got = a.cause.as_ref().map(|(c, _)| c.as_str());
-                if got != Some(cause.as_str()) {
-                    return Verdict::Fail(format!("cause error class: expected {cause}, got {got:?}"));
-                }
-                let want = message_core(e.cause_message.as_deref().unwrap_or_default());
-                let got_msg = a.cause.as_ref().map(|(_, m)| message_core(m)).unwrap_or_default();
-                if !got_msg.starts_with(want.trim_end()) {
-                    return Verdict::Fail(format!("cause message:\n  expected: {want}\n  got:      {got_msg}"));
-                }
-                return Verdict::Pass;
-            }
-            // The corpus cuts long messages; a prefix of ours is the same message.
-            let want = message_core(&e.message);
-            if !message_core(&a.message).starts_with(want.trim_end()) || want.is_empty() {
-                return Verdict::Fail(format!("error message:\n  expected: {}\n  got:      {}", message_core(&e.message), a.message));
-            }
-            return Verdict::Pass;
         }
         (Some(e), Some(other)) => return Verdict::Fail(format!("expected {} error {:?}, got: {other}", e.stage, e.error_class)),
         (Some(e), None) => return Verdict::Fail(format!("expected {} error {:?}, but the query ran", e.stage, e.error_class)),
         (None, Some(err)) => return Verdict::Fail(format!("unexpected error: {err}")),
         (None, None) => {}
     }
-    if let Some(schema) = &expected.output_schema {
+    // A query refused at define or start time has no output schema on our side (Spark's
+    // DataFrame had one); a run error's query did.
+    let refused = expected.error.as_ref().is_some_and(|e| e.stage != "run");
+    if let Some(schema) = expected.output_schema.as_ref().filter(|_| !refused) {
         let ours: Vec<(String, String)> = run.output.iter().map(|a| (a.name.clone(), crate::types::spark_type_name(&a.data_type))).collect();
         if &ours != schema {
             return Verdict::Fail(format!("output schema: expected {schema:?}, got {ours:?}"));
         }
     }
-    if run.batches.len() != expected.batches.len() {
-        let ids: Vec<String> = run.batches.iter().map(|(s, b)| format!("b{}@s{s}", b.batch_id)).collect();
-        let exp: Vec<String> = expected.batches.iter().map(|b| format!("b{}@s{}", b.batch_id, b.step)).collect();
-        return Verdict::Fail(format!("batches: expected [{}], got [{}]", exp.join(" "), ids.join(" ")));
+    match compare_batches(&expected.batches, &run) {
+        Some(why) => Verdict::Fail(why),
+        None => Verdict::Pass,
     }
-    for ((step, got), want) in run.batches.iter().zip(&expected.batches) {
+}
+
+/// What differs between Spark's error and the engine's, if anything.
+fn compare_error(e: &ExpectedError, a: &crate::error::AnalysisError) -> Option<String> {
+    let stage = match a.stage {
+        Stage::Define => "define",
+        Stage::Start => "start",
+        Stage::Run => "run",
+    };
+    if stage != e.stage {
+        return Some(format!("error stage: expected {}, got {stage}", e.stage));
+    }
+    // `null`: an exception without an error condition (e.g. `require` failures).
+    if e.error_class.as_deref().unwrap_or("") != a.error_class {
+        return Some(format!("error class: expected {:?}, got {:?}", e.error_class, a.error_class));
+    }
+    // The corpus cuts long messages; a message of ours that starts with Spark's is the same.
+    let want = message_core(&e.message);
+    let got = message_core(&normalize_message(&a.message));
+    if want.is_empty() || !got.starts_with(want.trim_end()) {
+        return Some(format!("error message:\n  expected: {want}\n  got:      {got}"));
+    }
+    if e.cause_error_class.is_some() || e.cause_message.is_some() {
+        let got = a.cause.as_ref().map(|(c, _)| c.as_str());
+        if got != e.cause_error_class.as_deref() {
+            return Some(format!("cause error class: expected {:?}, got {got:?}", e.cause_error_class));
+        }
+        let want = message_core(e.cause_message.as_deref().unwrap_or_default());
+        let got_msg = a.cause.as_ref().map(|(_, m)| message_core(&normalize_message(m))).unwrap_or_default();
+        if want.is_empty() || !got_msg.starts_with(want.trim_end()) {
+            return Some(format!("cause message:\n  expected: {want}\n  got:      {got_msg}"));
+        }
+    }
+    None
+}
+
+/// What differs between Spark's batches and the engine's, if anything.
+fn compare_batches(want_batches: &[ExpectedBatch], run: &ScenarioRun) -> Option<String> {
+    if run.batches.len() != want_batches.len() {
+        let ids: Vec<String> = run.batches.iter().map(|(s, b)| format!("b{}@s{s}", b.batch_id)).collect();
+        let exp: Vec<String> = want_batches.iter().map(|b| format!("b{}@s{}", b.batch_id, b.step)).collect();
+        return Some(format!("batches: expected [{}], got [{}]", exp.join(" "), ids.join(" ")));
+    }
+    for ((step, got), want) in run.batches.iter().zip(want_batches) {
         let at = format!("batch {}", want.batch_id);
         if got.batch_id != want.batch_id || *step != want.step {
-            return Verdict::Fail(format!("{at}: expected id {} at step {}, got id {} at step {step}", want.batch_id, want.step, got.batch_id));
+            return Some(format!("{at}: expected id {} at step {}, got id {} at step {step}", want.batch_id, want.step, got.batch_id));
         }
         if got.input_rows != want.input_rows {
-            return Verdict::Fail(format!("{at}: input_rows expected {}, got {}", want.input_rows, got.input_rows));
+            return Some(format!("{at}: input_rows expected {}, got {}", want.input_rows, got.input_rows));
         }
-        let wm_want = want.watermark.as_deref().map(parse_timestamp_us).transpose().ok().flatten();
+        let wm_want = match want.watermark.as_deref().map(parse_timestamp_us).transpose() {
+            Ok(w) => w,
+            Err(e) => return Some(format!("{at}: the recorded watermark cannot be read: {e}")),
+        };
         let wm_got = got.watermark_ms.map(|ms| ms * 1000);
         if wm_want != wm_got {
-            return Verdict::Fail(format!(
+            return Some(format!(
                 "{at}: watermark expected {:?}, got {:?}",
                 want.watermark,
                 got.watermark_ms.map(|m| format_timestamp_us(m * 1000))
             ));
         }
-        let rows: Vec<Json> = got.rows.iter().map(|r| row_to_json(r, &run.output)).collect();
-        if let Some(diff) = multiset_diff(&want.rows, &rows) {
-            return Verdict::Fail(format!("{at}: rows differ: {diff}"));
+        let rows: Vec<ExpectedRow> = got.rows.iter().map(|r| row_to_cells(r, &run.output)).collect();
+        if let Some(diff) = row_multiset_diff(&want.rows, &rows) {
+            return Some(format!("{at}: rows differ: {diff}"));
         }
         let state: Vec<ExpectedState> = got
             .state
@@ -580,10 +713,41 @@ pub fn check_with(scenario: &Scenario, driver: Driver) -> Verdict {
             })
             .collect();
         if state != want.state {
-            return Verdict::Fail(format!("{at}: state expected {:?}, got {:?}", want.state, state));
+            return Some(format!("{at}: state expected {:?}, got {:?}", want.state, state));
         }
     }
-    Verdict::Pass
+    None
+}
+
+/// True when two rows have the same columns in the same order (repeated names included) and
+/// matching values ([`json_matches`]).
+pub fn rows_match(want: &ExpectedRow, got: &ExpectedRow) -> bool {
+    want.0.len() == got.0.len() && want.0.iter().zip(&got.0).all(|((wk, wv), (gk, gv))| wk == gk && json_matches(wv, gv))
+}
+
+/// `None` if `want` and `got` hold the same rows in any order; else what differs.
+pub fn row_multiset_diff(want: &[ExpectedRow], got: &[ExpectedRow]) -> Option<String> {
+    let mut remaining: Vec<&ExpectedRow> = got.iter().collect();
+    let mut missing = Vec::new();
+    for w in want {
+        match remaining.iter().position(|g| rows_match(w, g)) {
+            Some(i) => {
+                remaining.remove(i);
+            }
+            None => missing.push(w.to_string()),
+        }
+    }
+    if missing.is_empty() && remaining.is_empty() {
+        None
+    } else {
+        Some(format!(
+            "missing {} [{}], unexpected {} [{}]",
+            missing.len(),
+            missing.join(", "),
+            remaining.len(),
+            remaining.iter().map(|g| g.to_string()).collect::<Vec<_>>().join(", ")
+        ))
+    }
 }
 
 /// Compares two JSON values: numbers with a relative tolerance of 1e-9, timestamp strings by
