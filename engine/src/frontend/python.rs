@@ -98,13 +98,44 @@ fn pratt() -> PrattParser<Rule> {
         .op(Op::postfix(Rule::attr) | Op::postfix(Rule::call) | Op::postfix(Rule::index))
 }
 
+/// The longest query text the parser reads, in bytes.
+pub const MAX_QUERY_BYTES: usize = 100_000;
+
+/// The deepest nesting of brackets (`(`, `[`) the parser reads. Python's own tokenizer stops
+/// at 200 ("too many nested parentheses"); the lab stops earlier so that no later phase
+/// (evaluator, analyzer, execution: they all recurse over the tree) can run out of stack.
+pub const MAX_NESTING: usize = 100;
+
+/// The deepest syntax tree the parser builds: every call, attribute, operator and bracket adds
+/// a level (`clicks.filter(c).select(d)` is 4 levels above `clicks`). Deeper text is rejected
+/// with a positioned message instead of risking the wasm stack downstream.
+pub const MAX_DEPTH: usize = 200;
+
 /// Parses query text into a [`Program`].
 ///
+/// Runs in time linear in the text: the grammar never parses the same text twice, brackets
+/// are counted before parsing and the tree is built bottom-up with its depth checked.
+///
 /// # Errors
-/// [`ParseError`] with the position pest stopped at and what it expected there.
+/// [`ParseError`] with the position pest stopped at and what it expected there; a text longer
+/// than [`MAX_QUERY_BYTES`], brackets nested deeper than [`MAX_NESTING`] or a tree deeper than
+/// [`MAX_DEPTH`] get a message saying so, pointing at where the limit was crossed.
 pub fn parse_program(text: &str) -> Result<Program, ParseError> {
-    let mut pairs = PythonParser::parse(Rule::program, text).map_err(|e| pest_error(text, e))?;
-    let program = pairs.next().expect("grammar: program");
+    if text.len() > MAX_QUERY_BYTES {
+        return Err(ParseError::new(
+            format!("the query is {} bytes long; Streamlab reads queries up to {MAX_QUERY_BYTES} bytes", text.len()),
+            Span::new(MAX_QUERY_BYTES, text.len()),
+        ));
+    }
+    let scan = scan_brackets(text);
+    if let Some(at) = scan.too_deep {
+        return Err(ParseError::new(
+            format!("brackets are nested more than {MAX_NESTING} levels deep here; Streamlab reads up to {MAX_NESTING} (split the query with assignments such as w = ...)"),
+            Span::new(at, at + 1),
+        ));
+    }
+    let mut pairs = PythonParser::parse(Rule::program, text).map_err(|e| pest_error(text, e, scan.unclosed))?;
+    let program = pairs.next().ok_or_else(|| ParseError::new("the query is empty", Span::new(0, text.len())))?;
     let pratt = pratt();
     let mut assignments = Vec::new();
     let mut query = None;
@@ -113,10 +144,10 @@ pub fn parse_program(text: &str) -> Result<Program, ParseError> {
             Rule::statement => {
                 let mut inner = p.into_inner();
                 let name = inner.next().expect("grammar: statement name").as_str().to_string();
-                let value = build_expr(&pratt, inner.next().expect("grammar: statement value"))?;
+                let (value, _) = build_expr(&pratt, inner.next().expect("grammar: statement value"))?;
                 assignments.push((name, value));
             }
-            Rule::expr => query = Some(build_expr(&pratt, p)?),
+            Rule::expr => query = Some(build_expr(&pratt, p)?.0),
             _ => {}
         }
     }
@@ -124,15 +155,16 @@ pub fn parse_program(text: &str) -> Result<Program, ParseError> {
     Ok(Program { assignments, query })
 }
 
-fn pest_error(text: &str, e: pest::error::Error<Rule>) -> ParseError {
+fn pest_error(text: &str, e: pest::error::Error<Rule>, unclosed: Option<usize>) -> ParseError {
     let pos = match e.location {
         pest::error::InputLocation::Pos(p) => p,
         pest::error::InputLocation::Span((s, _)) => s,
     };
-    let rest = &text[pos.min(text.len())..];
+    let pos = floor_char_boundary(text, pos);
+    let rest = &text[pos..];
     let found = rest.chars().next();
     if found.is_none() {
-        if let Some(open) = unclosed_bracket(text) {
+        if let Some(open) = unclosed {
             let c = text[open..].chars().next().unwrap_or('(');
             return ParseError::new(format!("this '{c}' is never closed"), Span::new(open, open + c.len_utf8()));
         }
@@ -146,10 +178,26 @@ fn pest_error(text: &str, e: pest::error::Error<Rule>) -> ParseError {
     ParseError::new(message, Span::new(pos, end))
 }
 
-/// The byte position of the innermost bracket left open at the end of `text` (strings and
-/// comments skipped).
-fn unclosed_bracket(text: &str) -> Option<usize> {
+/// The largest char boundary at or before `i` (pest reports byte offsets; keep them slicable).
+fn floor_char_boundary(text: &str, i: usize) -> usize {
+    let mut i = i.min(text.len());
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// What one pass over the brackets found (strings and comments skipped).
+struct BracketScan {
+    /// The byte position of the first bracket opened deeper than [`MAX_NESTING`].
+    too_deep: Option<usize>,
+    /// The innermost bracket left open at the end of the text.
+    unclosed: Option<usize>,
+}
+
+fn scan_brackets(text: &str) -> BracketScan {
     let mut stack = Vec::new();
+    let mut too_deep = None;
     let mut quote: Option<char> = None;
     let mut chars = text.char_indices();
     while let Some((i, c)) = chars.next() {
@@ -157,6 +205,7 @@ fn unclosed_bracket(text: &str) -> Option<usize> {
             (Some(_), '\\') => {
                 chars.next();
             }
+            (Some(_), '\n') => quote = None,
             (Some(q), c) if c == q => quote = None,
             (Some(_), _) => {}
             (None, '\'' | '"') => quote = Some(c),
@@ -167,73 +216,106 @@ fn unclosed_bracket(text: &str) -> Option<usize> {
                     }
                 }
             }
-            (None, '(' | '[') => stack.push(i),
+            (None, '(' | '[') => {
+                stack.push(i);
+                if stack.len() > MAX_NESTING && too_deep.is_none() {
+                    too_deep = Some(i);
+                }
+            }
             (None, ')' | ']') => {
                 stack.pop();
             }
             _ => {}
         }
     }
-    stack.pop()
+    BracketScan { too_deep, unclosed: stack.pop() }
 }
 
 fn span_of(p: &Pair<Rule>) -> Span {
     Span::new(p.as_span().start(), p.as_span().end())
 }
 
-fn build_expr(pratt: &PrattParser<Rule>, pair: Pair<Rule>) -> Result<Node, ParseError> {
+/// A node and the depth of the tree under it (a leaf is 1).
+type Built = Result<(Node, usize), ParseError>;
+
+/// Wraps a new node over children of depth `below`, refusing to go past [`MAX_DEPTH`].
+fn node(kind: NodeKind, span: Span, below: usize) -> Built {
+    let depth = below + 1;
+    if depth > MAX_DEPTH {
+        return Err(ParseError::new(
+            format!("the query nests calls, operators and brackets more than {MAX_DEPTH} levels deep here; Streamlab reads up to {MAX_DEPTH} (split it with assignments such as w = ...)"),
+            span,
+        ));
+    }
+    Ok((Node { kind, span }, depth))
+}
+
+fn build_expr(pratt: &PrattParser<Rule>, pair: Pair<Rule>) -> Built {
     build_pairs(pratt, pair.into_inner())
 }
 
-fn build_pairs(pratt: &PrattParser<Rule>, pairs: Pairs<Rule>) -> Result<Node, ParseError> {
+fn build_pairs(pratt: &PrattParser<Rule>, pairs: Pairs<Rule>) -> Built {
+    // Pest's Pratt parser recurses once per prefix operator: refuse long runs of them before
+    // it starts (`- - - ... x`).
+    let mut run = 0;
+    for p in pairs.clone() {
+        if matches!(p.as_rule(), Rule::neg | Rule::invert) {
+            run += 1;
+            if run >= MAX_DEPTH {
+                return node(NodeKind::NoneLit, span_of(&p), MAX_DEPTH);
+            }
+        } else {
+            run = 0;
+        }
+    }
     pratt
         .map_primary(|p| build_primary(pratt, p))
         .map_prefix(|op, rhs| {
-            let rhs = rhs?;
+            let (rhs, depth) = rhs?;
             let span = Span::new(op.as_span().start(), rhs.span.end);
-            let kind = match op.as_rule() {
+            match op.as_rule() {
                 Rule::neg => match rhs.kind {
-                    NodeKind::Int(v) => NodeKind::Int(-v),
-                    NodeKind::Float(v) => NodeKind::Float(-v),
-                    k => NodeKind::Unary(PyUnOp::Neg, Box::new(Node { kind: k, span: rhs.span })),
+                    NodeKind::Int(v) => Ok((Node { kind: NodeKind::Int(v.wrapping_neg()), span }, depth)),
+                    NodeKind::Float(v) => Ok((Node { kind: NodeKind::Float(-v), span }, depth)),
+                    k => node(NodeKind::Unary(PyUnOp::Neg, Box::new(Node { kind: k, span: rhs.span })), span, depth),
                 },
-                _ => NodeKind::Unary(PyUnOp::Invert, Box::new(rhs)),
-            };
-            Ok(Node { kind, span })
+                _ => node(NodeKind::Unary(PyUnOp::Invert, Box::new(rhs)), span, depth),
+            }
         })
         .map_postfix(|lhs, op| {
-            let lhs = lhs?;
+            let (lhs, depth) = lhs?;
             let span = Span::new(lhs.span.start, op.as_span().end());
-            let kind = match op.as_rule() {
+            match op.as_rule() {
                 Rule::attr => {
                     let name = op.into_inner().next().expect("grammar: attr name").as_str().to_string();
-                    NodeKind::Attr(Box::new(lhs), name)
+                    node(NodeKind::Attr(Box::new(lhs), name), span, depth)
                 }
                 Rule::call => {
                     let mut args = Vec::new();
+                    let mut deepest = depth;
                     for a in op.into_inner() {
                         let inner = a.into_inner().next().expect("grammar: arg");
-                        match inner.as_rule() {
+                        let (name, value) = match inner.as_rule() {
                             Rule::kwarg => {
                                 let mut kv = inner.into_inner();
                                 let name = kv.next().expect("grammar: kwarg name").as_str().to_string();
-                                let value = build_expr(pratt, kv.next().expect("grammar: kwarg value"))?;
-                                args.push(Arg { name: Some(name), value });
+                                (Some(name), build_expr(pratt, kv.next().expect("grammar: kwarg value"))?)
                             }
-                            _ => args.push(Arg { name: None, value: build_expr(pratt, inner)? }),
-                        }
+                            _ => (None, build_expr(pratt, inner)?),
+                        };
+                        deepest = deepest.max(value.1);
+                        args.push(Arg { name, value: value.0 });
                     }
-                    NodeKind::Call(Box::new(lhs), args)
+                    node(NodeKind::Call(Box::new(lhs), args), span, deepest)
                 }
                 _ => {
-                    let idx = build_expr(pratt, op.into_inner().next().expect("grammar: index"))?;
-                    NodeKind::Index(Box::new(lhs), Box::new(idx))
+                    let (idx, d) = build_expr(pratt, op.into_inner().next().expect("grammar: index"))?;
+                    node(NodeKind::Index(Box::new(lhs), Box::new(idx)), span, depth.max(d))
                 }
-            };
-            Ok(Node { kind, span })
+            }
         })
         .map_infix(|lhs, op, rhs| {
-            let (lhs, rhs) = (lhs?, rhs?);
+            let ((lhs, ld), (rhs, rd)) = (lhs?, rhs?);
             let bop = match op.as_rule() {
                 Rule::eq => PyBinOp::Eq,
                 Rule::ne => PyBinOp::Ne,
@@ -251,12 +333,12 @@ fn build_pairs(pratt: &PrattParser<Rule>, pairs: Pairs<Rule>) -> Result<Node, Pa
                 _ => PyBinOp::Mod,
             };
             let span = Span::new(lhs.span.start, rhs.span.end);
-            Ok(Node { kind: NodeKind::Binary(bop, Box::new(lhs), Box::new(rhs)), span })
+            node(NodeKind::Binary(bop, Box::new(lhs), Box::new(rhs)), span, ld.max(rd))
         })
         .parse(pairs)
 }
 
-fn build_primary(pratt: &PrattParser<Rule>, p: Pair<Rule>) -> Result<Node, ParseError> {
+fn build_primary(pratt: &PrattParser<Rule>, p: Pair<Rule>) -> Built {
     let span = span_of(&p);
     let kind = match p.as_rule() {
         Rule::ident => NodeKind::Name(p.as_str().to_string()),
@@ -284,13 +366,37 @@ fn build_primary(pratt: &PrattParser<Rule>, p: Pair<Rule>) -> Result<Node, Parse
             }
             NodeKind::Str(if raw { body.to_string() } else { unescape(body) })
         }
-        Rule::list => NodeKind::List(p.into_inner().map(|e| build_expr(pratt, e)).collect::<Result<_, _>>()?),
-        Rule::tuple => NodeKind::Tuple(p.into_inner().map(|e| build_expr(pratt, e)).collect::<Result<_, _>>()?),
-        Rule::paren => return build_expr(pratt, p.into_inner().next().expect("grammar: paren")),
-        Rule::expr => return build_expr(pratt, p),
+        Rule::list => {
+            let (items, deepest) = build_items(pratt, p.into_inner())?;
+            return node(NodeKind::List(items), span, deepest);
+        }
+        Rule::group => {
+            // `()` and anything with a comma is a tuple; one expression alone is parenthesised.
+            let inner: Vec<Pair<Rule>> = p.into_inner().collect();
+            let tuple = inner.is_empty() || inner.iter().any(|i| i.as_rule() == Rule::comma);
+            let exprs = inner.into_iter().filter(|i| i.as_rule() == Rule::expr);
+            let (mut items, deepest) = build_items(pratt, exprs)?;
+            if !tuple {
+                let only = items.pop().expect("grammar: a group without a comma holds one expression");
+                return Ok((only, deepest));
+            }
+            return node(NodeKind::Tuple(items), span, deepest);
+        }
         other => return Err(ParseError::new(format!("unsupported syntax ({other:?})"), span)),
     };
-    Ok(Node { kind, span })
+    Ok((Node { kind, span }, 1))
+}
+
+/// Builds a list of expressions, with the depth of the deepest.
+fn build_items<'i>(pratt: &PrattParser<Rule>, pairs: impl Iterator<Item = Pair<'i, Rule>>) -> Result<(Vec<Node>, usize), ParseError> {
+    let mut items = Vec::new();
+    let mut deepest = 0;
+    for e in pairs {
+        let (n, d) = build_expr(pratt, e)?;
+        deepest = deepest.max(d);
+        items.push(n);
+    }
+    Ok((items, deepest))
 }
 
 fn unescape(s: &str) -> String {

@@ -1,6 +1,8 @@
-//! The query as data: unresolved expressions ([`Expr`]) and logical operators ([`LogicalPlan`]).
+//! The query as data: unresolved expressions ([`Expr`]) and logical operators ([`LogicalPlan`]),
+//! and the bounds on their size ([`limits`]).
 
 pub mod expr;
+pub mod limits;
 pub mod logical;
 
 pub use expr::{AggFunc, BinOp, Expr};
