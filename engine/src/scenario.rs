@@ -600,6 +600,13 @@ pub fn check_with(scenario: &Scenario, driver: Driver) -> Verdict {
     let Some(expected) = &scenario.expected else {
         return Verdict::Fail("the scenario has no expected block".into());
     };
+    // A step naming a source the scenario does not define is a broken recording, whatever
+    // the query does with it (a query refused at define time never reads the steps).
+    for (i, step) in scenario.steps.iter().enumerate() {
+        if let Some(source) = step.keys().find(|s| !scenario.sources.contains_key(*s)) {
+            return Verdict::Fail(format!("step {i} names the source '{source}', which the scenario does not define"));
+        }
+    }
     let run = match driver {
         Driver::Continuous => run(scenario),
         Driver::AvailableNowRestarts => run_available_now(scenario),
@@ -612,8 +619,11 @@ pub fn check_with(scenario: &Scenario, driver: Driver) -> Verdict {
             if let Some(why) = compare_error(e, a) {
                 return Verdict::Fail(why);
             }
-            if e.stage == "run" && e.step.is_some() && e.step != run.error_step {
-                return Verdict::Fail(format!("run error at step {:?}, expected at step {:?}", run.error_step, e.step));
+            // The harness records the step of a run error, and step 0 for a start error (the
+            // query starts before the first step).
+            let ours = if e.stage == "run" { run.error_step } else { Some(0) };
+            if e.step.is_some() && e.step != ours {
+                return Verdict::Fail(format!("{} error at step {ours:?}, expected at step {:?}", e.stage, e.step));
             }
         }
         (Some(e), Some(other)) => return Verdict::Fail(format!("expected {} error {:?}, got: {other}", e.stage, e.error_class)),
