@@ -11,17 +11,19 @@
 use super::{Expr, JoinOn, LogicalPlan};
 
 /// The most plan operators plus expression levels on any path from the root of a query to a
-/// leaf. Measured on wasm32 (release build, 1 MiB stack, see `engine/tests/limits.rs` and the
-/// end-to-end test): each level costs at most a few KiB of stack in the analyzer and
-/// execution, so this leaves a wide margin.
-pub const MAX_TREE_DEPTH: usize = 256;
+/// leaf. Measured in the lab (wasm32 release build in Chromium, Rust's default 1 MiB stack,
+/// limits lifted): a chain of 400 operators runs and one of about 500 overflows the stack
+/// (about 2 KiB per operator through evaluation, analysis and execution); an expression
+/// overflows at about 1 000 levels. 128 keeps a margin of 4 and is far above any query a
+/// learner writes. The end-to-end test runs queries at this limit in the browser.
+pub const MAX_TREE_DEPTH: usize = 128;
 
 /// The most plan and expression nodes in a query, counting a shared sub-plan once per use
 /// (the analyzer resolves it once per use).
 pub const MAX_TREE_NODES: usize = 20_000;
 
 /// The most expression nodes the uses of variables may copy into one query (`c = c + 1` on
-/// 256 lines copies about 256² / 2 · 2 nodes before its depth is refused).
+/// 128 lines copies about 128² nodes before its depth is refused).
 pub const MAX_COPIED_NODES: usize = 4 * MAX_TREE_NODES;
 
 /// The depth and node count of a tree, nodes counted up to a budget.
