@@ -333,6 +333,116 @@ async function main() {
       });
     }
 
+    // Robustness: nothing a learner types or stores may kill the page.
+    await check('2,000 nested parentheses give a positioned error and a live lab', async () => {
+      await lab.selectPreset('classic');
+      await lab.waitForFreshScenario();
+      const original = await lab.queryText();
+      const deep = `clicks.filter(${'('.repeat(2000)}F.col('post_id') > 0${')'.repeat(2000)})`;
+      await lab.setQuery(deep);
+      const error = lab.el('query-error');
+      await error.waitFor({ state: 'visible' });
+      const text = await error.innerText();
+      assert(/nested more than 100 levels/.test(text), `query-error says ${JSON.stringify(text.slice(0, 200))}`);
+      assert((await lab.el('crash-screen').count()) === 0, 'the crash screen is shown');
+      // The lab still responds to a click.
+      await lab.el('mode-complete').click();
+      await lab.page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute('aria-pressed') === 'true', '[data-testid="mode-complete"]');
+      await lab.el('mode-append').click();
+      await lab.setQuery(original);
+      await lab.page.waitForFunction(() => !document.querySelector('[data-testid="query-error"]'));
+    });
+
+    await check('queries at the depth limits run in the browser', async () => {
+      // The deepest query of each shape the engine accepts (engine/tests/limits.rs): they
+      // must run a batch on the wasm stack, not overflow it.
+      const shapes = [
+        `clicks.filter(${'('.repeat(98)}F.col('post_id') > 0${')'.repeat(98)})`,
+        `clicks${".filter('post_id > 0')".repeat(99)}`,
+        `clicks.select(F.col('post_id')${' + 1'.repeat(126)})`,
+        `w = clicks\n${"w = w.filter('post_id > 0')\n".repeat(126)}w`,
+      ];
+      const original = await lab.queryText();
+      for (const q of shapes) {
+        // A new query replays every step so far, then one more step runs on it.
+        await lab.setQuery(q);
+        await lab.page.waitForTimeout(100);
+        if (await lab.hasQueryError()) throw new Error(`query-error for ${q.slice(0, 40)}…: ${await lab.text('query-error')}`);
+        const [k, n] = await lab.stepsDone();
+        await lab.el('run-step').click();
+        await lab.waitForStepsDone(k + 1, n);
+        assert((await lab.el('crash-screen').count()) === 0, `crash screen after ${q.slice(0, 40)}…`);
+      }
+      await lab.setQuery(original);
+    });
+
+    await check('a corrupted saved session is set aside with a message; the lab works', async () => {
+      await page.evaluate(() => localStorage.setItem('streamlab.session.v1', '{not json'));
+      await page.reload({ waitUntil: 'load' });
+      await lab.el('run-step').waitFor({ state: 'visible' });
+      const notice = lab.el('storage-notice');
+      await notice.waitFor({ state: 'visible' });
+      assert(/set aside/.test(await notice.innerText()), `storage-notice: ${await notice.innerText()}`);
+      const n = await lab.waitForFreshScenario();
+      await lab.el('run-step').click();
+      await lab.waitForStepsDone(1, n);
+      await lab.el('storage-discard').click();
+      await notice.waitFor({ state: 'detached' });
+    });
+
+    await check('a panic while loading shows the recovery screen; starting again gives a working lab', async () => {
+      const before = problems.length;
+      await page.goto(url + '?panic#debug-panic', { waitUntil: 'load' });
+      const screen = lab.el('crash-screen');
+      await screen.waitFor({ state: 'visible' });
+      assert(/debug-panic/.test(await lab.text('crash-message')), 'the crash message does not name the panic');
+      await lab.screenshot(path.join(outDir, 'crash-screen.png'));
+      // The panic and the abort that follows are expected here, and only here.
+      const expected = problems.splice(before);
+      assert(expected.some((p) => /debug-panic/.test(p)), `no panic was reported: ${expected.join(' | ')}`);
+      await lab.el('crash-start-over').click();
+      await lab.el('run-step').waitFor({ state: 'visible' });
+      assert(!page.url().includes('#debug-panic'), `still at ${page.url()}`);
+      // The session that was loading is set aside, not replayed.
+      await lab.el('storage-notice').waitFor({ state: 'visible' });
+      const n = await lab.waitForFreshScenario();
+      await lab.el('run-step').click();
+      await lab.waitForStepsDone(1, n);
+      await lab.el('storage-discard').click();
+      // After the load, the screen keeps the query text and reloads the last saved session.
+      const query = await lab.queryText();
+      await page.evaluate(() => window.streamlabCrash('a simulated trap after loading'));
+      await screen.waitFor({ state: 'visible' });
+      assert((await lab.el('crash-query').inputValue()) === query, 'the crash screen lost the query text');
+      await lab.el('crash-reload').click();
+      await lab.el('run-step').waitFor({ state: 'visible' });
+      await lab.waitForStepsDone(1, n);
+      assert((await lab.el('storage-notice').count()) === 0, 'the saved session was set aside after a crash past loading');
+    });
+
+    await check('a save that the browser refuses is reported on the page', async () => {
+      // Fill the origin's storage, then drop the saved session so the next save needs room.
+      await page.evaluate(() => {
+        localStorage.removeItem('streamlab.session.v1');
+        let i = 0;
+        for (const size of [256 * 1024, 16 * 1024, 1024, 64, 1]) {
+          const chunk = 'x'.repeat(size);
+          for (;;) {
+            try { localStorage.setItem(`fill-${i++}`, chunk); } catch { break; }
+          }
+        }
+      });
+      await lab.el('run-step').click();
+      const banner = lab.el('save-error');
+      await banner.waitFor({ state: 'visible' });
+      assert(/could not be saved/.test(await banner.innerText()), `save-error: ${await banner.innerText()}`);
+      await page.evaluate(() => {
+        for (const k of Object.keys(localStorage)) if (k.startsWith('fill-')) localStorage.removeItem(k);
+      });
+      await lab.el('run-step').click();
+      await banner.waitFor({ state: 'detached' });
+    });
+
     await check('no page errors, console errors or failed requests', async () => {
       assert(problems.length === 0, problems.join('\n'));
     });
@@ -350,6 +460,6 @@ try {
   console.log(`FAIL e2e setup\n     ${err?.stack ?? err}`);
 }
 const failed = results.filter((r) => !r.ok).length;
-console.log(`screenshots: ${path.relative(process.cwd(), outDir) || '.'}/lab-en.png, lab-ko.png, crash-file.png, crash-kafka.png, session-window.png, outer-join.png`);
+console.log(`screenshots: ${path.relative(process.cwd(), outDir) || '.'}/lab-en.png, lab-ko.png, crash-file.png, crash-kafka.png, session-window.png, outer-join.png, crash-screen.png`);
 console.log(`${results.length - failed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

@@ -8,6 +8,7 @@
 //!   never call the engine directly (invariant 6).
 
 pub mod components;
+pub mod crash;
 pub mod i18n;
 pub mod persist;
 pub mod quiz;
@@ -30,6 +31,10 @@ pub struct Lab {
     pub selected_batch: RwSignal<Option<u64>>,
     /// A short message about the last action (e.g. a bad event field).
     pub notice: RwSignal<Option<String>>,
+    /// Why the saved session was set aside instead of replayed, if it was ([`crash`]).
+    pub storage_notice: RwSignal<Option<String>>,
+    /// Why the last save in browser storage failed, while it fails.
+    pub save_error: RwSignal<Option<String>>,
 }
 
 impl Lab {
@@ -41,7 +46,16 @@ impl Lab {
             tick.track();
             session.with_value(Session::view)
         });
-        Lab { session, tick, lang: RwSignal::new(lang), view, selected_batch: RwSignal::new(None), notice: RwSignal::new(None) }
+        Lab {
+            session,
+            tick,
+            lang: RwSignal::new(lang),
+            view,
+            selected_batch: RwSignal::new(None),
+            notice: RwSignal::new(None),
+            storage_notice: RwSignal::new(None),
+            save_error: RwSignal::new(None),
+        }
     }
 
     /// Changes the session and refreshes the view.
@@ -66,13 +80,32 @@ impl Lab {
 #[component]
 pub fn App() -> impl IntoView {
     let lang = components::stored_lang();
-    // The last session comes back from browser storage; anything unreadable is ignored.
-    let saved = components::stored_session().and_then(|t| Session::from_saved_json(&t).ok());
+    // The last session comes back from browser storage. One that cannot be read, or that
+    // crashed the page the last time it was loaded, is set aside and the lab starts fresh.
+    crash::begin_boot();
+    debug_panic_on_load();
+    let saved = crash::stored_session().and_then(|t| match Session::from_saved_json(&t) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            crash::set_aside(&format!("it could not be read: {e}"));
+            None
+        }
+    });
     let session = saved.or_else(|| quiz::preset("classic").map(Session::from_scenario)).unwrap_or_else(|| {
         Session::from_json(r#"{"id":"empty","sources":{"clicks":{"schema":[["event_id","string"],["event_time","timestamp"]]}},"steps":[],"query":"clicks","output_mode":"append"}"#)
             .expect("built-in scenario")
     });
     let lab = Lab::new(session, lang);
+    lab.storage_notice.set(crash::set_aside_notice());
     provide_context(lab);
     components::App()
+}
+
+/// For the end-to-end test of the recovery screen: a page opened with `#debug-panic` panics
+/// while it loads, as a bug in replaying a saved session would.
+fn debug_panic_on_load() {
+    let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
+    if hash == "#debug-panic" {
+        panic!("a panic while loading, asked for by #debug-panic");
+    }
 }

@@ -1,5 +1,8 @@
 //! Mounts the lab page.
 fn main() {
-    console_error_panic_hook::set_once();
+    // A panic shows the recovery screen (`crash`), never a dead page.
+    streamlab_web::crash::install_panic_hook();
     leptos::mount::mount_to_body(streamlab_web::App);
+    // The load is over once the first effects (the replayed session's view) have run.
+    gloo_timers::callback::Timeout::new(0, streamlab_web::crash::finish_boot).forget();
 }

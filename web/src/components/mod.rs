@@ -14,13 +14,6 @@ use crate::quiz::Lang;
 use crate::Lab;
 
 const LANG_KEY: &str = "streamlab.lang";
-const SESSION_KEY: &str = "streamlab.session.v1";
-
-/// The session saved in browser storage, if any.
-pub fn stored_session() -> Option<String> {
-    use gloo_storage::Storage;
-    gloo_storage::LocalStorage::get::<String>(SESSION_KEY).ok()
-}
 
 /// The language remembered across reloads (English when nothing is stored).
 pub fn stored_lang() -> Lang {
@@ -48,12 +41,12 @@ pub fn App() -> impl IntoView {
         let _ = gloo_storage::LocalStorage::set(LANG_KEY, if lang == Lang::Ko { "ko" } else { "en" });
         set_document_lang(lang);
     });
-    // Save the session after every change (browser storage is the lab's checkpoint store).
+    // Save the session after every change (browser storage is the lab's checkpoint store);
+    // a refusal (storage full or disabled) is said on the page.
     Effect::new(move |_| {
-        use gloo_storage::Storage;
         lab.view.track();
         let json = lab.read(crate::session::Session::to_saved_json);
-        let _ = gloo_storage::LocalStorage::set(SESSION_KEY, json);
+        lab.save_error.set(crate::crash::save_session(&json).err());
     });
     view! {
         <header class="topbar">
@@ -67,6 +60,7 @@ pub fn App() -> impl IntoView {
                 {move || lab.t("lang.switch")}
             </button>
         </header>
+        <StorageBanner/>
         <main class="lab">
             <section class="col col-left">
                 <query::QueryPanel/>
@@ -86,5 +80,33 @@ pub fn App() -> impl IntoView {
                 <scenario_io::ScenarioPanel/>
             </section>
         </main>
+    }
+}
+
+/// Says when the saved session was set aside (it crashed the lab or could not be read) and
+/// when saving fails, with what the learner can do about it.
+#[component]
+fn StorageBanner() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let reload = || {
+        if let Some(w) = web_sys::window() {
+            let _ = w.location().reload();
+        }
+    };
+    view! {
+        {move || lab.storage_notice.get().map(|reason| view! {
+            <div class="banner" role="alert" data-testid="storage-notice">
+                <p>{lab.t("storage.set_aside")}" ("{reason}")"</p>
+                <button data-testid="storage-retry" on:click=move |_| { crate::crash::restore_set_aside(); reload(); }>
+                    {move || lab.t("storage.retry")}
+                </button>
+                <button data-testid="storage-discard" on:click=move |_| { crate::crash::discard_set_aside(); lab.storage_notice.set(None); }>
+                    {move || lab.t("storage.discard")}
+                </button>
+            </div>
+        })}
+        {move || lab.save_error.get().map(|e| view! {
+            <div class="banner" role="alert" data-testid="save-error"><p>{e}</p></div>
+        })}
     }
 }
