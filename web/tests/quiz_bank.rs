@@ -205,7 +205,7 @@ fn spec_sections_exist() {
     let headings: BTreeSet<String> = spec
         .lines()
         .filter(|l| l.starts_with("## ") || l.starts_with("### "))
-        .filter_map(|l| l.trim_start_matches('#').trim().split(|c: char| c == ' ').next().map(|n| n.trim_end_matches('.').to_string()))
+        .filter_map(|l| l.trim_start_matches('#').trim().split(' ').next().map(|n| n.trim_end_matches('.').to_string()))
         .collect();
     for q in qs() {
         if let Some(s) = &q.spec {
