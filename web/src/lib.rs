@@ -3,6 +3,7 @@
 //! # Layout
 //! - [`session`]: plain-Rust boundary to the engine; hands out [`session::LabView`] snapshots.
 //! - [`i18n`]: every label in English and Korean.
+//! - [`progress_import`]: real Spark's progress reports, pasted in, as the lab's batch views.
 //! - [`quiz`]: the question bank and presets (data in `quizzes/` and `assets/scenarios/`);
 //!   [`claim`] checks each question's claim against the engine, [`rules`] holds the bank's
 //!   quality rules, [`script`] reads lab actions written as text.
@@ -23,6 +24,7 @@ pub mod lesson;
 pub mod persist;
 pub mod predict;
 pub mod progress;
+pub mod progress_import;
 pub mod quiz;
 pub mod rules;
 pub mod script;
