@@ -5,14 +5,119 @@
 //! actions. Recovery keys (`duplicates`, `sink_visible_rows`, `runs`, `restart_error_contains`)
 //! without a script use [`recovery_run`]: a session with a sink, a crash and a restart.
 
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
 use serde_json::Value as Json;
 use streamlab_engine::scenario::{self, ScenarioRun};
 use streamlab_engine::streaming::{CrashPoint, SinkKind};
 use streamlab_engine::types::{format_timestamp_us, parse_timestamp_us, Value};
 use streamlab_engine::{Error, Stage};
 
-use crate::quiz::{day_of, scenario_day, scenario_day_us, Claim, Question};
+use crate::quiz::{day_of, scenario_day, scenario_day_us, Question};
 use crate::session::{display_cell, RecoveryView, Session};
+
+/// The claim a question's answer makes, checked against the engine by [`check_claim`].
+/// Every key given must hold; `batch` selects the batch the per-batch keys talk about.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Claim {
+    /// Lab actions ([`crate::script`]) run on a lab `Session` over the question's scenario;
+    /// with a script, every result key below describes the session after it instead of the
+    /// plain run. A setting, not a result.
+    pub script: Option<Vec<String>>,
+    /// The query fails with this error condition.
+    pub error_class: Option<String>,
+    /// ... at this stage: `define`, `start` or `run`.
+    pub error_stage: Option<String>,
+    /// The batch id the keys below talk about.
+    pub batch: Option<u64>,
+    /// Rows the sink received in that batch.
+    pub rows: Option<usize>,
+    /// The rows of that batch as the lab shows them, cells joined by ` | ` (a multiset).
+    pub row_set: Option<Vec<String>>,
+    /// The watermark that batch ran with (ISO text, UTC).
+    pub watermark: Option<String>,
+    /// wm(N-1): the watermark that batch judged late rows against (ISO text, UTC).
+    pub late_watermark: Option<String>,
+    /// Rows the batch read from its sources (`numInputRows`).
+    pub input_rows: Option<u64>,
+    /// `numRowsDroppedByWatermark` of the first state operator in that batch.
+    pub dropped: Option<u64>,
+    /// `numRowsTotal` of the first state operator in that batch.
+    pub state_total: Option<u64>,
+    /// `numRowsUpdated` of the first state operator in that batch.
+    pub state_updated: Option<u64>,
+    /// `numRowsRemoved` of the first state operator in that batch.
+    pub state_removed: Option<u64>,
+    /// `numShufflePartitions` of the first state operator in that batch.
+    pub shuffle_partitions: Option<u64>,
+    /// The state operators' names in that batch, in progress order (downstream first).
+    pub operators: Option<Vec<String>>,
+    /// Fields of that batch's `StreamingQueryProgress` JSON: a dotted path (`numInputRows`,
+    /// `sources.0.endOffset`, `eventTime.watermark`) → the value it must have.
+    pub progress: Option<BTreeMap<String, Json>>,
+    /// That batch was (true) / was not (false) a no-data batch.
+    pub no_data: Option<bool>,
+    /// Total number of batches in the run.
+    pub batches: Option<usize>,
+    /// Total rows the sink received over the whole run.
+    pub emitted_total: Option<usize>,
+
+    // Recovery claims: the scenario driven through a lab `Session` writing to `sink`, with
+    // an optional crash and restart (see `recovery_run`). The keys above always describe the
+    // plain run without a crash (or the script's session).
+    /// The sink (`SinkKind::id`); default `memory`. A setting, not a result.
+    pub sink: Option<String>,
+    /// The batch id that crashes (needs `crash_point`). A setting, not a result.
+    pub crash_at_batch: Option<u64>,
+    /// Where it crashes (`CrashPoint::id`; needs `crash_at_batch`). A setting, not a result.
+    pub crash_point: Option<String>,
+    /// Rows a reader of the sink sees more than once at the end (`RecoveryView::duplicates`).
+    pub duplicates: Option<usize>,
+    /// Rows a reader of the sink sees at the end (sink rows with `visible`).
+    pub sink_visible_rows: Option<usize>,
+    /// How many times the query started on its checkpoint (`RecoveryView::runs`).
+    pub runs: Option<u64>,
+    /// The restart fails with a message containing this text (needs `crash_at_batch`, or a
+    /// script with a restart).
+    pub restart_error_contains: Option<String>,
+}
+
+impl Claim {
+    /// True when no result key is given (a claim that cannot fail). `script`, `sink`,
+    /// `crash_at_batch` and `crash_point` only set up the run, so a claim with nothing else
+    /// is empty.
+    pub fn is_empty(&self) -> bool {
+        let results_only = Claim { script: None, sink: None, crash_at_batch: None, crash_point: None, ..self.clone() };
+        results_only == Claim::default()
+    }
+
+    /// True when the claim needs the recovery run (a `Session` with a sink, maybe a crash).
+    pub fn is_recovery(&self) -> bool {
+        self.script.is_none() && (self.sink.is_some() || self.crash_at_batch.is_some() || self.crash_point.is_some() || self.has_recovery_results())
+    }
+
+    pub(crate) fn has_recovery_results(&self) -> bool {
+        self.duplicates.is_some() || self.sink_visible_rows.is_some() || self.runs.is_some() || self.restart_error_contains.is_some()
+    }
+
+    pub(crate) fn has_batch_keys(&self) -> bool {
+        self.rows.is_some()
+            || self.row_set.is_some()
+            || self.watermark.is_some()
+            || self.late_watermark.is_some()
+            || self.input_rows.is_some()
+            || self.dropped.is_some()
+            || self.state_total.is_some()
+            || self.state_updated.is_some()
+            || self.state_removed.is_some()
+            || self.shuffle_partitions.is_some()
+            || self.operators.is_some()
+            || self.progress.is_some()
+            || self.no_data.is_some()
+    }
+}
 
 fn stage_name(stage: Stage) -> &'static str {
     match stage {
