@@ -5,7 +5,8 @@
 //! plan-level output-mode rules first, then the per-node rules bottom-up, then the global
 //! watermark correctness check. Messages are Spark's, word for word.
 
-use super::plan::{Node, Plan, StateWatermark, WindowKind};
+use super::join_helper;
+use super::plan::{Node, Plan, WindowKind};
 use crate::error::{AnalysisError, Error, Stage};
 use crate::plan::JoinType;
 use crate::streaming::OutputMode;
@@ -105,7 +106,7 @@ impl UnsupportedOperationChecker {
                 Node::Aggregate { .. } => Some("Aggregate"),
                 Node::Dedup { within_watermark: false, .. } => Some("Deduplicate"),
                 Node::Dedup { within_watermark: true, .. } => Some("DeduplicateWithinWatermark"),
-                Node::Limit { .. } => Some("GlobalLimit"),
+                Node::Limit { .. } | Node::CollectLimit { .. } => Some("GlobalLimit"),
                 Node::Sort { .. } => Some("Sort"),
                 Node::Union { .. } => Some("Union"),
                 Node::StaticJoin { .. } | Node::StreamJoin { .. } => Some("Join"),
@@ -165,7 +166,7 @@ fn check_nodes(plan: &Plan, mode: OutputMode) -> R {
                 Ok(())
             }
         }
-        Node::StreamJoin { join, spec, .. } => {
+        Node::StreamJoin { left, right, join, .. } => {
             let name = join.join_type.spark_name();
             if join.join_type == JoinType::LeftAnti {
                 return Err(legacy(plan, "LeftAnti joins with a streaming DataFrame/Dataset on the right are not supported", "an anti join would have to wait forever to know a row never matches"));
@@ -177,14 +178,7 @@ fn check_nodes(plan: &Plan, mode: OutputMode) -> R {
                     "an outer join's null rows are final only when the watermark evicts the unmatched row: use append mode",
                 ));
             }
-            let defined = |w: StateWatermark| w != StateWatermark::None;
-            let bounded = match join.join_type {
-                JoinType::LeftOuter | JoinType::LeftSemi => defined(spec.left_state),
-                JoinType::RightOuter => defined(spec.right_state),
-                JoinType::FullOuter => defined(spec.left_state) || defined(spec.right_state),
-                _ => true,
-            };
-            if bounded {
+            if join_helper::checker_accepts(join.join_type, &left.output, &right.output, &join.keys, join.condition.as_ref()) {
                 Ok(())
             } else {
                 Err(legacy(

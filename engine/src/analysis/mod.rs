@@ -3,6 +3,8 @@
 //! The only place that rejects a query (invariant 5): past it, a violated assumption is a bug.
 
 pub mod checker;
+pub mod join_helper;
+pub mod optimizer;
 pub mod plan;
 pub mod resolve;
 

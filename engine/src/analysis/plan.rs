@@ -119,7 +119,7 @@ pub enum StateWatermark {
     Value { offset_ms: i64 },
 }
 
-/// What a stream-stream join needs besides [`JoinSpec`].
+/// What a stream-stream join needs besides [`JoinSpec`] (`StreamingSymmetricHashJoinHelper`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct StreamJoinSpec {
     /// The event-time column of each side's input (index in that side's output).
@@ -127,6 +127,11 @@ pub struct StreamJoinSpec {
     pub right_time: Option<usize>,
     pub left_state: StateWatermark,
     pub right_state: StateWatermark,
+    /// The condition's conjuncts that read only the left row (over the left row): a left row
+    /// failing them is never stored (left/full outer: it is null-padded at once).
+    pub left_only: Option<BoundExpr>,
+    /// The same for the right row (over the right row alone).
+    pub right_only: Option<BoundExpr>,
 }
 
 /// A node of the analyzed plan.
@@ -158,6 +163,10 @@ pub enum Node {
     Union { inputs: Vec<Plan> },
     /// A streaming `GlobalLimit` (`StreamingGlobalLimitExec`).
     Limit { input: Box<Plan>, n: usize, op_id: usize },
+    /// A limit without state (`CollectLimitExec`, or `TakeOrderedAndProjectExec` over a
+    /// sort): the first n rows of each batch's result, as in complete mode after an
+    /// aggregation.
+    CollectLimit { input: Box<Plan>, n: usize },
     /// `Sort`, only over a Complete-mode aggregation.
     Sort { input: Box<Plan>, order: Vec<(BoundExpr, bool)> },
 }
@@ -183,6 +192,7 @@ impl Plan {
             | Node::Aggregate { input, .. }
             | Node::Dedup { input, .. }
             | Node::Limit { input, .. }
+            | Node::CollectLimit { input, .. }
             | Node::Sort { input, .. } => vec![input],
             Node::StaticJoin { left, right, .. } | Node::StreamJoin { left, right, .. } => vec![left, right],
             Node::Union { inputs } => inputs.iter().collect(),
@@ -268,6 +278,8 @@ impl Plan {
             ),
             Node::Union { .. } => "Union".into(),
             Node::Limit { n, op_id, .. } => format!("StreamingGlobalLimit {n}, operator {op_id}"),
+            Node::CollectLimit { input, n } if matches!(input.node, Node::Sort { .. }) => format!("TakeOrderedAndProject {n}"),
+            Node::CollectLimit { n, .. } => format!("CollectLimit {n}"),
             Node::Sort { .. } => "Sort".into(),
         }
     }
@@ -382,7 +394,7 @@ impl Plan {
                 input.require(&n, out);
             }
             // Operators that keep whole rows in state, or combine inputs, read everything.
-            Node::Dedup { input, .. } | Node::Limit { input, .. } => input.require(&child_all(input), out),
+            Node::Dedup { input, .. } | Node::Limit { input, .. } | Node::CollectLimit { input, .. } => input.require(&child_all(input), out),
             Node::Union { inputs } => inputs.iter().for_each(|i| i.require(&child_all(i), out)),
             Node::StaticJoin { left, right, .. } | Node::StreamJoin { left, right, .. } => {
                 left.require(&child_all(left), out);

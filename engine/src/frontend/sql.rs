@@ -86,7 +86,8 @@ fn convert(e: &ast::Expr, span: Span) -> Result<Expr, ParseError> {
     use ast::Expr as S;
     Ok(match e {
         S::Identifier(id) => Expr::Column(id.value.clone()),
-        S::CompoundIdentifier(ids) => Expr::Column(ids.last().map(|i| i.value.clone()).unwrap_or_default()),
+        // `window.end` (a struct field) or `clicks.post_id` (a qualified column): resolved by name.
+        S::CompoundIdentifier(ids) => Expr::Column(ids.iter().map(|i| i.value.as_str()).collect::<Vec<_>>().join(".")),
         S::Value(v) => Expr::Literal(convert_value(&v.value, span)?),
         S::Nested(inner) => convert(inner, span)?,
         S::BinaryOp { left, op, right } => {
