@@ -108,6 +108,7 @@ impl UnsupportedOperationChecker {
                 Node::Dedup { within_watermark: true, .. } => Some("DeduplicateWithinWatermark"),
                 Node::Limit { .. } | Node::CollectLimit { .. } => Some("GlobalLimit"),
                 Node::Sort { .. } => Some("Sort"),
+                Node::Window { .. } => Some("Window"),
                 Node::Union { .. } => Some("Union"),
                 Node::StaticJoin { .. } | Node::StreamJoin { .. } => Some("Join"),
                 Node::Static { .. } => Some("LocalRelation"),
@@ -157,6 +158,23 @@ fn check_nodes(plan: &Plan, mode: OutputMode) -> R {
                     "a stream never ends, so it cannot be sorted; sort the result of an aggregation in complete mode, or sort each batch in foreachBatch",
                 ))
             }
+        }
+        Node::Window { input, functions } if input.streaming => {
+            let list = |f: &dyn Fn(&super::plan::WindowFunctionText) -> &str| functions.iter().map(f).collect::<Vec<_>>().join(",");
+            Err(Error::Analysis(
+                AnalysisError::new(
+                    Stage::Start,
+                    "NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING",
+                    format!(
+                        "Window function is not supported in {} (as column {}) on streaming DataFrames/Datasets.\nStructured Streaming only supports time-window aggregation using the WINDOW function. (window specification: {})",
+                        list(&|f| &f.function),
+                        list(&|f| &f.column),
+                        list(&|f| &f.spec)
+                    ),
+                )
+                .with_sqlstate("42KDE")
+                .with_hint("a stream has no end, so a function over the rows before or after each row (lag, row_number, a running sum) cannot be computed; group by F.window(...) instead, or compute it per batch in foreachBatch"),
+            ))
         }
         Node::Union { inputs } => {
             let streaming = inputs.iter().filter(|i| i.streaming).count();

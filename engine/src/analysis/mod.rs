@@ -7,7 +7,8 @@ pub mod join_helper;
 pub mod optimizer;
 pub mod plan;
 pub mod resolve;
+pub mod window_function;
 
 pub use checker::UnsupportedOperationChecker;
-pub use plan::{Attr, BoundAgg, BoundExpr, JoinSpec, Node, Plan, SessionSpec, StateWatermark, StreamJoinSpec, WindowKind, WindowSpec};
+pub use plan::{Attr, BoundAgg, BoundExpr, JoinSpec, Node, Plan, SessionSpec, StateWatermark, StreamJoinSpec, WindowFunctionText, WindowKind, WindowSpec};
 pub use resolve::resolve;

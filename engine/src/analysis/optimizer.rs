@@ -162,6 +162,7 @@ fn push(plan: Plan, preds: Vec<BoundExpr>) -> Plan {
         }
         Node::Limit { input, n, op_id } => filter(rebuild(Node::Limit { input: Box::new(push(*input, Vec::new())), n, op_id }, &shell), preds),
         Node::CollectLimit { input, n } => filter(rebuild(Node::CollectLimit { input: Box::new(push(*input, Vec::new())), n }, &shell), preds),
+        Node::Window { input, functions } => filter(rebuild(Node::Window { input: Box::new(push(*input, Vec::new())), functions }, &shell), preds),
         Node::StaticJoin { left, right, join } => push_join(*left, *right, join, None, preds, &shell),
         Node::StreamJoin { left, right, join, op_id, .. } => push_join(*left, *right, join, Some(op_id), preds, &shell),
         other @ (Node::Source { .. } | Node::Static { .. }) => filter(rebuild(other, &shell), preds),
@@ -333,7 +334,7 @@ fn add_all(set: &mut Vec<BoundExpr>, more: impl IntoIterator<Item = BoundExpr>) 
 /// `QueryPlanConstraints.constraints`: predicates that hold on every row `plan` outputs.
 fn constraints(plan: &Plan) -> Vec<BoundExpr> {
     let mut valid: Vec<BoundExpr> = match &plan.node {
-        Node::Source { .. } | Node::Static { .. } | Node::Union { .. } => Vec::new(),
+        Node::Source { .. } | Node::Static { .. } | Node::Union { .. } | Node::Window { .. } => Vec::new(),
         Node::Filter { input, predicate } => {
             let mut c = constraints(input);
             add_all(&mut c, conjuncts(predicate).into_iter().filter(|p| is_deterministic(p)).cloned());
@@ -493,6 +494,7 @@ fn map_children_with(node: Node, f: &dyn Fn(Plan) -> Plan) -> Node {
         }
         Node::Limit { input, n, op_id } => Node::Limit { input: b(input), n, op_id },
         Node::CollectLimit { input, n } => Node::CollectLimit { input: b(input), n },
+        Node::Window { input, functions } => Node::Window { input: b(input), functions },
         Node::Sort { input, order } => Node::Sort { input: b(input), order },
         Node::Union { inputs } => Node::Union { inputs: inputs.into_iter().map(f).collect() },
         Node::StaticJoin { left, right, join } => Node::StaticJoin { left: b(left), right: b(right), join },

@@ -169,6 +169,19 @@ pub enum Node {
     CollectLimit { input: Box<Plan>, n: usize },
     /// `Sort`, only over a Complete-mode aggregation.
     Sort { input: Box<Plan>, order: Vec<(BoundExpr, bool)> },
+    /// Non-time window functions (`Window`): one appended column per function. Rejected
+    /// on a stream by `UnsupportedOperationChecker`, never executed.
+    Window { input: Box<Plan>, functions: Vec<WindowFunctionText> },
+}
+
+/// One window function of a `Window` node, as Spark's error names it (upper case):
+/// `LAG(POST_ID#2L, -1, NULL)`, the column `` `prev_post` `` and the specification
+/// `(PARTITION BY USER_ID ORDER BY EVENT_TIME ASC NULLS FIRST ROWS BETWEEN ...)`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WindowFunctionText {
+    pub function: String,
+    pub column: String,
+    pub spec: String,
 }
 
 /// An analyzed plan node with its output columns.
@@ -193,6 +206,7 @@ impl Plan {
             | Node::Dedup { input, .. }
             | Node::Limit { input, .. }
             | Node::CollectLimit { input, .. }
+            | Node::Window { input, .. }
             | Node::Sort { input, .. } => vec![input],
             Node::StaticJoin { left, right, .. } | Node::StreamJoin { left, right, .. } => vec![left, right],
             Node::Union { inputs } => inputs.iter().collect(),
@@ -281,6 +295,7 @@ impl Plan {
             Node::CollectLimit { input, n } if matches!(input.node, Node::Sort { .. }) => format!("TakeOrderedAndProject {n}"),
             Node::CollectLimit { n, .. } => format!("CollectLimit {n}"),
             Node::Sort { .. } => "Sort".into(),
+            Node::Window { functions, .. } => format!("Window [{}]", functions.iter().map(|f| f.function.as_str()).collect::<Vec<_>>().join(", ")),
         }
     }
 
@@ -394,7 +409,9 @@ impl Plan {
                 input.require(&n, out);
             }
             // Operators that keep whole rows in state, or combine inputs, read everything.
-            Node::Dedup { input, .. } | Node::Limit { input, .. } | Node::CollectLimit { input, .. } => input.require(&child_all(input), out),
+            Node::Dedup { input, .. } | Node::Limit { input, .. } | Node::CollectLimit { input, .. } | Node::Window { input, .. } => {
+                input.require(&child_all(input), out)
+            }
             Node::Union { inputs } => inputs.iter().for_each(|i| i.require(&child_all(i), out)),
             Node::StaticJoin { left, right, .. } | Node::StreamJoin { left, right, .. } => {
                 left.require(&child_all(left), out);

@@ -349,6 +349,7 @@ impl Resolver {
 
     fn project(&mut self, input: Plan, items: &[Expr]) -> R<Plan> {
         let (input, items) = self.extract_window(input, items)?;
+        let (input, items) = super::window_function::extract(input, items)?;
         let mut exprs = Vec::new();
         let mut output = Vec::new();
         for e in &items {
@@ -656,6 +657,9 @@ pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
             (BoundExpr::Case { branches: bb, otherwise: ob }, Attr::new(e.to_string(), t))
         }
         Expr::Cast(inner, t) => (BoundExpr::Cast(Box::new(bind(inner, input)?.0), t.clone()), Attr::new(e.to_string(), t.clone())),
+        Expr::Function(name, _) if crate::plan::WINDOW_ONLY_FUNCTIONS.contains(&name.as_str()) => {
+            return Err(define_error("WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE", format!("Window function \"{name}\" requires an OVER clause.")));
+        }
         Expr::Function(name, args) => {
             let mut bargs = Vec::new();
             let mut types = Vec::new();
@@ -718,6 +722,7 @@ pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
             return Err(Error::Unsupported("a window(...) outside select() or groupBy()".into()))
         }
         Expr::Agg { .. } => return Err(Error::Unsupported("an aggregate function outside groupBy().agg()".into())),
+        Expr::Over(_) => return Err(Error::Unsupported("a window function (OVER ...) outside select() or withColumn()".into())),
     })
 }
 
@@ -776,6 +781,7 @@ pub(crate) fn number_stateful_operators(plan: &mut Plan, next: &mut usize) {
         | Node::Dedup { input, .. }
         | Node::Limit { input, .. }
         | Node::CollectLimit { input, .. }
+        | Node::Window { input, .. }
         | Node::Sort { input, .. } => number_stateful_operators(input, next),
         Node::StaticJoin { left, right, .. } | Node::StreamJoin { left, right, .. } => {
             number_stateful_operators(left, next);

@@ -229,6 +229,7 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
             fx.metrics.insert(*op_id, m);
             out
         }
+        Node::Window { .. } => unreachable!("window functions are rejected on a stream by the checker and unsupported on a static table"),
         Node::CollectLimit { input, n } => {
             let mut rows = execute(input, ctx, states, fx);
             rows.truncate(*n);

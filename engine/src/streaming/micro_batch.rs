@@ -203,6 +203,33 @@ pub struct StreamingQuery {
     failure: Option<Error>,
 }
 
+/// The watermarked columns of the first stateful operator input that has more than one, as
+/// Spark prints them (`event_time#3-T600000ms,order_time#7-T600000ms`): a join's side, a
+/// deduplication's input or an aggregation's grouping columns.
+fn multiple_event_time_columns(plan: &Plan) -> Option<String> {
+    let show = |attrs: &[crate::analysis::Attr]| -> Option<String> {
+        let tagged: Vec<String> = attrs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, a)| a.watermark_delay_ms.map(|d| format!("{}#{i}-T{d}ms", a.name)))
+            .collect();
+        (tagged.len() > 1).then(|| tagged.join(","))
+    };
+    let mut found = None;
+    plan.walk(&mut |p| {
+        if found.is_some() {
+            return;
+        }
+        found = match &p.node {
+            Node::StreamJoin { left, right, .. } => show(&left.output).or_else(|| show(&right.output)),
+            Node::Dedup { input, .. } => show(&input.output),
+            Node::Aggregate { keys, session, .. } => show(&p.output[..(keys.len() + usize::from(session.is_some())).min(p.output.len())]),
+            _ => None,
+        };
+    });
+    found
+}
+
 /// Each stateful operator's id, name and state key schema (what Spark writes under
 /// `state/<op>/_metadata` and `_metadata/schema`).
 fn operator_metadata(plan: &Plan) -> Vec<(usize, String, Vec<String>)> {
@@ -459,7 +486,9 @@ impl StreamingQuery {
     }
 
     /// Checks Spark makes when it plans the first batch, not at `start()`: a session window
-    /// as the only grouping key (`_LEGACY_ERROR_TEMP_3068`, surfaced as `STREAM_FAILED`).
+    /// as the only grouping key (`_LEGACY_ERROR_TEMP_3068`), and a stateful operator whose
+    /// input carries two different event-time columns (`MULTIPLE_EVENT_TIME_COLUMNS`,
+    /// `WatermarkSupport.findEventTimeColumn`); both surface as `STREAM_FAILED`.
     fn with_planning_checks(mut self) -> Self {
         let mut global_session = false;
         self.plan.walk(&mut |p| {
@@ -467,14 +496,20 @@ impl StreamingQuery {
         });
         if global_session {
             let cause = "Global aggregation with session window in streaming query is not supported.";
-            let mut e = crate::error::AnalysisError::new(
-                crate::error::Stage::Run,
-                "STREAM_FAILED",
-                format!("Query [id = {}, runId = {}] terminated with exception: {cause}", self.id, self.run_id),
-            )
-            .with_hint("group by the session window and at least one key, e.g. groupBy(F.session_window(...), 'user_id')");
-            e.cause = Some(("_LEGACY_ERROR_TEMP_3068".into(), cause.into()));
-            self.deferred_failure = Some(Error::Analysis(e));
+            self.deferred_failure = Some(self.stream_failed(
+                "_LEGACY_ERROR_TEMP_3068",
+                cause,
+                "group by the session window and at least one key, e.g. groupBy(F.session_window(...), 'user_id')",
+            ));
+        } else if let Some(cols) = multiple_event_time_columns(&self.plan) {
+            let cause = format!(
+                "[MULTIPLE_EVENT_TIME_COLUMNS] More than one event time columns are available. Please ensure there is at most one event time column per stream. event time columns: ({cols}) SQLSTATE: 42K09"
+            );
+            self.deferred_failure = Some(self.stream_failed(
+                "MULTIPLE_EVENT_TIME_COLUMNS",
+                &cause,
+                "each stateful operator needs a single event-time column in its input: drop or rename one (a join's output keeps both sides' watermarked columns)",
+            ));
         }
         self
     }
