@@ -39,44 +39,48 @@ pub fn extract(input: Plan, items: Vec<Expr>) -> R<(Plan, Vec<Expr>)> {
     if !input.streaming {
         return Err(Error::Unsupported("window functions (OVER ...) on a static table".into()));
     }
-    let base = input.output.len();
-    let mut output = input.output.clone();
-    let mut functions = Vec::new();
-    for (w, column) in &found {
-        let (text, data_type) = function_text(&w.func, &w.order, &input.output)?;
-        functions.push(WindowFunctionText { function: text.to_uppercase(), column: format!("`{column}`"), spec: spec_text(w, &input.output)?.to_uppercase() });
-        output.push(Attr::new(column.clone(), data_type));
+    // One `Window` node per distinct (partition, order), nested in order of first appearance
+    // (the first group innermost), as `ExtractWindowExpressions` folds them; the checker
+    // meets the innermost first.
+    let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+    for (i, (w, _)) in found.iter().enumerate() {
+        let key = format!("{:?}|{:?}", w.partition, w.order);
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, members)) => members.push(i),
+            None => groups.push((key, vec![i])),
+        }
+    }
+    let mut column_of = vec![0usize; found.len()];
+    let mut plan = input;
+    for (_, members) in &groups {
+        let mut output = plan.output.clone();
+        let mut functions = Vec::new();
+        for &i in members {
+            let (w, column) = &found[i];
+            let (text, data_type) = function_text(&w.func, &w.order, &plan.output)?;
+            functions.push(WindowFunctionText { function: text.to_uppercase(), column: format!("`{column}`"), spec: spec_text(w, &plan.output)?.to_uppercase() });
+            column_of[i] = output.len();
+            output.push(Attr::new(column.clone(), data_type));
+        }
+        let streaming = plan.streaming;
+        plan = Plan { node: Node::Window { input: Box::new(plan), functions }, output, streaming };
     }
     // Each item reads the appended column of its window function(s) instead.
-    let mut next = base;
-    let items = items
-        .iter()
-        .map(|item| replace_over(item, &mut next))
-        .collect();
-    let streaming = input.streaming;
-    Ok((Plan { node: Node::Window { input: Box::new(input), functions }, output, streaming }, items))
+    let next = std::cell::Cell::new(0);
+    let items = items.iter().map(|item| replace_over(item, &column_of, &next)).collect();
+    Ok((plan, items))
 }
 
-/// `item` with each window function (in visiting order) replaced by the next appended column.
-fn replace_over(item: &Expr, next: &mut usize) -> Expr {
-    match item {
+/// `item` with each window function (in visiting order) replaced by its appended column.
+fn replace_over(item: &Expr, column_of: &[usize], next: &std::cell::Cell<usize>) -> Expr {
+    item.transform(&|e| match e {
         Expr::Over(_) => {
-            let e = Expr::Column(format!("\u{0}col{next}"));
-            *next += 1;
-            e
+            let i = next.get();
+            next.set(i + 1);
+            Some(Expr::Column(format!("\u{0}col{}", column_of.get(i).copied().unwrap_or(0))))
         }
-        Expr::Alias(inner, n) => Expr::Alias(Box::new(replace_over(inner, next)), n.clone()),
-        Expr::Binary(op, l, r) => {
-            let l = replace_over(l, next);
-            Expr::Binary(*op, Box::new(l), Box::new(replace_over(r, next)))
-        }
-        Expr::Not(x) => Expr::Not(Box::new(replace_over(x, next))),
-        Expr::Negate(x) => Expr::Negate(Box::new(replace_over(x, next))),
-        Expr::Cast(x, t) => Expr::Cast(Box::new(replace_over(x, next)), t.clone()),
-        Expr::IsNull(x, n) => Expr::IsNull(Box::new(replace_over(x, next)), *n),
-        Expr::Function(n, args) => Expr::Function(n.clone(), args.iter().map(|a| replace_over(a, next)).collect()),
-        other => other.clone(),
-    }
+        _ => None,
+    })
 }
 
 /// An attribute as `AttributeReference.toString` prints it: `post_id#2L`,
