@@ -139,7 +139,7 @@ fn push(plan: Plan, preds: Vec<BoundExpr>) -> Plan {
             let inputs = inputs.into_iter().map(|i| push(i, down.clone())).collect();
             filter(rebuild(Node::Union { inputs }, &shell), up)
         }
-        Node::Aggregate { input, keys, aggs, event_time_key, session, op_id } => {
+        Node::Aggregate { input, keys, aggs, event_time_key, mut session, op_id } => {
             // Output position of each grouping key (the session window, if any, is not a key).
             let key_at: Vec<Option<usize>> = (0..shell.output.len())
                 .map(|pos| match &session {
@@ -148,11 +148,29 @@ fn push(plan: Plan, preds: Vec<BoundExpr>) -> Plan {
                     _ => Some(pos).filter(|k| *k < keys.len()),
                 })
                 .collect();
+            let session_pos = session.as_ref().map(|s| s.position);
+            let grouping = |r: &usize| key_at.get(*r).copied().flatten().is_some() || Some(*r) == session_pos;
             let (down, up): (Vec<BoundExpr>, Vec<BoundExpr>) = preds.into_iter().partition(|p| {
                 let refs = references(p);
-                !keys.is_empty() && is_deterministic(p) && !refs.is_empty() && refs.iter().all(|r| key_at.get(*r).copied().flatten().is_some())
+                (!keys.is_empty() || session.is_some()) && is_deterministic(p) && !refs.is_empty() && refs.iter().all(grouping)
             });
-            let down = down.iter().map(|p| map_columns(p, &|i| key_at.get(i).copied().flatten().map_or(BoundExpr::Lit(Value::Null), |k| keys[k].clone()))).collect();
+            // A conjunct reading the session window is evaluated on each row's own session,
+            // before sessions merge (over the input row plus that session).
+            let (on_session, down): (Vec<BoundExpr>, Vec<BoundExpr>) = down.into_iter().partition(|p| session_pos.is_some_and(|s| references(p).contains(&s)));
+            let width = input.output.len();
+            let substitute = |p: &BoundExpr| {
+                map_columns(p, &|i| match key_at.get(i).copied().flatten() {
+                    Some(k) => keys[k].clone(),
+                    None if Some(i) == session_pos => BoundExpr::Col(width),
+                    None => BoundExpr::Lit(Value::Null),
+                })
+            };
+            if let Some(s) = session.as_mut() {
+                let mut parts: Vec<BoundExpr> = s.row_filter.take().into_iter().collect();
+                parts.extend(on_session.iter().map(substitute));
+                s.row_filter = and_all(parts);
+            }
+            let down = down.iter().map(substitute).collect();
             let input = push(*input, down);
             filter(rebuild(Node::Aggregate { input: Box::new(input), keys, aggs, event_time_key, session, op_id }, &shell), up)
         }

@@ -89,6 +89,11 @@ pub struct SessionSpec {
     pub time: BoundExpr,
     /// The gap: an interval literal, or an expression giving an interval string per row.
     pub gap: BoundExpr,
+    /// A filter the optimizer moved below the aggregation that reads the session window: it
+    /// sees each row's own session `[t, t + gap)` before sessions merge, over the input row
+    /// with that session appended as one more column (Spark pushes it below the aggregate,
+    /// above `SessionWindowing`'s per-row session).
+    pub row_filter: Option<BoundExpr>,
 }
 
 /// A join between a stream and a static table (`broadcast` style, no state).

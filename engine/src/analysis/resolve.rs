@@ -392,7 +392,7 @@ impl Resolver {
                     format!("Gap duration expression used in session window must be CalendarIntervalType, but got {}.", spark_type_name(&gap_a.data_type)),
                 ));
             }
-            session = Some(SessionSpec { position: pos, time: time_b, gap: gap_b });
+            session = Some(SessionSpec { position: pos, time: time_b, gap: gap_b, row_filter: None });
             session_attr = Some(Attr { name, data_type: window_type(), watermark_delay_ms: time_a.watermark_delay_ms, window: Some(WindowKind::Session) });
         }
         if plain.iter().any(|g| matches!(g, Expr::SessionWindow { .. })) {

@@ -348,10 +348,12 @@ impl<'a> Evaluator<'a> {
             Py::Module("F") => self.function(&name, pos, kw, span),
             Py::Module("Window") => self.window_spec(crate::plan::WindowOver { func: Expr::Star, partition: vec![], order: vec![], frame: None }, &name, pos, span),
             Py::WindowSpec(w) => self.window_spec(*w, &name, pos, span),
-            Py::Module(_) => Err(perr(
-                format!("spark.{name} is not supported: the streaming sources are already bound to names"),
-                span,
-            )),
+            Py::Module(_) => Err(unknown_api(ApiKind::SparkSession, &name, format!("spark.{name} is not supported: the streaming sources are already bound to names"), span)),
+            // `spark.readStream.format(...)`, `spark.read.json(...)`: reading data is the
+            // scenario's job.
+            Py::Method(inner, attr) if matches!(*inner, Py::Module("spark")) => {
+                Err(unknown_api(ApiKind::SparkSession, &attr, format!("spark.{attr}.{name}() is not supported: the streaming sources are already bound to names"), span))
+            }
             Py::WriteStream { df } => self.write_stream(df, &name, pos, kw, span),
             other => Err(perr(format!("{}.{name}() is not supported", other.type_name()), span)),
         }

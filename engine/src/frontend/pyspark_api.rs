@@ -1,5 +1,5 @@
 //! The public API names of PySpark 4.3.0 (`dir()` of `DataFrame`, `GroupedData`, `Column`,
-//! `DataStreamWriter` and the functions of `pyspark.sql.functions`), so that a call Streamlab
+//! `DataStreamWriter`, `SparkSession` and the functions of `pyspark.sql.functions`), so that a call Streamlab
 //! does not model can be told apart from a name PySpark does not have: the first is reported
 //! as a feature not modelled yet (the conformance runner's `unsupported: <feature>`), the
 //! second as the error Python would raise.
@@ -13,6 +13,8 @@ pub enum ApiKind {
     /// `pyspark.sql.functions` (`F.*`).
     Functions,
     DataStreamWriter,
+    /// `spark.*`.
+    SparkSession,
 }
 
 impl ApiKind {
@@ -24,6 +26,7 @@ impl ApiKind {
             ApiKind::Column => "Column",
             ApiKind::Functions => "F",
             ApiKind::DataStreamWriter => "DataStreamWriter",
+            ApiKind::SparkSession => "spark",
         }
     }
 
@@ -34,6 +37,7 @@ impl ApiKind {
             ApiKind::Column => COLUMN,
             ApiKind::Functions => FUNCTIONS,
             ApiKind::DataStreamWriter => DATA_STREAM_WRITER,
+            ApiKind::SparkSession => SPARK_SESSION,
         }
     }
 }
@@ -181,13 +185,22 @@ const DATA_STREAM_WRITER: &[&str] = &[
     "partitionBy", "queryName", "start", "toTable", "trigger",
 ];
 
+const SPARK_SESSION: &[&str] = &[
+    "Builder", "active", "addArtifact", "addArtifacts", "addTag", "builder", "catalog",
+    "clearProgressHandlers", "clearTags", "client", "conf", "copyFromLocalToFs", "createDataFrame",
+    "dataSource", "emptyDataFrame", "getActiveSession", "getTags", "interruptAll",
+    "interruptOperation", "interruptTag", "newSession", "profile", "range", "read", "readStream",
+    "registerProgressHandler", "removeProgressHandler", "removeTag", "sparkContext", "sql", "stop",
+    "streams", "table", "tvf", "udf", "udtf", "version",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn lists_are_sorted_for_binary_search() {
-        for kind in [ApiKind::DataFrame, ApiKind::GroupedData, ApiKind::Column, ApiKind::Functions, ApiKind::DataStreamWriter] {
+        for kind in [ApiKind::DataFrame, ApiKind::GroupedData, ApiKind::Column, ApiKind::Functions, ApiKind::DataStreamWriter, ApiKind::SparkSession] {
             assert!(kind.names().windows(2).all(|w| w[0] < w[1]), "{kind:?}");
         }
     }
