@@ -352,7 +352,14 @@ fn add_all(set: &mut Vec<BoundExpr>, more: impl IntoIterator<Item = BoundExpr>) 
 /// `QueryPlanConstraints.constraints`: predicates that hold on every row `plan` outputs.
 fn constraints(plan: &Plan) -> Vec<BoundExpr> {
     let mut valid: Vec<BoundExpr> = match &plan.node {
-        Node::Source { .. } | Node::Static { .. } | Node::Union { .. } | Node::Window { .. } => Vec::new(),
+        Node::Source { .. } | Node::Static { .. } | Node::Window { .. } => Vec::new(),
+        // What holds on every input holds on the union (columns by position).
+        Node::Union { inputs } => {
+            let mut each = inputs.iter().map(constraints);
+            let first = each.next().unwrap_or_default();
+            let rest: Vec<Vec<BoundExpr>> = each.collect();
+            first.into_iter().filter(|c| rest.iter().all(|r| r.contains(c))).collect()
+        }
         Node::Filter { input, predicate } => {
             let mut c = constraints(input);
             add_all(&mut c, conjuncts(predicate).into_iter().filter(|p| is_deterministic(p)).cloned());
