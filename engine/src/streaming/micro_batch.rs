@@ -534,6 +534,13 @@ impl StreamingQuery {
         self.tracker.current_ms()
     }
 
+    /// The watermark stateful operator `op_id` evicts with in the next batch (ms): the
+    /// current global watermark propagated through the plan (a join lowers it for the
+    /// operators after it); 0 when the operator's input has no watermark.
+    pub fn operator_eviction_watermark_ms(&self, op_id: usize) -> i64 {
+        self.propagated(self.tracker.current_ms()).ok().and_then(|m| m.get(&op_id).copied()).unwrap_or(0)
+    }
+
     /// Each watermark operator's own watermark (ms), `None` until its input had data.
     pub fn operator_watermarks(&self) -> &[Option<i64>] {
         self.tracker.operator_watermarks()
