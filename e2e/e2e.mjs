@@ -230,6 +230,9 @@ async function main() {
 
     await check('the app loads under a subpath and mounts its controls', async () => {
       await lab.open(url);
+      // Cold load to interactive: navigation start to the lab's controls on screen (printed, not asserted).
+      const ms = await page.evaluate(() => performance.now());
+      console.log(`     cold load to interactive: ${ms.toFixed(0)} ms (wasm ${(fs.statSync(path.join(distDir, fs.readdirSync(distDir).find((f) => f.endsWith('.wasm')))).size / 1024).toFixed(0)} KB raw)`);
       assert((await lab.htmlLang()) === 'en', `<html lang> is ${await lab.htmlLang()}, want en`);
     });
 
@@ -379,6 +382,15 @@ async function main() {
         }
       });
     }
+
+    await check('the ?bench page times every workload in wasm (figures printed)', async () => {
+      await page.goto(`${url}?bench`, { waitUntil: 'load' });
+      await page.locator('[data-testid="bench-done"]').waitFor({ state: 'attached', timeout: 300_000 });
+      const rows = await page.locator('[data-testid="bench-row"]').evaluateAll((els) => els.map((e) => [...e.querySelectorAll('td')].map((td) => td.textContent)));
+      assert(rows.length === 21, `${rows.length} bench rows, want 21`);
+      console.log('     workload               events   median ms      events/s');
+      for (const [w, n, ms, eps] of rows) console.log(`     ${w.padEnd(22)} ${n.padStart(7)} ${ms.padStart(11)} ${eps.padStart(13)}`);
+    });
 
     await check('no page errors, console errors or failed requests', async () => {
       assert(problems.length === 0, problems.join('\n'));

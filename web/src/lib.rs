@@ -1,6 +1,7 @@
 //! Streamlab's lab page: a Leptos (CSR) app over `streamlab-engine`.
 //!
 //! # Layout
+//! - [`bench`]: the `?bench` page's measurements of the engine in the browser.
 //! - [`session`]: plain-Rust boundary to the engine; hands out [`session::LabView`] snapshots.
 //! - [`i18n`]: every label in English and Korean.
 //! - [`progress_import`]: real Spark's progress reports, pasted in, as the lab's batch views.
@@ -15,6 +16,7 @@
 //! - [`components`]: the page, one component per panel; they read the [`Lab`] context and
 //!   never call the engine directly (invariant 6).
 
+pub mod bench;
 pub mod claim;
 pub mod components;
 pub mod exam;

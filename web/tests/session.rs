@@ -297,3 +297,18 @@ fn export_to_pyspark_carries_the_session_and_its_trigger() {
     assert_eq!(embedded["steps"].as_array().map(Vec::len), Some(2));
     assert!(embedded.get("expected").is_none(), "Spark's answer is not part of the script");
 }
+
+#[test]
+fn the_bench_page_measures_every_workload_and_the_replay() {
+    use streamlab_web::bench::{measure, plan};
+    let t0 = std::time::Instant::now();
+    let now = move || t0.elapsed().as_secs_f64() * 1e3;
+    let entries = plan();
+    // Five workloads at four sizes, and the replay.
+    assert_eq!(entries.len(), 5 * 4 + 1);
+    let row = measure((Some(0), 10, 3), &now);
+    assert_eq!((row.workload.as_str(), row.events, row.runs), ("classic", 10, 3));
+    assert!(row.median_ms >= 0.0);
+    let replay = measure(*entries.last().unwrap(), &now);
+    assert!(replay.workload.starts_with("lab replay"));
+}

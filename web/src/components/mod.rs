@@ -1,6 +1,7 @@
 //! The page's panels. Each reads the [`Lab`] context and reports what the learner does
 //! through `Lab::act`; none calls the engine directly.
 
+pub mod bench;
 mod controls;
 mod progress_import;
 mod query;
