@@ -129,7 +129,11 @@ pub struct BatchView {
     pub step: Option<usize>,
     pub input_rows: u64,
     pub watermark: Option<String>,
+    /// The watermark the batch ran with, ms since the epoch (`None` without a watermark).
+    pub watermark_ms: Option<i64>,
     pub late_watermark: String,
+    /// wm(N-1), the watermark late rows were judged against, ms since the epoch.
+    pub late_watermark_ms: i64,
     pub no_data: bool,
     /// Emitted rows as display cells.
     pub rows: Vec<Vec<String>>,
@@ -365,6 +369,21 @@ impl Session {
         let scenario = Scenario::from_json(text).map_err(|e| e.to_string())?;
         scenario.catalog().map_err(|e| e.to_string())?;
         Ok(Session::from_scenario(scenario))
+    }
+
+    /// The scenario the session runs (with any source kinds the learner picked).
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// Rows added but not yet read by a batch: (source, typed row), in the order added.
+    pub fn pending_rows(&self) -> &[(String, Row)] {
+        &self.pending
+    }
+
+    /// The scenario's day (UTC midnight, µs) that short times like `12:07` are on.
+    pub fn day_us(&self) -> i64 {
+        self.base_day_us()
     }
 
     /// The query text.
@@ -734,6 +753,19 @@ impl Session {
         s
     }
 
+    /// The session as a runnable PySpark 4.3 script (`streamlab_engine::export`): the file name
+    /// (`<scenario id>.py`) and the script text. The lab's trigger goes with it.
+    ///
+    /// # Errors
+    /// The engine's message when a source's definition cannot be exported.
+    pub fn to_pyspark(&self) -> Result<(String, String), String> {
+        let scenario = self.to_scenario();
+        let options = streamlab_engine::export::ExportOptions { trigger: self.trigger.unwrap_or_default() };
+        let script = streamlab_engine::export::pyspark_script(&scenario, options).map_err(|e| e.to_string())?;
+        let stem = if scenario.id.is_empty() { "streamlab-session" } else { scenario.id.as_str() };
+        Ok((format!("{stem}.py"), script))
+    }
+
     /// Everything the page shows.
     pub fn view(&self) -> LabView {
         let output: Vec<Attr> = self.query.as_ref().map(|q| q.plan().output.clone()).unwrap_or_default();
@@ -872,7 +904,9 @@ fn batch_view(step: Option<usize>, b: &BatchResult, output: &[Attr], day: i64) -
         step,
         input_rows: b.input_rows,
         watermark: b.watermark_ms.map(|w| display_cell(&Value::Timestamp(w * 1000), day)),
+        watermark_ms: b.watermark_ms,
         late_watermark: display_cell(&Value::Timestamp(b.late_watermark_ms * 1000), day),
+        late_watermark_ms: b.late_watermark_ms,
         no_data: b.no_data,
         rows: b.rows.iter().map(|r| r.iter().map(|v| display_cell(v, day)).collect()).collect(),
         rows_json: b.rows.iter().map(|r| row_to_json(r, output).to_string()).collect(),
@@ -933,9 +967,11 @@ fn find_op(plan: &Plan, op: usize) -> Option<&Plan> {
 
 fn state_tables(q: &StreamingQuery, mode: OutputMode, evicted: &[(usize, Row)], day: i64) -> Vec<StateTableView> {
     let display_value = |v: &Value| display_cell(v, day);
-    let wm_us = q.current_watermark_ms() * 1000;
     let mut out = Vec::new();
     for (op, name) in q.plan().stateful_operators() {
+        // Each operator evicts with the watermark propagated to it (after a join: lower).
+        let op_wm_ms = q.operator_eviction_watermark_ms(op);
+        let wm_us = op_wm_ms * 1000;
         let Some(node) = find_op(q.plan(), op) else { continue };
         let Some(st) = q.states().get(&op) else {
             out.push(StateTableView { operator: name.into(), columns: vec![], rows: vec![], note: Default::default() });
@@ -1036,7 +1072,7 @@ fn state_tables(q: &StreamingQuery, mode: OutputMode, evicted: &[(usize, Row)], 
                             if key.get(key_index).and_then(Value::event_time_us).is_some_and(|t| t <= wm_us) { RowStatus::Closing } else { RowStatus::Open }
                         }
                         StateWatermark::Value { offset_ms } => {
-                            let bound = (q.current_watermark_ms() + offset_ms) * 1000;
+                            let bound = (op_wm_ms + offset_ms) * 1000;
                             if time.and_then(|t| row.get(t)).and_then(Value::event_time_us).is_some_and(|t| t <= bound) { RowStatus::Closing } else { RowStatus::Open }
                         }
                     };

@@ -276,3 +276,39 @@ fn a_saved_session_comes_back_with_its_checkpoint_and_sink() {
     assert_eq!(back.view(), s.view());
     assert_eq!(back.view().recovery.unwrap().duplicates, 1);
 }
+
+#[test]
+fn export_to_pyspark_carries_the_session_and_its_trigger() {
+    use streamlab_engine::streaming::Trigger;
+    let case = corpus("window-sliding-classic-append");
+    let mut s = Session::from_scenario(case);
+    // Two steps run in the lab: the script holds them as its two steps.
+    assert!(s.run_step());
+    assert!(s.run_step());
+    s.set_trigger(Trigger::AvailableNow);
+    let (name, script) = s.to_pyspark().expect("script");
+    assert_eq!(name, "window-sliding-classic-append.py");
+    assert!(script.contains("clicks.withWatermark('event_time', '10 minutes')"), "the query is in the script");
+    assert!(script.contains("TRIGGER = {\"availableNow\": True}"));
+    let open = "SCENARIO = json.loads(r\"\"\"";
+    let start = script.find(open).expect("embedded scenario") + open.len();
+    let end = start + script[start..].find("\"\"\")").expect("end of the literal");
+    let embedded: serde_json::Value = serde_json::from_str(&script[start..end]).expect("JSON");
+    assert_eq!(embedded["steps"].as_array().map(Vec::len), Some(2));
+    assert!(embedded.get("expected").is_none(), "Spark's answer is not part of the script");
+}
+
+#[test]
+fn the_bench_page_measures_every_workload_and_the_replay() {
+    use streamlab_web::bench::{measure, plan};
+    let t0 = std::time::Instant::now();
+    let now = move || t0.elapsed().as_secs_f64() * 1e3;
+    let entries = plan();
+    // Five workloads at four sizes, and the replay.
+    assert_eq!(entries.len(), 5 * 4 + 1);
+    let row = measure((Some(0), 10, 3), &now);
+    assert_eq!((row.workload.as_str(), row.events, row.runs), ("classic", 10, 3));
+    assert!(row.median_ms >= 0.0);
+    let replay = measure(*entries.last().unwrap(), &now);
+    assert!(replay.workload.starts_with("lab replay"));
+}

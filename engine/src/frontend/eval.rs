@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::args;
+use super::pyspark_api::{self, ApiKind};
 use super::python::{Arg, Node, NodeKind, PyBinOp, PyUnOp};
 use super::sql::{parse_select_item, parse_sql_expr};
 use super::{Catalog, ParseError, Span};
@@ -29,6 +30,11 @@ enum Py {
     Bool(bool),
     NoneVal,
     List(Vec<Py>),
+    /// `Window.partitionBy(...).orderBy(...)`: a window specification for `Column.over`.
+    WindowSpec(Box<crate::plan::WindowOver>),
+    /// A name the scenario's Python prelude defines (a function, a module): passed around,
+    /// never run.
+    Python(String),
 }
 
 impl Py {
@@ -46,6 +52,8 @@ impl Py {
             Py::Bool(_) => "bool",
             Py::NoneVal => "None",
             Py::List(_) => "list",
+            Py::WindowSpec(_) => "WindowSpec",
+            Py::Python(_) => "Python object",
         }
     }
 }
@@ -105,13 +113,14 @@ fn py_size(v: &Py) -> limits::TreeSize {
             size
         }
         Py::Col(e) => limits::measure_expr(e, budget),
+        Py::WindowSpec(w) => limits::measure_expr(&Expr::Over(w.clone()), budget),
         Py::Method(inner, _) => py_size(inner),
         Py::Str(s) => limits::TreeSize { depth: 1, nodes: 1 + s.len() / 64 },
         Py::List(items) => items.iter().map(py_size).fold(limits::TreeSize { depth: 1, nodes: 1 }, |acc, s| limits::TreeSize {
             depth: acc.depth.max(s.depth + 1),
             nodes: acc.nodes.saturating_add(s.nodes),
         }),
-        Py::Module(_) | Py::Int(_) | Py::Float(_) | Py::Bool(_) | Py::NoneVal => limits::TreeSize { depth: 1, nodes: 1 },
+        Py::Module(_) | Py::Python(_) | Py::Int(_) | Py::Float(_) | Py::Bool(_) | Py::NoneVal => limits::TreeSize { depth: 1, nodes: 1 },
     }
 }
 
@@ -140,6 +149,16 @@ fn within_limits(v: &Py, span: Span) -> R<limits::TreeSize> {
         return Err(perr(format!("this query has more than {} expression and plan nodes; Streamlab reads queries up to that size", limits::MAX_TREE_NODES), span));
     }
     Ok(size)
+}
+
+/// A method or function Streamlab does not handle: a PySpark API it does not model yet
+/// (reported as such), or a name PySpark does not have either (Python's `AttributeError`).
+fn unknown_api(kind: ApiKind, name: &str, message: String, span: Span) -> Error {
+    if pyspark_api::exists(kind, name) {
+        Error::Parse(ParseError::not_modelled(format!("{}.{name}()", kind.prefix()), message, span))
+    } else {
+        Error::Parse(ParseError::new(message, span))
+    }
 }
 
 const DF_METHODS: &str = "withWatermark, select, selectExpr, filter, where, withColumn, withColumnRenamed, drop, groupBy, agg, dropDuplicates, dropDuplicatesWithinWatermark, distinct, join, union, unionByName, orderBy, sort, limit, writeStream";
@@ -240,8 +259,12 @@ impl<'a> Evaluator<'a> {
                 rows: rows.clone(),
             })));
         }
+        if self.catalog.python_names.contains(name) {
+            return Ok(Py::Python(name.to_string()));
+        }
         match name {
             "F" | "functions" => Ok(Py::Module("F")),
+            "Window" => Ok(Py::Module("Window")),
             "spark" => Ok(Py::Module("spark")),
             _ => {
                 let mut known: Vec<&str> = self.catalog.streams.keys().map(String::as_str).collect();
@@ -367,6 +390,13 @@ impl<'a> Evaluator<'a> {
     }
 
     fn call(&mut self, callee: Py, args: &[Arg], span: Span) -> R<Py> {
+        if let Py::Python(name) = &callee {
+            return Err(Error::Parse(ParseError::not_modelled(
+                format!("running the prelude's Python function {name}()"),
+                format!("{name}() is Python code from the scenario's prelude; Streamlab does not run Python"),
+                span,
+            )));
+        }
         let Py::Method(recv, name) = callee else {
             return Err(perr(format!("a {} cannot be called", callee.type_name()), span));
         };
@@ -389,13 +419,60 @@ impl<'a> Evaluator<'a> {
             Py::Grouped { input, grouping } => self.grouped_method(input, grouping, &name, pos, span),
             Py::Col(e) => self.column_method(e, &name, pos, span),
             Py::Module("F") => self.function(&name, pos, kw, span),
-            Py::Module(_) => Err(perr(
-                format!("spark.{name} is not supported: the streaming sources are already bound to names"),
-                span,
-            )),
+            Py::Module("Window") => self.window_spec(crate::plan::WindowOver { func: Expr::Star, partition: vec![], order: vec![], frame: None }, &name, pos, span),
+            Py::WindowSpec(w) => self.window_spec(*w, &name, pos, span),
+            Py::Module(_) => Err(unknown_api(ApiKind::SparkSession, &name, format!("spark.{name} is not supported: the streaming sources are already bound to names"), span)),
+            // `spark.readStream.format(...)`, `spark.read.json(...)`: reading data is the
+            // scenario's job.
+            Py::Method(inner, attr) if matches!(*inner, Py::Module("spark")) => {
+                Err(unknown_api(ApiKind::SparkSession, &attr, format!("spark.{attr}.{name}() is not supported: the streaming sources are already bound to names"), span))
+            }
             Py::WriteStream { df } => self.write_stream(df, &name, pos, kw, span),
             other => Err(perr(format!("{}.{name}() is not supported", other.type_name()), span)),
         }
+    }
+
+    /// `Window.partitionBy(...)`, `.orderBy(...)`, `.rowsBetween(a, b)`, `.rangeBetween(a, b)`
+    /// (`pyspark.sql.Window` / `WindowSpec`).
+    fn window_spec(&mut self, mut w: crate::plan::WindowOver, name: &str, pos: Vec<(Py, Span)>, span: Span) -> R<Py> {
+        use crate::plan::{FrameBound, WindowFrame};
+        match name {
+            "partitionBy" => w.partition = self.col_refs(pos)?,
+            "orderBy" => {
+                w.order = self
+                    .col_refs(pos)?
+                    .into_iter()
+                    .map(|e| match e {
+                        Expr::Function(f, mut args) if f == "__desc" && args.len() == 1 => (args.remove(0), false),
+                        Expr::Function(f, mut args) if f == "__asc" && args.len() == 1 => (args.remove(0), true),
+                        e => (e, true),
+                    })
+                    .collect()
+            }
+            "rowsBetween" | "rangeBetween" => {
+                let bound = |v: &Py, lower: bool| -> Option<FrameBound> {
+                    Some(match v {
+                        Py::Method(_, n) if n == "unboundedPreceding" => FrameBound::UnboundedPreceding,
+                        Py::Method(_, n) if n == "unboundedFollowing" => FrameBound::UnboundedFollowing,
+                        Py::Method(_, n) if n == "currentRow" => FrameBound::CurrentRow,
+                        Py::Int(0) => FrameBound::CurrentRow,
+                        Py::Int(n) if *n <= -(1i64 << 62) && lower => FrameBound::UnboundedPreceding,
+                        Py::Int(n) if *n >= (1i64 << 62) && !lower => FrameBound::UnboundedFollowing,
+                        Py::Int(n) => FrameBound::Offset(*n),
+                        _ => return None,
+                    })
+                };
+                let (Some((a, _)), Some((b, _))) = (pos.first(), pos.get(1)) else {
+                    return Err(perr(format!("{name}() takes a start and an end"), span));
+                };
+                let (Some(lower), Some(upper)) = (bound(a, true), bound(b, false)) else {
+                    return Err(perr(format!("{name}() takes whole numbers or Window.unboundedPreceding / currentRow / unboundedFollowing"), span));
+                };
+                w.frame = Some(WindowFrame { rows: name == "rowsBetween", lower, upper });
+            }
+            other => return Err(perr(format!("Window.{other}() is not supported; use partitionBy, orderBy, rowsBetween or rangeBetween"), span)),
+        }
+        Ok(Py::WindowSpec(Box::new(w)))
     }
 
     fn write_stream(&mut self, df: Rc<LogicalPlan>, name: &str, pos: Vec<(Py, Span)>, kw: BTreeMap<String, (Py, Span)>, span: Span) -> R<Py> {
@@ -457,7 +534,7 @@ impl<'a> Evaluator<'a> {
                 self.output_mode = Some(mode);
             }
             "option" | "options" | "queryName" | "start" | "toTable" | "foreach" | "partitionBy" => {}
-            other => return Err(perr(format!("DataStreamWriter.{other}() is not supported"), span)),
+            other => return Err(unknown_api(ApiKind::DataStreamWriter, other, format!("DataStreamWriter.{other}() is not supported"), span)),
         }
         Ok(Py::WriteStream { df })
     }
@@ -675,7 +752,7 @@ impl<'a> Evaluator<'a> {
                     Err(perr(format!("{name}() runs a batch job; Streamlab only runs streaming queries"), span))
                 }
             }
-            other => Err(perr(format!("DataFrame.{other}() is not supported in Streamlab; supported: {DF_METHODS}"), span)),
+            other => Err(unknown_api(ApiKind::DataFrame, other, format!("DataFrame.{other}() is not supported in Streamlab; supported: {DF_METHODS}"), span)),
         }
     }
 
@@ -705,7 +782,9 @@ impl<'a> Evaluator<'a> {
                     .collect()
             }
             other => {
-                return Err(perr(
+                return Err(unknown_api(
+                    ApiKind::GroupedData,
+                    other,
                     format!("GroupedData.{other}() is not supported; use count(), agg(...), sum, avg, min or max"),
                     span,
                 ))
@@ -760,6 +839,15 @@ impl<'a> Evaluator<'a> {
                     Box::new(Expr::Binary(BinOp::LtEq, Box::new(e), Box::new(self.literal_or_col(hi, hs)?))),
                 )
             }
+            "over" => {
+                let mut w = match pos.into_iter().next() {
+                    Some((Py::WindowSpec(w), _)) => *w,
+                    None => crate::plan::WindowOver { func: Expr::Star, partition: vec![], order: vec![], frame: None },
+                    Some((other, s)) => return Err(perr(format!("over() takes a WindowSpec such as Window.partitionBy('user_id'), got a {}", other.type_name()), s)),
+                };
+                w.func = e;
+                Expr::Over(Box::new(w))
+            }
             "desc" | "desc_nulls_last" => Expr::Function("__desc".into(), vec![e]),
             "asc" | "asc_nulls_first" => Expr::Function("__asc".into(), vec![e]),
             "when" => match e {
@@ -783,7 +871,7 @@ impl<'a> Evaluator<'a> {
                 let (v, s) = pos.into_iter().next().ok_or_else(|| perr(format!("{name}() needs a value"), span))?;
                 Expr::Function(name.to_ascii_lowercase(), vec![e, self.literal_or_col(v, s)?])
             }
-            other => return Err(perr(format!("Column.{other}() is not supported"), span)),
+            other => return Err(unknown_api(ApiKind::Column, other, format!("Column.{other}() is not supported"), span)),
         }))
     }
 
@@ -870,6 +958,28 @@ impl<'a> Evaluator<'a> {
                 let (v, s) = need(arg(0, "col"), "a column")?;
                 Ok(Py::Col(Expr::Function(format!("__{name}"), vec![self.col_ref(v, s)?])))
             }
+            // Window-only functions: a call to `.over(...)` must follow.
+            "lag" | "lead" | "nth_value" => {
+                let (v, s) = need(arg(0, "col"), "a column")?;
+                let mut args = vec![self.col_ref(v, s)?];
+                args.push(match arg(1, "offset") {
+                    Some((Py::Int(n), _)) => Expr::Literal(Value::Int(i32::try_from(n).unwrap_or(i32::MAX))),
+                    None => Expr::Literal(Value::Int(1)),
+                    Some((other, s)) => return Err(perr(format!("F.{name}(): the offset must be a whole number, got a {}", other.type_name()), s)),
+                });
+                if name != "nth_value" {
+                    args.push(match arg(2, "default") {
+                        Some((v, s)) => self.literal_or_col(v, s)?,
+                        None => Expr::Literal(Value::Null),
+                    });
+                }
+                Ok(Py::Col(Expr::Function(name.to_string(), args)))
+            }
+            "row_number" | "rank" | "dense_rank" | "percent_rank" | "cume_dist" => Ok(Py::Col(Expr::Function(name.to_string(), vec![]))),
+            "ntile" => match need(arg(0, "n"), "a number of buckets")? {
+                (Py::Int(n), _) => Ok(Py::Col(Expr::Function("ntile".into(), vec![Expr::Literal(Value::Int(i32::try_from(n).unwrap_or(i32::MAX)))]))),
+                (other, s) => Err(perr(format!("F.ntile() takes a whole number, got a {}", other.type_name()), s)),
+            },
             _ => {
                 let mut args = Vec::new();
                 for (i, (v, s)) in pos.into_iter().enumerate() {
@@ -908,10 +1018,11 @@ pub fn scalar_function(name: &str, args: Vec<Expr>, span: Span) -> Result<Expr, 
         _ => None,
     };
     let Some((lo, hi)) = arity else {
-        return Err(ParseError::new(
-            format!("the function {name}() is not supported in Streamlab; supported: upper, lower, abs, round, length, ceil, floor, coalesce, concat, from_json"),
-            span,
-        ));
+        let message = format!("the function {name}() is not supported in Streamlab; supported: upper, lower, abs, round, length, ceil, floor, coalesce, concat, from_json");
+        return Err(match pyspark_api::exists(ApiKind::Functions, name) {
+            true => ParseError::not_modelled(format!("the function {lower}()"), message, span),
+            false => ParseError::new(message, span),
+        });
     };
     if args.len() < lo || args.len() > hi {
         return Err(ParseError::new(format!("{name}() takes {lo}..{hi} arguments, got {}", args.len()), span));

@@ -75,6 +75,12 @@ fn expr_children(e: &Expr) -> Vec<&Expr> {
         Expr::TimeWindow { time, .. } => vec![time],
         Expr::SessionWindow { time, gap } => vec![time, gap],
         Expr::Agg { arg, .. } => vec![arg],
+        Expr::Over(w) => {
+            let mut v = vec![&w.func];
+            v.extend(w.partition.iter());
+            v.extend(w.order.iter().map(|(o, _)| o));
+            v
+        }
         Expr::Column(_) | Expr::Star | Expr::Literal(_) | Expr::Interval(_) => vec![],
     }
 }

@@ -5,5 +5,5 @@ pub mod expr;
 pub mod limits;
 pub mod logical;
 
-pub use expr::{AggFunc, BinOp, Expr};
+pub use expr::{AggFunc, BinOp, Expr, FrameBound, WindowFrame, WindowOver, WINDOW_ONLY_FUNCTIONS};
 pub use logical::{JoinOn, JoinType, LogicalPlan};

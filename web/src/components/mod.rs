@@ -1,7 +1,9 @@
 //! The page's panels. Each reads the [`Lab`] context and reports what the learner does
 //! through `Lab::act`; none calls the engine directly.
 
+pub mod bench;
 mod controls;
+mod progress_import;
 mod query;
 mod quiz_panel;
 mod recovery;
@@ -78,6 +80,7 @@ pub fn App() -> impl IntoView {
                 <results::MetricsPanel/>
                 <quiz_panel::QuizPanel/>
                 <scenario_io::ScenarioPanel/>
+                <progress_import::ProgressImportPanel/>
             </section>
         </main>
     }

@@ -1,0 +1,83 @@
+//! The benchmark suite (`cargo bench -p streamlab-engine --bench operators`): every workload of
+//! `streamlab_engine::workloads` (windowed count, session windows, dedup, stream-stream join,
+//! stateless) on one micro-batch of 10, 1,000, 20,000 and 200,000 events, reported in
+//! events/s; the cost of a small batch as state and history grow; and the replay of a
+//! 1,000-event lab session (what moving the delay slider does).
+
+use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
+use streamlab_engine::scenario::run;
+use streamlab_engine::streaming::{OutputMode, StreamingConf, StreamingQuery};
+use streamlab_engine::workloads::{self, ALL};
+
+fn one_batch(c: &mut Criterion) {
+    for w in ALL {
+        let mut group = c.benchmark_group(format!("one batch/{}", w.name));
+        for n in [10usize, 1_000, 20_000, 200_000] {
+            if n >= 20_000 {
+                group.sample_size(10);
+            }
+            group.throughput(Throughput::Elements(n as u64));
+            group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, &n| {
+                b.iter_batched(|| w.loaded(n), |mut q| q.run_next_batch().expect("a batch"), BatchSize::LargeInput)
+            });
+        }
+        group.finish();
+    }
+}
+
+/// A query whose state holds one row per event id (`groupBy('event_id').count()`, update mode),
+/// after `state_rows` events in one batch and then `history` batches of 10 new events.
+fn grown(state_rows: usize, history: usize) -> (StreamingQuery, usize) {
+    let catalog = workloads::catalog();
+    let mut q = StreamingQuery::start("clicks.groupBy('event_id').count()", &catalog, OutputMode::Update, StreamingConf::default()).expect("query");
+    let mut next = 0;
+    if state_rows > 0 {
+        q.add_data("clicks", &workloads::clicks(0, state_rows)).expect("rows");
+        q.run_next_batch();
+        next = state_rows;
+    }
+    for _ in 0..history {
+        q.add_data("clicks", &workloads::clicks(next, 10)).expect("rows");
+        q.run_next_batch();
+        next += 10;
+    }
+    (q, next)
+}
+
+/// A batch of 10 new events must cost the same whatever state it does not touch and however
+/// many batches ran before it.
+fn small_batch_as_state_grows(c: &mut Criterion) {
+    let mut group = c.benchmark_group("10-event batch");
+    group.sample_size(20);
+    group.throughput(Throughput::Elements(10));
+    for (label, state_rows, history) in [("no state, batch 1", 0, 0), ("100,000 untouched state rows", 100_000, 0), ("after 1,000 batches", 0, 1_000)] {
+        group.bench_function(label, |b| {
+            let (mut q, mut next) = grown(state_rows, history);
+            b.iter_custom(|iters| {
+                let mut total = std::time::Duration::ZERO;
+                for _ in 0..iters {
+                    q.add_data("clicks", &workloads::clicks(next, 10)).expect("rows");
+                    next += 10;
+                    let t0 = std::time::Instant::now();
+                    q.run_next_batch().expect("a batch");
+                    total += t0.elapsed();
+                }
+                total
+            })
+        });
+    }
+    group.finish();
+}
+
+/// The classic query over 1,000 events in 50 steps of 20: what the lab replays when the
+/// watermark delay changes.
+fn lab_replay(c: &mut Criterion) {
+    let scenario = workloads::replay_scenario(1_000, 50);
+    let mut group = c.benchmark_group("lab replay");
+    group.throughput(Throughput::Elements(1_000));
+    group.bench_function("1,000 events in 50 steps, classic query", |b| b.iter(|| run(&scenario)));
+    group.finish();
+}
+
+criterion_group!(benches, one_batch, small_batch_as_state_grows, lab_replay);
+criterion_main!(benches);
