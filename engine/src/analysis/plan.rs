@@ -67,6 +67,8 @@ pub struct BoundAgg {
     pub func: AggFunc,
     /// `None` for `count(*)`.
     pub arg: Option<BoundExpr>,
+    /// The ordering of `max_by`/`min_by`.
+    pub by: Option<BoundExpr>,
     pub input_type: DataType,
     /// `count(distinct x)`: rejected by `UnsupportedOperationChecker`, never executed.
     pub distinct: bool,
@@ -368,7 +370,7 @@ impl Plan {
             Node::Aggregate { input, keys, aggs, session, .. } => {
                 let mut n = BTreeSet::new();
                 keys.iter().for_each(|k| k.columns(&mut n));
-                aggs.iter().filter_map(|a| a.arg.as_ref()).for_each(|a| a.columns(&mut n));
+                aggs.iter().flat_map(|a| a.arg.iter().chain(a.by.iter())).for_each(|a| a.columns(&mut n));
                 if let Some(s) = session {
                     s.time.columns(&mut n);
                     s.gap.columns(&mut n);

@@ -410,49 +410,89 @@ impl Resolver {
         if let (Some(pos), Some(a)) = (session_pos, session_attr) {
             output.insert(pos, a);
         }
-        let mut aggs = Vec::new();
+        // Each aggregate call becomes a buffer; an item that computes over aggregates
+        // (`max(n) + 1`, `size(collect_list(x))`) is evaluated by a projection on top.
+        let mut aggs: Vec<BoundAgg> = Vec::new();
+        let mut agg_attrs: Vec<Attr> = Vec::new();
+        let mut items: Vec<(Option<Expr>, Attr)> = Vec::new();
+        let mut projected: Vec<Expr> = Vec::new();
+        let group_width_out = output.len();
         for e in aggregates {
             let (inner, alias) = match e {
                 Expr::Alias(inner, n) => (inner.as_ref(), Some(n.clone())),
                 other => (other, None),
             };
-            let Expr::Agg { func, arg, distinct } = inner else {
+            if !inner.contains_agg() {
                 return Err(define_error(
                     "MISSING_AGGREGATION",
                     format!("The non-aggregating expression \"{inner}\" is based on columns which are not participating in the GROUP BY clause."),
                 ));
-            };
-            let (arg_b, input_type) = match arg.as_ref() {
-                Expr::Star => (None, DataType::Null),
-                a => {
-                    let (b, at) = bind(a, &input.output)?;
-                    (Some(b), at.data_type)
-                }
-            };
-            let result_type = match func {
-                AggFunc::Count | AggFunc::ApproxCountDistinct => DataType::Int64,
-                AggFunc::Avg => DataType::Float64,
-                AggFunc::Sum => match input_type {
-                    DataType::Float64 => DataType::Float64,
-                    DataType::Int32 | DataType::Int64 => DataType::Int64,
-                    ref other => {
-                        return Err(define_error(
-                            "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
-                            format!("Cannot resolve \"{inner}\" due to data type mismatch: The first parameter requires the \"NUMERIC\" type, however it has the type \"{}\".", spark_type_name(other).to_uppercase()),
-                        ))
-                    }
-                },
-                AggFunc::Min | AggFunc::Max => input_type.clone(),
-            };
+            }
             let name = alias.unwrap_or_else(|| inner.output_name());
-            output.push(Attr::new(name, result_type));
-            aggs.push(BoundAgg { func: *func, arg: arg_b, input_type, distinct: *distinct });
+            if let Expr::Agg { .. } = inner {
+                let (b, t) = bind_agg(inner, &input.output)?;
+                let col = Expr::Column(format!("\u{0}col{}", group_width_out + aggs.len()));
+                aggs.push(b);
+                agg_attrs.push(Attr::new(name.clone(), t.clone()));
+                items.push((None, Attr::new(name.clone(), t)));
+                projected.push(Expr::Alias(Box::new(col), name));
+                continue;
+            }
+            // Replace every aggregate call inside by a reference to its buffer's column.
+            let mut failure = None;
+            let rewritten = inner.transform(&|x| match x {
+                Expr::Agg { .. } => Some(Expr::Column(format!("\u{0}agg:{x}"))),
+                _ => None,
+            });
+            let mut calls = Vec::new();
+            inner.visit(&mut |x| {
+                if matches!(x, Expr::Agg { .. }) && !calls.contains(x) {
+                    calls.push(x.clone());
+                }
+            });
+            let mut refs = Vec::new();
+            for call in calls {
+                match bind_agg(&call, &input.output) {
+                    Ok((b, t)) => {
+                        refs.push((format!("\u{0}agg:{call}"), group_width_out + aggs.len()));
+                        aggs.push(b);
+                        agg_attrs.push(Attr::new(call.to_string(), t));
+                    }
+                    Err(err) => failure = Some(err),
+                }
+            }
+            if let Some(err) = failure {
+                return Err(err);
+            }
+            let rewritten = rewritten.transform(&|x| match x {
+                Expr::Column(n) => refs.iter().find(|(r, _)| r == n).map(|(_, i)| Expr::Column(format!("\u{0}col{i}"))),
+                _ => None,
+            });
+            items.push((Some(Expr::Alias(Box::new(rewritten.clone()), name.clone())), Attr::new(name.clone(), DataType::Null)));
+            projected.push(Expr::Alias(Box::new(rewritten), name));
+        }
+        let needs_projection = items.iter().any(|(p, _)| p.is_some());
+        if needs_projection {
+            output.extend(agg_attrs);
+        } else {
+            output.extend(items.iter().map(|(_, a)| a.clone()));
         }
         // The grouping column that carries the watermark tag decides lateness and eviction.
         let group_width = keys.len() + usize::from(session.is_some());
         let event_time_key = output.iter().take(group_width).position(Attr::is_event_time);
         let streaming = input.streaming;
-        Ok(Plan { node: Node::Aggregate { input: Box::new(input), keys, aggs, event_time_key, session, op_id: 0 }, output, streaming })
+        let plan = Plan { node: Node::Aggregate { input: Box::new(input), keys, aggs, event_time_key, session, op_id: 0 }, output, streaming };
+        if !needs_projection {
+            return Ok(plan);
+        }
+        let mut proj: Vec<Expr> = (0..group_width_out).map(|i| Expr::Column(format!("\u{0}col{i}"))).collect();
+        proj.extend(projected);
+        // Key columns keep their own names.
+        let key_names: Vec<String> = plan.output[..group_width_out].iter().map(|a| a.name.clone()).collect();
+        for (i, n) in key_names.into_iter().enumerate() {
+            proj[i] = Expr::Alias(Box::new(Expr::Column(format!("\u{0}col{i}"))), n);
+        }
+        self.project(plan, &proj)
     }
 
     fn join(&mut self, l: Plan, r: Plan, join_type: JoinType, on: &JoinOn) -> R<Plan> {
@@ -708,6 +748,8 @@ pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
                 Value::Timestamp(_) => timestamp_type(),
                 Value::Struct(_) => window_type(),
                 Value::Binary(_) => DataType::Binary,
+                Value::Date(_) => DataType::Date32,
+                Value::Array(_) => crate::types::array_type(DataType::Null),
             };
             (BoundExpr::Lit(v.clone()), Attr::new(e.to_string(), t))
         }
@@ -736,29 +778,40 @@ pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
             (BoundExpr::IsNull(Box::new(bind(inner, input)?.0), *neg), Attr::new(e.to_string(), DataType::Boolean))
         }
         Expr::Case { branches, otherwise } => {
-            let mut bb = Vec::new();
-            let mut t = DataType::Null;
+            // The result type is the wider type of every branch value (`TypeCoercion`'s
+            // `CaseWhenCoercion`); each value is cast to it.
+            let mut conds = Vec::new();
+            let mut values = Vec::new();
             for (c, v) in branches {
-                let (cb, _) = bind(c, input)?;
-                let (vb, va) = bind(v, input)?;
-                if t == DataType::Null {
-                    t = va.data_type.clone();
-                }
-                bb.push((cb, vb));
+                conds.push(bind(c, input)?.0);
+                values.push(bind(v, input)?);
             }
-            let ob = match otherwise {
-                Some(o) => {
-                    let (b, a) = bind(o, input)?;
-                    if t == DataType::Null {
-                        t = a.data_type;
-                    }
-                    Some(Box::new(b))
-                }
-                None => None,
-            };
+            if let Some(o) = otherwise {
+                values.push(bind(o, input)?);
+            }
+            let types: Vec<DataType> = values.iter().map(|(_, a)| a.data_type.clone()).collect();
+            let t = common_type(&types).ok_or_else(|| {
+                define_error(
+                    "DATATYPE_MISMATCH.DATA_DIFF_TYPES",
+                    format!(
+                        "Cannot resolve \"{e}\" due to data type mismatch: Input to `casewhen` should all be the same type, but it's [{}].",
+                        types.iter().map(|t| format!("\"{}\"", spark_type_name(t).to_uppercase())).collect::<Vec<_>>().join(", ")
+                    ),
+                )
+            })?;
+            let mut values: Vec<BoundExpr> = values.into_iter().map(|(b, a)| coerce(b, &a.data_type, &t)).collect();
+            let ob = otherwise.as_ref().map(|_| Box::new(values.pop().expect("otherwise bound")));
+            let bb = conds.into_iter().zip(values).collect();
             (BoundExpr::Case { branches: bb, otherwise: ob }, Attr::new(e.to_string(), t))
         }
-        Expr::Cast(inner, t) => (BoundExpr::Cast(Box::new(bind(inner, input)?.0), t.clone()), Attr::new(e.to_string(), t.clone())),
+        Expr::Cast(inner, t) => {
+            let (b, a) = bind(inner, input)?;
+            // A cast of a column keeps the column's name (`Column.cast` / `CAST(c AS INT)` in
+            // selectExpr); a cast of anything else, a struct field included, is named by its
+            // SQL text, `CAST(window.start AS BIGINT)`.
+            let name = if matches!(b, BoundExpr::Col(_)) { a.name } else { e.to_string() };
+            (BoundExpr::Cast(Box::new(b), t.clone()), Attr::new(name, t.clone()))
+        }
         Expr::Function(name, args) => {
             let mut bargs = Vec::new();
             let mut types = Vec::new();
@@ -767,15 +820,10 @@ pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
                 bargs.push(b);
                 types.push(at.data_type);
             }
-            let t = match name.as_str() {
-                "upper" | "lower" | "concat" => DataType::Utf8,
-                "length" => DataType::Int32,
-                "ceil" | "floor" => DataType::Int64,
-                "contains" | "startswith" | "endswith" | "like" => DataType::Boolean,
-                "get_field" => timestamp_type(),
-                "__desc" | "__asc" => return Err(define_error("UNSUPPORTED_EXPR", "asc()/desc() only make sense inside orderBy()".into())),
-                _ => types.first().cloned().unwrap_or(DataType::Null),
-            };
+            if matches!(name.as_str(), "__desc" | "__asc") {
+                return Err(define_error("UNSUPPORTED_EXPR", "asc()/desc() only make sense inside orderBy()".into()));
+            }
+            let t = function_type(name, e, &mut bargs, &types)?;
             if name == "from_json" {
                 let Some(BoundExpr::Lit(Value::Str(ddl))) = bargs.get(1) else {
                     return Err(define_error("INVALID_SCHEMA.NON_STRING_LITERAL", "from_json needs the schema as a string such as 'order_id STRING, amount DOUBLE'.".into()));
@@ -798,12 +846,24 @@ pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
             }
             if name == "get_field" {
                 let field = match bargs.get(1) {
-                    Some(BoundExpr::Lit(Value::Str(s))) if &**s == "start" => 0,
-                    Some(BoundExpr::Lit(Value::Str(s))) if &**s == "end" => 1,
-                    _ => return Err(define_error("FIELD_NOT_FOUND", "Only window['start'] and window['end'] are supported.".into())),
+                    Some(BoundExpr::Lit(Value::Str(f))) => f.to_string(),
+                    _ => return Err(define_error("FIELD_NOT_FOUND", "getField() takes a field name.".into())),
                 };
+                let DataType::Struct(fields) = &types[0] else {
+                    return Err(define_error(
+                        "INVALID_EXTRACT_BASE_FIELD_TYPE",
+                        format!("Can't extract a value from \"{}\". Need a complex type [STRUCT, ARRAY, MAP] but got \"{}\".", args[0], spark_type_name(&types[0]).to_uppercase()),
+                    ));
+                };
+                let Some(fi) = fields.iter().position(|f| f.name().eq_ignore_ascii_case(&field)) else {
+                    return Err(define_error(
+                        "FIELD_NOT_FOUND",
+                        format!("No such struct field `{field}` in {}.", fields.iter().map(|f| format!("`{}`", f.name())).collect::<Vec<_>>().join(", ")),
+                    ));
+                };
+                let ft = fields[fi].data_type().clone();
                 let inner = bargs.into_iter().next().expect("two args");
-                return Ok((BoundExpr::Field(Box::new(inner), field), Attr::new(e.to_string(), t)));
+                return Ok((BoundExpr::Field(Box::new(inner), fi), Attr::new(e.to_string(), ft)));
             }
             (BoundExpr::Function(name.clone(), bargs), Attr::new(e.to_string(), t))
         }
@@ -845,6 +905,92 @@ fn parse_ddl(ddl: &str) -> R<Vec<(String, DataType)>> {
             }
         })
         .collect()
+}
+
+/// Binds one aggregate call: its buffer and result type (Spark's `AggregateFunction`
+/// `dataType`: count → bigint, sum of an integer → bigint, avg → double, collect_list →
+/// array of the input, first/last/min/max/max_by → the input's type).
+fn bind_agg(call: &Expr, input: &[Attr]) -> R<(BoundAgg, DataType)> {
+    let Expr::Agg { func, arg, by, distinct } = call else { unreachable!("bind_agg takes an aggregate call") };
+    let (arg_b, input_type) = match arg.as_ref() {
+        Expr::Star => (None, DataType::Null),
+        a => {
+            let (b, at) = bind(a, input)?;
+            (Some(b), at.data_type)
+        }
+    };
+    let by_b = by.as_ref().map(|b| bind(b, input).map(|x| x.0)).transpose()?;
+    let result_type = match func {
+        AggFunc::Count | AggFunc::ApproxCountDistinct { .. } => DataType::Int64,
+        AggFunc::Avg => DataType::Float64,
+        AggFunc::Sum => match input_type {
+            DataType::Float64 => DataType::Float64,
+            DataType::Int32 | DataType::Int64 | DataType::Null => DataType::Int64,
+            ref other => {
+                return Err(define_error(
+                    "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+                    format!("Cannot resolve \"{call}\" due to data type mismatch: The first parameter requires the \"NUMERIC\" type, however it has the type \"{}\".", spark_type_name(other).to_uppercase()),
+                ))
+            }
+        },
+        AggFunc::CollectList | AggFunc::CollectSet => crate::types::array_type(input_type.clone()),
+        AggFunc::Min | AggFunc::Max | AggFunc::First { .. } | AggFunc::Last { .. } | AggFunc::MaxBy | AggFunc::MinBy => input_type.clone(),
+    };
+    Ok((BoundAgg { func: *func, arg: arg_b, by: by_b, input_type, distinct: *distinct }, result_type))
+}
+
+/// The wider type of all `types` (NULL gives way), or `None` if two cannot meet.
+fn common_type(types: &[DataType]) -> Option<DataType> {
+    types.iter().try_fold(DataType::Null, |acc, t| crate::plan::functions::wider_type(&acc, t))
+}
+
+/// `b` (of type `from`) cast to `to` when they differ (a NULL literal stays).
+fn coerce(b: BoundExpr, from: &DataType, to: &DataType) -> BoundExpr {
+    if from == to || *from == DataType::Null || *to == DataType::Null {
+        b
+    } else {
+        BoundExpr::Cast(Box::new(b), to.clone())
+    }
+}
+
+/// The result type of a call by the function table's [`TypeRule`], casting the arguments the
+/// rule coerces (`coalesce(int, bigint)`: both bigint).
+///
+/// [`TypeRule`]: crate::plan::functions::TypeRule
+fn function_type(name: &str, e: &Expr, bargs: &mut [BoundExpr], types: &[DataType]) -> R<DataType> {
+    use crate::plan::functions::{lookup, TypeRule};
+    let Some(def) = lookup(name) else {
+        return Err(Error::Unsupported(format!("the function {name}()")));
+    };
+    let arg_type = |i: usize| types.get(i).cloned().unwrap_or(DataType::Null);
+    Ok(match def.rule {
+        TypeRule::Fixed(t) => t.data_type(),
+        TypeRule::Arg(i) | TypeRule::Numeric(i) | TypeRule::SameArray(i) => match (name, arg_type(i)) {
+            ("reverse", t @ DataType::List(_)) => t,
+            ("reverse", _) => DataType::Utf8,
+            (_, t) => t,
+        },
+        TypeRule::Element(i) => match arg_type(i) {
+            DataType::List(f) => f.data_type().clone(),
+            _ => DataType::Null,
+        },
+        TypeRule::Wider(from) => {
+            let t = common_type(&types[from.min(types.len())..]).ok_or_else(|| {
+                define_error(
+                    "DATATYPE_MISMATCH.DATA_DIFF_TYPES",
+                    format!(
+                        "Cannot resolve \"{e}\" due to data type mismatch: Input to `{name}` should all be the same type, but it's [{}].",
+                        types[from.min(types.len())..].iter().map(|t| format!("\"{}\"", spark_type_name(t).to_uppercase())).collect::<Vec<_>>().join(", ")
+                    ),
+                )
+            })?;
+            for (b, at) in bargs.iter_mut().zip(types).skip(from) {
+                let taken = std::mem::replace(b, BoundExpr::Lit(Value::Null));
+                *b = coerce(taken, at, &t);
+            }
+            t
+        }
+    })
 }
 
 fn arithmetic_type(op: BinOp, l: &DataType, r: &DataType) -> DataType {

@@ -256,54 +256,11 @@ pub fn cast(v: Value, t: &DataType) -> Value {
 
 fn function(name: &str, args: &[BoundExpr], row: &Row) -> Value {
     let vals: Vec<Value> = args.iter().map(|a| eval(a, row)).collect();
-    let first = vals.first().cloned().unwrap_or(Value::Null);
-    match name {
-        "coalesce" => vals.into_iter().find(|v| !v.is_null()).unwrap_or(Value::Null),
-        "concat" => {
-            if vals.iter().any(Value::is_null) {
-                return Value::Null;
-            }
-            Value::str(&vals.iter().map(|v| v.to_string()).collect::<String>())
-        }
-        _ if first.is_null() => Value::Null,
-        "upper" => Value::str(&first.to_string().to_uppercase()),
-        "lower" => Value::str(&first.to_string().to_lowercase()),
-        "length" => Value::Int(first.to_string().chars().count() as i32),
-        "abs" => match first {
-            Value::Int(v) => Value::Int(v.wrapping_abs()),
-            Value::Long(v) => Value::Long(v.wrapping_abs()),
-            Value::Double(v) => Value::Double(v.abs()),
-            _ => Value::Null,
-        },
-        "ceil" => first.as_f64().map_or(Value::Null, |x| Value::Long(x.ceil() as i64)),
-        "floor" => first.as_f64().map_or(Value::Null, |x| Value::Long(x.floor() as i64)),
-        "round" => {
-            let scale = vals.get(1).and_then(Value::as_i64).unwrap_or(0).clamp(-18, 18) as i32;
-            match first {
-                Value::Double(x) => Value::Double(round_half_up(x, scale)),
-                Value::Int(_) | Value::Long(_) if scale >= 0 => first,
-                other => other.as_f64().map_or(Value::Null, |x| Value::Long(round_half_up(x, scale) as i64)),
-            }
-        }
-        "contains" | "startswith" | "endswith" | "like" => {
-            let (Some(a), Some(b)) = (vals.first(), vals.get(1)) else { return Value::Null };
-            if b.is_null() {
-                return Value::Null;
-            }
-            let (a, b) = (a.to_string(), b.to_string());
-            Value::Bool(match name {
-                "contains" => a.contains(&b),
-                "startswith" => a.starts_with(&b),
-                "endswith" => a.ends_with(&b),
-                _ => like(&a, &b),
-            })
-        }
-        _ => Value::Null,
-    }
+    super::functions::call(name, &vals)
 }
 
 /// Spark's `round` is HALF_UP on the decimal value.
-fn round_half_up(x: f64, scale: i32) -> f64 {
+pub(crate) fn round_half_up(x: f64, scale: i32) -> f64 {
     let f = 10f64.powi(scale);
     let y = (x * f).abs();
     let r = (y + 0.5).floor();
@@ -312,7 +269,7 @@ fn round_half_up(x: f64, scale: i32) -> f64 {
     (r / f).copysign(x)
 }
 
-fn like(s: &str, pattern: &str) -> bool {
+pub(crate) fn like(s: &str, pattern: &str) -> bool {
     fn go(s: &[char], p: &[char]) -> bool {
         match p.first() {
             None => s.is_empty(),

@@ -9,6 +9,8 @@
 pub mod aggregate;
 pub mod dedup;
 pub mod eval;
+pub mod functions;
+pub mod hll;
 pub mod join;
 pub mod limit;
 pub mod session;

@@ -610,7 +610,7 @@ impl<'a> Evaluator<'a> {
     fn grouped_method(&mut self, input: Rc<LogicalPlan>, grouping: Vec<Expr>, name: &str, pos: Vec<(Py, Span)>, span: Span) -> R<Py> {
         let aggregates = match name {
             "count" => vec![Expr::Alias(
-                Box::new(Expr::Agg { func: AggFunc::Count, arg: Box::new(Expr::Star), distinct: false }),
+                Box::new(Expr::Agg { func: AggFunc::Count, arg: Box::new(Expr::Star), by: None, distinct: false }),
                 "count".into(),
             )],
             "agg" => {
@@ -629,7 +629,7 @@ impl<'a> Evaluator<'a> {
                 };
                 self.col_refs(pos)?
                     .into_iter()
-                    .map(|c| Expr::Agg { func, arg: Box::new(c), distinct: false })
+                    .map(|c| Expr::Agg { func, arg: Box::new(c), by: None, distinct: false })
                     .collect()
             }
             other => {
@@ -728,15 +728,6 @@ impl<'a> Evaluator<'a> {
                 Some((other, sp)) => Err(perr(format!("F.{name}(): {what} must be a string like '10 minutes', got a {}", other.type_name()), sp)),
             }
         };
-        let agg = |func: AggFunc, distinct: bool, this: &Self| -> R<Py> {
-            let (v, s) = need(arg(0, "col"), "a column")?;
-            let arg = match v {
-                Py::Str(c) if c == "*" => Expr::Star,
-                Py::Int(_) if func == AggFunc::Count => Expr::Star,
-                v => this.col_ref(v, s)?,
-            };
-            Ok(Py::Col(Expr::Agg { func, arg: Box::new(arg), distinct }))
-        };
         match name {
             "col" | "column" => {
                 let (v, s) = need(arg(0, "col"), "a column name")?;
@@ -785,25 +776,55 @@ impl<'a> Evaluator<'a> {
                     otherwise: None,
                 }))
             }
-            "count" => agg(AggFunc::Count, false, self),
-            "sum" => agg(AggFunc::Sum, false, self),
-            "avg" | "mean" => agg(AggFunc::Avg, false, self),
-            "min" => agg(AggFunc::Min, false, self),
-            "max" => agg(AggFunc::Max, false, self),
-            "approx_count_distinct" | "approxCountDistinct" => agg(AggFunc::ApproxCountDistinct, false, self),
-            "countDistinct" | "count_distinct" => agg(AggFunc::Count, true, self),
-            "sum_distinct" | "sumDistinct" => agg(AggFunc::Sum, true, self),
+            _ if crate::plan::functions::AGGREGATES.iter().any(|a| a.0 == agg_name(name)) => {
+                // Column arguments: the value (and max_by/min_by's ordering); flags and rsd are
+                // literals, also as keywords.
+                let lower = agg_name(name);
+                let mut args = Vec::new();
+                for (i, (v, s)) in pos.into_iter().enumerate() {
+                    let is_col = i == 0 || matches!(lower.as_str(), "max_by" | "min_by");
+                    args.push(match v {
+                        Py::Str(c) if c == "*" && i == 0 => Expr::Star,
+                        v if is_col => self.col_ref(v, s)?,
+                        v => self.literal_or_col(v, s)?,
+                    });
+                }
+                for key in ["ignorenulls", "rsd", "ord"] {
+                    if let Some((v, s)) = kw.get(key) {
+                        args.push(self.literal_or_col(v.clone(), *s)?);
+                    }
+                }
+                if let Some((v, s)) = kw.get("col") {
+                    args.insert(0, self.col_ref(v.clone(), *s)?);
+                }
+                if args.is_empty() {
+                    return Err(perr(format!("F.{name}() needs a column"), span));
+                }
+                let distinct = matches!(name, "countDistinct" | "count_distinct" | "sum_distinct" | "sumDistinct");
+                let spark = if matches!(name, "sum_distinct" | "sumDistinct") { "sum".to_string() } else { lower };
+                match crate::plan::functions::build_aggregate(&spark, args, distinct).map_err(|m| perr(m, span))? {
+                    Some(e) => Ok(Py::Col(e)),
+                    None => Err(perr(format!("F.{name}() is not an aggregate"), span)),
+                }
+            }
             "desc" | "asc" => {
                 let (v, s) = need(arg(0, "col"), "a column")?;
                 Ok(Py::Col(Expr::Function(format!("__{name}"), vec![self.col_ref(v, s)?])))
             }
             _ => {
+                // Scalar functions take column names as strings where the function table says
+                // so (`F.upper('name')`), literals elsewhere (`F.substring('s', 1, 2)`).
+                let cols = crate::plan::functions::lookup(name).map_or(crate::plan::functions::ColArgs::Only(&[0]), |d| d.col_args);
                 let mut args = Vec::new();
                 for (i, (v, s)) in pos.into_iter().enumerate() {
-                    // Scalar functions take column names as strings, except literal arguments
-                    // such as round's scale.
                     let e = match v {
-                        Py::Str(c) if i == 0 || name == "coalesce" || name == "concat" => Expr::Column(c),
+                        Py::Str(c) if cols.is_col(i) => Expr::Column(c),
+                        Py::List(items) if cols.is_col(i) => {
+                            for item in items {
+                                args.push(self.col_ref(item, s)?);
+                            }
+                            continue;
+                        }
                         v => self.literal_or_col(v, s)?,
                     };
                     args.push(e);
@@ -814,17 +835,14 @@ impl<'a> Evaluator<'a> {
     }
 }
 
-/// The scalar functions Streamlab evaluates, shared by PySpark `F.*` and SQL strings.
+/// A scalar function call checked against the function table
+/// ([`crate::plan::functions::FUNCTIONS`]), shared by PySpark `F.*` and SQL strings.
 ///
 /// # Errors
 /// [`ParseError`] naming an unknown function or a wrong number of arguments.
 pub fn scalar_function(name: &str, args: Vec<Expr>, span: Span) -> Result<Expr, ParseError> {
     let lower = name.to_ascii_lowercase();
-    let arity: Option<(usize, usize)> = match lower.as_str() {
-        "upper" | "lower" | "abs" | "length" | "ceil" | "floor" | "isnull" | "isnotnull" => Some((1, 1)),
-        "round" => Some((1, 2)),
-        "coalesce" | "concat" => Some((1, 16)),
-        "from_json" => Some((2, 2)),
+    match lower.as_str() {
         "window_time" => {
             let mut args = args;
             if args.len() != 1 {
@@ -832,22 +850,39 @@ pub fn scalar_function(name: &str, args: Vec<Expr>, span: Span) -> Result<Expr, 
             }
             return Ok(Expr::WindowTime(Box::new(args.remove(0))));
         }
-        _ => None,
-    };
-    let Some((lo, hi)) = arity else {
+        "isnull" | "isnotnull" => {
+            let mut args = args;
+            if args.len() != 1 {
+                return Err(ParseError::new(format!("{name}() takes 1 argument, got {}", args.len()), span));
+            }
+            return Ok(Expr::IsNull(Box::new(args.remove(0)), lower == "isnotnull"));
+        }
+        _ => {}
+    }
+    let Some(def) = crate::plan::functions::lookup(&lower) else {
         return Err(ParseError::new(
-            format!("the function {name}() is not supported in Streamlab; supported: upper, lower, abs, round, length, ceil, floor, coalesce, concat, from_json"),
+            format!("the function {name}() is not supported in Streamlab; supported: {}", crate::plan::functions::known_names()),
             span,
         ));
     };
-    if args.len() < lo || args.len() > hi {
-        return Err(ParseError::new(format!("{name}() takes {lo}..{hi} arguments, got {}", args.len()), span));
+    if args.len() < def.min_args || args.len() > def.max_args {
+        let most = if def.max_args == usize::MAX { "any number of".to_string() } else { def.max_args.to_string() };
+        return Err(ParseError::new(
+            format!("[WRONG_NUM_ARGS.WITHOUT_SUGGESTION] The `{}` requires {} to {most} parameters but the actual number is {}.", def.name, def.min_args, args.len()),
+            span,
+        ));
     }
-    Ok(match lower.as_str() {
-        "isnull" => Expr::IsNull(Box::new(args.into_iter().next().expect("arity")), false),
-        "isnotnull" => Expr::IsNull(Box::new(args.into_iter().next().expect("arity")), true),
-        _ => Expr::Function(lower, args),
-    })
+    Ok(Expr::Function(def.name.to_string(), args))
+}
+
+/// `F.countDistinct` → `countdistinct`, as listed in [`crate::plan::functions::AGGREGATES`].
+fn agg_name(name: &str) -> String {
+    match name {
+        "approxCountDistinct" => "approx_count_distinct".into(),
+        "sumDistinct" | "sum_distinct" => "sum".into(),
+        "first" | "last" | "max_by" | "min_by" | "collect_list" | "collect_set" | "first_value" | "last_value" | "count_distinct" => name.into(),
+        other => other.to_ascii_lowercase(),
+    }
 }
 
 /// `df.col` / `df['col']`: a column that remembers its DataFrame when that DataFrame reads a

@@ -8,7 +8,7 @@ use sqlparser::dialect::{Dialect, SparkSqlDialect};
 use sqlparser::parser::{Parser, ParserError};
 
 use super::{ParseError, Span};
-use crate::plan::{AggFunc, BinOp, Expr};
+use crate::plan::{BinOp, Expr};
 use crate::types::{CalendarInterval, DataType, Value};
 
 /// Parses one SQL expression. `span` is where the string sits in the query text, for errors.
@@ -238,22 +238,8 @@ fn convert_function(f: &ast::Function, span: Span) -> Result<Expr, ParseError> {
     if f.over.is_some() {
         return Err(unsupported("a window function (OVER ...)", span));
     }
-    let agg = match name.as_str() {
-        "count" => Some(AggFunc::Count),
-        "sum" => Some(AggFunc::Sum),
-        "avg" | "mean" => Some(AggFunc::Avg),
-        "min" => Some(AggFunc::Min),
-        "max" => Some(AggFunc::Max),
-        "approx_count_distinct" => Some(AggFunc::ApproxCountDistinct),
-        _ => None,
-    };
-    if let Some(func) = agg {
-        let arg = match args.into_iter().next() {
-            Some(Expr::Literal(_)) if func == AggFunc::Count => Expr::Star,
-            Some(a) => a,
-            None => return Err(ParseError::new(format!("{name}() needs an argument"), span)),
-        };
-        return Ok(Expr::Agg { func, arg: Box::new(arg), distinct });
+    if let Some(agg) = crate::plan::functions::build_aggregate(&name, args.clone(), distinct).map_err(|m| ParseError::new(m, span))? {
+        return Ok(agg);
     }
     super::eval::scalar_function(&name, args, span)
 }

@@ -66,7 +66,21 @@ pub enum AggFunc {
     Avg,
     Min,
     Max,
-    ApproxCountDistinct,
+    /// `first(x[, ignorenulls])`: the first value in arrival order (`First.scala`).
+    First { ignore_nulls: bool },
+    /// `last(x[, ignorenulls])`: the last value in arrival order (`Last.scala`).
+    Last { ignore_nulls: bool },
+    /// `max_by(x, ord)`: `x` of the row with the largest non-null `ord` (`MaxByAndMinBy.scala`).
+    MaxBy,
+    /// `min_by(x, ord)`.
+    MinBy,
+    /// `collect_list(x)`: the non-null values in arrival order.
+    CollectList,
+    /// `collect_set(x)`: the distinct non-null values.
+    CollectSet,
+    /// `approx_count_distinct(x[, rsd])`: HyperLogLog++ with `p` index bits
+    /// (`p = ceil(2·log2(1.106 / rsd))`, 9 for the default rsd 0.05).
+    ApproxCountDistinct { p: u8 },
 }
 
 impl AggFunc {
@@ -78,8 +92,27 @@ impl AggFunc {
             AggFunc::Avg => "avg",
             AggFunc::Min => "min",
             AggFunc::Max => "max",
-            AggFunc::ApproxCountDistinct => "approx_count_distinct",
+            AggFunc::First { .. } => "first",
+            AggFunc::Last { .. } => "last",
+            AggFunc::MaxBy => "max_by",
+            AggFunc::MinBy => "min_by",
+            AggFunc::CollectList => "collect_list",
+            AggFunc::CollectSet => "collect_set",
+            AggFunc::ApproxCountDistinct { .. } => "approx_count_distinct",
         }
+    }
+
+    /// HyperLogLog++'s index bits for a relative standard deviation
+    /// (`HyperLogLogPlusPlusHelper`: `ceil(2·log2(1.106 / rsd))`).
+    ///
+    /// # Errors
+    /// Spark's message when fewer than 4 bits would do (rsd above 0.39).
+    pub fn hll_precision(rsd: f64) -> Result<u8, String> {
+        let p = (2.0 * (1.106 / rsd).log2()).ceil();
+        if !p.is_finite() || p < 4.0 {
+            return Err("HLL++ requires at least 4 bits for addressing. Use a lower error, at most 39%.".into());
+        }
+        Ok(p.min(30.0) as u8)
     }
 }
 
@@ -116,8 +149,8 @@ pub enum Expr {
     SessionWindow { time: Box<Expr>, gap: Box<Expr> },
     /// `window_time(w)` = `w.end - 1 µs`.
     WindowTime(Box<Expr>),
-    /// An aggregate function call.
-    Agg { func: AggFunc, arg: Box<Expr>, distinct: bool },
+    /// An aggregate function call; `by` is the ordering of `max_by`/`min_by`.
+    Agg { func: AggFunc, arg: Box<Expr>, by: Option<Box<Expr>>, distinct: bool },
 }
 
 impl Expr {
@@ -135,7 +168,7 @@ impl Expr {
             Expr::TimeWindow { .. } => "window".into(),
             Expr::SessionWindow { .. } => "session_window".into(),
             Expr::WindowTime(inner) => format!("window_time({})", inner.output_name()),
-            Expr::Agg { func: AggFunc::Count, arg, distinct: false } if matches!(**arg, Expr::Star) => {
+            Expr::Agg { func: AggFunc::Count, arg, distinct: false, .. } if matches!(**arg, Expr::Star) => {
                 "count(1)".into()
             }
             other => other.to_string(),
@@ -173,7 +206,7 @@ impl Expr {
                 Expr::TimeWindow { time: t(time), duration_us: *duration_us, slide_us: *slide_us, start_us: *start_us }
             }
             Expr::SessionWindow { time, gap } => Expr::SessionWindow { time: t(time), gap: t(gap) },
-            Expr::Agg { func, arg, distinct } => Expr::Agg { func: *func, arg: t(arg), distinct: *distinct },
+            Expr::Agg { func, arg, by, distinct } => Expr::Agg { func: *func, arg: t(arg), by: by.as_ref().map(|b| t(b)), distinct: *distinct },
             other => other.clone(),
         }
     }
@@ -203,7 +236,12 @@ impl Expr {
                 time.visit(f);
                 gap.visit(f);
             }
-            Expr::Agg { arg, .. } => arg.visit(f),
+            Expr::Agg { arg, by, .. } => {
+                arg.visit(f);
+                if let Some(b) = by {
+                    b.visit(f);
+                }
+            }
             Expr::Column(_) | Expr::Star | Expr::Literal(_) | Expr::Interval(_) => {}
         }
     }
@@ -265,12 +303,20 @@ impl fmt::Display for Expr {
             }
             Expr::SessionWindow { time, gap } => write!(f, "session_window({time}, {gap})"),
             Expr::WindowTime(e) => write!(f, "window_time({e})"),
-            Expr::Agg { func, arg, distinct } => {
+            Expr::Agg { func, arg, by, distinct } => {
                 let arg = if matches!(**arg, Expr::Star) { "1".to_string() } else { arg.to_string() };
+                let arg = match by {
+                    Some(b) => format!("{arg}, {b}"),
+                    None => arg,
+                };
                 if *distinct {
-                    write!(f, "{}(distinct {arg})", func.name())
+                    write!(f, "{}(DISTINCT {arg})", func.name())?;
                 } else {
-                    write!(f, "{}({arg})", func.name())
+                    write!(f, "{}({arg})", func.name())?;
+                }
+                match func {
+                    AggFunc::First { ignore_nulls: true } | AggFunc::Last { ignore_nulls: true } => f.write_str(" ignore nulls"),
+                    _ => Ok(()),
                 }
             }
         }

@@ -25,6 +25,10 @@ pub enum Value {
     Struct(Rc<[Value]>),
     /// Bytes (Kafka's `key` and `value`).
     Binary(Rc<[u8]>),
+    /// Days since 1970-01-01 (Spark's `DateType`, from `to_date`).
+    Date(i32),
+    /// An array (`split`, `collect_list`, ...), elements in order.
+    Array(Rc<[Value]>),
 }
 
 /// A row: values in schema order.
@@ -79,6 +83,8 @@ impl Value {
             Value::Timestamp(_) => 4,
             Value::Struct(_) => 5,
             Value::Binary(_) => 6,
+            Value::Date(_) => 7,
+            Value::Array(_) => 8,
         }
     }
 }
@@ -119,11 +125,16 @@ impl Ord for Value {
             (Timestamp(a), Timestamp(b)) => a.cmp(b),
             (Struct(a), Struct(b)) => a.iter().cmp(b.iter()),
             (Binary(a), Binary(b)) => a.cmp(b),
+            (Date(a), Date(b)) => a.cmp(b),
+            (Array(a), Array(b)) => a.iter().cmp(b.iter()),
             _ => self.rank().cmp(&other.rank()),
         }
     }
 }
 
+/// Agrees with `Eq`: values that compare equal hash alike. `Int(1)`, `Long(1)` and
+/// `Double(1.0)` compare equal (numbers compare by value), so a whole double hashes as the
+/// integer it equals.
 impl std::hash::Hash for Value {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         match self {
@@ -131,11 +142,14 @@ impl std::hash::Hash for Value {
             Value::Bool(b) => b.hash(state),
             Value::Int(v) => i64::from(*v).hash(state),
             Value::Long(v) => v.hash(state),
+            Value::Double(v) if v.fract() == 0.0 && v.abs() < 9.2e18 => (*v as i64).hash(state),
             Value::Double(v) => v.to_bits().hash(state),
             Value::Str(s) => s.hash(state),
             Value::Timestamp(t) => t.hash(state),
             Value::Struct(f) => f.hash(state),
             Value::Binary(b) => b.hash(state),
+            Value::Date(d) => d.hash(state),
+            Value::Array(a) => a.hash(state),
         }
     }
 }
@@ -160,6 +174,20 @@ impl fmt::Display for Value {
                         f.write_str(" ")?;
                     }
                     write!(f, "{byte:02X}")?;
+                }
+                f.write_str("]")
+            }
+            Value::Date(d) => match chrono::DateTime::from_timestamp(i64::from(*d) * 86_400, 0) {
+                Some(dt) => write!(f, "{}", dt.format("%Y-%m-%d")),
+                None => write!(f, "{d}d"),
+            },
+            Value::Array(items) => {
+                f.write_str("[")?;
+                for (i, v) in items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{v}")?;
                 }
                 f.write_str("]")
             }
