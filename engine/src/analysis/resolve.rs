@@ -809,7 +809,11 @@ pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
             // A cast of a column keeps the column's name (`Column.cast` / `CAST(c AS INT)` in
             // selectExpr); a cast of anything else, a struct field included, is named by its
             // SQL text, `CAST(window.start AS BIGINT)`.
-            let name = if matches!(b, BoundExpr::Col(_)) { a.name } else { e.to_string() };
+            let name = match (&b, inner.as_ref()) {
+                (BoundExpr::Col(_), _) => a.name,
+                (_, Expr::Column(path)) => format!("CAST({path} AS {})", spark_type_name(t).to_uppercase()),
+                _ => e.to_string(),
+            };
             (BoundExpr::Cast(Box::new(b), t.clone()), Attr::new(name, t.clone()))
         }
         Expr::Function(name, args) => {

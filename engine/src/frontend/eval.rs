@@ -242,6 +242,8 @@ impl<'a> Evaluator<'a> {
     fn literal_or_col(&self, v: Py, span: Span) -> R<Expr> {
         Ok(match v {
             Py::Col(e) => e,
+            // `F.col('window').start`: a struct field.
+            Py::Method(recv, n) if matches!(*recv, Py::Col(_)) && !is_column_method(&n) => struct_field_of(*recv, n),
             Py::Method(recv, n) if matches!(*recv, Py::Df(_)) && !is_df_method(&n) => qualified(&recv, n),
             Py::Str(s) => Expr::Literal(Value::str(&s)),
             Py::Int(i) => Expr::Literal(if let Ok(v) = i32::try_from(i) { Value::Int(v) } else { Value::Long(i) }),
@@ -259,6 +261,7 @@ impl<'a> Evaluator<'a> {
             Py::Str(s) if s == "*" => Ok(Expr::Star),
             Py::Str(s) => Ok(Expr::Column(s)),
             Py::Col(e) => Ok(e),
+            Py::Method(recv, n) if matches!(*recv, Py::Col(_)) && !is_column_method(&n) => Ok(struct_field_of(*recv, n)),
             Py::Method(recv, n) if matches!(*recv, Py::Df(_)) && !is_df_method(&n) => Ok(qualified(&recv, n)),
             other => Err(perr(format!("expected a column name or a Column, got a {}", other.type_name()), span)),
         }
@@ -656,6 +659,10 @@ impl<'a> Evaluator<'a> {
                 let dt = crate::types::parse_type_name(&t).map_err(|m| perr(m, span))?;
                 Expr::Cast(Box::new(e), dt)
             }
+            "getField" | "getItem" => {
+                let field = first_str(&pos)?;
+                Expr::Function("get_field".into(), vec![e, Expr::Literal(Value::str(&field))])
+            }
             "isNull" => Expr::IsNull(Box::new(e), false),
             "isNotNull" => Expr::IsNull(Box::new(e), true),
             "eqNullSafe" => {
@@ -904,6 +911,25 @@ fn relation_names(plan: &LogicalPlan, out: &mut Vec<String>) {
         LogicalPlan::LocalRelation { name, .. } => out.push(name.clone()),
         other => other.children().into_iter().for_each(|c| relation_names(c, out)),
     }
+}
+
+/// `col.field`: `getField('field')` on a Column value.
+fn struct_field_of(col: Py, field: String) -> Expr {
+    match col {
+        Py::Col(e) => Expr::Function("get_field".into(), vec![e, Expr::Literal(Value::str(&field))]),
+        _ => Expr::Column(field),
+    }
+}
+
+/// Column methods PySpark defines (an attribute of a Column with another name is a struct
+/// field, `Column.__getattr__`).
+fn is_column_method(name: &str) -> bool {
+    matches!(
+        name,
+        "alias" | "name" | "as_" | "cast" | "astype" | "isNull" | "isNotNull" | "eqNullSafe" | "isin" | "between" | "desc" | "asc"
+            | "desc_nulls_last" | "asc_nulls_first" | "when" | "otherwise" | "contains" | "startswith" | "endswith" | "like"
+            | "getField" | "getItem" | "over" | "substr" | "rlike" | "ilike" | "bitwiseAND" | "dropFields" | "withField"
+    )
 }
 
 fn is_df_method(name: &str) -> bool {

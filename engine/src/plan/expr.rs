@@ -267,7 +267,8 @@ impl fmt::Display for Expr {
             Expr::Alias(e, n) => write!(f, "{e} AS {n}"),
             Expr::Binary(op, l, r) => write!(f, "({l} {} {r})", op.symbol()),
             Expr::Not(e) => write!(f, "(NOT {e})"),
-            Expr::Negate(e) => write!(f, "(- {e})"),
+            // Spark 4 prints `UnaryMinus` as `negative(n)`.
+            Expr::Negate(e) => write!(f, "negative({e})"),
             Expr::IsNull(e, false) => write!(f, "({e} IS NULL)"),
             Expr::IsNull(e, true) => write!(f, "({e} IS NOT NULL)"),
             Expr::Case { branches, otherwise } => {
@@ -281,6 +282,11 @@ impl fmt::Display for Expr {
                 f.write_str(" END")
             }
             Expr::Cast(e, t) => write!(f, "CAST({e} AS {})", crate::types::spark_type_name(t).to_uppercase()),
+            // `getField` / `col['field']` / `col.field`: Spark's SQL text is `window.start`.
+            Expr::Function(n, args) if n == "get_field" && args.len() == 2 => match &args[1] {
+                Expr::Literal(Value::Str(field)) => write!(f, "{}.{field}", args[0]),
+                other => write!(f, "{}[{other}]", args[0]),
+            },
             Expr::Function(n, args) => {
                 write!(f, "{n}(")?;
                 for (i, a) in args.iter().enumerate() {
