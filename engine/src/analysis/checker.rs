@@ -107,6 +107,7 @@ impl UnsupportedOperationChecker {
                 Node::Dedup { within_watermark: true, .. } => Some("DeduplicateWithinWatermark"),
                 Node::Limit { .. } => Some("GlobalLimit"),
                 Node::Sort { .. } => Some("Sort"),
+                Node::Generate { .. } => None,
                 Node::Union { .. } => Some("Union"),
                 Node::StaticJoin { .. } | Node::StreamJoin { .. } => Some("Join"),
                 Node::Static { .. } => Some("LocalRelation"),

@@ -162,6 +162,10 @@ pub enum Node {
     Limit { input: Box<Plan>, n: usize, op_id: usize },
     /// `Sort`, only over a Complete-mode aggregation.
     Sort { input: Box<Plan>, order: Vec<(BoundExpr, bool)> },
+    /// `GenerateExec` for `explode(array)`: appends the element (and with `position` its
+    /// 0-based index first), one output row per element; `outer` keeps a row with NULLs for
+    /// a NULL or empty array.
+    Generate { input: Box<Plan>, generator: BoundExpr, outer: bool, position: bool },
 }
 
 /// An analyzed plan node with its output columns.
@@ -185,7 +189,8 @@ impl Plan {
             | Node::Aggregate { input, .. }
             | Node::Dedup { input, .. }
             | Node::Limit { input, .. }
-            | Node::Sort { input, .. } => vec![input],
+            | Node::Sort { input, .. }
+            | Node::Generate { input, .. } => vec![input],
             Node::StaticJoin { left, right, .. } | Node::StreamJoin { left, right, .. } => vec![left, right],
             Node::Union { inputs } => inputs.iter().collect(),
         }
@@ -271,6 +276,9 @@ impl Plan {
             Node::Union { .. } => "Union".into(),
             Node::Limit { n, op_id, .. } => format!("StreamingGlobalLimit {n}, operator {op_id}"),
             Node::Sort { .. } => "Sort".into(),
+            Node::Generate { input, generator, outer, .. } => {
+                format!("Generate {}({}), [{}]", if *outer { "explode_outer" } else { "explode" }, show_expr(generator, &input.output), names(self))
+            }
         }
     }
 
@@ -381,6 +389,11 @@ impl Plan {
             Node::Sort { input, order } => {
                 let mut n = needed.clone();
                 order.iter().for_each(|(e, _)| e.columns(&mut n));
+                input.require(&n, out);
+            }
+            Node::Generate { input, generator, .. } => {
+                let mut n: BTreeSet<usize> = needed.iter().copied().filter(|i| *i < input.output.len()).collect();
+                generator.columns(&mut n);
                 input.require(&n, out);
             }
             // Operators that keep whole rows in state, or combine inputs, read everything.

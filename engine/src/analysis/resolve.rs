@@ -346,8 +346,64 @@ impl Resolver {
         Ok((windowed, items))
     }
 
+    /// Pulls a top-level generator (`explode(array)`, aliased or not) out of `items` into a
+    /// `Generate` node under them (`ExtractGenerator`). Its column is named `col` (and `pos`)
+    /// unless aliased.
+    fn extract_generator(&mut self, input: Plan, items: &[Expr]) -> R<(Plan, Vec<Expr>)> {
+        use crate::plan::functions::is_generator;
+        let mut found: Option<usize> = None;
+        for (i, e) in items.iter().enumerate() {
+            let inner = match e {
+                Expr::Alias(inner, _) => inner.as_ref(),
+                other => other,
+            };
+            if matches!(inner, Expr::Function(n, _) if is_generator(n)) {
+                if found.is_some() {
+                    return Err(define_error(
+                        "UNSUPPORTED_GENERATOR.MULTI_GENERATOR",
+                        "The generator is not supported: only one generator allowed per SELECT clause but found 2.".into(),
+                    ));
+                }
+                found = Some(i);
+            }
+        }
+        let Some(pos) = found else { return Ok((input, items.to_vec())) };
+        let (inner, alias) = match &items[pos] {
+            Expr::Alias(inner, n) => (inner.as_ref().clone(), Some(n.clone())),
+            other => (other.clone(), None),
+        };
+        let Expr::Function(fname, args) = &inner else { unreachable!("checked above") };
+        let arg = args.first().ok_or_else(|| define_error("WRONG_NUM_ARGS", format!("{fname}() takes one array")))?;
+        let (gen, ga) = bind(arg, &input.output)?;
+        let DataType::List(elem) = &ga.data_type else {
+            return Err(define_error(
+                "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+                format!(
+                    "Cannot resolve \"{inner}\" due to data type mismatch: The first parameter requires the (\"ARRAY\" or \"MAP\") type, however \"{arg}\" has the type \"{}\".",
+                    spark_type_name(&ga.data_type).to_uppercase()
+                ),
+            ));
+        };
+        let position = fname.starts_with("pos");
+        let outer = fname.ends_with("_outer");
+        let mut output = input.output.clone();
+        let mut refs = Vec::new();
+        if position {
+            output.push(Attr::new("pos", DataType::Int32));
+            refs.push(Expr::Alias(Box::new(Expr::Column(format!("\u{0}col{}", output.len() - 1))), "pos".into()));
+        }
+        output.push(Attr::new(alias.clone().unwrap_or_else(|| "col".into()), elem.data_type().clone()));
+        refs.push(Expr::Alias(Box::new(Expr::Column(format!("\u{0}col{}", output.len() - 1))), alias.unwrap_or_else(|| "col".into())));
+        let streaming = input.streaming;
+        let generated = Plan { node: Node::Generate { input: Box::new(input), generator: gen, outer, position }, output, streaming };
+        let mut items = items.to_vec();
+        items.splice(pos..=pos, refs);
+        Ok((generated, items))
+    }
+
     fn project(&mut self, input: Plan, items: &[Expr]) -> R<Plan> {
-        let (input, items) = self.extract_window(input, items)?;
+        let (input, items) = self.extract_generator(input, items)?;
+        let (input, items) = self.extract_window(input, &items)?;
         let mut exprs = Vec::new();
         let mut output = Vec::new();
         for e in &items {
@@ -966,6 +1022,12 @@ fn function_type(name: &str, e: &Expr, bargs: &mut [BoundExpr], types: &[DataTyp
     let Some(def) = lookup(name) else {
         return Err(Error::Unsupported(format!("the function {name}()")));
     };
+    if crate::plan::functions::is_generator(name) {
+        return Err(define_error(
+            "UNSUPPORTED_GENERATOR.NESTED_IN_EXPRESSIONS",
+            format!("The generator is not supported: nested in expressions \"{e}\"."),
+        ));
+    }
     let arg_type = |i: usize| types.get(i).cloned().unwrap_or(DataType::Null);
     Ok(match def.rule {
         TypeRule::Fixed(t) => t.data_type(),
@@ -1027,7 +1089,8 @@ fn number_stateful_operators(plan: &mut Plan, next: &mut usize) {
         | Node::Aggregate { input, .. }
         | Node::Dedup { input, .. }
         | Node::Limit { input, .. }
-        | Node::Sort { input, .. } => number_stateful_operators(input, next),
+        | Node::Sort { input, .. }
+        | Node::Generate { input, .. } => number_stateful_operators(input, next),
         Node::StaticJoin { left, right, .. } | Node::StreamJoin { left, right, .. } => {
             number_stateful_operators(left, next);
             number_stateful_operators(right, next);

@@ -172,10 +172,21 @@ pub static FUNCTIONS: &[FunctionDef] = &[
     f("array_sort", 1, 1, FIRST, TypeRule::SameArray(0)),
     f("array_contains", 2, 2, FIRST, B),
     f("element_at", 2, 2, FIRST, TypeRule::Element(0)),
+    // generators: one output row per element, only at the top of a select (`Generate`)
+    f("explode", 1, 1, FIRST, TypeRule::Element(0)),
+    f("explode_outer", 1, 1, FIRST, TypeRule::Element(0)),
+    f("posexplode", 1, 1, FIRST, TypeRule::Element(0)),
+    f("posexplode_outer", 1, 1, FIRST, TypeRule::Element(0)),
     // structs and JSON (typed in `analysis::resolve`)
     f("from_json", 2, 2, FIRST, TypeRule::Arg(0)),
     f("get_field", 2, 2, FIRST, TypeRule::Arg(0)),
 ];
+
+/// True for the generator functions (`explode`, ...), which `analysis` turns into a
+/// `Generate` node.
+pub fn is_generator(name: &str) -> bool {
+    matches!(name.to_ascii_lowercase().as_str(), "explode" | "explode_outer" | "posexplode" | "posexplode_outer")
+}
 
 /// The definition of scalar function `name` (case-insensitive).
 pub fn lookup(name: &str) -> Option<&'static FunctionDef> {
