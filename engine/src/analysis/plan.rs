@@ -26,12 +26,15 @@ pub struct Attr {
     /// `spark.watermarkDelayMs`: set on the event-time column (and on windows over it).
     pub watermark_delay_ms: Option<i64>,
     pub window: Option<WindowKind>,
+    /// The names the column can be qualified by (`clicks.post_id`, `c.post_id` after
+    /// `alias('c')`): its relation and the aliases above it. Empty for computed columns.
+    pub qualifiers: Vec<String>,
 }
 
 impl Attr {
     /// A plain column without metadata.
     pub fn new(name: impl Into<String>, data_type: DataType) -> Attr {
-        Attr { name: name.into(), data_type, watermark_delay_ms: None, window: None }
+        Attr { name: name.into(), data_type, watermark_delay_ms: None, window: None, qualifiers: Vec::new() }
     }
 
     /// True if this column carries the watermark tag.

@@ -62,8 +62,21 @@ pub fn find_column(name: &str, input: &[Attr]) -> R<usize> {
         .collect();
     match matches.as_slice() {
         [i] => Ok(*i),
-        // `clicks.post_id`: the qualifier only matters inside a join condition.
-        [] if name.contains('.') => find_column(name.rsplit('.').next().unwrap_or(name), input),
+        // `c.post_id` / `clicks.post_id`: the column of that relation or alias.
+        [] if name.contains('.') => {
+            let (q, c) = name.rsplit_once('.').unwrap_or(("", name));
+            let q = q.rsplit('.').next().unwrap_or(q);
+            let qualified: Vec<usize> = input
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| a.name.eq_ignore_ascii_case(c) && a.qualifiers.iter().any(|x| x.eq_ignore_ascii_case(q)))
+                .map(|(i, _)| i)
+                .collect();
+            match qualified.as_slice() {
+                [i] => Ok(*i),
+                _ => find_column(c, input),
+            }
+        }
         [] => Err(unresolved(name, input)),
         _ => Err(define_error(
             "AMBIGUOUS_REFERENCE",
@@ -80,13 +93,13 @@ impl Resolver {
                 let index = *self.sources.entry(source.clone()).or_insert(next);
                 Ok(Plan {
                     node: Node::Source { name: source.clone(), index },
-                    output: schema.iter().map(|(n, t)| Attr::new(n.clone(), t.clone())).collect(),
+                    output: schema.iter().map(|(n, t)| Attr { qualifiers: vec![source.clone()], ..Attr::new(n.clone(), t.clone()) }).collect(),
                     streaming: true,
                 })
             }
             LogicalPlan::LocalRelation { name, schema, rows } => Ok(Plan {
                 node: Node::Static { name: name.clone(), rows: rows.clone() },
-                output: schema.iter().map(|(n, t)| Attr::new(n.clone(), t.clone())).collect(),
+                output: schema.iter().map(|(n, t)| Attr { qualifiers: vec![name.clone()], ..Attr::new(n.clone(), t.clone()) }).collect(),
                 streaming: false,
             }),
             LogicalPlan::Project { input, exprs } => {
@@ -272,6 +285,15 @@ impl Resolver {
                 let streaming = input.streaming;
                 Ok(Plan { node: Node::Sort { input: Box::new(input), order }, output, streaming })
             }
+            LogicalPlan::SubqueryAlias { input, alias } => {
+                let mut p = self.plan(input)?;
+                for a in &mut p.output {
+                    if !a.qualifiers.iter().any(|q| q.eq_ignore_ascii_case(alias)) {
+                        a.qualifiers.push(alias.clone());
+                    }
+                }
+                Ok(p)
+            }
             LogicalPlan::Limit { input, n } => {
                 let input = self.plan(input)?;
                 let output = input.output.clone();
@@ -332,6 +354,7 @@ impl Resolver {
             data_type: window_type(),
             watermark_delay_ms: time_attr.watermark_delay_ms,
             window: Some(WindowKind::Time),
+            qualifiers: Vec::new(),
         });
         let col = output.len() - 1;
         let streaming = input.streaming;
@@ -447,7 +470,7 @@ impl Resolver {
                 ));
             }
             session = Some(SessionSpec { position: pos, time: time_b, gap: gap_b });
-            session_attr = Some(Attr { name, data_type: window_type(), watermark_delay_ms: time_a.watermark_delay_ms, window: Some(WindowKind::Session) });
+            session_attr = Some(Attr { name, data_type: window_type(), watermark_delay_ms: time_a.watermark_delay_ms, window: Some(WindowKind::Session), qualifiers: Vec::new() });
         }
         if plain.iter().any(|g| matches!(g, Expr::SessionWindow { .. })) {
             return Err(define_error(
@@ -812,8 +835,9 @@ pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
         Expr::Interval(i) => (BoundExpr::Interval(*i), Attr::new(e.to_string(), DataType::Interval(arrow_schema::IntervalUnit::MonthDayNano))),
         Expr::Alias(inner, name) => {
             let (b, a) = bind(inner, input)?;
-            // An alias of a column keeps its metadata (it is the same attribute to Spark).
-            (b, Attr { name: name.clone(), ..a })
+            // An alias of a column keeps its event-time metadata; the new name has no
+            // qualifier.
+            (b, Attr { name: name.clone(), qualifiers: Vec::new(), ..a })
         }
         Expr::Binary(op, l, r) => {
             let (lb, la) = bind(l, input)?;
@@ -934,7 +958,7 @@ pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
             }
             (
                 BoundExpr::WindowTime(Box::new(b)),
-                Attr { name: e.output_name(), data_type: timestamp_type(), watermark_delay_ms: a.watermark_delay_ms, window: None },
+                Attr { name: e.output_name(), data_type: timestamp_type(), watermark_delay_ms: a.watermark_delay_ms, window: None, qualifiers: Vec::new() },
             )
         }
         Expr::TimeWindow { .. } | Expr::SessionWindow { .. } => {

@@ -586,7 +586,11 @@ impl<'a> Evaluator<'a> {
                 Some((_, s)) => Err(perr("limit() takes a non-negative whole number", *s)),
                 None => Err(perr("limit() needs a number", span)),
             },
-            "alias" | "cache" | "persist" | "hint" | "repartition" | "coalesce" => Ok(Py::Df(plan)),
+            "alias" | "as" => match pos.first() {
+                Some((Py::Str(a), _)) => df(LogicalPlan::SubqueryAlias { input: plan, alias: a.clone() }),
+                _ => Err(perr("alias() takes a name", span)),
+            },
+            "cache" | "persist" | "hint" | "repartition" | "coalesce" => Ok(Py::Df(plan)),
             _ if is_action(name) => {
                 if plan.is_streaming() {
                     let source = first_source(&plan);
@@ -907,6 +911,7 @@ fn qualified(df: &Py, name: String) -> Expr {
 
 fn relation_names(plan: &LogicalPlan, out: &mut Vec<String>) {
     match plan {
+        LogicalPlan::SubqueryAlias { alias, .. } => out.push(alias.clone()),
         LogicalPlan::StreamingRelation { source, .. } => out.push(source.clone()),
         LogicalPlan::LocalRelation { name, .. } => out.push(name.clone()),
         other => other.children().into_iter().for_each(|c| relation_names(c, out)),
