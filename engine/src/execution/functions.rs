@@ -281,6 +281,10 @@ pub fn call(name: &str, args: &[Value]) -> Value {
             Value::Array(a) => Value::Bool(a.iter().any(|x| super::eval::compare(x, &arg(1)) == Some(std::cmp::Ordering::Equal))),
             _ => Value::Null,
         },
+        "get_item" => match (first, int(&arg(1))) {
+            (Value::Array(a), Some(i)) if i >= 0 => a.get(i as usize).cloned().unwrap_or(Value::Null),
+            _ => Value::Null,
+        },
         "element_at" => match (first, int(&arg(1))) {
             (Value::Array(a), Some(i)) if i > 0 => a.get(i as usize - 1).cloned().unwrap_or(Value::Null),
             (Value::Array(a), Some(i)) if i < 0 => a.len().checked_sub(i.unsigned_abs() as usize).and_then(|k| a.get(k).cloned()).unwrap_or(Value::Null),

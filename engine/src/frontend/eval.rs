@@ -131,6 +131,8 @@ impl<'a> Evaluator<'a> {
                 match (target, idx_v) {
                     (df @ Py::Df(_), Py::Str(c)) => Py::Col(qualified(&df, c)),
                     (Py::Col(e), Py::Str(field)) => Py::Col(Expr::Function("get_field".into(), vec![e, Expr::Literal(Value::str(&field))])),
+                    // `F.split(...)[0]`: an array element, 0-based (`GetArrayItem`).
+                    (Py::Col(e), Py::Int(i)) => Py::Col(Expr::Function("get_item".into(), vec![e, Expr::Literal(Value::Int(i32::try_from(i).unwrap_or(i32::MAX)))])),
                     (t, i) => return Err(perr(format!("cannot index a {} with a {}", t.type_name(), i.type_name()), span)),
                 }
             }
@@ -662,6 +664,10 @@ impl<'a> Evaluator<'a> {
                 let t = first_str(&pos)?;
                 let dt = crate::types::parse_type_name(&t).map_err(|m| perr(m, span))?;
                 Expr::Cast(Box::new(e), dt)
+            }
+            "getItem" if matches!(pos.first(), Some((Py::Int(_), _))) => {
+                let Some((Py::Int(i), _)) = pos.first() else { unreachable!("matched above") };
+                Expr::Function("get_item".into(), vec![e, Expr::Literal(Value::Int(i32::try_from(*i).unwrap_or(i32::MAX)))])
             }
             "getField" | "getItem" => {
                 let field = first_str(&pos)?;

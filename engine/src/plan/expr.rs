@@ -287,6 +287,7 @@ impl fmt::Display for Expr {
                 Expr::Literal(Value::Str(field)) => write!(f, "{}.{field}", args[0]),
                 other => write!(f, "{}[{other}]", args[0]),
             },
+            Expr::Function(n, args) if n == "get_item" && args.len() == 2 => write!(f, "{}[{}]", args[0], args[1]),
             Expr::Function(n, args) => {
                 write!(f, "{n}(")?;
                 for (i, a) in args.iter().enumerate() {

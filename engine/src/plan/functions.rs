@@ -180,6 +180,7 @@ pub static FUNCTIONS: &[FunctionDef] = &[
     // structs and JSON (typed in `analysis::resolve`)
     f("from_json", 2, 2, FIRST, TypeRule::Arg(0)),
     f("get_field", 2, 2, FIRST, TypeRule::Arg(0)),
+    f("get_item", 2, 2, FIRST, TypeRule::Element(0)),
 ];
 
 /// True for the generator functions (`explode`, ...), which `analysis` turns into a
