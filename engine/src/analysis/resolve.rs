@@ -830,9 +830,9 @@ pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
                 Value::Date(_) => DataType::Date32,
                 Value::Array(_) => crate::types::array_type(DataType::Null),
             };
-            (BoundExpr::Lit(v.clone()), Attr::new(e.to_string(), t))
+            (BoundExpr::Lit(v.clone()), Attr::new(e.pretty_name(), t))
         }
-        Expr::Interval(i) => (BoundExpr::Interval(*i), Attr::new(e.to_string(), DataType::Interval(arrow_schema::IntervalUnit::MonthDayNano))),
+        Expr::Interval(i) => (BoundExpr::Interval(*i), Attr::new(e.pretty_name(), DataType::Interval(arrow_schema::IntervalUnit::MonthDayNano))),
         Expr::Alias(inner, name) => {
             let (b, a) = bind(inner, input)?;
             // An alias of a column keeps its event-time metadata; the new name has no
@@ -847,15 +847,15 @@ pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
             } else {
                 arithmetic_type(*op, &la.data_type, &ra.data_type)
             };
-            (BoundExpr::Binary(*op, Box::new(lb), Box::new(rb)), Attr::new(e.to_string(), t))
+            (BoundExpr::Binary(*op, Box::new(lb), Box::new(rb)), Attr::new(e.pretty_name(), t))
         }
-        Expr::Not(inner) => (BoundExpr::Not(Box::new(bind(inner, input)?.0)), Attr::new(e.to_string(), DataType::Boolean)),
+        Expr::Not(inner) => (BoundExpr::Not(Box::new(bind(inner, input)?.0)), Attr::new(e.pretty_name(), DataType::Boolean)),
         Expr::Negate(inner) => {
             let (b, a) = bind(inner, input)?;
-            (BoundExpr::Negate(Box::new(b)), Attr::new(e.to_string(), a.data_type))
+            (BoundExpr::Negate(Box::new(b)), Attr::new(e.pretty_name(), a.data_type))
         }
         Expr::IsNull(inner, neg) => {
-            (BoundExpr::IsNull(Box::new(bind(inner, input)?.0), *neg), Attr::new(e.to_string(), DataType::Boolean))
+            (BoundExpr::IsNull(Box::new(bind(inner, input)?.0), *neg), Attr::new(e.pretty_name(), DataType::Boolean))
         }
         Expr::Case { branches, otherwise } => {
             // The result type is the wider type of every branch value (`TypeCoercion`'s
@@ -882,7 +882,7 @@ pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
             let mut values: Vec<BoundExpr> = values.into_iter().map(|(b, a)| coerce(b, &a.data_type, &t)).collect();
             let ob = otherwise.as_ref().map(|_| Box::new(values.pop().expect("otherwise bound")));
             let bb = conds.into_iter().zip(values).collect();
-            (BoundExpr::Case { branches: bb, otherwise: ob }, Attr::new(e.to_string(), t))
+            (BoundExpr::Case { branches: bb, otherwise: ob }, Attr::new(e.pretty_name(), t))
         }
         Expr::Cast(inner, t) => {
             let (b, a) = bind(inner, input)?;
@@ -926,7 +926,7 @@ pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
                 let fields = parse_ddl(ddl)?;
                 let dt = DataType::Struct(fields.iter().map(|(n, t)| arrow_schema::Field::new(n, t.clone(), true)).collect());
                 let arg = bargs.into_iter().next().expect("two args");
-                return Ok((BoundExpr::FromJson(Box::new(arg), fields), Attr::new(e.to_string(), dt)));
+                return Ok((BoundExpr::FromJson(Box::new(arg), fields), Attr::new(e.pretty_name(), dt)));
             }
             if name == "get_field" {
                 let field = match bargs.get(1) {
@@ -947,9 +947,9 @@ pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
                 };
                 let ft = fields[fi].data_type().clone();
                 let inner = bargs.into_iter().next().expect("two args");
-                return Ok((BoundExpr::Field(Box::new(inner), fi), Attr::new(e.to_string(), ft)));
+                return Ok((BoundExpr::Field(Box::new(inner), fi), Attr::new(e.pretty_name(), ft)));
             }
-            (BoundExpr::Function(name.clone(), bargs), Attr::new(e.to_string(), t))
+            (BoundExpr::Function(name.clone(), bargs), Attr::new(e.pretty_name(), t))
         }
         Expr::WindowTime(inner) => {
             let (b, a) = bind(inner, input)?;

@@ -193,6 +193,9 @@ impl<'a> Evaluator<'a> {
                 // turned into a column by `col_ref` / `literal_or_col`.
                 _ => Py::Method(Box::new(Py::Df(p)), name.to_string()),
             },
+            // `F.col('window').start`: an attribute that is no Column method is a struct
+            // field (`Column.__getattr__`).
+            Py::Col(e) if !is_column_method(name) => Py::Col(Expr::Function("get_field".into(), vec![e, Expr::Literal(Value::str(name))])),
             other => Py::Method(Box::new(other), name.to_string()),
         })
     }
@@ -757,8 +760,9 @@ impl<'a> Evaluator<'a> {
                 let (v, s) = need(arg(0, "col"), "a value")?;
                 Ok(Py::Col(self.literal_or_col(v, s)?))
             }
+            // `F.expr('sum(d) AS total')`: an alias is allowed, as in selectExpr.
             "expr" => match need(arg(0, "str"), "a SQL string")? {
-                (Py::Str(sql), s) => Ok(Py::Col(parse_sql_expr(&sql, s)?)),
+                (Py::Str(sql), s) => Ok(Py::Col(parse_select_item(&sql, s)?)),
                 (other, s) => Err(perr(format!("F.expr() takes a SQL string, got a {}", other.type_name()), s)),
             },
             "window" => {

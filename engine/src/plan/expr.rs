@@ -171,8 +171,27 @@ impl Expr {
             Expr::Agg { func: AggFunc::Count, arg, distinct: false, .. } if matches!(**arg, Expr::Star) => {
                 "count(1)".into()
             }
-            other => other.to_string(),
+            other => other.pretty_name(),
         }
+    }
+
+    /// The SQL text Spark names an unaliased column by (`toPrettySQL`): like `Display`, but
+    /// string literals without quotes (`concat(a, -)`, `F.lit('x')` is `x`) and defaults
+    /// Spark fills in shown (`split(value, ,, -1)`).
+    pub fn pretty_name(&self) -> String {
+        fn pretty(e: &Expr) -> Expr {
+            e.transform(&|x| match x {
+                // A marker column prints its text as is (no qualifier cut).
+                Expr::Literal(Value::Str(s)) => Some(Expr::Column(format!("\u{2}{s}"))),
+                Expr::Function(n, args) if n == "split" && args.len() == 2 => {
+                    let mut a: Vec<Expr> = args.iter().map(pretty).collect();
+                    a.push(Expr::Literal(Value::Int(-1)));
+                    Some(Expr::Function(n.clone(), a))
+                }
+                _ => None,
+            })
+        }
+        pretty(self).to_string()
     }
 
     /// True if the expression contains an aggregate function.
@@ -252,6 +271,7 @@ impl fmt::Display for Expr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             // `clicks.post_id` (a qualified `df.col`) prints as Spark names it: `post_id`.
+            Expr::Column(n) if n.starts_with('\u{2}') => f.write_str(&n[1..]),
             Expr::Column(n) => f.write_str(n.rsplit('.').next().unwrap_or(n)),
             Expr::Star => f.write_str("*"),
             Expr::Literal(Value::Str(s)) => write!(f, "'{s}'"),
@@ -285,6 +305,7 @@ impl fmt::Display for Expr {
             // `getField` / `col['field']` / `col.field`: Spark's SQL text is `window.start`.
             Expr::Function(n, args) if n == "get_field" && args.len() == 2 => match &args[1] {
                 Expr::Literal(Value::Str(field)) => write!(f, "{}.{field}", args[0]),
+                Expr::Column(field) if field.starts_with('\u{2}') => write!(f, "{}.{}", args[0], &field[1..]),
                 other => write!(f, "{}[{other}]", args[0]),
             },
             Expr::Function(n, args) if n == "get_item" && args.len() == 2 => write!(f, "{}[{}]", args[0], args[1]),
