@@ -4,7 +4,7 @@
 //! positions. Arguments arrive cast to the types `analysis` chose (`coalesce` branches to
 //! their wider type, ...). Dates and times are in the session zone UTC.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use crate::types::datetime::{fields, format_with_pattern, parse_with_pattern, spark_pattern_to_chrono, spark_string_to_timestamp, TimestampText};
@@ -16,6 +16,29 @@ thread_local! {
     /// The running micro-batch's timestamp in ms: `current_timestamp()` in a stream is the
     /// batch's timestamp (`offsetSeqMetadata.batchTimestampMs`), the same for every row.
     static BATCH_TIMESTAMP_MS: Cell<i64> = const { Cell::new(0) };
+}
+
+thread_local! {
+    /// The first error an expression raised in the running batch: (error condition, message).
+    /// Spark 4 runs in ANSI mode, where a malformed cast, an integer overflow or a division by
+    /// zero fails the task, and with it the micro-batch and the query.
+    static EVAL_ERROR: RefCell<Option<(String, String)>> = const { RefCell::new(None) };
+}
+
+/// Records an ANSI-mode error raised while evaluating a row (the first one of the batch wins);
+/// the expression itself returns NULL and the batch fails when it ends.
+pub fn raise(condition: &str, message: String) {
+    EVAL_ERROR.with(|e| {
+        let mut e = e.borrow_mut();
+        if e.is_none() {
+            *e = Some((condition.to_string(), message));
+        }
+    });
+}
+
+/// Takes the error the running batch raised, if any (and clears it).
+pub fn take_eval_error() -> Option<(String, String)> {
+    EVAL_ERROR.with(|e| e.borrow_mut().take())
 }
 
 /// Sets the timestamp `current_timestamp()` returns while a batch runs.
@@ -230,7 +253,19 @@ pub fn call(name: &str, args: &[Value]) -> Value {
             (Some(t), Some(f)) => format_with_pattern(t, &f).map_or(Value::Null, |x| Value::str(&x)),
             _ => Value::Null,
         },
-        "to_timestamp" => to_timestamp(&first, args.get(1)).map_or(Value::Null, Value::Timestamp),
+        "to_timestamp" => match to_timestamp(&first, args.get(1)) {
+            Some(t) => Value::Timestamp(t),
+            None => {
+                // ANSI mode (`GetTimestamp` with failOnError): text that does not fit fails.
+                if let Value::Str(text) = &first {
+                    raise(
+                        "CANNOT_PARSE_TIMESTAMP",
+                        format!("Text '{text}' could not be parsed. Use `try_to_timestamp` to tolerate invalid input string and return NULL instead."),
+                    );
+                }
+                Value::Null
+            }
+        },
         "to_date" => to_timestamp(&first, args.get(1)).map_or(Value::Null, |t| Value::Date(t.div_euclid(DAY_US) as i32)),
         "unix_timestamp" => {
             let t = match (&first, args.get(1)) {
