@@ -1064,6 +1064,19 @@ fn function_type(name: &str, e: &Expr, bargs: &mut [BoundExpr], types: &[DataTyp
             DataType::List(f) => f.data_type().clone(),
             _ => DataType::Null,
         },
+        TypeRule::WiderArray => {
+            let t = common_type(types).ok_or_else(|| {
+                define_error(
+                    "DATATYPE_MISMATCH.DATA_DIFF_TYPES",
+                    format!("Cannot resolve \"{e}\" due to data type mismatch: Input to `array` should all be the same type."),
+                )
+            })?;
+            for (b, at) in bargs.iter_mut().zip(types) {
+                let taken = std::mem::replace(b, BoundExpr::Lit(Value::Null));
+                *b = coerce(taken, at, &t);
+            }
+            crate::types::array_type(if t == DataType::Null { DataType::Null } else { t })
+        }
         TypeRule::Wider(from) => {
             let t = common_type(&types[from.min(types.len())..]).ok_or_else(|| {
                 define_error(

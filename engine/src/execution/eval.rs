@@ -312,8 +312,18 @@ pub fn cast(v: Value, t: &DataType) -> Value {
             },
             other => other.as_f64().map_or(Null, |x| Bool(x != 0.0)),
         },
+        DataType::Date32 => match v {
+            Date(_) => v,
+            Timestamp(us) => Date(us.div_euclid(86_400_000_000) as i32),
+            Str(s) => match crate::types::datetime::spark_string_to_timestamp(&s) {
+                crate::types::datetime::TimestampText::Value(us) => Date(us.div_euclid(86_400_000_000) as i32),
+                _ => malformed(&s, t),
+            },
+            _ => Null,
+        },
         DataType::Timestamp(..) => match v {
             Timestamp(_) => v,
+            Date(d) => Timestamp(i64::from(d) * 86_400_000_000),
             Str(s) => match crate::types::datetime::spark_string_to_timestamp(&s) {
                 crate::types::datetime::TimestampText::Value(us) => Timestamp(us),
                 _ => malformed(&s, t),

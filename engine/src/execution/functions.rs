@@ -67,13 +67,25 @@ fn ts(v: &Value) -> Option<i64> {
     }
 }
 
+/// A datetime pattern argument as a chrono format; a pattern Spark rejects fails the batch
+/// with Spark's error condition (raised when the formatter is first used, as in Spark).
 fn pattern(v: Option<&Value>, default: &str) -> Option<String> {
     let p = match v {
         Some(Value::Str(p)) => p.to_string(),
         Some(_) => return None,
         None => default.to_string(),
     };
-    spark_pattern_to_chrono(&p).ok()
+    match spark_pattern_to_chrono(&p) {
+        Ok(f) => Some(f),
+        Err(m) => {
+            let (condition, message) = match m.strip_prefix('[').and_then(|r| r.split_once("] ")) {
+                Some((c, rest)) => (c.to_string(), rest.to_string()),
+                None => ("INVALID_DATETIME_PATTERN".to_string(), m),
+            };
+            raise(&condition, message);
+            None
+        }
+    }
 }
 
 /// The value of scalar function `name` (lower case, as in the table) for `args`.
@@ -123,6 +135,8 @@ pub fn call(name: &str, args: &[Value]) -> Value {
             }
             return best.unwrap_or(Value::Null);
         }
+        "array" => return Value::Array(args.iter().cloned().collect()),
+        "current_date" => return Value::Date(BATCH_TIMESTAMP_MS.with(Cell::get).div_euclid(86_400_000) as i32),
         "current_timestamp" | "now" => return Value::Timestamp(BATCH_TIMESTAMP_MS.with(Cell::get).saturating_mul(1000)),
         "unix_timestamp" if args.is_empty() => return Value::Long(BATCH_TIMESTAMP_MS.with(Cell::get).div_euclid(1000)),
         "size" => {
@@ -299,6 +313,21 @@ pub fn call(name: &str, args: &[Value]) -> Value {
                 _ => sec as i32,
             })
         }
+        "date_add" | "date_sub" => match (ts(&first), int(&arg(1))) {
+            (Some(t), Some(n)) => {
+                let days = t.div_euclid(DAY_US) + if name == "date_add" { n } else { -n };
+                i32::try_from(days).map_or(Value::Null, Value::Date)
+            }
+            _ => Value::Null,
+        },
+        "datediff" => match (ts(&first), ts(&arg(1))) {
+            (Some(a), Some(b)) => Value::Int((a.div_euclid(DAY_US) - b.div_euclid(DAY_US)) as i32),
+            _ => Value::Null,
+        },
+        "rlike" => match regex::Regex::new(&s(&arg(1))) {
+            Ok(r) => Value::Bool(r.is_match(&s(&first))),
+            Err(_) => Value::Null,
+        },
         "array_sort" => match first {
             Value::Array(a) => {
                 let mut v = a.to_vec();

@@ -727,6 +727,17 @@ impl<'a> Evaluator<'a> {
                 }
                 _ => return Err(perr("otherwise() can only follow F.when(...)", span)),
             },
+            "substr" => {
+                let mut args = vec![e];
+                for (v, s) in pos {
+                    args.push(self.literal_or_col(v, s)?);
+                }
+                scalar_function("substring", args, span)?
+            }
+            "rlike" => {
+                let (v, s) = pos.into_iter().next().ok_or_else(|| perr("rlike() needs a pattern", span))?;
+                Expr::Function("rlike".into(), vec![e, self.literal_or_col(v, s)?])
+            }
             "contains" | "startswith" | "endswith" | "like" => {
                 let (v, s) = pos.into_iter().next().ok_or_else(|| perr(format!("{name}() needs a value"), span))?;
                 Expr::Function(name.to_ascii_lowercase(), vec![e, self.literal_or_col(v, s)?])

@@ -53,6 +53,8 @@ pub enum TypeRule {
     /// `array<element>` of argument `i`'s type is argument `i`'s own type (`array_sort`,
     /// `reverse` on arrays keep it).
     SameArray(usize),
+    /// `array(a, b, ...)`: an array of the arguments' wider type; each is cast to it.
+    WiderArray,
 }
 
 /// Which arguments a PySpark call reads as column names when given a string
@@ -134,6 +136,7 @@ pub static FUNCTIONS: &[FunctionDef] = &[
     f("startswith", 2, 2, ColArgs::All, B),
     f("endswith", 2, 2, ColArgs::All, B),
     f("like", 2, 2, FIRST, B),
+    f("rlike", 2, 2, FIRST, B),
     // numbers
     f("abs", 1, 1, FIRST, TypeRule::Numeric(0)),
     f("negative", 1, 1, FIRST, TypeRule::Numeric(0)),
@@ -165,9 +168,14 @@ pub static FUNCTIONS: &[FunctionDef] = &[
     f("hour", 1, 1, FIRST, I),
     f("minute", 1, 1, FIRST, I),
     f("second", 1, 1, FIRST, I),
+    f("date_add", 2, 2, FIRST, TypeRule::Fixed(Ty::Date)),
+    f("date_sub", 2, 2, FIRST, TypeRule::Fixed(Ty::Date)),
+    f("datediff", 2, 2, ColArgs::All, I),
+    f("current_date", 0, 0, NONE, TypeRule::Fixed(Ty::Date)),
     f("current_timestamp", 0, 0, NONE, TS),
     f("now", 0, 0, NONE, TS),
     // arrays
+    f("array", 0, V, ColArgs::All, TypeRule::WiderArray),
     f("size", 1, 1, FIRST, I),
     f("array_sort", 1, 1, FIRST, TypeRule::SameArray(0)),
     f("array_contains", 2, 2, FIRST, B),

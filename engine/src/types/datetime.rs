@@ -276,7 +276,12 @@ pub fn spark_pattern_to_chrono(pattern: &str) -> Result<String, String> {
             ('x', 2) | ('Z', 1..=3) => "+0000",
             ('x', 3) => "+00:00",
             ('V', 2) | ('z', 1..=3) => "UTC",
-            ('Y' | 'w' | 'W' | 'u' | 'e' | 'c' | 'd' | 'h' | 'H' | 'm' | 's' | 'E' | 'a', _) => {
+            ('Y' | 'w' | 'W' | 'u' | 'e' | 'c', _) => {
+                return Err(format!(
+                    "[INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_WEEK_BASED_PATTERN] You may get a different result due to the upgrading to Spark >= 3.0: All week-based patterns are unsupported since Spark 3.0, detected week-based character: {c}. Please use the SQL function EXTRACT instead."
+                ))
+            }
+            ('d' | 'h' | 'H' | 'm' | 's' | 'E' | 'a', _) => {
                 return Err(format!(
                     "[INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION] You may get a different result due to the upgrading to Spark >= 3.0: Fail to recognize '{pattern}' pattern in the DateTimeFormatter."
                 ))

@@ -43,6 +43,7 @@ pub fn parse_type_name(name: &str) -> Result<DataType, String> {
         "boolean" | "bool" => DataType::Boolean,
         "timestamp" => timestamp_type(),
         "binary" => DataType::Binary,
+        "date" => DataType::Date32,
         other => {
             return Err(format!(
                 "unknown column type '{other}': use string, long, int, double, boolean or timestamp"
