@@ -1005,8 +1005,8 @@ fn bind_agg(call: &Expr, input: &[Attr]) -> R<(BoundAgg, DataType)> {
     };
     let by_b = by.as_ref().map(|b| bind(b, input).map(|x| x.0)).transpose()?;
     let result_type = match func {
-        AggFunc::Count | AggFunc::ApproxCountDistinct { .. } => DataType::Int64,
-        AggFunc::Avg => DataType::Float64,
+        AggFunc::Count | AggFunc::ApproxCountDistinct { .. } | AggFunc::CountIf => DataType::Int64,
+        AggFunc::Avg | AggFunc::Stddev { .. } | AggFunc::Variance { .. } => DataType::Float64,
         AggFunc::Sum => match input_type {
             DataType::Float64 => DataType::Float64,
             DataType::Int32 | DataType::Int64 | DataType::Null => DataType::Int64,

@@ -32,6 +32,9 @@ pub enum AggBuffer {
     List(Vec<Value>),
     /// `collect_set`: distinct non-null values.
     Set(BTreeSet<Value>),
+    /// Central moments (Chan et al.'s parallel update): count, mean, sum of squared
+    /// deviations; `sample` divides by n - 1, `sqrt` for the standard deviation.
+    Moments { n: f64, mean: f64, m2: f64, sample: bool, sqrt: bool },
     /// `approx_count_distinct`: the distinct non-null values; the result is HyperLogLog++'s
     /// estimate over them with `p` index bits (registers depend only on the set).
     Distinct(BTreeSet<Value>, u8),
@@ -52,6 +55,9 @@ impl AggBuffer {
             AggFunc::MinBy => AggBuffer::By { best: None, max: false },
             AggFunc::CollectList => AggBuffer::List(Vec::new()),
             AggFunc::CollectSet => AggBuffer::Set(BTreeSet::new()),
+            AggFunc::Stddev { sample } => AggBuffer::Moments { n: 0.0, mean: 0.0, m2: 0.0, sample, sqrt: true },
+            AggFunc::Variance { sample } => AggBuffer::Moments { n: 0.0, mean: 0.0, m2: 0.0, sample, sqrt: false },
+            AggFunc::CountIf => AggBuffer::Count(0),
             AggFunc::ApproxCountDistinct { p } => AggBuffer::Distinct(BTreeSet::new(), p),
         }
     }
@@ -102,6 +108,13 @@ impl AggBuffer {
         };
         match self {
             AggBuffer::Count(c) => *c += 1,
+            AggBuffer::Moments { n, mean, m2, .. } => {
+                let x = v.as_f64().unwrap_or(0.0);
+                *n += 1.0;
+                let delta = x - *mean;
+                *mean += delta / *n;
+                *m2 += delta * (x - *mean);
+            }
             AggBuffer::Sum(s) => *s = Some(add(s.take(), &v)),
             AggBuffer::Avg { sum, count } => {
                 *sum += v.as_f64().unwrap_or(0.0);
@@ -156,6 +169,15 @@ impl AggBuffer {
                 }
             }
             (AggBuffer::List(a), AggBuffer::List(b)) => a.extend(b.iter().cloned()),
+            (AggBuffer::Moments { n, mean, m2, .. }, AggBuffer::Moments { n: n2, mean: mean2, m2: m22, .. }) => {
+                if *n2 > 0.0 {
+                    let total = *n + n2;
+                    let delta = mean2 - *mean;
+                    *m2 += m22 + delta * delta * *n * n2 / total;
+                    *mean += delta * n2 / total;
+                    *n = total;
+                }
+            }
             (AggBuffer::Set(a), AggBuffer::Set(b)) | (AggBuffer::Distinct(a, _), AggBuffer::Distinct(b, _)) => a.extend(b.iter().cloned()),
             _ => {}
         }
@@ -172,6 +194,15 @@ impl AggBuffer {
             AggBuffer::First { value, .. } | AggBuffer::Last { value, .. } => value.clone().unwrap_or(Value::Null),
             AggBuffer::By { best, .. } => best.as_ref().map_or(Value::Null, |(_, v)| v.clone()),
             AggBuffer::List(items) => Value::Array(items.iter().cloned().collect()),
+            AggBuffer::Moments { n, m2, sample, sqrt, .. } => {
+                let d = if *sample { n - 1.0 } else { *n };
+                if *n == 0.0 || d == 0.0 {
+                    Value::Null
+                } else {
+                    let var = m2 / d;
+                    Value::Double(if *sqrt { var.sqrt() } else { var })
+                }
+            }
             AggBuffer::Set(s) => Value::Array(s.iter().cloned().collect()),
             AggBuffer::Distinct(s, p) => Value::Long(super::hll::estimate(s.iter(), *p)),
         }
@@ -180,6 +211,12 @@ impl AggBuffer {
 
 /// Feeds one input row to `buf`, the buffer of `agg`.
 pub fn feed(buf: &mut AggBuffer, agg: &BoundAgg, row: &Row) {
+    if agg.func == AggFunc::CountIf {
+        // Only rows whose condition is TRUE count.
+        let v = agg.arg.as_ref().map(|a| eval(a, row)).filter(|v| matches!(v, Value::Bool(true)));
+        buf.update(Some(v.unwrap_or(Value::Null)));
+        return;
+    }
     match &agg.by {
         Some(by) => buf.update_by(agg.arg.as_ref().map(|a| eval(a, row)), Some(eval(by, row))),
         None => buf.update_by(agg.arg.as_ref().map(|a| eval(a, row)), None),

@@ -139,6 +139,8 @@ pub fn call(name: &str, args: &[Value]) -> Value {
         "current_date" => return Value::Date(BATCH_TIMESTAMP_MS.with(Cell::get).div_euclid(86_400_000) as i32),
         "current_timestamp" | "now" => return Value::Timestamp(BATCH_TIMESTAMP_MS.with(Cell::get).saturating_mul(1000)),
         "unix_timestamp" if args.is_empty() => return Value::Long(BATCH_TIMESTAMP_MS.with(Cell::get).div_euclid(1000)),
+        // Spark's `xxhash64(a, b, ...)`: each argument's hash seeds the next, from 42.
+        "xxhash64" => return Value::Long(super::hll::spark_xxhash64_all(args) as i64),
         "size" => {
             return match first {
                 Value::Array(a) => Value::Int(a.len() as i32),
@@ -250,6 +252,36 @@ pub fn call(name: &str, args: &[Value]) -> Value {
             Value::Int(v) => Value::Int(v.wrapping_neg()),
             Value::Long(v) => Value::Long(v.wrapping_neg()),
             Value::Double(v) => Value::Double(-v),
+            _ => Value::Null,
+        },
+        "sqrt" | "cbrt" | "exp" | "ln" | "log10" | "log2" | "signum" => {
+            let Some(x) = first.as_f64() else { return Value::Null };
+            let y = match name {
+                "sqrt" => x.sqrt(),
+                "cbrt" => x.cbrt(),
+                "exp" => x.exp(),
+                "signum" => if x == 0.0 || x.is_nan() { x } else { x.signum() },
+                // Logarithms of non-positive numbers are NULL (`Logarithm.nullSafeEval`).
+                _ if x <= 0.0 => return Value::Null,
+                "ln" => x.ln(),
+                "log10" => x.log10(),
+                _ => x.log2(),
+            };
+            Value::Double(y)
+        }
+        "log" => {
+            // log(x) is ln(x); log(base, x).
+            let (base, x) = match args.len() {
+                1 => (std::f64::consts::E, first.as_f64()),
+                _ => (first.as_f64().unwrap_or(f64::NAN), arg(1).as_f64()),
+            };
+            match x {
+                Some(x) if x > 0.0 && base > 0.0 => Value::Double(if args.len() == 1 { x.ln() } else { x.ln() / base.ln() }),
+                _ => Value::Null,
+            }
+        }
+        "pow" | "power" => match (first.as_f64(), arg(1).as_f64()) {
+            (Some(a), Some(b)) => Value::Double(a.powf(b)),
             _ => Value::Null,
         },
         "ceil" => first.as_f64().map_or(Value::Null, |x| Value::Long(x.ceil() as i64)),

@@ -21,6 +21,11 @@ pub fn spark_xxhash64(v: &Value) -> Option<u64> {
     (!v.is_null()).then(|| hash_with(v, SEED))
 }
 
+/// `xxhash64(a, b, ...)`: the hash of each argument seeds the next, starting from 42.
+pub fn spark_xxhash64_all(values: &[Value]) -> u64 {
+    values.iter().fold(SEED, |h, v| hash_with(v, h))
+}
+
 /// Spark's `XxHash64Function.hash(value, seed)`: NULL leaves the seed unchanged; arrays and
 /// structs hash their elements in order, each result seeding the next.
 fn hash_with(v: &Value, seed: u64) -> u64 {

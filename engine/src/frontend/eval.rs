@@ -184,6 +184,11 @@ impl<'a> Evaluator<'a> {
     }
 
     fn attribute(&mut self, target: Py, name: &str, _span: Span) -> R<Py> {
+        // `lines.timestamp.alias(...)`: `df.col` is a Column once something is asked of it.
+        let target = match target {
+            Py::Method(recv, n) if matches!(*recv, Py::Df(_)) && !is_df_method(&n) => Py::Col(qualified(&recv, n)),
+            t => t,
+        };
         Ok(match target {
             Py::Df(p) => match name {
                 "writeStream" => Py::WriteStream { df: p },

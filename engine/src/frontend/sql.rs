@@ -86,7 +86,9 @@ fn convert(e: &ast::Expr, span: Span) -> Result<Expr, ParseError> {
     use ast::Expr as S;
     Ok(match e {
         S::Identifier(id) => Expr::Column(id.value.clone()),
-        S::CompoundIdentifier(ids) => Expr::Column(ids.last().map(|i| i.value.clone()).unwrap_or_default()),
+        // `c.post_id` (a relation or alias qualifier) or `window.start` (a struct field):
+        // resolved against the input's qualifiers and struct columns.
+        S::CompoundIdentifier(ids) => Expr::Column(ids.iter().map(|i| i.value.clone()).collect::<Vec<_>>().join(".")),
         S::Value(v) => Expr::Literal(convert_value(&v.value, span)?),
         S::Nested(inner) => convert(inner, span)?,
         S::BinaryOp { left, op, right } => {

@@ -78,6 +78,12 @@ pub enum AggFunc {
     CollectList,
     /// `collect_set(x)`: the distinct non-null values.
     CollectSet,
+    /// `stddev`/`stddev_samp`, `stddev_pop`, `variance`/`var_samp`, `var_pop`: central moments
+    /// (`CentralMomentAgg`); `sample` divides by n - 1 (NULL for one row).
+    Stddev { sample: bool },
+    Variance { sample: bool },
+    /// `count_if(cond)`: rows where `cond` is true.
+    CountIf,
     /// `approx_count_distinct(x[, rsd])`: HyperLogLog++ with `p` index bits
     /// (`p = ceil(2·log2(1.106 / rsd))`, 9 for the default rsd 0.05).
     ApproxCountDistinct { p: u8 },
@@ -98,6 +104,11 @@ impl AggFunc {
             AggFunc::MinBy => "min_by",
             AggFunc::CollectList => "collect_list",
             AggFunc::CollectSet => "collect_set",
+            AggFunc::Stddev { sample: true } => "stddev",
+            AggFunc::Stddev { sample: false } => "stddev_pop",
+            AggFunc::Variance { sample: true } => "variance",
+            AggFunc::Variance { sample: false } => "var_pop",
+            AggFunc::CountIf => "count_if",
             AggFunc::ApproxCountDistinct { .. } => "approx_count_distinct",
         }
     }

@@ -103,6 +103,7 @@ const I: TypeRule = TypeRule::Fixed(Ty::Int);
 const L: TypeRule = TypeRule::Fixed(Ty::Long);
 const TS: TypeRule = TypeRule::Fixed(Ty::Timestamp);
 const B: TypeRule = TypeRule::Fixed(Ty::Boolean);
+const D: TypeRule = TypeRule::Fixed(Ty::Double);
 const V: usize = usize::MAX;
 
 /// The scalar functions, by Spark name. Aliases (`substr`, `ifnull`, `day`) are separate rows.
@@ -144,6 +145,17 @@ pub static FUNCTIONS: &[FunctionDef] = &[
     f("ceil", 1, 1, FIRST, L),
     f("floor", 1, 1, FIRST, L),
     f("greatest", 2, V, ColArgs::All, TypeRule::Wider(0)),
+    f("sqrt", 1, 1, FIRST, D),
+    f("cbrt", 1, 1, FIRST, D),
+    f("exp", 1, 1, FIRST, D),
+    f("ln", 1, 1, FIRST, D),
+    f("log", 1, 2, ColArgs::All, D),
+    f("log10", 1, 1, FIRST, D),
+    f("log2", 1, 1, FIRST, D),
+    f("pow", 2, 2, ColArgs::All, D),
+    f("power", 2, 2, ColArgs::All, D),
+    f("signum", 1, 1, FIRST, D),
+    f("xxhash64", 1, V, ColArgs::All, L),
     f("least", 2, V, ColArgs::All, TypeRule::Wider(0)),
     // conditionals
     f("coalesce", 1, V, ColArgs::All, TypeRule::Wider(0)),
@@ -227,6 +239,14 @@ pub static AGGREGATES: &[(&str, usize, usize)] = &[
     ("collect_list", 1, 1),
     ("collect_set", 1, 1),
     ("approx_count_distinct", 1, 2),
+    ("stddev", 1, 1),
+    ("stddev_samp", 1, 1),
+    ("std", 1, 1),
+    ("stddev_pop", 1, 1),
+    ("variance", 1, 1),
+    ("var_samp", 1, 1),
+    ("var_pop", 1, 1),
+    ("count_if", 1, 1),
     ("count_distinct", 1, 1),
     ("countdistinct", 1, 1),
 ];
@@ -266,6 +286,11 @@ pub fn build_aggregate(name: &str, args: Vec<Expr>, distinct: bool) -> Result<Op
         "min_by" => (AggFunc::MinBy, false),
         "collect_list" => (AggFunc::CollectList, false),
         "collect_set" => (AggFunc::CollectSet, false),
+        "stddev" | "stddev_samp" | "std" => (AggFunc::Stddev { sample: true }, false),
+        "stddev_pop" => (AggFunc::Stddev { sample: false }, false),
+        "variance" | "var_samp" => (AggFunc::Variance { sample: true }, false),
+        "var_pop" => (AggFunc::Variance { sample: false }, false),
+        "count_if" => (AggFunc::CountIf, false),
         _ => {
             let rsd = match &second {
                 None => 0.05,
