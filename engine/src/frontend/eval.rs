@@ -897,10 +897,9 @@ pub fn scalar_function(name: &str, args: Vec<Expr>, span: Span) -> Result<Expr, 
         _ => {}
     }
     let Some(def) = crate::plan::functions::lookup(&lower) else {
-        return Err(ParseError::new(
-            format!("the function {name}() is not supported in Streamlab; supported: {}", crate::plan::functions::known_names()),
-            span,
-        ));
+        let similar = crate::plan::functions::similar_names(&lower);
+        let hint = if similar.is_empty() { String::new() } else { format!("; did you mean {}?", similar.join(", ")) };
+        return Err(ParseError::new(format!("the function {name}() is not supported in Streamlab{hint}"), span));
     };
     if args.len() < def.min_args || args.len() > def.max_args {
         let most = if def.max_args == usize::MAX { "any number of".to_string() } else { def.max_args.to_string() };

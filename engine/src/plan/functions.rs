@@ -214,11 +214,32 @@ pub fn lookup(name: &str) -> Option<&'static FunctionDef> {
     FUNCTIONS.iter().find(|d| d.name.eq_ignore_ascii_case(name))
 }
 
-/// The names of every modelled function, for "not supported" messages.
-pub fn known_names() -> String {
-    let mut names: Vec<&str> = FUNCTIONS.iter().map(|d| d.name).filter(|n| !n.starts_with("get_")).collect();
-    names.extend(AGGREGATES.iter().map(|a| a.0));
-    names.join(", ")
+/// The modelled functions closest to `name` (by edit distance, at most three), for
+/// "not supported" messages.
+pub fn similar_names(name: &str) -> Vec<&'static str> {
+    fn distance(a: &str, b: &str) -> usize {
+        let b: Vec<char> = b.chars().collect();
+        let mut prev: Vec<usize> = (0..=b.len()).collect();
+        for (i, ca) in a.chars().enumerate() {
+            let mut cur = vec![i + 1];
+            for (j, cb) in b.iter().enumerate() {
+                cur.push((prev[j] + usize::from(ca != *cb)).min(prev[j + 1] + 1).min(cur[j] + 1));
+            }
+            prev = cur;
+        }
+        prev[b.len()]
+    }
+    let lower = name.to_ascii_lowercase();
+    let mut all: Vec<(usize, &'static str)> = FUNCTIONS
+        .iter()
+        .map(|d| d.name)
+        .chain(AGGREGATES.iter().map(|a| a.0))
+        .filter(|n| !n.starts_with("get_"))
+        .map(|n| (distance(&lower, n), n))
+        .filter(|(d, n)| *d <= 2.max(n.len() / 3) || n.contains(lower.as_str()) || lower.contains(n))
+        .collect();
+    all.sort();
+    all.into_iter().take(3).map(|(_, n)| n).collect()
 }
 
 /// The aggregate functions: (Spark name, min args, max args). Built into
