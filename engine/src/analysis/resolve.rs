@@ -107,7 +107,8 @@ impl Resolver {
                 let mut items = Vec::new();
                 for e in exprs {
                     match e {
-                        Expr::Star => items.extend(input.output.iter().map(|a| Expr::Column(a.name.clone()))),
+                        // By position: `*` after a join keeps both same-named columns.
+                        Expr::Star => items.extend((0..input.output.len()).map(|i| Expr::Column(format!("\u{0}col{i}")))),
                         // `select('o.*')`: every field of the struct column `o`.
                         Expr::Column(n) if n.ends_with(".*") => {
                             let prefix = n.trim_end_matches(".*").rsplit('.').next().unwrap_or_default();
@@ -493,7 +494,7 @@ impl Resolver {
         // (`max(n) + 1`, `size(collect_list(x))`) is evaluated by a projection on top.
         let mut aggs: Vec<BoundAgg> = Vec::new();
         let mut agg_attrs: Vec<Attr> = Vec::new();
-        let mut items: Vec<(Option<Expr>, Attr)> = Vec::new();
+        let mut needs_projection = false;
         let mut projected: Vec<Expr> = Vec::new();
         let group_width_out = output.len();
         for e in aggregates {
@@ -512,13 +513,12 @@ impl Resolver {
                 let (b, t) = bind_agg(inner, &input.output)?;
                 let col = Expr::Column(format!("\u{0}col{}", group_width_out + aggs.len()));
                 aggs.push(b);
-                agg_attrs.push(Attr::new(name.clone(), t.clone()));
-                items.push((None, Attr::new(name.clone(), t)));
+                agg_attrs.push(Attr::new(name.clone(), t));
                 projected.push(Expr::Alias(Box::new(col), name));
                 continue;
             }
             // Replace every aggregate call inside by a reference to its buffer's column.
-            let mut failure = None;
+            needs_projection = true;
             let rewritten = inner.transform(&|x| match x {
                 Expr::Agg { .. } => Some(Expr::Column(format!("\u{0}agg:{x}"))),
                 _ => None,
@@ -531,31 +531,18 @@ impl Resolver {
             });
             let mut refs = Vec::new();
             for call in calls {
-                match bind_agg(&call, &input.output) {
-                    Ok((b, t)) => {
-                        refs.push((format!("\u{0}agg:{call}"), group_width_out + aggs.len()));
-                        aggs.push(b);
-                        agg_attrs.push(Attr::new(call.to_string(), t));
-                    }
-                    Err(err) => failure = Some(err),
-                }
-            }
-            if let Some(err) = failure {
-                return Err(err);
+                let (b, t) = bind_agg(&call, &input.output)?;
+                refs.push((format!("\u{0}agg:{call}"), group_width_out + aggs.len()));
+                aggs.push(b);
+                agg_attrs.push(Attr::new(call.pretty_name(), t));
             }
             let rewritten = rewritten.transform(&|x| match x {
                 Expr::Column(n) => refs.iter().find(|(r, _)| r == n).map(|(_, i)| Expr::Column(format!("\u{0}col{i}"))),
                 _ => None,
             });
-            items.push((Some(Expr::Alias(Box::new(rewritten.clone()), name.clone())), Attr::new(name.clone(), DataType::Null)));
             projected.push(Expr::Alias(Box::new(rewritten), name));
         }
-        let needs_projection = items.iter().any(|(p, _)| p.is_some());
-        if needs_projection {
-            output.extend(agg_attrs);
-        } else {
-            output.extend(items.iter().map(|(_, a)| a.clone()));
-        }
+        output.extend(agg_attrs);
         // The grouping column that carries the watermark tag decides lateness and eviction.
         let group_width = keys.len() + usize::from(session.is_some());
         let event_time_key = output.iter().take(group_width).position(Attr::is_event_time);

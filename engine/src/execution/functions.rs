@@ -202,7 +202,7 @@ pub fn call(name: &str, args: &[Value]) -> Value {
         "split" => {
             let (Value::Str(text), Value::Str(re)) = (&first, &arg(1)) else { return Value::Null };
             let limit = args.get(2).and_then(int).unwrap_or(-1);
-            match regex::Regex::new(re) {
+            match regex_lite::Regex::new(re) {
                 Ok(r) => Value::Array(split(text, &r, limit).into_iter().map(|p| Value::str(&p)).collect()),
                 Err(_) => Value::Null,
             }
@@ -210,14 +210,14 @@ pub fn call(name: &str, args: &[Value]) -> Value {
         "regexp_extract" => {
             let (Value::Str(text), Value::Str(re)) = (&first, &arg(1)) else { return Value::Null };
             let idx = args.get(2).and_then(int).unwrap_or(1).max(0) as usize;
-            match regex::Regex::new(re) {
+            match regex_lite::Regex::new(re) {
                 Ok(r) => Value::str(r.captures(text).and_then(|c| c.get(idx)).map_or("", |m| m.as_str())),
                 Err(_) => Value::Null,
             }
         }
         "regexp_replace" => {
             let (Value::Str(text), Value::Str(re)) = (&first, &arg(1)) else { return Value::Null };
-            match regex::Regex::new(re) {
+            match regex_lite::Regex::new(re) {
                 Ok(r) => Value::str(&r.replace_all(text, s(&arg(2)).as_str())),
                 Err(_) => Value::Null,
             }
@@ -356,7 +356,7 @@ pub fn call(name: &str, args: &[Value]) -> Value {
             (Some(a), Some(b)) => Value::Int((a.div_euclid(DAY_US) - b.div_euclid(DAY_US)) as i32),
             _ => Value::Null,
         },
-        "rlike" => match regex::Regex::new(&s(&arg(1))) {
+        "rlike" => match regex_lite::Regex::new(&s(&arg(1))) {
             Ok(r) => Value::Bool(r.is_match(&s(&first))),
             Err(_) => Value::Null,
         },
@@ -414,7 +414,7 @@ fn substring(chars: &[char], pos: i64, len: i64) -> String {
 
 /// Java's `String.split(regex, limit)`: limit > 0 caps the parts; otherwise all parts, and
 /// (limit 0 only) trailing empty strings removed. Spark passes -1: trailing empties stay.
-fn split(text: &str, re: &regex::Regex, limit: i64) -> Vec<String> {
+fn split(text: &str, re: &regex_lite::Regex, limit: i64) -> Vec<String> {
     if text.is_empty() {
         return vec![String::new()];
     }

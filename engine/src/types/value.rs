@@ -214,3 +214,30 @@ pub fn format_double(v: f64) -> String {
         format!("{v}")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::hash::{BuildHasher, Hash, Hasher};
+
+    fn hash_of(v: &Value) -> u64 {
+        // A fixed-key hasher, so two calls are comparable.
+        let mut fixed = std::hash::BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default().build_hasher();
+        v.hash(&mut fixed);
+        fixed.finish()
+    }
+
+    #[test]
+    fn equal_values_hash_alike() {
+        // Numbers compare by value, so 1, 1L and 1.0 are one key; they must hash alike.
+        let (i, l, d) = (Value::Int(1), Value::Long(1), Value::Double(1.0));
+        assert_eq!(l, d);
+        assert_eq!(i, l);
+        assert_eq!(hash_of(&i), hash_of(&l));
+        assert_eq!(hash_of(&l), hash_of(&d));
+        assert_ne!(Value::Double(1.5), Value::Long(1));
+        let mut set = std::collections::HashSet::new();
+        set.insert(Value::Long(7));
+        assert!(set.contains(&Value::Double(7.0)));
+    }
+}
