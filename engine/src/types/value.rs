@@ -218,13 +218,11 @@ pub fn format_double(v: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::hash::{BuildHasher, Hash, Hasher};
+    use std::hash::BuildHasher;
 
     fn hash_of(v: &Value) -> u64 {
         // A fixed-key hasher, so two calls are comparable.
-        let mut fixed = std::hash::BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default().build_hasher();
-        v.hash(&mut fixed);
-        fixed.finish()
+        std::hash::BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default().hash_one(v)
     }
 
     #[test]
