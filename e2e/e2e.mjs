@@ -3,7 +3,8 @@
 //
 //   node e2e/e2e.mjs
 //
-// It serves dist/ itself on 127.0.0.1 with an ephemeral port, opens the lab, replays the
+// It serves dist/ itself on 127.0.0.1 with an ephemeral port under a subpath (/streamlab/, as
+// a project site would), checks the bundle carries no dev-server live-reload client, opens the lab, replays the
 // conformance case window-sliding-classic-append through the UI and compares the emitted rows
 // with what real Spark emitted, loads the `classic` preset, switches to Korean, and saves
 // screenshots to e2e/out/. Any page error, console error or failed request fails the run.
@@ -51,10 +52,17 @@ const MIME = {
   '.csv': 'text/csv; charset=utf-8',
 };
 
-function serveDist(dir) {
+/** Serves `dir` under the URL path `prefix` only: a request outside it (an absolute asset path
+ * in the bundle) is a 404, which fails the run. */
+function serveDist(dir, prefix) {
   const server = http.createServer(async (req, res) => {
     try {
-      const urlPath = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
+      const fullPath = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
+      if (!fullPath.startsWith(prefix)) {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('outside the subpath');
+        return;
+      }
+      const urlPath = fullPath.slice(prefix.length - 1);
       let file = path.normalize(path.join(dir, urlPath));
       if (file !== dir && !file.startsWith(dir + path.sep)) {
         res.writeHead(403).end();
@@ -177,8 +185,9 @@ async function main() {
   const scenario = JSON.parse(caseText);
   await fsp.mkdir(outDir, { recursive: true });
 
-  const server = await serveDist(distDir);
-  const url = `http://127.0.0.1:${server.address().port}/`;
+  const subpath = '/streamlab/';
+  const server = await serveDist(distDir, subpath);
+  const url = `http://127.0.0.1:${server.address().port}${subpath}`;
   const userDataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'streamlab-e2e-'));
   const problems = [];
   let context;
@@ -212,7 +221,14 @@ async function main() {
     });
     const lab = new LabPage(page);
 
-    await check('the app loads and mounts its controls', async () => {
+    await check('the bundle is deployable: no live-reload client, only relative asset paths', async () => {
+      const html = await fsp.readFile(path.join(distDir, 'index.html'), 'utf8');
+      assert(!/__TRUNK_|well-known\/trunk|trunk\/ws/i.test(html), 'dist/index.html carries trunk serve\'s live-reload client');
+      const absolute = [...html.matchAll(/(?:href|src|module_or_path:)\s*=?\s*['"](\/[^'"]*)['"]/g)].map((m) => m[1]);
+      assert(absolute.length === 0, `absolute asset paths break a subpath deployment: ${absolute.join(', ')}`);
+    });
+
+    await check('the app loads under a subpath and mounts its controls', async () => {
       await lab.open(url);
       assert((await lab.htmlLang()) === 'en', `<html lang> is ${await lab.htmlLang()}, want en`);
     });
@@ -266,6 +282,37 @@ async function main() {
       assert((await lab.activeModes()).length === 1, 'not exactly one output mode is pressed');
       await lab.el('run-step').click();
       await lab.waitForStepsDone(1, n);
+    });
+
+    await check('"Export to PySpark" downloads a runnable script of the classic preset', async () => {
+      const download = await lab.exportPyspark();
+      assert(download.suggestedFilename() === 'classic.py', `file name ${download.suggestedFilename()}, want classic.py`);
+      const script = await fsp.readFile(await download.path(), 'utf8');
+      const preset = JSON.parse(await fsp.readFile(path.join(root, 'assets', 'scenarios', 'classic.json'), 'utf8'));
+      assert(script.startsWith('#!/usr/bin/env python3'), 'not a Python script');
+      assert(script.includes(preset.query), 'the script lacks the query');
+      const m = script.match(/SCENARIO = json\.loads\(r"""\n([\s\S]*?)\n"""\)/);
+      assert(m, 'no embedded scenario');
+      const embedded = JSON.parse(m[1]);
+      // One step ran in the lab (the check above): the script replays exactly that step.
+      assert(embedded.steps.length === 1, `embedded steps ${embedded.steps.length}, want 1`);
+      assert(embedded.output_mode === preset.output_mode && embedded.query === preset.query, 'mode or query differ');
+      for (const needle of ['def run(spark=None, record=None', 'foreachBatch', '--record']) {
+        assert(script.includes(needle), `the script lacks ${needle}`);
+      }
+    });
+
+    await check("Spark's own progress reports, pasted in, are laid out as batches", async () => {
+      // What print(query.recentProgress) showed on PySpark 4.3.0 (engine/tests/fixtures/README.md).
+      const text = await fsp.readFile(path.join(root, 'engine', 'tests', 'fixtures', 'spark-recent-progress.json'), 'utf8');
+      await (await lab.reveal('progress-json-input')).fill(text);
+      await lab.click('import-progress');
+      const ids = await lab.el('imported-batches').locator('[data-testid="imported-batch"]').evaluateAll((els) => els.map((e) => e.dataset.batchId));
+      assert(JSON.stringify(ids) === JSON.stringify(['0', '0', '1', '2', '3', '4']), `imported batch ids ${JSON.stringify(ids)}`);
+      const detail = await lab.text('imported-batch-detail');
+      assert(detail.includes('stateStoreSave') && detail.includes('FileStreamSource'), `detail of batch 4: ${detail.slice(0, 200)}`);
+      await lab.el('progress-import').scrollIntoViewIfNeeded();
+      await lab.screenshot(path.join(outDir, 'progress-import.png'));
     });
 
     await check('the language toggle switches to Korean and back', async () => {

@@ -80,16 +80,27 @@ export class LabPage {
     return (await notice.count()) > 0 ? (await notice.innerText()).trim() : '';
   }
 
-  /** Pastes a scenario (conformance format) and loads it. */
-  async openScenario(jsonText) {
-    const textarea = this.el('scenario-json');
-    // The scenario box may sit in a collapsed <details>: open it the way a person would.
-    if (!(await textarea.isVisible())) {
-      const details = textarea.locator('xpath=ancestor::details[1]');
+  /** Opens the collapsed <details> around `id`, if any, the way a person would. */
+  async reveal(id) {
+    const el = this.el(id);
+    if (!(await el.isVisible())) {
+      const details = el.locator('xpath=ancestor::details[1]');
       if ((await details.count()) > 0) await details.locator('summary').first().click();
     }
-    await textarea.fill(jsonText);
+    return el;
+  }
+
+  /** Pastes a scenario (conformance format) and loads it. */
+  async openScenario(jsonText) {
+    await (await this.reveal('scenario-json')).fill(jsonText);
     await this.el('open-scenario').click();
+  }
+
+  /** Clicks "Export to PySpark" and returns the download. */
+  async exportPyspark() {
+    const button = await this.reveal('export-pyspark');
+    const [download] = await Promise.all([this.page.waitForEvent('download'), button.click()]);
+    return download;
   }
 
   async selectPreset(id) {

@@ -6,4 +6,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$STREAMLAB_ROOT"
 bash scripts/setup.sh
 echo "==> trunk serve: http://127.0.0.1:8080 (the first release build takes a few minutes)"
-exec trunk serve --release --offline "$@"
+# The dev server injects a live-reload client into the page it serves: it builds into
+# target/serve-dist so that dist/ (what `trunk build --release --offline` makes for deploying)
+# never carries it.
+exec trunk serve --release --offline --dist target/serve-dist "$@"

@@ -40,6 +40,9 @@ phase "engine builds for wasm32" cargo build --locked -p streamlab-engine --targ
 phase "trunk build --release" trunk build --release --offline
 # 5. end to end in Debian's Chromium against dist/
 phase "e2e (playwright-core, chromium)" node e2e/e2e.mjs
+# 6. the lab's PySpark export of every preset, run on real PySpark 4.3.0 and checked against
+#    the engine batch by batch (installs PySpark into .venv-spark/ when missing)
+phase "real Spark: every preset's exported script" bash scripts/spark-check.sh
 
 echo
 printf '    %s\n' "${timings[@]}"

@@ -12,6 +12,7 @@
 //! - [`streaming`]: `OutputMode`, `MemoryStream`, `WatermarkTracker`,
 //!   `MicroBatchExecution` (`StreamingQuery`) and `StreamingQueryProgress`.
 //! - [`scenario`]: the conformance scenario format, a runner and the comparison with Spark.
+//! - [`export`]: a scenario as a runnable PySpark script (the path from the lab to real Spark).
 //!
 //! The engine never reads the wall clock, spawns threads or touches the filesystem; the
 //! same inputs give the same batches, outputs, state and progress.
@@ -19,6 +20,7 @@
 pub mod analysis;
 pub mod error;
 pub mod execution;
+pub mod export;
 pub mod frontend;
 pub mod plan;
 pub mod scenario;

@@ -3,6 +3,7 @@
 //! # Layout
 //! - [`session`]: plain-Rust boundary to the engine; hands out [`session::LabView`] snapshots.
 //! - [`i18n`]: every label in English and Korean.
+//! - [`progress_import`]: real Spark's progress reports, pasted in, as the lab's batch views.
 //! - [`quiz`]: the question bank and presets (data in `quizzes/` and `assets/scenarios/`).
 //! - [`components`]: the page, one component per panel; they read the [`Lab`] context and
 //!   never call the engine directly (invariant 6).
@@ -10,6 +11,7 @@
 pub mod components;
 pub mod i18n;
 pub mod persist;
+pub mod progress_import;
 pub mod quiz;
 pub mod session;
 

@@ -747,6 +747,19 @@ impl Session {
         s
     }
 
+    /// The session as a runnable PySpark 4.3 script (`streamlab_engine::export`): the file name
+    /// (`<scenario id>.py`) and the script text. The lab's trigger goes with it.
+    ///
+    /// # Errors
+    /// The engine's message when a source's definition cannot be exported.
+    pub fn to_pyspark(&self) -> Result<(String, String), String> {
+        let scenario = self.to_scenario();
+        let options = streamlab_engine::export::ExportOptions { trigger: self.trigger.unwrap_or_default() };
+        let script = streamlab_engine::export::pyspark_script(&scenario, options).map_err(|e| e.to_string())?;
+        let stem = if scenario.id.is_empty() { "streamlab-session" } else { scenario.id.as_str() };
+        Ok((format!("{stem}.py"), script))
+    }
+
     /// Everything the page shows.
     pub fn view(&self) -> LabView {
         let output: Vec<Attr> = self.query.as_ref().map(|q| q.plan().output.clone()).unwrap_or_default();

@@ -282,3 +282,24 @@ fn a_saved_session_comes_back_with_its_checkpoint_and_sink() {
     assert_eq!(back.view(), s.view());
     assert_eq!(back.view().recovery.unwrap().duplicates, 1);
 }
+
+#[test]
+fn export_to_pyspark_carries_the_session_and_its_trigger() {
+    use streamlab_engine::streaming::Trigger;
+    let case = corpus("window-sliding-classic-append");
+    let mut s = Session::from_scenario(case);
+    // Two steps run in the lab: the script holds them as its two steps.
+    assert!(s.run_step());
+    assert!(s.run_step());
+    s.set_trigger(Trigger::AvailableNow);
+    let (name, script) = s.to_pyspark().expect("script");
+    assert_eq!(name, "window-sliding-classic-append.py");
+    assert!(script.contains("clicks.withWatermark('event_time', '10 minutes')"), "the query is in the script");
+    assert!(script.contains("TRIGGER = {\"availableNow\": True}"));
+    let open = "SCENARIO = json.loads(r\"\"\"";
+    let start = script.find(open).expect("embedded scenario") + open.len();
+    let end = start + script[start..].find("\"\"\")").expect("end of the literal");
+    let embedded: serde_json::Value = serde_json::from_str(&script[start..end]).expect("JSON");
+    assert_eq!(embedded["steps"].as_array().map(Vec::len), Some(2));
+    assert!(embedded.get("expected").is_none(), "Spark's answer is not part of the script");
+}

@@ -890,9 +890,9 @@ impl StreamingQuery {
                     "MemoryStream[{}]",
                     s.schema().fields().iter().map(|f| f.name().as_str()).collect::<Vec<_>>().join(",")
                 ),
-                start_offset: self.committed[i],
-                end_offset: end[i],
-                latest_offset: end[i],
+                start_offset: self.committed[i].map(serde_json::Value::from),
+                end_offset: end[i].map(serde_json::Value::from),
+                latest_offset: end[i].map(serde_json::Value::from),
                 num_input_rows: inputs[i],
                 input_rows_per_second: 0.0,
                 processed_rows_per_second: 0.0,

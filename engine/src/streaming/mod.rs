@@ -11,7 +11,7 @@ pub mod watermark_tracker;
 
 pub use micro_batch::{checkpoint_location, sink_accepts, BatchResult, Checkpoint, CommitLogEntry, EventTimeSummary, OffsetLogEntry, StreamingConf, StreamingQuery};
 pub use output_mode::OutputMode;
-pub use progress::{StateOperatorProgress, StreamingQueryProgress};
+pub use progress::{parse_progress, StateOperatorProgress, StreamingQueryProgress};
 pub use sink::{CrashPoint, Sink, SinkKind};
 pub use source::{kafka_schema, rate_schema, MemoryStream, SourceKind};
 pub use trigger::{Trigger, TriggerArg};

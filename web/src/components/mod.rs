@@ -2,6 +2,7 @@
 //! through `Lab::act`; none calls the engine directly.
 
 mod controls;
+mod progress_import;
 mod query;
 mod quiz_panel;
 mod recovery;
@@ -84,6 +85,7 @@ pub fn App() -> impl IntoView {
                 <results::MetricsPanel/>
                 <quiz_panel::QuizPanel/>
                 <scenario_io::ScenarioPanel/>
+                <progress_import::ProgressImportPanel/>
             </section>
         </main>
     }

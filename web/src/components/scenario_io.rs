@@ -52,10 +52,11 @@ pub fn PresetPicker() -> impl IntoView {
     }
 }
 
-fn download(name: &str, text: &str) -> Result<(), wasm_bindgen::JsValue> {
+/// Offers `text` as a file download named `name` with MIME type `mime`.
+fn download(name: &str, mime: &str, text: &str) -> Result<(), wasm_bindgen::JsValue> {
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
     let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type("application/json");
+    opts.set_type(mime);
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)?;
     let url = web_sys::Url::create_object_url_with_blob(&blob)?;
     let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
@@ -87,9 +88,19 @@ pub fn ScenarioPanel() -> impl IntoView {
     let save = move |_| {
         let scenario = lab.read(Session::to_scenario);
         let name = format!("{}.json", if scenario.id.is_empty() { "streamlab-session" } else { scenario.id.as_str() });
-        if download(&name, &scenario.to_json()).is_err() {
+        if download(&name, "application/json", &scenario.to_json()).is_err() {
             text.set(scenario.to_json());
         }
+    };
+    // The same session as a PySpark script: the path from the lab to real Spark.
+    let export = move |_| match lab.read(Session::to_pyspark) {
+        Ok((name, script)) => {
+            error.set(None);
+            if download(&name, "text/x-python", &script).is_err() {
+                text.set(script);
+            }
+        }
+        Err(e) => error.set(Some(e)),
     };
     view! {
         <details class="panel scenario">
@@ -101,6 +112,9 @@ pub fn ScenarioPanel() -> impl IntoView {
             <div class="buttons">
                 <button data-testid="open-scenario" on:click=open>{move || lab.t("scenario.open")}</button>
                 <button data-testid="save-scenario" on:click=save>{move || lab.t("scenario.save")}</button>
+                <button data-testid="export-pyspark" on:click=export title=move || lab.t("scenario.export.help")>
+                    {move || lab.t("scenario.export")}
+                </button>
             </div>
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
         </details>

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The path from the lab to real Spark, verified: exports every preset (assets/scenarios) as a
+# PySpark script, runs all of them on real PySpark 4.3.0 in one Python process with one
+# SparkSession (each script records what Spark did), then checks the engine against those
+# recordings batch by batch with the conformance runner. Installs PySpark 4.3.0 into
+# .venv-spark/ (ignored by git) and Java 17 from Debian when missing; fails with a clear
+# message if it cannot.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+cd "$STREAMLAB_ROOT"
+t0=$SECONDS
+
+if ! java -version 2>&1 | grep -q 'version "17'; then
+  echo "spark-check: installing Java 17 (openjdk-17-jre-headless)"
+  if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+  $sudo apt-get update -q && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q openjdk-17-jre-headless \
+    || { echo "spark-check: could not install Java 17, which PySpark needs" >&2; exit 1; }
+fi
+
+venv=.venv-spark
+if ! "$venv/bin/python" -c 'import pyspark, sys; sys.exit(pyspark.__version__ != "4.3.0")' 2>/dev/null; then
+  echo "spark-check: installing PySpark 4.3.0 into $venv (about 320 MB)"
+  rm -rf "$venv"
+  python3 -m venv "$venv" && "$venv/bin/pip" install -q --disable-pip-version-check pyspark==4.3.0 \
+    || { echo "spark-check: could not install PySpark 4.3.0 into $venv (pip failed; is PyPI reachable?)" >&2; exit 1; }
+fi
+echo "spark-check: Java and PySpark ready after $((SECONDS - t0))s"
+
+out=target/spark-check
+rm -rf "$out"
+mkdir -p "$out/scripts" "$out/recorded"
+cargo run --offline --locked -q -p streamlab-engine --example export -- --all assets/scenarios -o "$out/scripts" >/dev/null
+PYSPARK_PYTHON="$STREAMLAB_ROOT/$venv/bin/python" "$venv/bin/python" scripts/spark_check.py "$out/scripts" "$out/recorded"
+STREAMLAB_CONFORMANCE_DIR="$STREAMLAB_ROOT/$out/recorded" cargo test --offline --locked -q -p streamlab-engine --test conformance
+echo "spark-check: every preset's exported script ran on Spark 4.3.0 and matched the engine, in $((SECONDS - t0))s"
