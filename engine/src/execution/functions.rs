@@ -136,6 +136,20 @@ pub fn call(name: &str, args: &[Value]) -> Value {
             return best.unwrap_or(Value::Null);
         }
         "array" => return Value::Array(args.iter().cloned().collect()),
+        "in" => {
+            if first.is_null() {
+                return Value::Null;
+            }
+            let mut saw_null = false;
+            for item in &args[1..] {
+                if item.is_null() {
+                    saw_null = true;
+                } else if super::eval::compare(&first, item) == Some(std::cmp::Ordering::Equal) {
+                    return Value::Bool(true);
+                }
+            }
+            return if saw_null { Value::Null } else { Value::Bool(false) };
+        }
         "current_date" => return Value::Date(BATCH_TIMESTAMP_MS.with(Cell::get).div_euclid(86_400_000) as i32),
         "current_timestamp" | "now" => return Value::Timestamp(BATCH_TIMESTAMP_MS.with(Cell::get).saturating_mul(1000)),
         "unix_timestamp" if args.is_empty() => return Value::Long(BATCH_TIMESTAMP_MS.with(Cell::get).div_euclid(1000)),

@@ -699,9 +699,14 @@ impl<'a> Evaluator<'a> {
                         v => values.push(self.literal_or_col(v, s)?),
                     }
                 }
-                let mut it = values.into_iter().map(|v| Expr::Binary(BinOp::Eq, Box::new(e.clone()), Box::new(v)));
-                let first = it.next().ok_or_else(|| perr("isin() needs at least one value", span))?;
-                it.fold(first, |a, b| Expr::Binary(BinOp::Or, Box::new(a), Box::new(b)))
+                if values.is_empty() {
+                    return Err(perr("isin() needs at least one value", span));
+                }
+                // `(x IN (1, 2))`, Spark's `In`: NULL when x is NULL, or when nothing matches
+                // and the list holds a NULL.
+                let mut args = vec![e];
+                args.extend(values);
+                Expr::Function("in".into(), args)
             }
             "between" => {
                 let mut it = pos.into_iter();

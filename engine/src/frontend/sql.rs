@@ -124,6 +124,15 @@ fn convert(e: &ast::Expr, span: Span) -> Result<Expr, ParseError> {
         },
         S::IsNull(inner) => Expr::IsNull(Box::new(convert(inner, span)?), false),
         S::IsNotNull(inner) => Expr::IsNull(Box::new(convert(inner, span)?), true),
+        S::Like { negated, expr, pattern, escape_char: None, any: false } | S::RLike { negated, expr, pattern, .. } => {
+            let name = if matches!(e, S::Like { .. }) { "like" } else { "rlike" };
+            let call = Expr::Function(name.into(), vec![convert(expr, span)?, convert(pattern, span)?]);
+            if *negated {
+                Expr::Not(Box::new(call))
+            } else {
+                call
+            }
+        }
         S::Between { expr, negated, low, high } => {
             let x = convert(expr, span)?;
             let both = Expr::Binary(
@@ -138,16 +147,14 @@ fn convert(e: &ast::Expr, span: Span) -> Result<Expr, ParseError> {
             }
         }
         S::In { expr, target: ast::InTarget::List(list), negated, .. } => {
-            let x = convert(expr, span)?;
-            let mut any: Option<Expr> = None;
+            let mut args = vec![convert(expr, span)?];
             for item in list {
-                let eq = Expr::Binary(BinOp::Eq, Box::new(x.clone()), Box::new(convert(item, span)?));
-                any = Some(match any {
-                    None => eq,
-                    Some(prev) => Expr::Binary(BinOp::Or, Box::new(prev), Box::new(eq)),
-                });
+                args.push(convert(item, span)?);
             }
-            let any = any.ok_or_else(|| unsupported("an empty IN list", span))?;
+            if args.len() == 1 {
+                return Err(unsupported("an empty IN list", span));
+            }
+            let any = Expr::Function("in".into(), args);
             if *negated {
                 Expr::Not(Box::new(any))
             } else {

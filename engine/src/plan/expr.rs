@@ -320,6 +320,17 @@ impl fmt::Display for Expr {
                 other => write!(f, "{}[{other}]", args[0]),
             },
             Expr::Function(n, args) if n == "get_item" && args.len() == 2 => write!(f, "{}[{}]", args[0], args[1]),
+            Expr::Function(n, args) if n == "like" && args.len() == 2 => write!(f, "{} LIKE {}", args[0], args[1]),
+            Expr::Function(n, args) if n == "in" && !args.is_empty() => {
+                write!(f, "({} IN (", args[0])?;
+                for (i, a) in args[1..].iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{a}")?;
+                }
+                f.write_str("))")
+            }
             Expr::Function(n, args) => {
                 write!(f, "{n}(")?;
                 for (i, a) in args.iter().enumerate() {

@@ -138,6 +138,8 @@ pub static FUNCTIONS: &[FunctionDef] = &[
     f("endswith", 2, 2, ColArgs::All, B),
     f("like", 2, 2, FIRST, B),
     f("rlike", 2, 2, FIRST, B),
+    // `x IN (a, b)` / `isin`, printed as Spark does.
+    f("in", 2, V, ColArgs::All, B),
     // numbers
     f("abs", 1, 1, FIRST, TypeRule::Numeric(0)),
     f("negative", 1, 1, FIRST, TypeRule::Numeric(0)),
@@ -234,7 +236,7 @@ pub fn similar_names(name: &str) -> Vec<&'static str> {
         .iter()
         .map(|d| d.name)
         .chain(AGGREGATES.iter().map(|a| a.0))
-        .filter(|n| !n.starts_with("get_"))
+        .filter(|n| !n.starts_with("get_") && *n != "in")
         .map(|n| (distance(&lower, n), n))
         .filter(|(d, n)| *d <= 2.max(n.len() / 3) || n.contains(lower.as_str()) || lower.contains(n))
         .collect();
