@@ -141,7 +141,7 @@ pub fn call(name: &str, args: &[Value]) -> Value {
                 return Value::Null;
             }
             let mut saw_null = false;
-            for item in &args[1..] {
+            for item in args.get(1..).unwrap_or_default() {
                 if item.is_null() {
                     saw_null = true;
                 } else if super::eval::compare(&first, item) == Some(std::cmp::Ordering::Equal) {
@@ -238,7 +238,8 @@ pub fn call(name: &str, args: &[Value]) -> Value {
         }
         "lpad" | "rpad" => {
             let chars: Vec<char> = s(&first).chars().collect();
-            let n = int(&arg(1)).unwrap_or(0).max(0) as usize;
+            // Capped so a typo cannot ask for gigabytes.
+            let n = int(&arg(1)).unwrap_or(0).clamp(0, 1_000_000) as usize;
             let pad: Vec<char> = args.get(2).map_or_else(|| vec![' '], |p| s(p).chars().collect());
             Value::str(&pad_to(&chars, n, &pad, name == "lpad"))
         }
@@ -246,7 +247,12 @@ pub fn call(name: &str, args: &[Value]) -> Value {
             let (hay, needle) = (s(&first), s(&arg(1)));
             Value::Int(hay.find(&needle).map_or(0, |byte| hay[..byte].chars().count() as i32 + 1))
         }
-        "repeat" => Value::str(&s(&first).repeat(int(&arg(1)).unwrap_or(0).clamp(0, 10_000) as usize)),
+        "repeat" => {
+            let text = s(&first);
+            let n = int(&arg(1)).unwrap_or(0).clamp(0, 10_000) as usize;
+            // Capped so a typo cannot ask for gigabytes.
+            Value::str(&text.repeat(n.min(1_000_000 / text.len().max(1))))
+        }
         "contains" | "startswith" | "endswith" | "like" => {
             let (a, b) = (s(&first), s(&arg(1)));
             Value::Bool(match name {

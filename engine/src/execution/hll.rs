@@ -47,7 +47,7 @@ fn hash_with(v: &Value, seed: u64) -> u64 {
 
 /// The HyperLogLog++ estimate of the number of distinct values in `values` with `p` index bits.
 pub fn estimate<'a>(values: impl Iterator<Item = &'a Value>, p: u8) -> i64 {
-    let p = u32::from(p.clamp(4, 30));
+    let p = u32::from(p.clamp(4, 18));
     let m = 1usize << p;
     let mut registers = vec![0u8; m];
     let w_padding = 1u64 << (p - 1);

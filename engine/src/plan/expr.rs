@@ -123,7 +123,9 @@ impl AggFunc {
         if !p.is_finite() || p < 4.0 {
             return Err("HLL++ requires at least 4 bits for addressing. Use a lower error, at most 39%.".into());
         }
-        Ok(p.min(30.0) as u8)
+        // Past 18 bits (a 256 KiB register array) the estimate of any cardinality a lab
+        // session reaches is the same; larger arrays would only cost memory.
+        Ok(p.min(18.0) as u8)
     }
 }
 

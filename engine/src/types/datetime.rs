@@ -379,6 +379,18 @@ mod tests {
         assert!(matches!(spark_string_to_timestamp("2026-01-01T12:00:00Europe/Paris"), Unsupported(_)));
     }
 
+    proptest::proptest! {
+        /// No text a learner can type makes the parsers panic.
+        #[test]
+        fn any_text_is_safe(text in "\\PC{0,40}", pattern in "[yMdHhmsSaEDXxZz'. :/-]{0,12}") {
+            let _ = spark_string_to_timestamp(&text);
+            if let Ok(f) = spark_pattern_to_chrono(&pattern) {
+                let _ = parse_with_pattern(&text, &f);
+                let _ = format_with_pattern(1_767_268_800_000_000, &f);
+            }
+        }
+    }
+
     #[test]
     fn patterns_translate() {
         let f = spark_pattern_to_chrono("yyyy-MM-dd HH:mm:ss").unwrap();
