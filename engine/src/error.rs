@@ -36,12 +36,21 @@ pub struct ParseError {
     /// Lower-case, no final period.
     pub message: String,
     pub span: Span,
+    /// Set when the text is valid PySpark/Spark SQL but uses a feature Streamlab does not
+    /// model (`GroupedData.applyInPandasWithState()`): the conformance runner then reports
+    /// `unsupported: <feature>` instead of a wrong answer.
+    pub unsupported: Option<String>,
 }
 
 impl ParseError {
     /// A parse error at `span`.
     pub fn new(message: impl Into<String>, span: Span) -> ParseError {
-        ParseError { message: message.into(), span }
+        ParseError { message: message.into(), span, unsupported: None }
+    }
+
+    /// A real Spark `feature` that Streamlab does not model, at `span`.
+    pub fn not_modelled(feature: impl Into<String>, message: impl Into<String>, span: Span) -> ParseError {
+        ParseError { message: message.into(), span, unsupported: Some(feature.into()) }
     }
 }
 

@@ -323,6 +323,9 @@ proptest! {
             ("clicks.withWatermark('event_time', '10 minutes').filter(F.col('post_id') > 2)", OutputMode::Append),
         ][which];
         let (_, results) = run(query, mode, &split(&evs, &cuts));
+        // The filter of the last query reads no event time, so Spark runs it below
+        // withWatermark (PushPredicateThroughNonJoin): only the rows it keeps move the watermark.
+        let moves_watermark = |e: &Ev| which != 5 || e.post > 2;
         let mut model_next_wm = 0i64;
         let mut prev: Option<i64> = None;
         for b in &results {
@@ -332,7 +335,7 @@ proptest! {
             }
             prop_assert_eq!(b.late_watermark_ms, prev.unwrap_or(0), "{}: late watermark of batch {}", query, b.batch_id);
             prop_assert_eq!(wm, model_next_wm, "{}: watermark of batch {}", query, b.batch_id);
-            if let Some(max) = batch_events(b).iter().map(|e| e.ts_us / 1000).max() {
+            if let Some(max) = batch_events(b).iter().filter(|e| moves_watermark(e)).map(|e| e.ts_us / 1000).max() {
                 model_next_wm = model_next_wm.max(max - DELAY_MS);
             }
             prev = Some(wm);

@@ -959,9 +959,11 @@ fn find_op(plan: &Plan, op: usize) -> Option<&Plan> {
 
 fn state_tables(q: &StreamingQuery, mode: OutputMode, evicted: &[(usize, Row)], day: i64) -> Vec<StateTableView> {
     let display_value = |v: &Value| display_cell(v, day);
-    let wm_us = q.current_watermark_ms() * 1000;
     let mut out = Vec::new();
     for (op, name) in q.plan().stateful_operators() {
+        // Each operator evicts with the watermark propagated to it (after a join: lower).
+        let op_wm_ms = q.operator_eviction_watermark_ms(op);
+        let wm_us = op_wm_ms * 1000;
         let Some(node) = find_op(q.plan(), op) else { continue };
         let Some(st) = q.states().get(&op) else {
             out.push(StateTableView { operator: name.into(), columns: vec![], rows: vec![], note: Default::default() });
@@ -1062,7 +1064,7 @@ fn state_tables(q: &StreamingQuery, mode: OutputMode, evicted: &[(usize, Row)], 
                             if key.get(key_index).and_then(Value::event_time_us).is_some_and(|t| t <= wm_us) { RowStatus::Closing } else { RowStatus::Open }
                         }
                         StateWatermark::Value { offset_ms } => {
-                            let bound = (q.current_watermark_ms() + offset_ms) * 1000;
+                            let bound = (op_wm_ms + offset_ms) * 1000;
                             if time.and_then(|t| row.get(t)).and_then(Value::event_time_us).is_some_and(|t| t <= bound) { RowStatus::Closing } else { RowStatus::Open }
                         }
                     };

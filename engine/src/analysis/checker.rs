@@ -5,7 +5,8 @@
 //! plan-level output-mode rules first, then the per-node rules bottom-up, then the global
 //! watermark correctness check. Messages are Spark's, word for word.
 
-use super::plan::{Node, Plan, StateWatermark, WindowKind};
+use super::join_helper;
+use super::plan::{Node, Plan, WindowKind};
 use crate::error::{AnalysisError, Error, Stage};
 use crate::plan::JoinType;
 use crate::streaming::OutputMode;
@@ -105,9 +106,10 @@ impl UnsupportedOperationChecker {
                 Node::Aggregate { .. } => Some("Aggregate"),
                 Node::Dedup { within_watermark: false, .. } => Some("Deduplicate"),
                 Node::Dedup { within_watermark: true, .. } => Some("DeduplicateWithinWatermark"),
-                Node::Limit { .. } => Some("GlobalLimit"),
+                Node::Limit { .. } | Node::CollectLimit { .. } => Some("GlobalLimit"),
                 Node::Sort { .. } => Some("Sort"),
                 Node::Generate { .. } => None,
+                Node::Window { .. } => Some("Window"),
                 Node::Union { .. } => Some("Union"),
                 Node::StaticJoin { .. } | Node::StreamJoin { .. } => Some("Join"),
                 Node::Static { .. } => Some("LocalRelation"),
@@ -158,6 +160,23 @@ fn check_nodes(plan: &Plan, mode: OutputMode) -> R {
                 ))
             }
         }
+        Node::Window { input, functions } if input.streaming => {
+            let list = |f: &dyn Fn(&super::plan::WindowFunctionText) -> &str| functions.iter().map(f).collect::<Vec<_>>().join(",");
+            Err(Error::Analysis(
+                AnalysisError::new(
+                    Stage::Start,
+                    "NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING",
+                    format!(
+                        "Window function is not supported in {} (as column {}) on streaming DataFrames/Datasets.\nStructured Streaming only supports time-window aggregation using the WINDOW function. (window specification: {})",
+                        list(&|f| &f.function),
+                        list(&|f| &f.column),
+                        list(&|f| &f.spec)
+                    ),
+                )
+                .with_sqlstate("42KDE")
+                .with_hint("a stream has no end, so a function over the rows before or after each row (lag, row_number, a running sum) cannot be computed; group by F.window(...) instead, or compute it per batch in foreachBatch"),
+            ))
+        }
         Node::Union { inputs } => {
             let streaming = inputs.iter().filter(|i| i.streaming).count();
             if streaming > 0 && streaming < inputs.len() {
@@ -166,7 +185,7 @@ fn check_nodes(plan: &Plan, mode: OutputMode) -> R {
                 Ok(())
             }
         }
-        Node::StreamJoin { join, spec, .. } => {
+        Node::StreamJoin { left, right, join, .. } => {
             let name = join.join_type.spark_name();
             if join.join_type == JoinType::LeftAnti {
                 return Err(legacy(plan, "LeftAnti joins with a streaming DataFrame/Dataset on the right are not supported", "an anti join would have to wait forever to know a row never matches"));
@@ -178,14 +197,7 @@ fn check_nodes(plan: &Plan, mode: OutputMode) -> R {
                     "an outer join's null rows are final only when the watermark evicts the unmatched row: use append mode",
                 ));
             }
-            let defined = |w: StateWatermark| w != StateWatermark::None;
-            let bounded = match join.join_type {
-                JoinType::LeftOuter | JoinType::LeftSemi => defined(spec.left_state),
-                JoinType::RightOuter => defined(spec.right_state),
-                JoinType::FullOuter => defined(spec.left_state) || defined(spec.right_state),
-                _ => true,
-            };
-            if bounded {
+            if join_helper::checker_accepts(join.join_type, &left.output, &right.output, &join.keys, join.condition.as_ref()) {
                 Ok(())
             } else {
                 Err(legacy(

@@ -3,9 +3,12 @@
 //! The only place that rejects a query (invariant 5): past it, a violated assumption is a bug.
 
 pub mod checker;
+pub mod join_helper;
+pub mod optimizer;
 pub mod plan;
 pub mod resolve;
+pub mod window_function;
 
 pub use checker::UnsupportedOperationChecker;
-pub use plan::{Attr, BoundAgg, BoundExpr, JoinSpec, Node, Plan, SessionSpec, StateWatermark, StreamJoinSpec, WindowKind, WindowSpec};
+pub use plan::{Attr, BoundAgg, BoundExpr, JoinSpec, Node, Plan, SessionSpec, StateWatermark, StreamJoinSpec, WindowFunctionText, WindowKind, WindowSpec};
 pub use resolve::resolve;

@@ -94,6 +94,11 @@ pub struct SessionSpec {
     pub time: BoundExpr,
     /// The gap: an interval literal, or an expression giving an interval string per row.
     pub gap: BoundExpr,
+    /// A filter the optimizer moved below the aggregation that reads the session window: it
+    /// sees each row's own session `[t, t + gap)` before sessions merge, over the input row
+    /// with that session appended as one more column (Spark pushes it below the aggregate,
+    /// above `SessionWindowing`'s per-row session).
+    pub row_filter: Option<BoundExpr>,
 }
 
 /// A join between a stream and a static table (`broadcast` style, no state).
@@ -124,7 +129,7 @@ pub enum StateWatermark {
     Value { offset_ms: i64 },
 }
 
-/// What a stream-stream join needs besides [`JoinSpec`].
+/// What a stream-stream join needs besides [`JoinSpec`] (`StreamingSymmetricHashJoinHelper`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct StreamJoinSpec {
     /// The event-time column of each side's input (index in that side's output).
@@ -132,6 +137,11 @@ pub struct StreamJoinSpec {
     pub right_time: Option<usize>,
     pub left_state: StateWatermark,
     pub right_state: StateWatermark,
+    /// The condition's conjuncts that read only the left row (over the left row): a left row
+    /// failing them is never stored (left/full outer: it is null-padded at once).
+    pub left_only: Option<BoundExpr>,
+    /// The same for the right row (over the right row alone).
+    pub right_only: Option<BoundExpr>,
 }
 
 /// A node of the analyzed plan.
@@ -163,12 +173,29 @@ pub enum Node {
     Union { inputs: Vec<Plan> },
     /// A streaming `GlobalLimit` (`StreamingGlobalLimitExec`).
     Limit { input: Box<Plan>, n: usize, op_id: usize },
+    /// A limit without state (`CollectLimitExec`, or `TakeOrderedAndProjectExec` over a
+    /// sort): the first n rows of each batch's result, as in complete mode after an
+    /// aggregation.
+    CollectLimit { input: Box<Plan>, n: usize },
     /// `Sort`, only over a Complete-mode aggregation.
     Sort { input: Box<Plan>, order: Vec<(BoundExpr, bool)> },
     /// `GenerateExec` for `explode(array)`: appends the element (and with `position` its
     /// 0-based index first), one output row per element; `outer` keeps a row with NULLs for
     /// a NULL or empty array.
     Generate { input: Box<Plan>, generator: BoundExpr, outer: bool, position: bool },
+    /// Non-time window functions (`Window`): one appended column per function. Rejected
+    /// on a stream by `UnsupportedOperationChecker`, never executed.
+    Window { input: Box<Plan>, functions: Vec<WindowFunctionText> },
+}
+
+/// One window function of a `Window` node, as Spark's error names it (upper case):
+/// `LAG(POST_ID#2L, -1, NULL)`, the column `` `prev_post` `` and the specification
+/// `(PARTITION BY USER_ID ORDER BY EVENT_TIME ASC NULLS FIRST ROWS BETWEEN ...)`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WindowFunctionText {
+    pub function: String,
+    pub column: String,
+    pub spec: String,
 }
 
 /// An analyzed plan node with its output columns.
@@ -192,6 +219,8 @@ impl Plan {
             | Node::Aggregate { input, .. }
             | Node::Dedup { input, .. }
             | Node::Limit { input, .. }
+            | Node::CollectLimit { input, .. }
+            | Node::Window { input, .. }
             | Node::Sort { input, .. }
             | Node::Generate { input, .. } => vec![input],
             Node::StaticJoin { left, right, .. } | Node::StreamJoin { left, right, .. } => vec![left, right],
@@ -278,10 +307,13 @@ impl Plan {
             ),
             Node::Union { .. } => "Union".into(),
             Node::Limit { n, op_id, .. } => format!("StreamingGlobalLimit {n}, operator {op_id}"),
+            Node::CollectLimit { input, n } if matches!(input.node, Node::Sort { .. }) => format!("TakeOrderedAndProject {n}"),
+            Node::CollectLimit { n, .. } => format!("CollectLimit {n}"),
             Node::Sort { .. } => "Sort".into(),
             Node::Generate { input, generator, outer, .. } => {
                 format!("Generate {}({}), [{}]", if *outer { "explode_outer" } else { "explode" }, show_expr(generator, &input.output), names(self))
             }
+            Node::Window { functions, .. } => format!("Window [{}]", functions.iter().map(|f| f.function.as_str()).collect::<Vec<_>>().join(", ")),
         }
     }
 
@@ -400,7 +432,9 @@ impl Plan {
                 input.require(&n, out);
             }
             // Operators that keep whole rows in state, or combine inputs, read everything.
-            Node::Dedup { input, .. } | Node::Limit { input, .. } => input.require(&child_all(input), out),
+            Node::Dedup { input, .. } | Node::Limit { input, .. } | Node::CollectLimit { input, .. } | Node::Window { input, .. } => {
+                input.require(&child_all(input), out)
+            }
             Node::Union { inputs } => inputs.iter().for_each(|i| i.require(&child_all(i), out)),
             Node::StaticJoin { left, right, .. } | Node::StreamJoin { left, right, .. } => {
                 left.require(&child_all(left), out);

@@ -8,7 +8,8 @@
 
 use std::collections::BTreeMap;
 
-use super::plan::{Attr, BoundAgg, BoundExpr, JoinSpec, Node, Plan, SessionSpec, StateWatermark, StreamJoinSpec, WindowKind, WindowSpec};
+use super::join_helper::{equi_keys, stream_join_spec};
+use super::plan::{Attr, BoundAgg, BoundExpr, JoinSpec, Node, Plan, SessionSpec, WindowKind, WindowSpec};
 use crate::error::{AnalysisError, Error, Stage};
 use crate::plan::{AggFunc, BinOp, Expr, JoinOn, JoinType, LogicalPlan};
 use crate::types::{spark_type_name, timestamp_type, window_type, DataType, Value};
@@ -428,6 +429,7 @@ impl Resolver {
     fn project(&mut self, input: Plan, items: &[Expr]) -> R<Plan> {
         let (input, items) = self.extract_generator(input, items)?;
         let (input, items) = self.extract_window(input, &items)?;
+        let (input, items) = super::window_function::extract(input, items)?;
         let mut exprs = Vec::new();
         let mut output = Vec::new();
         for e in &items {
@@ -470,7 +472,7 @@ impl Resolver {
                     format!("Gap duration expression used in session window must be CalendarIntervalType, but got {}.", spark_type_name(&gap_a.data_type)),
                 ));
             }
-            session = Some(SessionSpec { position: pos, time: time_b, gap: gap_b });
+            session = Some(SessionSpec { position: pos, time: time_b, gap: gap_b, row_filter: None });
             session_attr = Some(Attr { name, data_type: window_type(), watermark_delay_ms: time_a.watermark_delay_ms, window: Some(WindowKind::Session), qualifiers: Vec::new() });
         }
         if plain.iter().any(|g| matches!(g, Expr::SessionWindow { .. })) {
@@ -655,110 +657,6 @@ fn relations(plan: &Plan) -> Vec<String> {
     out
 }
 
-/// The conjuncts of an AND tree.
-fn conjuncts(e: &BoundExpr) -> Vec<&BoundExpr> {
-    match e {
-        BoundExpr::Binary(BinOp::And, a, b) => {
-            let mut v = conjuncts(a);
-            v.extend(conjuncts(b));
-            v
-        }
-        other => vec![other],
-    }
-}
-
-/// `left.col = right.col` conjuncts of a join condition over `left ++ right` (left width
-/// `lw`), as (left index, right index).
-fn equi_keys(cond: &BoundExpr, lw: usize) -> Vec<(usize, usize)> {
-    conjuncts(cond)
-        .into_iter()
-        .filter_map(|c| match c {
-            BoundExpr::Binary(BinOp::Eq, a, b) => match (a.as_ref(), b.as_ref()) {
-                (BoundExpr::Col(x), BoundExpr::Col(y)) if *x < lw && *y >= lw => Some((*x, *y - lw)),
-                (BoundExpr::Col(x), BoundExpr::Col(y)) if *y < lw && *x >= lw => Some((*y, *x - lw)),
-                _ => None,
-            },
-            _ => None,
-        })
-        .collect()
-}
-
-/// A time expression as `Σ coef·column + constant µs`, if it is one (spec §7.2: sums and
-/// differences of time columns, day-time intervals and numbers of seconds).
-fn linear(e: &BoundExpr, attrs: &[Attr]) -> Option<(BTreeMap<usize, i64>, i64)> {
-    match e {
-        BoundExpr::Col(i) if matches!(attrs.get(*i).map(|a| &a.data_type), Some(DataType::Timestamp(..))) => {
-            Some((BTreeMap::from([(*i, 1)]), 0))
-        }
-        BoundExpr::Interval(iv) if iv.months == 0 => Some((BTreeMap::new(), i64::from(iv.days) * 86_400_000_000 + iv.micros)),
-        BoundExpr::Lit(v) => v.as_i64().map(|n| (BTreeMap::new(), n.saturating_mul(1_000_000))),
-        BoundExpr::Binary(op @ (BinOp::Add | BinOp::Sub), a, b) => {
-            let (mut ca, ka) = linear(a, attrs)?;
-            let (cb, kb) = linear(b, attrs)?;
-            let sign = if *op == BinOp::Add { 1 } else { -1 };
-            for (col, c) in cb {
-                *ca.entry(col).or_insert(0) += sign * c;
-            }
-            ca.retain(|_, c| *c != 0);
-            Some((ca, ka + sign * kb))
-        }
-        _ => None,
-    }
-}
-
-/// The state watermark of one side from the range conjuncts: the minimum over conjuncts that
-/// bound this side's time from below by the other side's (`getStateValueWatermark`).
-fn range_state_watermark(cond: &BoundExpr, attrs: &[Attr], this: usize, other: usize) -> Option<i64> {
-    let mut best: Option<i64> = None;
-    for c in conjuncts(cond) {
-        let BoundExpr::Binary(op, a, b) = c else { continue };
-        // Canonical form: E < 0 (strict) or E <= 0.
-        let (pos, neg, strict) = match op {
-            BinOp::Lt => (a, b, true),
-            BinOp::LtEq => (a, b, false),
-            BinOp::Gt => (b, a, true),
-            BinOp::GtEq => (b, a, false),
-            _ => continue,
-        };
-        let (Some((cp, kp)), Some((cn, kn))) = (linear(pos, attrs), linear(neg, attrs)) else { continue };
-        let mut coef = cp;
-        for (col, c) in cn {
-            *coef.entry(col).or_insert(0) -= c;
-        }
-        coef.retain(|_, c| *c != 0);
-        let constant_us = kp - kn;
-        // E = other − this + c < 0  ⇔  this > other + c: a lower bound on this side's time.
-        if coef.len() == 2 && coef.get(&this) == Some(&-1) && coef.get(&other) == Some(&1) {
-            let offset_ms = constant_us.div_euclid(1000) - i64::from(!strict);
-            best = Some(best.map_or(offset_ms, |b: i64| b.min(offset_ms)));
-        }
-    }
-    best
-}
-
-fn stream_join_spec(left: &[Attr], right: &[Attr], keys: &[(usize, usize)], condition: Option<&BoundExpr>) -> StreamJoinSpec {
-    let left_time = left.iter().position(Attr::is_event_time);
-    let right_time = right.iter().position(Attr::is_event_time);
-    // A watermarked equi-join key bounds both sides (it takes precedence over ranges).
-    let key_wm = keys.iter().position(|(l, r)| left[*l].is_event_time() || right[*r].is_event_time());
-    if let Some(key_index) = key_wm {
-        return StreamJoinSpec { left_time, right_time, left_state: StateWatermark::Key { key_index }, right_state: StateWatermark::Key { key_index } };
-    }
-    let mut all = left.to_vec();
-    all.extend(right.iter().cloned());
-    let lw = left.len();
-    let side = |this: Option<usize>, other: Option<usize>| match (this, other, condition) {
-        (Some(t), Some(o), Some(c)) => range_state_watermark(c, &all, t, o).map_or(StateWatermark::None, |offset_ms| StateWatermark::Value { offset_ms }),
-        _ => StateWatermark::None,
-    };
-    StreamJoinSpec {
-        left_time,
-        right_time,
-        left_state: side(left_time, right_time.map(|r| r + lw)),
-        right_state: side(right_time.map(|r| r + lw), left_time),
-    }
-}
-
 fn validate_window(duration_us: i64, slide_us: i64, start_us: i64) -> R<WindowSpec> {
     let mismatch = |class: &str, msg: String| {
         define_error(&format!("DATATYPE_MISMATCH.{class}"), format!("Cannot resolve \"window\" due to data type mismatch: {msg}"))
@@ -883,6 +781,9 @@ pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
             };
             (BoundExpr::Cast(Box::new(b), t.clone()), Attr::new(name, t.clone()))
         }
+        Expr::Function(name, _) if crate::plan::WINDOW_ONLY_FUNCTIONS.contains(&name.as_str()) => {
+            return Err(define_error("WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE", format!("Window function \"{name}\" requires an OVER clause.")));
+        }
         Expr::Function(name, args) => {
             let mut bargs = Vec::new();
             let mut types = Vec::new();
@@ -952,6 +853,7 @@ pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
             return Err(Error::Unsupported("a window(...) outside select() or groupBy()".into()))
         }
         Expr::Agg { .. } => return Err(Error::Unsupported("an aggregate function outside groupBy().agg()".into())),
+        Expr::Over(_) => return Err(Error::Unsupported("a window function (OVER ...) outside select() or withColumn()".into())),
     })
 }
 
@@ -1096,7 +998,8 @@ fn arithmetic_type(op: BinOp, l: &DataType, r: &DataType) -> DataType {
     }
 }
 
-fn number_stateful_operators(plan: &mut Plan, next: &mut usize) {
+/// Numbers the stateful operators root-first (pre-order), as `IncrementalExecution` does.
+pub(crate) fn number_stateful_operators(plan: &mut Plan, next: &mut usize) {
     match &mut plan.node {
         Node::Aggregate { op_id, .. } | Node::Dedup { op_id, .. } | Node::Limit { op_id, .. } | Node::StreamJoin { op_id, .. } => {
             *op_id = *next;
@@ -1113,6 +1016,8 @@ fn number_stateful_operators(plan: &mut Plan, next: &mut usize) {
         | Node::Aggregate { input, .. }
         | Node::Dedup { input, .. }
         | Node::Limit { input, .. }
+        | Node::CollectLimit { input, .. }
+        | Node::Window { input, .. }
         | Node::Sort { input, .. }
         | Node::Generate { input, .. } => number_stateful_operators(input, next),
         Node::StaticJoin { left, right, .. } | Node::StreamJoin { left, right, .. } => {

@@ -56,10 +56,14 @@ pub struct BatchContext {
     /// reader takes the rows instead of copying them.
     pub inputs: std::cell::RefCell<Vec<(usize, Vec<Row>)>>,
     pub mode: OutputMode,
-    /// Watermark for dropping late rows: wm(N-1), ms (spec §2.4).
+    /// The global watermark for dropping late rows: wm(N-1), ms (spec §2.4).
     pub late_wm_ms: i64,
-    /// Watermark for evicting state: wm(N), ms.
+    /// The global watermark for evicting state: wm(N), ms.
     pub evict_wm_ms: i64,
+    /// Each stateful operator's own (late, eviction) watermarks in ms, as
+    /// `PropagateWatermarkSimulator` gives them from wm(N-1) and wm(N); an operator not
+    /// listed gets 0 for both (its input has no watermark, or the global one is 0).
+    pub op_watermarks: BTreeMap<usize, (i64, i64)>,
 }
 
 /// What a batch produced besides output rows.
@@ -83,7 +87,12 @@ impl BatchContext {
             }
         });
         let inputs = readers.into_iter().zip(inputs).collect();
-        BatchContext { inputs: std::cell::RefCell::new(inputs), mode, late_wm_ms, evict_wm_ms }
+        BatchContext { inputs: std::cell::RefCell::new(inputs), mode, late_wm_ms, evict_wm_ms, op_watermarks: BTreeMap::new() }
+    }
+
+    /// The (late, eviction) watermarks of stateful operator `op_id`, ms.
+    pub fn watermarks(&self, op_id: usize) -> (i64, i64) {
+        self.op_watermarks.get(&op_id).copied().unwrap_or((0, 0))
     }
 }
 
@@ -180,7 +189,8 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
             else {
                 unreachable!("operator {op_id} is a session-window aggregation")
             };
-            let (out, m) = session::run_session_aggregate(state, &rows, keys, aggs, spec, event_time_key.is_some(), ctx.mode, ctx.late_wm_ms, ctx.evict_wm_ms);
+            let (late, evict) = ctx.watermarks(*op_id);
+            let (out, m) = session::run_session_aggregate(state, &rows, keys, aggs, spec, event_time_key.is_some(), ctx.mode, late, evict);
             fx.metrics.insert(*op_id, m);
             out
         }
@@ -216,7 +226,8 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
             else {
                 unreachable!("operator {op_id} is an aggregation")
             };
-            let out = aggregate::run_aggregate(state, &mut feed, keys, aggs, *event_time_key, ctx.mode, ctx.late_wm_ms, ctx.evict_wm_ms);
+            let (late, evict) = ctx.watermarks(*op_id);
+            let out = aggregate::run_aggregate(state, &mut feed, keys, aggs, *event_time_key, ctx.mode, late, evict);
             fx.metrics.insert(*op_id, out.metrics);
             out.rows
         }
@@ -232,7 +243,8 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
             let OperatorState::Dedup(state) = states.entry(*op_id).or_insert_with(|| OperatorState::Dedup(DedupState::default())) else {
                 unreachable!("operator {op_id} is a dedup")
             };
-            let (out, m) = dedup::run_dedup(state, rows, &spec, ctx.late_wm_ms, ctx.evict_wm_ms);
+            let (late, evict) = ctx.watermarks(*op_id);
+            let (out, m) = dedup::run_dedup(state, rows, &spec, late, evict);
             fx.metrics.insert(*op_id, m);
             out
         }
@@ -244,6 +256,12 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
             let (out, m) = limit::run_limit(state, rows, *n);
             fx.metrics.insert(*op_id, m);
             out
+        }
+        Node::Window { .. } => unreachable!("window functions are rejected on a stream by the checker and unsupported on a static table"),
+        Node::CollectLimit { input, n } => {
+            let mut rows = execute(input, ctx, states, fx);
+            rows.truncate(*n);
+            rows
         }
         Node::StaticJoin { left, right, join } => {
             let l = execute(left, ctx, states, fx);
@@ -258,7 +276,8 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
             else {
                 unreachable!("operator {op_id} is a stream-stream join")
             };
-            let (out, m) = stream_join::run_stream_join(state, l, r, left.output.len(), join, spec, ctx.late_wm_ms, ctx.evict_wm_ms);
+            let (late, evict) = ctx.watermarks(*op_id);
+            let (out, m) = stream_join::run_stream_join(state, l, r, left.output.len(), join, spec, late, evict);
             fx.metrics.insert(*op_id, m);
             out
         }
@@ -280,20 +299,21 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
     }
 }
 
-/// True if a stateful operator of `plan` asks for a no-data batch when the watermark moves
-/// from `current_ms` to `next_ms` (`shouldRunAnotherBatch`, spec §1.5).
-pub fn wants_another_batch(plan: &Plan, mode: OutputMode, current_ms: i64, next_ms: i64) -> bool {
-    if next_ms <= current_ms {
-        return false;
-    }
+/// True if a stateful operator of `plan` asks for a no-data batch (`shouldRunAnotherBatch`,
+/// spec §1.5): its eviction watermark, propagated from the new global watermark (`next`, by
+/// operator id, ms), is above the one it used in the last batch (`prev`). Aggregations and
+/// session windows ask only in append and update mode, deduplication always, a stream-stream
+/// join only if one of its sides has a state watermark; a limit never asks.
+pub fn wants_another_batch(plan: &Plan, mode: OutputMode, prev: &BTreeMap<usize, i64>, next: &BTreeMap<usize, i64>) -> bool {
     let mut wants = false;
     plan.walk(&mut |p| {
-        let input_has_event_time = |input: &Plan| input.output.iter().any(|a| a.is_event_time());
+        let moved = |op: &usize| next.get(op).copied().unwrap_or(0) > prev.get(op).copied().unwrap_or(0);
         match &p.node {
-            Node::Aggregate { input, .. } => wants |= mode != OutputMode::Complete && input_has_event_time(input),
-            Node::Dedup { input, .. } => wants |= input_has_event_time(input),
-            Node::StreamJoin { spec, .. } => {
-                wants |= spec.left_state != crate::analysis::StateWatermark::None || spec.right_state != crate::analysis::StateWatermark::None
+            Node::Aggregate { op_id, .. } => wants |= mode != OutputMode::Complete && moved(op_id),
+            Node::Dedup { op_id, .. } => wants |= moved(op_id),
+            Node::StreamJoin { spec, op_id, .. } => {
+                let cleans = spec.left_state != crate::analysis::StateWatermark::None || spec.right_state != crate::analysis::StateWatermark::None;
+                wants |= cleans && moved(op_id)
             }
             _ => {}
         }

@@ -79,6 +79,13 @@ pub fn run_session_aggregate(
         if end <= t {
             continue;
         }
+        if let Some(f) = &spec.row_filter {
+            let mut with_session = row.clone();
+            with_session.push(Value::Struct(std::rc::Rc::from(vec![Value::Timestamp(t), Value::Timestamp(end)])));
+            if !super::eval::eval_predicate(f, &with_session) {
+                continue;
+            }
+        }
         if watermarked && end <= late_wm_ms.saturating_mul(1000) {
             dropped += 1;
             continue;

@@ -1,10 +1,18 @@
 //! `StreamingSymmetricHashJoinExec`: a stream-stream join keeps both sides' rows in state,
 //! so a row arriving later can still meet its partner (spec §7.1).
 //!
-//! Per batch: late rows are dropped per side; each new left row probes the right buffer;
-//! each new right row probes the left buffer, which already holds this batch's left rows,
-//! so every new pair is produced once. Matched rows are flagged. Then each side's state
-//! watermark evicts old rows, and an outer side's unmatched rows leave as null-padded rows.
+//! Per batch: late rows are dropped per side; a row failing the conjuncts that read only its
+//! own side (the pre-join filter) is never stored — on the outer side it is null-padded at
+//! once; each new left row probes the right buffer; each new right row probes the left
+//! buffer, which already holds this batch's left rows, so every new pair is produced once.
+//! Matched rows are flagged; a right row the state watermark would evict in this very batch
+//! is not stored unless it must wait for its null-padded output. Then each side's state
+//! watermark evicts old rows, and an outer side's unmatched rows leave null-padded.
+//!
+//! A left semi join (as Spark 4.3 runs it, recorded in `engine/tests/cases/`) takes the new
+//! right rows first: every buffered left row one of them matches is emitted and leaves the
+//! state (it can never be emitted again); then each new left row that matches a buffered right
+//! row is emitted and not stored, and the others are stored.
 
 use super::eval::{compare, eval_predicate};
 use super::OperatorMetrics;
@@ -39,7 +47,23 @@ fn keys_equal(a: &Row, b: &Row) -> bool {
     a.iter().zip(b).all(|(x, y)| !x.is_null() && !y.is_null() && compare(x, y) == Some(std::cmp::Ordering::Equal))
 }
 
-/// Runs one batch of a stream-stream join. `evict_wm_ms` is W, `late_wm_ms` judges late rows.
+/// True if a row (with its join key) falls under a side's state watermark for eviction
+/// watermark `evict_wm_ms`: its key (a window's end) or its event time is at or below it.
+fn expired(wm: StateWatermark, time: Option<usize>, evict_wm_ms: i64, key: &Row, row: &Row) -> bool {
+    match wm {
+        StateWatermark::None => false,
+        StateWatermark::Key { key_index } => {
+            key.get(key_index).and_then(Value::event_time_us).is_some_and(|t| t <= evict_wm_ms.saturating_mul(1000))
+        }
+        StateWatermark::Value { offset_ms } => time
+            .and_then(|t| row.get(t))
+            .and_then(Value::event_time_us)
+            .is_some_and(|t| t <= evict_wm_ms.saturating_add(offset_ms).saturating_mul(1000)),
+    }
+}
+
+/// Runs one batch of a stream-stream join. `evict_wm_ms` is W (the operator's eviction
+/// watermark), `late_wm_ms` judges late rows.
 #[allow(clippy::too_many_arguments)]
 pub fn run_stream_join(
     state: &mut StreamJoinState,
@@ -72,89 +96,133 @@ pub fn run_stream_join(
         b
     };
     let passes = |l: &Row, r: &Row| join.condition.as_ref().is_none_or(|c| eval_predicate(c, &both(l, r)));
+    let left_pre = |l: &Row| spec.left_only.as_ref().is_none_or(|c| eval_predicate(c, l));
+    let right_pre = |r: &Row| spec.right_only.as_ref().is_none_or(|c| eval_predicate(c, r));
     let project = |b: Row| -> Row { join.output.iter().map(|i| b.get(*i).cloned().unwrap_or(Value::Null)).collect() };
-    let semi = join.join_type == JoinType::LeftSemi;
+    let left_outer = matches!(join.join_type, JoinType::LeftOuter | JoinType::FullOuter);
+    let right_outer = matches!(join.join_type, JoinType::RightOuter | JoinType::FullOuter);
+    let right_width = join.right_width;
+    let null_right = |l: Row| -> Row {
+        let mut row = l;
+        row.extend(std::iter::repeat_n(Value::Null, right_width));
+        row
+    };
+    let null_left = |r: Row| -> Row {
+        let mut row: Row = std::iter::repeat_n(Value::Null, left_width).collect();
+        row.extend(r);
+        row
+    };
     let mut out = Vec::new();
     let mut updated = 0u64;
+    let mut removed = 0u64;
 
-    // 1. New left rows probe the right buffer.
-    for l in left_rows {
-        let k = lkey(&l);
-        let mut any = false;
-        let keys: Vec<Row> = state.right.iter().filter(|(rk, _)| keys_equal(&k, rk)).map(|(rk, _)| rk.clone()).collect();
-        for rk in keys {
-            if let Some(bucket) = state.right.get_mut(&rk) {
-                for b in bucket.iter_mut() {
-                    if passes(&l, &b.row) {
-                        any = true;
-                        b.matched = true;
-                        if !semi {
+    if join.join_type == JoinType::LeftSemi {
+        // 1. New right rows: buffered left rows they match are emitted and leave the state.
+        for r in right_rows {
+            if !right_pre(&r) {
+                continue;
+            }
+            let k = rkey(&r);
+            let keys: Vec<Row> = state.left.iter().filter(|(lk, _)| keys_equal(&k, lk)).map(|(lk, _)| lk.clone()).collect();
+            for lk in keys {
+                if let Some(bucket) = state.left.get_mut(&lk) {
+                    let (hit, keep): (Vec<Buffered>, Vec<Buffered>) = std::mem::take(bucket).into_iter().partition(|b| passes(&b.row, &r));
+                    *bucket = keep;
+                    removed += hit.len() as u64;
+                    out.extend(hit.into_iter().map(|b| project(b.row)));
+                }
+            }
+            state.left.retain_non_empty(|v: &Vec<Buffered>| !v.is_empty());
+            if !expired(spec.right_state, spec.right_time, evict_wm_ms, &k, &r) {
+                push(&mut state.right, k, Buffered { row: r, matched: false });
+                updated += 1;
+            }
+        }
+        // 2. New left rows: emitted once if a buffered right row matches, else stored.
+        for l in left_rows {
+            if !left_pre(&l) {
+                continue;
+            }
+            let k = lkey(&l);
+            let any = state.right.iter().filter(|(rk, _)| keys_equal(&k, rk)).any(|(_, bucket)| bucket.iter().any(|b| passes(&l, &b.row)));
+            if any {
+                out.push(project(l));
+            } else {
+                push(&mut state.left, k, Buffered { row: l, matched: false });
+                updated += 1;
+            }
+        }
+    } else {
+        // 1. New left rows probe the right buffer.
+        for l in left_rows {
+            if !left_pre(&l) {
+                if left_outer {
+                    out.push(project(null_right(l)));
+                }
+                continue;
+            }
+            let k = lkey(&l);
+            let mut any = false;
+            let keys: Vec<Row> = state.right.iter().filter(|(rk, _)| keys_equal(&k, rk)).map(|(rk, _)| rk.clone()).collect();
+            for rk in keys {
+                if let Some(bucket) = state.right.get_mut(&rk) {
+                    for b in bucket.iter_mut() {
+                        if passes(&l, &b.row) {
+                            any = true;
+                            b.matched = true;
                             out.push(project(both(&l, &b.row)));
                         }
                     }
                 }
             }
+            // A left row is stored even if this batch's watermark evicts it: this batch's
+            // right rows have not probed it yet.
+            push(&mut state.left, k, Buffered { row: l, matched: any });
+            updated += 1;
         }
-        if semi && any {
-            out.push(project(l.clone()));
-            continue;
-        }
-        push(&mut state.left, k, Buffered { row: l, matched: any });
-        updated += 1;
-    }
-    // 2. New right rows probe the left buffer (which already holds this batch's left rows).
-    for r in right_rows {
-        let k = rkey(&r);
-        let mut any = false;
-        let keys: Vec<Row> = state.left.iter().filter(|(lk, _)| keys_equal(&k, lk)).map(|(lk, _)| lk.clone()).collect();
-        for lk in keys {
-            if let Some(bucket) = state.left.get_mut(&lk) {
-                for b in bucket.iter_mut() {
-                    if passes(&b.row, &r) {
-                        any = true;
-                        if semi {
-                            if !b.matched {
-                                out.push(project(b.row.clone()));
-                            }
-                        } else {
+        // 2. New right rows probe the left buffer (which already holds this batch's left rows).
+        for r in right_rows {
+            if !right_pre(&r) {
+                if right_outer {
+                    out.push(project(null_left(r)));
+                }
+                continue;
+            }
+            let k = rkey(&r);
+            let mut any = false;
+            let keys: Vec<Row> = state.left.iter().filter(|(lk, _)| keys_equal(&k, lk)).map(|(lk, _)| lk.clone()).collect();
+            for lk in keys {
+                if let Some(bucket) = state.left.get_mut(&lk) {
+                    for b in bucket.iter_mut() {
+                        if passes(&b.row, &r) {
+                            any = true;
                             out.push(project(both(&b.row, &r)));
+                            b.matched = true;
                         }
-                        b.matched = true;
                     }
                 }
             }
+            // Not stored if the state watermark lets it go in this batch anyway, unless it is
+            // an unmatched row of a right/full outer join, which leaves null-padded below.
+            if !expired(spec.right_state, spec.right_time, evict_wm_ms, &k, &r) || (right_outer && !any) {
+                push(&mut state.right, k, Buffered { row: r, matched: any });
+                updated += 1;
+            }
         }
-        // Spark 4.3 does not store a row of a left semi join that matched on arrival, on
-        // either side (recorded: engine/tests/cases/own-ss-join-left-semi.json).
-        if semi && any {
-            continue;
-        }
-        push(&mut state.right, k, Buffered { row: r, matched: any });
-        updated += 1;
     }
 
     // 3. and 4. The state watermarks let old rows go; an outer side's unmatched rows are
     // emitted with nulls for the other side.
-    let mut removed = 0u64;
-    let left_outer = matches!(join.join_type, JoinType::LeftOuter | JoinType::FullOuter);
-    let right_outer = matches!(join.join_type, JoinType::RightOuter | JoinType::FullOuter);
-    let right_width = join.right_width;
-    let evicted_left = evict(&mut state.left, spec.left_state, spec.left_time, evict_wm_ms);
-    for b in evicted_left {
+    for b in evict(&mut state.left, spec.left_state, spec.left_time, evict_wm_ms) {
         removed += 1;
         if left_outer && !b.matched {
-            let mut row = b.row;
-            row.extend(std::iter::repeat_n(Value::Null, right_width));
-            out.push(project(row));
+            out.push(project(null_right(b.row)));
         }
     }
-    let evicted_right = evict(&mut state.right, spec.right_state, spec.right_time, evict_wm_ms);
-    for b in evicted_right {
+    for b in evict(&mut state.right, spec.right_state, spec.right_time, evict_wm_ms) {
         removed += 1;
         if right_outer && !b.matched {
-            let mut row: Row = std::iter::repeat_n(Value::Null, left_width).collect();
-            row.extend(b.row);
-            out.push(project(row));
+            out.push(project(null_left(b.row)));
         }
     }
     state.left.commit();
@@ -170,28 +238,13 @@ fn push(store: &mut StateStore<Vec<Buffered>>, key: Row, b: Buffered) {
 }
 
 /// Removes and returns the rows of one side that its state watermark lets go.
-fn evict(
-    store: &mut StateStore<Vec<Buffered>>,
-    wm: StateWatermark,
-    time: Option<usize>,
-    evict_wm_ms: i64,
-) -> Vec<Buffered> {
-    let expired = |key: &Row, b: &Buffered| -> bool {
-        match wm {
-            StateWatermark::None => false,
-            StateWatermark::Key { key_index } => key
-                .get(key_index)
-                .and_then(Value::event_time_us)
-                .is_some_and(|t| t <= evict_wm_ms.saturating_mul(1000)),
-            StateWatermark::Value { offset_ms } => time
-                .and_then(|t| b.row.get(t))
-                .and_then(Value::event_time_us)
-                .is_some_and(|t| t <= evict_wm_ms.saturating_add(offset_ms).saturating_mul(1000)),
-        }
-    };
+fn evict(store: &mut StateStore<Vec<Buffered>>, wm: StateWatermark, time: Option<usize>, evict_wm_ms: i64) -> Vec<Buffered> {
+    if wm == StateWatermark::None {
+        return Vec::new();
+    }
     let mut gone = Vec::new();
     for (key, bucket) in store.iter_mut_all() {
-        let (out, keep): (Vec<Buffered>, Vec<Buffered>) = std::mem::take(bucket).into_iter().partition(|b| expired(key, b));
+        let (out, keep): (Vec<Buffered>, Vec<Buffered>) = std::mem::take(bucket).into_iter().partition(|b| expired(wm, time, evict_wm_ms, key, &b.row));
         *bucket = keep;
         gone.extend(out);
     }

@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+use super::pyspark_api::{self, ApiKind};
 use super::python::{Arg, Node, NodeKind, PyBinOp, PyUnOp};
 use super::sql::{parse_select_item, parse_sql_expr};
 use super::{Catalog, ParseError, Span};
@@ -28,6 +29,11 @@ enum Py {
     Bool(bool),
     NoneVal,
     List(Vec<Py>),
+    /// `Window.partitionBy(...).orderBy(...)`: a window specification for `Column.over`.
+    WindowSpec(Box<crate::plan::WindowOver>),
+    /// A name the scenario's Python prelude defines (a function, a module): passed around,
+    /// never run.
+    Python(String),
 }
 
 impl Py {
@@ -45,6 +51,8 @@ impl Py {
             Py::Bool(_) => "bool",
             Py::NoneVal => "None",
             Py::List(_) => "list",
+            Py::WindowSpec(_) => "WindowSpec",
+            Py::Python(_) => "Python object",
         }
     }
 }
@@ -82,6 +90,16 @@ type R<T> = Result<T, Error>;
 
 fn perr(msg: impl Into<String>, span: Span) -> Error {
     Error::Parse(ParseError::new(msg, span))
+}
+
+/// A method or function Streamlab does not handle: a PySpark API it does not model yet
+/// (reported as such), or a name PySpark does not have either (Python's `AttributeError`).
+fn unknown_api(kind: ApiKind, name: &str, message: String, span: Span) -> Error {
+    if pyspark_api::exists(kind, name) {
+        Error::Parse(ParseError::not_modelled(format!("{}.{name}()", kind.prefix()), message, span))
+    } else {
+        Error::Parse(ParseError::new(message, span))
+    }
 }
 
 const DF_METHODS: &str = "withWatermark, select, selectExpr, filter, where, withColumn, withColumnRenamed, drop, groupBy, agg, dropDuplicates, dropDuplicatesWithinWatermark, distinct, join, union, unionByName, orderBy, sort, limit, writeStream";
@@ -170,8 +188,12 @@ impl<'a> Evaluator<'a> {
                 rows: rows.clone(),
             })));
         }
+        if self.catalog.python_names.contains(name) {
+            return Ok(Py::Python(name.to_string()));
+        }
         match name {
             "F" | "functions" => Ok(Py::Module("F")),
+            "Window" => Ok(Py::Module("Window")),
             "spark" => Ok(Py::Module("spark")),
             _ => {
                 let mut known: Vec<&str> = self.catalog.streams.keys().map(String::as_str).collect();
@@ -308,6 +330,13 @@ impl<'a> Evaluator<'a> {
     }
 
     fn call(&mut self, callee: Py, args: &[Arg], span: Span) -> R<Py> {
+        if let Py::Python(name) = &callee {
+            return Err(Error::Parse(ParseError::not_modelled(
+                format!("running the prelude's Python function {name}()"),
+                format!("{name}() is Python code from the scenario's prelude; Streamlab does not run Python"),
+                span,
+            )));
+        }
         let Py::Method(recv, name) = callee else {
             return Err(perr(format!("a {} cannot be called", callee.type_name()), span));
         };
@@ -330,13 +359,60 @@ impl<'a> Evaluator<'a> {
             Py::Grouped { input, grouping } => self.grouped_method(input, grouping, &name, pos, span),
             Py::Col(e) => self.column_method(e, &name, pos, span),
             Py::Module("F") => self.function(&name, pos, kw, span),
-            Py::Module(_) => Err(perr(
-                format!("spark.{name} is not supported: the streaming sources are already bound to names"),
-                span,
-            )),
+            Py::Module("Window") => self.window_spec(crate::plan::WindowOver { func: Expr::Star, partition: vec![], order: vec![], frame: None }, &name, pos, span),
+            Py::WindowSpec(w) => self.window_spec(*w, &name, pos, span),
+            Py::Module(_) => Err(unknown_api(ApiKind::SparkSession, &name, format!("spark.{name} is not supported: the streaming sources are already bound to names"), span)),
+            // `spark.readStream.format(...)`, `spark.read.json(...)`: reading data is the
+            // scenario's job.
+            Py::Method(inner, attr) if matches!(*inner, Py::Module("spark")) => {
+                Err(unknown_api(ApiKind::SparkSession, &attr, format!("spark.{attr}.{name}() is not supported: the streaming sources are already bound to names"), span))
+            }
             Py::WriteStream { df } => self.write_stream(df, &name, pos, kw, span),
             other => Err(perr(format!("{}.{name}() is not supported", other.type_name()), span)),
         }
+    }
+
+    /// `Window.partitionBy(...)`, `.orderBy(...)`, `.rowsBetween(a, b)`, `.rangeBetween(a, b)`
+    /// (`pyspark.sql.Window` / `WindowSpec`).
+    fn window_spec(&mut self, mut w: crate::plan::WindowOver, name: &str, pos: Vec<(Py, Span)>, span: Span) -> R<Py> {
+        use crate::plan::{FrameBound, WindowFrame};
+        match name {
+            "partitionBy" => w.partition = self.col_refs(pos)?,
+            "orderBy" => {
+                w.order = self
+                    .col_refs(pos)?
+                    .into_iter()
+                    .map(|e| match e {
+                        Expr::Function(f, mut args) if f == "__desc" && args.len() == 1 => (args.remove(0), false),
+                        Expr::Function(f, mut args) if f == "__asc" && args.len() == 1 => (args.remove(0), true),
+                        e => (e, true),
+                    })
+                    .collect()
+            }
+            "rowsBetween" | "rangeBetween" => {
+                let bound = |v: &Py, lower: bool| -> Option<FrameBound> {
+                    Some(match v {
+                        Py::Method(_, n) if n == "unboundedPreceding" => FrameBound::UnboundedPreceding,
+                        Py::Method(_, n) if n == "unboundedFollowing" => FrameBound::UnboundedFollowing,
+                        Py::Method(_, n) if n == "currentRow" => FrameBound::CurrentRow,
+                        Py::Int(0) => FrameBound::CurrentRow,
+                        Py::Int(n) if *n <= -(1i64 << 62) && lower => FrameBound::UnboundedPreceding,
+                        Py::Int(n) if *n >= (1i64 << 62) && !lower => FrameBound::UnboundedFollowing,
+                        Py::Int(n) => FrameBound::Offset(*n),
+                        _ => return None,
+                    })
+                };
+                let (Some((a, _)), Some((b, _))) = (pos.first(), pos.get(1)) else {
+                    return Err(perr(format!("{name}() takes a start and an end"), span));
+                };
+                let (Some(lower), Some(upper)) = (bound(a, true), bound(b, false)) else {
+                    return Err(perr(format!("{name}() takes whole numbers or Window.unboundedPreceding / currentRow / unboundedFollowing"), span));
+                };
+                w.frame = Some(WindowFrame { rows: name == "rowsBetween", lower, upper });
+            }
+            other => return Err(perr(format!("Window.{other}() is not supported; use partitionBy, orderBy, rowsBetween or rangeBetween"), span)),
+        }
+        Ok(Py::WindowSpec(Box::new(w)))
     }
 
     fn write_stream(&mut self, df: Rc<LogicalPlan>, name: &str, pos: Vec<(Py, Span)>, kw: BTreeMap<String, (Py, Span)>, span: Span) -> R<Py> {
@@ -398,7 +474,7 @@ impl<'a> Evaluator<'a> {
                 self.output_mode = Some(mode);
             }
             "option" | "options" | "queryName" | "start" | "toTable" | "foreach" | "partitionBy" => {}
-            other => return Err(perr(format!("DataStreamWriter.{other}() is not supported"), span)),
+            other => return Err(unknown_api(ApiKind::DataStreamWriter, other, format!("DataStreamWriter.{other}() is not supported"), span)),
         }
         Ok(Py::WriteStream { df })
     }
@@ -620,7 +696,7 @@ impl<'a> Evaluator<'a> {
                     Err(perr(format!("{name}() runs a batch job; Streamlab only runs streaming queries"), span))
                 }
             }
-            other => Err(perr(format!("DataFrame.{other}() is not supported in Streamlab; supported: {DF_METHODS}"), span)),
+            other => Err(unknown_api(ApiKind::DataFrame, other, format!("DataFrame.{other}() is not supported in Streamlab; supported: {DF_METHODS}"), span)),
         }
     }
 
@@ -650,7 +726,9 @@ impl<'a> Evaluator<'a> {
                     .collect()
             }
             other => {
-                return Err(perr(
+                return Err(unknown_api(
+                    ApiKind::GroupedData,
+                    other,
                     format!("GroupedData.{other}() is not supported; use count(), agg(...), sum, avg, min or max"),
                     span,
                 ))
@@ -718,6 +796,15 @@ impl<'a> Evaluator<'a> {
                     Box::new(Expr::Binary(BinOp::LtEq, Box::new(e), Box::new(self.literal_or_col(hi, hs)?))),
                 )
             }
+            "over" => {
+                let mut w = match pos.into_iter().next() {
+                    Some((Py::WindowSpec(w), _)) => *w,
+                    None => crate::plan::WindowOver { func: Expr::Star, partition: vec![], order: vec![], frame: None },
+                    Some((other, s)) => return Err(perr(format!("over() takes a WindowSpec such as Window.partitionBy('user_id'), got a {}", other.type_name()), s)),
+                };
+                w.func = e;
+                Expr::Over(Box::new(w))
+            }
             "desc" | "desc_nulls_last" => Expr::Function("__desc".into(), vec![e]),
             "asc" | "asc_nulls_first" => Expr::Function("__asc".into(), vec![e]),
             "when" => match e {
@@ -752,7 +839,7 @@ impl<'a> Evaluator<'a> {
                 let (v, s) = pos.into_iter().next().ok_or_else(|| perr(format!("{name}() needs a value"), span))?;
                 Expr::Function(name.to_ascii_lowercase(), vec![e, self.literal_or_col(v, s)?])
             }
-            other => return Err(perr(format!("Column.{other}() is not supported"), span)),
+            other => return Err(unknown_api(ApiKind::Column, other, format!("Column.{other}() is not supported"), span)),
         }))
     }
 
@@ -853,6 +940,28 @@ impl<'a> Evaluator<'a> {
                 let (v, s) = need(arg(0, "col"), "a column")?;
                 Ok(Py::Col(Expr::Function(format!("__{name}"), vec![self.col_ref(v, s)?])))
             }
+            // Window-only functions: a call to `.over(...)` must follow.
+            "lag" | "lead" | "nth_value" => {
+                let (v, s) = need(arg(0, "col"), "a column")?;
+                let mut args = vec![self.col_ref(v, s)?];
+                args.push(match arg(1, "offset") {
+                    Some((Py::Int(n), _)) => Expr::Literal(Value::Int(i32::try_from(n).unwrap_or(i32::MAX))),
+                    None => Expr::Literal(Value::Int(1)),
+                    Some((other, s)) => return Err(perr(format!("F.{name}(): the offset must be a whole number, got a {}", other.type_name()), s)),
+                });
+                if name != "nth_value" {
+                    args.push(match arg(2, "default") {
+                        Some((v, s)) => self.literal_or_col(v, s)?,
+                        None => Expr::Literal(Value::Null),
+                    });
+                }
+                Ok(Py::Col(Expr::Function(name.to_string(), args)))
+            }
+            "row_number" | "rank" | "dense_rank" | "percent_rank" | "cume_dist" => Ok(Py::Col(Expr::Function(name.to_string(), vec![]))),
+            "ntile" => match need(arg(0, "n"), "a number of buckets")? {
+                (Py::Int(n), _) => Ok(Py::Col(Expr::Function("ntile".into(), vec![Expr::Literal(Value::Int(i32::try_from(n).unwrap_or(i32::MAX)))]))),
+                (other, s) => Err(perr(format!("F.ntile() takes a whole number, got a {}", other.type_name()), s)),
+            },
             _ => {
                 // Scalar functions take column names as strings where the function table says
                 // so (`F.upper('name')`), literals elsewhere (`F.substring('s', 1, 2)`).
@@ -904,7 +1013,12 @@ pub fn scalar_function(name: &str, args: Vec<Expr>, span: Span) -> Result<Expr, 
     let Some(def) = crate::plan::functions::lookup(&lower) else {
         let similar = crate::plan::functions::similar_names(&lower);
         let hint = if similar.is_empty() { String::new() } else { format!("; did you mean {}?", similar.join(", ")) };
-        return Err(ParseError::new(format!("the function {name}() is not supported in Streamlab{hint}"), span));
+        let message = format!("the function {name}() is not supported in Streamlab{hint}");
+        // A real PySpark function the engine does not model is reported as unsupported.
+        return Err(match pyspark_api::exists(ApiKind::Functions, name) {
+            true => ParseError::not_modelled(format!("the function {lower}()"), message, span),
+            false => ParseError::new(message, span),
+        });
     };
     if args.len() < def.min_args || args.len() > def.max_args {
         let most = if def.max_args == usize::MAX { "any number of".to_string() } else { def.max_args.to_string() };

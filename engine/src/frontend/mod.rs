@@ -7,6 +7,7 @@
 //! - [`sql`]: SQL strings (`filter("a > 1")`, `F.expr`, `selectExpr`) through `sqlparser`.
 
 pub mod eval;
+pub mod pyspark_api;
 pub mod python;
 pub mod sql;
 
@@ -23,6 +24,41 @@ use crate::types::{DataType, Row};
 pub struct Catalog {
     pub streams: BTreeMap<String, Vec<(String, DataType)>>,
     pub statics: BTreeMap<String, (Vec<(String, DataType)>, Rc<Vec<Row>>)>,
+    /// Names a scenario's Python `prelude` defines (functions, classes, imported modules):
+    /// the query may pass them around, but Streamlab does not run Python code.
+    pub python_names: std::collections::BTreeSet<String>,
+}
+
+/// The top-level names a Python prelude defines: `def f(`, `class C`, `x = ...`,
+/// `import m [as n]`, `from m import a [as b], c`. Names the frontend provides itself
+/// (`F`, `Window`, `spark`) are left out.
+pub fn prelude_names(prelude: &str) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    let ident = |s: &str| -> Option<String> {
+        let s = s.trim();
+        let end = s.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(s.len());
+        (end > 0).then(|| s[..end].to_string())
+    };
+    for line in prelude.lines() {
+        if line.starts_with(char::is_whitespace) || line.trim_start().starts_with('#') {
+            continue;
+        }
+        let line = line.trim();
+        let names: Vec<String> = if let Some(rest) = line.strip_prefix("def ").or_else(|| line.strip_prefix("class ")) {
+            ident(rest).into_iter().collect()
+        } else if let Some(rest) = line.strip_prefix("import ") {
+            rest.split(',').filter_map(|part| ident(part.rsplit(" as ").next().unwrap_or(part).split('.').next().unwrap_or(part))).collect()
+        } else if let (Some(rest), true) = (line.strip_prefix("from "), line.contains(" import ")) {
+            let imported = rest.split(" import ").nth(1).unwrap_or_default();
+            imported.trim_matches(|c| c == '(' || c == ')').split(',').filter_map(|part| ident(part.rsplit(" as ").next().unwrap_or(part))).collect()
+        } else if let Some((lhs, _)) = line.split_once('=').filter(|(l, r)| !l.ends_with(['=', '!', '<', '>']) && !r.starts_with('=')) {
+            ident(lhs).filter(|n| n.len() == lhs.trim().len()).into_iter().collect()
+        } else {
+            Vec::new()
+        };
+        out.extend(names.into_iter().filter(|n| !matches!(n.as_str(), "F" | "Window" | "spark" | "functions")));
+    }
+    out
 }
 
 /// Parses and evaluates query text into a logical plan.

@@ -79,7 +79,7 @@ fn sql_error(sql: &str, message: &str, span: Span) -> ParseError {
 }
 
 fn unsupported(what: &str, span: Span) -> ParseError {
-    ParseError::new(format!("{what} is not supported in Streamlab's SQL expressions"), span)
+    ParseError::not_modelled(format!("SQL: {what}"), format!("{what} is not supported in Streamlab's SQL expressions"), span)
 }
 
 fn convert(e: &ast::Expr, span: Span) -> Result<Expr, ParseError> {
@@ -244,13 +244,59 @@ fn convert_function(f: &ast::Function, span: Span) -> Result<Expr, ParseError> {
         }
         FunctionArguments::Subquery(_) => return Err(unsupported("a subquery", span)),
     };
-    if f.over.is_some() {
-        return Err(unsupported("a window function (OVER ...)", span));
+    if let Some(over) = &f.over {
+        return convert_over(&name, args, distinct, over, span);
     }
     if let Some(agg) = crate::plan::functions::build_aggregate(&name, args.clone(), distinct).map_err(|m| ParseError::new(m, span))? {
         return Ok(agg);
     }
     super::eval::scalar_function(&name, args, span)
+}
+
+/// `f(...) OVER (PARTITION BY ... ORDER BY ... [frame])`: a window function
+/// ([`Expr::Over`]); whether it may run is the analyzer's and the checker's business.
+fn convert_over(name: &str, args: Vec<Expr>, distinct: bool, over: &ast::WindowType, span: Span) -> Result<Expr, ParseError> {
+    let ast::WindowType::WindowSpec(spec) = over else {
+        return Err(unsupported("a named window (OVER w)", span));
+    };
+    let func = match crate::plan::functions::build_aggregate(name, args.clone(), distinct).map_err(|m| ParseError::new(m, span))? {
+        Some(agg) => agg,
+        None if crate::plan::WINDOW_ONLY_FUNCTIONS.contains(&name) => Expr::Function(name.to_string(), args),
+        None => return Err(unsupported(&format!("{name}(...) OVER (...)"), span)),
+    };
+    let partition = spec.partition_by.iter().map(|e| convert(e, span)).collect::<Result<Vec<_>, _>>()?;
+    let mut order = Vec::new();
+    for o in &spec.order_by {
+        let asc = !matches!(o.options.sort, Some(ast::OrderBySort::Desc));
+        order.push((convert(&o.expr, span)?, asc));
+    }
+    let frame = match &spec.window_frame {
+        None => None,
+        Some(fr) => {
+            let bound = |b: &ast::WindowFrameBound| -> Result<crate::plan::FrameBound, ParseError> {
+                use crate::plan::FrameBound;
+                let n = |e: &ast::Expr| match convert(e, span)? {
+                    Expr::Literal(v) => v.as_i64().ok_or_else(|| unsupported(&format!("the frame bound {e}"), span)),
+                    other => Err(unsupported(&format!("the frame bound {other}"), span)),
+                };
+                Ok(match b {
+                    ast::WindowFrameBound::CurrentRow => FrameBound::CurrentRow,
+                    ast::WindowFrameBound::Preceding(None) => FrameBound::UnboundedPreceding,
+                    ast::WindowFrameBound::Following(None) => FrameBound::UnboundedFollowing,
+                    ast::WindowFrameBound::Preceding(Some(e)) => FrameBound::Offset(-n(e)?),
+                    ast::WindowFrameBound::Following(Some(e)) => FrameBound::Offset(n(e)?),
+                })
+            };
+            let rows = match fr.units {
+                ast::WindowFrameUnits::Rows => true,
+                ast::WindowFrameUnits::Range => false,
+                ast::WindowFrameUnits::Groups => return Err(unsupported("a GROUPS frame", span)),
+            };
+            let upper = fr.end_bound.as_ref().map_or(Ok(crate::plan::FrameBound::CurrentRow), bound)?;
+            Some(crate::plan::WindowFrame { rows, lower: bound(&fr.start_bound)?, upper })
+        }
+    };
+    Ok(Expr::Over(Box::new(crate::plan::WindowOver { func, partition, order, frame })))
 }
 
 #[cfg(test)]

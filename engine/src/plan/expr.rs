@@ -164,7 +164,56 @@ pub enum Expr {
     WindowTime(Box<Expr>),
     /// An aggregate function call; `by` is the ordering of `max_by`/`min_by`.
     Agg { func: AggFunc, arg: Box<Expr>, by: Option<Box<Expr>>, distinct: bool },
+    /// `f OVER (PARTITION BY ... ORDER BY ... [frame])`: a non-time window function
+    /// (`WindowExpression`); `func` is an aggregate or a ranking/offset function such as
+    /// `lag(col, 1, NULL)`.
+    Over(Box<WindowOver>),
 }
+
+/// The parts of a window function call (`WindowSpecDefinition`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct WindowOver {
+    pub func: Expr,
+    pub partition: Vec<Expr>,
+    /// (expression, ascending).
+    pub order: Vec<(Expr, bool)>,
+    /// An explicit frame (`rowsBetween`, `ROWS BETWEEN ...`); `None` = the function's default.
+    pub frame: Option<WindowFrame>,
+}
+
+/// `ROWS|RANGE BETWEEN lower AND upper`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WindowFrame {
+    pub rows: bool,
+    pub lower: FrameBound,
+    pub upper: FrameBound,
+}
+
+/// One end of a window frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FrameBound {
+    UnboundedPreceding,
+    CurrentRow,
+    UnboundedFollowing,
+    /// Rows (or range units) from the current row: negative = preceding.
+    Offset(i64),
+}
+
+impl FrameBound {
+    /// Spark's SQL text (`UNBOUNDED PRECEDING`, `CURRENT ROW`, `2 PRECEDING`, `1 FOLLOWING`).
+    pub fn sql(self) -> String {
+        match self {
+            FrameBound::UnboundedPreceding => "UNBOUNDED PRECEDING".into(),
+            FrameBound::CurrentRow => "CURRENT ROW".into(),
+            FrameBound::UnboundedFollowing => "UNBOUNDED FOLLOWING".into(),
+            FrameBound::Offset(n) if n < 0 => format!("{} PRECEDING", n.unsigned_abs()),
+            FrameBound::Offset(n) => format!("{n} FOLLOWING"),
+        }
+    }
+}
+
+/// Ranking and offset functions that exist only as window functions.
+pub const WINDOW_ONLY_FUNCTIONS: &[&str] = &["lag", "lead", "row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "nth_value"];
 
 impl Expr {
     /// A column reference.
@@ -239,6 +288,12 @@ impl Expr {
             }
             Expr::SessionWindow { time, gap } => Expr::SessionWindow { time: t(time), gap: t(gap) },
             Expr::Agg { func, arg, by, distinct } => Expr::Agg { func: *func, arg: t(arg), by: by.as_ref().map(|b| t(b)), distinct: *distinct },
+            Expr::Over(w) => Expr::Over(Box::new(WindowOver {
+                func: w.func.transform(f),
+                partition: w.partition.iter().map(|p| p.transform(f)).collect(),
+                order: w.order.iter().map(|(o, asc)| (o.transform(f), *asc)).collect(),
+                frame: w.frame,
+            })),
             other => other.clone(),
         }
     }
@@ -273,6 +328,11 @@ impl Expr {
                 if let Some(b) = by {
                     b.visit(f);
                 }
+            }
+            Expr::Over(w) => {
+                w.func.visit(f);
+                w.partition.iter().for_each(|p| p.visit(f));
+                w.order.iter().for_each(|(o, _)| o.visit(f));
             }
             Expr::Column(_) | Expr::Star | Expr::Literal(_) | Expr::Interval(_) => {}
         }
@@ -370,6 +430,21 @@ impl fmt::Display for Expr {
                     AggFunc::First { ignore_nulls: true } | AggFunc::Last { ignore_nulls: true } => f.write_str(" ignore nulls"),
                     _ => Ok(()),
                 }
+            }
+            Expr::Over(w) => {
+                write!(f, "{} OVER (", w.func)?;
+                let mut parts = Vec::new();
+                if !w.partition.is_empty() {
+                    parts.push(format!("PARTITION BY {}", w.partition.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(", ")));
+                }
+                if !w.order.is_empty() {
+                    let o: Vec<String> = w.order.iter().map(|(e, asc)| format!("{e} {}", if *asc { "ASC" } else { "DESC" })).collect();
+                    parts.push(format!("ORDER BY {}", o.join(", ")));
+                }
+                if let Some(fr) = w.frame {
+                    parts.push(format!("{} BETWEEN {} AND {}", if fr.rows { "ROWS" } else { "RANGE" }, fr.lower.sql(), fr.upper.sql()));
+                }
+                write!(f, "{})", parts.join(" "))
             }
         }
     }

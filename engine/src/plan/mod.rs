@@ -4,5 +4,5 @@ pub mod expr;
 pub mod functions;
 pub mod logical;
 
-pub use expr::{AggFunc, BinOp, Expr};
+pub use expr::{AggFunc, BinOp, Expr, FrameBound, WindowFrame, WindowOver, WINDOW_ONLY_FUNCTIONS};
 pub use logical::{JoinOn, JoinType, LogicalPlan};

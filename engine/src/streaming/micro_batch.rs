@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use super::sink::{CrashPoint, Sink, SinkKind};
 use super::progress::{SinkProgress, SourceProgress, StateOperatorProgress, StreamingQueryProgress};
 use super::source::{batch_to_rows, batch_to_rows_pruned, MemoryStream};
+use super::watermark_propagator;
 use super::watermark_tracker::{MultipleWatermarkPolicy, WatermarkTracker};
 use super::trigger::Trigger;
 use super::OutputMode;
@@ -202,6 +203,33 @@ pub struct StreamingQuery {
     failure: Option<Error>,
 }
 
+/// The watermarked columns of the first stateful operator input that has more than one, as
+/// Spark prints them (`event_time#3-T600000ms,order_time#7-T600000ms`): a join's side, a
+/// deduplication's input or an aggregation's grouping columns.
+fn multiple_event_time_columns(plan: &Plan) -> Option<String> {
+    let show = |attrs: &[crate::analysis::Attr]| -> Option<String> {
+        let tagged: Vec<String> = attrs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, a)| a.watermark_delay_ms.map(|d| format!("{}#{i}-T{d}ms", a.name)))
+            .collect();
+        (tagged.len() > 1).then(|| tagged.join(","))
+    };
+    let mut found = None;
+    plan.walk(&mut |p| {
+        if found.is_some() {
+            return;
+        }
+        found = match &p.node {
+            Node::StreamJoin { left, right, .. } => show(&left.output).or_else(|| show(&right.output)),
+            Node::Dedup { input, .. } => show(&input.output),
+            Node::Aggregate { keys, session, .. } => show(&p.output[..(keys.len() + usize::from(session.is_some())).min(p.output.len())]),
+            _ => None,
+        };
+    });
+    found
+}
+
 /// Each stateful operator's id, name and state key schema (what Spark writes under
 /// `state/<op>/_metadata` and `_metadata/schema`).
 fn operator_metadata(plan: &Plan) -> Vec<(usize, String, Vec<String>)> {
@@ -384,6 +412,7 @@ impl StreamingQuery {
         if let Some(kind) = compiled.sink {
             sink_accepts(kind, mode)?;
         }
+        let plan = crate::analysis::optimizer::optimize(plan, mode);
         let mut q = StreamingQuery::from_plan(plan, catalog, mode, conf);
         q.trigger = trigger;
         q.checkpoint_location = compiled.checkpoint_location;
@@ -394,7 +423,8 @@ impl StreamingQuery {
         Ok(q)
     }
 
-    /// A query over an already checked plan.
+    /// A query over an already checked and optimized plan
+    /// ([`crate::analysis::optimizer::optimize`]).
     pub fn from_plan(plan: Plan, catalog: &Catalog, mode: OutputMode, conf: StreamingConf) -> StreamingQuery {
         let mut sources: Vec<(usize, MemoryStream)> = Vec::new();
         let mut delays: BTreeMap<usize, i64> = BTreeMap::new();
@@ -456,7 +486,9 @@ impl StreamingQuery {
     }
 
     /// Checks Spark makes when it plans the first batch, not at `start()`: a session window
-    /// as the only grouping key (`_LEGACY_ERROR_TEMP_3068`, surfaced as `STREAM_FAILED`).
+    /// as the only grouping key (`_LEGACY_ERROR_TEMP_3068`), and a stateful operator whose
+    /// input carries two different event-time columns (`MULTIPLE_EVENT_TIME_COLUMNS`,
+    /// `WatermarkSupport.findEventTimeColumn`); both surface as `STREAM_FAILED`.
     fn with_planning_checks(mut self) -> Self {
         let mut global_session = false;
         self.plan.walk(&mut |p| {
@@ -464,14 +496,20 @@ impl StreamingQuery {
         });
         if global_session {
             let cause = "Global aggregation with session window in streaming query is not supported.";
-            let mut e = crate::error::AnalysisError::new(
-                crate::error::Stage::Run,
-                "STREAM_FAILED",
-                format!("Query [id = {}, runId = {}] terminated with exception: {cause}", self.id, self.run_id),
-            )
-            .with_hint("group by the session window and at least one key, e.g. groupBy(F.session_window(...), 'user_id')");
-            e.cause = Some(("_LEGACY_ERROR_TEMP_3068".into(), cause.into()));
-            self.deferred_failure = Some(Error::Analysis(e));
+            self.deferred_failure = Some(self.stream_failed(
+                "_LEGACY_ERROR_TEMP_3068",
+                cause,
+                "group by the session window and at least one key, e.g. groupBy(F.session_window(...), 'user_id')",
+            ));
+        } else if let Some(cols) = multiple_event_time_columns(&self.plan) {
+            let cause = format!(
+                "[MULTIPLE_EVENT_TIME_COLUMNS] More than one event time columns are available. Please ensure there is at most one event time column per stream. event time columns: ({cols}) SQLSTATE: 42K09"
+            );
+            self.deferred_failure = Some(self.stream_failed(
+                "MULTIPLE_EVENT_TIME_COLUMNS",
+                &cause,
+                "each stateful operator needs a single event-time column in its input: drop or rename one (a join's output keeps both sides' watermarked columns)",
+            ));
         }
         self
     }
@@ -494,6 +532,13 @@ impl StreamingQuery {
     /// The current global watermark (ms): what the next batch will run with.
     pub fn current_watermark_ms(&self) -> i64 {
         self.tracker.current_ms()
+    }
+
+    /// The watermark stateful operator `op_id` evicts with in the next batch (ms): the
+    /// current global watermark propagated through the plan (a join lowers it for the
+    /// operators after it); 0 when the operator's input has no watermark.
+    pub fn operator_eviction_watermark_ms(&self, op_id: usize) -> i64 {
+        self.propagated(self.tracker.current_ms()).ok().and_then(|m| m.get(&op_id).copied()).unwrap_or(0)
     }
 
     /// Each watermark operator's own watermark (ms), `None` until its input had data.
@@ -557,11 +602,47 @@ impl StreamingQuery {
     }
 
     /// True if the next trigger would run a no-data batch (the watermark moved past what the
-    /// last batch used and a stateful operator cares).
+    /// last batch used and a stateful operator cares). A plan whose watermark cannot be
+    /// propagated (a redefined watermark) answers `true`: the next trigger fails with it.
     pub fn wants_no_data_batch(&self) -> bool {
-        self.conf.no_data_micro_batches
-            && self.last_executed
-            && execution::wants_another_batch(&self.plan, self.mode, self.prev_batch_wm_ms, self.tracker.current_ms())
+        self.no_data_batch_due().unwrap_or(true)
+    }
+
+    /// `lastExecutionRequiresAnotherBatch`: evaluated only when no-data batches are enabled
+    /// and a batch ran in this run; it propagates the new global watermark through the plan.
+    fn no_data_batch_due(&self) -> Result<bool, Error> {
+        if !(self.conf.no_data_micro_batches && self.last_executed) {
+            return Ok(false);
+        }
+        let (prev_ms, next_ms) = (self.prev_batch_wm_ms, self.tracker.current_ms());
+        if next_ms <= prev_ms {
+            return Ok(false);
+        }
+        let prev = self.propagated(prev_ms)?;
+        let next = self.propagated(next_ms)?;
+        Ok(execution::wants_another_batch(&self.plan, self.mode, &prev, &next))
+    }
+
+    /// Each stateful operator's watermark for the global watermark `global_ms`
+    /// ([`watermark_propagator::propagate`]).
+    ///
+    /// # Errors
+    /// `STREAM_FAILED` caused by `_LEGACY_ERROR_TEMP_3076` for a redefined watermark.
+    fn propagated(&self, global_ms: i64) -> Result<BTreeMap<usize, i64>, Error> {
+        watermark_propagator::propagate(&self.plan, global_ms).map_err(|cause| self.stream_failed("_LEGACY_ERROR_TEMP_3076", cause, "define withWatermark once per input, before the first stateful operator; later operators use the watermark that flows to them"))
+    }
+
+    /// `STREAM_FAILED` wrapping a cause, as `awaitTermination()` reports a query that died
+    /// in a batch.
+    fn stream_failed(&self, cause_class: &str, cause: &str, hint: &str) -> Error {
+        let mut e = crate::error::AnalysisError::new(
+            crate::error::Stage::Run,
+            "STREAM_FAILED",
+            format!("Query [id = {}, runId = {}] terminated with exception: {cause}", self.id, self.run_id),
+        )
+        .with_hint(hint);
+        e.cause = Some((cause_class.into(), cause.into()));
+        Error::Analysis(e)
     }
 
     /// One trigger: runs the next batch if there is new data or a no-data batch is due,
@@ -579,7 +660,15 @@ impl StreamingQuery {
         let rerun_has_data = self.rerun.as_ref().is_some_and(|r| r.offsets != self.committed);
         let new_data = rerun_has_data || (self.rerun.is_none() && self.has_new_data());
         let rerun_pending = self.rerun.is_some();
-        if !new_data && !rerun_pending && !self.wants_no_data_batch() {
+        let wants_no_data = match self.no_data_batch_due() {
+            Ok(w) => w,
+            Err(e) => {
+                // `shouldRunAnotherBatch` threw while the next batch was being constructed.
+                self.failure = Some(e);
+                return None;
+            }
+        };
+        if !new_data && !rerun_pending && !wants_no_data {
             return None;
         }
         if let Some(e) = self.deferred_failure.take() {
@@ -624,8 +713,21 @@ impl StreamingQuery {
         }
         let input_rows: u64 = inputs.iter().map(|r| r.len() as u64).sum();
         let late_wm_ms = if batch_id == 0 { 0 } else { self.prev_batch_wm_ms };
+        // IncrementalExecution's state rule: propagate wm(N-1) for late rows and wm(N) for
+        // eviction to every stateful operator.
+        let op_watermarks = match (self.propagated(late_wm_ms), self.propagated(wm)) {
+            (Ok(late), Ok(evict)) => {
+                let ops: std::collections::BTreeSet<usize> = late.keys().chain(evict.keys()).copied().collect();
+                ops.into_iter().map(|op| (op, (late.get(&op).copied().unwrap_or(0), evict.get(&op).copied().unwrap_or(0)))).collect()
+            }
+            (Err(e), _) | (_, Err(e)) => {
+                self.failure = Some(e);
+                return None;
+            }
+        };
         let per_source: Vec<u64> = inputs.iter().map(|r| r.len() as u64).collect();
-        let ctx = BatchContext::new(&self.plan, inputs, self.mode, late_wm_ms, wm);
+        let mut ctx = BatchContext::new(&self.plan, inputs, self.mode, late_wm_ms, wm);
+        ctx.op_watermarks = op_watermarks;
         let mut fx = BatchEffects::default();
         // `current_timestamp()` is the batch's timestamp; an expression that fails (ANSI mode)
         // fails the batch: its state is not committed and the query terminates.

@@ -7,6 +7,7 @@ pub mod progress;
 pub mod sink;
 pub mod source;
 pub mod trigger;
+pub mod watermark_propagator;
 pub mod watermark_tracker;
 
 pub use micro_batch::{checkpoint_location, sink_accepts, BatchResult, Checkpoint, CommitLogEntry, EventTimeSummary, OffsetLogEntry, StreamingConf, StreamingQuery};

@@ -1,0 +1,218 @@
+//! How a stream-stream join's condition bounds its state: `StreamingJoinHelper` (what
+//! `UnsupportedOperationChecker` asks of outer and semi joins) and
+//! `StreamingSymmetricHashJoinHelper` (the state watermarks and the condition split the
+//! executor uses), spec §7.2-7.3.
+//!
+//! The two differ on purpose, as in Spark: the checker only asks that a range conjunct bound
+//! *some* time column of the nullable side by the *other* side's watermarked column, while the
+//! executor gives a side a state predicate only if that side itself has an event-time column.
+//! So a left outer join with a watermark on the right side alone passes `start()` and then
+//! never evicts (and never null-pads) a left row.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::plan::{Attr, BoundExpr, StateWatermark, StreamJoinSpec};
+use crate::plan::{BinOp, JoinType};
+use crate::types::DataType;
+
+/// The conjuncts of an AND tree.
+pub fn conjuncts(e: &BoundExpr) -> Vec<&BoundExpr> {
+    match e {
+        BoundExpr::Binary(BinOp::And, a, b) => {
+            let mut v = conjuncts(a);
+            v.extend(conjuncts(b));
+            v
+        }
+        other => vec![other],
+    }
+}
+
+/// The conjunction of `parts`, `None` when empty.
+pub fn and_all(parts: Vec<BoundExpr>) -> Option<BoundExpr> {
+    parts.into_iter().reduce(|a, b| BoundExpr::Binary(BinOp::And, Box::new(a), Box::new(b)))
+}
+
+/// Columns an expression reads.
+pub fn references(e: &BoundExpr) -> BTreeSet<usize> {
+    let mut out = BTreeSet::new();
+    e.columns(&mut out);
+    out
+}
+
+/// `left.col = right.col` conjuncts of a join condition over `left ++ right` (left width
+/// `lw`), as (left index, right index): the equi-join keys (`ExtractEquiJoinKeys`).
+pub fn equi_keys(cond: &BoundExpr, lw: usize) -> Vec<(usize, usize)> {
+    conjuncts(cond)
+        .into_iter()
+        .filter_map(|c| match c {
+            BoundExpr::Binary(BinOp::Eq, a, b) => match (a.as_ref(), b.as_ref()) {
+                (BoundExpr::Col(x), BoundExpr::Col(y)) if *x < lw && *y >= lw => Some((*x, *y - lw)),
+                (BoundExpr::Col(x), BoundExpr::Col(y)) if *y < lw && *x >= lw => Some((*y, *x - lw)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+/// A time expression as `Σ coef·column + constant µs`, if it is one (spec §7.2: sums and
+/// differences of time columns, day-time intervals and numbers of seconds).
+fn linear(e: &BoundExpr, attrs: &[Attr]) -> Option<(BTreeMap<usize, i64>, i64)> {
+    match e {
+        BoundExpr::Col(i) if matches!(attrs.get(*i).map(|a| &a.data_type), Some(DataType::Timestamp(..))) => {
+            Some((BTreeMap::from([(*i, 1)]), 0))
+        }
+        BoundExpr::Interval(iv) if iv.months == 0 => Some((BTreeMap::new(), i64::from(iv.days) * 86_400_000_000 + iv.micros)),
+        BoundExpr::Lit(v) => v.as_i64().map(|n| (BTreeMap::new(), n.saturating_mul(1_000_000))),
+        BoundExpr::Binary(op @ (BinOp::Add | BinOp::Sub), a, b) => {
+            let (mut ca, ka) = linear(a, attrs)?;
+            let (cb, kb) = linear(b, attrs)?;
+            let sign = if *op == BinOp::Add { 1 } else { -1 };
+            for (col, c) in cb {
+                *ca.entry(col).or_insert(0) += sign * c;
+            }
+            ca.retain(|_, c| *c != 0);
+            Some((ca, ka + sign * kb))
+        }
+        _ => None,
+    }
+}
+
+/// `getStateValueWatermark`: over the conjuncts `A < B`, `A <= B`, `A > B`, `A >= B` that
+/// bound one column of `this_side` (indices into `attrs`) from below by the watermarked
+/// column `other` of the other side, the smallest offset (ms) to add to the watermark; a
+/// non-strict bound takes 1 ms more off (`<=`: rows at the bound may still match).
+pub fn state_value_watermark(cond: &BoundExpr, attrs: &[Attr], this_side: &BTreeSet<usize>, other: usize) -> Option<i64> {
+    let mut best: Option<i64> = None;
+    for c in conjuncts(cond) {
+        let BoundExpr::Binary(op, a, b) = c else { continue };
+        // Canonical form: E < 0 (strict) or E <= 0.
+        let (pos, neg, strict) = match op {
+            BinOp::Lt => (a, b, true),
+            BinOp::LtEq => (a, b, false),
+            BinOp::Gt => (b, a, true),
+            BinOp::GtEq => (b, a, false),
+            _ => continue,
+        };
+        let (Some((cp, kp)), Some((cn, kn))) = (linear(pos, attrs), linear(neg, attrs)) else { continue };
+        let mut coef = cp;
+        for (col, c) in cn {
+            *coef.entry(col).or_insert(0) -= c;
+        }
+        coef.retain(|_, c| *c != 0);
+        let constant_us = kp - kn;
+        // E = other − this + c < 0  ⇔  this > other + c: a lower bound on this side's time.
+        let this_col = coef.keys().find(|k| this_side.contains(k)).copied();
+        if coef.len() == 2 && coef.get(&other) == Some(&1) && this_col.is_some_and(|t| coef.get(&t) == Some(&-1)) {
+            let offset_ms = constant_us.div_euclid(1000) - i64::from(!strict);
+            best = Some(best.map_or(offset_ms, |b: i64| b.min(offset_ms)));
+        }
+    }
+    best
+}
+
+/// `StreamingJoinHelper.isWatermarkInJoinKeys`: an equi-join key is a watermarked column.
+fn watermark_in_keys(left: &[Attr], right: &[Attr], keys: &[(usize, usize)]) -> Option<usize> {
+    keys.iter().position(|(l, _)| left[*l].is_event_time()).or_else(|| keys.iter().position(|(_, r)| right[*r].is_event_time()))
+}
+
+/// Whether the other side's watermark bounds `this` side's state through the condition
+/// (`getStateValueWatermark(this, other, condition, dummy).isDefined`).
+fn range_bounds(cond: Option<&BoundExpr>, all: &[Attr], this_side: &BTreeSet<usize>, other_side: &BTreeSet<usize>) -> bool {
+    let Some(cond) = cond else { return false };
+    other_side.iter().filter(|o| all[**o].is_event_time()).any(|o| state_value_watermark(cond, all, this_side, *o).is_some())
+}
+
+/// The `UnsupportedOperationChecker` rule for stream-stream outer and semi joins
+/// (spec §7.3): a watermarked equi-join key, or a range condition through which the other
+/// side's watermark bounds the side whose rows wait: LeftOuter and LeftSemi bound the left
+/// side by the right's watermark, RightOuter the right by the left's, FullOuter either.
+/// Inner joins always pass.
+pub fn checker_accepts(join_type: JoinType, left: &[Attr], right: &[Attr], keys: &[(usize, usize)], condition: Option<&BoundExpr>) -> bool {
+    if !matches!(join_type, JoinType::LeftOuter | JoinType::LeftSemi | JoinType::RightOuter | JoinType::FullOuter) {
+        return true;
+    }
+    if watermark_in_keys(left, right, keys).is_some() {
+        return true;
+    }
+    let mut all = left.to_vec();
+    all.extend(right.iter().cloned());
+    let lw = left.len();
+    let l: BTreeSet<usize> = (0..lw).collect();
+    let r: BTreeSet<usize> = (lw..all.len()).collect();
+    match join_type {
+        JoinType::LeftOuter | JoinType::LeftSemi => range_bounds(condition, &all, &l, &r),
+        JoinType::RightOuter => range_bounds(condition, &all, &r, &l),
+        _ => range_bounds(condition, &all, &l, &r) || range_bounds(condition, &all, &r, &l),
+    }
+}
+
+/// What `StreamingSymmetricHashJoinExec` derives from the (optimized) join condition
+/// (`getStateWatermarkPredicates`, `JoinConditionSplitPredicates`): each side's state
+/// watermark — the watermarked equi-join key for both sides, else, for a side that has an
+/// event-time column, the range bound by the other side's watermark — and the conjuncts that
+/// read only one side (its pre-join filter).
+pub fn stream_join_spec(left: &[Attr], right: &[Attr], keys: &[(usize, usize)], condition: Option<&BoundExpr>) -> StreamJoinSpec {
+    let left_time = left.iter().position(Attr::is_event_time);
+    let right_time = right.iter().position(Attr::is_event_time);
+    let lw = left.len();
+    let mut all = left.to_vec();
+    all.extend(right.iter().cloned());
+    let (mut left_only, mut right_only) = (Vec::new(), Vec::new());
+    if let Some(c) = condition {
+        for part in conjuncts(c) {
+            let refs = references(part);
+            if refs.iter().all(|i| *i < lw) {
+                left_only.push(part.clone());
+            }
+            if refs.iter().all(|i| *i >= lw) {
+                right_only.push(shift(part, lw));
+            }
+        }
+    }
+    // A watermarked equi-join key bounds both sides (it takes precedence over ranges).
+    let (left_state, right_state) = if let Some(key_index) = watermark_in_keys(left, right, keys) {
+        (StateWatermark::Key { key_index }, StateWatermark::Key { key_index })
+    } else {
+        let l: BTreeSet<usize> = (0..lw).collect();
+        let r: BTreeSet<usize> = (lw..all.len()).collect();
+        let side = |this_time: Option<usize>, this_side: &BTreeSet<usize>, other_side: &BTreeSet<usize>| match (this_time, condition) {
+            (Some(_), Some(c)) => other_side
+                .iter()
+                .filter(|o| all[**o].is_event_time())
+                .find_map(|o| state_value_watermark(c, &all, this_side, *o))
+                .map_or(StateWatermark::None, |offset_ms| StateWatermark::Value { offset_ms }),
+            _ => StateWatermark::None,
+        };
+        (side(left_time, &l, &r), side(right_time, &r, &l))
+    };
+    StreamJoinSpec { left_time, right_time, left_state, right_state, left_only: and_all(left_only), right_only: and_all(right_only) }
+}
+
+/// `e` with every column index lowered by `by` (a right-side conjunct over `left ++ right`
+/// made to read the right row alone).
+pub fn shift(e: &BoundExpr, by: usize) -> BoundExpr {
+    map_columns(e, &|i| BoundExpr::Col(i.saturating_sub(by)))
+}
+
+/// `e` with every column reference replaced by `f(index)`.
+pub fn map_columns(e: &BoundExpr, f: &dyn Fn(usize) -> BoundExpr) -> BoundExpr {
+    let m = |x: &BoundExpr| Box::new(map_columns(x, f));
+    match e {
+        BoundExpr::Col(i) => f(*i),
+        BoundExpr::Lit(_) | BoundExpr::Interval(_) => e.clone(),
+        BoundExpr::Binary(op, a, b) => BoundExpr::Binary(*op, m(a), m(b)),
+        BoundExpr::Not(x) => BoundExpr::Not(m(x)),
+        BoundExpr::Negate(x) => BoundExpr::Negate(m(x)),
+        BoundExpr::IsNull(x, n) => BoundExpr::IsNull(m(x), *n),
+        BoundExpr::Case { branches, otherwise } => BoundExpr::Case {
+            branches: branches.iter().map(|(c, v)| (map_columns(c, f), map_columns(v, f))).collect(),
+            otherwise: otherwise.as_ref().map(|o| m(o)),
+        },
+        BoundExpr::Cast(x, t) => BoundExpr::Cast(m(x), t.clone()),
+        BoundExpr::Function(n, args) => BoundExpr::Function(n.clone(), args.iter().map(|a| map_columns(a, f)).collect()),
+        BoundExpr::WindowTime(x) => BoundExpr::WindowTime(m(x)),
+        BoundExpr::Field(x, i) => BoundExpr::Field(m(x), *i),
+        BoundExpr::FromJson(x, fields) => BoundExpr::FromJson(m(x), fields.clone()),
+    }
+}

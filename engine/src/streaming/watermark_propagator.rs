@@ -1,0 +1,75 @@
+//! `PropagateWatermarkSimulator`: the watermark each stateful operator of a plan gets from
+//! the global one (`WatermarkPropagator.scala`, spec §2.4).
+//!
+//! The global watermark `G` is what `EventTimeWatermarkExec` nodes output; it flows up the
+//! plan: a stateless node passes on the minimum of its children's watermarks (children
+//! without one are ignored), a stateful node takes that minimum as its *input* watermark and
+//! outputs `produceOutputWatermark(input)`: the same value for aggregations, deduplication and
+//! limits, and for a stream-stream join the minimum of its two state watermarks and its
+//! input, so a window aggregation after a time-range join waits for the join's slack. A
+//! batch uses the propagation of `wm(N)` for eviction and that of `wm(N-1)` for late rows.
+
+use std::collections::BTreeMap;
+
+use crate::analysis::{Node, Plan, StateWatermark};
+
+/// `_LEGACY_ERROR_TEMP_3076`: a watermark defined downstream of another one.
+pub const REDEFINING_WATERMARK: &str = "Redefining watermark is disallowed. You can set the config 'spark.sql.streaming.statefulOperator.allowMultiple' to 'false' to restore the previous behavior. Note that multiple stateful operators will be disallowed.";
+
+/// The input watermark (ms) of every stateful operator, by operator id, when the global
+/// watermark is `origin_ms`. An operator whose input carries no watermark gets 0. When the
+/// origin is 0 Spark skips the simulation and every operator gets 0 (an empty map here).
+///
+/// # Errors
+/// [`REDEFINING_WATERMARK`] when an `EventTimeWatermark` node sees a watermark coming from
+/// below it; raised only for a non-zero origin, as in Spark.
+///
+/// # Examples
+/// A plan without stateful operators yields an empty map; so does a zero origin.
+/// ```
+/// use streamlab_engine::analysis::{Node, Plan};
+/// use streamlab_engine::streaming::watermark_propagator::propagate;
+/// let src = Plan { node: Node::Source { name: "s".into(), index: 0 }, output: vec![], streaming: true };
+/// assert!(propagate(&src, 0).unwrap().is_empty());
+/// ```
+pub fn propagate(plan: &Plan, origin_ms: i64) -> Result<BTreeMap<usize, i64>, &'static str> {
+    let mut inputs = BTreeMap::new();
+    if origin_ms == 0 {
+        return Ok(inputs);
+    }
+    output_watermark(plan, origin_ms, &mut inputs)?;
+    Ok(inputs)
+}
+
+/// The watermark `plan` outputs, recording each stateful operator's input watermark.
+fn output_watermark(plan: &Plan, origin_ms: i64, inputs: &mut BTreeMap<usize, i64>) -> Result<Option<i64>, &'static str> {
+    let mut children = Vec::new();
+    for c in plan.children() {
+        children.push(output_watermark(c, origin_ms, inputs)?);
+    }
+    let input = children.iter().flatten().copied().min();
+    Ok(match &plan.node {
+        Node::Watermark { .. } => {
+            if input.is_some() {
+                return Err(REDEFINING_WATERMARK);
+            }
+            Some(origin_ms)
+        }
+        Node::Aggregate { op_id, .. } | Node::Dedup { op_id, .. } | Node::Limit { op_id, .. } => {
+            inputs.insert(*op_id, input.unwrap_or(0).max(0));
+            input
+        }
+        Node::StreamJoin { spec, op_id, .. } => {
+            inputs.insert(*op_id, input.unwrap_or(0).max(0));
+            input.map(|w| {
+                let state = |s: StateWatermark| match s {
+                    StateWatermark::None => None,
+                    StateWatermark::Key { .. } => Some(w),
+                    StateWatermark::Value { offset_ms } => Some(w.saturating_add(offset_ms)),
+                };
+                [state(spec.left_state), state(spec.right_state), Some(w)].into_iter().flatten().min().unwrap_or(w)
+            })
+        }
+        _ => input,
+    })
+}

@@ -1,0 +1,99 @@
+//! Constructs Streamlab does not run: window functions fail at `start()` as in Spark
+//! (`NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING`), and a real PySpark API the engine does not
+//! model is reported as unsupported — never as a made-up error — while a name PySpark does
+//! not have is still an error.
+
+use serde_json::json;
+use streamlab_engine::analysis::{resolve, UnsupportedOperationChecker};
+use streamlab_engine::frontend::{compile, prelude_names, Catalog};
+use streamlab_engine::scenario::{check, Scenario, Verdict};
+use streamlab_engine::streaming::OutputMode;
+use streamlab_engine::types::{timestamp_type, DataType};
+use streamlab_engine::Error;
+
+fn catalog() -> Catalog {
+    let mut c = Catalog::default();
+    let clicks = vec![("event_id".into(), DataType::Utf8), ("user_id".into(), DataType::Utf8), ("post_id".into(), DataType::Int64), ("event_time".into(), timestamp_type())];
+    c.streams.insert("clicks".into(), clicks);
+    c
+}
+
+/// The start() error of `query` in append mode.
+fn start_error(query: &str) -> String {
+    let compiled = compile(query, &catalog()).expect("compiles");
+    let plan = resolve(&compiled.plan).expect("a window function is accepted when the DataFrame is defined");
+    match UnsupportedOperationChecker::check_for_streaming(&plan, OutputMode::Append) {
+        Err(Error::Analysis(a)) => format!("[{}] {}", a.error_class, a.message),
+        other => panic!("expected a start error, got {other:?}"),
+    }
+}
+
+#[test]
+fn window_functions_name_the_function_column_and_default_frame() {
+    let e = start_error("clicks.withColumn('prev', F.lag('post_id', 2).over(Window.partitionBy('user_id').orderBy('event_time')))");
+    assert_eq!(
+        e,
+        "[NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING] Window function is not supported in LAG(POST_ID#2L, -2, NULL) (as column `prev`) on streaming DataFrames/Datasets.\n\
+         Structured Streaming only supports time-window aggregation using the WINDOW function. (window specification: (PARTITION BY USER_ID ORDER BY EVENT_TIME ASC NULLS FIRST ROWS BETWEEN -2 FOLLOWING AND -2 FOLLOWING))"
+    );
+    // An aggregate with an ordering and no frame: RANGE up to the current row; an explicit
+    // frame is printed as written.
+    let e = start_error("clicks.select(F.max('post_id').over(Window.partitionBy('user_id').orderBy(F.desc('event_time'))).alias('m'))");
+    assert!(e.contains("MAX(POST_ID#2L) (as column `m`)") && e.contains("ORDER BY EVENT_TIME DESC NULLS LAST RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW))"), "{e}");
+    let e = start_error("clicks.select(F.count('*').over(Window.partitionBy('user_id').orderBy('event_time').rowsBetween(-2, Window.currentRow)).alias('n'))");
+    assert!(e.contains("COUNT(1)") && e.contains("ROWS BETWEEN 2 PRECEDING AND CURRENT ROW))"), "{e}");
+    let e = start_error("clicks.selectExpr('event_id', 'dense_rank() OVER (ORDER BY event_time) AS r')");
+    assert!(e.contains("DENSE_RANK(EVENT_TIME#3) (as column `r`)") && e.contains("(ORDER BY EVENT_TIME ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)"), "{e}");
+}
+
+#[test]
+fn a_ranking_function_without_over_fails_when_defined() {
+    let compiled = compile("clicks.select(F.row_number())", &catalog()).expect("compiles");
+    match resolve(&compiled.plan) {
+        Err(Error::Analysis(a)) => assert_eq!(a.error_class, "WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn prelude_names_are_the_top_level_definitions_and_imports() {
+    let names = prelude_names(
+        "import pandas as pd\nfrom pyspark.sql import Window\nfrom x.y import a, b as c\n\ndef count_state(key, pdfs, state):\n    n = 0\n    return n\nclass Proc:\n    pass\nLIMIT = 3\nif LIMIT == 3:\n    pass\n",
+    );
+    let got: Vec<&str> = names.iter().map(String::as_str).collect();
+    assert_eq!(got, vec!["LIMIT", "Proc", "a", "c", "count_state", "pd"]);
+}
+
+fn scenario(query: &str, prelude: &str) -> Scenario {
+    Scenario::from_json(
+        &json!({
+            "id": "t",
+            "sources": {"clicks": {"schema": [["event_id", "string"], ["user_id", "string"], ["post_id", "long"], ["event_time", "timestamp"]]}},
+            "steps": [{"clicks": [{"event_id": "e1", "user_id": "u1", "post_id": 1, "event_time": "2026-01-01T12:00:00Z"}]}],
+            "prelude": prelude,
+            "query": query,
+            "output_mode": "update",
+            "expected": {"spark_version": "4.3.0", "error": null, "output_schema": null, "batches": []}
+        })
+        .to_string(),
+    )
+    .expect("valid scenario")
+}
+
+#[test]
+fn a_pyspark_api_not_modelled_is_unsupported_and_a_typo_is_a_failure() {
+    let s = scenario(
+        "clicks.groupBy('user_id').applyInPandasWithState(count_state, 'user_id STRING, n LONG', 'n LONG', 'update', 'NoTimeout')",
+        "def count_state(key, pdfs, state):\n    yield None\n",
+    );
+    assert_eq!(check(&s), Verdict::Unsupported("GroupedData.applyInPandasWithState()".into()));
+    // Calling a prelude function as a UDF: Streamlab does not run Python.
+    let s = scenario("clicks.select(my_udf('user_id'))", "def my_udf(x):\n    return x\n");
+    assert!(matches!(check(&s), Verdict::Unsupported(f) if f.contains("my_udf")));
+    // A real SQL function Streamlab has not implemented.
+    let s = scenario("clicks.filter(\"soundex(user_id) = 'U000'\")", "");
+    assert_eq!(check(&s), Verdict::Unsupported("the function soundex()".into()));
+    // Not a PySpark method at all: Python's AttributeError, a plain failure of the case.
+    let s = scenario("clicks.groupBy('user_id').mapGroupsWithState('x')", "");
+    assert!(matches!(check(&s), Verdict::Fail(_)));
+}
