@@ -114,14 +114,25 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("nextrun.help", "Spark allows filters, projections and a new watermark delay between runs; other grouping keys or added/removed stateful operators do not fit the saved state.", "Spark는 실행 사이에 필터, 프로젝션, 워터마크 지연 변경을 허용합니다. 그룹 키를 바꾸거나 상태 연산자를 추가/제거하면 저장된 상태와 맞지 않습니다."),
     ("nextrun.go", "Restart with this query", "이 쿼리로 재시작"),
     ("source.kind", "Source kind", "소스 종류"),
-    ("src.memory", "memory (replayable)", "memory (다시 읽기 가능)"),
+    ("src.memory", "memory (replayable)", "memory (다시 읽을 수 있는 소스)"),
     ("src.file", "file, maxFilesPerTrigger=1", "file, maxFilesPerTrigger=1"),
-    ("src.socket", "socket (not replayable)", "socket (다시 읽기 불가)"),
+    ("src.socket", "socket (not replayable)", "socket (다시 읽을 수 없는 소스)"),
     ("src.kafka", "kafka (key/value bytes, partitions, offsets)", "kafka (key/value 바이트, 파티션, 오프셋)"),
     ("src.rate", "rate (rowsPerSecond from the clock)", "rate (시계 기준 초당 행 수)"),
     ("trig.default", "default (back to back)", "기본 (연달아 실행)"),
     ("times.day", "Times are UTC on", "시간은 UTC 기준, 날짜:"),
+    ("share.err.notalink", "This link does not open a lab (it has no lab= part).", "이 링크는 실습을 여는 링크가 아닙니다 (lab= 부분이 없음)."),
+    ("share.err.version", "This link was made by another version of Streamlab (link version {v}); this one reads version 1.", "이 링크는 다른 버전의 Streamlab에서 만들어졌습니다 (링크 버전 {v}). 이 버전은 버전 1만 읽습니다."),
+    ("share.err.toolong", "This link is {n} characters long; at most {max} fit. Save the session as a JSON file instead.", "이 링크는 {n}자로, 최대 {max}자를 넘습니다. 대신 세션을 JSON 파일로 저장하세요."),
+    ("share.err.damaged", "This link is damaged or cut short: copy the whole link again.", "링크가 손상되었거나 잘렸습니다. 링크 전체를 다시 복사하세요."),
+    ("share.err.toolarge", "This link unpacks to more than {max} KB, more than a lab session can be.", "이 링크를 풀면 {max} KB를 넘어 실습 세션이 될 수 없습니다."),
+    ("share.err.session", "This link does not hold a lab session this version can open.", "이 링크에는 이 버전이 열 수 있는 실습 세션이 없습니다."),
 ];
+
+/// Every label: (key, English, Korean).
+pub fn labels() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
+    LABELS.iter().copied()
+}
 
 /// The label `key` in `lang`; the key itself if missing (so a gap shows, never panics).
 pub fn tr(lang: Lang, key: &str) -> &'static str {

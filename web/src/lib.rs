@@ -4,16 +4,32 @@
 //! - [`session`]: plain-Rust boundary to the engine; hands out [`session::LabView`] snapshots.
 //! - [`i18n`]: every label in English and Korean.
 //! - [`progress_import`]: real Spark's progress reports, pasted in, as the lab's batch views.
-//! - [`quiz`]: the question bank and presets (data in `quizzes/` and `assets/scenarios/`).
+//! - [`quiz`]: the question bank and presets (data in `quizzes/` and `assets/scenarios/`);
+//!   [`claim`] checks each question's claim against the engine, [`rules`] holds the bank's
+//!   quality rules, [`script`] reads lab actions written as text.
+//! - [`lesson`]: the study path (data in `quizzes/lessons/`), guided steps checked against the
+//!   lab's view; [`predict`]: "predict the next batch" questions built by running ahead;
+//!   [`glossary`]: one Korean term per concept.
+//! - [`progress`] and [`exam`]: the learner's record (answers, scores, review queue) and exam
+//!   mode; [`share`]: a lab session packed into a URL fragment.
 //! - [`components`]: the page, one component per panel; they read the [`Lab`] context and
 //!   never call the engine directly (invariant 6).
 
+pub mod claim;
 pub mod components;
+pub mod exam;
+pub mod glossary;
 pub mod i18n;
+pub mod lesson;
 pub mod persist;
+pub mod predict;
+pub mod progress;
 pub mod progress_import;
 pub mod quiz;
+pub mod rules;
+pub mod script;
 pub mod session;
+pub mod share;
 
 use leptos::prelude::*;
 

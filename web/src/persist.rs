@@ -34,7 +34,9 @@ pub struct Saved {
     pub actions: Vec<SavedAction>,
 }
 
-fn trigger_id(t: Trigger) -> String {
+/// The saved form of a trigger: `default`, `processingTime:<ms>`, `once`, `availableNow`,
+/// `continuous:<ms>`.
+pub fn trigger_id(t: Trigger) -> String {
     match t {
         Trigger::Default => "default".into(),
         Trigger::ProcessingTime { interval_ms } => format!("processingTime:{interval_ms}"),
@@ -44,7 +46,8 @@ fn trigger_id(t: Trigger) -> String {
     }
 }
 
-fn parse_trigger(s: &str) -> Option<Trigger> {
+/// Reads [`trigger_id`]'s text; `None` for anything else.
+pub fn parse_trigger(s: &str) -> Option<Trigger> {
     let (kind, ms) = s.split_once(':').map_or((s, None), |(k, v)| (k, v.parse().ok()));
     Some(match kind {
         "default" => Trigger::Default,

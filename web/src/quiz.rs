@@ -1,45 +1,57 @@
 //! The quiz bank and the preset scenarios.
 //!
 //! Questions live in `quizzes/<topic>.toml` (format: `quizzes/README.md`), presets in
-//! `assets/scenarios/<id>.json` (the conformance scenario format). Both are embedded at
-//! compile time. Every question names a preset, may override its query or output mode, and
-//! carries a `[question.check]` claim that [`check_claim`] verifies by running the scenario
-//! through the engine, so the answer a learner is told is right is what the engine (and, by
-//! the conformance corpus, real Spark) does.
+//! `assets/scenarios/<id>.json` (the conformance scenario format, plus `name`, `name_ko` and
+//! `notes_ko`). Both are embedded at compile time. Every question names a preset, may override
+//! its query, output mode or confs, and carries a `[question.check]` claim that
+//! [`check_claim`] verifies by running the scenario through the engine, so the answer a learner
+//! is told is right is what the engine (and, by the conformance corpus, real Spark) does.
+//!
+//! Two kinds of question: `choice` (pick one; shown in a seeded [`shuffled`] order) and
+//! `value` (type a watermark or a count; [`Question::check_value`] compares it with the
+//! claim, which the engine checked). The bank's quality rules are in [`crate::rules`].
 //!
 //! Plain Rust, no Leptos: the lab page renders these structs.
 
-use serde::Deserialize;
-use streamlab_engine::scenario::{self, Scenario, ScenarioRun};
-use streamlab_engine::streaming::{BatchResult, CrashPoint, SinkKind};
-use streamlab_engine::types::{format_timestamp_us, parse_timestamp_us};
-use streamlab_engine::{Error, Stage};
+use std::collections::BTreeMap;
 
-use crate::session::{RecoveryView, Session};
+use serde::Deserialize;
+use serde_json::Value as Json;
+use streamlab_engine::scenario::Scenario;
+use streamlab_engine::streaming::{CrashPoint, SinkKind};
+use streamlab_engine::types::{parse_timestamp_us, timestamp_type, Value};
+
+pub use crate::claim::{check_claim, recovery_run, Claim, RecoveryRun};
+use crate::session::{display_cell, parse_field};
 
 /// The two languages of every label and question.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, serde::Serialize, Deserialize)]
 pub enum Lang {
     #[default]
     En,
     Ko,
 }
 
-/// Every quiz file: (topic id, TOML text). The order is the order topics are shown in.
+/// Every quiz file: (topic id, TOML text). The order is the order topics are shown in, which
+/// follows the study path (`quizzes/lessons/`).
 const QUIZ_FILES: &[(&str, &str)] = &[
-    ("watermark", include_str!("../../quizzes/watermark.toml")),
-    ("late-data", include_str!("../../quizzes/late-data.toml")),
-    ("windows", include_str!("../../quizzes/windows.toml")),
+    ("incremental", include_str!("../../quizzes/incremental.toml")),
     ("output-modes", include_str!("../../quizzes/output-modes.toml")),
     ("triggers-batches", include_str!("../../quizzes/triggers-batches.toml")),
+    ("windows", include_str!("../../quizzes/windows.toml")),
+    ("watermark", include_str!("../../quizzes/watermark.toml")),
+    ("late-data", include_str!("../../quizzes/late-data.toml")),
     ("session-windows", include_str!("../../quizzes/session-windows.toml")),
     ("dedup", include_str!("../../quizzes/dedup.toml")),
     ("joins", include_str!("../../quizzes/joins.toml")),
     ("multiple-watermarks", include_str!("../../quizzes/multiple-watermarks.toml")),
-    ("operators", include_str!("../../quizzes/operators.toml")),
+    ("checkpoints", include_str!("../../quizzes/checkpoints.toml")),
     ("fault-tolerance", include_str!("../../quizzes/fault-tolerance.toml")),
     ("sinks", include_str!("../../quizzes/sinks.toml")),
-    ("checkpoints", include_str!("../../quizzes/checkpoints.toml")),
+    ("sources", include_str!("../../quizzes/sources.toml")),
+    ("monitoring", include_str!("../../quizzes/monitoring.toml")),
+    ("state-store", include_str!("../../quizzes/state-store.toml")),
+    ("operators", include_str!("../../quizzes/operators.toml")),
 ];
 
 /// Every preset scenario: (id, JSON text). The id is the file name without `.json`.
@@ -65,6 +77,8 @@ const PRESETS: &[(&str, &str)] = &[
     ("kafka-source", include_str!("../../assets/scenarios/kafka-source.json")),
     ("socket-source", include_str!("../../assets/scenarios/socket-source.json")),
     ("rate-source", include_str!("../../assets/scenarios/rate-source.json")),
+    ("file-source", include_str!("../../assets/scenarios/file-source.json")),
+    ("tumbling-start-time", include_str!("../../assets/scenarios/tumbling-start-time.json")),
 ];
 
 /// One language's text of a question.
@@ -72,84 +86,42 @@ const PRESETS: &[(&str, &str)] = &[
 #[serde(deny_unknown_fields)]
 pub struct QuestionText {
     pub prompt: String,
-    /// Same order in every language; [`Question::answer`] indexes it.
+    /// Same order in every language; [`Question::answer`] indexes it. Empty for `value`
+    /// questions.
+    #[serde(default)]
     pub choices: Vec<String>,
-    /// Why the answer is right, citing the rule.
+    /// Why the answer is right: the rule and the numbers.
     pub explanation: String,
 }
 
-/// The claim a question's answer makes, checked against the engine by [`check_claim`].
-/// Every key given must hold; `batch` selects the batch the per-batch keys talk about.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Claim {
-    /// The query fails with this error condition.
-    pub error_class: Option<String>,
-    /// ... at this stage: `define`, `start` or `run`.
-    pub error_stage: Option<String>,
-    /// The batch id the keys below talk about.
-    pub batch: Option<u64>,
-    /// Rows the sink received in that batch.
-    pub rows: Option<usize>,
-    /// The watermark that batch ran with (ISO text, UTC).
-    pub watermark: Option<String>,
-    /// `numRowsDroppedByWatermark` of the first state operator in that batch.
-    pub dropped: Option<u64>,
-    /// `numRowsTotal` of the first state operator in that batch.
-    pub state_total: Option<u64>,
-    /// That batch was (or was not) a no-data batch.
-    pub no_data: Option<bool>,
-    /// Total number of batches in the run.
-    pub batches: Option<usize>,
-    /// Total rows the sink received over the whole run.
-    pub emitted_total: Option<usize>,
-
-    // Recovery claims: the scenario driven through a lab `Session` writing to `sink`, with
-    // an optional crash and restart (see `run_recovery`). The keys above always describe the
-    // plain run without a crash.
-    /// The sink ([`SinkKind::id`]: `memory`, `console`, `file`, `kafka`,
-    /// `foreachBatch-naive`, `foreachBatch-idempotent`); default `memory`. A setting, not a
-    /// result.
-    pub sink: Option<String>,
-    /// The batch id that crashes (needs `crash_point`). A setting, not a result.
-    pub crash_at_batch: Option<u64>,
-    /// Where it crashes ([`CrashPoint::id`]: `after-offset-log`, `mid-sink`,
-    /// `before-commit`; needs `crash_at_batch`). A setting, not a result.
-    pub crash_point: Option<String>,
-    /// Rows a reader of the sink sees more than once at the end (`RecoveryView::duplicates`).
-    pub duplicates: Option<usize>,
-    /// Rows a reader of the sink sees at the end (sink rows with `visible`).
-    pub sink_visible_rows: Option<usize>,
-    /// How many times the query started on its checkpoint (`RecoveryView::runs`).
-    pub runs: Option<u64>,
-    /// The restart fails with a message containing this text (needs `crash_at_batch`).
-    pub restart_error_contains: Option<String>,
+/// How a question is answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// Pick one of the choices.
+    #[default]
+    Choice,
+    /// Type a value (a time or a whole number); the claim key `value_of` names is the answer.
+    Value,
 }
 
-impl Claim {
-    /// True when no result key is given (a claim that cannot fail). `sink`, `crash_at_batch`
-    /// and `crash_point` only set up the run, so a claim with nothing else is empty.
-    pub fn is_empty(&self) -> bool {
-        let settings_only = Claim { sink: None, crash_at_batch: None, crash_point: None, ..self.clone() };
-        settings_only == Claim::default()
-    }
-
-    /// True when the claim needs the recovery run (a `Session` with a sink, maybe a crash).
-    pub fn is_recovery(&self) -> bool {
-        self.sink.is_some()
-            || self.crash_at_batch.is_some()
-            || self.crash_point.is_some()
-            || self.has_recovery_results()
-    }
-
-    fn has_recovery_results(&self) -> bool {
-        self.duplicates.is_some() || self.sink_visible_rows.is_some() || self.runs.is_some() || self.restart_error_contains.is_some()
-    }
-
-    fn has_batch_keys(&self) -> bool {
-        self.rows.is_some() || self.watermark.is_some() || self.dropped.is_some() || self.state_total.is_some() || self.no_data.is_some()
-    }
-}
+/// The claim keys a `value` question can ask for, and a choice question's `tie` can name.
+pub const VALUE_KEYS: &[&str] = &[
+    "watermark",
+    "late_watermark",
+    "rows",
+    "input_rows",
+    "dropped",
+    "state_total",
+    "state_updated",
+    "state_removed",
+    "shuffle_partitions",
+    "batches",
+    "emitted_total",
+    "duplicates",
+    "sink_visible_rows",
+    "runs",
+];
 
 /// One quiz question.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -168,8 +140,29 @@ pub struct Question {
     /// Replaces the preset's output mode.
     #[serde(default)]
     pub output_mode: Option<String>,
-    /// 0-based index into `choices`.
+    /// Session confs added to the preset's (`spark.sql.shuffle.partitions`, ...).
+    #[serde(default)]
+    pub conf: BTreeMap<String, Json>,
+    #[serde(default)]
+    pub kind: Kind,
+    /// Choice questions: 0-based index into `choices` (in the file's order; shown shuffled).
+    #[serde(default)]
     pub answer: usize,
+    /// Value questions: the claim key whose value is the answer (one of [`VALUE_KEYS`]).
+    #[serde(default)]
+    pub value_of: Option<String>,
+    /// Choice questions: the claim key whose value the correct choice shows (and no other
+    /// choice does), tying the answer to the engine's number.
+    #[serde(default)]
+    pub tie: Option<String>,
+    /// The section of `spark-semantics.md` the answer rests on (`12.3`), for concept
+    /// questions the engine can back only in part.
+    #[serde(default)]
+    pub spec: Option<String>,
+    /// The row of `spark-semantics.md` §14 when the programming guide (and so the exam) and
+    /// Spark 4.3 differ on this question; the text must then say both.
+    #[serde(default)]
+    pub guide_differs: Option<u32>,
     pub en: QuestionText,
     pub ko: QuestionText,
     pub check: Claim,
@@ -246,8 +239,114 @@ pub fn preset(id: &str) -> Option<Scenario> {
     PRESETS.iter().find(|(p, _)| *p == id).and_then(|(_, json)| Scenario::from_json(json).ok())
 }
 
+/// A preset's names and notes in both languages (the extension keys `name`, `name_ko`,
+/// `notes_ko` of the preset file; the engine ignores them).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+pub struct PresetInfo {
+    #[serde(default)]
+    pub id: String,
+    /// A short name that questions and lessons use ("Classic sliding windows").
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub name_ko: String,
+    #[serde(default)]
+    pub title: String,
+    #[serde(default)]
+    pub title_ko: String,
+    /// What the preset shows (English).
+    #[serde(default)]
+    pub notes: String,
+    #[serde(default)]
+    pub notes_ko: String,
+}
+
+impl PresetInfo {
+    /// The short name in `lang`.
+    pub fn name(&self, lang: Lang) -> &str {
+        if lang == Lang::Ko { &self.name_ko } else { &self.name }
+    }
+
+    /// The one-line title in `lang`.
+    pub fn title(&self, lang: Lang) -> &str {
+        if lang == Lang::Ko { &self.title_ko } else { &self.title }
+    }
+
+    /// The notes in `lang`.
+    pub fn notes(&self, lang: Lang) -> &str {
+        if lang == Lang::Ko { &self.notes_ko } else { &self.notes }
+    }
+}
+
+/// The names and notes of preset `id`; `None` for an unknown id.
+pub fn preset_info(id: &str) -> Option<PresetInfo> {
+    PRESETS.iter().find(|(p, _)| *p == id).and_then(|(_, json)| serde_json::from_str(json).ok())
+}
+
+/// The day (UTC midnight, µs) of a scenario's first event time: the day short times such as
+/// `09:03` are on (the same day the lab shows).
+pub fn scenario_day_us(s: &Scenario) -> i64 {
+    scenario_day(s).unwrap_or_else(|| parse_timestamp_us("2026-01-01T00:00:00Z").unwrap_or(0))
+}
+
+/// The day of a scenario's first event time, if its steps carry any (a rate source's do not).
+pub(crate) fn scenario_day(s: &Scenario) -> Option<i64> {
+    let first = s.steps.iter().flat_map(|st| st.values().flatten()).find_map(|r| r.values().find_map(|v| v.as_str().and_then(|t| parse_timestamp_us(t).ok())));
+    first.map(day_of)
+}
+
+/// UTC midnight (µs) of the day `t` (µs) falls on.
+pub(crate) fn day_of(t: i64) -> i64 {
+    const DAY: i64 = 86_400_000_000;
+    t.div_euclid(DAY) * DAY
+}
+
+/// What a typed answer turned out to be.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ValueCheck {
+    Correct,
+    /// A readable answer that is not the claim's value; carries the right one as the lab
+    /// shows it.
+    Wrong { expected: String },
+    /// The text is not a time / number; carries what to type.
+    Unreadable(String),
+}
+
+/// 64-bit FNV-1a: a hash that is the same on every platform and Rust version.
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// SplitMix64: a small, well-known PRNG step; deterministic for a seed.
+pub(crate) fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A seeded permutation of `0..n` (Fisher–Yates).
+pub(crate) fn permutation(n: usize, mut state: u64) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        let j = (splitmix(&mut state) % (i as u64 + 1)) as usize;
+        order.swap(i, j);
+    }
+    order
+}
+
+/// The order to show a question's choices in for one attempt: `order[k]` is the index (in
+/// the file) of the choice shown k-th. The same `(question, seed)` always gives the same
+/// order (the caller picks the seed, e.g. the attempt number), so tests are stable; value
+/// questions have no choices and get an empty order.
+pub fn shuffled(q: &Question, seed: u64) -> Vec<usize> {
+    permutation(q.en.choices.len(), fnv1a(q.id.as_bytes()) ^ seed.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+}
+
 impl Question {
-    /// The question's scenario: its preset with `query` and `output_mode` overrides applied.
+    /// The question's scenario: its preset with `query`, `output_mode` and `conf` overrides
+    /// applied.
     ///
     /// # Errors
     /// An unknown preset id.
@@ -258,6 +357,9 @@ impl Question {
         }
         if let Some(m) = &self.output_mode {
             s.output_mode = m.clone();
+        }
+        for (k, v) in &self.conf {
+            s.conf.insert(k.clone(), v.clone());
         }
         Ok(s)
     }
@@ -270,14 +372,78 @@ impl Question {
         }
     }
 
-    /// True when `choice` (0-based) is the right answer.
+    /// True for a choice question whose right answer is `choice` (0-based, file order).
     pub fn is_correct(&self, choice: usize) -> bool {
-        choice == self.answer
+        self.kind == Kind::Choice && choice == self.answer
     }
 
-    /// Checks the question's shape: a kebab-case id, both languages with the same number of
-    /// choices (at least 3), non-empty prompt and explanation, the answer in range, a
-    /// non-empty claim whose per-batch keys come with `batch`.
+    /// The batch the claim talks about, to open in the lab next to a wrong answer.
+    pub fn batch(&self) -> Option<u64> {
+        self.check.batch.or(self.check.crash_at_batch)
+    }
+
+    /// The claim's value for `key` (one of [`VALUE_KEYS`]) as the lab shows it: times as
+    /// `09:03` on the scenario's day (full ISO text on another day), counts as numbers.
+    pub fn claim_value_text(&self, key: &str) -> Option<String> {
+        let c = &self.check;
+        let time = |t: &Option<String>| -> Option<String> {
+            let us = parse_timestamp_us(t.as_deref()?).ok()?;
+            let day = self.scenario().map(|s| scenario_day_us(&s)).unwrap_or(0);
+            Some(display_cell(&Value::Timestamp(us), day))
+        };
+        match key {
+            "watermark" => time(&c.watermark),
+            "late_watermark" => time(&c.late_watermark),
+            "rows" => c.rows.map(|n| n.to_string()),
+            "input_rows" => c.input_rows.map(|n| n.to_string()),
+            "dropped" => c.dropped.map(|n| n.to_string()),
+            "state_total" => c.state_total.map(|n| n.to_string()),
+            "state_updated" => c.state_updated.map(|n| n.to_string()),
+            "state_removed" => c.state_removed.map(|n| n.to_string()),
+            "shuffle_partitions" => c.shuffle_partitions.map(|n| n.to_string()),
+            "batches" => c.batches.map(|n| n.to_string()),
+            "emitted_total" => c.emitted_total.map(|n| n.to_string()),
+            "duplicates" => c.duplicates.map(|n| n.to_string()),
+            "sink_visible_rows" => c.sink_visible_rows.map(|n| n.to_string()),
+            "runs" => c.runs.map(|n| n.to_string()),
+            _ => None,
+        }
+    }
+
+    /// Checks a typed answer to a `value` question against the claim (which the engine
+    /// checked): times are read like the lab's event form (`09:03`, `09:03:00`, ISO text;
+    /// `1970-01-01T00:00:00Z` for a zero watermark), counts as whole numbers.
+    pub fn check_value(&self, input: &str) -> ValueCheck {
+        let Some(key) = self.value_of.as_deref() else {
+            return ValueCheck::Unreadable("this question is answered by picking a choice".into());
+        };
+        let Some(expected) = self.claim_value_text(key) else {
+            return ValueCheck::Unreadable(format!("the claim has no {key}"));
+        };
+        let input = input.trim();
+        if matches!(key, "watermark" | "late_watermark") {
+            let want = if key == "watermark" { &self.check.watermark } else { &self.check.late_watermark };
+            let Some(Ok(want)) = want.as_deref().map(parse_timestamp_us) else {
+                return ValueCheck::Unreadable(format!("the claim has no {key}"));
+            };
+            let day = self.scenario().map(|s| scenario_day_us(&s)).unwrap_or(0);
+            return match parse_field(input, &timestamp_type(), day) {
+                Ok(Value::Timestamp(got)) if got == want => ValueCheck::Correct,
+                Ok(Value::Timestamp(_)) => ValueCheck::Wrong { expected },
+                _ => ValueCheck::Unreadable("type a time such as 09:03 (UTC), or 1970-01-01T00:00:00Z".into()),
+            };
+        }
+        match input.parse::<u64>() {
+            Ok(n) if n.to_string() == expected => ValueCheck::Correct,
+            Ok(_) => ValueCheck::Wrong { expected },
+            Err(_) => ValueCheck::Unreadable("type a whole number such as 3".into()),
+        }
+    }
+
+    /// Checks the question's shape: a kebab-case id, both languages, choices fitting the
+    /// kind (at least 3, same number in both languages, or none for `value`), non-empty
+    /// prompt and explanation, the answer in range, a non-empty claim whose per-batch keys
+    /// come with `batch`, `value_of`/`tie` naming a key the claim has.
     ///
     /// # Errors
     /// What is wrong.
@@ -297,8 +463,10 @@ impl Question {
             if t.explanation.trim().is_empty() {
                 return Err(format!("{lang}: empty explanation"));
             }
-            if t.choices.len() < 3 {
-                return Err(format!("{lang}: {} choices, at least 3 needed", t.choices.len()));
+            match self.kind {
+                Kind::Choice if t.choices.len() < 3 => return Err(format!("{lang}: {} choices, at least 3 needed", t.choices.len())),
+                Kind::Value if !t.choices.is_empty() => return Err(format!("{lang}: a value question has no choices")),
+                _ => {}
             }
             if let Some(i) = t.choices.iter().position(|c| c.trim().is_empty()) {
                 return Err(format!("{lang}: choice {i} is empty"));
@@ -307,24 +475,76 @@ impl Question {
         if self.en.choices.len() != self.ko.choices.len() {
             return Err(format!("en has {} choices, ko has {}", self.en.choices.len(), self.ko.choices.len()));
         }
-        if self.answer >= self.en.choices.len() {
-            return Err(format!("answer {} is out of range (0..{})", self.answer, self.en.choices.len()));
+        self.validate_claim()?;
+        match self.kind {
+            Kind::Choice => {
+                if self.answer >= self.en.choices.len() {
+                    return Err(format!("answer {} is out of range (0..{})", self.answer, self.en.choices.len()));
+                }
+                if self.value_of.is_some() {
+                    return Err("value_of is for value questions".into());
+                }
+            }
+            Kind::Value => {
+                let key = self.value_of.as_deref().ok_or("a value question needs value_of")?;
+                if !VALUE_KEYS.contains(&key) {
+                    return Err(format!("value_of '{key}' is not one of {}", VALUE_KEYS.join(", ")));
+                }
+                if self.claim_value_text(key).is_none() {
+                    return Err(format!("value_of '{key}' but the claim has no {key}"));
+                }
+                if self.tie.is_some() {
+                    return Err("tie is for choice questions (a value question's answer is the claim)".into());
+                }
+            }
         }
-        if self.check.is_empty() {
+        if let Some(key) = &self.tie {
+            if !VALUE_KEYS.contains(&key.as_str()) {
+                return Err(format!("tie '{key}' is not one of {}", VALUE_KEYS.join(", ")));
+            }
+            if self.claim_value_text(key).is_none() {
+                return Err(format!("tie '{key}' but the claim has no {key}"));
+            }
+        }
+        if let Some(spec) = &self.spec {
+            let ok = !spec.is_empty() && spec.split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()));
+            if !ok {
+                return Err(format!("spec '{spec}' is not a section number such as 12.3"));
+            }
+        }
+        Ok(())
+    }
+
+    fn validate_claim(&self) -> Result<(), String> {
+        let c = &self.check;
+        if c.is_empty() {
             return Err("[question.check] is empty: a claim that cannot fail".into());
         }
-        if self.check.has_batch_keys() && self.check.batch.is_none() {
-            return Err("[question.check] has per-batch keys (rows, watermark, dropped, state_total, no_data) but no `batch`".into());
+        if c.has_batch_keys() && c.batch.is_none() {
+            return Err("[question.check] has per-batch keys (rows, watermark, dropped, state_total, no_data, ...) but no `batch`".into());
         }
-        if let Some(stage) = &self.check.error_stage {
+        if let Some(stage) = &c.error_stage {
             if !matches!(stage.as_str(), "define" | "start" | "run") {
                 return Err(format!("error_stage '{stage}' is not define, start or run"));
             }
         }
-        if let Some(wm) = &self.check.watermark {
-            parse_timestamp_us(wm).map_err(|m| format!("watermark '{wm}': {m}"))?;
+        for (key, wm) in [("watermark", &c.watermark), ("late_watermark", &c.late_watermark)] {
+            if let Some(wm) = wm {
+                parse_timestamp_us(wm).map_err(|m| format!("{key} '{wm}': {m}"))?;
+            }
         }
-        let c = &self.check;
+        if let Some(script) = &c.script {
+            if script.is_empty() {
+                return Err("script is empty".into());
+            }
+            for line in script {
+                crate::script::LabAction::parse(line).map_err(|m| format!("script line '{line}': {m}"))?;
+            }
+            if c.sink.is_some() || c.crash_at_batch.is_some() || c.crash_point.is_some() {
+                return Err("with a script, set the sink and crashes in the script (sink: ..., crash: ...), not with sink / crash_at_batch / crash_point".into());
+            }
+            return Ok(());
+        }
         if let Some(sink) = &c.sink {
             if SinkKind::parse(sink).is_none() {
                 let ids: Vec<&str> = SinkKind::ALL.iter().map(|k| k.id()).collect();
@@ -351,253 +571,4 @@ impl Question {
         }
         Ok(())
     }
-}
-
-fn stage_name(stage: Stage) -> &'static str {
-    match stage {
-        Stage::Define => "define",
-        Stage::Start => "start",
-        Stage::Run => "run",
-    }
-}
-
-fn batch_in(run: &ScenarioRun, id: u64) -> Result<&BatchResult, String> {
-    run.batches.iter().map(|(_, b)| b).find(|b| b.batch_id == id).ok_or_else(|| {
-        let ids: Vec<String> = run.batches.iter().map(|(s, b)| format!("b{}@step{s}", b.batch_id)).collect();
-        format!("batch {id} did not run (batches: [{}])", ids.join(" "))
-    })
-}
-
-/// What the recovery run of a claim ended with (see [`recovery_run`]).
-#[derive(Debug, Clone, PartialEq)]
-pub struct RecoveryRun {
-    /// The checkpoint and the sink at the end; `None` when the restart failed.
-    pub recovery: Option<RecoveryView>,
-    /// The session's error message after the restart, if it failed.
-    pub restart_error: Option<String>,
-    /// The ids of every batch that completed, in order (a re-run batch appears once, after
-    /// the restart).
-    pub batch_ids: Vec<u64>,
-}
-
-fn ids_text(ids: &[u64]) -> String {
-    ids.iter().map(|i| format!("b{i}")).collect::<Vec<_>>().join(" ")
-}
-
-fn batch_ids(s: &Session) -> Vec<u64> {
-    s.view().batches.iter().map(|b| b.id).collect()
-}
-
-/// One trigger that must run a batch.
-fn trigger_one(s: &mut Session) -> Result<(), String> {
-    let before = s.view().batches.len();
-    s.trigger();
-    let v = s.view();
-    if v.batches.len() == before {
-        let why = v.error.map_or_else(|| "nothing ran".to_string(), |e| e.message);
-        return Err(format!("a batch was due but did not run: {why}"));
-    }
-    Ok(())
-}
-
-/// Drives the question's scenario through a lab [`Session`] writing to the claim's `sink`
-/// (default memory). Without `crash_at_batch`: every step, as `run_step` does. With it: steps
-/// and triggers one batch at a time until the next batch would get id `crash_at_batch`, then
-/// `crash(crash_point)`, `restart()`, and (if the restart worked) triggers until idle — the
-/// re-run batch and any no-data batch after it — and the remaining steps.
-///
-/// # Errors
-/// An unknown sink or crash point, a query that does not start, or a crash batch that never
-/// runs.
-pub fn recovery_run(q: &Question) -> Result<RecoveryRun, String> {
-    let c = &q.check;
-    let kind = match &c.sink {
-        Some(id) => SinkKind::parse(id).ok_or_else(|| format!("unknown sink '{id}'"))?,
-        None => SinkKind::Memory,
-    };
-    let mut s = Session::from_scenario(q.scenario()?);
-    s.set_sink(kind);
-    if let Some(e) = s.view().error {
-        return Err(format!("the query does not start: {}", e.message));
-    }
-    let mut restart_error = None;
-    if let Some(crash_at) = c.crash_at_batch {
-        let point_id = c.crash_point.as_deref().ok_or("crash_at_batch needs crash_point")?;
-        let point = CrashPoint::parse(point_id).ok_or_else(|| format!("unknown crash point '{point_id}'"))?;
-        loop {
-            let next = s.view().batches.last().map_or(0, |b| b.id + 1);
-            if next > crash_at {
-                return Err(format!("batch {crash_at} already ran (batches: [{}])", ids_text(&batch_ids(&s))));
-            }
-            if s.batch_due() {
-                if next == crash_at {
-                    break;
-                }
-                trigger_one(&mut s)?;
-            } else if !s.push_step() {
-                return Err(format!("batch {crash_at} never runs: the scenario ends after batches [{}]", ids_text(&batch_ids(&s))));
-            }
-        }
-        s.crash(point).map_err(|m| format!("batch {crash_at}: {m}"))?;
-        if s.view().recovery.and_then(|r| r.crashed).is_none() {
-            return Err(format!("batch {crash_at} did not crash at {point_id}"));
-        }
-        s.restart();
-        restart_error = s.view().error.map(|e| e.message);
-    }
-    if restart_error.is_none() {
-        // The re-run batch (and a no-data batch it makes due), then the rest of the steps.
-        loop {
-            let before = s.view().batches.len();
-            s.trigger();
-            if s.view().batches.len() == before {
-                break;
-            }
-        }
-        while s.run_step() {}
-        if let Some(e) = s.view().error {
-            return Err(format!("the query failed: {}", e.message));
-        }
-    }
-    let v = s.view();
-    Ok(RecoveryRun { recovery: v.recovery, restart_error, batch_ids: v.batches.iter().map(|b| b.id).collect() })
-}
-
-fn check_recovery(q: &Question) -> Result<(), String> {
-    let c = &q.check;
-    let run = recovery_run(q)?;
-    let sink = c.sink.as_deref().unwrap_or("memory");
-    let setup = match (c.crash_at_batch, &c.crash_point) {
-        (Some(b), Some(p)) => format!("{sink} sink, crash at batch {b} ({p}) and restart"),
-        _ => format!("{sink} sink, no crash"),
-    };
-    match (&c.restart_error_contains, &run.restart_error) {
-        (Some(want), Some(got)) if !got.contains(want.as_str()) => {
-            return Err(format!("{setup}: claimed restart_error_contains = '{want}', the restart failed with: {got}"));
-        }
-        (Some(want), None) => return Err(format!("{setup}: claimed restart_error_contains = '{want}', but the restart worked")),
-        _ => {}
-    }
-    let wants_view = c.duplicates.is_some() || c.sink_visible_rows.is_some() || c.runs.is_some();
-    let Some(r) = run.recovery.as_ref().filter(|_| wants_view) else {
-        if wants_view {
-            let why = run.restart_error.as_deref().unwrap_or("no query");
-            return Err(format!("{setup}: claimed sink/checkpoint numbers, but the restart failed: {why}"));
-        }
-        return Ok(());
-    };
-    let ran = ids_text(&run.batch_ids);
-    if let Some(n) = c.duplicates {
-        if r.duplicates != n {
-            return Err(format!("{setup}: claimed duplicates = {n}, a reader sees {} (batches: [{ran}])", r.duplicates));
-        }
-    }
-    if let Some(n) = c.sink_visible_rows {
-        let visible = r.sink_rows.iter().filter(|w| w.visible).count();
-        if visible != n {
-            return Err(format!(
-                "{setup}: claimed sink_visible_rows = {n}, a reader sees {visible} ({} written in all; batches: [{ran}])",
-                r.sink_rows.len()
-            ));
-        }
-    }
-    if let Some(n) = c.runs {
-        if r.runs != n {
-            return Err(format!("{setup}: claimed runs = {n}, the checkpoint was started {} times", r.runs));
-        }
-    }
-    Ok(())
-}
-
-/// Runs the question's scenario through the engine and checks every key of its
-/// `[question.check]` claim.
-///
-/// # Errors
-/// The first key that does not hold (or an empty claim, or a scenario that cannot be built).
-pub fn check_claim(q: &Question) -> Result<(), String> {
-    let c = &q.check;
-    if c.is_empty() {
-        return Err(format!("question '{}': [question.check] is empty: a claim that cannot fail", q.id));
-    }
-    let fail = |m: String| Err(format!("question '{}': {m}", q.id));
-    let scenario = q.scenario()?;
-    let run = scenario::run(&scenario);
-
-    if c.error_class.is_some() || c.error_stage.is_some() {
-        match &run.error {
-            Some(Error::Analysis(a)) => {
-                if let Some(class) = &c.error_class {
-                    if &a.error_class != class {
-                        return fail(format!("error_class: claimed {class}, the engine raised {} ({})", a.error_class, a.message));
-                    }
-                }
-                if let Some(stage) = &c.error_stage {
-                    if stage != stage_name(a.stage) {
-                        return fail(format!("error_stage: claimed {stage}, the engine raised {} at {}", a.error_class, stage_name(a.stage)));
-                    }
-                }
-            }
-            Some(other) => return fail(format!("claimed an analysis error, the engine failed with: {other}")),
-            None => return fail(format!("claimed an error, but the query ran ({} batches)", run.batches.len())),
-        }
-    } else if let Some(e) = &run.error {
-        return fail(format!("the query failed: {e}"));
-    }
-
-    if let Some(id) = c.batch {
-        let b = match batch_in(&run, id) {
-            Ok(b) => b,
-            Err(m) => return fail(m),
-        };
-        if let Some(n) = c.rows {
-            if b.rows.len() != n {
-                return fail(format!("batch {id}: claimed {n} rows, the sink received {}", b.rows.len()));
-            }
-        }
-        if let Some(wm) = &c.watermark {
-            let want = parse_timestamp_us(wm).map_err(|m| format!("question '{}': watermark '{wm}': {m}", q.id))?;
-            match b.watermark_ms {
-                Some(ms) if ms * 1000 == want => {}
-                Some(ms) => return fail(format!("batch {id}: claimed watermark {wm}, it ran with {}", format_timestamp_us(ms * 1000))),
-                None => return fail(format!("batch {id}: claimed watermark {wm}, the query has no watermark")),
-            }
-        }
-        if c.dropped.is_some() || c.state_total.is_some() {
-            let Some(s) = b.state.first() else {
-                return fail(format!("batch {id}: claimed state metrics, but the query has no state operator"));
-            };
-            if let Some(n) = c.dropped {
-                if s.num_rows_dropped_by_watermark != n {
-                    return fail(format!("batch {id}: claimed dropped = {n}, numRowsDroppedByWatermark = {}", s.num_rows_dropped_by_watermark));
-                }
-            }
-            if let Some(n) = c.state_total {
-                if s.num_rows_total != n {
-                    return fail(format!("batch {id}: claimed state_total = {n}, numRowsTotal = {}", s.num_rows_total));
-                }
-            }
-        }
-        if let Some(nd) = c.no_data {
-            if b.no_data != nd {
-                return fail(format!("batch {id}: claimed no_data = {nd}, it was {}", b.no_data));
-            }
-        }
-    }
-    if let Some(n) = c.batches {
-        if run.batches.len() != n {
-            return fail(format!("claimed {n} batches, {} ran", run.batches.len()));
-        }
-    }
-    if let Some(n) = c.emitted_total {
-        let total: usize = run.batches.iter().map(|(_, b)| b.rows.len()).sum();
-        if total != n {
-            return fail(format!("claimed {n} rows emitted in total, the sink received {total}"));
-        }
-    }
-    if c.is_recovery() {
-        if let Err(m) = check_recovery(q) {
-            return fail(m);
-        }
-    }
-    Ok(())
 }

@@ -129,7 +129,11 @@ pub struct BatchView {
     pub step: Option<usize>,
     pub input_rows: u64,
     pub watermark: Option<String>,
+    /// The watermark the batch ran with, ms since the epoch (`None` without a watermark).
+    pub watermark_ms: Option<i64>,
     pub late_watermark: String,
+    /// wm(N-1), the watermark late rows were judged against, ms since the epoch.
+    pub late_watermark_ms: i64,
     pub no_data: bool,
     /// Emitted rows as display cells.
     pub rows: Vec<Vec<String>>,
@@ -365,6 +369,21 @@ impl Session {
         let scenario = Scenario::from_json(text).map_err(|e| e.to_string())?;
         scenario.catalog().map_err(|e| e.to_string())?;
         Ok(Session::from_scenario(scenario))
+    }
+
+    /// The scenario the session runs (with any source kinds the learner picked).
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// Rows added but not yet read by a batch: (source, typed row), in the order added.
+    pub fn pending_rows(&self) -> &[(String, Row)] {
+        &self.pending
+    }
+
+    /// The scenario's day (UTC midnight, µs) that short times like `12:07` are on.
+    pub fn day_us(&self) -> i64 {
+        self.base_day_us()
     }
 
     /// The query text.
@@ -898,7 +917,9 @@ fn batch_view(step: Option<usize>, b: &BatchResult, output: &[Attr], day: i64) -
         step,
         input_rows: b.input_rows,
         watermark: b.watermark_ms.map(|w| display_cell(&Value::Timestamp(w * 1000), day)),
+        watermark_ms: b.watermark_ms,
         late_watermark: display_cell(&Value::Timestamp(b.late_watermark_ms * 1000), day),
+        late_watermark_ms: b.late_watermark_ms,
         no_data: b.no_data,
         rows: b.rows.iter().map(|r| r.iter().map(|v| display_cell(v, day)).collect()).collect(),
         rows_json: b.rows.iter().map(|r| row_to_json(r, output).to_string()).collect(),

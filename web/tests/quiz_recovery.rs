@@ -16,6 +16,9 @@ fn with(scenario: &str, check: Claim) -> Question {
     q.scenario = scenario.into();
     q.query = None;
     q.output_mode = None;
+    q.conf.clear();
+    q.tie = None;
+    q.guide_differs = None;
     q.check = check;
     q
 }

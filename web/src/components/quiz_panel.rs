@@ -10,7 +10,9 @@ use crate::Lab;
 #[component]
 pub fn QuizPanel() -> impl IntoView {
     let lab = expect_context::<Lab>();
-    let bank = StoredValue::new(quiz::bank().unwrap_or_default());
+    // Type-the-value questions need an input box; until the quiz page renders them, the panel
+    // shows the choice questions.
+    let bank = StoredValue::new(quiz::bank().unwrap_or_default().into_iter().filter(|q| q.kind == quiz::Kind::Choice).collect::<Vec<_>>());
     let total = bank.with_value(Vec::len);
     let index = RwSignal::new(0usize);
     let chosen = RwSignal::new(None::<usize>);

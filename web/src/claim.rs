@@ -1,0 +1,545 @@
+//! Checking a question's claim against the engine (`quizzes/README.md`, "File format").
+//!
+//! A claim is checked on the facts of one run: the plain run (`scenario::run`, the conformance
+//! harness's semantics), or, when the claim has a `script`, a lab `Session` after those
+//! actions. Recovery keys (`duplicates`, `sink_visible_rows`, `runs`, `restart_error_contains`)
+//! without a script use [`recovery_run`]: a session with a sink, a crash and a restart.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use serde_json::Value as Json;
+use streamlab_engine::scenario::{self, ScenarioRun};
+use streamlab_engine::streaming::{CrashPoint, SinkKind};
+use streamlab_engine::types::{format_timestamp_us, parse_timestamp_us, Value};
+use streamlab_engine::{Error, Stage};
+
+use crate::quiz::{day_of, scenario_day, scenario_day_us, Question};
+use crate::session::{display_cell, RecoveryView, Session};
+
+/// The claim a question's answer makes, checked against the engine by [`check_claim`].
+/// Every key given must hold; `batch` selects the batch the per-batch keys talk about.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Claim {
+    /// Lab actions ([`crate::script`]) run on a lab `Session` over the question's scenario;
+    /// with a script, every result key below describes the session after it instead of the
+    /// plain run. A setting, not a result.
+    pub script: Option<Vec<String>>,
+    /// The query fails with this error condition.
+    pub error_class: Option<String>,
+    /// ... at this stage: `define`, `start` or `run`.
+    pub error_stage: Option<String>,
+    /// The batch id the keys below talk about.
+    pub batch: Option<u64>,
+    /// Rows the sink received in that batch.
+    pub rows: Option<usize>,
+    /// The rows of that batch as the lab shows them, cells joined by ` | ` (a multiset).
+    pub row_set: Option<Vec<String>>,
+    /// The watermark that batch ran with (ISO text, UTC).
+    pub watermark: Option<String>,
+    /// wm(N-1): the watermark that batch judged late rows against (ISO text, UTC).
+    pub late_watermark: Option<String>,
+    /// Rows the batch read from its sources (`numInputRows`).
+    pub input_rows: Option<u64>,
+    /// `numRowsDroppedByWatermark` of the first state operator in that batch.
+    pub dropped: Option<u64>,
+    /// `numRowsTotal` of the first state operator in that batch.
+    pub state_total: Option<u64>,
+    /// `numRowsUpdated` of the first state operator in that batch.
+    pub state_updated: Option<u64>,
+    /// `numRowsRemoved` of the first state operator in that batch.
+    pub state_removed: Option<u64>,
+    /// `numShufflePartitions` of the first state operator in that batch.
+    pub shuffle_partitions: Option<u64>,
+    /// The state operators' names in that batch, in progress order (downstream first).
+    pub operators: Option<Vec<String>>,
+    /// Fields of that batch's `StreamingQueryProgress` JSON: a dotted path (`numInputRows`,
+    /// `sources.0.endOffset`, `eventTime.watermark`) → the value it must have.
+    pub progress: Option<BTreeMap<String, Json>>,
+    /// That batch was (true) / was not (false) a no-data batch.
+    pub no_data: Option<bool>,
+    /// Total number of batches in the run.
+    pub batches: Option<usize>,
+    /// Total rows the sink received over the whole run.
+    pub emitted_total: Option<usize>,
+
+    // Recovery claims: the scenario driven through a lab `Session` writing to `sink`, with
+    // an optional crash and restart (see `recovery_run`). The keys above always describe the
+    // plain run without a crash (or the script's session).
+    /// The sink (`SinkKind::id`); default `memory`. A setting, not a result.
+    pub sink: Option<String>,
+    /// The batch id that crashes (needs `crash_point`). A setting, not a result.
+    pub crash_at_batch: Option<u64>,
+    /// Where it crashes (`CrashPoint::id`; needs `crash_at_batch`). A setting, not a result.
+    pub crash_point: Option<String>,
+    /// Rows a reader of the sink sees more than once at the end (`RecoveryView::duplicates`).
+    pub duplicates: Option<usize>,
+    /// Rows a reader of the sink sees at the end (sink rows with `visible`).
+    pub sink_visible_rows: Option<usize>,
+    /// How many times the query started on its checkpoint (`RecoveryView::runs`).
+    pub runs: Option<u64>,
+    /// The restart fails with a message containing this text (needs `crash_at_batch`, or a
+    /// script with a restart).
+    pub restart_error_contains: Option<String>,
+}
+
+impl Claim {
+    /// True when no result key is given (a claim that cannot fail). `script`, `sink`,
+    /// `crash_at_batch` and `crash_point` only set up the run, so a claim with nothing else
+    /// is empty.
+    pub fn is_empty(&self) -> bool {
+        let results_only = Claim { script: None, sink: None, crash_at_batch: None, crash_point: None, ..self.clone() };
+        results_only == Claim::default()
+    }
+
+    /// True when the claim needs the recovery run (a `Session` with a sink, maybe a crash).
+    pub fn is_recovery(&self) -> bool {
+        self.script.is_none() && (self.sink.is_some() || self.crash_at_batch.is_some() || self.crash_point.is_some() || self.has_recovery_results())
+    }
+
+    pub(crate) fn has_recovery_results(&self) -> bool {
+        self.duplicates.is_some() || self.sink_visible_rows.is_some() || self.runs.is_some() || self.restart_error_contains.is_some()
+    }
+
+    pub(crate) fn has_batch_keys(&self) -> bool {
+        self.rows.is_some()
+            || self.row_set.is_some()
+            || self.watermark.is_some()
+            || self.late_watermark.is_some()
+            || self.input_rows.is_some()
+            || self.dropped.is_some()
+            || self.state_total.is_some()
+            || self.state_updated.is_some()
+            || self.state_removed.is_some()
+            || self.shuffle_partitions.is_some()
+            || self.operators.is_some()
+            || self.progress.is_some()
+            || self.no_data.is_some()
+    }
+}
+
+fn stage_name(stage: Stage) -> &'static str {
+    match stage {
+        Stage::Define => "define",
+        Stage::Start => "start",
+        Stage::Run => "run",
+    }
+}
+
+/// One batch as a claim sees it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct BatchFacts {
+    pub id: u64,
+    /// Emitted rows as the lab shows them, cells joined by ` | `.
+    pub rows: Vec<String>,
+    pub watermark_ms: Option<i64>,
+    pub late_watermark_ms: i64,
+    pub no_data: bool,
+    /// The batch's `StreamingQueryProgress` as JSON.
+    pub progress: Json,
+}
+
+/// What a run produced, whichever way it was driven.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct RunFacts {
+    /// (error condition, stage, message) of an analysis error; (`""`, `""`, message) of
+    /// another error.
+    pub error: Option<(String, String, String)>,
+    pub batches: Vec<BatchFacts>,
+    /// The checkpoint and sink (session runs only).
+    pub recovery: Option<RecoveryView>,
+    /// Where each batch came from, for messages (`b3@step1`).
+    pub labels: Vec<String>,
+}
+
+/// Cells of one row joined as claims write them.
+pub(crate) fn row_text(cells: &[String]) -> String {
+    cells.join(" | ")
+}
+
+fn plain_facts(q: &Question) -> Result<RunFacts, String> {
+    let scenario = q.scenario()?;
+    let run: ScenarioRun = scenario::run(&scenario);
+    // The day short times are shown on, as the lab picks it: the steps' first event time, else
+    // (a rate source) the first time the run read.
+    let read_time = run.batches.iter().flat_map(|(_, b)| b.input_by_source().into_values().flatten()).find_map(|r| {
+        r.iter().find_map(|v| if let Value::Timestamp(t) = v { Some(*t) } else { None })
+    });
+    let day = scenario_day(&scenario).or(read_time.map(day_of)).unwrap_or_else(|| scenario_day_us(&scenario));
+    let error = run.error.as_ref().map(|e| match e {
+        Error::Analysis(a) => (a.error_class.clone(), stage_name(a.stage).to_string(), a.message.clone()),
+        other => (String::new(), String::new(), other.to_string()),
+    });
+    let batches = run
+        .batches
+        .iter()
+        .map(|(_, b)| BatchFacts {
+            id: b.batch_id,
+            rows: b.rows.iter().map(|r| row_text(&r.iter().map(|v| display_cell(v, day)).collect::<Vec<_>>())).collect(),
+            watermark_ms: b.watermark_ms,
+            late_watermark_ms: b.late_watermark_ms,
+            no_data: b.no_data,
+            progress: serde_json::to_value(&b.progress).unwrap_or(Json::Null),
+        })
+        .collect();
+    let labels = run.batches.iter().map(|(s, b)| format!("b{}@step{s}", b.batch_id)).collect();
+    Ok(RunFacts { error, batches, recovery: None, labels })
+}
+
+/// The facts of a lab session as it stands (what its view shows).
+pub(crate) fn session_facts(s: &Session) -> RunFacts {
+    let v = s.view();
+    RunFacts {
+        error: v.error.as_ref().map(|e| (e.error_class.clone().unwrap_or_default(), e.stage.clone().unwrap_or_default(), e.message.clone())),
+        batches: v
+            .batches
+            .iter()
+            .map(|b| BatchFacts {
+                id: b.id,
+                rows: b.rows.iter().map(|r| row_text(r)).collect(),
+                watermark_ms: b.watermark_ms,
+                late_watermark_ms: b.late_watermark_ms,
+                no_data: b.no_data,
+                progress: serde_json::from_str(&b.progress_json).unwrap_or(Json::Null),
+            })
+            .collect(),
+        labels: v.batches.iter().map(|b| format!("b{}", b.id)).collect(),
+        recovery: v.recovery,
+    }
+}
+
+fn script_facts(q: &Question, script: &[String]) -> Result<RunFacts, String> {
+    let mut s = Session::from_scenario(q.scenario()?);
+    crate::script::run(&mut s, script)?;
+    Ok(session_facts(&s))
+}
+
+/// The value at a dotted path (`sources.0.endOffset`) of a JSON document.
+pub(crate) fn json_path<'a>(doc: &'a Json, path: &str) -> Option<&'a Json> {
+    path.split('.').try_fold(doc, |v, part| match v {
+        Json::Array(items) => part.parse::<usize>().ok().and_then(|i| items.get(i)),
+        Json::Object(map) => map.get(part),
+        _ => None,
+    })
+}
+
+fn json_equal(a: &Json, b: &Json) -> bool {
+    match (a.as_f64(), b.as_f64()) {
+        (Some(x), Some(y)) => (x - y).abs() <= 1e-9 * x.abs().max(y.abs()).max(1.0),
+        _ => a == b,
+    }
+}
+
+fn state_number(b: &BatchFacts, field: &str) -> Option<u64> {
+    json_path(&b.progress, &format!("stateOperators.0.{field}")).and_then(Json::as_u64)
+}
+
+/// Checks every plain key of `c` (not the recovery settings) on `facts`.
+pub(crate) fn check_facts(c: &Claim, facts: &RunFacts) -> Result<(), String> {
+    if c.error_class.is_some() || c.error_stage.is_some() {
+        match &facts.error {
+            Some((class, stage, message)) if !class.is_empty() => {
+                if let Some(want) = &c.error_class {
+                    if want != class {
+                        return Err(format!("error_class: claimed {want}, the engine raised {class} ({message})"));
+                    }
+                }
+                if let Some(want) = &c.error_stage {
+                    if want != stage {
+                        return Err(format!("error_stage: claimed {want}, the engine raised {class} at {stage}"));
+                    }
+                }
+            }
+            Some((_, _, message)) => return Err(format!("claimed an analysis error, the engine failed with: {message}")),
+            None => return Err(format!("claimed an error, but the query ran ({} batches)", facts.batches.len())),
+        }
+    } else if let Some((_, _, message)) = &facts.error {
+        if c.restart_error_contains.is_none() {
+            return Err(format!("the query failed: {message}"));
+        }
+    }
+    if let Some(id) = c.batch {
+        // The last batch with this id: after a restart on a temporary checkpoint ids start again.
+        let Some(b) = facts.batches.iter().rev().find(|b| b.id == id) else {
+            return Err(format!("batch {id} did not run (batches: [{}])", facts.labels.join(" ")));
+        };
+        if let Some(n) = c.rows {
+            if b.rows.len() != n {
+                return Err(format!("batch {id}: claimed {n} rows, the sink received {}", b.rows.len()));
+            }
+        }
+        if let Some(want) = &c.row_set {
+            let mut want = want.clone();
+            let mut got = b.rows.clone();
+            want.sort();
+            got.sort();
+            if want != got {
+                return Err(format!("batch {id}: claimed row_set {want:?}, the sink received {got:?}"));
+            }
+        }
+        for (key, claimed, actual) in [("watermark", &c.watermark, b.watermark_ms), ("late_watermark", &c.late_watermark, Some(b.late_watermark_ms))] {
+            let Some(wm) = claimed else { continue };
+            let want = parse_timestamp_us(wm).map_err(|m| format!("{key} '{wm}': {m}"))?;
+            match actual {
+                Some(ms) if ms * 1000 == want => {}
+                Some(ms) => return Err(format!("batch {id}: claimed {key} {wm}, it ran with {}", format_timestamp_us(ms * 1000))),
+                None => return Err(format!("batch {id}: claimed {key} {wm}, the query has no watermark")),
+            }
+        }
+        if let Some(n) = c.input_rows {
+            let got = json_path(&b.progress, "numInputRows").and_then(Json::as_u64);
+            if got != Some(n) {
+                return Err(format!("batch {id}: claimed input_rows = {n}, numInputRows = {got:?}"));
+            }
+        }
+        let state_keys = [
+            ("dropped", c.dropped, "numRowsDroppedByWatermark"),
+            ("state_total", c.state_total, "numRowsTotal"),
+            ("state_updated", c.state_updated, "numRowsUpdated"),
+            ("state_removed", c.state_removed, "numRowsRemoved"),
+            ("shuffle_partitions", c.shuffle_partitions, "numShufflePartitions"),
+        ];
+        for (key, claimed, field) in state_keys {
+            let Some(n) = claimed else { continue };
+            match state_number(b, field) {
+                Some(got) if got == n => {}
+                Some(got) => return Err(format!("batch {id}: claimed {key} = {n}, {field} = {got}")),
+                None => return Err(format!("batch {id}: claimed {key} = {n}, but the query has no state operator")),
+            }
+        }
+        if let Some(want) = &c.operators {
+            let got: Vec<String> = json_path(&b.progress, "stateOperators")
+                .and_then(Json::as_array)
+                .map(|ops| ops.iter().filter_map(|o| o.get("operatorName").and_then(Json::as_str).map(str::to_string)).collect())
+                .unwrap_or_default();
+            if &got != want {
+                return Err(format!("batch {id}: claimed operators {want:?}, the progress lists {got:?}"));
+            }
+        }
+        if let Some(fields) = &c.progress {
+            for (path, want) in fields {
+                match json_path(&b.progress, path) {
+                    Some(got) if json_equal(got, want) => {}
+                    Some(got) => return Err(format!("batch {id}: claimed progress {path} = {want}, it is {got}")),
+                    None => return Err(format!("batch {id}: claimed progress {path} = {want}, the progress has no {path}")),
+                }
+            }
+        }
+        if let Some(nd) = c.no_data {
+            if b.no_data != nd {
+                return Err(format!("batch {id}: claimed no_data = {nd}, it was {}", b.no_data));
+            }
+        }
+    }
+    if let Some(n) = c.batches {
+        if facts.batches.len() != n {
+            return Err(format!("claimed {n} batches, {} ran", facts.batches.len()));
+        }
+    }
+    if let Some(n) = c.emitted_total {
+        let total: usize = facts.batches.iter().map(|b| b.rows.len()).sum();
+        if total != n {
+            return Err(format!("claimed {n} rows emitted in total, the sink received {total}"));
+        }
+    }
+    Ok(())
+}
+
+/// The recovery keys of a script claim, on the session's view.
+fn check_script_recovery(c: &Claim, facts: &RunFacts) -> Result<(), String> {
+    if let Some(want) = &c.restart_error_contains {
+        match &facts.error {
+            Some((_, _, got)) if got.contains(want.as_str()) => {}
+            Some((_, _, got)) => return Err(format!("claimed restart_error_contains = '{want}', the session failed with: {got}")),
+            None => return Err(format!("claimed restart_error_contains = '{want}', but nothing failed")),
+        }
+    }
+    let wants_view = c.duplicates.is_some() || c.sink_visible_rows.is_some() || c.runs.is_some();
+    if !wants_view {
+        return Ok(());
+    }
+    let Some(r) = &facts.recovery else {
+        return Err("claimed sink/checkpoint numbers, but the session has no query".into());
+    };
+    compare_recovery(c, r, "script", &facts.labels.join(" "))
+}
+
+fn compare_recovery(c: &Claim, r: &RecoveryView, setup: &str, ran: &str) -> Result<(), String> {
+    if let Some(n) = c.duplicates {
+        if r.duplicates != n {
+            return Err(format!("{setup}: claimed duplicates = {n}, a reader sees {} (batches: [{ran}])", r.duplicates));
+        }
+    }
+    if let Some(n) = c.sink_visible_rows {
+        let visible = r.sink_rows.iter().filter(|w| w.visible).count();
+        if visible != n {
+            return Err(format!("{setup}: claimed sink_visible_rows = {n}, a reader sees {visible} ({} written in all; batches: [{ran}])", r.sink_rows.len()));
+        }
+    }
+    if let Some(n) = c.runs {
+        if r.runs != n {
+            return Err(format!("{setup}: claimed runs = {n}, the checkpoint was started {} times", r.runs));
+        }
+    }
+    Ok(())
+}
+
+/// What the recovery run of a claim ended with (see [`recovery_run`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecoveryRun {
+    /// The checkpoint and the sink at the end; `None` when the restart failed.
+    pub recovery: Option<RecoveryView>,
+    /// The session's error message after the restart, if it failed.
+    pub restart_error: Option<String>,
+    /// The ids of every batch that completed, in order (a re-run batch appears once, after
+    /// the restart).
+    pub batch_ids: Vec<u64>,
+}
+
+fn ids_text(ids: &[u64]) -> String {
+    ids.iter().map(|i| format!("b{i}")).collect::<Vec<_>>().join(" ")
+}
+
+fn batch_ids(s: &Session) -> Vec<u64> {
+    s.view().batches.iter().map(|b| b.id).collect()
+}
+
+/// One trigger that must run a batch.
+fn trigger_one(s: &mut Session) -> Result<(), String> {
+    let before = s.view().batches.len();
+    s.trigger();
+    let v = s.view();
+    if v.batches.len() == before {
+        let why = v.error.map_or_else(|| "nothing ran".to_string(), |e| e.message);
+        return Err(format!("a batch was due but did not run: {why}"));
+    }
+    Ok(())
+}
+
+/// Drives the question's scenario through a lab [`Session`] writing to the claim's `sink`
+/// (default memory). Without `crash_at_batch`: every step, as `run_step` does. With it: steps
+/// and triggers one batch at a time until the next batch would get id `crash_at_batch`, then
+/// `crash(crash_point)`, `restart()`, and (if the restart worked) triggers until idle — the
+/// re-run batch and any no-data batch after it — and the remaining steps.
+///
+/// # Errors
+/// An unknown sink or crash point, a query that does not start, or a crash batch that never
+/// runs.
+pub fn recovery_run(q: &Question) -> Result<RecoveryRun, String> {
+    let c = &q.check;
+    let kind = match &c.sink {
+        Some(id) => SinkKind::parse(id).ok_or_else(|| format!("unknown sink '{id}'"))?,
+        None => SinkKind::Memory,
+    };
+    let mut s = Session::from_scenario(q.scenario()?);
+    s.set_sink(kind);
+    if let Some(e) = s.view().error {
+        return Err(format!("the query does not start: {}", e.message));
+    }
+    let mut restart_error = None;
+    if let Some(crash_at) = c.crash_at_batch {
+        let point_id = c.crash_point.as_deref().ok_or("crash_at_batch needs crash_point")?;
+        let point = CrashPoint::parse(point_id).ok_or_else(|| format!("unknown crash point '{point_id}'"))?;
+        loop {
+            let next = s.view().batches.last().map_or(0, |b| b.id + 1);
+            if next > crash_at {
+                return Err(format!("batch {crash_at} already ran (batches: [{}])", ids_text(&batch_ids(&s))));
+            }
+            if s.batch_due() {
+                if next == crash_at {
+                    break;
+                }
+                trigger_one(&mut s)?;
+            } else if !s.push_step() {
+                return Err(format!("batch {crash_at} never runs: the scenario ends after batches [{}]", ids_text(&batch_ids(&s))));
+            }
+        }
+        s.crash(point).map_err(|m| format!("batch {crash_at}: {m}"))?;
+        if s.view().recovery.and_then(|r| r.crashed).is_none() {
+            return Err(format!("batch {crash_at} did not crash at {point_id}"));
+        }
+        s.restart();
+        restart_error = s.view().error.map(|e| e.message);
+    }
+    if restart_error.is_none() {
+        // The re-run batch (and a no-data batch it makes due), then the rest of the steps.
+        loop {
+            let before = s.view().batches.len();
+            s.trigger();
+            if s.view().batches.len() == before {
+                break;
+            }
+        }
+        while s.run_step() {}
+        if let Some(e) = s.view().error {
+            return Err(format!("the query failed: {}", e.message));
+        }
+    }
+    let v = s.view();
+    Ok(RecoveryRun { recovery: v.recovery, restart_error, batch_ids: v.batches.iter().map(|b| b.id).collect() })
+}
+
+fn check_recovery(q: &Question) -> Result<(), String> {
+    let c = &q.check;
+    let run = recovery_run(q)?;
+    let sink = c.sink.as_deref().unwrap_or("memory");
+    let setup = match (c.crash_at_batch, &c.crash_point) {
+        (Some(b), Some(p)) => format!("{sink} sink, crash at batch {b} ({p}) and restart"),
+        _ => format!("{sink} sink, no crash"),
+    };
+    match (&c.restart_error_contains, &run.restart_error) {
+        (Some(want), Some(got)) if !got.contains(want.as_str()) => {
+            return Err(format!("{setup}: claimed restart_error_contains = '{want}', the restart failed with: {got}"));
+        }
+        (Some(want), None) => return Err(format!("{setup}: claimed restart_error_contains = '{want}', but the restart worked")),
+        _ => {}
+    }
+    let wants_view = c.duplicates.is_some() || c.sink_visible_rows.is_some() || c.runs.is_some();
+    let Some(r) = run.recovery.as_ref().filter(|_| wants_view) else {
+        if wants_view {
+            let why = run.restart_error.as_deref().unwrap_or("no query");
+            return Err(format!("{setup}: claimed sink/checkpoint numbers, but the restart failed: {why}"));
+        }
+        return Ok(());
+    };
+    compare_recovery(c, r, &setup, &ids_text(&run.batch_ids))
+}
+
+/// Runs the question's scenario through the engine and checks every key of its
+/// `[question.check]` claim.
+///
+/// # Errors
+/// The first key that does not hold (or an empty claim, or a scenario that cannot be built),
+/// with the question's id.
+pub fn check_claim(q: &Question) -> Result<(), String> {
+    let c = &q.check;
+    let fail = |m: String| Err(format!("question '{}': {m}", q.id));
+    if c.is_empty() {
+        return fail("[question.check] is empty: a claim that cannot fail".into());
+    }
+    if let Some(script) = &c.script {
+        let facts = match script_facts(q, script) {
+            Ok(f) => f,
+            Err(m) => return fail(m),
+        };
+        if let Err(m) = check_facts(c, &facts).and_then(|()| check_script_recovery(c, &facts)) {
+            return fail(m);
+        }
+        return Ok(());
+    }
+    let facts = match plain_facts(q) {
+        Ok(f) => f,
+        Err(m) => return fail(m),
+    };
+    let plain = Claim { restart_error_contains: None, ..c.clone() };
+    if let Err(m) = check_facts(&plain, &facts) {
+        return fail(m);
+    }
+    if c.is_recovery() {
+        if let Err(m) = check_recovery(q) {
+            return fail(m);
+        }
+    }
+    Ok(())
+}
