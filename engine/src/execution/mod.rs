@@ -9,6 +9,8 @@
 pub mod aggregate;
 pub mod dedup;
 pub mod eval;
+pub mod functions;
+pub mod hll;
 pub mod join;
 pub mod limit;
 pub mod session;
@@ -115,6 +117,32 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
             .collect(),
         Node::Filter { input, predicate } => {
             execute(input, ctx, states, fx).into_iter().filter(|r| eval::eval_predicate(predicate, r)).collect()
+        }
+        Node::Generate { input, generator, outer, position } => {
+            let mut out = Vec::new();
+            for r in execute(input, ctx, states, fx) {
+                let items = match eval::eval(generator, &r) {
+                    Value::Array(items) => items,
+                    _ => Rc::from(Vec::new()),
+                };
+                if items.is_empty() && *outer {
+                    let mut row = r.clone();
+                    if *position {
+                        row.push(Value::Null);
+                    }
+                    row.push(Value::Null);
+                    out.push(row);
+                }
+                for (i, item) in items.iter().enumerate() {
+                    let mut row = r.clone();
+                    if *position {
+                        row.push(Value::Int(i as i32));
+                    }
+                    row.push(item.clone());
+                    out.push(row);
+                }
+            }
+            out
         }
         Node::Watermark { input, column, watermark_index, .. } => {
             let rows = execute(input, ctx, states, fx);

@@ -1,6 +1,7 @@
 //! The query as data: unresolved expressions ([`Expr`]) and logical operators ([`LogicalPlan`]).
 
 pub mod expr;
+pub mod functions;
 pub mod logical;
 
 pub use expr::{AggFunc, BinOp, Expr, FrameBound, WindowFrame, WindowOver, WINDOW_ONLY_FUNCTIONS};
