@@ -493,6 +493,17 @@ async function main() {
       await banner.waitFor({ state: 'detached' });
     });
 
+    await check('the event form reads a value as Spark\'s JSON reader does and says it became NULL', async () => {
+      await lab.openScenario(JSON.stringify(scenario));
+      await lab.waitForFreshScenario();
+      const before = Number(await lab.text('pending-count'));
+      const notice = await lab.pushEvent('clicks', { event_id: 'x1', post_id: 'seven', event_time: '12:07' });
+      assert(notice.startsWith('post_id:') && notice.includes('NULL'), `notice: ${notice}`);
+      assert(Number(await lab.text('pending-count')) === before + 1, 'the event was not added');
+      await lab.el('notice').scrollIntoViewIfNeeded();
+      await lab.screenshot(path.join(outDir, 'null-note.png'));
+    });
+
     await check('the ?bench page times every workload in wasm (figures printed)', async () => {
       await page.goto(`${url}?bench`, { waitUntil: 'load' });
       await page.locator('[data-testid="bench-done"]').waitFor({ state: 'attached', timeout: 300_000 });
@@ -519,6 +530,6 @@ try {
   console.log(`FAIL e2e setup\n     ${err?.stack ?? err}`);
 }
 const failed = results.filter((r) => !r.ok).length;
-console.log(`screenshots: ${path.relative(process.cwd(), outDir) || '.'}/lab-en.png, lab-ko.png, crash-file.png, crash-kafka.png, session-window.png, outer-join.png, crash-screen.png`);
+console.log(`screenshots: ${path.relative(process.cwd(), outDir) || '.'}/lab-en.png, lab-ko.png, crash-file.png, crash-kafka.png, session-window.png, outer-join.png, null-note.png, crash-screen.png`);
 console.log(`${results.length - failed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

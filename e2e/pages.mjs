@@ -83,6 +83,18 @@ export class LabPage {
     return active;
   }
 
+  /** Fills the event form of `source` (column → text) and pushes the event; returns the
+   * notice the lab shows afterwards ('' when none). */
+  async pushEvent(source, fields) {
+    const form = this.el(`event-form-${source}`);
+    for (const [col, text] of Object.entries(fields)) {
+      await form.locator(tid(`event-field-${col}`)).fill(text);
+    }
+    await form.locator(tid('push-event')).click();
+    const notice = this.el('notice');
+    return (await notice.count()) > 0 ? (await notice.innerText()).trim() : '';
+  }
+
   /** Opens the collapsed <details> around `id`, if any, the way a person would. */
   async reveal(id) {
     const el = this.el(id);

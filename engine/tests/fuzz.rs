@@ -426,6 +426,7 @@ fn drive(name: &str, check: impl Fn(u64) -> Option<String>) -> Vec<String> {
         let outcome = catch_unwind(AssertUnwindSafe(|| check(seed)));
         let took = start.elapsed();
         slowest = slowest.max(took);
+        let before = findings.len();
         match outcome {
             Ok(None) => {}
             Ok(Some(why)) => findings.push(format!("seed {seed}: {why}")),
@@ -436,6 +437,10 @@ fn drive(name: &str, check: impl Fn(u64) -> Option<String>) -> Vec<String> {
         }
         if took > time_limit() {
             findings.push(format!("seed {seed}: took {took:?}"));
+        }
+        // A long run shows each finding as it happens.
+        for f in &findings[before..] {
+            println!("fuzz {name}: finding: {}", f.chars().take(300).collect::<String>());
         }
         if (i + 1) % 100_000 == 0 {
             println!("fuzz {name}: {} inputs, {:?}, {} findings", i + 1, t0.elapsed(), findings.len());

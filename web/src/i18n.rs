@@ -21,7 +21,7 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("storage.discard", "Discard it", "버리기"),
     ("input", "Input", "입력"),
     ("push", "Add event", "이벤트 추가"),
-    ("push.help", "Times: 12:07, 12:07:30 or 2026-01-01T12:07:00Z (UTC). Empty = NULL.", "시간: 12:07, 12:07:30 또는 2026-01-01T12:07:00Z (UTC). 비우면 NULL."),
+    ("push.help", "Times: 12:07, 12:07:30, 2026-01-01T12:07:00Z (UTC) or epoch seconds. Empty = NULL; a value Spark's JSON reader cannot read (\"seven\" in a long column) is NULL too.", "시간: 12:07, 12:07:30, 2026-01-01T12:07:00Z (UTC) 또는 epoch 초. 비우면 NULL이며, Spark의 JSON 리더가 읽지 못하는 값(long 열의 \"seven\")도 NULL이 됩니다."),
     ("pending", "Pending input (not yet read by a batch)", "대기 중인 입력 (아직 배치가 읽지 않음)"),
     ("pending.none", "No pending rows.", "대기 중인 행이 없습니다."),
     ("controls", "Run", "실행"),

@@ -150,7 +150,10 @@ pub fn apply(session: &mut Session, action: &LabAction) -> Result<(), String> {
         LabAction::Checkpoint(on) => session.set_checkpoint_location(*on),
         LabAction::Delay { index, delay } => session.set_delay(*index, delay)?,
         LabAction::Query(q) => session.set_query(q),
-        LabAction::Push { source, fields } => session.push_event(source, fields)?,
+        // A value Spark's reader makes NULL is pushed as NULL; the notes are for the event form.
+        LabAction::Push { source, fields } => {
+            session.push_event(source, fields)?;
+        }
         LabAction::Advance { source, time } => session.advance_with_event(source, time)?,
     }
     Ok(())

@@ -13,7 +13,7 @@ use serde_json::{Map, Value as Json};
 use streamlab_engine::analysis::{Attr, Node, Plan, StateWatermark};
 use streamlab_engine::execution::OperatorState;
 use streamlab_engine::frontend::compile;
-use streamlab_engine::scenario::{display_value, json_to_value, row_to_json, value_to_json, Scenario};
+use streamlab_engine::scenario::{display_value, row_to_json, value_to_json, Scenario};
 use streamlab_engine::streaming::{BatchResult, CrashPoint, OutputMode, Sink, SinkKind, StreamingConf, StreamingQuery, Trigger};
 use streamlab_engine::types::{format_timestamp_us, parse_timestamp_us, spark_type_name, DataType, Row, Value};
 use streamlab_engine::Error;
@@ -462,21 +462,34 @@ impl Session {
     }
 
     /// Adds one event to `source` from text fields (column → text). Empty fields are NULL;
-    /// timestamps may be `12:07`, `12:07:30` (on the scenario's day) or full ISO text.
+    /// timestamps may be `12:07`, `12:07:30` (on the scenario's day) or any form Spark's JSON
+    /// reader accepts. A value Spark's reader turns into NULL (`"seven"` in a long column) is
+    /// added as NULL, and the returned notes say so, one per field (`post_id: ...`).
     ///
     /// # Errors
-    /// Which field does not fit its column type, and why.
-    pub fn push_event(&mut self, source: &str, fields: &BTreeMap<String, String>) -> Result<(), String> {
+    /// Which field the engine cannot take, and why.
+    pub fn push_event(&mut self, source: &str, fields: &BTreeMap<String, String>) -> Result<Vec<String>, String> {
         let def = self.scenario.sources.get(source).ok_or_else(|| format!("no source named '{source}'"))?;
         let schema = streamlab_engine::scenario::typed_schema(&def.schema).map_err(|e| e.to_string())?;
         let base_day = self.base_day_us();
         let mut row = Vec::new();
+        let mut notes = Vec::new();
         for (name, t) in &schema {
             let text = fields.get(name).map(|s| s.trim()).unwrap_or("");
-            row.push(parse_field(text, t, base_day).map_err(|m| format!("{name}: {m}"))?);
+            let (v, note) = read_field(text, t, base_day).map_err(|m| format!("{name}: {m}"))?;
+            if let Some(n) = note {
+                notes.push(format!("{name}: {n}"));
+            }
+            row.push(v);
         }
         self.apply(Action::Add { source: source.to_string(), rows: vec![row] });
-        Ok(())
+        Ok(notes)
+    }
+
+    /// The scenario's input values Spark's JSON reader turns into NULL, with their paths
+    /// (`steps[2].clicks[0].post_id: ...`).
+    pub fn input_notes(&self) -> Vec<String> {
+        self.scenario.input_notes()
     }
 
     /// Pushes an event whose time column is `event_time` (other columns copied from the
@@ -1119,13 +1132,24 @@ fn state_tables(q: &StreamingQuery, mode: OutputMode, evicted: &[(usize, Row)], 
     out
 }
 
-/// Parses one form field for a column of type `t`. Empty text is NULL.
+/// Reads one event-form field: `12:07` / `12:07:30` (on the scenario's day) for timestamps,
+/// otherwise the text as Spark's JSON reader would read that value (a number, `true`, or a
+/// string). Empty text and `null` are NULL.
 ///
 /// # Errors
-/// What was expected.
+/// A time of day that does not exist, or a value the engine cannot reproduce.
 pub fn parse_field(text: &str, t: &DataType, base_day_us: i64) -> Result<Value, String> {
+    read_field(text, t, base_day_us).map(|(v, _)| v)
+}
+
+/// [`parse_field`], with a note when Spark's reader turns the value into NULL.
+///
+/// # Errors
+/// As [`parse_field`].
+pub fn read_field(text: &str, t: &DataType, base_day_us: i64) -> Result<(Value, Option<String>), String> {
+    use streamlab_engine::scenario::{read_json_value, JsonRead};
     if text.is_empty() || text.eq_ignore_ascii_case("null") {
-        return Ok(Value::Null);
+        return Ok((Value::Null, None));
     }
     if let DataType::Timestamp(..) = t {
         // `12:07` or `12:07:30` on the scenario's day.
@@ -1135,16 +1159,24 @@ pub fn parse_field(text: &str, t: &DataType, base_day_us: i64) -> Result<Value, 
             if let Some(n) = nums {
                 let (h, m, s) = (n[0], n[1], n.get(2).copied().unwrap_or(0.0));
                 if (0.0..24.0).contains(&h) && (0.0..60.0).contains(&m) && (0.0..60.0).contains(&s) && h.fract() == 0.0 && m.fract() == 0.0 {
-                    return Ok(Value::Timestamp(base_day_us + ((h * 3600.0 + m * 60.0) * 1e6) as i64 + (s * 1e6).round() as i64));
+                    return Ok((Value::Timestamp(base_day_us + ((h * 3600.0 + m * 60.0) * 1e6) as i64 + (s * 1e6).round() as i64), None));
                 }
             }
             return Err(format!("'{text}' is not a time of day: write 12:07 or 12:07:30"));
         }
-        return parse_timestamp_us(text).map(Value::Timestamp);
     }
+    // The text is the JSON value Spark would read: a number or boolean as typed, anything
+    // else as a string (a string column takes the text as it is).
     let json = match t {
         DataType::Utf8 => Json::String(text.to_string()),
-        _ => serde_json::from_str(text).unwrap_or_else(|_| Json::String(text.to_string())),
+        _ => match serde_json::from_str::<Json>(text) {
+            Ok(j @ (Json::Number(_) | Json::Bool(_))) => j,
+            _ => Json::String(text.to_string()),
+        },
     };
-    json_to_value(&json, t)
+    match read_json_value(&json, t) {
+        JsonRead::Value(v) => Ok((v, None)),
+        JsonRead::Null(why) => Ok((Value::Null, Some(why))),
+        JsonRead::Unsupported(m) => Err(m),
+    }
 }

@@ -108,6 +108,7 @@ impl UnsupportedOperationChecker {
                 Node::Dedup { within_watermark: true, .. } => Some("DeduplicateWithinWatermark"),
                 Node::Limit { .. } | Node::CollectLimit { .. } => Some("GlobalLimit"),
                 Node::Sort { .. } => Some("Sort"),
+                Node::Generate { .. } => None,
                 Node::Window { .. } => Some("Window"),
                 Node::Union { .. } => Some("Union"),
                 Node::StaticJoin { .. } | Node::StreamJoin { .. } => Some("Join"),

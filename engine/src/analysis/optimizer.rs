@@ -181,6 +181,13 @@ fn push(plan: Plan, preds: Vec<BoundExpr>) -> Plan {
         Node::Limit { input, n, op_id } => filter(rebuild(Node::Limit { input: Box::new(push(*input, Vec::new())), n, op_id }, &shell), preds),
         Node::CollectLimit { input, n } => filter(rebuild(Node::CollectLimit { input: Box::new(push(*input, Vec::new())), n }, &shell), preds),
         Node::Window { input, functions } => filter(rebuild(Node::Window { input: Box::new(push(*input, Vec::new())), functions }, &shell), preds),
+        Node::Generate { input, generator, outer, position } => {
+            // Conjuncts over the generator's input columns only go below it.
+            let width = input.output.len();
+            let (down, up): (Vec<BoundExpr>, Vec<BoundExpr>) = preds.into_iter().partition(|p| is_deterministic(p) && references(p).iter().all(|r| *r < width));
+            let input = push(*input, down);
+            filter(rebuild(Node::Generate { input: Box::new(input), generator, outer, position }, &shell), up)
+        }
         Node::StaticJoin { left, right, join } => push_join(*left, *right, join, None, preds, &shell),
         Node::StreamJoin { left, right, join, op_id, .. } => push_join(*left, *right, join, Some(op_id), preds, &shell),
         other @ (Node::Source { .. } | Node::Static { .. }) => filter(rebuild(other, &shell), preds),
@@ -369,7 +376,13 @@ fn constraints(plan: &Plan) -> Vec<BoundExpr> {
             let at: Vec<Option<usize>> = (0..input.output.len()).map(|k| exprs.iter().position(|e| *e == BoundExpr::Col(k))).collect();
             remap(&constraints(input), &at)
         }
-        Node::Watermark { input, .. } | Node::TimeWindow { input, .. } | Node::Dedup { input, .. } | Node::Sort { input, .. } | Node::Limit { input, .. } | Node::CollectLimit { input, .. } => constraints(input),
+        Node::Watermark { input, .. }
+        | Node::TimeWindow { input, .. }
+        | Node::Dedup { input, .. }
+        | Node::Sort { input, .. }
+        | Node::Limit { input, .. }
+        | Node::CollectLimit { input, .. }
+        | Node::Generate { input, .. } => constraints(input),
         Node::Aggregate { input, keys, session, .. } => {
             let at: Vec<Option<usize>> = (0..input.output.len())
                 .map(|k| {
@@ -520,6 +533,7 @@ fn map_children_with(node: Node, f: &dyn Fn(Plan) -> Plan) -> Node {
         Node::Limit { input, n, op_id } => Node::Limit { input: b(input), n, op_id },
         Node::CollectLimit { input, n } => Node::CollectLimit { input: b(input), n },
         Node::Window { input, functions } => Node::Window { input: b(input), functions },
+        Node::Generate { input, generator, outer, position } => Node::Generate { input: b(input), generator, outer, position },
         Node::Sort { input, order } => Node::Sort { input: b(input), order },
         Node::Union { inputs } => Node::Union { inputs: inputs.into_iter().map(f).collect() },
         Node::StaticJoin { left, right, join } => Node::StaticJoin { left: b(left), right: b(right), join },

@@ -26,12 +26,15 @@ pub struct Attr {
     /// `spark.watermarkDelayMs`: set on the event-time column (and on windows over it).
     pub watermark_delay_ms: Option<i64>,
     pub window: Option<WindowKind>,
+    /// The names the column can be qualified by (`clicks.post_id`, `c.post_id` after
+    /// `alias('c')`): its relation and the aliases above it. Empty for computed columns.
+    pub qualifiers: Vec<String>,
 }
 
 impl Attr {
     /// A plain column without metadata.
     pub fn new(name: impl Into<String>, data_type: DataType) -> Attr {
-        Attr { name: name.into(), data_type, watermark_delay_ms: None, window: None }
+        Attr { name: name.into(), data_type, watermark_delay_ms: None, window: None, qualifiers: Vec::new() }
     }
 
     /// True if this column carries the watermark tag.
@@ -67,6 +70,8 @@ pub struct BoundAgg {
     pub func: AggFunc,
     /// `None` for `count(*)`.
     pub arg: Option<BoundExpr>,
+    /// The ordering of `max_by`/`min_by`.
+    pub by: Option<BoundExpr>,
     pub input_type: DataType,
     /// `count(distinct x)`: rejected by `UnsupportedOperationChecker`, never executed.
     pub distinct: bool,
@@ -174,6 +179,10 @@ pub enum Node {
     CollectLimit { input: Box<Plan>, n: usize },
     /// `Sort`, only over a Complete-mode aggregation.
     Sort { input: Box<Plan>, order: Vec<(BoundExpr, bool)> },
+    /// `GenerateExec` for `explode(array)`: appends the element (and with `position` its
+    /// 0-based index first), one output row per element; `outer` keeps a row with NULLs for
+    /// a NULL or empty array.
+    Generate { input: Box<Plan>, generator: BoundExpr, outer: bool, position: bool },
     /// Non-time window functions (`Window`): one appended column per function. Rejected
     /// on a stream by `UnsupportedOperationChecker`, never executed.
     Window { input: Box<Plan>, functions: Vec<WindowFunctionText> },
@@ -212,7 +221,8 @@ impl Plan {
             | Node::Limit { input, .. }
             | Node::CollectLimit { input, .. }
             | Node::Window { input, .. }
-            | Node::Sort { input, .. } => vec![input],
+            | Node::Sort { input, .. }
+            | Node::Generate { input, .. } => vec![input],
             Node::StaticJoin { left, right, .. } | Node::StreamJoin { left, right, .. } => vec![left, right],
             Node::Union { inputs } => inputs.iter().collect(),
         }
@@ -300,6 +310,9 @@ impl Plan {
             Node::CollectLimit { input, n } if matches!(input.node, Node::Sort { .. }) => format!("TakeOrderedAndProject {n}"),
             Node::CollectLimit { n, .. } => format!("CollectLimit {n}"),
             Node::Sort { .. } => "Sort".into(),
+            Node::Generate { input, generator, outer, .. } => {
+                format!("Generate {}({}), [{}]", if *outer { "explode_outer" } else { "explode" }, show_expr(generator, &input.output), names(self))
+            }
             Node::Window { functions, .. } => format!("Window [{}]", functions.iter().map(|f| f.function.as_str()).collect::<Vec<_>>().join(", ")),
         }
     }
@@ -400,7 +413,7 @@ impl Plan {
             Node::Aggregate { input, keys, aggs, session, .. } => {
                 let mut n = BTreeSet::new();
                 keys.iter().for_each(|k| k.columns(&mut n));
-                aggs.iter().filter_map(|a| a.arg.as_ref()).for_each(|a| a.columns(&mut n));
+                aggs.iter().flat_map(|a| a.arg.iter().chain(a.by.iter())).for_each(|a| a.columns(&mut n));
                 if let Some(s) = session {
                     s.time.columns(&mut n);
                     s.gap.columns(&mut n);
@@ -411,6 +424,11 @@ impl Plan {
             Node::Sort { input, order } => {
                 let mut n = needed.clone();
                 order.iter().for_each(|(e, _)| e.columns(&mut n));
+                input.require(&n, out);
+            }
+            Node::Generate { input, generator, .. } => {
+                let mut n: BTreeSet<usize> = needed.iter().copied().filter(|i| *i < input.output.len()).collect();
+                generator.columns(&mut n);
                 input.require(&n, out);
             }
             // Operators that keep whole rows in state, or combine inputs, read everything.

@@ -63,8 +63,21 @@ pub fn find_column(name: &str, input: &[Attr]) -> R<usize> {
         .collect();
     match matches.as_slice() {
         [i] => Ok(*i),
-        // `clicks.post_id`: the qualifier only matters inside a join condition.
-        [] if name.contains('.') => find_column(name.rsplit('.').next().unwrap_or(name), input),
+        // `c.post_id` / `clicks.post_id`: the column of that relation or alias.
+        [] if name.contains('.') => {
+            let (q, c) = name.rsplit_once('.').unwrap_or(("", name));
+            let q = q.rsplit('.').next().unwrap_or(q);
+            let qualified: Vec<usize> = input
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| a.name.eq_ignore_ascii_case(c) && a.qualifiers.iter().any(|x| x.eq_ignore_ascii_case(q)))
+                .map(|(i, _)| i)
+                .collect();
+            match qualified.as_slice() {
+                [i] => Ok(*i),
+                _ => find_column(c, input),
+            }
+        }
         [] => Err(unresolved(name, input)),
         _ => Err(define_error(
             "AMBIGUOUS_REFERENCE",
@@ -81,13 +94,13 @@ impl Resolver {
                 let index = *self.sources.entry(source.clone()).or_insert(next);
                 Ok(Plan {
                     node: Node::Source { name: source.clone(), index },
-                    output: schema.iter().map(|(n, t)| Attr::new(n.clone(), t.clone())).collect(),
+                    output: schema.iter().map(|(n, t)| Attr { qualifiers: vec![source.clone()], ..Attr::new(n.clone(), t.clone()) }).collect(),
                     streaming: true,
                 })
             }
             LogicalPlan::LocalRelation { name, schema, rows } => Ok(Plan {
                 node: Node::Static { name: name.clone(), rows: rows.clone() },
-                output: schema.iter().map(|(n, t)| Attr::new(n.clone(), t.clone())).collect(),
+                output: schema.iter().map(|(n, t)| Attr { qualifiers: vec![name.clone()], ..Attr::new(n.clone(), t.clone()) }).collect(),
                 streaming: false,
             }),
             LogicalPlan::Project { input, exprs } => {
@@ -95,7 +108,8 @@ impl Resolver {
                 let mut items = Vec::new();
                 for e in exprs {
                     match e {
-                        Expr::Star => items.extend(input.output.iter().map(|a| Expr::Column(a.name.clone()))),
+                        // By position: `*` after a join keeps both same-named columns.
+                        Expr::Star => items.extend((0..input.output.len()).map(|i| Expr::Column(format!("\u{0}col{i}")))),
                         // `select('o.*')`: every field of the struct column `o`.
                         Expr::Column(n) if n.ends_with(".*") => {
                             let prefix = n.trim_end_matches(".*").rsplit('.').next().unwrap_or_default();
@@ -273,6 +287,15 @@ impl Resolver {
                 let streaming = input.streaming;
                 Ok(Plan { node: Node::Sort { input: Box::new(input), order }, output, streaming })
             }
+            LogicalPlan::SubqueryAlias { input, alias } => {
+                let mut p = self.plan(input)?;
+                for a in &mut p.output {
+                    if !a.qualifiers.iter().any(|q| q.eq_ignore_ascii_case(alias)) {
+                        a.qualifiers.push(alias.clone());
+                    }
+                }
+                Ok(p)
+            }
             LogicalPlan::Limit { input, n } => {
                 let input = self.plan(input)?;
                 let output = input.output.clone();
@@ -335,6 +358,7 @@ impl Resolver {
             data_type: window_type(),
             watermark_delay_ms: time_attr.watermark_delay_ms,
             window: Some(WindowKind::Time),
+            qualifiers: Vec::new(),
         });
         let col = output.len() - 1;
         let streaming = input.streaming;
@@ -349,8 +373,64 @@ impl Resolver {
         Ok((windowed, items))
     }
 
+    /// Pulls a top-level generator (`explode(array)`, aliased or not) out of `items` into a
+    /// `Generate` node under them (`ExtractGenerator`). Its column is named `col` (and `pos`)
+    /// unless aliased.
+    fn extract_generator(&mut self, input: Plan, items: &[Expr]) -> R<(Plan, Vec<Expr>)> {
+        use crate::plan::functions::is_generator;
+        let mut found: Option<usize> = None;
+        for (i, e) in items.iter().enumerate() {
+            let inner = match e {
+                Expr::Alias(inner, _) => inner.as_ref(),
+                other => other,
+            };
+            if matches!(inner, Expr::Function(n, _) if is_generator(n)) {
+                if found.is_some() {
+                    return Err(define_error(
+                        "UNSUPPORTED_GENERATOR.MULTI_GENERATOR",
+                        "The generator is not supported: only one generator allowed per SELECT clause but found 2.".into(),
+                    ));
+                }
+                found = Some(i);
+            }
+        }
+        let Some(pos) = found else { return Ok((input, items.to_vec())) };
+        let (inner, alias) = match &items[pos] {
+            Expr::Alias(inner, n) => (inner.as_ref().clone(), Some(n.clone())),
+            other => (other.clone(), None),
+        };
+        let Expr::Function(fname, args) = &inner else { unreachable!("checked above") };
+        let arg = args.first().ok_or_else(|| define_error("WRONG_NUM_ARGS", format!("{fname}() takes one array")))?;
+        let (gen, ga) = bind(arg, &input.output)?;
+        let DataType::List(elem) = &ga.data_type else {
+            return Err(define_error(
+                "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+                format!(
+                    "Cannot resolve \"{inner}\" due to data type mismatch: The first parameter requires the (\"ARRAY\" or \"MAP\") type, however \"{arg}\" has the type \"{}\".",
+                    spark_type_name(&ga.data_type).to_uppercase()
+                ),
+            ));
+        };
+        let position = fname.starts_with("pos");
+        let outer = fname.ends_with("_outer");
+        let mut output = input.output.clone();
+        let mut refs = Vec::new();
+        if position {
+            output.push(Attr::new("pos", DataType::Int32));
+            refs.push(Expr::Alias(Box::new(Expr::Column(format!("\u{0}col{}", output.len() - 1))), "pos".into()));
+        }
+        output.push(Attr::new(alias.clone().unwrap_or_else(|| "col".into()), elem.data_type().clone()));
+        refs.push(Expr::Alias(Box::new(Expr::Column(format!("\u{0}col{}", output.len() - 1))), alias.unwrap_or_else(|| "col".into())));
+        let streaming = input.streaming;
+        let generated = Plan { node: Node::Generate { input: Box::new(input), generator: gen, outer, position }, output, streaming };
+        let mut items = items.to_vec();
+        items.splice(pos..=pos, refs);
+        Ok((generated, items))
+    }
+
     fn project(&mut self, input: Plan, items: &[Expr]) -> R<Plan> {
-        let (input, items) = self.extract_window(input, items)?;
+        let (input, items) = self.extract_generator(input, items)?;
+        let (input, items) = self.extract_window(input, &items)?;
         let (input, items) = super::window_function::extract(input, items)?;
         let mut exprs = Vec::new();
         let mut output = Vec::new();
@@ -395,7 +475,7 @@ impl Resolver {
                 ));
             }
             session = Some(SessionSpec { position: pos, time: time_b, gap: gap_b, row_filter: None });
-            session_attr = Some(Attr { name, data_type: window_type(), watermark_delay_ms: time_a.watermark_delay_ms, window: Some(WindowKind::Session) });
+            session_attr = Some(Attr { name, data_type: window_type(), watermark_delay_ms: time_a.watermark_delay_ms, window: Some(WindowKind::Session), qualifiers: Vec::new() });
         }
         if plain.iter().any(|g| matches!(g, Expr::SessionWindow { .. })) {
             return Err(define_error(
@@ -414,49 +494,75 @@ impl Resolver {
         if let (Some(pos), Some(a)) = (session_pos, session_attr) {
             output.insert(pos, a);
         }
-        let mut aggs = Vec::new();
+        // Each aggregate call becomes a buffer; an item that computes over aggregates
+        // (`max(n) + 1`, `size(collect_list(x))`) is evaluated by a projection on top.
+        let mut aggs: Vec<BoundAgg> = Vec::new();
+        let mut agg_attrs: Vec<Attr> = Vec::new();
+        let mut needs_projection = false;
+        let mut projected: Vec<Expr> = Vec::new();
+        let group_width_out = output.len();
         for e in aggregates {
             let (inner, alias) = match e {
                 Expr::Alias(inner, n) => (inner.as_ref(), Some(n.clone())),
                 other => (other, None),
             };
-            let Expr::Agg { func, arg, distinct } = inner else {
+            if !inner.contains_agg() {
                 return Err(define_error(
                     "MISSING_AGGREGATION",
                     format!("The non-aggregating expression \"{inner}\" is based on columns which are not participating in the GROUP BY clause."),
                 ));
-            };
-            let (arg_b, input_type) = match arg.as_ref() {
-                Expr::Star => (None, DataType::Null),
-                a => {
-                    let (b, at) = bind(a, &input.output)?;
-                    (Some(b), at.data_type)
-                }
-            };
-            let result_type = match func {
-                AggFunc::Count | AggFunc::ApproxCountDistinct => DataType::Int64,
-                AggFunc::Avg => DataType::Float64,
-                AggFunc::Sum => match input_type {
-                    DataType::Float64 => DataType::Float64,
-                    DataType::Int32 | DataType::Int64 => DataType::Int64,
-                    ref other => {
-                        return Err(define_error(
-                            "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
-                            format!("Cannot resolve \"{inner}\" due to data type mismatch: The first parameter requires the \"NUMERIC\" type, however it has the type \"{}\".", spark_type_name(other).to_uppercase()),
-                        ))
-                    }
-                },
-                AggFunc::Min | AggFunc::Max => input_type.clone(),
-            };
+            }
             let name = alias.unwrap_or_else(|| inner.output_name());
-            output.push(Attr::new(name, result_type));
-            aggs.push(BoundAgg { func: *func, arg: arg_b, input_type, distinct: *distinct });
+            if let Expr::Agg { .. } = inner {
+                let (b, t) = bind_agg(inner, &input.output)?;
+                let col = Expr::Column(format!("\u{0}col{}", group_width_out + aggs.len()));
+                aggs.push(b);
+                agg_attrs.push(Attr::new(name.clone(), t));
+                projected.push(Expr::Alias(Box::new(col), name));
+                continue;
+            }
+            // Replace every aggregate call inside by a reference to its buffer's column.
+            needs_projection = true;
+            let rewritten = inner.transform(&|x| match x {
+                Expr::Agg { .. } => Some(Expr::Column(format!("\u{0}agg:{x}"))),
+                _ => None,
+            });
+            let mut calls = Vec::new();
+            inner.visit(&mut |x| {
+                if matches!(x, Expr::Agg { .. }) && !calls.contains(x) {
+                    calls.push(x.clone());
+                }
+            });
+            let mut refs = Vec::new();
+            for call in calls {
+                let (b, t) = bind_agg(&call, &input.output)?;
+                refs.push((format!("\u{0}agg:{call}"), group_width_out + aggs.len()));
+                aggs.push(b);
+                agg_attrs.push(Attr::new(call.pretty_name(), t));
+            }
+            let rewritten = rewritten.transform(&|x| match x {
+                Expr::Column(n) => refs.iter().find(|(r, _)| r == n).map(|(_, i)| Expr::Column(format!("\u{0}col{i}"))),
+                _ => None,
+            });
+            projected.push(Expr::Alias(Box::new(rewritten), name));
         }
+        output.extend(agg_attrs);
         // The grouping column that carries the watermark tag decides lateness and eviction.
         let group_width = keys.len() + usize::from(session.is_some());
         let event_time_key = output.iter().take(group_width).position(Attr::is_event_time);
         let streaming = input.streaming;
-        Ok(Plan { node: Node::Aggregate { input: Box::new(input), keys, aggs, event_time_key, session, op_id: 0 }, output, streaming })
+        let plan = Plan { node: Node::Aggregate { input: Box::new(input), keys, aggs, event_time_key, session, op_id: 0 }, output, streaming };
+        if !needs_projection {
+            return Ok(plan);
+        }
+        let mut proj: Vec<Expr> = (0..group_width_out).map(|i| Expr::Column(format!("\u{0}col{i}"))).collect();
+        proj.extend(projected);
+        // Key columns keep their own names.
+        let key_names: Vec<String> = plan.output[..group_width_out].iter().map(|a| a.name.clone()).collect();
+        for (i, n) in key_names.into_iter().enumerate() {
+            proj[i] = Expr::Alias(Box::new(Expr::Column(format!("\u{0}col{i}"))), n);
+        }
+        self.project(plan, &proj)
     }
 
     fn join(&mut self, l: Plan, r: Plan, join_type: JoinType, on: &JoinOn) -> R<Plan> {
@@ -627,14 +733,17 @@ pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
                 Value::Timestamp(_) => timestamp_type(),
                 Value::Struct(_) => window_type(),
                 Value::Binary(_) => DataType::Binary,
+                Value::Date(_) => DataType::Date32,
+                Value::Array(_) => crate::types::array_type(DataType::Null),
             };
-            (BoundExpr::Lit(v.clone()), Attr::new(e.to_string(), t))
+            (BoundExpr::Lit(v.clone()), Attr::new(e.pretty_name(), t))
         }
-        Expr::Interval(i) => (BoundExpr::Interval(*i), Attr::new(e.to_string(), DataType::Interval(arrow_schema::IntervalUnit::MonthDayNano))),
+        Expr::Interval(i) => (BoundExpr::Interval(*i), Attr::new(e.pretty_name(), DataType::Interval(arrow_schema::IntervalUnit::MonthDayNano))),
         Expr::Alias(inner, name) => {
             let (b, a) = bind(inner, input)?;
-            // An alias of a column keeps its metadata (it is the same attribute to Spark).
-            (b, Attr { name: name.clone(), ..a })
+            // An alias of a column keeps its event-time metadata; the new name has no
+            // qualifier.
+            (b, Attr { name: name.clone(), qualifiers: Vec::new(), ..a })
         }
         Expr::Binary(op, l, r) => {
             let (lb, la) = bind(l, input)?;
@@ -644,40 +753,55 @@ pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
             } else {
                 arithmetic_type(*op, &la.data_type, &ra.data_type)
             };
-            (BoundExpr::Binary(*op, Box::new(lb), Box::new(rb)), Attr::new(e.to_string(), t))
+            (BoundExpr::Binary(*op, Box::new(lb), Box::new(rb)), Attr::new(e.pretty_name(), t))
         }
-        Expr::Not(inner) => (BoundExpr::Not(Box::new(bind(inner, input)?.0)), Attr::new(e.to_string(), DataType::Boolean)),
+        Expr::Not(inner) => (BoundExpr::Not(Box::new(bind(inner, input)?.0)), Attr::new(e.pretty_name(), DataType::Boolean)),
         Expr::Negate(inner) => {
             let (b, a) = bind(inner, input)?;
-            (BoundExpr::Negate(Box::new(b)), Attr::new(e.to_string(), a.data_type))
+            (BoundExpr::Negate(Box::new(b)), Attr::new(e.pretty_name(), a.data_type))
         }
         Expr::IsNull(inner, neg) => {
-            (BoundExpr::IsNull(Box::new(bind(inner, input)?.0), *neg), Attr::new(e.to_string(), DataType::Boolean))
+            (BoundExpr::IsNull(Box::new(bind(inner, input)?.0), *neg), Attr::new(e.pretty_name(), DataType::Boolean))
         }
         Expr::Case { branches, otherwise } => {
-            let mut bb = Vec::new();
-            let mut t = DataType::Null;
+            // The result type is the wider type of every branch value (`TypeCoercion`'s
+            // `CaseWhenCoercion`); each value is cast to it.
+            let mut conds = Vec::new();
+            let mut values = Vec::new();
             for (c, v) in branches {
-                let (cb, _) = bind(c, input)?;
-                let (vb, va) = bind(v, input)?;
-                if t == DataType::Null {
-                    t = va.data_type.clone();
-                }
-                bb.push((cb, vb));
+                conds.push(bind(c, input)?.0);
+                values.push(bind(v, input)?);
             }
-            let ob = match otherwise {
-                Some(o) => {
-                    let (b, a) = bind(o, input)?;
-                    if t == DataType::Null {
-                        t = a.data_type;
-                    }
-                    Some(Box::new(b))
-                }
-                None => None,
-            };
-            (BoundExpr::Case { branches: bb, otherwise: ob }, Attr::new(e.to_string(), t))
+            if let Some(o) = otherwise {
+                values.push(bind(o, input)?);
+            }
+            let types: Vec<DataType> = values.iter().map(|(_, a)| a.data_type.clone()).collect();
+            let t = common_type(&types).ok_or_else(|| {
+                define_error(
+                    "DATATYPE_MISMATCH.DATA_DIFF_TYPES",
+                    format!(
+                        "Cannot resolve \"{e}\" due to data type mismatch: Input to `casewhen` should all be the same type, but it's [{}].",
+                        types.iter().map(|t| format!("\"{}\"", spark_type_name(t).to_uppercase())).collect::<Vec<_>>().join(", ")
+                    ),
+                )
+            })?;
+            let mut values: Vec<BoundExpr> = values.into_iter().map(|(b, a)| coerce(b, &a.data_type, &t)).collect();
+            let ob = otherwise.as_ref().map(|_| Box::new(values.pop().expect("otherwise bound")));
+            let bb = conds.into_iter().zip(values).collect();
+            (BoundExpr::Case { branches: bb, otherwise: ob }, Attr::new(e.pretty_name(), t))
         }
-        Expr::Cast(inner, t) => (BoundExpr::Cast(Box::new(bind(inner, input)?.0), t.clone()), Attr::new(e.to_string(), t.clone())),
+        Expr::Cast(inner, t) => {
+            let (b, a) = bind(inner, input)?;
+            // A cast of a column keeps the column's name (`Column.cast` / `CAST(c AS INT)` in
+            // selectExpr); a cast of anything else, a struct field included, is named by its
+            // SQL text, `CAST(window.start AS BIGINT)`.
+            let name = match (&b, inner.as_ref()) {
+                (BoundExpr::Col(_), _) => a.name,
+                (_, Expr::Column(path)) => format!("CAST({path} AS {})", spark_type_name(t).to_uppercase()),
+                _ => e.to_string(),
+            };
+            (BoundExpr::Cast(Box::new(b), t.clone()), Attr::new(name, t.clone()))
+        }
         Expr::Function(name, _) if crate::plan::WINDOW_ONLY_FUNCTIONS.contains(&name.as_str()) => {
             return Err(define_error("WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE", format!("Window function \"{name}\" requires an OVER clause.")));
         }
@@ -689,15 +813,10 @@ pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
                 bargs.push(b);
                 types.push(at.data_type);
             }
-            let t = match name.as_str() {
-                "upper" | "lower" | "concat" => DataType::Utf8,
-                "length" => DataType::Int32,
-                "ceil" | "floor" => DataType::Int64,
-                "contains" | "startswith" | "endswith" | "like" | "rlike" => DataType::Boolean,
-                "get_field" => timestamp_type(),
-                "__desc" | "__asc" => return Err(define_error("UNSUPPORTED_EXPR", "asc()/desc() only make sense inside orderBy()".into())),
-                _ => types.first().cloned().unwrap_or(DataType::Null),
-            };
+            if matches!(name.as_str(), "__desc" | "__asc") {
+                return Err(define_error("UNSUPPORTED_EXPR", "asc()/desc() only make sense inside orderBy()".into()));
+            }
+            let t = function_type(name, e, &mut bargs, &types)?;
             if name == "from_json" {
                 let Some(BoundExpr::Lit(Value::Str(ddl))) = bargs.get(1) else {
                     return Err(define_error("INVALID_SCHEMA.NON_STRING_LITERAL", "from_json needs the schema as a string such as 'order_id STRING, amount DOUBLE'.".into()));
@@ -716,18 +835,30 @@ pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
                 let fields = parse_ddl(ddl)?;
                 let dt = DataType::Struct(fields.iter().map(|(n, t)| arrow_schema::Field::new(n, t.clone(), true)).collect());
                 let arg = bargs.into_iter().next().expect("two args");
-                return Ok((BoundExpr::FromJson(Box::new(arg), fields), Attr::new(e.to_string(), dt)));
+                return Ok((BoundExpr::FromJson(Box::new(arg), fields), Attr::new(e.pretty_name(), dt)));
             }
             if name == "get_field" {
                 let field = match bargs.get(1) {
-                    Some(BoundExpr::Lit(Value::Str(s))) if &**s == "start" => 0,
-                    Some(BoundExpr::Lit(Value::Str(s))) if &**s == "end" => 1,
-                    _ => return Err(define_error("FIELD_NOT_FOUND", "Only window['start'] and window['end'] are supported.".into())),
+                    Some(BoundExpr::Lit(Value::Str(f))) => f.to_string(),
+                    _ => return Err(define_error("FIELD_NOT_FOUND", "getField() takes a field name.".into())),
                 };
+                let DataType::Struct(fields) = &types[0] else {
+                    return Err(define_error(
+                        "INVALID_EXTRACT_BASE_FIELD_TYPE",
+                        format!("Can't extract a value from \"{}\". Need a complex type [STRUCT, ARRAY, MAP] but got \"{}\".", args[0], spark_type_name(&types[0]).to_uppercase()),
+                    ));
+                };
+                let Some(fi) = fields.iter().position(|f| f.name().eq_ignore_ascii_case(&field)) else {
+                    return Err(define_error(
+                        "FIELD_NOT_FOUND",
+                        format!("No such struct field `{field}` in {}.", fields.iter().map(|f| format!("`{}`", f.name())).collect::<Vec<_>>().join(", ")),
+                    ));
+                };
+                let ft = fields[fi].data_type().clone();
                 let inner = bargs.into_iter().next().expect("two args");
-                return Ok((BoundExpr::Field(Box::new(inner), field), Attr::new(e.to_string(), t)));
+                return Ok((BoundExpr::Field(Box::new(inner), fi), Attr::new(e.pretty_name(), ft)));
             }
-            (BoundExpr::Function(name.clone(), bargs), Attr::new(e.to_string(), t))
+            (BoundExpr::Function(name.clone(), bargs), Attr::new(e.pretty_name(), t))
         }
         Expr::WindowTime(inner) => {
             let (b, a) = bind(inner, input)?;
@@ -736,7 +867,7 @@ pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
             }
             (
                 BoundExpr::WindowTime(Box::new(b)),
-                Attr { name: e.output_name(), data_type: timestamp_type(), watermark_delay_ms: a.watermark_delay_ms, window: None },
+                Attr { name: e.output_name(), data_type: timestamp_type(), watermark_delay_ms: a.watermark_delay_ms, window: None, qualifiers: Vec::new() },
             )
         }
         Expr::TimeWindow { .. } | Expr::SessionWindow { .. } => {
@@ -768,6 +899,111 @@ fn parse_ddl(ddl: &str) -> R<Vec<(String, DataType)>> {
             }
         })
         .collect()
+}
+
+/// Binds one aggregate call: its buffer and result type (Spark's `AggregateFunction`
+/// `dataType`: count → bigint, sum of an integer → bigint, avg → double, collect_list →
+/// array of the input, first/last/min/max/max_by → the input's type).
+fn bind_agg(call: &Expr, input: &[Attr]) -> R<(BoundAgg, DataType)> {
+    let Expr::Agg { func, arg, by, distinct } = call else { unreachable!("bind_agg takes an aggregate call") };
+    let (arg_b, input_type) = match arg.as_ref() {
+        Expr::Star => (None, DataType::Null),
+        a => {
+            let (b, at) = bind(a, input)?;
+            (Some(b), at.data_type)
+        }
+    };
+    let by_b = by.as_ref().map(|b| bind(b, input).map(|x| x.0)).transpose()?;
+    let result_type = match func {
+        AggFunc::Count | AggFunc::ApproxCountDistinct { .. } | AggFunc::CountIf => DataType::Int64,
+        AggFunc::Avg | AggFunc::Stddev { .. } | AggFunc::Variance { .. } => DataType::Float64,
+        AggFunc::Sum => match input_type {
+            DataType::Float64 => DataType::Float64,
+            DataType::Int32 | DataType::Int64 | DataType::Null => DataType::Int64,
+            ref other => {
+                return Err(define_error(
+                    "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+                    format!("Cannot resolve \"{call}\" due to data type mismatch: The first parameter requires the \"NUMERIC\" type, however it has the type \"{}\".", spark_type_name(other).to_uppercase()),
+                ))
+            }
+        },
+        AggFunc::CollectList | AggFunc::CollectSet => crate::types::array_type(input_type.clone()),
+        AggFunc::Min | AggFunc::Max | AggFunc::First { .. } | AggFunc::Last { .. } | AggFunc::MaxBy | AggFunc::MinBy => input_type.clone(),
+    };
+    Ok((BoundAgg { func: *func, arg: arg_b, by: by_b, input_type, distinct: *distinct }, result_type))
+}
+
+/// The wider type of all `types` (NULL gives way), or `None` if two cannot meet.
+fn common_type(types: &[DataType]) -> Option<DataType> {
+    types.iter().try_fold(DataType::Null, |acc, t| crate::plan::functions::wider_type(&acc, t))
+}
+
+/// `b` (of type `from`) cast to `to` when they differ (a NULL literal stays).
+fn coerce(b: BoundExpr, from: &DataType, to: &DataType) -> BoundExpr {
+    if from == to || *from == DataType::Null || *to == DataType::Null {
+        b
+    } else {
+        BoundExpr::Cast(Box::new(b), to.clone())
+    }
+}
+
+/// The result type of a call by the function table's [`TypeRule`], casting the arguments the
+/// rule coerces (`coalesce(int, bigint)`: both bigint).
+///
+/// [`TypeRule`]: crate::plan::functions::TypeRule
+fn function_type(name: &str, e: &Expr, bargs: &mut [BoundExpr], types: &[DataType]) -> R<DataType> {
+    use crate::plan::functions::{lookup, TypeRule};
+    let Some(def) = lookup(name) else {
+        return Err(Error::Unsupported(format!("the function {name}()")));
+    };
+    if crate::plan::functions::is_generator(name) {
+        return Err(define_error(
+            "UNSUPPORTED_GENERATOR.NESTED_IN_EXPRESSIONS",
+            format!("The generator is not supported: nested in expressions \"{e}\"."),
+        ));
+    }
+    let arg_type = |i: usize| types.get(i).cloned().unwrap_or(DataType::Null);
+    Ok(match def.rule {
+        TypeRule::Fixed(t) => t.data_type(),
+        TypeRule::Arg(i) | TypeRule::Numeric(i) | TypeRule::SameArray(i) => match (name, arg_type(i)) {
+            ("reverse", t @ DataType::List(_)) => t,
+            ("reverse", _) => DataType::Utf8,
+            (_, t) => t,
+        },
+        TypeRule::Element(i) => match arg_type(i) {
+            DataType::List(f) => f.data_type().clone(),
+            _ => DataType::Null,
+        },
+        TypeRule::WiderArray => {
+            let t = common_type(types).ok_or_else(|| {
+                define_error(
+                    "DATATYPE_MISMATCH.DATA_DIFF_TYPES",
+                    format!("Cannot resolve \"{e}\" due to data type mismatch: Input to `array` should all be the same type."),
+                )
+            })?;
+            for (b, at) in bargs.iter_mut().zip(types) {
+                let taken = std::mem::replace(b, BoundExpr::Lit(Value::Null));
+                *b = coerce(taken, at, &t);
+            }
+            crate::types::array_type(if t == DataType::Null { DataType::Null } else { t })
+        }
+        TypeRule::Wider(from) => {
+            let t = common_type(&types[from.min(types.len())..]).ok_or_else(|| {
+                define_error(
+                    "DATATYPE_MISMATCH.DATA_DIFF_TYPES",
+                    format!(
+                        "Cannot resolve \"{e}\" due to data type mismatch: Input to `{name}` should all be the same type, but it's [{}].",
+                        types[from.min(types.len())..].iter().map(|t| format!("\"{}\"", spark_type_name(t).to_uppercase())).collect::<Vec<_>>().join(", ")
+                    ),
+                )
+            })?;
+            for (b, at) in bargs.iter_mut().zip(types).skip(from) {
+                let taken = std::mem::replace(b, BoundExpr::Lit(Value::Null));
+                *b = coerce(taken, at, &t);
+            }
+            t
+        }
+    })
 }
 
 fn arithmetic_type(op: BinOp, l: &DataType, r: &DataType) -> DataType {
@@ -803,7 +1039,8 @@ pub(crate) fn number_stateful_operators(plan: &mut Plan, next: &mut usize) {
         | Node::Limit { input, .. }
         | Node::CollectLimit { input, .. }
         | Node::Window { input, .. }
-        | Node::Sort { input, .. } => number_stateful_operators(input, next),
+        | Node::Sort { input, .. }
+        | Node::Generate { input, .. } => number_stateful_operators(input, next),
         Node::StaticJoin { left, right, .. } | Node::StreamJoin { left, right, .. } => {
             number_stateful_operators(left, next);
             number_stateful_operators(right, next);

@@ -140,13 +140,13 @@ fn function_text(func: &Expr, order: &[(Expr, bool)], input: &[Attr]) -> R<(Stri
             }
             other => return Err(Error::Unsupported(format!("{other}(...) as a window function"))),
         },
-        Expr::Agg { func, arg: a, distinct } => {
+        Expr::Agg { func, arg: a, distinct, .. } => {
             let (x, t) = match a.as_ref() {
                 Expr::Star => ("1".to_string(), DataType::Int64),
                 a => (expr_text(a, input, true)?, bind(a, input)?.1.data_type),
             };
             let t = match func {
-                AggFunc::Count | AggFunc::ApproxCountDistinct => DataType::Int64,
+                AggFunc::Count | AggFunc::ApproxCountDistinct { .. } => DataType::Int64,
                 AggFunc::Avg => DataType::Float64,
                 AggFunc::Sum if t != DataType::Float64 => DataType::Int64,
                 _ => t,

@@ -21,8 +21,23 @@ pub enum AggBuffer {
     Avg { sum: f64, count: i64 },
     Min(Option<Value>),
     Max(Option<Value>),
-    /// The distinct non-null values (`approx_count_distinct` is exact at these sizes).
-    Distinct(BTreeSet<Value>),
+    /// `first`: `None` until a row (a non-null one with `ignore_nulls`) was seen.
+    First { value: Option<Value>, ignore_nulls: bool },
+    /// `last`: the latest row's value (the latest non-null one with `ignore_nulls`).
+    Last { value: Option<Value>, ignore_nulls: bool },
+    /// `max_by`/`min_by`: (ordering, value) of the extreme row so far; ties keep the earlier
+    /// row (`MaxByAndMinBy.scala` replaces only on a strictly greater/smaller ordering).
+    By { best: Option<(Value, Value)>, max: bool },
+    /// `collect_list`: non-null values in arrival order.
+    List(Vec<Value>),
+    /// `collect_set`: distinct non-null values.
+    Set(BTreeSet<Value>),
+    /// Central moments (Chan et al.'s parallel update): count, mean, sum of squared
+    /// deviations; `sample` divides by n - 1, `sqrt` for the standard deviation.
+    Moments { n: f64, mean: f64, m2: f64, sample: bool, sqrt: bool },
+    /// `approx_count_distinct`: the distinct non-null values; the result is HyperLogLog++'s
+    /// estimate over them with `p` index bits (registers depend only on the set).
+    Distinct(BTreeSet<Value>, u8),
 }
 
 impl AggBuffer {
@@ -34,8 +49,48 @@ impl AggBuffer {
             AggFunc::Avg => AggBuffer::Avg { sum: 0.0, count: 0 },
             AggFunc::Min => AggBuffer::Min(None),
             AggFunc::Max => AggBuffer::Max(None),
-            AggFunc::ApproxCountDistinct => AggBuffer::Distinct(BTreeSet::new()),
+            AggFunc::First { ignore_nulls } => AggBuffer::First { value: None, ignore_nulls },
+            AggFunc::Last { ignore_nulls } => AggBuffer::Last { value: None, ignore_nulls },
+            AggFunc::MaxBy => AggBuffer::By { best: None, max: true },
+            AggFunc::MinBy => AggBuffer::By { best: None, max: false },
+            AggFunc::CollectList => AggBuffer::List(Vec::new()),
+            AggFunc::CollectSet => AggBuffer::Set(BTreeSet::new()),
+            AggFunc::Stddev { sample } => AggBuffer::Moments { n: 0.0, mean: 0.0, m2: 0.0, sample, sqrt: true },
+            AggFunc::Variance { sample } => AggBuffer::Moments { n: 0.0, mean: 0.0, m2: 0.0, sample, sqrt: false },
+            AggFunc::CountIf => AggBuffer::Count(0),
+            AggFunc::ApproxCountDistinct { p } => AggBuffer::Distinct(BTreeSet::new(), p),
         }
+    }
+
+    /// Adds one row: its value of the argument (`None` for `count(*)`) and, for
+    /// `max_by`/`min_by`, of the ordering.
+    pub fn update_by(&mut self, v: Option<Value>, ord: Option<Value>) {
+        match self {
+            AggBuffer::First { value, ignore_nulls } => {
+                let v = v.unwrap_or(Value::Null);
+                if value.is_none() && !(*ignore_nulls && v.is_null()) {
+                    *value = Some(v);
+                }
+                return;
+            }
+            AggBuffer::Last { value, ignore_nulls } => {
+                let v = v.unwrap_or(Value::Null);
+                if !(*ignore_nulls && v.is_null()) {
+                    *value = Some(v);
+                }
+                return;
+            }
+            AggBuffer::By { best, max } => {
+                let Some(o) = ord.filter(|o| !o.is_null()) else { return };
+                let better = best.as_ref().is_none_or(|(b, _)| if *max { o > *b } else { o < *b });
+                if better {
+                    *best = Some((o, v.unwrap_or(Value::Null)));
+                }
+                return;
+            }
+            _ => {}
+        }
+        self.update(v);
     }
 
     /// Adds one input value (`None` for `count(*)`).
@@ -53,6 +108,13 @@ impl AggBuffer {
         };
         match self {
             AggBuffer::Count(c) => *c += 1,
+            AggBuffer::Moments { n, mean, m2, .. } => {
+                let x = v.as_f64().unwrap_or(0.0);
+                *n += 1.0;
+                let delta = x - *mean;
+                *mean += delta / *n;
+                *m2 += delta * (x - *mean);
+            }
             AggBuffer::Sum(s) => *s = Some(add(s.take(), &v)),
             AggBuffer::Avg { sum, count } => {
                 *sum += v.as_f64().unwrap_or(0.0);
@@ -68,13 +130,15 @@ impl AggBuffer {
                     *m = Some(v);
                 }
             }
-            AggBuffer::Distinct(set) => {
+            AggBuffer::Distinct(set, _) | AggBuffer::Set(set) => {
                 set.insert(v);
             }
+            AggBuffer::List(items) => items.push(v),
+            AggBuffer::First { .. } | AggBuffer::Last { .. } | AggBuffer::By { .. } => self.update_by(Some(v), None),
         }
     }
 
-    /// Merges another buffer of the same function into this one.
+    /// Merges another buffer of the same function into this one; `other` holds later rows.
     pub fn merge(&mut self, other: &AggBuffer) {
         match (self, other) {
             (AggBuffer::Count(a), AggBuffer::Count(b)) => *a += b,
@@ -93,7 +157,28 @@ impl AggBuffer {
                     *a = Some(b.clone());
                 }
             }
-            (AggBuffer::Distinct(a), AggBuffer::Distinct(b)) => a.extend(b.iter().cloned()),
+            (AggBuffer::First { value: a, .. }, AggBuffer::First { value: b, .. }) => {
+                if a.is_none() {
+                    *a = b.clone();
+                }
+            }
+            (AggBuffer::Last { value: a, .. }, AggBuffer::Last { value: Some(b), .. }) => *a = Some(b.clone()),
+            (AggBuffer::By { best: a, max }, AggBuffer::By { best: Some((o, v)), .. }) => {
+                if a.as_ref().is_none_or(|(b, _)| if *max { o > b } else { o < b }) {
+                    *a = Some((o.clone(), v.clone()));
+                }
+            }
+            (AggBuffer::List(a), AggBuffer::List(b)) => a.extend(b.iter().cloned()),
+            (AggBuffer::Moments { n, mean, m2, .. }, AggBuffer::Moments { n: n2, mean: mean2, m2: m22, .. }) => {
+                if *n2 > 0.0 {
+                    let total = *n + n2;
+                    let delta = mean2 - *mean;
+                    *m2 += m22 + delta * delta * *n * n2 / total;
+                    *mean += delta * n2 / total;
+                    *n = total;
+                }
+            }
+            (AggBuffer::Set(a), AggBuffer::Set(b)) | (AggBuffer::Distinct(a, _), AggBuffer::Distinct(b, _)) => a.extend(b.iter().cloned()),
             _ => {}
         }
     }
@@ -106,8 +191,35 @@ impl AggBuffer {
             AggBuffer::Avg { count: 0, .. } => Value::Null,
             AggBuffer::Avg { sum, count } => Value::Double(sum / *count as f64),
             AggBuffer::Min(m) | AggBuffer::Max(m) => m.clone().unwrap_or(Value::Null),
-            AggBuffer::Distinct(s) => Value::Long(s.len() as i64),
+            AggBuffer::First { value, .. } | AggBuffer::Last { value, .. } => value.clone().unwrap_or(Value::Null),
+            AggBuffer::By { best, .. } => best.as_ref().map_or(Value::Null, |(_, v)| v.clone()),
+            AggBuffer::List(items) => Value::Array(items.iter().cloned().collect()),
+            AggBuffer::Moments { n, m2, sample, sqrt, .. } => {
+                let d = if *sample { n - 1.0 } else { *n };
+                if *n == 0.0 || d == 0.0 {
+                    Value::Null
+                } else {
+                    let var = m2 / d;
+                    Value::Double(if *sqrt { var.sqrt() } else { var })
+                }
+            }
+            AggBuffer::Set(s) => Value::Array(s.iter().cloned().collect()),
+            AggBuffer::Distinct(s, p) => Value::Long(super::hll::estimate(s.iter(), *p)),
         }
+    }
+}
+
+/// Feeds one input row to `buf`, the buffer of `agg`.
+pub fn feed(buf: &mut AggBuffer, agg: &BoundAgg, row: &Row) {
+    if agg.func == AggFunc::CountIf {
+        // Only rows whose condition is TRUE count.
+        let v = agg.arg.as_ref().map(|a| eval(a, row)).filter(|v| matches!(v, Value::Bool(true)));
+        buf.update(Some(v.unwrap_or(Value::Null)));
+        return;
+    }
+    match &agg.by {
+        Some(by) => buf.update_by(agg.arg.as_ref().map(|a| eval(a, row)), Some(eval(by, row))),
+        None => buf.update_by(agg.arg.as_ref().map(|a| eval(a, row)), None),
     }
 }
 
@@ -163,7 +275,7 @@ pub fn run_aggregate(
             None => partial.entry(key.clone()).or_insert_with(|| aggs.iter().map(|a| AggBuffer::new(a.func)).collect()),
         };
         for (buf, agg) in bufs.iter_mut().zip(aggs) {
-            buf.update(agg.arg.as_ref().map(|a| eval(a, row)));
+            feed(buf, agg, row);
         }
     });
     let mut partial: Vec<(Row, Vec<AggBuffer>)> = partial.into_iter().collect();

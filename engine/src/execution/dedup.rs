@@ -40,9 +40,11 @@ pub fn run_dedup(state: &mut DedupState, input: Vec<Row>, spec: &DedupSpec, late
             state.dropped_duplicates += 1;
             continue;
         }
+        // A NULL event time reads as 0 (`row.getLong` on a NULL), so its key expires at
+        // epoch + delay: at the first watermark move (recorded: json-epoch-seconds-dedup-within-watermark).
         let expiry = spec
             .within_watermark_delay_ms
-            .and_then(|d| event_time(&row).map(|t| t.saturating_add(d.saturating_mul(1000))));
+            .map(|d| event_time(&row).unwrap_or(0).saturating_add(d.saturating_mul(1000)));
         state.store.put(key, expiry);
         out.push(row);
     }

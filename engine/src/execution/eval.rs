@@ -151,9 +151,20 @@ pub fn compare(a: &Value, b: &Value) -> Option<Ordering> {
             Some(if matches!(a, Str(_)) { n.total_cmp(&o) } else { o.total_cmp(&n) })
         }
         (Int(_) | Long(_), Int(_) | Long(_)) => Some(a.as_i64()?.cmp(&b.as_i64()?)),
-        _ if a.as_f64().is_some() && b.as_f64().is_some() => a.as_f64()?.partial_cmp(&b.as_f64()?),
+        _ if a.as_f64().is_some() && b.as_f64().is_some() => Some(spark_double_cmp(a.as_f64()?, b.as_f64()?)),
         _ if std::mem::discriminant(a) == std::mem::discriminant(b) => Some(a.cmp(b)),
         _ => None,
+    }
+}
+
+/// Spark's ordering of doubles (`SQLOrderingUtil.compareDoubles`): NaN equals NaN and is
+/// larger than any other value; -0.0 equals 0.0.
+pub fn spark_double_cmp(x: f64, y: f64) -> Ordering {
+    match (x.is_nan(), y.is_nan()) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Greater,
+        (false, true) => Ordering::Less,
+        _ => x.partial_cmp(&y).unwrap_or(Ordering::Equal),
     }
 }
 
@@ -173,10 +184,13 @@ fn arithmetic(op: BinOp, a: &Value, b: &Value) -> Value {
                 BinOp::Mod => x.checked_rem(y),
                 _ => None,
             };
+            if op == BinOp::Mod && y == 0 {
+                return divide_by_zero();
+            }
             return match r {
-                Some(v) if both_int => i32::try_from(v).map_or(Value::Null, Int),
+                Some(v) if both_int => i32::try_from(v).map_or_else(|_| overflow(op), Int),
                 Some(v) => Long(v),
-                None => Null,
+                None => overflow(op),
             };
         }
     }
@@ -185,12 +199,49 @@ fn arithmetic(op: BinOp, a: &Value, b: &Value) -> Value {
         BinOp::Add => Double(x + y),
         BinOp::Sub => Double(x - y),
         BinOp::Mul => Double(x * y),
-        BinOp::Div if y == 0.0 => Null,
+        BinOp::Div if y == 0.0 => divide_by_zero(),
         BinOp::Div => Double(x / y),
-        BinOp::Mod if y == 0.0 => Null,
+        BinOp::Mod if y == 0.0 => divide_by_zero(),
         BinOp::Mod => Double(x % y),
         _ => Null,
     }
+}
+
+/// ANSI mode: an integer `+`, `-` or `*` that overflows fails the batch (`ARITHMETIC_OVERFLOW`).
+fn overflow(op: BinOp) -> Value {
+    let f = match op {
+        BinOp::Add => "try_add",
+        BinOp::Sub => "try_subtract",
+        BinOp::Mul => "try_multiply",
+        _ => "try_mod",
+    };
+    super::functions::raise(
+        "ARITHMETIC_OVERFLOW",
+        format!("overflow. Use '{f}' to tolerate overflow and return NULL instead. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error."),
+    );
+    Value::Null
+}
+
+/// ANSI mode: `x / 0` and `x % 0` fail the batch (`DIVIDE_BY_ZERO`).
+fn divide_by_zero() -> Value {
+    super::functions::raise(
+        "DIVIDE_BY_ZERO",
+        "Division by zero. Use `try_divide` to tolerate divisor being 0 and return NULL instead. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error.".into(),
+    );
+    Value::Null
+}
+
+/// ANSI mode: a string that is not a value of the target type fails the batch
+/// (`CAST_INVALID_INPUT`).
+fn malformed(s: &str, t: &DataType) -> Value {
+    super::functions::raise(
+        "CAST_INVALID_INPUT",
+        format!(
+            "The value '{s}' of the type \"STRING\" cannot be cast to \"{}\" because it is malformed. Correct the value as per the syntax, or change its target type. Use `try_cast` to tolerate malformed input and return NULL instead.",
+            crate::types::spark_type_name(t).to_uppercase()
+        ),
+    );
+    Value::Null
 }
 
 fn to_f64(v: &Value) -> Option<f64> {
@@ -200,7 +251,22 @@ fn to_f64(v: &Value) -> Option<f64> {
     }
 }
 
-/// `CAST(v AS t)` with Spark's non-ANSI behaviour: impossible casts give NULL.
+/// Spark's double parsing for casts: trimmed decimal text, `NaN`, `Infinity`, `-Infinity`
+/// (`inf` forms too), and a trailing `d`/`f` (Java's `Double.parseDouble`).
+fn parse_double(s: &str) -> Option<f64> {
+    let t = s.trim();
+    let t = t.strip_suffix(['d', 'D', 'f', 'F']).unwrap_or(t);
+    match t.to_ascii_lowercase().as_str() {
+        "nan" => Some(f64::NAN),
+        "infinity" | "+infinity" | "inf" | "+inf" => Some(f64::INFINITY),
+        "-infinity" | "-inf" => Some(f64::NEG_INFINITY),
+        _ => t.parse().ok().filter(|x: &f64| x.is_finite()),
+    }
+}
+
+/// `CAST(v AS t)` with Spark 4's ANSI behaviour: a string that is not a value of the target
+/// type fails the batch (`CAST_INVALID_INPUT`, recorded via `functions::raise`) and gives
+/// NULL here; other impossible casts give NULL.
 pub fn cast(v: Value, t: &DataType) -> Value {
     use Value::*;
     if v.is_null() {
@@ -219,18 +285,21 @@ pub fn cast(v: Value, t: &DataType) -> Value {
             _ => Null,
         },
         DataType::Int64 => match v {
-            Str(s) => s.trim().parse::<i64>().map_or(Null, Long),
+            Str(s) => s.trim().parse::<i64>().map_or_else(|_| malformed(&s, t), Long),
             Double(d) if d.is_finite() => Long(d.trunc() as i64),
             Timestamp(t) => Long(t.div_euclid(1_000_000)),
             Bool(b) => Long(i64::from(b)),
             other => other.as_i64().map_or(Null, Long),
         },
-        DataType::Int32 => match cast(v, &DataType::Int64) {
-            Long(x) => i32::try_from(x).map_or(Null, Int),
-            _ => Null,
+        DataType::Int32 => match v {
+            Str(s) => s.trim().parse::<i32>().map_or_else(|_| malformed(&s, t), Int),
+            other => match cast(other, &DataType::Int64) {
+                Long(x) => i32::try_from(x).map_or(Null, Int),
+                _ => Null,
+            },
         },
         DataType::Float64 => match v {
-            Str(s) => s.trim().parse::<f64>().map_or(Null, Double),
+            Str(s) => parse_double(&s).map_or_else(|| malformed(&s, t), Double),
             Timestamp(t) => Double(t as f64 / 1e6),
             other => other.as_f64().map_or(Null, Double),
         },
@@ -239,13 +308,26 @@ pub fn cast(v: Value, t: &DataType) -> Value {
             Str(s) => match s.trim().to_ascii_lowercase().as_str() {
                 "true" | "t" | "yes" | "y" | "1" => Bool(true),
                 "false" | "f" | "no" | "n" | "0" => Bool(false),
-                _ => Null,
+                _ => malformed(&s, t),
             },
             other => other.as_f64().map_or(Null, |x| Bool(x != 0.0)),
         },
+        DataType::Date32 => match v {
+            Date(_) => v,
+            Timestamp(us) => Date(us.div_euclid(86_400_000_000) as i32),
+            Str(s) => match crate::types::datetime::spark_string_to_timestamp(&s) {
+                crate::types::datetime::TimestampText::Value(us) => Date(us.div_euclid(86_400_000_000) as i32),
+                _ => malformed(&s, t),
+            },
+            _ => Null,
+        },
         DataType::Timestamp(..) => match v {
             Timestamp(_) => v,
-            Str(s) => parse_timestamp_us(&s).map_or(Null, Timestamp),
+            Date(d) => Timestamp(i64::from(d) * 86_400_000_000),
+            Str(s) => match crate::types::datetime::spark_string_to_timestamp(&s) {
+                crate::types::datetime::TimestampText::Value(us) => Timestamp(us),
+                _ => malformed(&s, t),
+            },
             Int(_) | Long(_) => v.as_i64().and_then(|s| s.checked_mul(1_000_000)).map_or(Null, Timestamp),
             Double(d) if d.is_finite() => Timestamp((d * 1e6) as i64),
             _ => Null,
@@ -256,56 +338,11 @@ pub fn cast(v: Value, t: &DataType) -> Value {
 
 fn function(name: &str, args: &[BoundExpr], row: &Row) -> Value {
     let vals: Vec<Value> = args.iter().map(|a| eval(a, row)).collect();
-    let first = vals.first().cloned().unwrap_or(Value::Null);
-    match name {
-        "coalesce" => vals.into_iter().find(|v| !v.is_null()).unwrap_or(Value::Null),
-        "concat" => {
-            if vals.iter().any(Value::is_null) {
-                return Value::Null;
-            }
-            Value::str(&vals.iter().map(|v| v.to_string()).collect::<String>())
-        }
-        _ if first.is_null() => Value::Null,
-        "upper" => Value::str(&first.to_string().to_uppercase()),
-        "lower" => Value::str(&first.to_string().to_lowercase()),
-        "length" => Value::Int(first.to_string().chars().count() as i32),
-        "abs" => match first {
-            Value::Int(v) => Value::Int(v.wrapping_abs()),
-            Value::Long(v) => Value::Long(v.wrapping_abs()),
-            Value::Double(v) => Value::Double(v.abs()),
-            _ => Value::Null,
-        },
-        "ceil" => first.as_f64().map_or(Value::Null, |x| Value::Long(x.ceil() as i64)),
-        "floor" => first.as_f64().map_or(Value::Null, |x| Value::Long(x.floor() as i64)),
-        "round" => {
-            let scale = vals.get(1).and_then(Value::as_i64).unwrap_or(0).clamp(-18, 18) as i32;
-            match first {
-                Value::Double(x) => Value::Double(round_half_up(x, scale)),
-                Value::Int(_) | Value::Long(_) if scale >= 0 => first,
-                other => other.as_f64().map_or(Value::Null, |x| Value::Long(round_half_up(x, scale) as i64)),
-            }
-        }
-        "contains" | "startswith" | "endswith" | "like" | "rlike" => {
-            let (Some(a), Some(b)) = (vals.first(), vals.get(1)) else { return Value::Null };
-            if b.is_null() {
-                return Value::Null;
-            }
-            let (a, b) = (a.to_string(), b.to_string());
-            match name {
-                "contains" => Value::Bool(a.contains(&b)),
-                "startswith" => Value::Bool(a.starts_with(&b)),
-                "endswith" => Value::Bool(a.ends_with(&b)),
-                // A pattern Spark refuses gives NULL here (Spark fails the query).
-                "like" => super::like::like(&a, &b).map_or(Value::Null, Value::Bool),
-                _ => super::like::rlike(&a, &b).map_or(Value::Null, Value::Bool),
-            }
-        }
-        _ => Value::Null,
-    }
+    super::functions::call(name, &vals)
 }
 
 /// Spark's `round` is HALF_UP on the decimal value.
-fn round_half_up(x: f64, scale: i32) -> f64 {
+pub(crate) fn round_half_up(x: f64, scale: i32) -> f64 {
     let f = 10f64.powi(scale);
     let y = (x * f).abs();
     let r = (y + 0.5).floor();
@@ -361,8 +398,11 @@ mod tests {
     }
 
     #[test]
-    fn casts_never_fail() {
+    fn casts_never_panic() {
+        // ANSI mode: a malformed string gives NULL here and fails the batch.
+        let _ = super::super::functions::take_eval_error();
         assert!(cast(Value::str("abc"), &DataType::Int64).is_null());
+        assert_eq!(super::super::functions::take_eval_error().map(|e| e.0), Some("CAST_INVALID_INPUT".to_string()));
         assert_eq!(cast(Value::str(" 42 "), &DataType::Int64), Value::Long(42));
         assert_eq!(cast(Value::Long(7), &DataType::Utf8), Value::str("7"));
     }

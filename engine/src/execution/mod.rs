@@ -9,6 +9,8 @@
 pub mod aggregate;
 pub mod dedup;
 pub mod eval;
+pub mod functions;
+pub mod hll;
 pub mod join;
 pub mod like;
 pub mod limit;
@@ -72,16 +74,6 @@ pub struct BatchEffects {
     pub stats: BTreeMap<usize, EventTimeStats>,
     /// Metrics per stateful operator id.
     pub metrics: BTreeMap<usize, OperatorMetrics>,
-    /// The first runtime error of the batch (Spark fails the query with `STREAM_FAILED`):
-    /// a window bound that overflows a long.
-    pub failure: Option<window::WindowOverflow>,
-}
-
-impl BatchEffects {
-    /// Records a runtime error; the first one wins.
-    pub fn fail(&mut self, e: window::WindowOverflow) {
-        self.failure.get_or_insert(e);
-    }
 }
 
 impl BatchContext {
@@ -127,6 +119,32 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
         Node::Filter { input, predicate } => {
             execute(input, ctx, states, fx).into_iter().filter(|r| eval::eval_predicate(predicate, r)).collect()
         }
+        Node::Generate { input, generator, outer, position } => {
+            let mut out = Vec::new();
+            for r in execute(input, ctx, states, fx) {
+                let items = match eval::eval(generator, &r) {
+                    Value::Array(items) => items,
+                    _ => Rc::from(Vec::new()),
+                };
+                if items.is_empty() && *outer {
+                    let mut row = r.clone();
+                    if *position {
+                        row.push(Value::Null);
+                    }
+                    row.push(Value::Null);
+                    out.push(row);
+                }
+                for (i, item) in items.iter().enumerate() {
+                    let mut row = r.clone();
+                    if *position {
+                        row.push(Value::Int(i as i32));
+                    }
+                    row.push(item.clone());
+                    out.push(row);
+                }
+            }
+            out
+        }
         Node::Watermark { input, column, watermark_index, .. } => {
             let rows = execute(input, ctx, states, fx);
             let stats = fx.stats.entry(*watermark_index).or_default();
@@ -147,7 +165,7 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
                 let windows = match window::assign_windows(ts, spec) {
                     Ok(w) => w,
                     Err(e) => {
-                        fx.fail(e);
+                        e.raise();
                         continue;
                     }
                 };
@@ -190,7 +208,6 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
                 Node::TimeWindow { input: inner, time, spec } => (execute(inner, ctx, states, fx), Some((time, spec))),
                 _ => (execute(input, ctx, states, fx), None),
             };
-            let mut failure = None;
             let mut feed = |f: &mut dyn FnMut(&Row)| match window {
                 None => rows.iter().for_each(|r| f(r)),
                 Some((time, spec)) => {
@@ -201,7 +218,7 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
                         let windows = match window::assign_windows(ts, spec) {
                             Ok(w) => w,
                             Err(e) => {
-                                failure.get_or_insert(e);
+                                e.raise();
                                 continue;
                             }
                         };
@@ -225,9 +242,6 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
             };
             let (late, evict) = ctx.watermarks(*op_id);
             let out = aggregate::run_aggregate(state, &mut feed, keys, aggs, *event_time_key, ctx.mode, late, evict);
-            if let Some(e) = failure {
-                fx.fail(e);
-            }
             fx.metrics.insert(*op_id, out.metrics);
             out.rows
         }

@@ -93,7 +93,7 @@ pub fn run_session_aggregate(
         let key: Row = keys.iter().map(|k| eval(k, row)).collect();
         let mut buffers: Vec<AggBuffer> = aggs.iter().map(|a| AggBuffer::new(a.func)).collect();
         for (b, a) in buffers.iter_mut().zip(aggs) {
-            b.update(a.arg.as_ref().map(|e| eval(e, row)));
+            super::aggregate::feed(b, a, row);
         }
         new_rows.entry(key).or_default().push(Session { start: t, end, buffers });
     }

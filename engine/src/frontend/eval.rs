@@ -211,6 +211,8 @@ impl<'a> Evaluator<'a> {
                 match (target, idx_v) {
                     (df @ Py::Df(_), Py::Str(c)) => Py::Col(qualified(&df, c)),
                     (Py::Col(e), Py::Str(field)) => Py::Col(Expr::Function("get_field".into(), vec![e, Expr::Literal(Value::str(&field))])),
+                    // `F.split(...)[0]`: an array element, 0-based (`GetArrayItem`).
+                    (Py::Col(e), Py::Int(i)) => Py::Col(Expr::Function("get_item".into(), vec![e, Expr::Literal(Value::Int(i32::try_from(i).unwrap_or(i32::MAX)))])),
                     (t, i) => return Err(perr(format!("cannot index a {} with a {}", t.type_name(), i.type_name()), span)),
                 }
             }
@@ -277,6 +279,11 @@ impl<'a> Evaluator<'a> {
     }
 
     fn attribute(&mut self, target: Py, name: &str, _span: Span) -> R<Py> {
+        // `lines.timestamp.alias(...)`: `df.col` is a Column once something is asked of it.
+        let target = match target {
+            Py::Method(recv, n) if matches!(*recv, Py::Df(_)) && !is_df_method(&n) => Py::Col(qualified(&recv, n)),
+            t => t,
+        };
         Ok(match target {
             Py::Df(p) => match name {
                 "writeStream" => Py::WriteStream { df: p },
@@ -286,6 +293,9 @@ impl<'a> Evaluator<'a> {
                 // turned into a column by `col_ref` / `literal_or_col`.
                 _ => Py::Method(Box::new(Py::Df(p)), name.to_string()),
             },
+            // `F.col('window').start`: an attribute that is no Column method is a struct
+            // field (`Column.__getattr__`).
+            Py::Col(e) if !is_column_method(name) => Py::Col(Expr::Function("get_field".into(), vec![e, Expr::Literal(Value::str(name))])),
             other => Py::Method(Box::new(other), name.to_string()),
         })
     }
@@ -337,6 +347,8 @@ impl<'a> Evaluator<'a> {
     fn literal_or_col(&self, v: Py, span: Span) -> R<Expr> {
         Ok(match v {
             Py::Col(e) => e,
+            // `F.col('window').start`: a struct field.
+            Py::Method(recv, n) if matches!(*recv, Py::Col(_)) && !is_column_method(&n) => struct_field_of(*recv, n),
             Py::Method(recv, n) if matches!(*recv, Py::Df(_)) && !is_df_method(&n) => qualified(&recv, n),
             Py::Str(s) => Expr::Literal(Value::str(&s)),
             Py::Int(i) => Expr::Literal(if let Ok(v) = i32::try_from(i) { Value::Int(v) } else { Value::Long(i) }),
@@ -354,6 +366,7 @@ impl<'a> Evaluator<'a> {
             Py::Str(s) if s == "*" => Ok(Expr::Star),
             Py::Str(s) => Ok(Expr::Column(s)),
             Py::Col(e) => Ok(e),
+            Py::Method(recv, n) if matches!(*recv, Py::Col(_)) && !is_column_method(&n) => Ok(struct_field_of(*recv, n)),
             Py::Method(recv, n) if matches!(*recv, Py::Df(_)) && !is_df_method(&n) => Ok(qualified(&recv, n)),
             other => Err(perr(format!("expected a column name or a Column, got a {}", other.type_name()), span)),
         }
@@ -732,7 +745,11 @@ impl<'a> Evaluator<'a> {
                 Some((_, s)) => Err(perr("limit() takes a non-negative whole number", *s)),
                 None => Err(perr("limit() needs a number", span)),
             },
-            "alias" | "cache" | "persist" | "hint" | "repartition" | "coalesce" => Ok(Py::Df(plan)),
+            "alias" | "as" => match pos.first() {
+                Some((Py::Str(a), _)) => df(LogicalPlan::SubqueryAlias { input: plan, alias: a.clone() }),
+                _ => Err(perr("alias() takes a name", span)),
+            },
+            "cache" | "persist" | "hint" | "repartition" | "coalesce" => Ok(Py::Df(plan)),
             _ if is_action(name) => {
                 if plan.is_streaming() {
                     let source = first_source(&plan);
@@ -759,7 +776,7 @@ impl<'a> Evaluator<'a> {
     fn grouped_method(&mut self, input: Rc<LogicalPlan>, grouping: Vec<Expr>, name: &str, pos: Vec<(Py, Span)>, span: Span) -> R<Py> {
         let aggregates = match name {
             "count" => vec![Expr::Alias(
-                Box::new(Expr::Agg { func: AggFunc::Count, arg: Box::new(Expr::Star), distinct: false }),
+                Box::new(Expr::Agg { func: AggFunc::Count, arg: Box::new(Expr::Star), by: None, distinct: false }),
                 "count".into(),
             )],
             "agg" => {
@@ -778,7 +795,7 @@ impl<'a> Evaluator<'a> {
                 };
                 self.col_refs(pos)?
                     .into_iter()
-                    .map(|c| Expr::Agg { func, arg: Box::new(c), distinct: false })
+                    .map(|c| Expr::Agg { func, arg: Box::new(c), by: None, distinct: false })
                     .collect()
             }
             other => {
@@ -807,6 +824,14 @@ impl<'a> Evaluator<'a> {
                 let dt = crate::types::parse_type_name(&t).map_err(|m| perr(m, span))?;
                 Expr::Cast(Box::new(e), dt)
             }
+            "getItem" if matches!(pos.first(), Some((Py::Int(_), _))) => {
+                let Some((Py::Int(i), _)) = pos.first() else { unreachable!("matched above") };
+                Expr::Function("get_item".into(), vec![e, Expr::Literal(Value::Int(i32::try_from(*i).unwrap_or(i32::MAX)))])
+            }
+            "getField" | "getItem" => {
+                let field = first_str(&pos)?;
+                Expr::Function("get_field".into(), vec![e, Expr::Literal(Value::str(&field))])
+            }
             "isNull" => Expr::IsNull(Box::new(e), false),
             "isNotNull" => Expr::IsNull(Box::new(e), true),
             "eqNullSafe" => {
@@ -825,9 +850,14 @@ impl<'a> Evaluator<'a> {
                         v => values.push(self.literal_or_col(v, s)?),
                     }
                 }
-                let mut it = values.into_iter().map(|v| Expr::Binary(BinOp::Eq, Box::new(e.clone()), Box::new(v)));
-                let first = it.next().ok_or_else(|| perr("isin() needs at least one value", span))?;
-                it.fold(first, |a, b| Expr::Binary(BinOp::Or, Box::new(a), Box::new(b)))
+                if values.is_empty() {
+                    return Err(perr("isin() needs at least one value", span));
+                }
+                // `(x IN (1, 2))`, Spark's `In`: NULL when x is NULL, or when nothing matches
+                // and the list holds a NULL.
+                let mut args = vec![e];
+                args.extend(values);
+                Expr::Function("in".into(), args)
             }
             "between" => {
                 let mut it = pos.into_iter();
@@ -867,7 +897,18 @@ impl<'a> Evaluator<'a> {
                 }
                 _ => return Err(perr("otherwise() can only follow F.when(...)", span)),
             },
-            "contains" | "startswith" | "endswith" | "like" | "rlike" => {
+            "substr" => {
+                let mut args = vec![e];
+                for (v, s) in pos {
+                    args.push(self.literal_or_col(v, s)?);
+                }
+                scalar_function("substring", args, span)?
+            }
+            "rlike" => {
+                let (v, s) = pos.into_iter().next().ok_or_else(|| perr("rlike() needs a pattern", span))?;
+                Expr::Function("rlike".into(), vec![e, self.literal_or_col(v, s)?])
+            }
+            "contains" | "startswith" | "endswith" | "like" => {
                 let (v, s) = pos.into_iter().next().ok_or_else(|| perr(format!("{name}() needs a value"), span))?;
                 Expr::Function(name.to_ascii_lowercase(), vec![e, self.literal_or_col(v, s)?])
             }
@@ -889,15 +930,6 @@ impl<'a> Evaluator<'a> {
                 Some((other, sp)) => Err(args::not_str(arg, other.type_name(), sp)),
             }
         };
-        let agg = |func: AggFunc, distinct: bool, this: &Self| -> R<Py> {
-            let (v, s) = need(arg(0, "col"), "a column")?;
-            let arg = match v {
-                Py::Str(c) if c == "*" => Expr::Star,
-                Py::Int(_) if func == AggFunc::Count => Expr::Star,
-                v => this.col_ref(v, s)?,
-            };
-            Ok(Py::Col(Expr::Agg { func, arg: Box::new(arg), distinct }))
-        };
         match name {
             "col" | "column" => {
                 let (v, s) = need(arg(0, "col"), "a column name")?;
@@ -910,8 +942,9 @@ impl<'a> Evaluator<'a> {
                 let (v, s) = need(arg(0, "col"), "a value")?;
                 Ok(Py::Col(self.literal_or_col(v, s)?))
             }
+            // `F.expr('sum(d) AS total')`: an alias is allowed, as in selectExpr.
             "expr" => match need(arg(0, "str"), "a SQL string")? {
-                (Py::Str(sql), s) => Ok(Py::Col(parse_sql_expr(&sql, s)?)),
+                (Py::Str(sql), s) => Ok(Py::Col(parse_select_item(&sql, s)?)),
                 (other, s) => Err(perr(format!("F.expr() takes a SQL string, got a {}", other.type_name()), s)),
             },
             "window" => {
@@ -946,14 +979,37 @@ impl<'a> Evaluator<'a> {
                     otherwise: None,
                 }))
             }
-            "count" => agg(AggFunc::Count, false, self),
-            "sum" => agg(AggFunc::Sum, false, self),
-            "avg" | "mean" => agg(AggFunc::Avg, false, self),
-            "min" => agg(AggFunc::Min, false, self),
-            "max" => agg(AggFunc::Max, false, self),
-            "approx_count_distinct" | "approxCountDistinct" => agg(AggFunc::ApproxCountDistinct, false, self),
-            "countDistinct" | "count_distinct" => agg(AggFunc::Count, true, self),
-            "sum_distinct" | "sumDistinct" => agg(AggFunc::Sum, true, self),
+            _ if crate::plan::functions::AGGREGATES.iter().any(|a| a.0 == agg_name(name)) => {
+                // Column arguments: the value (and max_by/min_by's ordering); flags and rsd are
+                // literals, also as keywords.
+                let lower = agg_name(name);
+                let mut args = Vec::new();
+                for (i, (v, s)) in pos.into_iter().enumerate() {
+                    let is_col = i == 0 || matches!(lower.as_str(), "max_by" | "min_by");
+                    args.push(match v {
+                        Py::Str(c) if c == "*" && i == 0 => Expr::Star,
+                        v if is_col => self.col_ref(v, s)?,
+                        v => self.literal_or_col(v, s)?,
+                    });
+                }
+                for key in ["ignorenulls", "rsd", "ord"] {
+                    if let Some((v, s)) = kw.get(key) {
+                        args.push(self.literal_or_col(v.clone(), *s)?);
+                    }
+                }
+                if let Some((v, s)) = kw.get("col") {
+                    args.insert(0, self.col_ref(v.clone(), *s)?);
+                }
+                if args.is_empty() {
+                    return Err(perr(format!("F.{name}() needs a column"), span));
+                }
+                let distinct = matches!(name, "countDistinct" | "count_distinct" | "sum_distinct" | "sumDistinct");
+                let spark = if matches!(name, "sum_distinct" | "sumDistinct") { "sum".to_string() } else { lower };
+                match crate::plan::functions::build_aggregate(&spark, args, distinct).map_err(|m| perr(m, span))? {
+                    Some(e) => Ok(Py::Col(e)),
+                    None => Err(perr(format!("F.{name}() is not an aggregate"), span)),
+                }
+            }
             "desc" | "asc" => {
                 let (v, s) = need(arg(0, "col"), "a column")?;
                 Ok(Py::Col(Expr::Function(format!("__{name}"), vec![self.col_ref(v, s)?])))
@@ -981,12 +1037,19 @@ impl<'a> Evaluator<'a> {
                 (other, s) => Err(perr(format!("F.ntile() takes a whole number, got a {}", other.type_name()), s)),
             },
             _ => {
+                // Scalar functions take column names as strings where the function table says
+                // so (`F.upper('name')`), literals elsewhere (`F.substring('s', 1, 2)`).
+                let cols = crate::plan::functions::lookup(name).map_or(crate::plan::functions::ColArgs::Only(&[0]), |d| d.col_args);
                 let mut args = Vec::new();
                 for (i, (v, s)) in pos.into_iter().enumerate() {
-                    // Scalar functions take column names as strings, except literal arguments
-                    // such as round's scale.
                     let e = match v {
-                        Py::Str(c) if i == 0 || name == "coalesce" || name == "concat" => Expr::Column(c),
+                        Py::Str(c) if cols.is_col(i) => Expr::Column(c),
+                        Py::List(items) if cols.is_col(i) => {
+                            for item in items {
+                                args.push(self.col_ref(item, s)?);
+                            }
+                            continue;
+                        }
                         v => self.literal_or_col(v, s)?,
                     };
                     args.push(e);
@@ -997,17 +1060,14 @@ impl<'a> Evaluator<'a> {
     }
 }
 
-/// The scalar functions Streamlab evaluates, shared by PySpark `F.*` and SQL strings.
+/// A scalar function call checked against the function table
+/// ([`crate::plan::functions::FUNCTIONS`]), shared by PySpark `F.*` and SQL strings.
 ///
 /// # Errors
 /// [`ParseError`] naming an unknown function or a wrong number of arguments.
 pub fn scalar_function(name: &str, args: Vec<Expr>, span: Span) -> Result<Expr, ParseError> {
     let lower = name.to_ascii_lowercase();
-    let arity: Option<(usize, usize)> = match lower.as_str() {
-        "upper" | "lower" | "abs" | "length" | "ceil" | "floor" | "isnull" | "isnotnull" => Some((1, 1)),
-        "round" => Some((1, 2)),
-        "coalesce" | "concat" => Some((1, 16)),
-        "from_json" => Some((2, 2)),
+    match lower.as_str() {
         "window_time" => {
             let mut args = args;
             if args.len() != 1 {
@@ -1015,23 +1075,43 @@ pub fn scalar_function(name: &str, args: Vec<Expr>, span: Span) -> Result<Expr, 
             }
             return Ok(Expr::WindowTime(Box::new(args.remove(0))));
         }
-        _ => None,
-    };
-    let Some((lo, hi)) = arity else {
-        let message = format!("the function {name}() is not supported in Streamlab; supported: upper, lower, abs, round, length, ceil, floor, coalesce, concat, from_json");
+        "isnull" | "isnotnull" => {
+            let mut args = args;
+            if args.len() != 1 {
+                return Err(ParseError::new(format!("{name}() takes 1 argument, got {}", args.len()), span));
+            }
+            return Ok(Expr::IsNull(Box::new(args.remove(0)), lower == "isnotnull"));
+        }
+        _ => {}
+    }
+    let Some(def) = crate::plan::functions::lookup(&lower) else {
+        let similar = crate::plan::functions::similar_names(&lower);
+        let hint = if similar.is_empty() { String::new() } else { format!("; did you mean {}?", similar.join(", ")) };
+        let message = format!("the function {name}() is not supported in Streamlab{hint}");
+        // A real PySpark function the engine does not model is reported as unsupported.
         return Err(match pyspark_api::exists(ApiKind::Functions, name) {
             true => ParseError::not_modelled(format!("the function {lower}()"), message, span),
             false => ParseError::new(message, span),
         });
     };
-    if args.len() < lo || args.len() > hi {
-        return Err(ParseError::new(format!("{name}() takes {lo}..{hi} arguments, got {}", args.len()), span));
+    if args.len() < def.min_args || args.len() > def.max_args {
+        let most = if def.max_args == usize::MAX { "any number of".to_string() } else { def.max_args.to_string() };
+        return Err(ParseError::new(
+            format!("[WRONG_NUM_ARGS.WITHOUT_SUGGESTION] The `{}` requires {} to {most} parameters but the actual number is {}.", def.name, def.min_args, args.len()),
+            span,
+        ));
     }
-    Ok(match lower.as_str() {
-        "isnull" => Expr::IsNull(Box::new(args.into_iter().next().expect("arity")), false),
-        "isnotnull" => Expr::IsNull(Box::new(args.into_iter().next().expect("arity")), true),
-        _ => Expr::Function(lower, args),
-    })
+    Ok(Expr::Function(def.name.to_string(), args))
+}
+
+/// `F.countDistinct` → `countdistinct`, as listed in [`crate::plan::functions::AGGREGATES`].
+fn agg_name(name: &str) -> String {
+    match name {
+        "approxCountDistinct" => "approx_count_distinct".into(),
+        "sumDistinct" | "sum_distinct" => "sum".into(),
+        "first" | "last" | "max_by" | "min_by" | "collect_list" | "collect_set" | "first_value" | "last_value" | "count_distinct" => name.into(),
+        other => other.to_ascii_lowercase(),
+    }
 }
 
 /// `df.col` / `df['col']`: a column that remembers its DataFrame when that DataFrame reads a
@@ -1049,10 +1129,30 @@ fn qualified(df: &Py, name: String) -> Expr {
 
 fn relation_names(plan: &LogicalPlan, out: &mut Vec<String>) {
     match plan {
+        LogicalPlan::SubqueryAlias { alias, .. } => out.push(alias.clone()),
         LogicalPlan::StreamingRelation { source, .. } => out.push(source.clone()),
         LogicalPlan::LocalRelation { name, .. } => out.push(name.clone()),
         other => other.children().into_iter().for_each(|c| relation_names(c, out)),
     }
+}
+
+/// `col.field`: `getField('field')` on a Column value.
+fn struct_field_of(col: Py, field: String) -> Expr {
+    match col {
+        Py::Col(e) => Expr::Function("get_field".into(), vec![e, Expr::Literal(Value::str(&field))]),
+        _ => Expr::Column(field),
+    }
+}
+
+/// Column methods PySpark defines (an attribute of a Column with another name is a struct
+/// field, `Column.__getattr__`).
+fn is_column_method(name: &str) -> bool {
+    matches!(
+        name,
+        "alias" | "name" | "as_" | "cast" | "astype" | "isNull" | "isNotNull" | "eqNullSafe" | "isin" | "between" | "desc" | "asc"
+            | "desc_nulls_last" | "asc_nulls_first" | "when" | "otherwise" | "contains" | "startswith" | "endswith" | "like"
+            | "getField" | "getItem" | "over" | "substr" | "rlike" | "ilike" | "bitwiseAND" | "dropFields" | "withField"
+    )
 }
 
 fn is_df_method(name: &str) -> bool {

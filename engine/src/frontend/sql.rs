@@ -8,7 +8,7 @@ use sqlparser::dialect::{Dialect, SparkSqlDialect};
 use sqlparser::parser::{Parser, ParserError};
 
 use super::{ParseError, Span};
-use crate::plan::{AggFunc, BinOp, Expr};
+use crate::plan::{BinOp, Expr};
 use crate::types::{CalendarInterval, DataType, Value};
 
 /// Parses one SQL expression. `span` is where the string sits in the query text, for errors.
@@ -120,8 +120,9 @@ fn convert(e: &ast::Expr, span: Span) -> Result<Expr, ParseError> {
     use ast::Expr as S;
     Ok(match e {
         S::Identifier(id) => Expr::Column(id.value.clone()),
-        // `window.end` (a struct field) or `clicks.post_id` (a qualified column): resolved by name.
-        S::CompoundIdentifier(ids) => Expr::Column(ids.iter().map(|i| i.value.as_str()).collect::<Vec<_>>().join(".")),
+        // `c.post_id` (a relation or alias qualifier) or `window.start` (a struct field):
+        // resolved against the input's qualifiers and struct columns.
+        S::CompoundIdentifier(ids) => Expr::Column(ids.iter().map(|i| i.value.clone()).collect::<Vec<_>>().join(".")),
         S::Value(v) => Expr::Literal(convert_value(&v.value, span)?),
         S::Nested(inner) => convert(inner, span)?,
         S::BinaryOp { left, op, right } => {
@@ -157,6 +158,15 @@ fn convert(e: &ast::Expr, span: Span) -> Result<Expr, ParseError> {
         },
         S::IsNull(inner) => Expr::IsNull(Box::new(convert(inner, span)?), false),
         S::IsNotNull(inner) => Expr::IsNull(Box::new(convert(inner, span)?), true),
+        S::Like { negated, expr, pattern, escape_char: None, any: false } | S::RLike { negated, expr, pattern, .. } => {
+            let name = if matches!(e, S::Like { .. }) { "like" } else { "rlike" };
+            let call = Expr::Function(name.into(), vec![convert(expr, span)?, convert(pattern, span)?]);
+            if *negated {
+                Expr::Not(Box::new(call))
+            } else {
+                call
+            }
+        }
         S::Between { expr, negated, low, high } => {
             let x = convert(expr, span)?;
             let both = Expr::Binary(
@@ -171,16 +181,14 @@ fn convert(e: &ast::Expr, span: Span) -> Result<Expr, ParseError> {
             }
         }
         S::In { expr, target: ast::InTarget::List(list), negated, .. } => {
-            let x = convert(expr, span)?;
-            let mut any: Option<Expr> = None;
+            let mut args = vec![convert(expr, span)?];
             for item in list {
-                let eq = Expr::Binary(BinOp::Eq, Box::new(x.clone()), Box::new(convert(item, span)?));
-                any = Some(match any {
-                    None => eq,
-                    Some(prev) => Expr::Binary(BinOp::Or, Box::new(prev), Box::new(eq)),
-                });
+                args.push(convert(item, span)?);
             }
-            let any = any.ok_or_else(|| unsupported("an empty IN list", span))?;
+            if args.len() == 1 {
+                return Err(unsupported("an empty IN list", span));
+            }
+            let any = Expr::Function("in".into(), args);
             if *negated {
                 Expr::Not(Box::new(any))
             } else {
@@ -219,15 +227,6 @@ fn convert(e: &ast::Expr, span: Span) -> Result<Expr, ParseError> {
             };
             let ci = CalendarInterval::parse(&text).map_err(|e| ParseError::new(e.to_string(), span))?;
             Expr::Interval(ci)
-        }
-        S::Like { negated, any: false, expr, pattern, escape_char: None } | S::RLike { negated, expr, pattern, .. } => {
-            let name = if matches!(e, S::Like { .. }) { "like" } else { "rlike" };
-            let test = Expr::Function(name.into(), vec![convert(expr, span)?, convert(pattern, span)?]);
-            if *negated {
-                Expr::Not(Box::new(test))
-            } else {
-                test
-            }
         }
         S::Function(f) => convert_function(f, span)?,
         S::Wildcard(_) => Expr::Star,
@@ -282,22 +281,8 @@ fn convert_function(f: &ast::Function, span: Span) -> Result<Expr, ParseError> {
     if let Some(over) = &f.over {
         return convert_over(&name, args, distinct, over, span);
     }
-    let agg = match name.as_str() {
-        "count" => Some(AggFunc::Count),
-        "sum" => Some(AggFunc::Sum),
-        "avg" | "mean" => Some(AggFunc::Avg),
-        "min" => Some(AggFunc::Min),
-        "max" => Some(AggFunc::Max),
-        "approx_count_distinct" => Some(AggFunc::ApproxCountDistinct),
-        _ => None,
-    };
-    if let Some(func) = agg {
-        let arg = match args.into_iter().next() {
-            Some(Expr::Literal(_)) if func == AggFunc::Count => Expr::Star,
-            Some(a) => a,
-            None => return Err(ParseError::new(format!("{name}() needs an argument"), span)),
-        };
-        return Ok(Expr::Agg { func, arg: Box::new(arg), distinct });
+    if let Some(agg) = crate::plan::functions::build_aggregate(&name, args.clone(), distinct).map_err(|m| ParseError::new(m, span))? {
+        return Ok(agg);
     }
     super::eval::scalar_function(&name, args, span)
 }
@@ -308,23 +293,8 @@ fn convert_over(name: &str, args: Vec<Expr>, distinct: bool, over: &ast::WindowT
     let ast::WindowType::WindowSpec(spec) = over else {
         return Err(unsupported("a named window (OVER w)", span));
     };
-    let agg = match name {
-        "count" => Some(AggFunc::Count),
-        "sum" => Some(AggFunc::Sum),
-        "avg" | "mean" => Some(AggFunc::Avg),
-        "min" => Some(AggFunc::Min),
-        "max" => Some(AggFunc::Max),
-        _ => None,
-    };
-    let func = match agg {
-        Some(func) => {
-            let arg = match args.into_iter().next() {
-                Some(Expr::Literal(_)) | None if func == AggFunc::Count => Expr::Star,
-                Some(a) => a,
-                None => return Err(ParseError::new(format!("{name}() needs an argument"), span)),
-            };
-            Expr::Agg { func, arg: Box::new(arg), distinct }
-        }
+    let func = match crate::plan::functions::build_aggregate(name, args.clone(), distinct).map_err(|m| ParseError::new(m, span))? {
+        Some(agg) => agg,
         None if crate::plan::WINDOW_ONLY_FUNCTIONS.contains(&name) => Expr::Function(name.to_string(), args),
         None => return Err(unsupported(&format!("{name}(...) OVER (...)"), span)),
     };

@@ -66,7 +66,27 @@ pub enum AggFunc {
     Avg,
     Min,
     Max,
-    ApproxCountDistinct,
+    /// `first(x[, ignorenulls])`: the first value in arrival order (`First.scala`).
+    First { ignore_nulls: bool },
+    /// `last(x[, ignorenulls])`: the last value in arrival order (`Last.scala`).
+    Last { ignore_nulls: bool },
+    /// `max_by(x, ord)`: `x` of the row with the largest non-null `ord` (`MaxByAndMinBy.scala`).
+    MaxBy,
+    /// `min_by(x, ord)`.
+    MinBy,
+    /// `collect_list(x)`: the non-null values in arrival order.
+    CollectList,
+    /// `collect_set(x)`: the distinct non-null values.
+    CollectSet,
+    /// `stddev`/`stddev_samp`, `stddev_pop`, `variance`/`var_samp`, `var_pop`: central moments
+    /// (`CentralMomentAgg`); `sample` divides by n - 1 (NULL for one row).
+    Stddev { sample: bool },
+    Variance { sample: bool },
+    /// `count_if(cond)`: rows where `cond` is true.
+    CountIf,
+    /// `approx_count_distinct(x[, rsd])`: HyperLogLog++ with `p` index bits
+    /// (`p = ceil(2·log2(1.106 / rsd))`, 9 for the default rsd 0.05).
+    ApproxCountDistinct { p: u8 },
 }
 
 impl AggFunc {
@@ -78,8 +98,34 @@ impl AggFunc {
             AggFunc::Avg => "avg",
             AggFunc::Min => "min",
             AggFunc::Max => "max",
-            AggFunc::ApproxCountDistinct => "approx_count_distinct",
+            AggFunc::First { .. } => "first",
+            AggFunc::Last { .. } => "last",
+            AggFunc::MaxBy => "max_by",
+            AggFunc::MinBy => "min_by",
+            AggFunc::CollectList => "collect_list",
+            AggFunc::CollectSet => "collect_set",
+            AggFunc::Stddev { sample: true } => "stddev",
+            AggFunc::Stddev { sample: false } => "stddev_pop",
+            AggFunc::Variance { sample: true } => "variance",
+            AggFunc::Variance { sample: false } => "var_pop",
+            AggFunc::CountIf => "count_if",
+            AggFunc::ApproxCountDistinct { .. } => "approx_count_distinct",
         }
+    }
+
+    /// HyperLogLog++'s index bits for a relative standard deviation
+    /// (`HyperLogLogPlusPlusHelper`: `ceil(2·log2(1.106 / rsd))`).
+    ///
+    /// # Errors
+    /// Spark's message when fewer than 4 bits would do (rsd above 0.39).
+    pub fn hll_precision(rsd: f64) -> Result<u8, String> {
+        let p = (2.0 * (1.106 / rsd).log2()).ceil();
+        if !p.is_finite() || p < 4.0 {
+            return Err("HLL++ requires at least 4 bits for addressing. Use a lower error, at most 39%.".into());
+        }
+        // Past 18 bits (a 256 KiB register array) the estimate of any cardinality a lab
+        // session reaches is the same; larger arrays would only cost memory.
+        Ok(p.min(18.0) as u8)
     }
 }
 
@@ -116,8 +162,8 @@ pub enum Expr {
     SessionWindow { time: Box<Expr>, gap: Box<Expr> },
     /// `window_time(w)` = `w.end - 1 µs`.
     WindowTime(Box<Expr>),
-    /// An aggregate function call.
-    Agg { func: AggFunc, arg: Box<Expr>, distinct: bool },
+    /// An aggregate function call; `by` is the ordering of `max_by`/`min_by`.
+    Agg { func: AggFunc, arg: Box<Expr>, by: Option<Box<Expr>>, distinct: bool },
     /// `f OVER (PARTITION BY ... ORDER BY ... [frame])`: a non-time window function
     /// (`WindowExpression`); `func` is an aggregate or a ranking/offset function such as
     /// `lag(col, 1, NULL)`.
@@ -184,11 +230,30 @@ impl Expr {
             Expr::TimeWindow { .. } => "window".into(),
             Expr::SessionWindow { .. } => "session_window".into(),
             Expr::WindowTime(inner) => format!("window_time({})", inner.output_name()),
-            Expr::Agg { func: AggFunc::Count, arg, distinct: false } if matches!(**arg, Expr::Star) => {
+            Expr::Agg { func: AggFunc::Count, arg, distinct: false, .. } if matches!(**arg, Expr::Star) => {
                 "count(1)".into()
             }
-            other => other.to_string(),
+            other => other.pretty_name(),
         }
+    }
+
+    /// The SQL text Spark names an unaliased column by (`toPrettySQL`): like `Display`, but
+    /// string literals without quotes (`concat(a, -)`, `F.lit('x')` is `x`) and defaults
+    /// Spark fills in shown (`split(value, ,, -1)`).
+    pub fn pretty_name(&self) -> String {
+        fn pretty(e: &Expr) -> Expr {
+            e.transform(&|x| match x {
+                // A marker column prints its text as is (no qualifier cut).
+                Expr::Literal(Value::Str(s)) => Some(Expr::Column(format!("\u{2}{s}"))),
+                Expr::Function(n, args) if n == "split" && args.len() == 2 => {
+                    let mut a: Vec<Expr> = args.iter().map(pretty).collect();
+                    a.push(Expr::Literal(Value::Int(-1)));
+                    Some(Expr::Function(n.clone(), a))
+                }
+                _ => None,
+            })
+        }
+        pretty(self).to_string()
     }
 
     /// True if the expression contains an aggregate function.
@@ -222,7 +287,7 @@ impl Expr {
                 Expr::TimeWindow { time: t(time), duration_us: *duration_us, slide_us: *slide_us, start_us: *start_us }
             }
             Expr::SessionWindow { time, gap } => Expr::SessionWindow { time: t(time), gap: t(gap) },
-            Expr::Agg { func, arg, distinct } => Expr::Agg { func: *func, arg: t(arg), distinct: *distinct },
+            Expr::Agg { func, arg, by, distinct } => Expr::Agg { func: *func, arg: t(arg), by: by.as_ref().map(|b| t(b)), distinct: *distinct },
             Expr::Over(w) => Expr::Over(Box::new(WindowOver {
                 func: w.func.transform(f),
                 partition: w.partition.iter().map(|p| p.transform(f)).collect(),
@@ -258,7 +323,12 @@ impl Expr {
                 time.visit(f);
                 gap.visit(f);
             }
-            Expr::Agg { arg, .. } => arg.visit(f),
+            Expr::Agg { arg, by, .. } => {
+                arg.visit(f);
+                if let Some(b) = by {
+                    b.visit(f);
+                }
+            }
             Expr::Over(w) => {
                 w.func.visit(f);
                 w.partition.iter().for_each(|p| p.visit(f));
@@ -274,6 +344,7 @@ impl fmt::Display for Expr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             // `clicks.post_id` (a qualified `df.col`) prints as Spark names it: `post_id`.
+            Expr::Column(n) if n.starts_with('\u{2}') => f.write_str(&n[1..]),
             Expr::Column(n) => f.write_str(n.rsplit('.').next().unwrap_or(n)),
             Expr::Star => f.write_str("*"),
             Expr::Literal(Value::Str(s)) => write!(f, "'{s}'"),
@@ -289,7 +360,8 @@ impl fmt::Display for Expr {
             Expr::Alias(e, n) => write!(f, "{e} AS {n}"),
             Expr::Binary(op, l, r) => write!(f, "({l} {} {r})", op.symbol()),
             Expr::Not(e) => write!(f, "(NOT {e})"),
-            Expr::Negate(e) => write!(f, "(- {e})"),
+            // Spark 4 prints `UnaryMinus` as `negative(n)`.
+            Expr::Negate(e) => write!(f, "negative({e})"),
             Expr::IsNull(e, false) => write!(f, "({e} IS NULL)"),
             Expr::IsNull(e, true) => write!(f, "({e} IS NOT NULL)"),
             Expr::Case { branches, otherwise } => {
@@ -303,6 +375,24 @@ impl fmt::Display for Expr {
                 f.write_str(" END")
             }
             Expr::Cast(e, t) => write!(f, "CAST({e} AS {})", crate::types::spark_type_name(t).to_uppercase()),
+            // `getField` / `col['field']` / `col.field`: Spark's SQL text is `window.start`.
+            Expr::Function(n, args) if n == "get_field" && args.len() == 2 => match &args[1] {
+                Expr::Literal(Value::Str(field)) => write!(f, "{}.{field}", args[0]),
+                Expr::Column(field) if field.starts_with('\u{2}') => write!(f, "{}.{}", args[0], &field[1..]),
+                other => write!(f, "{}[{other}]", args[0]),
+            },
+            Expr::Function(n, args) if n == "get_item" && args.len() == 2 => write!(f, "{}[{}]", args[0], args[1]),
+            Expr::Function(n, args) if n == "like" && args.len() == 2 => write!(f, "{} LIKE {}", args[0], args[1]),
+            Expr::Function(n, args) if n == "in" && !args.is_empty() => {
+                write!(f, "({} IN (", args[0])?;
+                for (i, a) in args[1..].iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{a}")?;
+                }
+                f.write_str("))")
+            }
             Expr::Function(n, args) => {
                 write!(f, "{n}(")?;
                 for (i, a) in args.iter().enumerate() {
@@ -325,12 +415,20 @@ impl fmt::Display for Expr {
             }
             Expr::SessionWindow { time, gap } => write!(f, "session_window({time}, {gap})"),
             Expr::WindowTime(e) => write!(f, "window_time({e})"),
-            Expr::Agg { func, arg, distinct } => {
+            Expr::Agg { func, arg, by, distinct } => {
                 let arg = if matches!(**arg, Expr::Star) { "1".to_string() } else { arg.to_string() };
+                let arg = match by {
+                    Some(b) => format!("{arg}, {b}"),
+                    None => arg,
+                };
                 if *distinct {
-                    write!(f, "{}(distinct {arg})", func.name())
+                    write!(f, "{}(DISTINCT {arg})", func.name())?;
                 } else {
-                    write!(f, "{}({arg})", func.name())
+                    write!(f, "{}({arg})", func.name())?;
+                }
+                match func {
+                    AggFunc::First { ignore_nulls: true } | AggFunc::Last { ignore_nulls: true } => f.write_str(" ignore nulls"),
+                    _ => Ok(()),
                 }
             }
             Expr::Over(w) => {

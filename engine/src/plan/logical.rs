@@ -88,6 +88,8 @@ pub enum LogicalPlan {
     /// `orderBy`: (expression, ascending).
     Sort { input: Rc<LogicalPlan>, order: Vec<(Expr, bool)> },
     Limit { input: Rc<LogicalPlan>, n: usize },
+    /// `df.alias('c')`: its columns can be named `c.col` (`SubqueryAlias`).
+    SubqueryAlias { input: Rc<LogicalPlan>, alias: String },
 }
 
 impl LogicalPlan {
@@ -105,7 +107,8 @@ impl LogicalPlan {
             | LogicalPlan::Deduplicate { input, .. }
             | LogicalPlan::DeduplicateWithinWatermark { input, .. }
             | LogicalPlan::Sort { input, .. }
-            | LogicalPlan::Limit { input, .. } => vec![input],
+            | LogicalPlan::Limit { input, .. }
+            | LogicalPlan::SubqueryAlias { input, .. } => vec![input],
             LogicalPlan::Join { left, right, .. } => vec![left, right],
             LogicalPlan::Union { inputs, .. } => inputs.iter().collect(),
         }
@@ -167,6 +170,7 @@ impl LogicalPlan {
                 format!("Sort [{}]", o.join(", "))
             }
             LogicalPlan::Limit { n, .. } => format!("GlobalLimit {n}"),
+            LogicalPlan::SubqueryAlias { alias, .. } => format!("SubqueryAlias {alias}"),
         }
     }
 

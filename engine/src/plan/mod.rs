@@ -2,6 +2,7 @@
 //! and the bounds on their size ([`limits`]).
 
 pub mod expr;
+pub mod functions;
 pub mod limits;
 pub mod logical;
 

@@ -729,20 +729,21 @@ impl StreamingQuery {
         let mut ctx = BatchContext::new(&self.plan, inputs, self.mode, late_wm_ms, wm);
         ctx.op_watermarks = op_watermarks;
         let mut fx = BatchEffects::default();
+        // `current_timestamp()` is the batch's timestamp; an expression that fails (ANSI mode)
+        // fails the batch: its state is not committed and the query terminates.
+        execution::functions::set_batch_timestamp_ms(self.clock_ms);
+        let _ = execution::functions::take_eval_error();
         let rows = execution::execute(&self.plan, &ctx, &mut self.states, &mut fx);
-        if let Some(e) = fx.failure {
-            // Spark's task fails and the query terminates; no state version, no sink write,
-            // no commit: a restart runs the logged batch again (and fails again).
-            let cause = format!("[{}] {} SQLSTATE: 22003", execution::window::WindowOverflow::CONDITION, e.message());
-            let mut err = crate::error::AnalysisError::new(
+        if let Some((condition, message)) = execution::functions::take_eval_error() {
+            self.states = self.checkpoint.state.get(&batch_id).cloned().unwrap_or_default();
+            let mut e = crate::error::AnalysisError::new(
                 crate::error::Stage::Run,
                 "STREAM_FAILED",
-                format!("Query [id = {}, runId = {}] terminated with exception: {cause}", self.id, self.run_id),
+                format!("Query [id = {}, runId = {}] terminated with exception: [{condition}] {message}", self.id, self.run_id),
             )
-            .with_hint("a window bound does not fit a timestamp: use a shorter window or start time");
-            err.cause = Some((execution::window::WindowOverflow::CONDITION.into(), e.message()));
-            self.states = self.checkpoint.state.get(&batch_id).cloned().unwrap_or_default();
-            self.failure = Some(Error::Analysis(err));
+            .with_hint("Spark 4 runs in ANSI mode: a bad cast, an overflow or a division by zero fails the micro-batch; use try_cast / try_divide, or fix the input");
+            e.cause = Some((condition, message));
+            self.failure = Some(Error::Analysis(e));
             return None;
         }
 

@@ -3,6 +3,7 @@
 //! Schemas use Arrow's [`DataType`]; [`spark_type_name`] prints them the way Spark's
 //! `DataType.simpleString` does (`bigint`, `struct<start:timestamp,end:timestamp>`).
 
+pub mod datetime;
 pub mod interval;
 pub mod time;
 pub mod value;
@@ -41,6 +42,7 @@ pub fn parse_type_name(name: &str) -> Result<DataType, String> {
         "boolean" | "bool" => DataType::Boolean,
         "timestamp" => timestamp_type(),
         "binary" => DataType::Binary,
+        "date" => DataType::Date32,
         other => {
             return Err(format!(
                 "unknown column type '{other}': use string, long, int, double, boolean or timestamp"
@@ -61,6 +63,8 @@ pub fn spark_type_name(dt: &DataType) -> String {
         DataType::Timestamp(..) => "timestamp".into(),
         DataType::Null => "void".into(),
         DataType::Binary => "binary".into(),
+        DataType::Date32 => "date".into(),
+        DataType::List(f) => format!("array<{}>", spark_type_name(f.data_type())),
         DataType::Struct(fields) => {
             let inner: Vec<String> = fields
                 .iter()
@@ -70,6 +74,11 @@ pub fn spark_type_name(dt: &DataType) -> String {
         }
         other => format!("{other}").to_ascii_lowercase(),
     }
+}
+
+/// `array<t>`: Spark's `ArrayType(t, containsNull = true)`.
+pub fn array_type(element: DataType) -> DataType {
+    DataType::List(Arc::new(Field::new("element", element, true)))
 }
 
 /// True for the numeric types arithmetic accepts.

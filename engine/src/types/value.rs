@@ -25,6 +25,10 @@ pub enum Value {
     Struct(Rc<[Value]>),
     /// Bytes (Kafka's `key` and `value`).
     Binary(Rc<[u8]>),
+    /// Days since 1970-01-01 (Spark's `DateType`, from `to_date`).
+    Date(i32),
+    /// An array (`split`, `collect_list`, ...), elements in order.
+    Array(Rc<[Value]>),
 }
 
 /// A row: values in schema order.
@@ -79,6 +83,8 @@ impl Value {
             Value::Timestamp(_) => 4,
             Value::Struct(_) => 5,
             Value::Binary(_) => 6,
+            Value::Date(_) => 7,
+            Value::Array(_) => 8,
         }
     }
 }
@@ -119,11 +125,16 @@ impl Ord for Value {
             (Timestamp(a), Timestamp(b)) => a.cmp(b),
             (Struct(a), Struct(b)) => a.iter().cmp(b.iter()),
             (Binary(a), Binary(b)) => a.cmp(b),
+            (Date(a), Date(b)) => a.cmp(b),
+            (Array(a), Array(b)) => a.iter().cmp(b.iter()),
             _ => self.rank().cmp(&other.rank()),
         }
     }
 }
 
+/// Agrees with `Eq`: values that compare equal hash alike. `Int(1)`, `Long(1)` and
+/// `Double(1.0)` compare equal (numbers compare by value), so a whole double hashes as the
+/// integer it equals.
 impl std::hash::Hash for Value {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         match self {
@@ -131,11 +142,14 @@ impl std::hash::Hash for Value {
             Value::Bool(b) => b.hash(state),
             Value::Int(v) => i64::from(*v).hash(state),
             Value::Long(v) => v.hash(state),
+            Value::Double(v) if v.fract() == 0.0 && v.abs() < 9.2e18 => (*v as i64).hash(state),
             Value::Double(v) => v.to_bits().hash(state),
             Value::Str(s) => s.hash(state),
             Value::Timestamp(t) => t.hash(state),
             Value::Struct(f) => f.hash(state),
             Value::Binary(b) => b.hash(state),
+            Value::Date(d) => d.hash(state),
+            Value::Array(a) => a.hash(state),
         }
     }
 }
@@ -163,6 +177,20 @@ impl fmt::Display for Value {
                 }
                 f.write_str("]")
             }
+            Value::Date(d) => match chrono::DateTime::from_timestamp(i64::from(*d) * 86_400, 0) {
+                Some(dt) => write!(f, "{}", dt.format("%Y-%m-%d")),
+                None => write!(f, "{d}d"),
+            },
+            Value::Array(items) => {
+                f.write_str("[")?;
+                for (i, v) in items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                f.write_str("]")
+            }
             Value::Struct(fields) => {
                 f.write_str("{")?;
                 for (i, v) in fields.iter().enumerate() {
@@ -184,5 +212,30 @@ pub fn format_double(v: f64) -> String {
         format!("{v:.1}")
     } else {
         format!("{v}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::hash::BuildHasher;
+
+    fn hash_of(v: &Value) -> u64 {
+        // A fixed-key hasher, so two calls are comparable.
+        std::hash::BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default().hash_one(v)
+    }
+
+    #[test]
+    fn equal_values_hash_alike() {
+        // Numbers compare by value, so 1, 1L and 1.0 are one key; they must hash alike.
+        let (i, l, d) = (Value::Int(1), Value::Long(1), Value::Double(1.0));
+        assert_eq!(l, d);
+        assert_eq!(i, l);
+        assert_eq!(hash_of(&i), hash_of(&l));
+        assert_eq!(hash_of(&l), hash_of(&d));
+        assert_ne!(Value::Double(1.5), Value::Long(1));
+        let mut set = std::collections::HashSet::new();
+        set.insert(Value::Long(7));
+        assert!(set.contains(&Value::Double(7.0)));
     }
 }

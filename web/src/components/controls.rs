@@ -76,8 +76,13 @@ pub fn InputPanel() -> impl IntoView {
                     <form class="event-form" data-testid=format!("event-form-{}", src.name) on:submit=move |ev| {
                         ev.prevent_default();
                         let f = fields.get_untracked();
+                        // A value Spark's reader makes NULL is added as NULL, and the learner is told.
                         let r = lab.act(|s| s.push_event(&name, &f));
-                        lab.notice.set(r.err());
+                        lab.notice.set(match r {
+                            Ok(notes) if notes.is_empty() => None,
+                            Ok(notes) => Some(notes.join("; ")),
+                            Err(e) => Some(e),
+                        });
                     }>
                         <div class="source-name"><code>{src.name.clone()}</code>" "
                             <select data-testid=format!("source-kind-{}", src.name) aria-label=move || lab.t("source.kind") on:change={

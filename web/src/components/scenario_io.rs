@@ -76,7 +76,12 @@ pub fn ScenarioPanel() -> impl IntoView {
     let open = move |_| match Session::from_json(&text.get_untracked()) {
         Ok(s) => {
             error.set(None);
+            // Values Spark's JSON reader turns into NULL are kept as NULL; say which.
+            let notes = s.input_notes();
             load(lab, s);
+            if !notes.is_empty() {
+                lab.notice.set(Some(notes.join("; ")));
+            }
         }
         Err(e) => error.set(Some(e)),
     };
