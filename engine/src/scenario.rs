@@ -942,12 +942,12 @@ fn compare_batches(want_batches: &[ExpectedBatch], run: &ScenarioRun) -> Option<
             Ok(w) => w,
             Err(e) => return Some(format!("{at}: the recorded watermark cannot be read: {e}")),
         };
-        let wm_got = got.watermark_ms.map(|ms| ms * 1000);
+        let wm_got = got.watermark_ms.map(|ms| ms.saturating_mul(1000));
         if wm_want != wm_got {
             return Some(format!(
                 "{at}: watermark expected {:?}, got {:?}",
                 want.watermark,
-                got.watermark_ms.map(|m| format_timestamp_us(m * 1000))
+                got.watermark_ms.map(|m| format_timestamp_us(m.saturating_mul(1000)))
             ));
         }
         let rows: Vec<ExpectedRow> = got.rows.iter().map(|r| row_to_cells(r, &run.output)).collect();

@@ -149,3 +149,33 @@ fn queries_at_the_limits_run_end_to_end() {
         assert_eq!(run_on_small_stack(text, STACK_KIB), Ok(1), "{shown}…");
     }
 }
+
+#[test]
+fn a_window_of_a_day_sliding_every_microsecond_is_refused_with_the_numbers() {
+    // Spark builds ceil(1 day / 1 µs) = 86 400 000 000 copies of each row and runs out of
+    // memory; the lab refuses it and says how many windows per row that would be.
+    let text = "clicks.groupBy(F.window('event_time', '1 day', '1 microsecond')).count()";
+    let e = StreamingQuery::start(text, &catalog(), OutputMode::Complete, StreamingConf::default()).err().expect("refused");
+    let Error::Unsupported(what) = &e else { panic!("{e:?}") };
+    assert!(what.contains("86400000000 windows"), "{what}");
+    // At the limit (1 000 windows per row) the query runs: one event, 1 000 window rows.
+    let at_limit = "clicks.select(F.window('event_time', '1000 seconds', '1 second'), 'post_id')";
+    assert_eq!(run_on_small_stack(at_limit.to_string(), STACK_KIB), Ok(1_000));
+}
+
+#[test]
+fn a_window_bound_that_overflows_fails_the_batch_as_spark_does() {
+    // 106 751 991 days is the longest window that fits a long; a start time of -106 751 990
+    // days makes `event_time - startTime` overflow for a 2026 event: Spark's ANSI arithmetic
+    // fails the batch with ARITHMETIC_OVERFLOW (no panic, no wrapped window).
+    let text = "clicks.groupBy(F.window('event_time', '106751991 days', '106751991 days', '-106751990 days')).count()";
+    let mut q = StreamingQuery::start(text, &catalog(), OutputMode::Complete, StreamingConf::default()).expect("starts");
+    // 2026-01-01T00:00:00Z: 1 767 225 600 000 000 µs + 106 751 990 days > i64::MAX.
+    q.add_data("clicks", &[vec![Value::Long(1), Value::Timestamp(1_767_225_600_000_000)]]).expect("row fits");
+    let b = q.run_next_batch();
+    assert!(b.is_none(), "{:?}", b.map(|b| b.rows));
+    let Some(Error::Analysis(a)) = q.exception() else { panic!("{:?}", q.exception()) };
+    assert_eq!(a.error_class, "STREAM_FAILED");
+    assert_eq!(a.cause.as_ref().map(|(c, _)| c.as_str()), Some("ARITHMETIC_OVERFLOW"));
+    assert!(a.message.contains("try_subtract"), "{}", a.message);
+}
