@@ -6,8 +6,10 @@
 // It serves dist/ itself on 127.0.0.1 with an ephemeral port under a subpath (/streamlab/, as
 // a project site would), checks the bundle carries no dev-server live-reload client, opens the lab, replays the
 // conformance case window-sliding-classic-append through the UI and compares the emitted rows
-// with what real Spark emitted, loads the `classic` preset, switches to Korean, and saves
-// screenshots to e2e/out/. Any page error, console error or failed request fails the run.
+// with what real Spark emitted, loads the `classic` preset, switches to Korean, checks that
+// nothing kills the page (2,000 nested parentheses, queries at the depth limits, corrupted
+// storage, a panic while loading, a full storage), and saves screenshots to e2e/out/. Any
+// page error, console error or failed request fails the run (except the panic asked for).
 // The last line is "N passed, M failed"; the exit code is non-zero on any failure.
 //
 // Environment: STREAMLAB_CONFORMANCE_DIR (default engine/tests/spark/cases, the project's copy
