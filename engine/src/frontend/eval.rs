@@ -961,7 +961,10 @@ impl<'a> Evaluator<'a> {
                 let time = self.col_ref(t, ts)?;
                 let (g, gs) = need(arg(1, "gapDuration"), "a gap duration")?;
                 let gap = match g {
-                    Py::Str(s) => Expr::Interval(CalendarInterval::parse(&s).map_err(|e| perr(e.to_string(), gs))?),
+                    // Spark casts the gap string per row when the batch runs: text that is not
+                    // an interval gives NULL and the row is dropped (recorded:
+                    // iv-session-gap-unparsable-string), it is not refused here.
+                    Py::Str(s) => CalendarInterval::parse(&s).map_or_else(|_| Expr::Literal(Value::str(&s)), Expr::Interval),
                     Py::Col(e) => e,
                     other => return Err(perr(format!("F.session_window(): the gap must be a string or a Column, got a {}", other.type_name()), gs)),
                 };
