@@ -19,6 +19,7 @@
 //! same inputs give the same batches, outputs, state and progress.
 
 pub mod analysis;
+pub mod checkpoint;
 pub mod error;
 pub mod execution;
 pub mod export;

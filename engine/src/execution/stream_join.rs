@@ -243,11 +243,13 @@ fn evict(store: &mut StateStore<Vec<Buffered>>, wm: StateWatermark, time: Option
         return Vec::new();
     }
     let mut gone = Vec::new();
-    for (key, bucket) in store.iter_mut_all() {
+    store.update_all(|key, bucket| {
         let (out, keep): (Vec<Buffered>, Vec<Buffered>) = std::mem::take(bucket).into_iter().partition(|b| expired(wm, time, evict_wm_ms, key, &b.row));
         *bucket = keep;
+        let changed = !out.is_empty();
         gone.extend(out);
-    }
+        changed
+    });
     store.retain_non_empty(|v: &Vec<Buffered>| !v.is_empty());
     gone
 }

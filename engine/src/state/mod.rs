@@ -4,8 +4,14 @@
 //! batch N reads version N, makes its updates (`put`, `remove`), and `commit` produces
 //! version N+1. Keys are rows in an ordered map, so iteration order is deterministic
 //! (invariant 3). The per-batch counters feed `StateOperatorProgress`.
+//!
+//! The store also remembers which keys changed since the last [`StateStore::take_delta`]:
+//! that set is the delta file the checkpoint keeps per version
+//! (`HDFSBackedStateStoreProvider` writes the keys put and removed by each batch), so saving a
+//! version costs what the batch changed, never the whole state
+//! ([`crate::checkpoint::StateVersions`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::types::Row;
 
@@ -20,6 +26,10 @@ pub struct StoreMetrics {
     pub num_rows_removed: u64,
 }
 
+/// The changes of one state version: each key put (`Some(value)`, its value after the
+/// batch) or removed (`None`) — one delta file of Spark's HDFS-backed provider.
+pub type StoreDelta<V> = BTreeMap<Row, Option<V>>;
+
 /// A versioned key-value store of rows.
 #[derive(Debug, Clone)]
 pub struct StateStore<V> {
@@ -27,11 +37,13 @@ pub struct StateStore<V> {
     version: u64,
     updated: u64,
     removed: u64,
+    /// Keys written or removed since the last [`StateStore::take_delta`].
+    dirty: BTreeSet<Row>,
 }
 
 impl<V: Clone> Default for StateStore<V> {
     fn default() -> Self {
-        StateStore { map: BTreeMap::new(), version: 0, updated: 0, removed: 0 }
+        StateStore { map: BTreeMap::new(), version: 0, updated: 0, removed: 0, dirty: BTreeSet::new() }
     }
 }
 
@@ -42,14 +54,22 @@ impl<V: Clone> StateStore<V> {
     }
 
     /// A mutable value for `key`, for updating an aggregation buffer in place. Counts as a
-    /// `put` only through [`StateStore::put`] or [`StateStore::mark_updated`].
+    /// `put` only through [`StateStore::put`] or [`StateStore::mark_updated`]; the key goes
+    /// into this version's delta.
     pub fn get_mut(&mut self, key: &Row) -> Option<&mut V> {
-        self.map.get_mut(key)
+        let v = self.map.get_mut(key);
+        if v.is_some() && !self.dirty.contains(key) {
+            self.dirty.insert(key.clone());
+        }
+        v
     }
 
     /// Stores `value` under `key` and counts one update.
     pub fn put(&mut self, key: Row, value: V) {
         self.updated += 1;
+        if !self.dirty.contains(&key) {
+            self.dirty.insert(key.clone());
+        }
         self.map.insert(key, value);
     }
 
@@ -63,6 +83,9 @@ impl<V: Clone> StateStore<V> {
         let v = self.map.remove(key);
         if v.is_some() {
             self.removed += 1;
+            if !self.dirty.contains(key) {
+                self.dirty.insert(key.clone());
+            }
         }
         v
     }
@@ -78,16 +101,61 @@ impl<V: Clone> StateStore<V> {
             .collect()
     }
 
-    /// Mutable access to every value, in key order (for operators whose value is a list of
-    /// rows, such as a join buffer or a key's sessions).
-    pub fn iter_mut_all(&mut self) -> impl Iterator<Item = (&Row, &mut V)> {
-        self.map.iter_mut()
+    /// Calls `update` on every value, in key order (for operators whose value is a list of
+    /// rows, such as a join buffer); `update` returns true when it changed the value, which
+    /// puts the key in this version's delta. Not counted as updates.
+    pub fn update_all(&mut self, mut update: impl FnMut(&Row, &mut V) -> bool) {
+        for (k, v) in self.map.iter_mut() {
+            if update(k, v) && !self.dirty.contains(k) {
+                self.dirty.insert(k.clone());
+            }
+        }
     }
 
     /// Drops the keys whose value no longer holds anything (not counted as removals: the
     /// operator counts the rows it let go).
     pub fn retain_non_empty(&mut self, keep: impl Fn(&V) -> bool) {
-        self.map.retain(|_, v| keep(v));
+        let dirty = &mut self.dirty;
+        self.map.retain(|k, v| {
+            let kept = keep(v);
+            if !kept && !dirty.contains(k) {
+                dirty.insert(k.clone());
+            }
+            kept
+        });
+    }
+
+    /// The keys changed since the last call, with their values now (`None`: removed), and
+    /// forgets them: the delta of the version being committed. Costs the changed keys only.
+    pub fn take_delta(&mut self) -> StoreDelta<V> {
+        let dirty = std::mem::take(&mut self.dirty);
+        dirty
+            .into_iter()
+            .map(|k| {
+                let v = self.map.get(&k).cloned();
+                (k, v)
+            })
+            .collect()
+    }
+
+    /// Replays a delta taken by [`StateStore::take_delta`] (loading a version from the
+    /// checkpoint): not counted as updates, not part of the next delta.
+    pub fn apply_delta(&mut self, delta: &StoreDelta<V>) {
+        for (k, v) in delta {
+            match v {
+                Some(v) => {
+                    self.map.insert(k.clone(), v.clone());
+                }
+                None => {
+                    self.map.remove(k);
+                }
+            }
+        }
+    }
+
+    /// True if no key changed since the last [`StateStore::take_delta`].
+    pub fn is_clean(&self) -> bool {
+        self.dirty.is_empty()
     }
 
     /// Entries in key order.
@@ -139,5 +207,30 @@ mod tests {
         let gone = s.remove_where(|k, _| k[0] == Value::Int(1));
         assert_eq!(gone.len(), 1);
         assert_eq!(s.commit(), StoreMetrics { num_rows_total: 1, num_rows_updated: 0, num_rows_removed: 1 });
+    }
+
+    #[test]
+    fn delta_holds_only_changed_keys() {
+        let k = |i: i32| vec![Value::Int(i)];
+        let mut s: StateStore<i64> = StateStore::default();
+        for i in 0..5 {
+            s.put(k(i), i64::from(i));
+        }
+        let first = s.take_delta();
+        assert_eq!(first.len(), 5);
+        // Next batch: key 1 updated in place, key 2 removed, key 9 added; keys 0, 3, 4 untouched.
+        *s.get_mut(&k(1)).unwrap() = 10;
+        s.remove(&k(2));
+        s.put(k(9), 9);
+        s.update_all(|_, _| false);
+        let d = s.take_delta();
+        assert_eq!(d, BTreeMap::from([(k(1), Some(10)), (k(2), None), (k(9), Some(9))]));
+        assert!(s.is_clean());
+        // Replaying both deltas on an empty store gives the same map.
+        let mut r: StateStore<i64> = StateStore::default();
+        r.apply_delta(&first);
+        r.apply_delta(&d);
+        assert_eq!(r.iter().collect::<Vec<_>>(), s.iter().collect::<Vec<_>>());
+        assert!(r.is_clean());
     }
 }

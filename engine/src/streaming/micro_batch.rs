@@ -17,6 +17,8 @@ use super::watermark_tracker::{MultipleWatermarkPolicy, WatermarkTracker};
 use super::trigger::Trigger;
 use super::OutputMode;
 use crate::analysis::{resolve, Node, Plan, UnsupportedOperationChecker};
+pub use crate::checkpoint::{Checkpoint, CommitLogEntry, OffsetLogEntry};
+use crate::checkpoint::{self as cp, DEFAULT_MIN_BATCHES_TO_RETAIN, DEFAULT_MIN_DELTAS_FOR_SNAPSHOT};
 use crate::error::Error;
 use crate::execution::{self, BatchContext, BatchEffects, OperatorState};
 use crate::frontend::{compile, Catalog};
@@ -31,11 +33,23 @@ pub struct StreamingConf {
     pub watermark_policy: MultipleWatermarkPolicy,
     /// `spark.sql.shuffle.partitions` (default 200), reported in state metrics.
     pub shuffle_partitions: u64,
+    /// `spark.sql.streaming.stateStore.minDeltasForSnapshot` (default 10): a state snapshot
+    /// every this many versions.
+    pub min_deltas_for_snapshot: u64,
+    /// `spark.sql.streaming.minBatchesToRetain` (default 100): state versions and log entries
+    /// kept.
+    pub min_batches_to_retain: u64,
 }
 
 impl Default for StreamingConf {
     fn default() -> Self {
-        StreamingConf { no_data_micro_batches: true, watermark_policy: MultipleWatermarkPolicy::Min, shuffle_partitions: 200 }
+        StreamingConf {
+            no_data_micro_batches: true,
+            watermark_policy: MultipleWatermarkPolicy::Min,
+            shuffle_partitions: 200,
+            min_deltas_for_snapshot: DEFAULT_MIN_DELTAS_FOR_SNAPSHOT,
+            min_batches_to_retain: DEFAULT_MIN_BATCHES_TO_RETAIN,
+        }
     }
 }
 
@@ -59,6 +73,9 @@ impl StreamingConf {
                 "spark.sql.shuffle.partitions" => {
                     c.shuffle_partitions = v.trim().parse().map_err(|_| format!("{k} should be an int, but was {v}"))?
                 }
+                // Both must be positive (`SQLConf`'s checkValue).
+                "spark.sql.streaming.stateStore.minDeltasForSnapshot" => c.min_deltas_for_snapshot = positive(k, v)?,
+                "spark.sql.streaming.minBatchesToRetain" => c.min_batches_to_retain = positive(k, v)?,
                 _ => {}
             }
         }
@@ -66,60 +83,13 @@ impl StreamingConf {
     }
 }
 
-/// Offset log entry N, written before batch N runs.
-#[derive(Debug, Clone, PartialEq)]
-pub struct OffsetLogEntry {
-    pub batch_id: u64,
-    pub batch_watermark_ms: i64,
-    pub batch_timestamp_ms: i64,
-    /// End offset per source (index order); `None` = the source has no offset yet.
-    pub offsets: Vec<Option<i64>>,
-    /// The confs Spark persists and restores from the last entry on restart.
-    pub watermark_policy: MultipleWatermarkPolicy,
-    pub shuffle_partitions: u64,
-}
-
-/// What a checkpoint location holds (spec §12.4): the query id (`metadata`), the offset
-/// log (`offsets/`), the commit log (`commits/`) and versioned state (`state/`). In memory;
-/// the lab keeps it per session. Reused across restarts of the same query.
-#[derive(Debug, Clone, Default)]
-pub struct Checkpoint {
-    /// `metadata`: the query id, created on the first start.
-    pub query_id: Option<String>,
-    /// Number of runs started on this checkpoint (each gets a new run id).
-    pub runs: u64,
-    pub offsets: Vec<OffsetLogEntry>,
-    pub commits: Vec<CommitLogEntry>,
-    /// State store versions: version N+1 is committed by batch N. The last few are kept.
-    pub state: BTreeMap<u64, BTreeMap<usize, OperatorState>>,
-    /// `state/<op>/_metadata` and the key schema of each stateful operator, written by the
-    /// first run: (operator id, operator name, key schema as `name:type` strings).
-    pub operators: Vec<(usize, String, Vec<String>)>,
-    /// Number of sources the offsets are for.
-    pub source_count: usize,
-}
-
-impl Checkpoint {
-    /// The latest offset log entry.
-    pub fn latest_offset(&self) -> Option<&OffsetLogEntry> {
-        self.offsets.last()
+/// A conf value that must be a positive int.
+fn positive(k: &str, v: &str) -> Result<u64, String> {
+    match v.trim().parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n),
+        Ok(_) => Err(format!("{k} must be positive, but was {v}")),
+        Err(_) => Err(format!("{k} should be an int, but was {v}")),
     }
-
-    /// The latest commit log entry.
-    pub fn latest_commit(&self) -> Option<&CommitLogEntry> {
-        self.commits.last()
-    }
-
-    fn offset(&self, batch_id: u64) -> Option<&OffsetLogEntry> {
-        self.offsets.iter().rev().find(|o| o.batch_id == batch_id)
-    }
-}
-
-/// Commit log entry N, written after the sink took batch N.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CommitLogEntry {
-    pub batch_id: u64,
-    pub next_batch_watermark_ms: i64,
 }
 
 /// Event-time summary of one batch, ms (`eventTime` in progress).
@@ -230,92 +200,6 @@ fn multiple_event_time_columns(plan: &Plan) -> Option<String> {
     found
 }
 
-/// Each stateful operator's id, name and state key schema (what Spark writes under
-/// `state/<op>/_metadata` and `_metadata/schema`).
-fn operator_metadata(plan: &Plan) -> Vec<(usize, String, Vec<String>)> {
-    let mut out = Vec::new();
-    plan.walk(&mut |p| {
-        let key: Option<Vec<String>> = match &p.node {
-            Node::Aggregate { keys, session, .. } => {
-                let n = keys.len() + usize::from(session.is_some());
-                Some(p.output.iter().take(n).map(|a| format!("{}:{}", a.name, crate::types::spark_type_name(&a.data_type))).collect())
-            }
-            Node::Dedup { input, keys, .. } => {
-                Some(keys.iter().map(|k| format!("{}:{}", input.output[*k].name, crate::types::spark_type_name(&input.output[*k].data_type))).collect())
-            }
-            Node::StreamJoin { left, join, .. } => Some(
-                join.keys.iter().map(|(l, _)| format!("{}:{}", left.output[*l].name, crate::types::spark_type_name(&left.output[*l].data_type))).collect(),
-            ),
-            Node::Limit { .. } => Some(vec![]),
-            _ => None,
-        };
-        if let Some(key) = key {
-            let (id, name) = plan_op(p);
-            out.push((id, name.to_string(), key));
-        }
-    });
-    out
-}
-
-fn plan_op(p: &Plan) -> (usize, &'static str) {
-    p.stateful_operators().into_iter().next().unwrap_or((0, ""))
-}
-
-/// What Spark checks when a query restarts on a checkpoint (spec §12.1, §12.5): the number of
-/// sources, the stateful operators (id → name) and their state key schemas.
-fn check_compatible(checkpoint: &Checkpoint, q: &StreamingQuery) -> Result<(), Error> {
-    use crate::error::{AnalysisError, Stage};
-    let now = operator_metadata(&q.plan);
-    if checkpoint.source_count != q.sources.len() {
-        return Err(Error::Analysis(
-            AnalysisError::new(
-                Stage::Start,
-                "",
-                format!(
-                    "There are [{}] sources in the checkpoint offsets and now there are [{}] sources requested by the query. Cannot continue.",
-                    checkpoint.source_count,
-                    q.sources.len()
-                ),
-            )
-            .with_hint("offsets are stored per source position; a query with other sources needs a new checkpoint"),
-        ));
-    }
-    let names = |v: &[(usize, String, Vec<String>)]| v.iter().map(|(i, n, _)| (*i, n.clone())).collect::<Vec<_>>();
-    if names(&checkpoint.operators) != names(&now) {
-        return Err(Error::Analysis(
-            AnalysisError::new(
-                Stage::Start,
-                "STREAMING_STATEFUL_OPERATOR_NOT_MATCH_IN_STATE_METADATA",
-                format!(
-                    "Streaming stateful operator name does not match with the operator in state metadata. This likely to happen when user adds/removes/changes stateful operator of existing streaming query. Stateful operators in the metadata: [{}]; Stateful operators in current batch: [{}].",
-                    checkpoint.operators.iter().map(|(i, n, _)| format!("({i}, {n})")).collect::<Vec<_>>().join(", "),
-                    now.iter().map(|(i, n, _)| format!("({i}, {n})")).collect::<Vec<_>>().join(", ")
-                ),
-            )
-            .with_sqlstate("42K03")
-            .with_hint("adding, removing or reordering stateful operators (aggregations, dedup, joins, limit) needs a new checkpoint"),
-        ));
-    }
-    for ((_, _, old), (_, _, new)) in checkpoint.operators.iter().zip(&now) {
-        if old != new {
-            return Err(Error::Analysis(
-                AnalysisError::new(
-                    Stage::Start,
-                    "STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE",
-                    format!(
-                        "Provided key schema does not match existing state key schema. Please check number and type of fields. Existing key_schema=struct<{}> and new key_schema=struct<{}>. If you want to force running the query without schema validation, please set spark.sql.streaming.stateStore.stateSchemaCheck to false. However, please note that running the query without schema validation can cause non-deterministic results.",
-                        old.join(","),
-                        new.join(",")
-                    ),
-                )
-                .with_sqlstate("XXKST")
-                .with_hint("the state is keyed by the grouping (or dedup/join) columns: changing them needs a new checkpoint"),
-            ));
-        }
-    }
-    Ok(())
-}
-
 /// Whether a sink accepts an output mode (spec §10.1): the file sink takes append only.
 ///
 /// # Errors
@@ -333,30 +217,6 @@ pub fn sink_accepts(sink: SinkKind, mode: OutputMode) -> Result<(), Error> {
         ));
     }
     Ok(())
-}
-
-/// Where a query's checkpoint lives (spec §10.7): a location given by
-/// `option("checkpointLocation", ...)` or `spark.sql.streaming.checkpointLocation`, or a
-/// temporary directory — allowed only for the memory, console, foreach and foreachBatch sinks,
-/// and never reused by the next start.
-///
-/// # Errors
-/// Spark's `_LEGACY_ERROR_TEMP_1298` for a sink that needs a location and has none.
-pub fn checkpoint_location(sink: SinkKind, has_location: bool) -> Result<bool, Error> {
-    if has_location {
-        return Ok(false);
-    }
-    match sink {
-        SinkKind::File | SinkKind::Kafka => Err(Error::Analysis(
-            crate::error::AnalysisError::new(
-                crate::error::Stage::Start,
-                "_LEGACY_ERROR_TEMP_1298",
-                "checkpointLocation must be specified either through option(\"checkpointLocation\", ...) or SparkSession.conf.set(\"spark.sql.streaming.checkpointLocation\", ...).",
-            )
-            .with_hint("file and Kafka sinks need a checkpoint that survives the query: without one there is no exactly-once and no restart"),
-        )),
-        _ => Ok(true),
-    }
 }
 
 /// A deterministic UUID-shaped id from a seed (the engine has no randomness).
@@ -449,6 +309,7 @@ impl StreamingQuery {
         let sources: Vec<MemoryStream> = sources.into_iter().map(|(_, s)| s).collect();
         let n = sources.len();
         let tracker = WatermarkTracker::new(conf.watermark_policy, delays.into_values().collect());
+        let checkpoint = Checkpoint { query_id: Some(uuid_from_seed(1)), runs: 1, ..Checkpoint::new(conf.min_deltas_for_snapshot, conf.min_batches_to_retain) };
         StreamingQuery {
             id: uuid_from_seed(1),
             run_id: uuid_from_seed(2),
@@ -464,7 +325,7 @@ impl StreamingQuery {
             last_executed: false,
             states: BTreeMap::new(),
             clock_ms: 0,
-            checkpoint: Checkpoint { query_id: Some(uuid_from_seed(1)), runs: 1, ..Checkpoint::default() },
+            checkpoint,
             rerun: None,
             source_columns: plan_source_columns,
             first_watermark,
@@ -480,7 +341,7 @@ impl StreamingQuery {
     }
 
     fn with_operator_metadata(mut self) -> Self {
-        self.checkpoint.operators = operator_metadata(&self.plan);
+        self.checkpoint.operators = cp::operator_metadata(&self.plan);
         self.checkpoint.source_count = self.sources.len();
         self
     }
@@ -675,7 +536,7 @@ impl StreamingQuery {
             // The batch is planned (its offsets are logged) and fails; the query terminates.
             let end: Vec<Option<i64>> = self.sources.iter().map(MemoryStream::latest_offset).collect();
             let entry = self.offset_entry(self.next_batch_id, self.tracker.current_ms(), end);
-            self.checkpoint.offsets.push(entry);
+            self.checkpoint.log_offsets(entry);
             self.failure = Some(e);
             return None;
         }
@@ -692,7 +553,7 @@ impl StreamingQuery {
                 let end: Vec<Option<i64>> = self.sources.iter().zip(&self.committed).map(|(s, c)| s.next_end(*c, once)).collect();
                 // Write-ahead: the offset log entry exists before any output of the batch.
                 let entry = self.offset_entry(batch_id, wm, end.clone());
-                self.checkpoint.offsets.push(entry);
+                self.checkpoint.log_offsets(entry);
                 (wm, end)
             }
         };
@@ -735,7 +596,8 @@ impl StreamingQuery {
         let _ = execution::functions::take_eval_error();
         let rows = execution::execute(&self.plan, &ctx, &mut self.states, &mut fx);
         if let Some((condition, message)) = execution::functions::take_eval_error() {
-            self.states = self.checkpoint.state.get(&batch_id).cloned().unwrap_or_default();
+            // Roll back to the version the batch started from.
+            self.states = self.checkpoint.state.load(batch_id).unwrap_or_default();
             let mut e = crate::error::AnalysisError::new(
                 crate::error::Stage::Run,
                 "STREAM_FAILED",
@@ -758,10 +620,8 @@ impl StreamingQuery {
             watermark: has_watermark.then_some(wm),
         };
         // The stateful operators committed state version batch_id + 1 while the sink's job ran.
-        self.checkpoint.state.insert(batch_id + 1, self.states.clone());
-        while self.checkpoint.state.len() > 3 {
-            self.checkpoint.state.pop_first();
-        }
+        // Only the keys this batch changed are written (the version's delta).
+        self.checkpoint.state.commit(batch_id + 1, &mut self.states);
         let complete = self.mode == OutputMode::Complete;
         if crash == Some(CrashPoint::MidSink) {
             self.sink.add_batch(batch_id, &rows, complete, Some(rows.len() / 2));
@@ -774,7 +634,7 @@ impl StreamingQuery {
             return None;
         }
         self.tracker.update(&fx.stats);
-        self.checkpoint.commits.push(CommitLogEntry { batch_id, next_batch_watermark_ms: self.tracker.current_ms() });
+        self.checkpoint.log_commit(CommitLogEntry { batch_id, next_batch_watermark_ms: self.tracker.current_ms() });
 
         let state: Vec<StateOperatorProgress> = self
             .plan
@@ -857,21 +717,8 @@ impl StreamingQuery {
             conf.shuffle_partitions = last.shuffle_partitions;
         }
         let mut q = StreamingQuery::start(text, catalog, mode, conf)?;
-        // The memory sink can resume only in complete mode (`DataStreamWriter`:
-        // recoverFromCheckpointLocation = outputMode == Complete).
-        if !checkpoint.offsets.is_empty() && sink.kind == SinkKind::Memory && mode != OutputMode::Complete {
-            return Err(Error::Analysis(
-                crate::error::AnalysisError::new(
-                    crate::error::Stage::Start,
-                    "",
-                    "This query does not support recovering from checkpoint location. Delete <checkpoint>/offsets to start over.",
-                )
-                .with_hint("the memory sink keeps its rows only in this process, so Spark will not resume it from a checkpoint in append or update mode; use a file or foreachBatch sink to see recovery"),
-            ));
-        }
-        if !checkpoint.offsets.is_empty() {
-            check_compatible(&checkpoint, &q)?;
-        }
+        cp::check_recoverable(&checkpoint, sink.kind.recovers_from_checkpoint(mode))?;
+        cp::check_compatible(&checkpoint, &q.plan, q.sources.len())?;
         for mut s in sources {
             s.on_restart();
             if let Some(slot) = q.sources.iter_mut().find(|x| x.name == s.name) {
@@ -907,7 +754,7 @@ impl StreamingQuery {
                 self.committed = l.offsets.clone();
                 self.tracker.set_current_ms(l.batch_watermark_ms.max(c.next_batch_watermark_ms));
                 self.prev_batch_wm_ms = l.batch_watermark_ms;
-                self.states = checkpoint.state.get(&(l.batch_id + 1)).cloned().unwrap_or_default();
+                self.states = checkpoint.state.load(l.batch_id + 1).unwrap_or_default();
             }
             Some(l) => {
                 // Batch L was planned but not committed: run it again as logged.
@@ -916,7 +763,7 @@ impl StreamingQuery {
                 self.committed = prev.as_ref().map_or_else(|| vec![None; self.sources.len()], |p| p.offsets.clone());
                 self.prev_batch_wm_ms = prev.map_or(0, |p| p.batch_watermark_ms);
                 self.tracker.set_current_ms(l.batch_watermark_ms);
-                self.states = checkpoint.state.get(&l.batch_id).cloned().unwrap_or_default();
+                self.states = checkpoint.state.load(l.batch_id).unwrap_or_default();
                 self.rerun = Some(l);
             }
         }

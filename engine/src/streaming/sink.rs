@@ -29,6 +29,20 @@ pub enum SinkKind {
 }
 
 impl SinkKind {
+    /// Whether Spark lets the sink run on a temporary checkpoint when no location is given
+    /// (`useTempCheckpointLocation`: memory, console, foreach, foreachBatch; file and Kafka
+    /// need a real one).
+    pub fn allows_temporary_checkpoint(self) -> bool {
+        !matches!(self, SinkKind::File | SinkKind::Kafka)
+    }
+
+    /// Whether a query writing to this sink may resume from a used checkpoint
+    /// (`DataStreamWriter`'s `recoverFromCheckpointLocation`: the memory sink only in complete
+    /// mode, every other sink always).
+    pub fn recovers_from_checkpoint(self, mode: super::OutputMode) -> bool {
+        self != SinkKind::Memory || mode == super::OutputMode::Complete
+    }
+
     /// Every kind, in the order the lab lists them.
     pub const ALL: [SinkKind; 7] = [
         SinkKind::Memory,

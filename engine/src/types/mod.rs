@@ -3,6 +3,7 @@
 //! Schemas use Arrow's [`DataType`]; [`spark_type_name`] prints them the way Spark's
 //! `DataType.simpleString` does (`bigint`, `struct<start:timestamp,end:timestamp>`).
 
+pub mod conf;
 pub mod datetime;
 pub mod interval;
 pub mod time;
@@ -10,6 +11,7 @@ pub mod value;
 
 use std::sync::Arc;
 
+pub use conf::MultipleWatermarkPolicy;
 pub use arrow_schema::{DataType, Field, Fields, TimeUnit};
 pub use interval::{CalendarInterval, IntervalError, IntervalOverflow, WindowArgError};
 pub use time::{format_duration_us, format_progress_ms, format_timestamp_us, parse_timestamp_us};
