@@ -14,7 +14,7 @@ use streamlab_engine::analysis::{Attr, Node, Plan, StateWatermark};
 use streamlab_engine::execution::OperatorState;
 use streamlab_engine::frontend::compile;
 use streamlab_engine::scenario::{display_value, row_to_json, value_to_json, Scenario};
-use streamlab_engine::streaming::{BatchResult, CrashPoint, OutputMode, Sink, SinkKind, StreamingConf, StreamingQuery, Trigger};
+use streamlab_engine::streaming::{BatchResult, CrashPoint, OutputMode, Sink, SinkKind, StartOptions, StreamingConf, StreamingQuery, Trigger};
 use streamlab_engine::types::{format_timestamp_us, parse_timestamp_us, spark_type_name, DataType, Row, Value};
 use streamlab_engine::Error;
 
@@ -50,7 +50,10 @@ pub struct SinkRowView {
 /// The checkpoint, the sink and the query handle, for the recovery panel.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RecoveryView {
+    /// The sink the query writes to: the query text's own when it names one, else the picker's.
     pub sink: SinkKind,
+    /// True if the query text named the sink, so the picker's choice does not apply.
+    pub sink_from_query: bool,
     pub query_id: String,
     pub run_id: String,
     pub runs: u64,
@@ -597,27 +600,27 @@ impl Session {
         self.query = None;
         self.events.clear();
         self.query_text = self.base_text.clone();
+        // The picker's sink applies only when the text names none; the start checks (sink,
+        // output mode, checkpoint location) all run in the engine's `check_start`.
+        let options = StartOptions {
+            default_sink: Some(self.sink_kind),
+            checkpoint_location: Some(self.checkpoint_set || self.scenario.conf.contains_key("spark.sql.streaming.checkpointLocation")),
+        };
         let built = self.scenario.catalog().and_then(|catalog| {
             let conf = StreamingConf::from_map(&self.scenario.conf_strings()).map_err(Error::Scenario)?;
-            StreamingQuery::start(&self.query_text, &catalog, self.mode, conf)
+            StreamingQuery::start_with(&self.query_text, &catalog, self.mode, conf, options)
         });
         match built {
             Ok(mut q) => {
-                q.sink = Sink::new(self.sink_kind);
                 if let Some(t) = self.trigger {
                     q.trigger = t;
                 }
                 if let Err(e) = streamlab_engine::scenario::apply_source_kinds(&self.scenario, &mut q) {
                     self.error = Some(error_view(&e, &self.query_text));
                 }
-                match self.location_rule(&q) {
-                    Ok(temp) => {
-                        self.temporary = temp;
-                        self.events.push(format!("onQueryStarted: id={}, runId={}", q.id, q.run_id));
-                        self.query = Some(q);
-                    }
-                    Err(e) => self.error = Some(error_view(&e, &self.query_text)),
-                }
+                self.temporary = q.temporary_checkpoint();
+                self.events.push(format!("onQueryStarted: id={}, runId={}", q.id, q.run_id));
+                self.query = Some(q);
             }
             Err(e) => self.error = Some(error_view(&e, &self.query_text)),
         }
@@ -845,14 +848,6 @@ pub fn display_cell(v: &Value, base_day_us: i64) -> String {
 }
 
 impl Session {
-    fn location_rule(&self, q: &StreamingQuery) -> Result<bool, Error> {
-        let has = self.checkpoint_set
-            || q.checkpoint_location.is_some()
-            || self.scenario.conf.contains_key("spark.sql.streaming.checkpointLocation");
-        streamlab_engine::streaming::sink_accepts(q.sink.kind, q.output_mode())?;
-        streamlab_engine::streaming::checkpoint_location(q.sink.kind, has)
-    }
-
     fn recovery_view(&self, q: &StreamingQuery, day: i64) -> RecoveryView {
         let wm = |ms: i64| display_cell(&Value::Timestamp(ms * 1000), day);
         let cp = &q.checkpoint;
@@ -875,6 +870,7 @@ impl Session {
             .collect();
         RecoveryView {
             sink: q.sink.kind,
+            sink_from_query: q.sink_named_in_query(),
             query_id: q.id.clone(),
             run_id: q.run_id.clone(),
             runs: cp.runs,

@@ -318,3 +318,24 @@ fn the_bench_page_measures_every_workload_and_the_replay() {
     let replay = measure(*entries.last().unwrap(), &now);
     assert!(replay.workload.starts_with("lab replay"));
 }
+
+#[test]
+fn the_query_texts_own_sink_wins_over_the_picker_and_the_view_says_so() {
+    use streamlab_engine::streaming::SinkKind;
+    let mut s = Session::from_scenario(corpus("stateless-filter-select-append"));
+    s.set_sink(SinkKind::Console);
+    let v = s.view().recovery.expect("a query");
+    assert_eq!((v.sink, v.sink_from_query), (SinkKind::Console, false));
+    // The text names Kafka: the picker's console does not apply, and Kafka needs a location,
+    // which the lab's switch gives.
+    let text = format!("{}.writeStream.format('kafka')", s.view().query_text.trim_end());
+    s.set_query(&text);
+    let v = s.view();
+    assert!(v.error.is_none(), "{:?}", v.error);
+    let r = v.recovery.expect("a query");
+    assert_eq!((r.sink, r.sink_from_query), (SinkKind::Kafka, true));
+    // Without the location the text's Kafka sink fails the start (a console sink would not).
+    s.set_checkpoint_location(false);
+    let e = s.view().error.expect("kafka needs a checkpoint location");
+    assert_eq!(e.error_class.as_deref(), Some("_LEGACY_ERROR_TEMP_1298"));
+}

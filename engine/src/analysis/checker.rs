@@ -9,7 +9,7 @@ use super::join_helper;
 use super::plan::{Node, Plan, WindowKind};
 use crate::error::{AnalysisError, Error, Stage};
 use crate::plan::JoinType;
-use crate::streaming::OutputMode;
+use crate::plan::OutputMode;
 
 type R = Result<(), Error>;
 

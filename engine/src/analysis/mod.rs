@@ -7,8 +7,10 @@ pub mod join_helper;
 pub mod optimizer;
 pub mod plan;
 pub mod resolve;
+pub mod start;
 pub mod window_function;
 
 pub use checker::UnsupportedOperationChecker;
 pub use plan::{Attr, BoundAgg, BoundExpr, JoinSpec, Node, Plan, SessionSpec, StateWatermark, StreamJoinSpec, WindowFunctionText, WindowKind, WindowSpec};
 pub use resolve::resolve;
+pub use start::{check_start, SinkCapabilities, StartOutcome, StartRequest};

@@ -28,7 +28,7 @@ use super::join_helper::{and_all, conjuncts, equi_keys, map_columns, references,
 use super::plan::{BoundExpr, JoinSpec, Node, Plan};
 use super::resolve::number_stateful_operators;
 use crate::plan::{BinOp, JoinType};
-use crate::streaming::OutputMode;
+use crate::plan::OutputMode;
 use crate::types::Value;
 
 /// Rewrites a checked plan into the plan Spark executes for `mode`. Stateful operators are

@@ -11,12 +11,12 @@
 //!
 //! # Layout
 //! - [`state_versions`]: deltas, snapshots and retention of operator state.
-//! - [`rules`]: the compatibility checks on restart and the checkpoint-location rules.
+//! - [`rules`]: the compatibility checks on restart.
 
 pub mod rules;
 pub mod state_versions;
 
-pub use rules::{check_compatible, checkpoint_location, check_recoverable, operator_metadata};
+pub use rules::{check_compatible, check_recoverable, operator_metadata};
 pub use state_versions::{OperatorDelta, StateVersion, StateVersions, DEFAULT_MIN_BATCHES_TO_RETAIN, DEFAULT_MIN_DELTAS_FOR_SNAPSHOT};
 
 use crate::types::MultipleWatermarkPolicy;

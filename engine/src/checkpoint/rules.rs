@@ -1,6 +1,7 @@
 //! The checks Spark makes on a checkpoint: compatibility when a query restarts on it
-//! (`OffsetSeq`, `OperatorStateMetadata`, `StateSchemaCompatibilityChecker`), and where it may
-//! live (`ResolveWriteToStream`'s checkpoint-location rule).
+//! (`OffsetSeq`, `OperatorStateMetadata`, `StateSchemaCompatibilityChecker`) and whether the
+//! sink may resume from it. Where a checkpoint may live is a start-time check
+//! ([`crate::analysis::start::checkpoint_location`]).
 
 use super::{Checkpoint, OperatorMetadata};
 use crate::analysis::{Node, Plan};
@@ -99,31 +100,6 @@ pub fn check_compatible(checkpoint: &Checkpoint, plan: &Plan, source_count: usiz
         }
     }
     Ok(())
-}
-
-/// Where a query's checkpoint lives (spec §10.7): a location given by
-/// `option("checkpointLocation", ...)` or `spark.sql.streaming.checkpointLocation`, or a
-/// temporary directory — allowed only for sinks that say so
-/// (`useTempCheckpointLocation`: memory, console, foreach, foreachBatch), and never reused by
-/// the next start. Returns true when the checkpoint is temporary.
-///
-/// # Errors
-/// Spark's `_LEGACY_ERROR_TEMP_1298` for a sink that needs a location and has none.
-pub fn checkpoint_location(sink_allows_temporary: bool, has_location: bool) -> Result<bool, Error> {
-    if has_location {
-        return Ok(false);
-    }
-    if sink_allows_temporary {
-        return Ok(true);
-    }
-    Err(Error::Analysis(
-        AnalysisError::new(
-            Stage::Start,
-            "_LEGACY_ERROR_TEMP_1298",
-            "checkpointLocation must be specified either through option(\"checkpointLocation\", ...) or SparkSession.conf.set(\"spark.sql.streaming.checkpointLocation\", ...).",
-        )
-        .with_hint("file and Kafka sinks need a checkpoint that survives the query: without one there is no exactly-once and no restart"),
-    ))
 }
 
 /// Whether a query may resume from a checkpoint that has offsets: a sink that cannot

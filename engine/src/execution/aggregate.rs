@@ -10,7 +10,7 @@ use super::OperatorMetrics;
 use crate::analysis::{BoundAgg, BoundExpr};
 use crate::plan::AggFunc;
 use crate::state::StateStore;
-use crate::streaming::OutputMode;
+use crate::plan::OutputMode;
 use crate::types::{Row, Value};
 
 /// One aggregation buffer.

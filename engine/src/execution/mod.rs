@@ -25,7 +25,7 @@ use std::rc::Rc;
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::analysis::{Node, Plan};
-use crate::streaming::OutputMode;
+use crate::plan::OutputMode;
 use crate::types::{Row, Value};
 use aggregate::AggregateState;
 use dedup::{DedupSpec, DedupState};

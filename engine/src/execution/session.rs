@@ -16,7 +16,7 @@ use super::eval::eval;
 use super::OperatorMetrics;
 use crate::analysis::{BoundAgg, BoundExpr, SessionSpec};
 use crate::state::StateStore;
-use crate::streaming::OutputMode;
+use crate::plan::OutputMode;
 use crate::types::{CalendarInterval, Row, Value};
 
 /// One session of a key.

@@ -5,6 +5,8 @@ pub mod expr;
 pub mod functions;
 pub mod limits;
 pub mod logical;
+pub mod output_mode;
 
 pub use expr::{AggFunc, BinOp, Expr, FrameBound, WindowFrame, WindowOver, WINDOW_ONLY_FUNCTIONS};
 pub use logical::{JoinOn, JoinType, LogicalPlan};
+pub use output_mode::OutputMode;

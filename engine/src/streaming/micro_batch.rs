@@ -16,7 +16,7 @@ use super::watermark_propagator;
 use super::watermark_tracker::{MultipleWatermarkPolicy, WatermarkTracker};
 use super::trigger::Trigger;
 use super::OutputMode;
-use crate::analysis::{resolve, Node, Plan, UnsupportedOperationChecker};
+use crate::analysis::{check_start, resolve, Node, Plan, SinkCapabilities, StartRequest};
 pub use crate::checkpoint::{Checkpoint, CommitLogEntry, OffsetLogEntry};
 use crate::checkpoint::{self as cp, DEFAULT_MIN_BATCHES_TO_RETAIN, DEFAULT_MIN_DELTAS_FOR_SNAPSHOT};
 use crate::error::Error;
@@ -160,6 +160,10 @@ pub struct StreamingQuery {
     pub checkpoint_location: Option<String>,
     /// Set when a `once` / `availableNow` run has finished: the query is no longer active.
     terminated: bool,
+    /// The query text named the sink (it won over the lab's picker).
+    sink_named_in_query: bool,
+    /// The start found no checkpoint location and the sink allowed a temporary one.
+    temporary_checkpoint: bool,
     /// A batch recovered from the checkpoint that must run again with its logged offsets,
     /// watermark and timestamp (it has an offset entry and no commit entry).
     rerun: Option<OffsetLogEntry>,
@@ -200,23 +204,16 @@ fn multiple_event_time_columns(plan: &Plan) -> Option<String> {
     found
 }
 
-/// Whether a sink accepts an output mode (spec §10.1): the file sink takes append only.
-///
-/// # Errors
-/// Spark's `STREAMING_OUTPUT_MODE.UNSUPPORTED_DATASOURCE`.
-pub fn sink_accepts(sink: SinkKind, mode: OutputMode) -> Result<(), Error> {
-    if sink == SinkKind::File && mode != OutputMode::Append {
-        return Err(Error::Analysis(
-            crate::error::AnalysisError::new(
-                crate::error::Stage::Start,
-                "STREAMING_OUTPUT_MODE.UNSUPPORTED_DATASOURCE",
-                format!("Invalid streaming output mode: {}. This output mode is not supported in Data Source parquet.", mode.as_str()),
-            )
-            .with_sqlstate("42KDE")
-            .with_hint("files are written once and never changed, so a file sink takes append mode only"),
-        ));
-    }
-    Ok(())
+/// How the lab starts a query, besides its text (`StreamingQuery::start_with`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct StartOptions {
+    /// The sink when the query text names none (the lab's sink picker). The text's own
+    /// `.writeStream.format(...)` / `foreachBatch` always wins. `None`: the memory sink, whose
+    /// start checks are skipped (the conformance harness writes with its own foreachBatch).
+    pub default_sink: Option<SinkKind>,
+    /// Whether a checkpoint location is set outside the text (the lab's switch,
+    /// `spark.sql.streaming.checkpointLocation`). `None`: the location rule is not checked.
+    pub checkpoint_location: Option<bool>,
 }
 
 /// A deterministic UUID-shaped id from a seed (the engine has no randomness).
@@ -247,40 +244,54 @@ impl StreamingQuery {
     /// Parse errors; analysis errors at `define` (resolution) or `start`
     /// (`UnsupportedOperationChecker`); [`Error::Unsupported`] for features not modelled.
     pub fn start(text: &str, catalog: &Catalog, mode: OutputMode, conf: StreamingConf) -> Result<StreamingQuery, Error> {
+        StreamingQuery::start_with(text, catalog, mode, conf, StartOptions::default())
+    }
+
+    /// [`StreamingQuery::start`] with the lab's choices: the sink used when the text names
+    /// none, and whether a checkpoint location is set. Every start-time check runs in
+    /// [`crate::analysis::check_start`].
+    ///
+    /// # Errors
+    /// As [`StreamingQuery::start`], plus the sink's and the checkpoint location's checks.
+    pub fn start_with(text: &str, catalog: &Catalog, mode: OutputMode, conf: StreamingConf, options: StartOptions) -> Result<StreamingQuery, Error> {
         let compiled = compile(text, catalog)?;
         let plan = resolve(&compiled.plan)?;
         let mode = compiled.output_mode.unwrap_or(mode);
         let trigger = compiled.trigger.unwrap_or_default();
-        if let Trigger::Continuous { .. } = trigger {
-            if compiled.sink == Some(SinkKind::ForeachBatchNaive) {
-                return Err(Error::Analysis(crate::error::AnalysisError::new(
-                    crate::error::Stage::Start,
-                    "",
-                    "'foreachBatch' is not supported with continuous trigger.",
-                )));
-            }
-            UnsupportedOperationChecker::check_for_continuous(&plan, mode)?;
-        } else {
-            UnsupportedOperationChecker::check_for_streaming(&plan, mode)?;
-        }
-        if compiled.sink == Some(SinkKind::Memory) && compiled.query_name.is_none() {
-            return Err(Error::Analysis(
-                crate::error::AnalysisError::new(crate::error::Stage::Start, "", "queryName must be specified for memory sink.")
-                    .with_hint("the memory sink's rows become a temporary view named after the query: add .queryName('my_view')"),
-            ));
-        }
-        if let Some(kind) = compiled.sink {
-            sink_accepts(kind, mode)?;
-        }
+        let sink = compiled.sink.or(options.default_sink);
+        let has_location = options.checkpoint_location.map(|set| set || compiled.checkpoint_location.is_some());
+        let outcome = check_start(&StartRequest {
+            plan: &plan,
+            mode,
+            continuous: matches!(trigger, Trigger::Continuous { .. }),
+            sink: sink.as_ref().map(|k| k as &dyn SinkCapabilities),
+            query_name: compiled.query_name.as_deref(),
+            sink_named_in_query: compiled.sink.is_some(),
+            checkpoint_location: has_location,
+        })?;
         let plan = crate::analysis::optimizer::optimize(plan, mode);
         let mut q = StreamingQuery::from_plan(plan, catalog, mode, conf);
         q.trigger = trigger;
         q.checkpoint_location = compiled.checkpoint_location;
         q.name = compiled.query_name;
-        if let Some(kind) = compiled.sink {
+        q.sink_named_in_query = compiled.sink.is_some();
+        q.temporary_checkpoint = outcome.temporary_checkpoint;
+        if let Some(kind) = sink {
             q.sink = Sink::new(kind);
         }
         Ok(q)
+    }
+
+    /// True if the query text chose the sink (`.writeStream.format('kafka')`,
+    /// `foreachBatch(...)`): the lab's picker did not apply.
+    pub fn sink_named_in_query(&self) -> bool {
+        self.sink_named_in_query
+    }
+
+    /// True if the query runs on a temporary checkpoint (no location was given and the sink
+    /// allows it): a restart starts over instead of resuming.
+    pub fn temporary_checkpoint(&self) -> bool {
+        self.temporary_checkpoint
     }
 
     /// A query over an already checked and optimized plan
@@ -333,6 +344,8 @@ impl StreamingQuery {
             trigger: Trigger::Default,
             checkpoint_location: None,
             terminated: false,
+            sink_named_in_query: false,
+            temporary_checkpoint: false,
             deferred_failure: None,
             failure: None,
         }

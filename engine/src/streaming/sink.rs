@@ -29,13 +29,6 @@ pub enum SinkKind {
 }
 
 impl SinkKind {
-    /// Whether Spark lets the sink run on a temporary checkpoint when no location is given
-    /// (`useTempCheckpointLocation`: memory, console, foreach, foreachBatch; file and Kafka
-    /// need a real one).
-    pub fn allows_temporary_checkpoint(self) -> bool {
-        !matches!(self, SinkKind::File | SinkKind::Kafka)
-    }
-
     /// Whether a query writing to this sink may resume from a used checkpoint
     /// (`DataStreamWriter`'s `recoverFromCheckpointLocation`: the memory sink only in complete
     /// mode, every other sink always).
@@ -75,6 +68,37 @@ impl SinkKind {
     /// True where a re-run batch cannot show up twice in the sink's output.
     pub fn exactly_once(self) -> bool {
         matches!(self, SinkKind::Memory | SinkKind::File | SinkKind::ForeachBatchIdempotent)
+    }
+}
+
+impl crate::analysis::SinkCapabilities for SinkKind {
+    fn data_source_name(&self) -> &'static str {
+        match self {
+            SinkKind::Memory => "memory",
+            SinkKind::Console => "console",
+            SinkKind::File => "parquet",
+            SinkKind::Kafka => "kafka",
+            SinkKind::ForeachBatchNaive | SinkKind::ForeachBatchIdempotent => "foreachBatch",
+            SinkKind::Foreach => "foreach",
+        }
+    }
+
+    fn requires_query_name(&self) -> bool {
+        *self == SinkKind::Memory
+    }
+
+    /// The file sink takes append only (spec §10.1).
+    fn accepts_output_mode(&self, mode: super::OutputMode) -> bool {
+        *self != SinkKind::File || mode == super::OutputMode::Append
+    }
+
+    /// Memory, console, foreach, foreachBatch; file and Kafka need a real location.
+    fn allows_temporary_checkpoint(&self) -> bool {
+        !matches!(self, SinkKind::File | SinkKind::Kafka)
+    }
+
+    fn continuous_unsupported(&self) -> Option<&'static str> {
+        matches!(self, SinkKind::ForeachBatchNaive | SinkKind::ForeachBatchIdempotent).then_some("'foreachBatch' is not supported with continuous trigger.")
     }
 }
 
