@@ -10,8 +10,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value as Json};
-use streamlab_engine::analysis::{Attr, Node, Plan, StateWatermark};
-use streamlab_engine::execution::OperatorState;
+use streamlab_engine::analysis::Attr;
+use streamlab_engine::execution::state_rows::{KeptReason, StateCell, StateNote, StateRowLabel};
 use streamlab_engine::frontend::compile;
 use streamlab_engine::scenario::{display_value, row_to_json, value_to_json, Scenario};
 use streamlab_engine::streaming::{BatchResult, CrashPoint, OutputMode, Sink, SinkKind, StartOptions, StreamingConf, StreamingQuery, Trigger};
@@ -802,7 +802,7 @@ impl Session {
             pending: self.pending.iter().map(|(s, r)| (s.clone(), r.iter().map(|v| display_cell(v, day)).collect())).collect(),
             output_columns: output.iter().map(|a| format!("{}: {}", a.name, spark_type_name(&a.data_type))).collect(),
             batches: self.batches.iter().map(|(step, b)| batch_view(*step, b, &output, day)).collect(),
-            state: self.query.as_ref().map(|q| state_tables(q, self.mode, &self.evicted, day)).unwrap_or_default(),
+            state: self.query.as_ref().map(|q| state_tables(q, &self.evicted, day)).unwrap_or_default(),
             watermark: self.query.as_ref().filter(|_| has_watermark).map(|q| format_timestamp_us(q.current_watermark_ms() * 1000)),
             day: format_timestamp_us(day).get(..10).unwrap_or_default().to_string(),
             delays,
@@ -851,14 +851,12 @@ impl Session {
     fn recovery_view(&self, q: &StreamingQuery, day: i64) -> RecoveryView {
         let wm = |ms: i64| display_cell(&Value::Timestamp(ms * 1000), day);
         let cp = &q.checkpoint;
-        let visible: Vec<&streamlab_engine::streaming::sink::Written> = q.sink.visible_rows();
         let sink_rows = q
             .sink
             .written
             .iter()
-            .map(|w| {
-                let duplicate = w.visible
-                    && visible.iter().any(|p| p.batch_id == w.batch_id && p.row == w.row && p.attempt < w.attempt);
+            .zip(q.sink.duplicate_flags())
+            .map(|(w, duplicate)| {
                 SinkRowView {
                     batch_id: w.batch_id,
                     attempt: w.attempt,
@@ -934,198 +932,48 @@ fn batch_view(step: Option<usize>, b: &BatchResult, output: &[Attr], day: i64) -
     }
 }
 
-/// (operator id, key) of every state row.
+/// (operator id, row id) of every state row (the engine decides what a row is).
 fn state_keys(q: &StreamingQuery) -> BTreeSet<(usize, Row)> {
-    let mut out = BTreeSet::new();
-    for (op, st) in q.states() {
-        match st {
-            OperatorState::Aggregate(a) => out.extend(a.store.iter().map(|(k, _)| (*op, k.clone()))),
-            OperatorState::Dedup(d) => out.extend(d.store.iter().map(|(k, _)| (*op, k.clone()))),
-            OperatorState::Session(st) => {
-                for (k, sessions) in st.store.iter() {
-                    for sess in sessions {
-                        let mut key = k.clone();
-                        key.push(Value::Timestamp(sess.start));
-                        out.insert((*op, key));
-                    }
-                }
-            }
-            OperatorState::StreamJoin(j) => {
-                for (side, store) in [(0, &j.left), (1, &j.right)] {
-                    for (_, bucket) in store.iter() {
-                        for b in bucket {
-                            let mut key = b.row.clone();
-                            key.push(Value::Int(side));
-                            out.insert((*op, key));
-                        }
-                    }
-                }
-            }
-            OperatorState::Limit(_) => {}
-        }
-    }
-    out
+    q.state_row_ids()
 }
 
-fn find_op(plan: &Plan, op: usize) -> Option<&Plan> {
-    match &plan.node {
-        Node::Aggregate { op_id, .. } | Node::Dedup { op_id, .. } | Node::Limit { op_id, .. } | Node::StreamJoin { op_id, .. } if *op_id == op => Some(plan),
-        _ => plan.children().into_iter().find_map(|c| find_op(c, op)),
-    }
-}
-
-fn state_tables(q: &StreamingQuery, mode: OutputMode, evicted: &[(usize, Row)], day: i64) -> Vec<StateTableView> {
-    let display_value = |v: &Value| display_cell(v, day);
-    let mut out = Vec::new();
-    for (op, name) in q.plan().stateful_operators() {
-        // Each operator evicts with the watermark propagated to it (after a join: lower).
-        let op_wm_ms = q.operator_eviction_watermark_ms(op);
-        let wm_us = op_wm_ms * 1000;
-        let Some(node) = find_op(q.plan(), op) else { continue };
-        let Some(st) = q.states().get(&op) else {
-            out.push(StateTableView { operator: name.into(), columns: vec![], rows: vec![], note: Default::default() });
-            continue;
-        };
-        let gone = evicted.iter().filter(|(o, _)| *o == op).map(|(_, k)| k);
-        match (st, &node.node) {
-            (OperatorState::Aggregate(a), Node::Aggregate { keys, event_time_key, .. }) => {
-                let columns: Vec<String> = node.output.iter().map(|a| a.name.clone()).collect();
-                let status = |k: &Row| match (mode, event_time_key.and_then(|i| k.get(i)).and_then(Value::event_time_us)) {
-                    (OutputMode::Complete, _) => RowStatus::Kept,
-                    (_, None) if event_time_key.is_none() => RowStatus::NoWatermark,
-                    (_, Some(end)) if end <= wm_us => RowStatus::Closing,
-                    _ => RowStatus::Open,
-                };
-                let mut rows: Vec<(Vec<String>, RowStatus)> = a
-                    .store
-                    .iter()
-                    .map(|(k, bufs)| {
-                        let mut cells: Vec<String> = k.iter().map(display_value).collect();
-                        cells.extend(bufs.iter().map(|b| display_value(&b.result())));
-                        (cells, status(k))
-                    })
-                    .collect();
-                rows.extend(gone.map(|k| {
-                    let mut cells: Vec<String> = k.iter().map(display_value).collect();
-                    cells.extend(std::iter::repeat_n("—".to_string(), columns.len().saturating_sub(keys.len())));
-                    (cells, RowStatus::Evicted)
-                }));
-                out.push(StateTableView { operator: name.into(), columns, rows, note: Default::default() });
-            }
-            (OperatorState::Dedup(d), Node::Dedup { input, keys, within_watermark, event_time_col, event_time_in_key, .. }) => {
-                let mut columns: Vec<String> = keys.iter().map(|i| input.output[*i].name.clone()).collect();
-                if *within_watermark {
-                    columns.push("expires at".into());
-                }
-                let time_pos = keys.iter().position(|k| Some(*k) == *event_time_col);
-                let mut rows: Vec<(Vec<String>, RowStatus)> = d
-                    .store
-                    .iter()
-                    .map(|(k, expiry)| {
-                        let mut cells: Vec<String> = k.iter().map(display_value).collect();
-                        let status = if *within_watermark {
-                            cells.push(expiry.map_or("—".into(), |e| display_cell(&Value::Timestamp(e), day)));
-                            if expiry.is_some_and(|e| e <= wm_us) { RowStatus::Closing } else { RowStatus::Open }
-                        } else if *event_time_in_key {
-                            let t = time_pos.and_then(|p| k.get(p)).and_then(Value::event_time_us);
-                            if t.is_some_and(|t| t <= wm_us) { RowStatus::Closing } else { RowStatus::Open }
-                        } else {
-                            RowStatus::NoWatermark
-                        };
-                        (cells, status)
-                    })
-                    .collect();
-                rows.extend(gone.map(|k| (k.iter().map(|v| display_value(v)).collect(), RowStatus::Evicted)));
-                out.push(StateTableView { operator: name.into(), columns, rows, note: Default::default() });
-            }
-            (OperatorState::Session(st), Node::Aggregate { keys, session: Some(spec), .. }) => {
-                let columns: Vec<String> = node.output.iter().map(|a| a.name.clone()).collect();
-                let mut rows: Vec<(Vec<String>, RowStatus)> = Vec::new();
-                for (k, sessions) in st.store.iter() {
-                    for sess in sessions {
-                        let mut cells: Vec<String> = k.iter().map(|v| display_value(v)).collect();
-                        let window = Value::Struct(std::rc::Rc::from(vec![Value::Timestamp(sess.start), Value::Timestamp(sess.end)]));
-                        cells.insert(spec.position, display_value(&window));
-                        cells.extend(sess.buffers.iter().map(|b| display_value(&b.result())));
-                        let status = if mode == OutputMode::Complete {
-                            RowStatus::Kept
-                        } else if sess.end <= wm_us {
-                            RowStatus::Closing
-                        } else {
-                            RowStatus::Open
-                        };
-                        rows.push((cells, status));
-                    }
-                }
-                rows.extend(gone.map(|k| {
-                    // The key of a session row is the grouping key plus the session start.
-                    let (start, key) = k.split_last().map_or((Value::Null, &k[..]), |(s, rest)| (s.clone(), rest));
-                    let mut cells: Vec<String> = key.iter().map(|v| display_value(v)).collect();
-                    cells.insert(spec.position.min(cells.len()), format!("[{}, …)", display_value(&start)));
-                    cells.extend(std::iter::repeat_n("—".to_string(), columns.len().saturating_sub(keys.len() + 1)));
-                    (cells, RowStatus::Evicted)
-                }));
-                out.push(StateTableView { operator: name.into(), columns, rows, note: Default::default() });
-            }
-            (OperatorState::StreamJoin(j), Node::StreamJoin { left, right, spec, .. }) => {
-                let gone: Vec<&Row> = gone.collect();
-                for (side, store, input, state_wm, time) in [
-                    ("left", &j.left, left, spec.left_state, spec.left_time),
-                    ("right", &j.right, right, spec.right_state, spec.right_time),
-                ] {
-                    let mut columns: Vec<String> = input.output.iter().map(|a| a.name.clone()).collect();
-                    columns.push("matched".into());
-                    let closing = |key: &Row, row: &Row| match state_wm {
-                        StateWatermark::None => RowStatus::NoWatermark,
-                        StateWatermark::Key { key_index } => {
-                            if key.get(key_index).and_then(Value::event_time_us).is_some_and(|t| t <= wm_us) { RowStatus::Closing } else { RowStatus::Open }
-                        }
-                        StateWatermark::Value { offset_ms } => {
-                            let bound = (op_wm_ms + offset_ms) * 1000;
-                            if time.and_then(|t| row.get(t)).and_then(Value::event_time_us).is_some_and(|t| t <= bound) { RowStatus::Closing } else { RowStatus::Open }
-                        }
-                    };
-                    let mut rows: Vec<(Vec<String>, RowStatus)> = Vec::new();
-                    for (key, bucket) in store.iter() {
-                        for b in bucket {
-                            let mut cells: Vec<String> = b.row.iter().map(|v| display_value(v)).collect();
-                            cells.push(if b.matched { "✓".into() } else { "—".into() });
-                            rows.push((cells, closing(key, &b.row)));
-                        }
-                    }
-                    let side_tag = Value::Int(if side == "left" { 0 } else { 1 });
-                    rows.extend(gone.iter().filter(|k| k.last() == Some(&side_tag)).map(|k| {
-                        let mut cells: Vec<String> = k[..k.len() - 1].iter().map(|v| display_value(v)).collect();
-                        cells.push(String::new());
-                        (cells, RowStatus::Evicted)
-                    }));
-                    let note = match state_wm {
-                        StateWatermark::None => ("no state watermark: rows stay forever".to_string(), "상태 워터마크 없음: 행이 영원히 남음".to_string()),
-                        StateWatermark::Key { .. } => {
-                            ("state watermark on the join key: key <= watermark".to_string(), "조인 키의 상태 워터마크: 키 <= 워터마크".to_string())
-                        }
-                        StateWatermark::Value { offset_ms } => {
-                            let sign = if offset_ms < 0 { "−" } else { "+" };
-                            let d = streamlab_engine::types::format_duration_us(offset_ms.abs() * 1000);
-                            (
-                                format!("state watermark: event time <= watermark {sign} {d}"),
-                                format!("상태 워터마크: 이벤트 시간 <= 워터마크 {sign} {d}"),
-                            )
-                        }
-                    };
-                    out.push(StateTableView { operator: format!("{name} · {side}"), columns, rows, note });
-                }
-            }
-            (OperatorState::Limit(l), Node::Limit { n, .. }) => out.push(StateTableView {
-                operator: name.into(),
-                columns: vec!["rows emitted".into(), "limit".into()],
-                rows: vec![(vec![l.emitted().to_string(), n.to_string()], RowStatus::NoWatermark)],
-                note: Default::default(),
-            }),
-            _ => {}
+/// The engine's labelled state tables as text: cells displayed on the scenario's day, labels
+/// as the panel's row styles, the join notes in both languages.
+fn state_tables(q: &StreamingQuery, evicted: &[(usize, Row)], day: i64) -> Vec<StateTableView> {
+    let cell = |c: &StateCell| match c {
+        StateCell::Value(v) => display_cell(v, day),
+        StateCell::Gone => "—".to_string(),
+        StateCell::SessionFrom(t) => format!("[{}, …)", display_cell(&Value::Timestamp(*t), day)),
+        StateCell::Matched(true) => "✓".to_string(),
+        StateCell::Matched(false) => "—".to_string(),
+        StateCell::Blank => String::new(),
+    };
+    let status = |l: StateRowLabel| match l {
+        StateRowLabel::Open { .. } => RowStatus::Open,
+        StateRowLabel::Closing { .. } => RowStatus::Closing,
+        StateRowLabel::Evicted => RowStatus::Evicted,
+        StateRowLabel::Kept(KeptReason::CompleteMode) => RowStatus::Kept,
+        StateRowLabel::Kept(KeptReason::NoWatermark | KeptReason::Counter) => RowStatus::NoWatermark,
+    };
+    let note = |n: Option<StateNote>| match n {
+        None => Default::default(),
+        Some(StateNote::NoStateWatermark) => ("no state watermark: rows stay forever".to_string(), "상태 워터마크 없음: 행이 영원히 남음".to_string()),
+        Some(StateNote::KeyWatermark) => ("state watermark on the join key: key <= watermark".to_string(), "조인 키의 상태 워터마크: 키 <= 워터마크".to_string()),
+        Some(StateNote::ValueWatermark { offset_ms }) => {
+            let sign = if offset_ms < 0 { "−" } else { "+" };
+            let d = streamlab_engine::types::format_duration_us(offset_ms.unsigned_abs().saturating_mul(1000).min(i64::MAX as u64) as i64);
+            (format!("state watermark: event time <= watermark {sign} {d}"), format!("상태 워터마크: 이벤트 시간 <= 워터마크 {sign} {d}"))
         }
-    }
-    out
+    };
+    q.state_tables(evicted)
+        .into_iter()
+        .map(|t| StateTableView {
+            operator: t.operator,
+            columns: t.columns,
+            rows: t.rows.iter().map(|r| (r.cells.iter().map(cell).collect(), status(r.label))).collect(),
+            note: note(t.note),
+        })
+        .collect()
 }
 
 /// Reads one event-form field: `12:07` / `12:07:30` (on the scenario's day) for timestamps,

@@ -14,7 +14,7 @@
 //! `minDeltasForSnapshot` versions, the keys those versions changed); loading version v
 //! (a restart, a failed batch) is the snapshot plus the deltas up to v.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::execution::aggregate::{AggBuffer, AggregateState};
 use crate::execution::dedup::DedupState;
@@ -23,6 +23,7 @@ use crate::execution::session::{Session, SessionState};
 use crate::execution::stream_join::{Buffered, StreamJoinState};
 use crate::execution::OperatorState;
 use crate::state::StoreDelta;
+use crate::types::Row;
 
 /// `spark.sql.streaming.stateStore.minDeltasForSnapshot` (default 10).
 pub const DEFAULT_MIN_DELTAS_FOR_SNAPSHOT: u64 = 10;
@@ -49,6 +50,20 @@ impl OperatorDelta {
             OperatorState::Limit(l) => OperatorDelta::Limit(l.store.take_delta()),
             OperatorState::Session(s) => OperatorDelta::Session(s.store.take_delta()),
             OperatorState::StreamJoin(j) => OperatorDelta::StreamJoin { left: j.left.take_delta(), right: j.right.take_delta() },
+        }
+    }
+
+    /// The store keys the version wrote (not removed); for a join, (left, right).
+    pub fn written_keys(&self) -> (BTreeSet<Row>, BTreeSet<Row>) {
+        fn written<V>(d: &StoreDelta<V>) -> BTreeSet<Row> {
+            d.iter().filter(|(_, v)| v.is_some()).map(|(k, _)| k.clone()).collect()
+        }
+        match self {
+            OperatorDelta::Aggregate(d) => (written(d), BTreeSet::new()),
+            OperatorDelta::Dedup(d) => (written(d), BTreeSet::new()),
+            OperatorDelta::Limit(d) => (written(d), BTreeSet::new()),
+            OperatorDelta::Session(d) => (written(d), BTreeSet::new()),
+            OperatorDelta::StreamJoin { left, right } => (written(left), written(right)),
         }
     }
 
@@ -149,6 +164,11 @@ impl StateVersions {
     /// The version the snapshot holds (a multiple of `minDeltasForSnapshot`).
     pub fn snapshot_version(&self) -> u64 {
         self.snapshot_version
+    }
+
+    /// The newest version's delta (what the last batch changed), by operator id.
+    pub fn latest_delta(&self) -> Option<&BTreeMap<usize, OperatorDelta>> {
+        self.deltas.last_key_value().map(|(_, d)| d)
     }
 
     /// Number of delta files kept.

@@ -15,6 +15,7 @@ pub mod join;
 pub mod like;
 pub mod limit;
 pub mod session;
+pub mod state_rows;
 pub mod stream_join;
 pub mod watermark;
 pub mod window;

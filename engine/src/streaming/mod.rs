@@ -5,6 +5,7 @@ pub mod micro_batch;
 pub mod progress;
 pub mod sink;
 pub mod source;
+pub mod state_view;
 pub mod trigger;
 pub mod watermark_propagator;
 pub mod watermark_tracker;

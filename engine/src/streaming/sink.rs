@@ -233,12 +233,17 @@ impl Sink {
 
     /// Rows a reader sees more than once (same batch, same row, a later attempt).
     pub fn duplicates(&self) -> usize {
+        self.duplicate_flags().into_iter().filter(|d| *d).count()
+    }
+
+    /// For each entry of [`Sink::written`]: true if a reader sees it a second time (it is
+    /// visible, and an earlier attempt of the same batch wrote the same row visibly).
+    pub fn duplicate_flags(&self) -> Vec<bool> {
         let visible = self.visible_rows();
-        visible
+        self.written
             .iter()
-            .enumerate()
-            .filter(|(i, w)| visible[..*i].iter().any(|p| p.batch_id == w.batch_id && p.row == w.row && p.attempt < w.attempt))
-            .count()
+            .map(|w| w.visible && visible.iter().any(|p| p.batch_id == w.batch_id && p.row == w.row && p.attempt < w.attempt))
+            .collect()
     }
 }
 

@@ -1,0 +1,324 @@
+//! What each stateful operator holds, row by row, and what will happen to each row: the
+//! state store panel of the lab (Spark UI's state metrics, one level down). Each operator's
+//! state answers through [`StatefulOperator`], so the app renders these tables and never
+//! decides a row's fate itself.
+//!
+//! A row is `Open` until its operator's eviction watermark reaches the time it carries (a
+//! window's or session's end, a dedup expiry, a join row's event time plus its state bound),
+//! `Closing` once the watermark has passed that time (the next batch evicts it), `Evicted` when
+//! the last batch removed it, and `Kept` forever when nothing can evict it (complete mode, no
+//! watermark, a limit's counter).
+
+use std::collections::BTreeSet;
+
+use super::aggregate::AggregateState;
+use super::dedup::DedupState;
+use super::limit::LimitState;
+use super::session::SessionState;
+use super::stream_join::StreamJoinState;
+use super::OperatorState;
+use crate::analysis::{Node, Plan, StateWatermark};
+use crate::plan::OutputMode;
+use crate::types::{Row, Value};
+
+/// Why a row is never evicted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeptReason {
+    /// Complete mode re-emits the whole result every batch, so it keeps every row.
+    CompleteMode,
+    /// The operator's input has no watermark (or the row no event time to compare).
+    NoWatermark,
+    /// A streaming limit's single counter row.
+    Counter,
+}
+
+/// What will happen to one state row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StateRowLabel {
+    /// The watermark has not reached the row's eviction time (µs), if it has one.
+    Open { evicts_at_us: Option<i64> },
+    /// The operator's eviction watermark has passed the row's eviction time (µs): the next
+    /// batch emits (append) or drops (update) it.
+    Closing { evicts_at_us: i64 },
+    /// The last batch removed it (shown once).
+    Evicted,
+    /// Never evicted, and why.
+    Kept(KeptReason),
+}
+
+/// One cell of a state table.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StateCell {
+    Value(Value),
+    /// A value the store no longer holds (an evicted row's aggregates).
+    Gone,
+    /// An evicted session, known by its start (µs).
+    SessionFrom(i64),
+    /// A join row's matched flag.
+    Matched(bool),
+    /// Nothing to show.
+    Blank,
+}
+
+/// One state row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StateRow {
+    pub cells: Vec<StateCell>,
+    pub label: StateRowLabel,
+    /// True if the last batch wrote this row's store key (it is in that version's delta).
+    pub updated_this_batch: bool,
+}
+
+/// How a join side's state is cleaned, for the table's note.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StateNote {
+    /// A join side without a state watermark: rows stay forever.
+    NoStateWatermark,
+    /// The watermark is on a join key: a key at or below it goes.
+    KeyWatermark,
+    /// A range condition: rows whose event time is at or below watermark + offset go (ms).
+    ValueWatermark { offset_ms: i64 },
+}
+
+/// One stateful operator's state (a join gives one table per side).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StateTable {
+    pub op_id: usize,
+    /// Spark's operator name, with ` · left` / ` · right` for a join side.
+    pub operator: String,
+    pub columns: Vec<String>,
+    pub rows: Vec<StateRow>,
+    pub note: Option<StateNote>,
+}
+
+/// What labelling needs besides the state.
+pub struct LabelContext<'a> {
+    pub mode: OutputMode,
+    /// The operator's eviction watermark for the next batch, ms.
+    pub evict_wm_ms: i64,
+    /// Row ids ([`StatefulOperator::row_ids`]) the last batch removed.
+    pub evicted: &'a [Row],
+    /// Store keys the last batch wrote (`None` for a join: per side).
+    pub updated: &'a BTreeSet<Row>,
+    /// A join's right side's written keys.
+    pub updated_right: &'a BTreeSet<Row>,
+}
+
+impl LabelContext<'_> {
+    fn label(&self, evicts_at_us: Option<i64>, watermarked: bool) -> StateRowLabel {
+        if self.mode == OutputMode::Complete {
+            return StateRowLabel::Kept(KeptReason::CompleteMode);
+        }
+        if !watermarked {
+            return StateRowLabel::Kept(KeptReason::NoWatermark);
+        }
+        match evicts_at_us {
+            Some(t) if t <= self.evict_wm_ms.saturating_mul(1000) => StateRowLabel::Closing { evicts_at_us: t },
+            t => StateRowLabel::Open { evicts_at_us: t },
+        }
+    }
+}
+
+/// A stateful operator's state, described row by row.
+pub trait StatefulOperator {
+    /// One id per state row (a store key, or a key plus a session start / a buffered row plus
+    /// its side), to find the rows a batch removed.
+    fn row_ids(&self) -> Vec<Row>;
+    /// The operator's tables: its rows with their labels; `node` is the operator's plan node.
+    fn tables(&self, op_id: usize, name: &str, node: &Plan, ctx: &LabelContext<'_>) -> Vec<StateTable>;
+}
+
+fn values(r: &[Value]) -> Vec<StateCell> {
+    r.iter().cloned().map(StateCell::Value).collect()
+}
+
+impl StatefulOperator for AggregateState {
+    fn row_ids(&self) -> Vec<Row> {
+        self.store.iter().map(|(k, _)| k.clone()).collect()
+    }
+
+    fn tables(&self, op_id: usize, name: &str, node: &Plan, ctx: &LabelContext<'_>) -> Vec<StateTable> {
+        let Node::Aggregate { keys, event_time_key, .. } = &node.node else { return vec![] };
+        let columns: Vec<String> = node.output.iter().map(|a| a.name.clone()).collect();
+        let mut rows: Vec<StateRow> = self
+            .store
+            .iter()
+            .map(|(k, bufs)| {
+                let mut cells = values(k);
+                cells.extend(bufs.iter().map(|b| StateCell::Value(b.result())));
+                let t = event_time_key.and_then(|i| k.get(i)).and_then(Value::event_time_us);
+                StateRow { cells, label: ctx.label(t, event_time_key.is_some()), updated_this_batch: ctx.updated.contains(k) }
+            })
+            .collect();
+        rows.extend(ctx.evicted.iter().map(|k| {
+            let mut cells = values(k);
+            cells.extend(std::iter::repeat_n(StateCell::Gone, columns.len().saturating_sub(keys.len())));
+            StateRow { cells, label: StateRowLabel::Evicted, updated_this_batch: true }
+        }));
+        vec![StateTable { op_id, operator: name.into(), columns, rows, note: None }]
+    }
+}
+
+impl StatefulOperator for DedupState {
+    fn row_ids(&self) -> Vec<Row> {
+        self.store.iter().map(|(k, _)| k.clone()).collect()
+    }
+
+    fn tables(&self, op_id: usize, name: &str, node: &Plan, ctx: &LabelContext<'_>) -> Vec<StateTable> {
+        let Node::Dedup { input, keys, within_watermark, event_time_col, event_time_in_key, .. } = &node.node else { return vec![] };
+        let mut columns: Vec<String> = keys.iter().map(|i| input.output[*i].name.clone()).collect();
+        if *within_watermark {
+            columns.push("expires at".into());
+        }
+        let time_pos = keys.iter().position(|k| Some(*k) == *event_time_col);
+        // Dedup keeps rows in every output mode: only the watermark lets them go.
+        let ctx_any_mode = LabelContext { mode: OutputMode::Append, ..*ctx };
+        let mut rows: Vec<StateRow> = self
+            .store
+            .iter()
+            .map(|(k, expiry)| {
+                let mut cells = values(k);
+                let label = if *within_watermark {
+                    cells.push(expiry.map_or(StateCell::Gone, |e| StateCell::Value(Value::Timestamp(e))));
+                    ctx_any_mode.label(*expiry, true)
+                } else if *event_time_in_key {
+                    ctx_any_mode.label(time_pos.and_then(|p| k.get(p)).and_then(Value::event_time_us), true)
+                } else {
+                    StateRowLabel::Kept(KeptReason::NoWatermark)
+                };
+                StateRow { cells, label, updated_this_batch: ctx.updated.contains(k) }
+            })
+            .collect();
+        rows.extend(ctx.evicted.iter().map(|k| StateRow { cells: values(k), label: StateRowLabel::Evicted, updated_this_batch: true }));
+        vec![StateTable { op_id, operator: name.into(), columns, rows, note: None }]
+    }
+}
+
+impl StatefulOperator for SessionState {
+    /// A session is known by its key and its start.
+    fn row_ids(&self) -> Vec<Row> {
+        let mut out = Vec::new();
+        for (k, sessions) in self.store.iter() {
+            for s in sessions {
+                let mut id = k.clone();
+                id.push(Value::Timestamp(s.start));
+                out.push(id);
+            }
+        }
+        out
+    }
+
+    fn tables(&self, op_id: usize, name: &str, node: &Plan, ctx: &LabelContext<'_>) -> Vec<StateTable> {
+        let Node::Aggregate { keys, session: Some(spec), .. } = &node.node else { return vec![] };
+        let columns: Vec<String> = node.output.iter().map(|a| a.name.clone()).collect();
+        let mut rows = Vec::new();
+        for (k, sessions) in self.store.iter() {
+            for s in sessions {
+                let mut cells = values(k);
+                let window = Value::Struct(std::rc::Rc::from(vec![Value::Timestamp(s.start), Value::Timestamp(s.end)]));
+                cells.insert(spec.position.min(cells.len()), StateCell::Value(window));
+                cells.extend(s.buffers.iter().map(|b| StateCell::Value(b.result())));
+                rows.push(StateRow { cells, label: ctx.label(Some(s.end), true), updated_this_batch: ctx.updated.contains(k) });
+            }
+        }
+        rows.extend(ctx.evicted.iter().map(|id| {
+            let (start, key) = id.split_last().map_or((None, &id[..]), |(s, rest)| (s.event_time_us(), rest));
+            let mut cells = values(key);
+            cells.insert(spec.position.min(cells.len()), start.map_or(StateCell::Gone, StateCell::SessionFrom));
+            cells.extend(std::iter::repeat_n(StateCell::Gone, columns.len().saturating_sub(keys.len() + 1)));
+            StateRow { cells, label: StateRowLabel::Evicted, updated_this_batch: true }
+        }));
+        vec![StateTable { op_id, operator: name.into(), columns, rows, note: None }]
+    }
+}
+
+impl StatefulOperator for StreamJoinState {
+    /// A buffered row and its side (0 left, 1 right).
+    fn row_ids(&self) -> Vec<Row> {
+        let mut out = Vec::new();
+        for (side, store) in [(0, &self.left), (1, &self.right)] {
+            for (_, bucket) in store.iter() {
+                for b in bucket {
+                    let mut id = b.row.clone();
+                    id.push(Value::Int(side));
+                    out.push(id);
+                }
+            }
+        }
+        out
+    }
+
+    fn tables(&self, op_id: usize, name: &str, node: &Plan, ctx: &LabelContext<'_>) -> Vec<StateTable> {
+        let Node::StreamJoin { left, right, spec, .. } = &node.node else { return vec![] };
+        let mut out = Vec::new();
+        for (side, tag, store, input, state_wm, time, updated) in [
+            ("left", 0, &self.left, left, spec.left_state, spec.left_time, ctx.updated),
+            ("right", 1, &self.right, right, spec.right_state, spec.right_time, ctx.updated_right),
+        ] {
+            let mut columns: Vec<String> = input.output.iter().map(|a| a.name.clone()).collect();
+            columns.push("matched".into());
+            // Join buffers are cleaned by the state watermark in every output mode.
+            let label = |key: &Row, row: &Row| match state_wm {
+                StateWatermark::None => StateRowLabel::Kept(KeptReason::NoWatermark),
+                StateWatermark::Key { key_index } => {
+                    LabelContext { mode: OutputMode::Append, ..*ctx }.label(key.get(key_index).and_then(Value::event_time_us), true)
+                }
+                StateWatermark::Value { offset_ms } => {
+                    // Evicted when t <= W + offset, i.e. once W >= t - offset.
+                    let t = time.and_then(|c| row.get(c)).and_then(Value::event_time_us);
+                    LabelContext { mode: OutputMode::Append, ..*ctx }.label(t.map(|t| t.saturating_sub(offset_ms.saturating_mul(1000))), true)
+                }
+            };
+            let mut rows = Vec::new();
+            for (key, bucket) in store.iter() {
+                for b in bucket {
+                    let mut cells = values(&b.row);
+                    cells.push(StateCell::Matched(b.matched));
+                    rows.push(StateRow { cells, label: label(key, &b.row), updated_this_batch: updated.contains(key) });
+                }
+            }
+            let side_tag = Value::Int(tag);
+            rows.extend(ctx.evicted.iter().filter(|id| id.last() == Some(&side_tag)).map(|id| {
+                let mut cells = values(&id[..id.len() - 1]);
+                cells.push(StateCell::Blank);
+                StateRow { cells, label: StateRowLabel::Evicted, updated_this_batch: true }
+            }));
+            let note = match state_wm {
+                StateWatermark::None => StateNote::NoStateWatermark,
+                StateWatermark::Key { .. } => StateNote::KeyWatermark,
+                StateWatermark::Value { offset_ms } => StateNote::ValueWatermark { offset_ms },
+            };
+            out.push(StateTable { op_id, operator: format!("{name} · {side}"), columns, rows, note: Some(note) });
+        }
+        out
+    }
+}
+
+impl StatefulOperator for LimitState {
+    fn row_ids(&self) -> Vec<Row> {
+        Vec::new()
+    }
+
+    fn tables(&self, op_id: usize, name: &str, node: &Plan, ctx: &LabelContext<'_>) -> Vec<StateTable> {
+        let Node::Limit { n, .. } = &node.node else { return vec![] };
+        let row = StateRow {
+            cells: vec![StateCell::Value(Value::Long(self.emitted())), StateCell::Value(Value::Long(i64::try_from(*n).unwrap_or(i64::MAX)))],
+            label: StateRowLabel::Kept(KeptReason::Counter),
+            updated_this_batch: !ctx.updated.is_empty(),
+        };
+        vec![StateTable { op_id, operator: name.into(), columns: vec!["rows emitted".into(), "limit".into()], rows: vec![row], note: None }]
+    }
+}
+
+impl OperatorState {
+    /// The state as a [`StatefulOperator`].
+    pub fn as_stateful(&self) -> &dyn StatefulOperator {
+        match self {
+            OperatorState::Aggregate(a) => a,
+            OperatorState::Dedup(d) => d,
+            OperatorState::Limit(l) => l,
+            OperatorState::Session(s) => s,
+            OperatorState::StreamJoin(j) => j,
+        }
+    }
+}
