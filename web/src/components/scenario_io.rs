@@ -120,3 +120,27 @@ pub fn ScenarioPanel() -> impl IntoView {
         </details>
     }
 }
+
+/// The current preset's "what to watch" notes, in the page's language (hidden for a
+/// scenario that is no preset).
+#[component]
+pub fn PresetNotes() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    // Only a new scenario re-renders the notes (so a learner's open/closed choice stays).
+    let id = Memo::new(move |_| {
+        lab.view.track();
+        lab.read(|s| s.scenario().id.clone())
+    });
+    let info = move || quiz::preset_info(&id.get());
+    move || {
+        info().map(|i| {
+            let lang = lab.lang.get();
+            view! {
+                <details class="panel preset-notes" open data-testid="preset-notes">
+                    <summary><h2>{lab.t("preset.watch")}": "{i.name(lang).to_string()}</h2></summary>
+                    <p>{i.notes(lang).to_string()}</p>
+                </details>
+            }
+        })
+    }
+}
