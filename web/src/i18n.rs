@@ -213,13 +213,13 @@ const MESSAGES: &[(&str, &str)] = &[
     ("append emits a group only once it can never change, so it needs a watermark on a grouping column: add withWatermark on the event-time column before groupBy and group by F.window(...) or that column, or use update/complete mode", "append는 더 이상 바뀔 수 없는 그룹만 한 번 내보내므로 그룹화 열에 워터마크가 필요합니다. groupBy 앞에 이벤트 시간 열로 withWatermark를 넣고 F.window(...)나 그 열로 그룹화하거나, update/complete 모드를 쓰세요"),
     ("complete mode re-emits the whole result table every batch, so the query needs an aggregation (groupBy)", "complete 모드는 매 배치마다 결과 테이블 전체를 다시 내보내므로 쿼리에 집계(groupBy)가 필요합니다"),
     ("session windows can be emitted in append or complete mode only", "세션 윈도우는 append 또는 complete 모드로만 내보낼 수 있습니다"),
-    ("define withWatermark once per input, before the first stateful operator; later operators use the watermark that flows to them", "withWatermark는 입력마다 한 번, 첫 상태 저장 연산자 앞에 정의하세요. 뒤의 연산자는 흘러온 워터마크를 씁니다"),
-    ("each stateful operator needs a single event-time column in its input: drop or rename one (a join's output keeps both sides' watermarked columns)", "상태 저장 연산자마다 입력에 이벤트 시간 열이 하나여야 합니다. 하나를 버리거나 이름을 바꾸세요 (조인 결과에는 양쪽의 워터마크 열이 모두 남습니다)"),
+    ("define withWatermark once per input, before the first stateful operator; later operators use the watermark that flows to them", "withWatermark는 입력마다 한 번, 첫 상태 연산자 앞에 정의하세요. 뒤의 연산자는 흘러온 워터마크를 씁니다"),
+    ("each stateful operator needs a single event-time column in its input: drop or rename one (a join's output keeps both sides' watermarked columns)", "상태 연산자마다 입력에 이벤트 시간 열이 하나여야 합니다. 하나를 버리거나 이름을 바꾸세요 (조인 결과에는 양쪽의 워터마크 열이 모두 남습니다)"),
     ("group by the session window and at least one key, e.g. groupBy(F.session_window(...), 'user_id')", "세션 윈도우와 키를 하나 이상 함께 그룹화하세요. 예: groupBy(F.session_window(...), 'user_id')"),
     ("Kafka's value is bytes: write F.from_json(F.col('value').cast('string'), ...) or CAST(value AS STRING)", "Kafka의 value는 바이트입니다. F.from_json(F.col('value').cast('string'), ...) 또는 CAST(value AS STRING)로 쓰세요"),
     ("Spark 4 runs in ANSI mode: a bad cast, an overflow or a division by zero fails the micro-batch; use try_cast / try_divide, or fix the input", "Spark 4는 ANSI 모드로 실행됩니다. 잘못된 캐스트, 오버플로, 0으로 나누기는 마이크로 배치를 실패시킵니다. try_cast / try_divide를 쓰거나 입력을 고치세요"),
     ("a stream has no end, so a function over the rows before or after each row (lag, row_number, a running sum) cannot be computed; group by F.window(...) instead, or compute it per batch in foreachBatch", "스트림은 끝이 없으므로 각 행의 앞뒤 행에 대한 함수(lag, row_number, 누적 합)는 계산할 수 없습니다. 대신 F.window(...)로 그룹화하거나 foreachBatch에서 배치마다 계산하세요"),
-    ("adding, removing or reordering stateful operators (aggregations, dedup, joins, limit) needs a new checkpoint", "상태 저장 연산자(집계, 중복 제거, 조인, limit)를 추가, 제거하거나 순서를 바꾸려면 새 체크포인트가 필요합니다"),
+    ("adding, removing or reordering stateful operators (aggregations, dedup, joins, limit) needs a new checkpoint", "상태 연산자(집계, 중복 제거, 조인, limit)를 추가, 제거하거나 순서를 바꾸려면 새 체크포인트가 필요합니다"),
     ("file and Kafka sinks need a checkpoint that survives the query: without one there is no exactly-once and no restart", "file과 Kafka 싱크에는 쿼리가 끝나도 남는 체크포인트가 필요합니다. 없으면 exactly-once도 재시작도 없습니다"),
     ("files are written once and never changed, so a file sink takes append mode only", "파일은 한 번 쓰이고 바뀌지 않으므로 file 싱크는 append 모드만 받습니다"),
     ("offsets are stored per source position; a query with other sources needs a new checkpoint", "오프셋은 소스 위치별로 저장됩니다. 다른 소스를 읽는 쿼리에는 새 체크포인트가 필요합니다"),
@@ -291,6 +291,11 @@ fn localize_sentence(text: &str, depth: usize) -> Option<String> {
         }
         Some(out)
     })
+}
+
+/// Every message [`localize`] knows: (English pattern, Korean pattern).
+pub fn messages() -> impl Iterator<Item = (&'static str, &'static str)> {
+    MESSAGES.iter().copied()
 }
 
 /// Every label: (key, English, Korean).
