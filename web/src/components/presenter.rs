@@ -181,8 +181,13 @@ fn preset_id(lab: Lab) -> String {
 fn SpeakerNotes() -> impl IntoView {
     let lab = expect_context::<Lab>();
     let p = presenter();
-    let notes = move || {
+    // The preset changes only when a scenario is loaded: notes and questions follow it, not
+    // every step.
+    let id = Memo::new(move |_| {
         lab.view.track();
+        preset_id(lab)
+    });
+    let notes = move || {
         let lang = lab.lang.get();
         let lesson = p.lesson.get().and_then(|id| crate::lesson::lesson(&id));
         match lesson {
@@ -191,23 +196,22 @@ fn SpeakerNotes() -> impl IntoView {
                 (format!("{} {}", l.number, t.title), t.speaker.clone())
             }
             None => {
-                let info = quiz::preset_info(&preset_id(lab)).unwrap_or_default();
+                let info = quiz::preset_info(&id.get()).unwrap_or_default();
                 (info.name(lang).to_string(), info.notes(lang).to_string())
             }
         }
     };
-    let questions = move || {
-        lab.view.track();
-        let id = preset_id(lab);
+    let questions = Memo::new(move |_| {
+        let id = id.get();
         quiz::bank().unwrap_or_default().into_iter().filter(|q| q.kind == quiz::Kind::Choice && q.scenario == id).take(2).collect::<Vec<_>>()
-    };
+    });
     view! {
         <div class="speaker-notes" data-testid="speaker-notes">
             <h2>{move || lab.t("presenter.notes")}": "{move || notes().0}</h2>
             <p class="notes-text">{move || notes().1}</p>
             {move || {
                 let lang = lab.lang.get();
-                questions().into_iter().map(|q| {
+                questions.get().into_iter().map(|q| {
                     let text = q.text(lang).clone();
                     let answer = q.answer;
                     view! {
