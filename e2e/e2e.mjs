@@ -23,6 +23,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { LabPage } from './pages.mjs';
+import { teachChecks } from './teach.mjs'; // teach
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -514,6 +515,9 @@ async function main() {
       console.log('     workload               events   median ms      events/s');
       for (const [w, n, ms, eps] of rows) console.log(`     ${w.padEnd(22)} ${n.padStart(7)} ${ms.padStart(11)} ${eps.padStart(13)}`);
     });
+
+    // teach: presenter mode, undo, share links, phone and Korean checks, in a browser of their own (closed by teachChecks).
+    await teachChecks({ browser: await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] }), baseUrl: url, check, assert, outDir, LabPage });
 
     await check('no page errors, console errors or failed requests', async () => {
       assert(problems.length === 0, problems.join('\n'));

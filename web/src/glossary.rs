@@ -82,6 +82,9 @@ pub fn korean_texts() -> Result<Vec<(String, String)>, String> {
     for (key, _, ko) in crate::i18n::labels() {
         out.push((format!("i18n '{key}'"), ko.to_string()));
     }
+    for (en, ko) in crate::i18n::messages() {
+        out.push((format!("i18n message '{en}'"), ko.to_string()));
+    }
     for t in topics()? {
         out.push((format!("topic {}", t.id), t.ko.clone()));
     }

@@ -130,7 +130,173 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("share.err.damaged", "This link is damaged or cut short: copy the whole link again.", "링크가 손상되었거나 잘렸습니다. 링크 전체를 다시 복사하세요."),
     ("share.err.toolarge", "This link unpacks to more than {max} KB, more than a lab session can be.", "이 링크를 풀면 {max} KB를 넘어 실습 세션이 될 수 없습니다."),
     ("share.err.session", "This link does not hold a lab session this version can open.", "이 링크에는 이 버전이 열 수 있는 실습 세션이 없습니다."),
+    // teach: presenter mode, step back, play speed, share links, preset notes
+    ("undo", "◀ Step back", "◀ 한 단계 뒤로"),
+    ("undo.help", "takes back the last action (the lab replays everything before it)", "마지막 동작을 되돌립니다 (그 전까지의 모든 동작을 다시 실행)"),
+    ("play.speed", "Play speed", "자동 실행 속도"),
+    ("play.per_step", "{s} s per step", "단계당 {s}초"),
+    ("presenter", "Present", "발표 모드"),
+    ("presenter.leave", "Leave presenter mode", "발표 모드 끝내기"),
+    ("presenter.help", "large type for a projector; key p", "프로젝터용 큰 글씨; 단축키 p"),
+    ("presenter.notes", "Speaker notes", "발표자 노트"),
+    ("presenter.keys", "→ next step · ← step back · space play/pause · 1 2 3 append/update/complete · + − delay · r answers · Esc leave", "→ 다음 단계 · ← 한 단계 뒤로 · 스페이스 자동 실행/정지 · 1 2 3 append/update/complete · + − 지연 · r 정답 · Esc 끝내기"),
+    ("presenter.reveal", "Reveal the answers (r)", "정답 보이기 (r)"),
+    ("presenter.hide", "Hide the answers (r)", "정답 숨기기 (r)"),
+    ("presenter.no_delay", "This query has no withWatermark delay to change.", "이 쿼리에는 바꿀 withWatermark 지연이 없습니다."),
+    ("share", "Share", "공유"),
+    ("share.help", "a link that holds this whole lab (scenario, settings and actions); it opens offline", "이 실습 전체(시나리오, 설정, 동작)를 담은 링크; 오프라인에서도 열립니다"),
+    ("share.made", "Link to this lab (also in the address bar): ", "이 실습의 링크 (주소창에도 있음): "),
+    ("share.close", "Close", "닫기"),
+    ("share.offer", "This link holds a shared lab. Open it? Your own session is kept and can be restored.", "이 링크에는 공유된 실습이 들어 있습니다. 열까요? 내 세션은 보관되며 되돌릴 수 있습니다."),
+    ("share.open", "Open the shared lab", "공유된 실습 열기"),
+    ("share.ignore", "Ignore", "무시"),
+    ("share.kept", "A shared lab is open; your own session is kept.", "공유된 실습이 열려 있습니다. 내 세션은 보관되어 있습니다."),
+    ("share.restore", "Restore my session", "내 세션 되돌리기"),
+    ("share.forget", "Keep this one", "이 실습 유지"),
+    ("preset.watch", "What to watch", "눈여겨볼 점"),
+    ("quiz.try.ask", "This replaces your lab (its events and batches) with the question's scenario. You can get yours back only by redoing it.", "이 질문의 시나리오로 지금 실습(이벤트와 배치)을 바꿉니다. 지금 실습은 다시 해야만 되돌릴 수 있습니다."),
+    ("quiz.try.yes", "Replace my lab", "실습 바꾸기"),
+    ("quiz.try.no", "Keep my lab", "지금 실습 유지"),
+    ("sink.memory", "memory", "memory"),
+    ("sink.console", "console", "console"),
+    ("sink.file", "file (_spark_metadata)", "file (_spark_metadata)"),
+    ("sink.kafka", "kafka", "kafka"),
+    ("sink.fb-naive", "foreachBatch: naive append", "foreachBatch: 그냥 덧붙이기"),
+    ("sink.fb-idempotent", "foreachBatch: skips a seen batch id", "foreachBatch: 이미 본 batch id는 건너뜀"),
+    ("sink.foreach", "foreach (ForeachWriter)", "foreach (ForeachWriter)"),
 ];
+
+// teach: messages the session and the engine write in English, with their Korean. Each
+// pattern's `{}` holes match any text, which is itself put through [`localize`] (so
+// `the string "seven"` inside a sentence becomes `문자열 "seven"`). Spark's own error
+// conditions and wording are not here: they stay as Spark writes them.
+const MESSAGES: &[(&str, &str)] = &[
+    ("No batch is due, so there is nothing to crash: add events (or wait for a no-data batch) first.", "실행할 배치가 없어 중단시킬 것이 없습니다. 먼저 이벤트를 추가하세요 (또는 데이터 없는 배치를 기다리세요)."),
+    ("no source named '{}'", "'{}'라는 소스가 없습니다"),
+    ("this source has no timestamp column", "이 소스에는 timestamp 열이 없습니다"),
+    ("the query has no such withWatermark", "쿼리에 그런 withWatermark가 없습니다"),
+    ("'{}' is not a time of day: write 12:07 or 12:07:30", "'{}'은(는) 시각이 아닙니다. 12:07 또는 12:07:30처럼 쓰세요"),
+    ("{} is not a whole number that fits a long: Spark reads NULL", "{}은(는) long에 들어가는 정수가 아니므로 Spark는 NULL로 읽습니다"),
+    ("{} is not a whole number that fits an int: Spark reads NULL", "{}은(는) int에 들어가는 정수가 아니므로 Spark는 NULL로 읽습니다"),
+    ("{} does not fit a double", "{}은(는) double에 들어가지 않습니다"),
+    ("{} is not a JSON number: Spark reads NULL", "{}은(는) JSON 숫자가 아니므로 Spark는 NULL로 읽습니다"),
+    ("{} is not a number: Spark reads NULL", "{}은(는) 숫자가 아니므로 Spark는 NULL로 읽습니다"),
+    ("{} is not true or false: Spark reads NULL", "{}은(는) true나 false가 아니므로 Spark는 NULL로 읽습니다"),
+    ("{} is not a timestamp Spark can read (write 2026-01-01T12:07:00Z): Spark reads NULL", "{}은(는) Spark가 읽을 수 있는 타임스탬프가 아니므로 (2026-01-01T12:07:00Z처럼 쓰세요) Spark는 NULL로 읽습니다"),
+    ("{} does not fit a long: Spark reads NULL", "{}은(는) long에 들어가지 않으므로 Spark는 NULL로 읽습니다"),
+    ("{} is not a timestamp: Spark reads a string such as \"2026-01-01T12:07:00Z\" or whole epoch seconds, and NULL here", "{}은(는) 타임스탬프가 아닙니다. Spark는 \"2026-01-01T12:07:00Z\" 같은 문자열이나 epoch 초(정수)를 읽으며, 여기서는 NULL로 읽습니다"),
+    ("unsupported column type {}", "지원하지 않는 열 타입 {}"),
+    ("{} is not modelled by Streamlab yet.", "{}은(는) 아직 Streamlab이 재현하지 않습니다."),
+    ("the lab can run windows, watermarks, aggregations, dedup, limit, union and stream-static joins", "실습에서는 윈도우, 워터마크, 집계, 중복 제거, limit, union, 스트림-정적 조인을 실행할 수 있습니다"),
+    ("the string \"{}\"", "문자열 \"{}\""),
+    ("the number {} (with a fraction)", "소수가 있는 숫자 {}"),
+    ("the number {}", "숫자 {}"),
+    ("the boolean {}", "불리언 {}"),
+    ("an empty string", "빈 문자열"),
+    ("an object", "객체"),
+    ("an array", "배열"),
+    ("The delay was not applied: {}", "지연을 적용하지 않았습니다: {}"),
+    ("not modelled yet", "아직 재현하지 않음"),
+    // The engine's hints (`with_hint`, the checker's), in the order of their files.
+    ("a stream never ends, so it cannot be sorted; sort the result of an aggregation in complete mode, or sort each batch in foreachBatch", "스트림은 끝나지 않으므로 정렬할 수 없습니다. complete 모드에서 집계 결과를 정렬하거나, foreachBatch에서 배치마다 정렬하세요"),
+    ("add withWatermark before dropDuplicatesWithinWatermark: the watermark delay is how long a key is remembered", "dropDuplicatesWithinWatermark 앞에 withWatermark를 넣으세요. 워터마크 지연이 키를 기억하는 기간입니다"),
+    ("add withWatermark on both streams and a time-range condition such as order_time >= event_time AND order_time <= event_time + interval 15 minutes, so Spark knows when an unmatched row can no longer match", "두 스트림 모두에 withWatermark를 넣고 order_time >= event_time AND order_time <= event_time + interval 15 minutes 같은 시간 범위 조건을 쓰세요. 그래야 Spark가 매칭되지 않은 행이 언제 더 이상 매칭될 수 없는지 압니다"),
+    ("an anti join would have to wait forever to know a row never matches", "anti 조인은 어떤 행이 절대 매칭되지 않는다는 것을 알기 위해 영원히 기다려야 합니다"),
+    ("an exact distinct count would need every value ever seen in state; F.approx_count_distinct keeps a small sketch per group", "정확한 distinct count는 지금까지 본 모든 값을 상태에 두어야 합니다. F.approx_count_distinct는 그룹마다 작은 스케치만 유지합니다"),
+    ("an outer join's null rows are final only when the watermark evicts the unmatched row: use append mode", "outer 조인의 null 행은 워터마크가 매칭되지 않은 행을 정리할 때에만 확정됩니다. append 모드를 쓰세요"),
+    ("continuous mode runs one long task per partition with no shuffle or state: only select/filter-like queries; use a micro-batch trigger", "continuous 모드는 파티션마다 오래 실행되는 태스크 하나로 셔플과 상태 없이 동작합니다. select/filter 같은 쿼리만 가능하니 마이크로 배치 트리거를 쓰세요"),
+    ("in update and complete mode the first aggregation re-emits old groups, which the second would treat as late; chain aggregations in append mode with a watermark", "update와 complete 모드에서는 첫 번째 집계가 예전 그룹을 다시 내보내고, 두 번째 집계는 그것을 늦은 데이터로 취급합니다. 집계를 이어 쓰려면 워터마크와 함께 append 모드를 쓰세요"),
+    ("the outer side of a stream-static join must be the stream: the static table cannot know which rows of a never-ending stream will never match", "스트림-정적 조인의 outer 쪽은 스트림이어야 합니다. 정적 테이블은 끝나지 않는 스트림의 어떤 행이 절대 매칭되지 않을지 알 수 없습니다"),
+    ("the query must read at least one streaming source", "쿼리는 스트리밍 소스를 하나 이상 읽어야 합니다"),
+    ("union two streams, or join the stream with the static table", "두 스트림을 union하거나, 스트림을 정적 테이블과 조인하세요"),
+    ("use append or complete mode with limit", "limit에는 append 또는 complete 모드를 쓰세요"),
+    ("append emits a group only once it can never change, so it needs a watermark on a grouping column: add withWatermark on the event-time column before groupBy and group by F.window(...) or that column, or use update/complete mode", "append는 더 이상 바뀔 수 없는 그룹만 한 번 내보내므로 그룹화 열에 워터마크가 필요합니다. groupBy 앞에 이벤트 시간 열로 withWatermark를 넣고 F.window(...)나 그 열로 그룹화하거나, update/complete 모드를 쓰세요"),
+    ("complete mode re-emits the whole result table every batch, so the query needs an aggregation (groupBy)", "complete 모드는 매 배치마다 결과 테이블 전체를 다시 내보내므로 쿼리에 집계(groupBy)가 필요합니다"),
+    ("session windows can be emitted in append or complete mode only", "세션 윈도우는 append 또는 complete 모드로만 내보낼 수 있습니다"),
+    ("define withWatermark once per input, before the first stateful operator; later operators use the watermark that flows to them", "withWatermark는 입력마다 한 번, 첫 상태 연산자 앞에 정의하세요. 뒤의 연산자는 흘러온 워터마크를 씁니다"),
+    ("each stateful operator needs a single event-time column in its input: drop or rename one (a join's output keeps both sides' watermarked columns)", "상태 연산자마다 입력에 이벤트 시간 열이 하나여야 합니다. 하나를 버리거나 이름을 바꾸세요 (조인 결과에는 양쪽의 워터마크 열이 모두 남습니다)"),
+    ("group by the session window and at least one key, e.g. groupBy(F.session_window(...), 'user_id')", "세션 윈도우와 키를 하나 이상 함께 그룹화하세요. 예: groupBy(F.session_window(...), 'user_id')"),
+    ("Kafka's value is bytes: write F.from_json(F.col('value').cast('string'), ...) or CAST(value AS STRING)", "Kafka의 value는 바이트입니다. F.from_json(F.col('value').cast('string'), ...) 또는 CAST(value AS STRING)로 쓰세요"),
+    ("Spark 4 runs in ANSI mode: a bad cast, an overflow or a division by zero fails the micro-batch; use try_cast / try_divide, or fix the input", "Spark 4는 ANSI 모드로 실행됩니다. 잘못된 캐스트, 오버플로, 0으로 나누기는 마이크로 배치를 실패시킵니다. try_cast / try_divide를 쓰거나 입력을 고치세요"),
+    ("a stream has no end, so a function over the rows before or after each row (lag, row_number, a running sum) cannot be computed; group by F.window(...) instead, or compute it per batch in foreachBatch", "스트림은 끝이 없으므로 각 행의 앞뒤 행에 대한 함수(lag, row_number, 누적 합)는 계산할 수 없습니다. 대신 F.window(...)로 그룹화하거나 foreachBatch에서 배치마다 계산하세요"),
+    ("adding, removing or reordering stateful operators (aggregations, dedup, joins, limit) needs a new checkpoint", "상태 연산자(집계, 중복 제거, 조인, limit)를 추가, 제거하거나 순서를 바꾸려면 새 체크포인트가 필요합니다"),
+    ("file and Kafka sinks need a checkpoint that survives the query: without one there is no exactly-once and no restart", "file과 Kafka 싱크에는 쿼리가 끝나도 남는 체크포인트가 필요합니다. 없으면 exactly-once도 재시작도 없습니다"),
+    ("files are written once and never changed, so a file sink takes append mode only", "파일은 한 번 쓰이고 바뀌지 않으므로 file 싱크는 append 모드만 받습니다"),
+    ("offsets are stored per source position; a query with other sources needs a new checkpoint", "오프셋은 소스 위치별로 저장됩니다. 다른 소스를 읽는 쿼리에는 새 체크포인트가 필요합니다"),
+    ("the memory sink keeps its rows only in this process, so Spark will not resume it from a checkpoint in append or update mode; use a file or foreachBatch sink to see recovery", "memory 싱크는 행을 이 프로세스에만 두므로, Spark는 append나 update 모드에서 체크포인트로 재개하지 않습니다. 복구를 보려면 file 또는 foreachBatch 싱크를 쓰세요"),
+    ("the memory sink's rows become a temporary view named after the query: add .queryName('my_view')", "memory 싱크의 행은 쿼리 이름의 임시 뷰가 됩니다. .queryName('my_view')를 넣으세요"),
+    ("the state is keyed by the grouping (or dedup/join) columns: changing them needs a new checkpoint", "상태는 그룹화(또는 중복 제거/조인) 열을 키로 저장됩니다. 그 열을 바꾸려면 새 체크포인트가 필요합니다"),
+    ("{}() is a batch action: it runs a job at once, but a stream has no end. Drop .{}() and start the query with writeStream (here: pick an output mode and trigger batches)", "{}()는 배치 액션이라 잡을 바로 실행하지만, 스트림에는 끝이 없습니다. .{}()를 지우고 writeStream으로 쿼리를 시작하세요 (여기서는 출력 모드를 고르고 배치를 실행하세요)"),
+    ("the input columns here are {}", "여기서 입력 열은 {}입니다"),
+];
+
+/// Matches `text` against `pattern` (`{}` holes match any text, shortest first); the holes'
+/// texts when it matches.
+fn holes<'a>(pattern: &str, text: &'a str) -> Option<Vec<&'a str>> {
+    let parts: Vec<&str> = pattern.split("{}").collect();
+    let mut rest = text.strip_prefix(parts[0])?;
+    let mut got = Vec::new();
+    for (i, lit) in parts.iter().enumerate().skip(1) {
+        let last = i == parts.len() - 1;
+        let at = if last {
+            if lit.is_empty() { Some(rest.len()) } else { rest.strip_suffix(lit).map(str::len) }
+        } else if lit.is_empty() {
+            None
+        } else {
+            rest.find(lit)
+        }?;
+        got.push(&rest[..at]);
+        rest = &rest[at + lit.len()..];
+    }
+    (rest.is_empty()).then_some(got)
+}
+
+/// A message from the session or the engine (e.g. a bad event field, a delay that is not an
+/// interval) in `lang`. English is returned as it is; for Korean, each `; `-separated part,
+/// after an optional `column: ` prefix, is matched against the known sentences; a part with
+/// no Korean sentence stays English (so nothing is lost). Never panics.
+pub fn localize(lang: Lang, message: &str) -> String {
+    if lang == Lang::En {
+        return message.to_string();
+    }
+    message.split("; ").map(localize_part).collect::<Vec<_>>().join("; ")
+}
+
+fn localize_part(part: &str) -> String {
+    // `post_id: <sentence>`: a field name (or a path such as `steps[2].clicks[0].post_id`)
+    // before the sentence.
+    if let Some((field, rest)) = part.split_once(": ") {
+        let is_name = !field.is_empty() && field.chars().all(|c| c.is_ascii_alphanumeric() || "_.[]".contains(c));
+        if is_name {
+            if let Some(ko) = localize_sentence(rest, 0) {
+                return format!("{field}: {ko}");
+            }
+        }
+    }
+    localize_sentence(part, 0).unwrap_or_else(|| part.to_string())
+}
+
+fn localize_sentence(text: &str, depth: usize) -> Option<String> {
+    if depth > 3 {
+        return None;
+    }
+    MESSAGES.iter().find_map(|(en, ko)| {
+        let got = holes(en, text)?;
+        let mut out = String::new();
+        let mut pieces = ko.split("{}");
+        out.push_str(pieces.next().unwrap_or(""));
+        for (hole, piece) in got.iter().zip(pieces) {
+            out.push_str(&localize_sentence(hole, depth + 1).unwrap_or_else(|| hole.to_string()));
+            out.push_str(piece);
+        }
+        Some(out)
+    })
+}
+
+/// Every message [`localize`] knows: (English pattern, Korean pattern).
+pub fn messages() -> impl Iterator<Item = (&'static str, &'static str)> {
+    MESSAGES.iter().copied()
+}
 
 /// Every label: (key, English, Korean).
 pub fn labels() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
@@ -159,5 +325,25 @@ mod tests {
         }
         assert_eq!(tr(Lang::Ko, "state"), "상태 저장소");
         assert_eq!(tr(Lang::En, "no-such-key"), "⟨missing label⟩");
+    }
+
+    #[test]
+    fn messages_are_put_into_korean_with_their_holes() {
+        // A bad long field (engine text, behind the field name) and a time typo.
+        let en = "post_id: the string \"seven\" is not a whole number that fits a long: Spark reads NULL; event_time: '25:00' is not a time of day: write 12:07 or 12:07:30";
+        assert_eq!(localize(Lang::En, en), en);
+        assert_eq!(
+            localize(Lang::Ko, en),
+            "post_id: 문자열 \"seven\"은(는) long에 들어가는 정수가 아니므로 Spark는 NULL로 읽습니다; event_time: '25:00'은(는) 시각이 아닙니다. 12:07 또는 12:07:30처럼 쓰세요"
+        );
+        assert_eq!(localize(Lang::Ko, "no source named 'x'"), "'x'라는 소스가 없습니다");
+        // Unknown text stays as it is; odd text never panics.
+        assert_eq!(localize(Lang::Ko, "something else"), "something else");
+        for odd in ["", "{}", "; ;", ": :", "the string \"", "the number "] {
+            let _ = localize(Lang::Ko, odd);
+        }
+        for (en, ko) in MESSAGES {
+            assert_eq!(en.matches("{}").count(), ko.matches("{}").count(), "{en}");
+        }
     }
 }

@@ -99,6 +99,8 @@ impl Lab {
 /// The whole page.
 #[component]
 pub fn App() -> impl IntoView {
+    // A share link (`#lab=…`) in the address is read first; the page asks before opening it.
+    components::share::provide_from_location();
     let lang = components::stored_lang();
     // The last session comes back from browser storage. One that cannot be read, or that
     // crashed the page the last time it was loaded, is set aside and the lab starts fresh.

@@ -13,7 +13,13 @@ use crate::session::{Action, Session};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "do", rename_all = "snake_case")]
 pub enum SavedAction {
-    Add { source: String, rows: Vec<Vec<Json>> },
+    Add {
+        source: String,
+        rows: Vec<Vec<Json>>,
+        /// The scenario step these events came from, if any (so undo takes the step back whole).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        step: Option<usize>,
+    },
     Trigger,
     RunAll { step: Option<usize> },
     Crash { at: String },
@@ -71,6 +77,7 @@ impl Session {
                 Action::Add { source, rows } => SavedAction::Add {
                     source: source.clone(),
                     rows: rows.iter().map(|r| r.iter().map(value_to_json).collect()).collect(),
+                    step: parts.step_of_action.get(&i).copied(),
                 },
                 Action::Trigger => SavedAction::Trigger,
                 Action::RunAll => SavedAction::RunAll { step: parts.step_of_action.get(&i).copied() },
@@ -105,7 +112,10 @@ impl Session {
         let mut steps = std::collections::BTreeMap::new();
         for (i, a) in saved.actions.iter().enumerate() {
             actions.push(match a {
-                SavedAction::Add { source, rows } => {
+                SavedAction::Add { source, rows, step } => {
+                    if let Some(s) = step {
+                        steps.insert(i, *s);
+                    }
                     let def = saved.scenario.sources.get(source).ok_or_else(|| format!("saved session: unknown source {source}"))?;
                     let schema = typed_schema(&def.schema).map_err(|e| e.to_string())?;
                     let rows = rows

@@ -537,11 +537,39 @@ impl Session {
             let Some(Ok(schema)) = self.scenario.sources.get(source).map(|d| streamlab_engine::scenario::typed_schema(&d.schema)) else { continue };
             let typed: Vec<Row> = rows.iter().filter_map(|r| streamlab_engine::scenario::json_to_row(&schema, r).ok()).collect();
             if !typed.is_empty() {
+                // Marked with its step, so that [`Session::undo`] takes the step back whole.
+                self.step_of_action.insert(self.actions.len(), self.next_step);
                 self.apply(Action::Add { source: source.clone(), rows: typed });
             }
         }
         self.next_step += 1;
         true
+    }
+
+    /// Steps back: forgets the last action of the log and replays the rest, so the lab shows
+    /// exactly what it showed before that action (the engine is deterministic). A scenario
+    /// step ("next step", or its events added by play) goes back whole: its events and the
+    /// run they caused, and the step counter moves back to it. Returns false when there is
+    /// nothing to undo. Settings (mode, delay, sink, trigger) are not actions: they are
+    /// changed back by setting them again.
+    pub fn undo(&mut self) -> bool {
+        let Some(last) = self.actions.len().checked_sub(1) else { return false };
+        let mut cut = last;
+        if let Some(step) = self.step_of_action.get(&last).copied() {
+            while cut > 0 && self.step_of_action.get(&(cut - 1)) == Some(&step) && matches!(self.actions[cut - 1], Action::Add { .. }) {
+                cut -= 1;
+            }
+            self.next_step = step.min(self.next_step);
+        }
+        self.actions.truncate(cut);
+        self.step_of_action.retain(|i, _| *i < cut);
+        self.rebuild();
+        true
+    }
+
+    /// How many actions the log holds (what [`Session::undo`] can take back).
+    pub fn action_count(&self) -> usize {
+        self.actions.len()
     }
 
     /// True if a trigger now would run a batch (new input, or a no-data batch is due).

@@ -121,3 +121,24 @@ pub fn decode(fragment: &str) -> Result<Session, ShareError> {
     let json = decode_json(fragment)?;
     Session::from_saved_json(&json).map_err(ShareError::Session)
 }
+
+/// What the page does with its address's fragment when it loads: `None` when the fragment
+/// is no share link (empty, or a page route such as `#/lab`), else the session it holds or
+/// why it cannot be opened. The page asks before opening it (the saved session is kept).
+pub fn from_location_hash(hash: &str) -> Option<Result<Session, ShareError>> {
+    let fragment = hash.trim().trim_start_matches('#');
+    if !fragment.split('&').any(|part| part.starts_with(PREFIX)) {
+        return None;
+    }
+    Some(decode(fragment))
+}
+
+/// The full address that opens `session`: `base` (the page's address; any fragment it has
+/// is replaced) with `#lab=…`.
+///
+/// # Errors
+/// As [`encode`].
+pub fn link_for(base: &str, session: &Session) -> Result<String, ShareError> {
+    let base = base.split('#').next().unwrap_or(base);
+    Ok(format!("{base}#{}", encode(session)?))
+}

@@ -29,7 +29,8 @@ pub fn WatermarkPanel() -> impl IntoView {
                         ev.prevent_default();
                         let text = draft.get_untracked();
                         let r = lab.act(|s| s.set_delay(i, &text));
-                        lab.notice.set(r.err());
+                        // Notices are kept in English and shown through `i18n::localize`.
+                        lab.notice.set(r.err().map(|e| format!("The delay was not applied: {e}")));
                     }>
                         <label>{move || lab.t("delay")}" "
                             <input type="text" data-testid=format!("delay-{i}") prop:value=d.clone()
@@ -121,7 +122,7 @@ pub fn InputPanel() -> impl IntoView {
                     </form>
                 }
             }).collect_view()}
-            {move || lab.notice.get().map(|n| view! { <p class="notice" role="status" data-testid="notice">{n}</p> })}
+            {move || lab.notice.get().map(|n| view! { <p class="notice" role="status" data-testid="notice">{move || crate::i18n::localize(lab.lang.get(), &n)}</p> })}
             <h3>{move || lab.t("pending")}" "<span class="count" data-testid="pending-count">{move || lab.view.with(|v| v.pending.len())}</span></h3>
             {move || {
                 let pending = lab.view.with(|v| v.pending.clone());
@@ -141,32 +142,98 @@ pub fn InputPanel() -> impl IntoView {
     }
 }
 
-/// Next step, one trigger, play/pause and reset.
+/// The play/auto-run state, shared by the run panel and presenter mode's keys: one tick
+/// every `period_ms` (0.5–5 s) triggers a batch when one is due, or adds the example's next
+/// events; it stops by itself at the end of the example.
+#[derive(Clone, Copy)]
+pub struct Player {
+    pub playing: RwSignal<bool>,
+    /// Milliseconds between two ticks.
+    pub period_ms: RwSignal<u32>,
+    timer: StoredValue<Option<Interval>, LocalStorage>,
+}
+
+/// The slowest and fastest play speeds, ms per step.
+pub const PLAY_PERIODS_MS: [u32; 6] = [500, 1_000, 2_000, 3_000, 4_000, 5_000];
+
+impl Player {
+    /// The page's player (made once, on first use, in the page's root context).
+    pub fn get() -> Player {
+        use_context::<Player>().unwrap_or_else(|| {
+            let p = Player { playing: RwSignal::new(false), period_ms: RwSignal::new(2_000), timer: StoredValue::new_local(None) };
+            provide_context(p);
+            p
+        })
+    }
+
+    /// Stops playing.
+    pub fn stop(&self) {
+        self.timer.update_value(|t| *t = None);
+        self.playing.set(false);
+    }
+
+    /// Starts playing (again, at the current speed).
+    pub fn start(&self, lab: Lab) {
+        let me = *self;
+        let tick = move || {
+            // A trigger when a batch is due; otherwise the example's next events arrive.
+            let due = lab.read(|s| s.batch_due());
+            let more = lab.act(|s| if due { s.trigger(); true } else { s.push_step() });
+            lab.selected_batch.set(None);
+            if !more {
+                me.stop();
+            }
+        };
+        self.playing.set(true);
+        let period = self.period_ms.get_untracked().clamp(PLAY_PERIODS_MS[0], PLAY_PERIODS_MS[5]);
+        self.timer.update_value(|t| *t = Some(Interval::new(period, tick)));
+    }
+
+    /// Play ⇄ pause.
+    pub fn toggle(&self, lab: Lab) {
+        if self.playing.get_untracked() { self.stop() } else { self.start(lab) }
+    }
+
+    /// A new speed; takes effect at once when playing.
+    pub fn set_period(&self, lab: Lab, ms: u32) {
+        self.period_ms.set(ms.clamp(PLAY_PERIODS_MS[0], PLAY_PERIODS_MS[5]));
+        if self.playing.get_untracked() {
+            self.start(lab);
+        }
+    }
+}
+
+/// The play speed picker (seconds per step).
+#[component]
+pub fn SpeedPicker() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let player = Player::get();
+    view! {
+        <label class="row speed">{move || lab.t("play.speed")}" "
+            <select data-testid="play-speed" on:change=move |ev| {
+                if let Ok(ms) = event_target_value(&ev).parse::<u32>() { player.set_period(lab, ms); }
+            }>
+                {PLAY_PERIODS_MS.iter().map(|&ms| view! {
+                    <option value=ms.to_string() selected=move || player.period_ms.get() == ms>
+                        {move || lab.t("play.per_step").replace("{s}", &format!("{}", ms as f64 / 1000.0))}
+                    </option>
+                }).collect_view()}
+            </select>
+        </label>
+    }
+}
+
+/// Next step, step back, one trigger, play/pause and reset.
 #[component]
 pub fn RunPanel() -> impl IntoView {
     let lab = expect_context::<Lab>();
-    let timer = StoredValue::new_local(None::<Interval>);
-    let playing = RwSignal::new(false);
-    let stop = move || {
-        timer.update_value(|t| *t = None);
-        playing.set(false);
-    };
-    let tick = move || {
-        // A trigger when a batch is due; otherwise the example's next events arrive.
-        let due = lab.read(|s| s.batch_due());
-        let more = lab.act(|s| if due { s.trigger(); true } else { s.push_step() });
-        if !more {
-            timer.update_value(|t| *t = None);
-            playing.set(false);
-        }
-    };
-    let toggle = move |_| {
-        if playing.get_untracked() {
-            stop();
-        } else {
-            playing.set(true);
-            timer.update_value(|t| *t = Some(Interval::new(2_000, tick)));
-        }
+    let player = Player::get();
+    let playing = player.playing;
+    let stop = move || player.stop();
+    let toggle = move |_| player.toggle(lab);
+    let can_undo = move || {
+        lab.view.track();
+        lab.read(|s| s.action_count() > 0)
     };
     let done = move || lab.view.with(|v| v.steps_done >= v.steps_total);
     view! {
@@ -176,6 +243,10 @@ pub fn RunPanel() -> impl IntoView {
                 <button class="primary" data-testid="run-step" disabled=done title=move || lab.t("run.step.help")
                     on:click=move |_| { lab.act(|s| s.run_step()); lab.selected_batch.set(None); }>
                     {move || lab.t("run.step")}
+                </button>
+                <button data-testid="undo" disabled=move || !can_undo() title=move || lab.t("undo.help")
+                    on:click=move |_| { lab.act(|s| s.undo()); lab.selected_batch.set(None); }>
+                    {move || lab.t("undo")}
                 </button>
                 <button data-testid="push-step" disabled=done title=move || lab.t("push.step.help")
                     on:click=move |_| { lab.act(|s| s.push_step()); }>
@@ -191,6 +262,7 @@ pub fn RunPanel() -> impl IntoView {
                     {move || lab.t("reset")}
                 </button>
             </div>
+            <SpeedPicker/>
             <label class="row">{move || lab.t("trigger.kind")}" "
                 <select data-testid="trigger-select" on:change=move |ev| {
                     let t = match event_target_value(&ev).as_str() {

@@ -3,12 +3,14 @@
 
 pub mod bench;
 mod controls;
+pub mod presenter; // teach
 mod progress_import;
 mod query;
 mod quiz_panel;
 mod recovery;
 mod results;
 mod scenario_io;
+pub mod share; // teach
 
 use leptos::prelude::*;
 
@@ -36,6 +38,7 @@ fn set_document_lang(lang: Lang) {
 #[component]
 pub fn App() -> impl IntoView {
     let lab = expect_context::<Lab>();
+    presenter::provide(); // teach
     // Sync the language with storage and `<html lang>` (the outside world).
     Effect::new(move |_| {
         use gloo_storage::Storage;
@@ -57,12 +60,14 @@ pub fn App() -> impl IntoView {
                 <p class="subtitle">{move || lab.t("app.subtitle")}</p>
             </div>
             <scenario_io::PresetPicker/>
+            <share::ShareButton/><presenter::PresenterToggle/>
             <button class="lang" data-testid="lang-toggle"
                 on:click=move |_| lab.lang.update(|l| *l = if *l == Lang::Ko { Lang::En } else { Lang::Ko })>
                 {move || lab.t("lang.switch")}
             </button>
         </header>
         <StorageBanner/>
+        <share::ShareBanner/>
         <main class="lab">
             <section class="col col-left">
                 <query::QueryPanel/>
@@ -71,6 +76,7 @@ pub fn App() -> impl IntoView {
                 <controls::RunPanel/>
             </section>
             <section class="col col-mid">
+                <scenario_io::PresetNotes/>
                 <results::BatchList/>
                 <results::SinkPanel/>
                 <recovery::RecoveryPanel/>
@@ -82,6 +88,7 @@ pub fn App() -> impl IntoView {
                 <scenario_io::ScenarioPanel/>
                 <progress_import::ProgressImportPanel/>
             </section>
+            <presenter::PresenterMode/>
         </main>
     }
 }

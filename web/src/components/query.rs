@@ -34,7 +34,7 @@ pub fn QueryPanel() -> impl IntoView {
         }
     };
     view! {
-        <div class="panel">
+        <div class="panel query">
             <h2>{move || lab.t("query")}</h2>
             <p class="help">{move || lab.t("query.help")}</p>
             <textarea node_ref=editor class="query" data-testid="query-editor" rows="6" spellcheck="false"
@@ -83,13 +83,13 @@ fn ErrorBox() -> impl IntoView {
             view! {
                 <div class="error" role="alert" data-testid="query-error">
                     <div class="error-head">
-                        <strong>{e.kind.clone()}</strong>
+                        <strong>{crate::i18n::localize(lab.lang.get(), &e.kind)}</strong>
                         {e.error_class.clone().map(|c| view! { <code class="class">{c}</code> })}
                         {at.map(|a| view! { <span class="at">{a}</span> })}
                     </div>
-                    <pre class="message">{e.message.clone()}</pre>
+                    <pre class="message">{crate::i18n::localize(lab.lang.get(), &e.message)}</pre>
                     {snippet}
-                    {e.hint.clone().map(|h| view! { <p class="hint"><strong>{lab.t("error.hint")}": "</strong>{h}</p> })}
+                    {e.hint.clone().map(|h| view! { <p class="hint"><strong>{lab.t("error.hint")}": "</strong>{crate::i18n::localize(lab.lang.get(), &h)}</p> })}
                 </div>
             }
         })

@@ -17,6 +17,8 @@ pub fn QuizPanel() -> impl IntoView {
     let index = RwSignal::new(0usize);
     let chosen = RwSignal::new(None::<usize>);
     let checked = RwSignal::new(false);
+    // "Try it" is waiting for the learner to say the lab may be replaced.
+    let asking = RwSignal::new(false);
     let go = move |delta: isize| {
         if total == 0 {
             return;
@@ -24,6 +26,7 @@ pub fn QuizPanel() -> impl IntoView {
         index.update(|i| *i = (*i as isize + delta).rem_euclid(total as isize) as usize);
         chosen.set(None);
         checked.set(false);
+        asking.set(false);
     };
     view! {
         <div class="panel quiz" data-testid="quiz">
@@ -54,12 +57,30 @@ pub fn QuizPanel() -> impl IntoView {
                             <button data-testid="quiz-check" disabled=move || chosen.get().is_none() on:click=move |_| checked.set(true)>{lab.t("quiz.check")}</button>
                             <button data-testid="quiz-try" on:click={
                                 let q = q.clone();
+                                // A lab the learner has worked in is replaced only when they say so.
                                 move |_| match q.scenario() {
-                                    Ok(s) => load_scenario(lab, s),
+                                    Ok(s) if lab.read(|l| l.action_count() == 0) => load_scenario(lab, s),
+                                    Ok(_) => asking.set(true),
                                     Err(e) => lab.notice.set(Some(e)),
                                 }
                             }>{lab.t("quiz.try")}</button>
                         </div>
+                        <Show when=move || asking.get()>
+                            <div class="ask-replace" role="alert" data-testid="quiz-try-ask">
+                                <p>{move || lab.t("quiz.try.ask")}</p>
+                                <button class="primary" data-testid="quiz-try-yes" on:click={
+                                    let q = q.clone();
+                                    move |_| {
+                                        asking.set(false);
+                                        match q.scenario() {
+                                            Ok(s) => load_scenario(lab, s),
+                                            Err(e) => lab.notice.set(Some(e)),
+                                        }
+                                    }
+                                }>{move || lab.t("quiz.try.yes")}</button>
+                                <button data-testid="quiz-try-no" on:click=move |_| asking.set(false)>{move || lab.t("quiz.try.no")}</button>
+                            </div>
+                        </Show>
                         {move || checked.get().then(|| {
                             let ok = chosen.get() == Some(answer);
                             view! {

@@ -5,15 +5,16 @@ use streamlab_engine::streaming::{CrashPoint, SinkKind};
 
 use crate::Lab;
 
+/// The i18n key of a sink's label.
 fn sink_label(kind: SinkKind) -> &'static str {
     match kind {
-        SinkKind::Memory => "memory",
-        SinkKind::Console => "console",
-        SinkKind::File => "file (_spark_metadata)",
-        SinkKind::Kafka => "kafka",
-        SinkKind::ForeachBatchNaive => "foreachBatch: naive append",
-        SinkKind::ForeachBatchIdempotent => "foreachBatch: skips a seen batch id",
-        SinkKind::Foreach => "foreach (ForeachWriter)",
+        SinkKind::Memory => "sink.memory",
+        SinkKind::Console => "sink.console",
+        SinkKind::File => "sink.file",
+        SinkKind::Kafka => "sink.kafka",
+        SinkKind::ForeachBatchNaive => "sink.fb-naive",
+        SinkKind::ForeachBatchIdempotent => "sink.fb-idempotent",
+        SinkKind::Foreach => "sink.foreach",
     }
 }
 
@@ -44,7 +45,7 @@ pub fn RecoveryPanel() -> impl IntoView {
                         }
                     }>
                         {SinkKind::ALL.into_iter().map(|k| view! {
-                            <option value=k.id() selected=move || rec().is_some_and(|r| r.sink == k)>{sink_label(k)}</option>
+                            <option value=k.id() selected=move || rec().is_some_and(|r| r.sink == k)>{move || lab.t(sink_label(k))}</option>
                         }).collect_view()}
                     </select>
                 </label>

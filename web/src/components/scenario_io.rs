@@ -23,16 +23,17 @@ pub fn load_scenario(lab: Lab, scenario: streamlab_engine::scenario::Scenario) {
 #[component]
 pub fn PresetPicker() -> impl IntoView {
     let lab = expect_context::<Lab>();
+    // Each preset by its short name, the one questions and lessons use ("Classic sliding windows").
     let presets: Vec<(String, String, String)> = quiz::presets()
         .into_iter()
-        .map(|(id, json)| {
-            let s = streamlab_engine::scenario::Scenario::from_json(json).ok();
-            let title = s.as_ref().map(|s| s.title.clone()).unwrap_or_default();
-            let title_ko = s.map(|s| s.title_ko).filter(|t| !t.is_empty()).unwrap_or_else(|| title.clone());
-            (id.to_string(), title, title_ko)
+        .map(|(id, _)| {
+            let info = quiz::preset_info(id).unwrap_or_default();
+            let name = if info.name.is_empty() { info.title.clone() } else { info.name.clone() };
+            let name_ko = if info.name_ko.is_empty() { name.clone() } else { info.name_ko.clone() };
+            (id.to_string(), name, name_ko)
         })
         .collect();
-    let current = move || lab.view.with(|v| v.title.clone());
+    let current = move || lab.view.with(|_| lab.read(|s| s.scenario().id.clone()));
     view! {
         <label class="preset">
             <span>{move || lab.t("preset")}</span>
@@ -42,10 +43,10 @@ pub fn PresetPicker() -> impl IntoView {
                     load_scenario(lab, s);
                 }
             }>
-                {presets.into_iter().map(|(id, title, title_ko)| {
-                    let t2 = title.clone();
-                    let label = move || if lab.lang.get() == crate::quiz::Lang::Ko { title_ko.clone() } else { title.clone() };
-                    view! { <option value=id selected=move || current() == t2>{label}</option> }
+                {presets.into_iter().map(|(id, name, name_ko)| {
+                    let id2 = id.clone();
+                    let label = move || if lab.lang.get() == crate::quiz::Lang::Ko { name_ko.clone() } else { name.clone() };
+                    view! { <option value=id selected=move || current() == id2>{label}</option> }
                 }).collect_view()}
             </select>
         </label>
@@ -118,5 +119,29 @@ pub fn ScenarioPanel() -> impl IntoView {
             </div>
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
         </details>
+    }
+}
+
+/// The current preset's "what to watch" notes, in the page's language (hidden for a
+/// scenario that is no preset).
+#[component]
+pub fn PresetNotes() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    // Only a new scenario re-renders the notes (so a learner's open/closed choice stays).
+    let id = Memo::new(move |_| {
+        lab.view.track();
+        lab.read(|s| s.scenario().id.clone())
+    });
+    let info = move || quiz::preset_info(&id.get());
+    move || {
+        info().map(|i| {
+            let lang = lab.lang.get();
+            view! {
+                <details class="panel preset-notes" open data-testid="preset-notes">
+                    <summary><h2>{lab.t("preset.watch")}": "{i.name(lang).to_string()}</h2></summary>
+                    <p>{i.notes(lang).to_string()}</p>
+                </details>
+            }
+        })
     }
 }

@@ -1,0 +1,231 @@
+// The instructor's tools and the finish of issue 8, end to end: presenter mode driven by the
+// keyboard, step back (undo), share links opened in a fresh browser context, bad links that
+// change nothing, a 390 px phone screen with no sideways scrolling, and Korean.
+//
+// Called from e2e.mjs with a browser of its own (`chromium.launch`; closed here at the end), so
+// every context here starts with empty storage: a share link is really opened "on another
+// machine". Screenshots: presenter.png, presenter-ko.png, share-opened.png, share-bad-link.png,
+// phone-en.png, phone-ko.png, lab-teach-ko.png.
+
+const tid = (id) => `[data-testid="${id}"]`;
+
+/** A fresh context and page, with page errors collected into `problems`. */
+async function freshPage(browser, problems, viewport) {
+  const context = await browser.newContext({ viewport, timezoneId: 'UTC', locale: 'en-US' });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  const name = `${viewport.width}x${viewport.height}`;
+  page.on('pageerror', (err) => problems.push(`[${name}] pageerror: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`[${name}] console error: ${msg.text()}`);
+  });
+  page.on('requestfailed', (req) => problems.push(`[${name}] request failed: ${req.url()} ${req.failure()?.errorText}`));
+  return { context, page };
+}
+
+/** What the lab shows: batch count, the watermark text, the emitted rows' text, steps done. */
+async function labState(page) {
+  return page.evaluate(() => {
+    const q = (id) => document.querySelector(`[data-testid="${id}"]`);
+    return {
+      batches: document.querySelectorAll('[data-testid="batch-row"]').length,
+      watermark: q('watermark-value')?.textContent.trim() ?? null,
+      rows: q('emitted-rows')?.innerText.trim() ?? null,
+      steps: q('steps-done')?.textContent.replace(/\s+/g, '') ?? null,
+    };
+  });
+}
+
+export async function teachChecks({ browser, baseUrl, check, assert, outDir, LabPage }) {
+  const problems = [];
+  const shot = (name) => `${outDir}/${name}`;
+  const { context: ctx1, page } = await freshPage(browser, problems, { width: 1280, height: 720 });
+  const lab = new LabPage(page);
+  const batchCount = () => page.locator(tid('batch-row')).count();
+  const waitBatches = (n) => page.waitForFunction(([sel, n]) => document.querySelectorAll(sel).length === n, [tid('batch-row'), n]);
+  const blur = () => page.evaluate(() => document.activeElement?.blur());
+  let n = 0;
+  let shared = null;
+
+  try {
+    await check('teach: presenter mode by keyboard: → runs a step, ← takes it back, 2 switches to update', async () => {
+      await lab.open(baseUrl);
+      await lab.selectPreset('classic');
+      n = await lab.waitForFreshScenario();
+      await blur();
+      // Keys must not fire while typing: "p" typed into a text box leaves presenter mode off.
+      await lab.el('advance-time').fill('');
+      await lab.el('advance-time').press('p');
+      assert((await lab.el('presenter-pane').count()) === 0, 'typing "p" in a text box turned presenter mode on');
+      await blur();
+      await page.keyboard.press('p');
+      await lab.el('presenter-pane').waitFor({ state: 'visible' });
+      assert(!(await lab.el('query-editor').isVisible()), 'the query editor is still shown in presenter mode');
+      assert(!(await lab.el('quiz').isVisible()), 'the quiz is still shown in presenter mode');
+      await page.keyboard.press('ArrowRight');
+      await lab.waitForStepsDone(1, n);
+      const afterOne = await batchCount();
+      await page.keyboard.press('ArrowRight');
+      await lab.waitForStepsDone(2, n);
+      const afterTwo = await batchCount();
+      assert(afterTwo > afterOne, `the second step ran no batch (${afterOne} → ${afterTwo})`);
+      await page.keyboard.press('ArrowLeft');
+      await lab.waitForStepsDone(1, n);
+      await waitBatches(afterOne);
+      await page.keyboard.press('ArrowRight');
+      await lab.waitForStepsDone(2, n);
+      await waitBatches(afterTwo);
+      await page.keyboard.press('2');
+      await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.trim() === 'update', tid('presenter-mode'));
+      // Answers stay hidden until revealed.
+      assert((await lab.el('presenter-answer').count()) === 0, 'an answer is shown before it is revealed');
+      await page.keyboard.press('r');
+      if ((await page.locator('.speaker-notes .ask').count()) > 0) await lab.el('presenter-answer').first().waitFor({ state: 'visible' });
+      await page.keyboard.press('r');
+      await page.keyboard.press('1');
+      await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.trim() === 'append', tid('presenter-mode'));
+      await page.screenshot({ path: shot('presenter.png') });
+      await page.keyboard.press('Escape');
+      await lab.el('presenter-pane').waitFor({ state: 'detached' });
+      assert(await lab.el('query-editor').isVisible(), 'leaving presenter mode did not bring the editor back');
+    });
+
+    await check('teach: the Step back button and the play speed picker', async () => {
+      const before = await batchCount();
+      await lab.el('run-step').click();
+      await lab.waitForStepsDone(3, n);
+      await lab.el('undo').click();
+      await lab.waitForStepsDone(2, n);
+      await waitBatches(before);
+      await lab.el('play-speed').selectOption('500');
+      assert((await lab.el('play-speed').inputValue()) === '500', 'the speed picker did not keep 0.5 s');
+    });
+
+    await check('teach: a share link opened in a fresh browser context shows the same batches', async () => {
+      await lab.el('run-step').click();
+      await lab.waitForStepsDone(3, n);
+      const here = await labState(page);
+      assert(here.batches > 0 && here.rows, `nothing to share: ${JSON.stringify(here)}`);
+      await lab.el('share').click();
+      const link = await lab.el('share-link').inputValue();
+      assert(/#lab=1\./.test(link), `share link: ${link.slice(0, 80)}`);
+      assert(page.url() === link, 'the share link is not in the address bar');
+      shared = { link, state: here };
+      const { context: ctx2, page: other } = await freshPage(browser, problems, { width: 1280, height: 900 });
+      try {
+        await other.goto(link, { waitUntil: 'load' });
+        const offer = other.locator(tid('share-offer'));
+        await offer.waitFor({ state: 'visible' });
+        // Nothing is replaced before the learner says so.
+        const fresh = await labState(other);
+        assert(fresh.batches === 0, `the shared lab opened without asking (${fresh.batches} batches)`);
+        await other.locator(tid('share-open')).click();
+        await other.waitForFunction(([sel, want]) => document.querySelector(sel)?.textContent.replace(/\s+/g, '') === want, [tid('steps-done'), here.steps]);
+        const there = await labState(other);
+        assert(there.batches === here.batches, `batches: ${there.batches}, want ${here.batches}`);
+        assert(there.watermark === here.watermark, `watermark: ${there.watermark}, want ${here.watermark}`);
+        assert(there.rows === here.rows, `emitted rows differ:\n${there.rows}\n---\n${here.rows}`);
+        assert(!other.url().includes('#lab='), 'the link stayed in the address after opening it');
+        // The learner's own session is kept and comes back.
+        await other.locator(tid('share-restore')).click();
+        await other.waitForFunction(([sel]) => /^0\/\d+$/.test(document.querySelector(sel)?.textContent.replace(/\s+/g, '') ?? ''), [tid('steps-done')]);
+        await other.screenshot({ path: shot('share-opened.png'), fullPage: false });
+      } finally {
+        await ctx2.close();
+      }
+    });
+
+    await check('teach: a corrupted link and an oversized link give a message and leave the saved session alone', async () => {
+      assert(shared, 'no share link from the check before');
+      const saved = () => page.evaluate(() => localStorage.getItem('streamlab.session.v1'));
+      const before = await saved();
+      const stateBefore = await labState(page);
+      assert(before, 'no saved session to protect');
+      const hashAt = shared.link.indexOf('#lab=1.') + '#lab=1.'.length;
+      const payload = shared.link.slice(hashAt);
+      const base = shared.link.slice(0, hashAt);
+      for (const [what, link, want] of [
+        ['corrupted', base + payload.slice(0, 20) + '!*!*' + payload.slice(24), /damaged|cut short/],
+        ['truncated', base + payload.slice(0, Math.floor(payload.length / 2)), /damaged|cut short/],
+        ['oversized', base + 'A'.repeat(20_000), /characters long/],
+      ]) {
+        await page.goto('about:blank');
+        await page.goto(link, { waitUntil: 'load' });
+        const msg = lab.el('share-link-error');
+        await msg.waitFor({ state: 'visible' });
+        const text = await msg.innerText();
+        assert(want.test(text), `${what} link: message ${JSON.stringify(text)}`);
+        assert((await lab.el('share-offer').count()) === 0, `${what} link: offered to open`);
+        await lab.waitForStepsDone(...stateBefore.steps.split('/').map(Number));
+        const after = await labState(page);
+        assert(JSON.stringify(after) === JSON.stringify(stateBefore), `${what} link changed the lab: ${JSON.stringify(after)}`);
+        assert((await saved()) === before, `${what} link changed the saved session`);
+      }
+      await page.screenshot({ path: shot('share-bad-link.png') });
+      await lab.el('share-error-close').click();
+    });
+  } finally {
+    await ctx1.close();
+  }
+
+  for (const lang of ['en', 'ko']) {
+    await check(`teach: a 390 px phone screen has no sideways scrolling (${lang})`, async () => {
+      const { context, page: phone } = await freshPage(browser, problems, { width: 390, height: 844 });
+      try {
+        const small = new LabPage(phone);
+        await small.open(baseUrl);
+        if (lang === 'ko') await small.toggleLang('ko');
+        await small.selectPreset('stream-stream-outer-join');
+        const m = await small.waitForFreshScenario();
+        await small.el('run-step').click();
+        await small.waitForStepsDone(1, m);
+        await small.el('share').click();
+        await small.el('share-link').waitFor({ state: 'visible' });
+        const widths = await phone.evaluate(() => {
+          const wide = [...document.querySelectorAll('body *')]
+            .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1 && !e.closest('.panel'))
+            .slice(0, 5)
+            .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`);
+          return { scroll: document.documentElement.scrollWidth, wide };
+        });
+        assert(widths.scroll <= 390, `scrollWidth ${widths.scroll} > 390: ${widths.wide.join(', ')}`);
+        await phone.screenshot({ path: shot(`phone-${lang}.png`), fullPage: true });
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  await check('teach: Korean: the lab, the preset notes and presenter mode in Korean', async () => {
+    const { context, page: ko } = await freshPage(browser, problems, { width: 1280, height: 900 });
+    try {
+      const kl = new LabPage(ko);
+      await kl.open(baseUrl);
+      await kl.toggleLang('ko');
+      await kl.selectPreset('late-data');
+      const m = await kl.waitForFreshScenario();
+      await kl.el('run-step').click();
+      await kl.waitForStepsDone(1, m);
+      const notes = await kl.text('preset-notes');
+      assert(/[\uac00-\ud7a3]/.test(notes), `preset notes are not Korean: ${notes.slice(0, 80)}`);
+      const wb = await ko.evaluate(() => getComputedStyle(document.body).wordBreak);
+      assert(wb === 'keep-all', `word-break is ${wb}`);
+      // A bad event field: the message is in Korean too.
+      const note = await kl.pushEvent(await ko.locator('[data-testid^="event-form-"]').first().getAttribute('data-testid').then((t) => t.replace('event-form-', '')), { event_time: '25:00' });
+      assert(/[\uac00-\ud7a3]/.test(note), `the event error is not Korean: ${note}`);
+      await ko.screenshot({ path: shot('lab-teach-ko.png'), fullPage: false });
+      await ko.evaluate(() => document.activeElement?.blur());
+      await ko.keyboard.press('p');
+      await kl.el('presenter-pane').waitFor({ state: 'visible' });
+      await ko.setViewportSize({ width: 1280, height: 720 });
+      await ko.screenshot({ path: shot('presenter-ko.png') });
+    } finally {
+      await context.close();
+    }
+  });
+
+  await check('teach: no page errors in the fresh contexts', async () => {
+    assert(problems.length === 0, problems.join('\n'));
+  });
+  await browser.close();
+}

@@ -1,0 +1,253 @@
+//! Presenter mode, for an instructor at a projector: large type, the lab's batches, state and
+//! watermark only (no editors, no quiz), keyboard control and a speaker-notes pane.
+//!
+//! Keys (never while the focus is in a text box): `p` presenter mode on/off, and in presenter
+//! mode `→` next step, `←` step back (undo), space play/pause, `1` `2` `3` output mode
+//! append/update/complete, `+` `−` the first watermark delay up/down by one of its unit,
+//! `r` reveal/hide the answers, `Esc` leave.
+
+use leptos::prelude::*;
+use streamlab_engine::streaming::OutputMode;
+
+use super::controls::{Player, SpeedPicker};
+use crate::quiz;
+use crate::Lab;
+
+/// Presenter mode's state, provided at the page's root.
+#[derive(Clone, Copy)]
+pub struct Presenter {
+    /// Presenter mode is on.
+    pub on: RwSignal<bool>,
+    /// The answers of the questions in the notes pane are shown.
+    pub reveal: RwSignal<bool>,
+    /// The lesson open on the page (its id, e.g. `watermarks`), whose speaker notes the pane
+    /// shows; `None` shows the preset's notes. The lesson page sets it.
+    pub lesson: RwSignal<Option<String>>,
+}
+
+/// Provides [`Presenter`] and the shared [`Player`] to the page; call once in the root.
+pub fn provide() {
+    provide_context(Presenter { on: RwSignal::new(false), reveal: RwSignal::new(false), lesson: RwSignal::new(None) });
+    let _ = Player::get();
+}
+
+/// The presenter state (provided by [`provide`]).
+pub fn presenter() -> Presenter {
+    expect_context::<Presenter>()
+}
+
+/// `delay` (e.g. `10 minutes`, `30 seconds`) moved by `by` of its own unit, never below 0:
+/// what `+` and `−` do. `None` when the text is not `<whole number> <unit>`.
+pub fn bump_delay(delay: &str, by: i64) -> Option<String> {
+    let text = delay.trim().trim_matches(|c| c == '\'' || c == '"');
+    let (n, unit) = text.split_once(char::is_whitespace)?;
+    let n: i64 = n.parse().ok()?;
+    let unit = unit.trim();
+    if unit.is_empty() || !unit.chars().all(|c| c.is_ascii_alphabetic()) {
+        return None;
+    }
+    Some(format!("{} {unit}", n.saturating_add(by).max(0)))
+}
+
+/// True while the focus is in a place where keys type text (keys must not fire there).
+fn typing() -> bool {
+    let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.active_element()) else { return false };
+    match el.tag_name().to_ascii_uppercase().as_str() {
+        "TEXTAREA" | "SELECT" => true,
+        "INPUT" => {
+            let t = el.get_attribute("type").unwrap_or_default().to_ascii_lowercase();
+            !matches!(t.as_str(), "radio" | "checkbox" | "button" | "submit" | "reset" | "range")
+        }
+        _ => el.get_attribute("contenteditable").is_some_and(|v| v != "false"),
+    }
+}
+
+/// Marks `<html>` so the stylesheet switches to presenter layout.
+fn mark_document(on: bool) {
+    if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+        let _ = if on { el.set_attribute("data-presenter", "on") } else { el.remove_attribute("data-presenter") };
+    }
+}
+
+/// What a key does; true when it was used.
+fn on_key(lab: Lab, p: Presenter, player: Player, key: &str) -> bool {
+    if key == "p" || key == "P" {
+        p.on.update(|on| *on = !*on);
+        return true;
+    }
+    if !p.on.get_untracked() {
+        return false;
+    }
+    match key {
+        "ArrowRight" => {
+            // Next step; at the end of the example, one more trigger (a no-data batch may be due).
+            lab.act(|s| {
+                if !s.run_step() && s.batch_due() {
+                    s.trigger();
+                }
+            });
+            lab.selected_batch.set(None);
+        }
+        "ArrowLeft" => {
+            player.stop();
+            lab.act(|s| s.undo());
+            lab.selected_batch.set(None);
+        }
+        " " | "Spacebar" => player.toggle(lab),
+        "1" => lab.act(|s| s.set_mode(OutputMode::Append)),
+        "2" => lab.act(|s| s.set_mode(OutputMode::Update)),
+        "3" => lab.act(|s| s.set_mode(OutputMode::Complete)),
+        "+" | "=" | "-" | "−" | "_" => {
+            let by = if matches!(key, "+" | "=") { 1 } else { -1 };
+            let delay = lab.view.with_untracked(|v| v.delays.first().cloned());
+            match delay.as_deref().and_then(|d| bump_delay(d, by)) {
+                Some(next) => {
+                    let r = lab.act(|s| s.set_delay(0, &next));
+                    lab.notice.set(r.err().map(|e| format!("The delay was not applied: {e}")));
+                }
+                None => lab.notice.set(Some(lab.t("presenter.no_delay").to_string())),
+            }
+        }
+        "r" | "R" => p.reveal.update(|r| *r = !*r),
+        "Escape" => p.on.set(false),
+        _ => return false,
+    }
+    true
+}
+
+/// Installs the page's key handler and keeps `<html data-presenter>` in step; renders the
+/// presenter bar and the speaker-notes pane while presenter mode is on.
+#[component]
+pub fn PresenterMode() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let p = presenter();
+    let player = Player::get();
+    Effect::new(move |_| {
+        let on = p.on.get();
+        mark_document(on);
+        if !on {
+            p.reveal.set(false);
+        }
+    });
+    let handle = window_event_listener(leptos::ev::keydown, move |ev: web_sys::KeyboardEvent| {
+        if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || ev.default_prevented() || typing() {
+            return;
+        }
+        if on_key(lab, p, player, &ev.key()) {
+            ev.prevent_default();
+        }
+    });
+    on_cleanup(move || handle.remove());
+    view! {
+        <Show when=move || p.on.get()>
+            <aside class="presenter-pane" data-testid="presenter-pane" aria-label=move || lab.t("presenter.notes")>
+                <p class="keys" data-testid="presenter-keys">{move || lab.t("presenter.keys")}</p>
+                <div class="buttons">
+                    <button data-testid="presenter-undo" on:click=move |_| { on_key(lab, p, player, "ArrowLeft"); }>{move || lab.t("undo")}</button>
+                    <button class="primary" data-testid="presenter-next" on:click=move |_| { on_key(lab, p, player, "ArrowRight"); }>{move || lab.t("run.step")}</button>
+                    <button data-testid="presenter-play" aria-pressed=move || player.playing.get().to_string() on:click=move |_| player.toggle(lab)>
+                        {move || if player.playing.get() { lab.t("pause") } else { lab.t("play") }}
+                    </button>
+                    <span class="mode-now" data-testid="presenter-mode">{move || lab.view.with(|v| v.mode.as_str().to_string())}</span>
+                </div>
+                <SpeedPicker/>
+                <SpeakerNotes/>
+            </aside>
+        </Show>
+    }
+}
+
+/// The toggle in the top bar.
+#[component]
+pub fn PresenterToggle() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let p = presenter();
+    view! {
+        <button class="lang presenter-toggle" data-testid="presenter-toggle" aria-pressed=move || p.on.get().to_string()
+            title=move || lab.t("presenter.help") on:click=move |_| p.on.update(|on| *on = !*on)>
+            {move || if p.on.get() { lab.t("presenter.leave") } else { lab.t("presenter") }}
+        </button>
+    }
+}
+
+/// The current preset's id (the scenario id of the lab, when it is a preset).
+fn preset_id(lab: Lab) -> String {
+    lab.read(|s| s.scenario().id.clone())
+}
+
+/// Speaker notes: the open lesson's, else the preset's "what to watch"; and questions about
+/// the preset with their answers hidden until revealed.
+#[component]
+fn SpeakerNotes() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let p = presenter();
+    // The preset changes only when a scenario is loaded: notes and questions follow it, not
+    // every step.
+    let id = Memo::new(move |_| {
+        lab.view.track();
+        preset_id(lab)
+    });
+    let notes = move || {
+        let lang = lab.lang.get();
+        let lesson = p.lesson.get().and_then(|id| crate::lesson::lesson(&id));
+        match lesson {
+            Some(l) => {
+                let t = l.text(lang);
+                (format!("{} {}", l.number, t.title), t.speaker.clone())
+            }
+            None => {
+                let info = quiz::preset_info(&id.get()).unwrap_or_default();
+                (info.name(lang).to_string(), info.notes(lang).to_string())
+            }
+        }
+    };
+    let questions = Memo::new(move |_| {
+        let id = id.get();
+        quiz::bank().unwrap_or_default().into_iter().filter(|q| q.kind == quiz::Kind::Choice && q.scenario == id).take(2).collect::<Vec<_>>()
+    });
+    view! {
+        <div class="speaker-notes" data-testid="speaker-notes">
+            <h2>{move || lab.t("presenter.notes")}": "{move || notes().0}</h2>
+            <p class="notes-text">{move || notes().1}</p>
+            {move || {
+                let lang = lab.lang.get();
+                questions.get().into_iter().map(|q| {
+                    let text = q.text(lang).clone();
+                    let answer = q.answer;
+                    view! {
+                        <div class="ask">
+                            <p class="prompt">{text.prompt.clone()}</p>
+                            <ol type="A">
+                                {text.choices.iter().enumerate().map(|(i, c)| view! {
+                                    <li class:right=move || p.reveal.get() && i == answer>{c.clone()}</li>
+                                }).collect_view()}
+                            </ol>
+                            <Show when=move || p.reveal.get()>
+                                <p class="feedback ok" data-testid="presenter-answer">{text.explanation.clone()}</p>
+                            </Show>
+                        </div>
+                    }
+                }).collect_view()
+            }}
+            <button data-testid="presenter-reveal" on:click=move |_| p.reveal.update(|r| *r = !*r)>
+                {move || if p.reveal.get() { lab.t("presenter.hide") } else { lab.t("presenter.reveal") }}
+            </button>
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bump_delay;
+
+    #[test]
+    fn plus_and_minus_move_the_delay_by_one_unit() {
+        assert_eq!(bump_delay("10 minutes", 1).as_deref(), Some("11 minutes"));
+        assert_eq!(bump_delay("'10 minutes'", -1).as_deref(), Some("9 minutes"));
+        assert_eq!(bump_delay("0 seconds", -1).as_deref(), Some("0 seconds"));
+        assert_eq!(bump_delay("1 hour", 1).as_deref(), Some("2 hour"));
+        assert_eq!(bump_delay("ten minutes", 1), None);
+        assert_eq!(bump_delay("10", 1), None);
+        assert_eq!(bump_delay("", 1), None);
+    }
+}
