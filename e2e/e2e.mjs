@@ -23,6 +23,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { LabPage } from './pages.mjs';
+import { studyChecks } from './study.mjs'; // study
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -514,6 +515,8 @@ async function main() {
       console.log('     workload               events   median ms      events/s');
       for (const [w, n, ms, eps] of rows) console.log(`     ${w.padEnd(22)} ${n.padStart(7)} ${ms.padStart(11)} ${eps.padStart(13)}`);
     });
+
+    await studyChecks({ page, url, root, check, assert, outDir, LabPage }); // study
 
     await check('no page errors, console errors or failed requests', async () => {
       assert(problems.length === 0, problems.join('\n'));
