@@ -234,3 +234,28 @@ fn Steps(lesson: StoredValue<Lesson>, step: Memo<usize>) -> impl IntoView {
         </section>
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_lesson_is_not_started_then_on_a_step_then_at_its_questions_then_done() {
+        let lessons = crate::lesson::lessons().expect("lessons parse");
+        let (a, b) = (&lessons[0], &lessons[1]);
+        let n = a.steps.len();
+        let mut p = Progress::default();
+        assert_eq!(lesson_state(&p, a), LessonState::NotStarted);
+        p.reach_lesson(&a.id, 1);
+        assert_eq!(lesson_state(&p, a), LessonState::Step(1, n));
+        // Another lesson is not started just because this one is.
+        assert_eq!(lesson_state(&p, b), LessonState::NotStarted);
+        p.reach_lesson(&a.id, n);
+        assert_eq!(lesson_state(&p, a), LessonState::Questions);
+        p.finish_lesson(&a.id);
+        p.reach_lesson(&b.id, 0);
+        // Done stays done when the learner moves on.
+        assert_eq!(lesson_state(&p, a), LessonState::Done);
+        assert_eq!(lesson_state(&p, b), LessonState::Step(0, b.steps.len()));
+    }
+}
