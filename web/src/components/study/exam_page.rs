@@ -88,7 +88,8 @@ fn ExamRun(exam: Exam, answers: RwSignal<Vec<ExamAnswer>>, index: RwSignal<usize
             let q = StoredValue::new(q);
             let given = move || answers.with(|v| v.get(i).cloned());
             let body = if q.with_value(|q| q.kind) == Kind::Value {
-                let typed = match given() { Some(ExamAnswer::Typed(t)) => t, _ => String::new() };
+                // Read once: tracking the answers here would redraw the box on every key.
+                let typed = answers.with_untracked(|v| match v.get(i) { Some(ExamAnswer::Typed(t)) => t.clone(), _ => String::new() });
                 view! {
                     <input type="text" data-testid="exam-value" prop:value=typed placeholder=move || lab.t("quiz.value.placeholder")
                         on:input=move |ev| set(ExamAnswer::Typed(event_target_value(&ev)))/>
