@@ -15,7 +15,8 @@ export class LabPage {
 
   /** Opens the app and waits until the wasm app has mounted its controls. */
   async open(url) {
-    await this.page.goto(url, { waitUntil: 'load' });
+    // study: the app opens on the lesson list; the lab is at #/lab.
+    await this.page.goto(url.includes('#') ? url : `${url}#/lab`, { waitUntil: 'load' });
     await this.el('run-step').waitFor({ state: 'visible' });
     await this.el('preset-select').waitFor({ state: 'visible' });
   }

@@ -13,6 +13,8 @@
 //!   [`glossary`]: one Korean term per concept.
 //! - [`progress`] and [`exam`]: the learner's record (answers, scores, review queue) and exam
 //!   mode; [`share`]: a lab session packed into a URL fragment.
+//! - [`route`]: the pages' routes in the URL fragment; [`markup`]: the lesson texts' small
+//!   markup.
 //! - [`components`]: the page, one component per panel; they read the [`Lab`] context and
 //!   never call the engine directly (invariant 6).
 
@@ -24,11 +26,13 @@ pub mod exam;
 pub mod glossary;
 pub mod i18n;
 pub mod lesson;
+pub mod markup;
 pub mod persist;
 pub mod predict;
 pub mod progress;
 pub mod progress_import;
 pub mod quiz;
+pub mod route;
 pub mod rules;
 pub mod script;
 pub mod session;
@@ -120,6 +124,7 @@ pub fn App() -> impl IntoView {
     let lab = Lab::new(session, lang);
     lab.storage_notice.set(crash::set_aside_notice());
     provide_context(lab);
+    components::study::Study::provide();
     components::App()
 }
 

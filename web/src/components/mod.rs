@@ -6,16 +6,18 @@ mod controls;
 pub mod presenter; // teach
 mod progress_import;
 mod query;
-mod quiz_panel;
 mod recovery;
 mod results;
 mod scenario_io;
 pub mod share; // teach
+pub mod study;
 
 use leptos::prelude::*;
 
 use crate::quiz::Lang;
+use crate::route::Route;
 use crate::Lab;
+use study::Study;
 
 const LANG_KEY: &str = "streamlab.lang";
 
@@ -53,14 +55,18 @@ pub fn App() -> impl IntoView {
         let json = lab.read(crate::session::Session::to_saved_json);
         lab.save_error.set(crate::crash::save_session(&json).err());
     });
+    let study = expect_context::<Study>();
     view! {
         <header class="topbar">
             <div class="brand">
-                <h1>"Streamlab"</h1>
+                <h1><a href=Route::Lessons.to_hash()>"Streamlab"</a></h1>
                 <p class="subtitle">{move || lab.t("app.subtitle")}</p>
             </div>
-            <scenario_io::PresetPicker/>
-            <share::ShareButton/><presenter::PresenterToggle/>
+            <study::StudyNav/>
+            {move || study.route.with(Route::shows_lab).then(|| view! {
+                <scenario_io::PresetPicker/>
+                <share::ShareButton/><presenter::PresenterToggle/>
+            })}
             <button class="lang" data-testid="lang-toggle"
                 on:click=move |_| lab.lang.update(|l| *l = if *l == Lang::Ko { Lang::En } else { Lang::Ko })>
                 {move || lab.t("lang.switch")}
@@ -68,6 +74,23 @@ pub fn App() -> impl IntoView {
         </header>
         <StorageBanner/>
         <share::ShareBanner/>
+        <study::StudyBanners/>
+        {move || match study.route.get() {
+            Route::Lessons => view! { <study::LessonList/> }.into_any(),
+            Route::Lesson(id) => view! { <study::LessonPage id=id/> }.into_any(),
+            Route::Lab => LabPanels().into_any(),
+            Route::Quiz => view! { <study::QuizPage/> }.into_any(),
+            Route::Exam => view! { <study::ExamPage/> }.into_any(),
+            Route::Review => view! { <study::ReviewPage/> }.into_any(),
+            Route::Glossary => view! { <study::GlossaryPage/> }.into_any(),
+        }}
+    }
+}
+
+/// The lab's panels in three columns (the free lab, and beside a lesson).
+#[component]
+pub fn LabPanels() -> impl IntoView {
+    view! {
         <main class="lab">
             <section class="col col-left">
                 <query::QueryPanel/>
@@ -84,7 +107,8 @@ pub fn App() -> impl IntoView {
             <section class="col col-right">
                 <results::StatePanel/>
                 <results::MetricsPanel/>
-                <quiz_panel::QuizPanel/>
+                <study::PredictPanel/>
+                <study::QuizLink/>
                 <scenario_io::ScenarioPanel/>
                 <progress_import::ProgressImportPanel/>
             </section>

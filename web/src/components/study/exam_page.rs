@@ -1,0 +1,180 @@
+//! Exam mode (`#/exam`): N questions drawn across the topics, a running clock, no
+//! explanations until the end; then the score per topic and each wrong answer with its
+//! explanation and "try it", which opens its scenario in the lab at the batch it is about.
+
+use gloo_timers::callback::Interval;
+use leptos::prelude::*;
+
+use super::{open_in_lab, today, Opening, Study};
+use crate::exam::{draw, record, score, Exam, ExamAnswer, ExamReport};
+use crate::quiz::Kind;
+use crate::route::Route;
+use crate::Lab;
+
+/// The exam page.
+#[component]
+pub fn ExamPage() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let study = expect_context::<Study>();
+    let exam = RwSignal::new(None::<Exam>);
+    let answers = RwSignal::new(Vec::<ExamAnswer>::new());
+    let index = RwSignal::new(0usize);
+    let report = RwSignal::new(None::<ExamReport>);
+    let elapsed = RwSignal::new(0u64);
+    let timer = StoredValue::new_local(None::<Interval>);
+    on_cleanup(move || timer.update_value(|t| *t = None));
+    let start = move |n: usize| {
+        // The clock is read here, in the page: the seed and the start time.
+        let now = js_sys::Date::now();
+        let e = study.bank.with_value(|b| draw(b, n, now as u64));
+        answers.set(vec![ExamAnswer::Skipped; e.items.len()]);
+        exam.set(Some(e));
+        index.set(0);
+        report.set(None);
+        elapsed.set(0);
+        timer.update_value(|t| *t = Some(Interval::new(1_000, move || elapsed.set(((js_sys::Date::now() - now) / 1000.0).max(0.0) as u64))));
+    };
+    let finish = move || {
+        timer.update_value(|t| *t = None);
+        let Some(e) = exam.get_untracked() else { return };
+        let r = study.bank.with_value(|b| score(b, &e, &answers.get_untracked()));
+        let day = today();
+        study.bank.with_value(|b| study.progress.update(|p| record(p, b, &e, &r, day)));
+        report.set(Some(r));
+    };
+    let clock = move || {
+        let s = elapsed.get();
+        format!("{:02}:{:02}", s / 60, s % 60)
+    };
+    view! {
+        <main class="study-page exam-page" data-testid="exam-page">
+            <h2>{move || lab.t("exam.title")}</h2>
+            {move || match (exam.get(), report.get()) {
+                (None, _) => view! {
+                    <p class="help">{move || lab.t("exam.help")}</p>
+                    <div class="buttons">
+                        {[10usize, 20, 40].into_iter().map(|n| view! {
+                            <button class="primary" data-testid=format!("exam-start-{n}") on:click=move |_| start(n)>
+                                {move || lab.t("exam.start").replace("{n}", &n.to_string())}
+                            </button>
+                        }).collect_view()}
+                    </div>
+                }.into_any(),
+                (Some(e), None) => view! { <ExamRun exam=e answers=answers index=index clock=Signal::derive(clock) on_finish=Callback::new(move |_| finish())/> }.into_any(),
+                (Some(_), Some(r)) => view! {
+                    <ExamResult report=r time=clock()/>
+                    <button data-testid="exam-again" on:click=move |_| { exam.set(None); report.set(None); }>{move || lab.t("exam.again")}</button>
+                }.into_any(),
+            }}
+        </main>
+    }
+}
+
+/// One exam question at a time, with the clock.
+#[component]
+fn ExamRun(exam: Exam, answers: RwSignal<Vec<ExamAnswer>>, index: RwSignal<usize>, clock: Signal<String>, on_finish: Callback<()>) -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let study = expect_context::<Study>();
+    let n = exam.items.len();
+    let exam = StoredValue::new(exam);
+    let set = move |a: ExamAnswer| answers.update(|v| if let Some(x) = v.get_mut(index.get_untracked()) { *x = a });
+    view! {
+        <p class="exam-bar"><span data-testid="exam-progress">{move || format!("{} / {n}", index.get() + 1)}</span>
+            " · ⏱ "<span data-testid="exam-timer">{move || clock.get()}</span></p>
+        {move || {
+            let i = index.get();
+            let Some(item) = exam.with_value(|e| e.items.get(i).cloned()) else { return ().into_any() };
+            let Some(q) = study.question(&item.question) else { return ().into_any() };
+            let q = StoredValue::new(q);
+            let given = move || answers.with(|v| v.get(i).cloned());
+            let body = if q.with_value(|q| q.kind) == Kind::Value {
+                // Read once: tracking the answers here would redraw the box on every key.
+                let typed = answers.with_untracked(|v| match v.get(i) { Some(ExamAnswer::Typed(t)) => t.clone(), _ => String::new() });
+                view! {
+                    <input type="text" data-testid="exam-value" prop:value=typed placeholder=move || lab.t("quiz.value.placeholder")
+                        on:input=move |ev| set(ExamAnswer::Typed(event_target_value(&ev)))/>
+                }.into_any()
+            } else {
+                view! {
+                    <div class="choices" role="radiogroup">
+                        {item.order.iter().enumerate().map(|(k, &c)| view! {
+                            <label class="choice" data-testid="exam-choice" data-choice=c>
+                                <input type="radio" name=format!("exam-{i}") prop:checked=move || given() == Some(ExamAnswer::Shown(k))
+                                    on:change=move |_| set(ExamAnswer::Shown(k))/>
+                                {move || q.with_value(|q| q.text(lab.lang.get()).choices.get(c).cloned().unwrap_or_default())}
+                            </label>
+                        }).collect_view()}
+                    </div>
+                }.into_any()
+            };
+            view! {
+                <div class="panel question" data-testid="exam-question" data-question=item.question.clone()>
+                    <p class="prompt">{move || q.with_value(|q| q.text(lab.lang.get()).prompt.clone())}</p>
+                    {body}
+                </div>
+            }.into_any()
+        }}
+        <div class="buttons">
+            <button data-testid="exam-prev" disabled=move || index.get() == 0 on:click=move |_| index.update(|i| *i = i.saturating_sub(1))>{move || lab.t("quiz.prev")}</button>
+            <button data-testid="exam-next" disabled=move || index.get() + 1 >= n on:click=move |_| index.update(|i| *i += 1)>{move || lab.t("quiz.next")}</button>
+            <button class="primary" data-testid="exam-finish" on:click=move |_| on_finish.run(())>{move || lab.t("exam.finish")}</button>
+        </div>
+    }
+}
+
+/// The score per topic and each wrong answer.
+#[component]
+fn ExamResult(report: ExamReport, time: String) -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let study = expect_context::<Study>();
+    let (correct, asked, percent) = (report.correct, report.asked, report.percent());
+    let summary = move || {
+        lab.t("exam.score").replace("{c}", &correct.to_string()).replace("{n}", &asked.to_string()).replace("{p}", &percent.to_string()).replace("{t}", &time)
+    };
+    let per_topic = report.per_topic.clone();
+    let wrong = report.wrong.clone();
+    view! {
+        <section class="exam-result" data-testid="exam-result">
+            <p class="exam-summary" data-testid="exam-summary">{summary}</p>
+            <table class="grid scores">
+                <thead><tr><th>{move || lab.t("score.topic")}</th><th>{move || lab.t("score.right")}</th></tr></thead>
+                <tbody>
+                    {per_topic.into_iter().map(|t| {
+                        let id = t.topic.clone();
+                        view! {
+                            <tr data-testid="exam-topic-score" data-topic=t.topic.clone() data-asked=t.asked data-correct=t.correct>
+                                <td>{move || study.topic_name(&id, lab.lang.get())}</td><td>{format!("{} / {}", t.correct, t.asked)}</td>
+                            </tr>
+                        }
+                    }).collect_view()}
+                </tbody>
+            </table>
+            <h3>{move || lab.t("exam.wrong")}" "<small>{wrong.len()}</small></h3>
+            {wrong.into_iter().filter_map(|w| study.question(&w.question).map(|q| (w, q))).map(|(w, q)| {
+                let q = StoredValue::new(q);
+                let text = move || q.with_value(|q| q.text(lab.lang.get()).clone());
+                let choice = move |c: Option<usize>| c.and_then(|c| text().choices.get(c).cloned());
+                let given = { let w = w.clone(); move || choice(w.given_choice).or_else(|| w.given_text.clone().filter(|t| !t.trim().is_empty())).unwrap_or_else(|| lab.t("exam.skipped").to_string()) };
+                let right = { let w = w.clone(); move || choice(w.right_choice).or_else(|| w.right_value.clone()).unwrap_or_default() };
+                let try_it = move |_| {
+                    let o = q.with_value(|q| q.scenario().map(|s| Opening { scenario: s, script: q.check.script.clone(), batch: q.batch(), then: Route::Lab }));
+                    match o {
+                        Ok(o) => open_in_lab(lab, study, o),
+                        Err(e) => lab.notice.set(Some(e)),
+                    }
+                };
+                view! {
+                    <div class="panel wrong-answer" data-testid="exam-wrong" data-question=w.question.clone()>
+                        <p class="prompt">{move || text().prompt}</p>
+                        <p>{move || lab.t("exam.given")}" "<span class="given">{given}</span></p>
+                        <p>{move || lab.t("exam.right")}" "<strong class="right-answer">{right}</strong></p>
+                        <p class="help">{move || text().explanation}</p>
+                        <button data-testid="exam-try" on:click=try_it>
+                            {move || match w.batch { Some(b) => lab.t("exam.try_batch").replace("{b}", &b.to_string()), None => lab.t("quiz.try").to_string() }}
+                        </button>
+                    </div>
+                }
+            }).collect_view()}
+        </section>
+    }
+}

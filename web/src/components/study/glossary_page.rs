@@ -1,0 +1,38 @@
+//! The glossary (`#/glossary`): every concept's English term, the one Korean term used
+//! across the app, and a one-line definition in the page's language, with a filter.
+
+use leptos::prelude::*;
+
+use crate::quiz::Lang;
+use crate::Lab;
+
+/// The glossary page.
+#[component]
+pub fn GlossaryPage() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let terms = StoredValue::new(crate::glossary::glossary().unwrap_or_default());
+    let filter = RwSignal::new(String::new());
+    let rows = move || {
+        let f = filter.get().to_lowercase();
+        terms.with_value(|ts| ts.iter().filter(|t| f.is_empty() || t.en.to_lowercase().contains(&f) || t.ko.contains(&f)).cloned().collect::<Vec<_>>())
+    };
+    view! {
+        <main class="study-page" data-testid="glossary-page">
+            <h2>{move || lab.t("glossary.title")}</h2>
+            <p class="help">{move || lab.t("glossary.help")}</p>
+            <input type="search" data-testid="glossary-filter" placeholder=move || lab.t("glossary.filter")
+                on:input=move |ev| filter.set(event_target_value(&ev))/>
+            <table class="grid glossary">
+                <thead><tr><th>"English"</th><th>"한국어"</th><th>{move || lab.t("glossary.def")}</th></tr></thead>
+                <tbody>
+                    {move || rows().into_iter().map(|t| view! {
+                        <tr data-testid="glossary-term">
+                            <td>{t.en.clone()}</td><td lang="ko">{t.ko.clone()}</td>
+                            <td>{move || if lab.lang.get() == Lang::Ko { t.def_ko.clone() } else { t.def_en.clone() }}</td>
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </main>
+    }
+}

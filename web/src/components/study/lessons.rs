@@ -1,0 +1,261 @@
+//! The study path (every lesson with its progress) and one lesson beside the live lab: its
+//! text, what to watch, where the guide and Spark 4.3 differ, the guided steps one at a
+//! time (checked against the lab after every change) and its questions.
+
+use std::collections::BTreeSet;
+
+use leptos::prelude::*;
+
+use super::question::QuestionCard;
+use super::{open_in_lab, Opening, Study, TopicScores};
+use crate::lesson::Lesson;
+use crate::markup::{blocks, Block, Span};
+use crate::progress::Progress;
+use crate::quiz::Lang;
+use crate::route::Route;
+use crate::Lab;
+
+/// Where the learner is in a lesson.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LessonState {
+    NotStarted,
+    /// On guided step `k` (0-based) of `n`.
+    Step(usize, usize),
+    /// Every step done, the questions are next.
+    Questions,
+    Done,
+}
+
+/// The state of `lesson` in `p`.
+pub fn lesson_state(p: &Progress, lesson: &Lesson) -> LessonState {
+    if p.lessons_done.iter().any(|l| *l == lesson.id) {
+        LessonState::Done
+    } else if p.lesson.as_deref() == Some(lesson.id.as_str()) {
+        if p.lesson_step >= lesson.steps.len() {
+            LessonState::Questions
+        } else {
+            LessonState::Step(p.lesson_step, lesson.steps.len())
+        }
+    } else {
+        LessonState::NotStarted
+    }
+}
+
+/// Inline spans as elements.
+fn render_spans(spans: Vec<Span>) -> impl IntoView {
+    spans
+        .into_iter()
+        .map(|s| match s {
+            Span::Text(t) => t.into_any(),
+            Span::Code(t) => view! { <code>{t}</code> }.into_any(),
+            Span::Strong(t) => view! { <strong>{t}</strong> }.into_any(),
+            Span::Em(t) => view! { <em>{t}</em> }.into_any(),
+        })
+        .collect_view()
+}
+
+/// Lesson markup as paragraphs and lists.
+pub fn render_text(text: &str) -> impl IntoView {
+    blocks(text)
+        .into_iter()
+        .map(|b| match b {
+            Block::Para(s) => view! { <p>{render_spans(s)}</p> }.into_any(),
+            Block::List(items) => view! { <ul>{items.into_iter().map(|s| view! { <li>{render_spans(s)}</li> }).collect_view()}</ul> }.into_any(),
+        })
+        .collect_view()
+}
+
+/// The page the app opens on: the lessons in order, each with its progress, and the scores.
+#[component]
+pub fn LessonList() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let study = expect_context::<Study>();
+    let lessons = study.lessons.get_value();
+    view! {
+        <main class="study-page">
+            <h2>{move || lab.t("lessons.title")}</h2>
+            <p class="help">{move || lab.t("lessons.intro")}</p>
+            <ol class="lesson-list" data-testid="lesson-list">
+                {lessons.into_iter().map(|l| {
+                    let l2 = l.clone();
+                    let l2 = StoredValue::new(l2);
+                    let state = move || study.progress.with(|p| l2.with_value(|l| lesson_state(p, l)));
+                    let status = move || match state() {
+                        LessonState::NotStarted => lab.t("lesson.not_started").to_string(),
+                        LessonState::Step(k, n) => lab.t("lesson.step_of").replace("{k}", &(k + 1).to_string()).replace("{n}", &n.to_string()),
+                        LessonState::Questions => lab.t("lesson.questions_next").to_string(),
+                        LessonState::Done => lab.t("lesson.done").to_string(),
+                    };
+                    let kind = move || match state() {
+                        LessonState::NotStarted => "not-started",
+                        LessonState::Step(..) | LessonState::Questions => "started",
+                        LessonState::Done => "done",
+                    };
+                    let title = { let l = l.clone(); move || l.text(lab.lang.get()).title.clone() };
+                    view! {
+                        <li class="lesson-item" data-testid="lesson-item" data-lesson=l.id.clone() data-state=kind>
+                            <a href=Route::Lesson(l.id.clone()).to_hash() data-testid=format!("lesson-link-{}", l.id)>
+                                <span class="num">{l.number}". "</span>{title}
+                            </a>
+                            <span class="status" data-testid="lesson-status">{status}</span>
+                        </li>
+                    }
+                }).collect_view()}
+            </ol>
+            <h3>{move || lab.t("score.title")}</h3>
+            <TopicScores/>
+        </main>
+    }
+}
+
+/// One lesson beside the lab (`#/lesson/<id>`).
+#[component]
+pub fn LessonPage(id: String) -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let study = expect_context::<Study>();
+    let Some(lesson) = study.lessons.with_value(|ls| ls.iter().find(|l| l.id == id).cloned()) else {
+        return view! {
+            <main class="study-page" data-testid="lesson-unknown">
+                <p>{move || lab.t("lesson.unknown")}" "<code>{id.clone()}</code></p>
+                <a href=Route::Lessons.to_hash()>{move || lab.t("nav.lessons")}</a>
+            </main>
+        }
+        .into_any();
+    };
+    // Opening a lesson: a lab already on this lesson (a reload) is kept; otherwise its preset
+    // is loaded, asking first when the learner changed the lab.
+    let resume = study.progress.with_untracked(|p| p.lesson.as_deref() == Some(lesson.id.as_str())) && lab.read(|s| s.scenario().id == lesson.preset);
+    if !resume {
+        let done = study.progress.with_untracked(|p| p.lessons_done.contains(&lesson.id));
+        let step = if done { lesson.steps.len() } else { 0 };
+        study.progress.update(|p| p.reach_lesson(&lesson.id, step));
+        if let Some(s) = crate::quiz::preset(&lesson.preset) {
+            open_in_lab(lab, study, Opening { scenario: s, script: None, batch: None, then: Route::Lesson(lesson.id.clone()) });
+        }
+    }
+    let lesson = StoredValue::new(lesson);
+    let step = Memo::new(move |_| study.progress.with(|p| p.lesson_step));
+    // After every lab change, move past the steps whose condition now holds.
+    Effect::new(move |_| {
+        let at = lab.view.with(|v| lesson.with_value(|l| l.advance(step.get_untracked(), v)));
+        if study.ask.with(Option::is_none) && at != step.get_untracked() {
+            lesson.with_value(|l| study.progress.update(|p| p.reach_lesson(&l.id, at)));
+        }
+    });
+    let answered = RwSignal::new(BTreeSet::<String>::new());
+    let n_questions = lesson.with_value(|l| l.questions.len());
+    let on_answered = move |qid: String| {
+        answered.update(|a| {
+            a.insert(qid);
+        });
+        if answered.with(BTreeSet::len) >= n_questions {
+            lesson.with_value(|l| study.progress.update(|p| p.finish_lesson(&l.id)));
+        }
+    };
+    let text = move || lesson.with_value(|l| l.text(lab.lang.get()).clone());
+    let next = lesson.with_value(|l| study.lessons.with_value(|ls| ls.get(l.number).map(|n| n.id.clone())));
+    view! {
+        <div class="lesson-page" data-testid="lesson-page" data-lesson=lesson.with_value(|l| l.id.clone())>
+            <aside class="lesson-text panel">
+                <p class="muted">{move || lab.t("lesson.number").replace("{n}", &lesson.with_value(|l| l.number).to_string())}</p>
+                <h2 data-testid="lesson-title">{move || text().title}</h2>
+                <div class="prose">{move || render_text(&text().text)}</div>
+                {move || text().exam.map(|e| view! {
+                    <div class="exam-note" data-testid="lesson-exam"><h3>{move || lab.t("lesson.exam")}</h3><div class="prose">{render_text(&e)}</div></div>
+                })}
+                <div class="watch" data-testid="lesson-watch"><h3>{move || lab.t("lesson.watch")}</h3><div class="prose">{move || render_text(&text().watch)}</div></div>
+                <Steps lesson=lesson step=step/>
+                {move || (step.get() >= lesson.with_value(|l| l.steps.len())).then(|| view! {
+                    <section class="lesson-questions" data-testid="lesson-questions">
+                        <h3>{move || lab.t("lesson.questions")}</h3>
+                        {lesson.with_value(|l| l.questions.clone()).into_iter().filter_map(|qid| study.question(&qid)).map(|q| {
+                            let qid = q.id.clone();
+                            view! { <QuestionCard q=q on_answered=Callback::new(move |_| on_answered(qid.clone()))/> }
+                        }).collect_view()}
+                        <TopicScores topics=lesson.with_value(|l| l.topics.clone())/>
+                        {next.clone().map(|n| view! {
+                            <a class="button primary" data-testid="lesson-next" href=Route::Lesson(n).to_hash()>{move || lab.t("lesson.next")}</a>
+                        })}
+                        <a class="button" href=Route::Lessons.to_hash()>{move || lab.t("nav.lessons")}</a>
+                    </section>
+                })}
+            </aside>
+            <div class="lesson-lab">{crate::components::LabPanels()}</div>
+        </div>
+    }
+    .into_any()
+}
+
+/// The guided steps: the ones done (with their why), the current one with what it still
+/// waits for and a "do it for me" button.
+#[component]
+fn Steps(lesson: StoredValue<Lesson>, step: Memo<usize>) -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let total = lesson.with_value(|l| l.steps.len());
+    let waiting = move || lab.view.with(|v| lesson.with_value(|l| l.waiting_for(step.get(), v)));
+    let do_it = move |_| {
+        let actions = lesson.with_value(|l| l.steps.get(step.get_untracked()).map(|s| s.actions.clone())).unwrap_or_default();
+        let r = lab.act(|s| actions.iter().try_for_each(|a| crate::script::LabAction::parse(a).and_then(|a| crate::script::apply(s, &a))));
+        lab.notice.set(r.err());
+    };
+    view! {
+        <section class="steps-guide" data-testid="lesson-steps">
+            <h3>{move || lab.t("lesson.steps")}" "<small data-testid="lesson-step-count">{move || format!("{} / {total}", step.get().min(total))}</small></h3>
+            <ol>
+                {move || {
+                    let lang = lab.lang.get();
+                    let at = step.get();
+                    lesson.with_value(|l| l.steps.iter().enumerate().take(at + 1).map(|(i, s)| {
+                        let t = s.text(lang).clone();
+                        let done = i < at;
+                        // The step's lab actions in script form (`script.rs`), for a curious
+                        // learner's tooltip and for the end-to-end test.
+                        let actions = serde_json::to_string(&s.actions).unwrap_or_default();
+                        let title = s.actions.join("\n");
+                        view! {
+                            <li class="guided" class:done=done data-testid="lesson-step" data-step=i data-done=done.to_string() data-do=actions title=title>
+                                <p>{render_spans(crate::markup::spans(&t.text))}</p>
+                                {done.then(|| view! { <p class="why" data-testid="step-why">"✓ "{render_spans(crate::markup::spans(&t.why))}</p> })}
+                            </li>
+                        }
+                    }).collect_view())
+                }}
+            </ol>
+            {move || (step.get() < total).then(|| view! {
+                <p class="help" data-testid="step-waiting">
+                    {move || match (lab.lang.get(), waiting()) {
+                        (Lang::En, Some(w)) => format!("{} {w}", lab.t("lesson.waiting")),
+                        _ => lab.t("lesson.waiting_generic").to_string(),
+                    }}
+                </p>
+                <button data-testid="step-do" on:click=do_it>{move || lab.t("lesson.do_it")}</button>
+            })}
+            {move || (step.get() >= total).then(|| view! { <p class="ok" data-testid="steps-complete">{move || lab.t("lesson.steps_done")}</p> })}
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_lesson_is_not_started_then_on_a_step_then_at_its_questions_then_done() {
+        let lessons = crate::lesson::lessons().expect("lessons parse");
+        let (a, b) = (&lessons[0], &lessons[1]);
+        let n = a.steps.len();
+        let mut p = Progress::default();
+        assert_eq!(lesson_state(&p, a), LessonState::NotStarted);
+        p.reach_lesson(&a.id, 1);
+        assert_eq!(lesson_state(&p, a), LessonState::Step(1, n));
+        // Another lesson is not started just because this one is.
+        assert_eq!(lesson_state(&p, b), LessonState::NotStarted);
+        p.reach_lesson(&a.id, n);
+        assert_eq!(lesson_state(&p, a), LessonState::Questions);
+        p.finish_lesson(&a.id);
+        p.reach_lesson(&b.id, 0);
+        // Done stays done when the learner moves on.
+        assert_eq!(lesson_state(&p, a), LessonState::Done);
+        assert_eq!(lesson_state(&p, b), LessonState::Step(0, b.steps.len()));
+    }
+}

@@ -1,0 +1,273 @@
+//! The study pages: the lesson list, a lesson beside the lab, the question bank, the review
+//! queue, exam mode and the glossary, plus the navigation between them and "predict the next
+//! batch" in the lab. The [`Study`] context holds the route and the learner's [`Progress`]
+//! (saved in browser storage after every change); the lab stays in the [`Lab`] context.
+
+mod exam_page;
+mod glossary_page;
+mod lessons;
+mod predict_panel;
+mod question;
+mod quiz_page;
+
+pub use exam_page::ExamPage;
+pub use glossary_page::GlossaryPage;
+pub use lessons::{LessonList, LessonPage};
+pub use predict_panel::{PredictPanel, QuizLink};
+pub use quiz_page::{QuizPage, ReviewPage};
+
+use leptos::prelude::*;
+use streamlab_engine::scenario::Scenario;
+
+use crate::lesson::Lesson;
+use crate::progress::{Day, Notice, Progress};
+use crate::quiz::{Lang, Question, Topic};
+use crate::route::Route;
+use crate::session::Session;
+use crate::Lab;
+
+/// Where the learner's progress record lives in browser storage (raw JSON text).
+pub const PROGRESS_KEY: &str = "streamlab.progress";
+
+/// A scenario waiting to replace the lab once the learner agrees.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Opening {
+    pub scenario: Scenario,
+    /// Lab actions to run on it first ([`crate::script`] lines), e.g. a question's script.
+    pub script: Option<Vec<String>>,
+    /// Run the scenario's steps until this batch has run, and select it.
+    pub batch: Option<u64>,
+    /// The page to show afterwards.
+    pub then: Route,
+}
+
+/// The study pages' shared state, provided as context.
+#[derive(Clone, Copy)]
+pub struct Study {
+    pub route: RwSignal<Route>,
+    pub progress: RwSignal<Progress>,
+    /// Why the stored progress was reset or migrated on load, until dismissed.
+    pub notice: RwSignal<Option<Notice>>,
+    pub bank: StoredValue<Vec<Question>>,
+    pub lessons: StoredValue<Vec<Lesson>>,
+    pub topics: StoredValue<Vec<Topic>>,
+    /// A scenario that would replace a lab the learner changed: the page asks first.
+    pub ask: RwSignal<Option<Opening>>,
+}
+
+impl Study {
+    /// Reads the route from the URL and the progress from browser storage (a record that
+    /// cannot be read is reset with a notice, never a panic), and keeps both in sync.
+    pub fn provide() -> Study {
+        let bank = crate::quiz::bank().unwrap_or_default();
+        let lessons = crate::lesson::lessons().unwrap_or_default();
+        let ids: Vec<String> = lessons.iter().map(|l| l.id.clone()).collect();
+        let stored = local_storage().and_then(|s| s.get_item(PROGRESS_KEY).ok().flatten()).unwrap_or_default();
+        let loaded = Progress::load(&stored, &bank, &ids);
+        let study = Study {
+            route: RwSignal::new(Route::from_hash(&current_hash())),
+            progress: RwSignal::new(loaded.progress),
+            notice: RwSignal::new(loaded.notice),
+            bank: StoredValue::new(bank),
+            lessons: StoredValue::new(lessons),
+            topics: StoredValue::new(crate::quiz::topics().unwrap_or_default()),
+            ask: RwSignal::new(None),
+        };
+        let route = study.route;
+        let handle = window_event_listener(leptos::ev::hashchange, move |_| route.set(Route::from_hash(&current_hash())));
+        on_cleanup(move || handle.remove());
+        // Browser storage is the outside world: save after every change.
+        Effect::new(move |_| {
+            let json = study.progress.with(Progress::to_json);
+            if let Some(s) = local_storage() {
+                let _ = s.set_item(PROGRESS_KEY, &json);
+            }
+        });
+        provide_context(study);
+        study
+    }
+
+    /// The question `id`, if it is in the bank.
+    pub fn question(&self, id: &str) -> Option<Question> {
+        self.bank.with_value(|b| b.iter().find(|q| q.id == id).cloned())
+    }
+
+    /// The name of topic `id` in `lang` (the id itself for an unknown topic).
+    pub fn topic_name(&self, id: &str, lang: Lang) -> String {
+        self.topics.with_value(|ts| ts.iter().find(|t| t.id == id).map_or_else(|| id.to_string(), |t| t.name(lang).to_string()))
+    }
+}
+
+fn local_storage() -> Option<web_sys::Storage> {
+    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
+}
+
+fn current_hash() -> String {
+    web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default()
+}
+
+/// Shows `route` (a new history entry, so back and forward work).
+pub fn go(route: &Route) {
+    if let Some(w) = web_sys::window() {
+        let _ = w.location().set_hash(&route.to_hash());
+    }
+}
+
+/// Today, from the browser's clock (read here, in the page, never in the engine or the
+/// progress record).
+pub fn today() -> Day {
+    Day::from_unix_ms(js_sys::Date::now() as i64)
+}
+
+/// True when the learner has done something in the lab that replacing it would lose: a
+/// batch ran, events are pending, a step was taken, or the query or output mode is not the
+/// scenario's own.
+pub fn lab_changed(lab: Lab) -> bool {
+    lab.read(|s| {
+        let v = s.view();
+        !v.batches.is_empty()
+            || !v.pending.is_empty()
+            || v.steps_done > 0
+            || s.query_text().trim() != s.scenario().query.trim()
+            || v.mode.as_str() != s.scenario().output_mode
+    })
+}
+
+/// Replaces the lab with `o` now.
+pub fn do_open(lab: Lab, o: Opening) {
+    let mut session = Session::from_scenario(o.scenario);
+    let mut problem = None;
+    if let Some(script) = &o.script {
+        problem = crate::script::run(&mut session, script).err();
+    } else if let Some(b) = o.batch {
+        while !session.view().batches.iter().any(|x| x.id == b) && session.run_step() {}
+    }
+    lab.act(move |s| *s = session);
+    lab.selected_batch.set(o.batch);
+    lab.notice.set(problem);
+    if o.then.shows_lab() {
+        scroll_to_batch(o.batch);
+    }
+    go(&o.then);
+}
+
+/// Opens `o` in the lab, asking first when that would replace a lab the learner changed.
+pub fn open_in_lab(lab: Lab, study: Study, o: Opening) {
+    if lab_changed(lab) {
+        study.ask.set(Some(o));
+    } else {
+        study.ask.set(None);
+        do_open(lab, o);
+    }
+}
+
+/// Brings the batch list (and so the selected batch) into view once the page has drawn it.
+fn scroll_to_batch(batch: Option<u64>) {
+    gloo_timers::callback::Timeout::new(50, move || {
+        let doc = web_sys::window().and_then(|w| w.document());
+        let sel = batch.map_or_else(|| "[data-testid=\"batch-list\"]".to_string(), |b| format!("[data-testid=\"batch-row\"][data-batch-id=\"{b}\"]"));
+        if let Some(el) = doc.and_then(|d| d.query_selector(&sel).ok().flatten()) {
+            el.scroll_into_view();
+        }
+    })
+    .forget();
+}
+
+/// The links to every study page, on every page.
+#[component]
+pub fn StudyNav() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let study = expect_context::<Study>();
+    let due = move || study.progress.with(|p| p.due(today()).len());
+    let link = move |route: Route, id: &'static str, key: &'static str| {
+        let href = route.to_hash();
+        let r2 = route.clone();
+        let current = move || {
+            let now = study.route.get();
+            let same = match (&now, &r2) {
+                (Route::Lesson(_), Route::Lessons) => true,
+                (a, b) => a == b,
+            };
+            same.then_some("page")
+        };
+        view! { <a href=href data-testid=id aria-current=current>{move || lab.t(key)}</a> }
+    };
+    view! {
+        <nav class="study-nav" aria-label=move || lab.t("nav.label")>
+            {link(Route::Lessons, "nav-lessons", "nav.lessons")}
+            {link(Route::Lab, "nav-lab", "nav.lab")}
+            {link(Route::Quiz, "nav-quiz", "nav.quiz")}
+            {link(Route::Exam, "nav-exam", "nav.exam")}
+            <a href=Route::Review.to_hash() data-testid="nav-review"
+                aria-current=move || (study.route.get() == Route::Review).then_some("page")>
+                {move || lab.t("nav.review")}
+                {move || (due() > 0).then(|| view! { " "<span class="badge" data-testid="review-due">{due()}</span> })}
+            </a>
+            {link(Route::Glossary, "nav-glossary", "nav.glossary")}
+        </nav>
+    }
+}
+
+/// The progress notice from loading, and the question before replacing a changed lab.
+#[component]
+pub fn StudyBanners() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let study = expect_context::<Study>();
+    view! {
+        {move || study.notice.get().map(|n| view! {
+            <div class="banner" role="alert" data-testid="progress-notice">
+                <p>{move || n.text(lab.lang.get()).to_string()}</p>
+                <button data-testid="progress-notice-dismiss" on:click=move |_| study.notice.set(None)>{move || lab.t("study.dismiss")}</button>
+            </div>
+        })}
+        {move || study.ask.get().map(|o| {
+            let title = o.scenario.title.clone();
+            view! {
+                <div class="banner ask" role="alertdialog" data-testid="replace-ask">
+                    <p>{move || lab.t("study.replace.ask").replace("{title}", &title)}</p>
+                    <button class="primary" data-testid="replace-yes" on:click={
+                        let o = o.clone();
+                        move |_| { study.ask.set(None); do_open(lab, o.clone()); }
+                    }>{move || lab.t("study.replace.yes")}</button>
+                    <button data-testid="replace-no" on:click=move |_| study.ask.set(None)>{move || lab.t("study.replace.no")}</button>
+                </div>
+            }
+        })}
+    }
+}
+
+/// Right answers per topic, for `topics` (every topic with an answer when `None`).
+#[component]
+pub fn TopicScores(#[prop(optional)] topics: Option<Vec<String>>) -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let study = expect_context::<Study>();
+    let rows = move || {
+        let lang = lab.lang.get();
+        study.progress.with(|p| {
+            let ids: Vec<String> = match &topics {
+                Some(t) => t.clone(),
+                None => study.topics.with_value(|ts| ts.iter().map(|t| t.id.clone()).filter(|id| p.score(id).answered > 0).collect()),
+            };
+            ids.into_iter().map(|id| (study.topic_name(&id, lang), p.score(&id), id)).collect::<Vec<_>>()
+        })
+    };
+    view! {
+        <table class="grid scores" data-testid="topic-scores">
+            <thead><tr><th>{move || lab.t("score.topic")}</th><th>{move || lab.t("score.right")}</th><th>"%"</th></tr></thead>
+            <tbody>
+                {move || {
+                    let r = rows();
+                    if r.is_empty() {
+                        view! { <tr><td colspan="3" class="muted">{lab.t("score.none")}</td></tr> }.into_any()
+                    } else {
+                        r.into_iter().map(|(name, s, id)| view! {
+                            <tr data-testid="topic-score" data-topic=id data-answered=s.answered data-correct=s.correct>
+                                <td>{name}</td><td>{format!("{} / {}", s.correct, s.answered)}</td><td>{s.percent()}</td>
+                            </tr>
+                        }).collect_view().into_any()
+                    }
+                }}
+            </tbody>
+        </table>
+    }
+}

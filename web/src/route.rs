@@ -1,0 +1,101 @@
+//! The page's routes, kept in the URL fragment (`#/lessons`, `#/lesson/watermarks`, `#/lab`,
+//! `#/quiz`, `#/exam`, `#/review`, `#/glossary`) so back, forward and reload work. A share
+//! link's fragment (`#lab=…`) and the recovery test's `#debug-panic` open the lab and are left
+//! as they are; anything else (an empty fragment, an unknown route) opens the lesson list.
+//!
+//! Plain Rust, no DOM: the page reads `location.hash` and listens to `hashchange`.
+
+/// One page of the app.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Route {
+    /// The study path: every lesson with its progress (the page the app opens on).
+    Lessons,
+    /// One lesson beside the lab, by id (`watermarks`).
+    Lesson(String),
+    /// The free lab.
+    Lab,
+    /// The question bank, one question at a time.
+    Quiz,
+    /// Exam mode.
+    Exam,
+    /// Missed questions due again today.
+    Review,
+    /// English ↔ Korean terms.
+    Glossary,
+}
+
+impl Route {
+    /// The route of a `location.hash` value (with or without its `#`).
+    ///
+    /// # Examples
+    /// ```
+    /// use streamlab_web::route::Route;
+    /// assert_eq!(Route::from_hash("#/lesson/watermarks"), Route::Lesson("watermarks".into()));
+    /// assert_eq!(Route::from_hash(""), Route::Lessons);
+    /// assert_eq!(Route::from_hash("#lab=AbC"), Route::Lab);
+    /// ```
+    pub fn from_hash(hash: &str) -> Route {
+        let h = hash.strip_prefix('#').unwrap_or(hash);
+        if h.starts_with("lab=") || h == "debug-panic" {
+            return Route::Lab;
+        }
+        let path = h.strip_prefix('/').unwrap_or(h).trim_end_matches('/');
+        match path.split_once('/') {
+            Some(("lesson", id)) if !id.is_empty() && !id.contains('/') => Route::Lesson(id.to_string()),
+            _ => match path {
+                "lab" => Route::Lab,
+                "quiz" => Route::Quiz,
+                "exam" => Route::Exam,
+                "review" => Route::Review,
+                "glossary" => Route::Glossary,
+                _ => Route::Lessons,
+            },
+        }
+    }
+
+    /// The fragment for this route, with its `#`.
+    pub fn to_hash(&self) -> String {
+        match self {
+            Route::Lessons => "#/lessons".into(),
+            Route::Lesson(id) => format!("#/lesson/{id}"),
+            Route::Lab => "#/lab".into(),
+            Route::Quiz => "#/quiz".into(),
+            Route::Exam => "#/exam".into(),
+            Route::Review => "#/review".into(),
+            Route::Glossary => "#/glossary".into(),
+        }
+    }
+
+    /// True for the pages that show the lab's panels (the lab and a lesson).
+    pub fn shows_lab(&self) -> bool {
+        matches!(self, Route::Lab | Route::Lesson(_))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_route_round_trips_through_its_fragment() {
+        for r in [Route::Lessons, Route::Lesson("late-data".into()), Route::Lab, Route::Quiz, Route::Exam, Route::Review, Route::Glossary] {
+            assert_eq!(Route::from_hash(&r.to_hash()), r);
+        }
+    }
+
+    #[test]
+    fn other_fragments_open_the_lesson_list_or_the_lab() {
+        // No fragment: the app opens on the study path.
+        assert_eq!(Route::from_hash(""), Route::Lessons);
+        assert_eq!(Route::from_hash("#"), Route::Lessons);
+        assert_eq!(Route::from_hash("#/nowhere"), Route::Lessons);
+        assert_eq!(Route::from_hash("#/lesson/"), Route::Lessons);
+        assert_eq!(Route::from_hash("#/lesson/a/b"), Route::Lessons);
+        // A share link and the recovery test's fragment belong to the lab.
+        assert_eq!(Route::from_hash("#lab=eJzLSM3JyQcABiwCFQ"), Route::Lab);
+        assert_eq!(Route::from_hash("#debug-panic"), Route::Lab);
+        // A trailing slash is forgiven.
+        assert_eq!(Route::from_hash("#/quiz/"), Route::Quiz);
+        assert!(Route::Lesson("x".into()).shows_lab() && Route::Lab.shows_lab() && !Route::Quiz.shows_lab());
+    }
+}
