@@ -126,10 +126,10 @@ export async function teachChecks({ browser, baseUrl, check, assert, outDir, Lab
         assert(there.watermark === here.watermark, `watermark: ${there.watermark}, want ${here.watermark}`);
         assert(there.rows === here.rows, `emitted rows differ:\n${there.rows}\n---\n${here.rows}`);
         assert(!other.url().includes('#lab='), 'the link stayed in the address after opening it');
+        await other.screenshot({ path: shot('share-opened.png'), fullPage: false });
         // The learner's own session is kept and comes back.
         await other.locator(tid('share-restore')).click();
         await other.waitForFunction(([sel]) => /^0\/\d+$/.test(document.querySelector(sel)?.textContent.replace(/\s+/g, '') ?? ''), [tid('steps-done')]);
-        await other.screenshot({ path: shot('share-opened.png'), fullPage: false });
       } finally {
         await ctx2.close();
       }
