@@ -82,6 +82,11 @@ export async function teachChecks({ browser, baseUrl, check, assert, outDir, Lab
       await page.keyboard.press('r');
       if ((await page.locator('.speaker-notes .ask').count()) > 0) await lab.el('presenter-answer').first().waitFor({ state: 'visible' });
       await page.keyboard.press('r');
+      // + and − move the first watermark delay by one of its unit (classic: '10 minutes').
+      await page.keyboard.press('+');
+      await page.waitForFunction((sel) => document.querySelector(sel)?.value.includes("'11 minutes'"), tid('query-editor'));
+      await page.keyboard.press('-');
+      await page.waitForFunction((sel) => document.querySelector(sel)?.value.includes("'10 minutes'"), tid('query-editor'));
       await page.keyboard.press('1');
       await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.trim() === 'append', tid('presenter-mode'));
       await page.screenshot({ path: shot('presenter.png') });
