@@ -229,6 +229,28 @@ export async function teachChecks({ browser, baseUrl, check, assert, outDir, Lab
     }
   });
 
+  await check('teach: "Try it in the lab" asks before replacing a lab the learner worked in', async () => {
+    const { context, page: p } = await freshPage(browser, problems, { width: 1280, height: 900 });
+    try {
+      const l = new LabPage(p);
+      await l.open(baseUrl);
+      await l.selectPreset('classic');
+      const m = await l.waitForFreshScenario();
+      await l.el('run-step').click();
+      await l.waitForStepsDone(1, m);
+      await l.el('quiz-try').click();
+      await l.el('quiz-try-ask').waitFor({ state: 'visible' });
+      await l.el('quiz-try-no').click();
+      await l.el('quiz-try-ask').waitFor({ state: 'detached' });
+      await l.waitForStepsDone(1, m);
+      await l.el('quiz-try').click();
+      await l.el('quiz-try-yes').click();
+      await l.waitForFreshScenario();
+    } finally {
+      await context.close();
+    }
+  });
+
   await check('teach: no page errors in the fresh contexts', async () => {
     assert(problems.length === 0, problems.join('\n'));
   });
