@@ -82,6 +82,11 @@ export async function teachChecks({ browser, baseUrl, check, assert, outDir, Lab
       await page.keyboard.press('r');
       if ((await page.locator('.speaker-notes .ask').count()) > 0) await lab.el('presenter-answer').first().waitFor({ state: 'visible' });
       await page.keyboard.press('r');
+      // + and − move the first watermark delay by one of its unit (classic: '10 minutes').
+      await page.keyboard.press('+');
+      await page.waitForFunction((sel) => document.querySelector(sel)?.value.includes("'11 minutes'"), tid('query-editor'));
+      await page.keyboard.press('-');
+      await page.waitForFunction((sel) => document.querySelector(sel)?.value.includes("'10 minutes'"), tid('query-editor'));
       await page.keyboard.press('1');
       await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.trim() === 'append', tid('presenter-mode'));
       await page.screenshot({ path: shot('presenter.png') });
@@ -126,10 +131,10 @@ export async function teachChecks({ browser, baseUrl, check, assert, outDir, Lab
         assert(there.watermark === here.watermark, `watermark: ${there.watermark}, want ${here.watermark}`);
         assert(there.rows === here.rows, `emitted rows differ:\n${there.rows}\n---\n${here.rows}`);
         assert(!other.url().includes('#lab='), 'the link stayed in the address after opening it');
+        await other.screenshot({ path: shot('share-opened.png'), fullPage: false });
         // The learner's own session is kept and comes back.
         await other.locator(tid('share-restore')).click();
         await other.waitForFunction(([sel]) => /^0\/\d+$/.test(document.querySelector(sel)?.textContent.replace(/\s+/g, '') ?? ''), [tid('steps-done')]);
-        await other.screenshot({ path: shot('share-opened.png'), fullPage: false });
       } finally {
         await ctx2.close();
       }
@@ -219,6 +224,28 @@ export async function teachChecks({ browser, baseUrl, check, assert, outDir, Lab
       await kl.el('presenter-pane').waitFor({ state: 'visible' });
       await ko.setViewportSize({ width: 1280, height: 720 });
       await ko.screenshot({ path: shot('presenter-ko.png') });
+    } finally {
+      await context.close();
+    }
+  });
+
+  await check('teach: "Try it in the lab" asks before replacing a lab the learner worked in', async () => {
+    const { context, page: p } = await freshPage(browser, problems, { width: 1280, height: 900 });
+    try {
+      const l = new LabPage(p);
+      await l.open(baseUrl);
+      await l.selectPreset('classic');
+      const m = await l.waitForFreshScenario();
+      await l.el('run-step').click();
+      await l.waitForStepsDone(1, m);
+      await l.el('quiz-try').click();
+      await l.el('quiz-try-ask').waitFor({ state: 'visible' });
+      await l.el('quiz-try-no').click();
+      await l.el('quiz-try-ask').waitFor({ state: 'detached' });
+      await l.waitForStepsDone(1, m);
+      await l.el('quiz-try').click();
+      await l.el('quiz-try-yes').click();
+      await l.waitForFreshScenario();
     } finally {
       await context.close();
     }

@@ -260,6 +260,11 @@ const MESSAGES: &[(&str, &str)] = &[
     ("an array", "배열"),
     ("The delay was not applied: {}", "지연을 적용하지 않았습니다: {}"),
     ("not modelled yet", "아직 재현하지 않음"),
+    // Browser storage (crash.rs, lib.rs).
+    ("the stored text is not a saved session ({})", "저장된 텍스트가 저장된 세션이 아닙니다 ({})"),
+    ("the lab did not finish loading this session last time", "지난번에 실습이 이 세션을 끝까지 불러오지 못했습니다"),
+    ("it could not be read: {}", "읽을 수 없습니다: {}"),
+    ("this session ({} KB) could not be saved in the browser ({}); it will not come back after a reload: use Save to download it", "이 세션({} KB)을 브라우저에 저장하지 못했습니다 ({}). 새로 고침하면 돌아오지 않으니 \"JSON으로 저장\"으로 내려받으세요"),
     // The engine's hints (`with_hint`, the checker's), in the order of their files.
     ("a stream never ends, so it cannot be sorted; sort the result of an aggregation in complete mode, or sort each batch in foreachBatch", "스트림은 끝나지 않으므로 정렬할 수 없습니다. complete 모드에서 집계 결과를 정렬하거나, foreachBatch에서 배치마다 정렬하세요"),
     ("add withWatermark before dropDuplicatesWithinWatermark: the watermark delay is how long a key is remembered", "dropDuplicatesWithinWatermark 앞에 withWatermark를 넣으세요. 워터마크 지연이 키를 기억하는 기간입니다"),
@@ -322,21 +327,32 @@ pub fn localize(lang: Lang, message: &str) -> String {
     if lang == Lang::En {
         return message.to_string();
     }
-    message.split("; ").map(localize_part).collect::<Vec<_>>().join("; ")
+    // Notes joined by `; ` are put into Korean one by one when each is known; else the whole
+    // text may be one sentence that itself holds `; ` (the storage message); else each known
+    // part is, and the others stay English.
+    let parts: Vec<&str> = message.split("; ").collect();
+    let each: Vec<Option<String>> = parts.iter().map(|p| localize_part(p)).collect();
+    if parts.len() > 1 && each.iter().all(Option::is_some) {
+        return each.into_iter().flatten().collect::<Vec<_>>().join("; ");
+    }
+    if let Some(ko) = localize_part(message) {
+        return ko;
+    }
+    parts.iter().zip(each).map(|(p, k)| k.unwrap_or_else(|| p.to_string())).collect::<Vec<_>>().join("; ")
 }
 
-fn localize_part(part: &str) -> String {
+fn localize_part(part: &str) -> Option<String> {
     // `post_id: <sentence>`: a field name (or a path such as `steps[2].clicks[0].post_id`)
     // before the sentence.
     if let Some((field, rest)) = part.split_once(": ") {
         let is_name = !field.is_empty() && field.chars().all(|c| c.is_ascii_alphanumeric() || "_.[]".contains(c));
         if is_name {
             if let Some(ko) = localize_sentence(rest, 0) {
-                return format!("{field}: {ko}");
+                return Some(format!("{field}: {ko}"));
             }
         }
     }
-    localize_sentence(part, 0).unwrap_or_else(|| part.to_string())
+    localize_sentence(part, 0)
 }
 
 fn localize_sentence(text: &str, depth: usize) -> Option<String> {
@@ -400,6 +416,16 @@ mod tests {
             "post_id: 문자열 \"seven\"은(는) long에 들어가는 정수가 아니므로 Spark는 NULL로 읽습니다; event_time: '25:00'은(는) 시각이 아닙니다. 12:07 또는 12:07:30처럼 쓰세요"
         );
         assert_eq!(localize(Lang::Ko, "no source named 'x'"), "'x'라는 소스가 없습니다");
+        // Two notes of the same kind stay two notes.
+        assert_eq!(
+            localize(Lang::Ko, "a: the number 1.5 (with a fraction) is not a whole number that fits a long: Spark reads NULL; b: an empty string is not a whole number that fits a long: Spark reads NULL"),
+            "a: 소수가 있는 숫자 1.5은(는) long에 들어가는 정수가 아니므로 Spark는 NULL로 읽습니다; b: 빈 문자열은(는) long에 들어가는 정수가 아니므로 Spark는 NULL로 읽습니다"
+        );
+        // Two holes, the first one a number.
+        assert_eq!(
+            localize(Lang::Ko, "this session (12 KB) could not be saved in the browser (QuotaExceededError); it will not come back after a reload: use Save to download it"),
+            "이 세션(12 KB)을 브라우저에 저장하지 못했습니다 (QuotaExceededError). 새로 고침하면 돌아오지 않으니 \"JSON으로 저장\"으로 내려받으세요"
+        );
         // Unknown text stays as it is; odd text never panics.
         assert_eq!(localize(Lang::Ko, "something else"), "something else");
         for odd in ["", "{}", "; ;", ": :", "the string \"", "the number "] {

@@ -130,7 +130,7 @@ fn StorageBanner() -> impl IntoView {
     view! {
         {move || lab.storage_notice.get().map(|reason| view! {
             <div class="banner" role="alert" data-testid="storage-notice">
-                <p>{lab.t("storage.set_aside")}" ("{reason}")"</p>
+                <p>{move || lab.t("storage.set_aside")}" ("{move || crate::i18n::localize(lab.lang.get(), &reason)}")"</p>
                 <button data-testid="storage-retry" on:click=move |_| { crate::crash::restore_set_aside(); reload(); }>
                     {move || lab.t("storage.retry")}
                 </button>
@@ -140,7 +140,7 @@ fn StorageBanner() -> impl IntoView {
             </div>
         })}
         {move || lab.save_error.get().map(|e| view! {
-            <div class="banner" role="alert" data-testid="save-error"><p>{e}</p></div>
+            <div class="banner" role="alert" data-testid="save-error"><p>{move || crate::i18n::localize(lab.lang.get(), &e)}</p></div>
         })}
     }
 }
