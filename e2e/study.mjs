@@ -170,7 +170,7 @@ async function setLang(lab, want) {
 }
 
 /** Runs lesson `id` through the UI: open it from the list, its steps, its questions. */
-async function runLesson(lab, id, bank, expected) {
+async function runLesson(lab, id, bank, expected, shotPath) {
   const page = lab.page;
   await lab.el('nav-lessons').click();
   await lab.el(`lesson-link-${id}`).click();
@@ -194,6 +194,11 @@ async function runLesson(lab, id, bank, expected) {
       throw new Error(`lesson ${id}: step ${k} (${actions.join(' ; ')}) is not done: ${await lab.text('step-waiting')}`);
     });
     [k, n] = await stepCount(lab);
+    // What a learner sees in the middle of a lesson.
+    if (shotPath && k === 2) {
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: shotPath });
+    }
   }
   await lab.el('steps-complete').waitFor({ state: 'visible' });
   const scope = lab.el('lesson-questions');
@@ -215,6 +220,8 @@ export async function studyChecks({ page, url, root, check, assert, outDir, LabP
 
   await check('study: the app opens on the lesson list, every lesson in order, none started', async () => {
     await page.goto(url, { waitUntil: 'load' });
+    // Reload only once the app is up (a reload while the wasm downloads aborts the request).
+    await lab.el('lesson-list').waitFor({ state: 'visible' });
     await page.evaluate(() => localStorage.removeItem('streamlab.progress'));
     await page.reload({ waitUntil: 'load' });
     await lab.el('lesson-list').waitFor({ state: 'visible' });
@@ -241,10 +248,7 @@ export async function studyChecks({ page, url, root, check, assert, outDir, LabP
       await setLang(lab, lang);
       let answered = 0;
       for (const id of lessonIds) {
-        answered += await runLesson(lab, id, bank, expected);
-        if (id === 'watermarks') {
-          await page.locator(tid('lesson-page')).screenshot({ path: path.join(outDir, `lesson-${lang}.png`) });
-        }
+        answered += await runLesson(lab, id, bank, expected, id === 'watermarks' ? path.join(outDir, `lesson-${lang}.png`) : undefined);
       }
       await lab.el('nav-lessons').click();
       const states = await page.locator(tid('lesson-item')).evaluateAll((els) => els.map((e) => e.dataset.state));
