@@ -321,6 +321,22 @@ export async function studyChecks({ page, url, root, check, assert, outDir, LabP
     assert(page.url().endsWith('#/lab'), `try it went to ${page.url()}`);
   });
 
+  await check('study: "predict the next batch" asks before the batch and shows what was right after it', async () => {
+    await lab.el('nav-lab').click();
+    await lab.selectPreset('classic');
+    await lab.waitForFreshScenario();
+    await lab.el('predict-open').click();
+    await lab.el('predict-prompt').waitFor({ state: 'visible' });
+    assert((await lab.el('predict-feedback').count()) === 0, 'the answer shows before the batch ran');
+    await page.locator(tid('predict-choice')).first().click();
+    // The hint names the button that runs the predicted batch; press it.
+    const hint = await lab.text('predict-hint');
+    await lab.el(/Trigger one batch/.test(hint) ? 'trigger-batch' : 'run-step').click();
+    const fb = lab.el('predict-feedback');
+    await fb.waitFor({ state: 'visible' });
+    assert((await page.locator(`${tid('predict-choice')}.right`).count()) === 1, 'no choice is marked right after the batch');
+  });
+
   await check('study: a corrupted progress record gives a message and a working page', async () => {
     await page.evaluate(() => localStorage.setItem('streamlab.progress', '{"version":1,"answers":[{"question":'));
     await page.goto(`${url}#/lessons`, { waitUntil: 'load' });

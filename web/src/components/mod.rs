@@ -60,7 +60,7 @@ pub fn App() -> impl IntoView {
                 <p class="subtitle">{move || lab.t("app.subtitle")}</p>
             </div>
             <study::StudyNav/>
-            {move || study.route.with(Route::shows_lab).then(|| view! { <scenario_io::PresetPicker/> })}
+            {move || (study.route.get() == Route::Lab).then(|| view! { <scenario_io::PresetPicker/> })}
             <button class="lang" data-testid="lang-toggle"
                 on:click=move |_| lab.lang.update(|l| *l = if *l == Lang::Ko { Lang::En } else { Lang::Ko })>
                 {move || lab.t("lang.switch")}

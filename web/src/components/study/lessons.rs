@@ -160,11 +160,11 @@ pub fn LessonPage(id: String) -> impl IntoView {
                 <p class="muted">{move || lab.t("lesson.number").replace("{n}", &lesson.with_value(|l| l.number).to_string())}</p>
                 <h2 data-testid="lesson-title">{move || text().title}</h2>
                 <div class="prose">{move || render_text(&text().text)}</div>
+                <div class="watch" data-testid="lesson-watch"><h3>{move || lab.t("lesson.watch")}</h3><div class="prose">{move || render_text(&text().watch)}</div></div>
+                <Steps lesson=lesson step=step/>
                 {move || text().exam.map(|e| view! {
                     <div class="exam-note" data-testid="lesson-exam"><h3>{move || lab.t("lesson.exam")}</h3><div class="prose">{render_text(&e)}</div></div>
                 })}
-                <div class="watch" data-testid="lesson-watch"><h3>{move || lab.t("lesson.watch")}</h3><div class="prose">{move || render_text(&text().watch)}</div></div>
-                <Steps lesson=lesson step=step/>
                 {move || (step.get() >= lesson.with_value(|l| l.steps.len())).then(|| view! {
                     <section class="lesson-questions" data-testid="lesson-questions">
                         <h3>{move || lab.t("lesson.questions")}</h3>
