@@ -42,7 +42,7 @@ pub fn lesson_state(p: &Progress, lesson: &Lesson) -> LessonState {
 }
 
 /// Inline spans as elements.
-fn render_spans(spans: Vec<Span>) -> impl IntoView {
+pub fn render_spans(spans: Vec<Span>) -> impl IntoView {
     spans
         .into_iter()
         .map(|s| match s {
