@@ -353,4 +353,5 @@ export async function studyChecks({ page, url, root, check, assert, outDir, LabP
     await lab.el('run-step').click();
     await page.waitForFunction((sel) => /^1\s*\//.test(document.querySelector(sel)?.textContent ?? ''), tid('lesson-step-count'));
   });
+  console.log(`study screenshots: ${path.relative(process.cwd(), outDir) || '.'}/lessons-en.png, lessons-ko.png, lesson-en.png, lesson-ko.png, exam-result.png`);
 }
