@@ -28,7 +28,7 @@ pub enum LessonState {
 
 /// The state of `lesson` in `p`.
 pub fn lesson_state(p: &Progress, lesson: &Lesson) -> LessonState {
-    if p.lessons_done.iter().any(|l| *l == lesson.id) {
+    if p.lessons_done.contains(&lesson.id) {
         LessonState::Done
     } else if p.lesson.as_deref() == Some(lesson.id.as_str()) {
         if p.lesson_step >= lesson.steps.len() {
