@@ -170,7 +170,7 @@ async function setLang(lab, want) {
 }
 
 /** Runs lesson `id` through the UI: open it from the list, its steps, its questions. */
-async function runLesson(lab, id, bank, expected) {
+async function runLesson(lab, id, bank, expected, shotPath) {
   const page = lab.page;
   await lab.el('nav-lessons').click();
   await lab.el(`lesson-link-${id}`).click();
@@ -194,6 +194,11 @@ async function runLesson(lab, id, bank, expected) {
       throw new Error(`lesson ${id}: step ${k} (${actions.join(' ; ')}) is not done: ${await lab.text('step-waiting')}`);
     });
     [k, n] = await stepCount(lab);
+    // What a learner sees in the middle of a lesson.
+    if (shotPath && k === 2) {
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: shotPath });
+    }
   }
   await lab.el('steps-complete').waitFor({ state: 'visible' });
   const scope = lab.el('lesson-questions');
@@ -215,6 +220,8 @@ export async function studyChecks({ page, url, root, check, assert, outDir, LabP
 
   await check('study: the app opens on the lesson list, every lesson in order, none started', async () => {
     await page.goto(url, { waitUntil: 'load' });
+    // Reload only once the app is up (a reload while the wasm downloads aborts the request).
+    await lab.el('lesson-list').waitFor({ state: 'visible' });
     await page.evaluate(() => localStorage.removeItem('streamlab.progress'));
     await page.reload({ waitUntil: 'load' });
     await lab.el('lesson-list').waitFor({ state: 'visible' });
@@ -241,10 +248,7 @@ export async function studyChecks({ page, url, root, check, assert, outDir, LabP
       await setLang(lab, lang);
       let answered = 0;
       for (const id of lessonIds) {
-        answered += await runLesson(lab, id, bank, expected);
-        if (id === 'watermarks') {
-          await page.locator(tid('lesson-page')).screenshot({ path: path.join(outDir, `lesson-${lang}.png`) });
-        }
+        answered += await runLesson(lab, id, bank, expected, id === 'watermarks' ? path.join(outDir, `lesson-${lang}.png`) : undefined);
       }
       await lab.el('nav-lessons').click();
       const states = await page.locator(tid('lesson-item')).evaluateAll((els) => els.map((e) => e.dataset.state));
@@ -317,6 +321,22 @@ export async function studyChecks({ page, url, root, check, assert, outDir, LabP
     assert(page.url().endsWith('#/lab'), `try it went to ${page.url()}`);
   });
 
+  await check('study: "predict the next batch" asks before the batch and shows what was right after it', async () => {
+    await lab.el('nav-lab').click();
+    await lab.selectPreset('classic');
+    await lab.waitForFreshScenario();
+    await lab.el('predict-open').click();
+    await lab.el('predict-prompt').waitFor({ state: 'visible' });
+    assert((await lab.el('predict-feedback').count()) === 0, 'the answer shows before the batch ran');
+    await page.locator(tid('predict-choice')).first().click();
+    // The hint names the button that runs the predicted batch; press it.
+    const hint = await lab.text('predict-hint');
+    await lab.el(/Trigger one batch/.test(hint) ? 'trigger-batch' : 'run-step').click();
+    const fb = lab.el('predict-feedback');
+    await fb.waitFor({ state: 'visible' });
+    assert((await page.locator(`${tid('predict-choice')}.right`).count()) === 1, 'no choice is marked right after the batch');
+  });
+
   await check('study: a corrupted progress record gives a message and a working page', async () => {
     await page.evaluate(() => localStorage.setItem('streamlab.progress', '{"version":1,"answers":[{"question":'));
     await page.goto(`${url}#/lessons`, { waitUntil: 'load' });
@@ -333,4 +353,5 @@ export async function studyChecks({ page, url, root, check, assert, outDir, LabP
     await lab.el('run-step').click();
     await page.waitForFunction((sel) => /^1\s*\//.test(document.querySelector(sel)?.textContent ?? ''), tid('lesson-step-count'));
   });
+  console.log(`study screenshots: ${path.relative(process.cwd(), outDir) || '.'}/lessons-en.png, lessons-ko.png, lesson-en.png, lesson-ko.png, exam-result.png`);
 }

@@ -136,7 +136,7 @@ impl Condition {
         at_least("pending rows", self.pending_at_least, v.pending.len())?;
         if let Some(wm) = &self.watermark {
             if v.watermark.as_deref() != Some(wm.as_str()) {
-                return Err(format!("watermark is {:?}, not {wm}", v.watermark));
+                return Err(format!("the watermark is {}, not {wm}", v.watermark.as_deref().unwrap_or("none")));
             }
         }
         if let Some(m) = &self.mode {
@@ -215,7 +215,7 @@ impl Condition {
             if let Some(wm) = &self.batch_watermark {
                 let want = parse_timestamp_us(wm).ok().map(|us| us / 1000);
                 if b.watermark_ms != want {
-                    return Err(format!("batch {id} ran with watermark {:?}, not {wm}", b.watermark));
+                    return Err(format!("batch {id} ran with watermark {}, not {wm}", b.watermark.as_deref().unwrap_or("none")));
                 }
             }
             if let Some(n) = self.batch_rows {
@@ -231,13 +231,13 @@ impl Condition {
             if let Some(n) = self.batch_dropped {
                 let got = b.metrics.first().map(|m| m.dropped);
                 if got != Some(n) {
-                    return Err(format!("batch {id} dropped {got:?}, not {n}"));
+                    return Err(format!("batch {id} dropped {}, not {n}", got.map_or_else(|| "nothing (no state operator)".to_string(), |g| g.to_string())));
                 }
             }
             if let Some(n) = self.batch_state_total {
                 let got = b.metrics.first().map(|m| m.total);
                 if got != Some(n) {
-                    return Err(format!("batch {id} state total {got:?}, not {n}"));
+                    return Err(format!("batch {id} state total {}, not {n}", got.map_or_else(|| "none (no state operator)".to_string(), |g| g.to_string())));
                 }
             }
         } else if batch_keys {

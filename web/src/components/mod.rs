@@ -63,10 +63,8 @@ pub fn App() -> impl IntoView {
                 <p class="subtitle">{move || lab.t("app.subtitle")}</p>
             </div>
             <study::StudyNav/>
-            {move || study.route.with(Route::shows_lab).then(|| view! {
-                <scenario_io::PresetPicker/>
-                <share::ShareButton/><presenter::PresenterToggle/>
-            })}
+            {move || (study.route.get() == Route::Lab).then(|| view! { <scenario_io::PresetPicker/> })}
+            {move || study.route.with(Route::shows_lab).then(|| view! { <share::ShareButton/><presenter::PresenterToggle/> })}
             <button class="lang" data-testid="lang-toggle"
                 on:click=move |_| lab.lang.update(|l| *l = if *l == Lang::Ko { Lang::En } else { Lang::Ko })>
                 {move || lab.t("lang.switch")}

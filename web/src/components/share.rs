@@ -130,13 +130,15 @@ pub fn ShareBanner() -> impl IntoView {
         lab.act(|s| *s = shared);
         lab.selected_batch.set(None);
         inc.offer.set(false);
-        set_address(&address_without_fragment());
+        // The page stays on the free lab (a reload too), not the lesson list.
+        set_address(&format!("{}#/lab", address_without_fragment()));
     };
     let ignore = move |_| {
         inc.session.set_value(None);
         inc.offer.set(false);
         inc.error.set(None);
-        set_address(&address_without_fragment());
+        // The page stays on the free lab (a reload too), not the lesson list.
+        set_address(&format!("{}#/lab", address_without_fragment()));
     };
     let restore = move |_| {
         let raw = gloo_storage::LocalStorage::raw();

@@ -5,7 +5,9 @@
 use gloo_timers::callback::Interval;
 use leptos::prelude::*;
 
+use super::lessons::render_spans;
 use super::{open_in_lab, today, Opening, Study};
+use crate::markup::spans;
 use crate::exam::{draw, record, score, Exam, ExamAnswer, ExamReport};
 use crate::quiz::Kind;
 use crate::route::Route;
@@ -109,14 +111,14 @@ fn ExamRun(exam: Exam, answers: RwSignal<Vec<ExamAnswer>>, index: RwSignal<usize
             };
             view! {
                 <div class="panel question" data-testid="exam-question" data-question=item.question.clone()>
-                    <p class="prompt">{move || q.with_value(|q| q.text(lab.lang.get()).prompt.clone())}</p>
+                    <p class="prompt">{move || q.with_value(|q| render_spans(spans(&q.text(lab.lang.get()).prompt)))}</p>
                     {body}
                 </div>
             }.into_any()
         }}
         <div class="buttons">
             <button data-testid="exam-prev" disabled=move || index.get() == 0 on:click=move |_| index.update(|i| *i = i.saturating_sub(1))>{move || lab.t("quiz.prev")}</button>
-            <button data-testid="exam-next" disabled=move || index.get() + 1 >= n on:click=move |_| index.update(|i| *i += 1)>{move || lab.t("quiz.next")}</button>
+            <button data-testid="exam-next" disabled=move || { index.get() + 1 >= n } on:click=move |_| index.update(|i| *i += 1)>{move || lab.t("quiz.next")}</button>
             <button class="primary" data-testid="exam-finish" on:click=move |_| on_finish.run(())>{move || lab.t("exam.finish")}</button>
         </div>
     }
@@ -165,10 +167,10 @@ fn ExamResult(report: ExamReport, time: String) -> impl IntoView {
                 };
                 view! {
                     <div class="panel wrong-answer" data-testid="exam-wrong" data-question=w.question.clone()>
-                        <p class="prompt">{move || text().prompt}</p>
+                        <p class="prompt">{move || render_spans(spans(&text().prompt))}</p>
                         <p>{move || lab.t("exam.given")}" "<span class="given">{given}</span></p>
                         <p>{move || lab.t("exam.right")}" "<strong class="right-answer">{right}</strong></p>
-                        <p class="help">{move || text().explanation}</p>
+                        <p class="help">{move || render_spans(spans(&text().explanation))}</p>
                         <button data-testid="exam-try" on:click=try_it>
                             {move || match w.batch { Some(b) => lab.t("exam.try_batch").replace("{b}", &b.to_string()), None => lab.t("quiz.try").to_string() }}
                         </button>

@@ -28,7 +28,7 @@ pub enum LessonState {
 
 /// The state of `lesson` in `p`.
 pub fn lesson_state(p: &Progress, lesson: &Lesson) -> LessonState {
-    if p.lessons_done.iter().any(|l| *l == lesson.id) {
+    if p.lessons_done.contains(&lesson.id) {
         LessonState::Done
     } else if p.lesson.as_deref() == Some(lesson.id.as_str()) {
         if p.lesson_step >= lesson.steps.len() {
@@ -42,7 +42,7 @@ pub fn lesson_state(p: &Progress, lesson: &Lesson) -> LessonState {
 }
 
 /// Inline spans as elements.
-fn render_spans(spans: Vec<Span>) -> impl IntoView {
+pub fn render_spans(spans: Vec<Span>) -> impl IntoView {
     spans
         .into_iter()
         .map(|s| match s {
@@ -133,6 +133,12 @@ pub fn LessonPage(id: String) -> impl IntoView {
             open_in_lab(lab, study, Opening { scenario: s, script: None, batch: None, then: Route::Lesson(lesson.id.clone()) });
         }
     }
+    // Presenter mode's speaker notes follow the open lesson, and go back to the preset's when
+    // the lesson page goes away.
+    if let Some(p) = use_context::<crate::components::presenter::Presenter>() {
+        p.lesson.set(Some(lesson.id.clone()));
+        on_cleanup(move || p.lesson.set(None));
+    }
     let lesson = StoredValue::new(lesson);
     let step = Memo::new(move |_| study.progress.with(|p| p.lesson_step));
     // After every lab change, move past the steps whose condition now holds.
@@ -160,11 +166,11 @@ pub fn LessonPage(id: String) -> impl IntoView {
                 <p class="muted">{move || lab.t("lesson.number").replace("{n}", &lesson.with_value(|l| l.number).to_string())}</p>
                 <h2 data-testid="lesson-title">{move || text().title}</h2>
                 <div class="prose">{move || render_text(&text().text)}</div>
+                <div class="watch" data-testid="lesson-watch"><h3>{move || lab.t("lesson.watch")}</h3><div class="prose">{move || render_text(&text().watch)}</div></div>
+                <Steps lesson=lesson step=step/>
                 {move || text().exam.map(|e| view! {
                     <div class="exam-note" data-testid="lesson-exam"><h3>{move || lab.t("lesson.exam")}</h3><div class="prose">{render_text(&e)}</div></div>
                 })}
-                <div class="watch" data-testid="lesson-watch"><h3>{move || lab.t("lesson.watch")}</h3><div class="prose">{move || render_text(&text().watch)}</div></div>
-                <Steps lesson=lesson step=step/>
                 {move || (step.get() >= lesson.with_value(|l| l.steps.len())).then(|| view! {
                     <section class="lesson-questions" data-testid="lesson-questions">
                         <h3>{move || lab.t("lesson.questions")}</h3>

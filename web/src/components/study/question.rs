@@ -4,7 +4,9 @@
 
 use leptos::prelude::*;
 
+use super::lessons::render_spans;
 use super::{open_in_lab, today, Opening, Study};
+use crate::markup::spans;
 use crate::quiz::{shuffled, Kind, Question, ValueCheck};
 use crate::route::Route;
 use crate::Lab;
@@ -71,7 +73,7 @@ pub fn QuestionCard(q: Question, #[prop(optional)] on_answered: Option<Callback<
     let answered = move || outcome.with(Option::is_some);
     view! {
         <div class="question" data-testid="question" data-question=id.clone() data-kind=if kind == Kind::Value { "value" } else { "choice" }>
-            <p class="prompt" data-testid="quiz-prompt">{move || q.with_value(|q| q.text(lab.lang.get()).prompt.clone())}</p>
+            <p class="prompt" data-testid="quiz-prompt">{move || q.with_value(|q| render_spans(spans(&q.text(lab.lang.get()).prompt)))}</p>
             {move || (kind == Kind::Choice).then(|| view! {
                 <div class="choices" role="radiogroup">
                     {move || order.get().into_iter().map(|i| {
@@ -112,7 +114,7 @@ pub fn QuestionCard(q: Question, #[prop(optional)] on_answered: Option<Callback<
                 <div class="feedback" class:ok=o.correct role="status" data-testid="quiz-feedback" data-correct=o.correct.to_string()>
                     <strong>{move || if o.correct { lab.t("quiz.correct") } else { lab.t("quiz.wrong") }}</strong>
                     {o.expected.clone().map(|e| view! { " "{move || lab.t("quiz.expected")}" "<code data-testid="quiz-expected">{e.clone()}</code>"." })}
-                    " "<span data-testid="quiz-explanation">{move || q.with_value(|q| q.text(lab.lang.get()).explanation.clone())}</span>
+                    " "<span data-testid="quiz-explanation">{move || q.with_value(|q| render_spans(spans(&q.text(lab.lang.get()).explanation)))}</span>
                 </div>
             })}
         </div>
