@@ -238,13 +238,17 @@ export async function teachChecks({ browser, baseUrl, check, assert, outDir, Lab
       const m = await l.waitForFreshScenario();
       await l.el('run-step').click();
       await l.waitForStepsDone(1, m);
-      await l.el('quiz-try').click();
-      await l.el('quiz-try-ask').waitFor({ state: 'visible' });
-      await l.el('quiz-try-no').click();
-      await l.el('quiz-try-ask').waitFor({ state: 'detached' });
+      // The question bank is its own page (#/quiz); "try it" there asks before replacing.
+      await l.el('nav-quiz').click();
+      await l.el('quiz-try').first().click();
+      await l.el('replace-ask').waitFor({ state: 'visible' });
+      await l.el('replace-no').click();
+      await l.el('replace-ask').waitFor({ state: 'detached' });
+      await l.el('nav-lab').click();
       await l.waitForStepsDone(1, m);
-      await l.el('quiz-try').click();
-      await l.el('quiz-try-yes').click();
+      await l.el('nav-quiz').click();
+      await l.el('quiz-try').first().click();
+      await l.el('replace-yes').click();
       await l.waitForFreshScenario();
     } finally {
       await context.close();
