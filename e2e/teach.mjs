@@ -249,7 +249,10 @@ export async function teachChecks({ browser, baseUrl, check, assert, outDir, Lab
       await l.el('nav-quiz').click();
       await l.el('quiz-try').first().click();
       await l.el('replace-yes').click();
-      await l.waitForFreshScenario();
+      // The question's scenario opens in the lab (at the batch the question is about).
+      await l.el('replace-ask').waitFor({ state: 'detached' });
+      await p.waitForFunction(() => location.hash === '#/lab');
+      await l.el('run-step').waitFor({ state: 'visible' });
     } finally {
       await context.close();
     }

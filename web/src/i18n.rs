@@ -100,7 +100,7 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("restart", "Restart on the same checkpoint", "같은 체크포인트로 재시작"),
     ("runs", "runs:", "실행 횟수:"),
     ("sink.contents", "What the sink holds", "싱크에 저장된 내용"),
-    ("sink.dups", "rows a reader sees twice", "독자가 두 번 보는 행"),
+    ("sink.dups", "rows a reader sees twice", "읽는 쪽이 두 번 보는 행"),
     ("sink.orphan", "part file not in _spark_metadata: readers ignore it", "_spark_metadata에 없는 파일: 읽을 때 무시됨"),
     ("sink.duplicate", "duplicate from the re-run", "재실행으로 생긴 중복"),
     ("attempt", "Attempt", "시도"),

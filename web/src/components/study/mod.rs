@@ -74,7 +74,29 @@ impl Study {
             ask: RwSignal::new(None),
         };
         let route = study.route;
-        let handle = window_event_listener(leptos::ev::hashchange, move |_| route.set(Route::from_hash(&current_hash())));
+        let handle = window_event_listener(leptos::ev::hashchange, move |_| {
+            let hash = current_hash();
+            // A share link pasted into the address bar of an open lab changes only the
+            // fragment (no page load); load the page so the link is read and offered as on a
+            // fresh open (share::Incoming), never ignored.
+            if crate::share::from_location_hash(&hash).is_some() {
+                if let Some(w) = web_sys::window() {
+                    let _ = w.location().reload();
+                }
+                return;
+            }
+            route.set(Route::from_hash(&hash));
+        });
+        // A question asking before it replaces the lab shows its banner at the top of the
+        // page: bring it into view (the learner clicked far below it).
+        let ask = study.ask;
+        Effect::new(move |_| {
+            if ask.with(Option::is_some) {
+                if let Some(w) = web_sys::window() {
+                    w.scroll_to_with_x_and_y(0.0, 0.0);
+                }
+            }
+        });
         on_cleanup(move || handle.remove());
         // Browser storage is the outside world: save after every change.
         Effect::new(move |_| {
