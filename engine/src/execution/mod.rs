@@ -14,6 +14,7 @@ pub mod hll;
 pub mod join;
 pub mod like;
 pub mod limit;
+pub mod optimizer;
 pub mod session;
 pub mod state_rows;
 pub mod stream_join;

@@ -133,7 +133,7 @@ impl MemoryStream {
                     .payload_schema
                     .iter()
                     .zip(r)
-                    .map(|((n, _), v)| format!("{}:{}", serde_json::Value::String(n.clone()), crate::scenario::value_to_json(v)))
+                    .map(|((n, _), v)| format!("{}:{}", serde_json::Value::String(n.clone()), crate::types::json::value_to_json(v)))
                     .collect();
                 let text = format!("{{{}}}", fields.join(","));
                 let p = (self.records % u64::from(partitions)) as usize;
