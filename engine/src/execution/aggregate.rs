@@ -310,6 +310,16 @@ pub fn run_aggregate(
         r.extend(bufs.iter().map(AggBuffer::result));
         r
     };
+    // Eviction scans the whole store (as Spark's `removeKeysOlderThanWatermark` does), so it
+    // runs only when a grouping key carries the watermark: without one nothing can be past
+    // it, and a batch costs what it touches.
+    let evict = |state: &mut AggregateState| {
+        if watermarked.is_some() {
+            state.store.remove_where(|k, _| is_past(k, evict_wm_ms))
+        } else {
+            Vec::new()
+        }
+    };
     let rows = match mode {
         OutputMode::Complete => state.store.iter().map(|(k, b)| row_of(k, b)).collect(),
         OutputMode::Update => {
@@ -318,15 +328,10 @@ pub fn run_aggregate(
                 .filter_map(|k| state.store.get(k).map(|b| row_of(k, b)))
                 .collect();
             // Evicted silently after output.
-            state.store.remove_where(|k, _| is_past(k, evict_wm_ms));
+            evict(state);
             rows
         }
-        OutputMode::Append => state
-            .store
-            .remove_where(|k, _| is_past(k, evict_wm_ms))
-            .iter()
-            .map(|(k, b)| row_of(k, b))
-            .collect(),
+        OutputMode::Append => evict(state).iter().map(|(k, b)| row_of(k, b)).collect(),
     };
     let m = state.store.commit();
     AggregateOutput {
