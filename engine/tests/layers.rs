@@ -2,6 +2,7 @@
 //! `checkpoint` → `streaming` → `frontend` / `scenario` → `export` / `workloads` (ARCHITECTURE.md).
 //! This test reads every source file and fails on an import (`crate::X` outside comments) of
 //! a module in a higher layer, and on an import loop between two files of the frontend.
+#![allow(clippy::disallowed_methods)] // a test, bench or example may read files and the clock
 
 use std::path::{Path, PathBuf};
 

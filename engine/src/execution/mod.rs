@@ -211,7 +211,7 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
                 _ => (execute(input, ctx, states, fx), None),
             };
             let mut feed = |f: &mut dyn FnMut(&Row)| match window {
-                None => rows.iter().for_each(|r| f(r)),
+                None => rows.iter().for_each(f),
                 Some((time, spec)) => {
                     let mut cache: HashMap<i64, Value> = HashMap::default();
                     let mut scratch: Row = Vec::new();
