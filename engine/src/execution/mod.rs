@@ -15,7 +15,7 @@ pub mod join;
 pub mod like;
 pub mod limit;
 pub mod optimizer;
-pub mod session;
+pub mod session_window;
 pub mod state_rows;
 pub mod stream_join;
 pub mod watermark;
@@ -49,7 +49,7 @@ pub enum OperatorState {
     Aggregate(AggregateState),
     Dedup(DedupState),
     Limit(LimitState),
-    Session(session::SessionState),
+    Session(session_window::SessionState),
     StreamJoin(stream_join::StreamJoinState),
 }
 
@@ -194,12 +194,12 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
         Node::Aggregate { input, keys, aggs, event_time_key, session: Some(spec), op_id } => {
             let rows = execute(input, ctx, states, fx);
             let OperatorState::Session(state) =
-                states.entry(*op_id).or_insert_with(|| OperatorState::Session(session::SessionState::default()))
+                states.entry(*op_id).or_insert_with(|| OperatorState::Session(session_window::SessionState::default()))
             else {
                 unreachable!("operator {op_id} is a session-window aggregation")
             };
             let (late, evict) = ctx.watermarks(*op_id);
-            let (out, m) = session::run_session_aggregate(state, &rows, keys, aggs, spec, event_time_key.is_some(), ctx.mode, late, evict);
+            let (out, m) = session_window::run_session_aggregate(state, &rows, keys, aggs, spec, event_time_key.is_some(), ctx.mode, late, evict);
             fx.metrics.insert(*op_id, m);
             out
         }

@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 use super::aggregate::AggregateState;
 use super::dedup::DedupState;
 use super::limit::LimitState;
-use super::session::SessionState;
+use super::session_window::SessionState;
 use super::stream_join::StreamJoinState;
 use super::OperatorState;
 use crate::analysis::{Node, Plan, StateWatermark};

@@ -4,13 +4,13 @@
 //! # Layout
 //! - `python.pest` / [`python`]: the Python expression subset, parsed with `pest`.
 //! - [`args`]: Spark's checks on interval and window arguments.
-//! - [`eval`]: interprets the Python AST the way PySpark builds a DataFrame.
+//! - [`interpret`]: interprets the Python AST the way PySpark builds a DataFrame.
 //! - [`sql`]: SQL strings (`filter("a > 1")`, `F.expr`, `selectExpr`) through `sqlparser`.
-//! - [`functions`]: scalar function calls by name, shared by [`eval`] and [`sql`].
+//! - [`functions`]: scalar function calls by name, shared by [`interpret`] and [`sql`].
 //! - [`start`]: `StreamingQuery::start` / `restart` from query text.
 
 pub mod args;
-pub mod eval;
+pub mod interpret;
 pub mod functions;
 pub mod pyspark_api;
 pub mod python;
@@ -19,7 +19,7 @@ pub mod start;
 
 pub use crate::error::{ParseError, Span};
 use crate::error::Error;
-pub use eval::Evaluated;
+pub use interpret::Evaluated;
 
 pub use crate::plan::Catalog;
 
@@ -72,5 +72,5 @@ pub fn prelude_names(prelude: &str) -> std::collections::BTreeSet<String> {
 /// at [`crate::error::Stage::Define`] for batch actions on a stream (`clicks.count()`).
 pub fn compile(text: &str, catalog: &Catalog) -> Result<Evaluated, Error> {
     let program = python::parse_program(text)?;
-    eval::Evaluator::new(catalog).run(&program)
+    interpret::Evaluator::new(catalog).run(&program)
 }
