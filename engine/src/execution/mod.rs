@@ -59,10 +59,12 @@ pub struct BatchContext {
     /// reader takes the rows instead of copying them.
     pub inputs: std::cell::RefCell<Vec<(usize, Vec<Row>)>>,
     pub mode: OutputMode,
-    /// The global watermark for dropping late rows: wm(N-1), ms (spec §2.4).
-    pub late_wm_ms: i64,
-    /// The global watermark for evicting state: wm(N), ms.
-    pub evict_wm_ms: i64,
+    /// The global watermark for dropping late rows: wm(N-1), ms (spec §2.4; Spark's
+    /// `eventTimeWatermarkForLateEvents`).
+    pub wm_for_late_events_ms: i64,
+    /// The global watermark for evicting state: wm(N), ms (Spark's
+    /// `eventTimeWatermarkForEviction`).
+    pub wm_for_eviction_ms: i64,
     /// Each stateful operator's own (late, eviction) watermarks in ms, as
     /// `PropagateWatermarkSimulator` gives them from wm(N-1) and wm(N); an operator not
     /// listed gets 0 for both (its input has no watermark, or the global one is 0).
@@ -80,7 +82,7 @@ pub struct BatchEffects {
 
 impl BatchContext {
     /// A context for `plan` over `inputs` (rows per source index).
-    pub fn new(plan: &Plan, inputs: Vec<Vec<Row>>, mode: OutputMode, late_wm_ms: i64, evict_wm_ms: i64) -> BatchContext {
+    pub fn new(plan: &Plan, inputs: Vec<Vec<Row>>, mode: OutputMode, wm_for_late_events_ms: i64, wm_for_eviction_ms: i64) -> BatchContext {
         let mut readers = vec![0usize; inputs.len()];
         plan.walk(&mut |p| {
             if let Node::Source { index, .. } = &p.node {
@@ -90,7 +92,7 @@ impl BatchContext {
             }
         });
         let inputs = readers.into_iter().zip(inputs).collect();
-        BatchContext { inputs: std::cell::RefCell::new(inputs), mode, late_wm_ms, evict_wm_ms, op_watermarks: BTreeMap::new() }
+        BatchContext { inputs: std::cell::RefCell::new(inputs), mode, wm_for_late_events_ms, wm_for_eviction_ms, op_watermarks: BTreeMap::new() }
     }
 
     /// The (late, eviction) watermarks of stateful operator `op_id`, ms.

@@ -64,8 +64,8 @@ pub fn run_session_aggregate(
     spec: &SessionSpec,
     watermarked: bool,
     mode: OutputMode,
-    late_wm_ms: i64,
-    evict_wm_ms: i64,
+    wm_for_late_events_ms: i64,
+    wm_for_eviction_ms: i64,
 ) -> (Vec<Row>, OperatorMetrics) {
     let mut dropped = 0;
     let mut cache = BTreeMap::new();
@@ -86,7 +86,7 @@ pub fn run_session_aggregate(
                 continue;
             }
         }
-        if watermarked && end <= late_wm_ms.saturating_mul(1000) {
+        if watermarked && end <= wm_for_late_events_ms.saturating_mul(1000) {
             dropped += 1;
             continue;
         }
@@ -136,7 +136,7 @@ pub fn run_session_aggregate(
         }
         _ => {
             if watermarked {
-                let evict_us = evict_wm_ms.saturating_mul(1000);
+                let evict_us = wm_for_eviction_ms.saturating_mul(1000);
                 let keys: Vec<Row> = state.store.iter().filter(|(_, ss)| ss.iter().any(|s| s.end <= evict_us)).map(|(k, _)| k.clone()).collect();
                 for k in keys {
                     let Some(sessions) = state.store.get_mut(&k) else { continue };

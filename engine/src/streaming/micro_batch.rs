@@ -542,10 +542,10 @@ impl StreamingQuery {
             inputs.push(rows);
         }
         let input_rows: u64 = inputs.iter().map(|r| r.len() as u64).sum();
-        let late_wm_ms = if batch_id == 0 { 0 } else { self.prev_batch_wm_ms };
+        let wm_for_late_events_ms = if batch_id == 0 { 0 } else { self.prev_batch_wm_ms };
         // IncrementalExecution's state rule: propagate wm(N-1) for late rows and wm(N) for
         // eviction to every stateful operator.
-        let op_watermarks = match (self.propagated(late_wm_ms), self.propagated(wm)) {
+        let op_watermarks = match (self.propagated(wm_for_late_events_ms), self.propagated(wm)) {
             (Ok(late), Ok(evict)) => {
                 let ops: std::collections::BTreeSet<usize> = late.keys().chain(evict.keys()).copied().collect();
                 ops.into_iter().map(|op| (op, (late.get(&op).copied().unwrap_or(0), evict.get(&op).copied().unwrap_or(0)))).collect()
@@ -556,7 +556,7 @@ impl StreamingQuery {
             }
         };
         let per_source: Vec<u64> = inputs.iter().map(|r| r.len() as u64).collect();
-        let mut ctx = BatchContext::new(&self.plan, inputs, self.mode, late_wm_ms, wm);
+        let mut ctx = BatchContext::new(&self.plan, inputs, self.mode, wm_for_late_events_ms, wm);
         ctx.op_watermarks = op_watermarks;
         let mut fx = BatchEffects::default();
         // `current_timestamp()` is the batch's timestamp; an expression that fails (ANSI mode)
@@ -637,7 +637,7 @@ impl StreamingQuery {
             input_rows,
             input_batches: input_by_source,
             watermark_ms: has_watermark.then_some(wm),
-            late_watermark_ms: late_wm_ms,
+            late_watermark_ms: wm_for_late_events_ms,
             rows,
             state,
             event_time,
