@@ -23,6 +23,14 @@ need_wasm_target() {
   fi
 }
 
+need_clippy() {
+  if cargo clippy --version >/dev/null 2>&1; then
+    cargo clippy --version
+  else
+    rustup component add clippy
+  fi
+}
+
 need_trunk() {
   local want=0.21.14 have
   have="$(trunk --version 2>/dev/null | awk '{print $2}' || true)"
@@ -101,6 +109,7 @@ need_node_modules() {
 }
 
 streamlab_step "rust wasm32 target" need_wasm_target
+streamlab_step "clippy" need_clippy
 streamlab_step "trunk" need_trunk
 streamlab_step "wasm-bindgen-cli" need_wasm_bindgen
 streamlab_step "chromium and fonts" need_chromium

@@ -30,17 +30,20 @@ phase() {
 
 # 1. tools and dependencies (idempotent)
 phase "setup" bash scripts/setup.sh
-# 2. native: engine unit tests, doc tests, the conformance runner (engine/tests/conformance.rs),
+# 2. lints as errors; clippy.toml forbids the wall clock, threads and the filesystem (tests,
+#    benches and examples allow them file by file)
+phase "cargo clippy -D warnings" cargo clippy --locked --workspace --all-targets -- -D warnings
+# 3. native: engine unit tests, doc tests, the conformance runner (engine/tests/conformance.rs),
 #    web crate tests (session, quiz bank). --no-fail-fast: every test binary runs, so one
 #    failure does not hide the others (the phase still fails).
 phase "cargo test --workspace" cargo test --workspace --locked --no-fail-fast
-# 3. the engine must build for the browser on its own (no wall clock, no threads, no fs)
+# 4. the engine must build for the browser on its own (no wall clock, no threads, no fs)
 phase "engine builds for wasm32" cargo build --locked -p streamlab-engine --target wasm32-unknown-unknown
-# 4. the release bundle in dist/ (wasm-release profile, wasm-bindgen, wasm-opt -Oz)
+# 5. the release bundle in dist/ (wasm-release profile, wasm-bindgen, wasm-opt -Oz)
 phase "trunk build --release" trunk build --release --offline
-# 5. end to end in Debian's Chromium against dist/
+# 6. end to end in Debian's Chromium against dist/
 phase "e2e (playwright-core, chromium)" node e2e/e2e.mjs
-# 6. the lab's PySpark export of every preset, run on real PySpark 4.3.0 and checked against
+# 7. the lab's PySpark export of every preset, run on real PySpark 4.3.0 and checked against
 #    the engine batch by batch (installs PySpark into .venv-spark/ when missing)
 phase "real Spark: every preset's exported script" bash scripts/spark-check.sh
 

@@ -6,6 +6,7 @@
 //! or `STREAMLAB_PYSPARK=<python>`), Spark's own time for the same batch
 //! (`scripts/bench_spark.py`, `local[2]`, median of several runs after a warm-up) and the
 //! speed-up. Also the 10-event batch. Figures are medians of wall-clock runs.
+#![allow(clippy::disallowed_methods)] // a test, bench or example may read files and the clock
 
 use std::hint::black_box;
 use std::path::PathBuf;

@@ -3,6 +3,7 @@
 //! stateless) on one micro-batch of 10, 1,000, 20,000 and 200,000 events, reported in
 //! events/s; the cost of a small batch as state and history grow; and the replay of a
 //! 1,000-event lab session (what moving the delay slider does).
+#![allow(clippy::disallowed_methods)] // a test, bench or example may read files and the clock
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
 use streamlab_engine::scenario::run;

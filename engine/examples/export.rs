@@ -7,6 +7,7 @@
 //! cargo run -p streamlab-engine --example export -- --all assets/scenarios -o out/   # one script per file
 //! ```
 //! Options: `--trigger availableNow|once|processingTime=<ms>` (default: the default trigger).
+#![allow(clippy::disallowed_methods)] // a test, bench or example may read files and the clock
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -5,6 +5,7 @@
 //! engine, compared batch by batch with what real Spark 4.3 did. Prints one line per case, a
 //! summary per folder, and `N passed, M failed, K unsupported` over all; exits non-zero on
 //! any wrong answer.
+#![allow(clippy::disallowed_methods)] // a test, bench or example may read files and the clock
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -41,7 +42,7 @@ fn run_dir(dir: &std::path::Path) -> Option<(usize, usize, usize)> {
     println!("== {}", dir.display());
     // A folder named `available-now-restarts` runs each step as an availableNow restart.
     let driver = if dir.file_name().is_some_and(|n| n == "available-now-restarts") { Driver::AvailableNowRestarts } else { Driver::Continuous };
-    let mut files: Vec<PathBuf> = match std::fs::read_dir(&dir) {
+    let mut files: Vec<PathBuf> = match std::fs::read_dir(dir) {
         Ok(entries) => entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "json")).collect(),
         Err(e) => {
             eprintln!("conformance: cannot read {}: {e}", dir.display());

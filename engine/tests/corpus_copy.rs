@@ -3,6 +3,7 @@
 //! present, so a clone of the repository alone runs the same cases and the two never drift.
 //! Without the shared folder (a fresh clone on its own) there is nothing to compare and the
 //! test says so.
+#![allow(clippy::disallowed_methods)] // a test, bench or example may read files and the clock
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -1,6 +1,7 @@
 //! Spark's JSON file source as the scenario loader reads it: the progress report's
 //! `eventTime` for batches with NULL event times (recorded cases), and the loader's errors
 //! with the path of the bad value.
+#![allow(clippy::disallowed_methods)] // a test, bench or example may read files and the clock
 
 use streamlab_engine::scenario::{run, Scenario};
 

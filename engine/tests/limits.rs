@@ -155,7 +155,7 @@ fn a_window_of_a_day_sliding_every_microsecond_is_refused_with_the_numbers() {
     // Spark builds ceil(1 day / 1 µs) = 86 400 000 000 copies of each row and runs out of
     // memory; the lab refuses it and says how many windows per row that would be.
     let text = "clicks.groupBy(F.window('event_time', '1 day', '1 microsecond')).count()";
-    let e = StreamingQuery::start(text, &catalog(), OutputMode::Complete, StreamingConf::default()).err().expect("refused");
+    let e = StreamingQuery::start(text, &catalog(), OutputMode::Complete, StreamingConf::default()).expect_err("refused");
     let Error::Unsupported(what) = &e else { panic!("{e:?}") };
     assert!(what.contains("86400000000 windows"), "{what}");
     // At the limit (1 000 windows per row) the query runs: one event, 1 000 window rows.

@@ -1,11 +1,12 @@
-//! The optimizer rules that change streaming results (`analysis::optimizer`), watermark
+//! The optimizer rules that change streaming results (`execution::optimizer`), watermark
 //! propagation through chains of stateful operators (`streaming::watermark_propagator`) and
 //! the two readings of a join condition (`analysis::join_helper`), checked on the plans they
 //! produce. Their effect on batches is pinned by the `opt-`, `wm-` and `chk-` cases in
 //! `tests/cases`, recorded with Spark 4.3.
 
 use streamlab_engine::analysis::join_helper::checker_accepts;
-use streamlab_engine::analysis::{optimizer::optimize, resolve, Node, Plan, StateWatermark, UnsupportedOperationChecker};
+use streamlab_engine::execution::optimizer::optimize;
+use streamlab_engine::analysis::{resolve, Node, Plan, StateWatermark, UnsupportedOperationChecker};
 use streamlab_engine::frontend::{compile, Catalog};
 use streamlab_engine::streaming::watermark_propagator::{propagate, REDEFINING_WATERMARK};
 use streamlab_engine::streaming::OutputMode;

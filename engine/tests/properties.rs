@@ -417,7 +417,7 @@ proptest! {
         let (qa, ra) = run(query, OutputMode::Complete, &split(&evs, &cuts_a));
         let (qb, rb) = run(query, OutputMode::Complete, &split(&evs, &cuts_b));
         // All in one batch, too.
-        let (qc, rc) = run(query, OutputMode::Complete, &[evs.clone()]);
+        let (qc, rc) = run(query, OutputMode::Complete, std::slice::from_ref(&evs));
         let a = window_counts(&qa, &ra.last().expect("batch").rows)?;
         let b = window_counts(&qb, &rb.last().expect("batch").rows)?;
         let c = window_counts(&qc, &rc.last().expect("batch").rows)?;

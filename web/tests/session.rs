@@ -1,6 +1,7 @@
 //! Native tests of `web::session`, the lab's boundary to the engine: the page does exactly
 //! these calls. Expected values come from the conformance corpus (real Spark 4.3) or are
 //! worked out by hand in the comments.
+#![allow(clippy::disallowed_methods)] // a test, bench or example may read files and the clock
 
 use std::collections::BTreeMap;
 

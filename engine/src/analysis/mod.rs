@@ -4,7 +4,6 @@
 
 pub mod checker;
 pub mod join_helper;
-pub mod optimizer;
 pub mod plan;
 pub mod resolve;
 pub mod start;

@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::execution::aggregate::{AggBuffer, AggregateState};
 use crate::execution::dedup::DedupState;
 use crate::execution::limit::LimitState;
-use crate::execution::session::{Session, SessionState};
+use crate::execution::session_window::{SessionState, SessionWindow};
 use crate::execution::stream_join::{Buffered, StreamJoinState};
 use crate::execution::OperatorState;
 use crate::state::StoreDelta;
@@ -36,7 +36,7 @@ pub enum OperatorDelta {
     Aggregate(StoreDelta<Vec<AggBuffer>>),
     Dedup(StoreDelta<Option<i64>>),
     Limit(StoreDelta<i64>),
-    Session(StoreDelta<Vec<Session>>),
+    Session(StoreDelta<Vec<SessionWindow>>),
     /// A stream-stream join's two sides.
     StreamJoin { left: StoreDelta<Vec<Buffered>>, right: StoreDelta<Vec<Buffered>> },
 }

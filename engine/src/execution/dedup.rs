@@ -25,13 +25,13 @@ pub struct DedupSpec<'a> {
 
 /// Runs one batch: keeps the first row of each new key, drops late rows and duplicates,
 /// then evicts expired keys.
-pub fn run_dedup(state: &mut DedupState, input: Vec<Row>, spec: &DedupSpec, late_wm_ms: i64, evict_wm_ms: i64) -> (Vec<Row>, OperatorMetrics) {
+pub fn run_dedup(state: &mut DedupState, input: Vec<Row>, spec: &DedupSpec, wm_for_late_events_ms: i64, wm_for_eviction_ms: i64) -> (Vec<Row>, OperatorMetrics) {
     let mut out = Vec::new();
     let mut dropped_late = 0;
     state.dropped_duplicates = 0;
     let event_time = |row: &Row| spec.event_time_col.and_then(|c| row.get(c)).and_then(Value::event_time_us);
     for row in input {
-        if spec.event_time_col.is_some() && event_time(&row).is_some_and(|t| t <= late_wm_ms.saturating_mul(1000)) {
+        if spec.event_time_col.is_some() && event_time(&row).is_some_and(|t| t <= wm_for_late_events_ms.saturating_mul(1000)) {
             dropped_late += 1;
             continue;
         }
@@ -48,7 +48,7 @@ pub fn run_dedup(state: &mut DedupState, input: Vec<Row>, spec: &DedupSpec, late
         state.store.put(key, expiry);
         out.push(row);
     }
-    let evict_us = evict_wm_ms.saturating_mul(1000);
+    let evict_us = wm_for_eviction_ms.saturating_mul(1000);
     if spec.within_watermark_delay_ms.is_some() {
         state.store.remove_where(|_, expiry| expiry.is_some_and(|e| evict_us >= e));
     } else if spec.event_time_in_key {

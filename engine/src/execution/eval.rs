@@ -61,7 +61,7 @@ fn from_json(text: &str, fields: &[(String, DataType)]) -> Value {
     let Ok(serde_json::Value::Object(obj)) = serde_json::from_str::<serde_json::Value>(text) else { return Value::Null };
     let vals: Vec<Value> = fields
         .iter()
-        .map(|(n, t)| obj.get(n).map_or(Value::Null, |v| crate::scenario::json_to_value(v, t).unwrap_or(Value::Null)))
+        .map(|(n, t)| obj.get(n).map_or(Value::Null, |v| crate::types::json::json_to_value(v, t).unwrap_or(Value::Null)))
         .collect();
     Value::Struct(std::rc::Rc::from(vals))
 }

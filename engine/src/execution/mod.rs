@@ -14,7 +14,8 @@ pub mod hll;
 pub mod join;
 pub mod like;
 pub mod limit;
-pub mod session;
+pub mod optimizer;
+pub mod session_window;
 pub mod state_rows;
 pub mod stream_join;
 pub mod watermark;
@@ -48,7 +49,7 @@ pub enum OperatorState {
     Aggregate(AggregateState),
     Dedup(DedupState),
     Limit(LimitState),
-    Session(session::SessionState),
+    Session(session_window::SessionState),
     StreamJoin(stream_join::StreamJoinState),
 }
 
@@ -58,10 +59,12 @@ pub struct BatchContext {
     /// reader takes the rows instead of copying them.
     pub inputs: std::cell::RefCell<Vec<(usize, Vec<Row>)>>,
     pub mode: OutputMode,
-    /// The global watermark for dropping late rows: wm(N-1), ms (spec §2.4).
-    pub late_wm_ms: i64,
-    /// The global watermark for evicting state: wm(N), ms.
-    pub evict_wm_ms: i64,
+    /// The global watermark for dropping late rows: wm(N-1), ms (spec §2.4; Spark's
+    /// `eventTimeWatermarkForLateEvents`).
+    pub wm_for_late_events_ms: i64,
+    /// The global watermark for evicting state: wm(N), ms (Spark's
+    /// `eventTimeWatermarkForEviction`).
+    pub wm_for_eviction_ms: i64,
     /// Each stateful operator's own (late, eviction) watermarks in ms, as
     /// `PropagateWatermarkSimulator` gives them from wm(N-1) and wm(N); an operator not
     /// listed gets 0 for both (its input has no watermark, or the global one is 0).
@@ -79,7 +82,7 @@ pub struct BatchEffects {
 
 impl BatchContext {
     /// A context for `plan` over `inputs` (rows per source index).
-    pub fn new(plan: &Plan, inputs: Vec<Vec<Row>>, mode: OutputMode, late_wm_ms: i64, evict_wm_ms: i64) -> BatchContext {
+    pub fn new(plan: &Plan, inputs: Vec<Vec<Row>>, mode: OutputMode, wm_for_late_events_ms: i64, wm_for_eviction_ms: i64) -> BatchContext {
         let mut readers = vec![0usize; inputs.len()];
         plan.walk(&mut |p| {
             if let Node::Source { index, .. } = &p.node {
@@ -89,7 +92,7 @@ impl BatchContext {
             }
         });
         let inputs = readers.into_iter().zip(inputs).collect();
-        BatchContext { inputs: std::cell::RefCell::new(inputs), mode, late_wm_ms, evict_wm_ms, op_watermarks: BTreeMap::new() }
+        BatchContext { inputs: std::cell::RefCell::new(inputs), mode, wm_for_late_events_ms, wm_for_eviction_ms, op_watermarks: BTreeMap::new() }
     }
 
     /// The (late, eviction) watermarks of stateful operator `op_id`, ms.
@@ -193,12 +196,12 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
         Node::Aggregate { input, keys, aggs, event_time_key, session: Some(spec), op_id } => {
             let rows = execute(input, ctx, states, fx);
             let OperatorState::Session(state) =
-                states.entry(*op_id).or_insert_with(|| OperatorState::Session(session::SessionState::default()))
+                states.entry(*op_id).or_insert_with(|| OperatorState::Session(session_window::SessionState::default()))
             else {
                 unreachable!("operator {op_id} is a session-window aggregation")
             };
             let (late, evict) = ctx.watermarks(*op_id);
-            let (out, m) = session::run_session_aggregate(state, &rows, keys, aggs, spec, event_time_key.is_some(), ctx.mode, late, evict);
+            let (out, m) = session_window::run_session_aggregate(state, &rows, keys, aggs, spec, event_time_key.is_some(), ctx.mode, late, evict);
             fx.metrics.insert(*op_id, m);
             out
         }
@@ -210,7 +213,7 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
                 _ => (execute(input, ctx, states, fx), None),
             };
             let mut feed = |f: &mut dyn FnMut(&Row)| match window {
-                None => rows.iter().for_each(|r| f(r)),
+                None => rows.iter().for_each(f),
                 Some((time, spec)) => {
                     let mut cache: HashMap<i64, Value> = HashMap::default();
                     let mut scratch: Row = Vec::new();

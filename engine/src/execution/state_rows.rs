@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 use super::aggregate::AggregateState;
 use super::dedup::DedupState;
 use super::limit::LimitState;
-use super::session::SessionState;
+use super::session_window::SessionState;
 use super::stream_join::StreamJoinState;
 use super::OperatorState;
 use crate::analysis::{Node, Plan, StateWatermark};
@@ -95,7 +95,7 @@ pub struct StateTable {
 pub struct LabelContext<'a> {
     pub mode: OutputMode,
     /// The operator's eviction watermark for the next batch, ms.
-    pub evict_wm_ms: i64,
+    pub wm_for_eviction_ms: i64,
     /// Row ids ([`StatefulOperator::row_ids`]) the last batch removed.
     pub evicted: &'a [Row],
     /// Store keys the last batch wrote (`None` for a join: per side).
@@ -113,7 +113,7 @@ impl LabelContext<'_> {
             return StateRowLabel::Kept(KeptReason::NoWatermark);
         }
         match evicts_at_us {
-            Some(t) if t <= self.evict_wm_ms.saturating_mul(1000) => StateRowLabel::Closing { evicts_at_us: t },
+            Some(t) if t <= self.wm_for_eviction_ms.saturating_mul(1000) => StateRowLabel::Closing { evicts_at_us: t },
             t => StateRowLabel::Open { evicts_at_us: t },
         }
     }

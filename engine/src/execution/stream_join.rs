@@ -48,22 +48,22 @@ fn keys_equal(a: &Row, b: &Row) -> bool {
 }
 
 /// True if a row (with its join key) falls under a side's state watermark for eviction
-/// watermark `evict_wm_ms`: its key (a window's end) or its event time is at or below it.
-fn expired(wm: StateWatermark, time: Option<usize>, evict_wm_ms: i64, key: &Row, row: &Row) -> bool {
+/// watermark `wm_for_eviction_ms`: its key (a window's end) or its event time is at or below it.
+fn expired(wm: StateWatermark, time: Option<usize>, wm_for_eviction_ms: i64, key: &Row, row: &Row) -> bool {
     match wm {
         StateWatermark::None => false,
         StateWatermark::Key { key_index } => {
-            key.get(key_index).and_then(Value::event_time_us).is_some_and(|t| t <= evict_wm_ms.saturating_mul(1000))
+            key.get(key_index).and_then(Value::event_time_us).is_some_and(|t| t <= wm_for_eviction_ms.saturating_mul(1000))
         }
         StateWatermark::Value { offset_ms } => time
             .and_then(|t| row.get(t))
             .and_then(Value::event_time_us)
-            .is_some_and(|t| t <= evict_wm_ms.saturating_add(offset_ms).saturating_mul(1000)),
+            .is_some_and(|t| t <= wm_for_eviction_ms.saturating_add(offset_ms).saturating_mul(1000)),
     }
 }
 
-/// Runs one batch of a stream-stream join. `evict_wm_ms` is W (the operator's eviction
-/// watermark), `late_wm_ms` judges late rows.
+/// Runs one batch of a stream-stream join. `wm_for_eviction_ms` is W (the operator's eviction
+/// watermark), `wm_for_late_events_ms` judges late rows.
 #[allow(clippy::too_many_arguments)]
 pub fn run_stream_join(
     state: &mut StreamJoinState,
@@ -72,10 +72,10 @@ pub fn run_stream_join(
     left_width: usize,
     join: &JoinSpec,
     spec: &StreamJoinSpec,
-    late_wm_ms: i64,
-    evict_wm_ms: i64,
+    wm_for_late_events_ms: i64,
+    wm_for_eviction_ms: i64,
 ) -> (Vec<Row>, OperatorMetrics) {
-    let late_us = late_wm_ms.saturating_mul(1000);
+    let late_us = wm_for_late_events_ms.saturating_mul(1000);
     let mut dropped = 0u64;
     let mut not_late = |rows: Vec<Row>, time: Option<usize>| -> Vec<Row> {
         rows.into_iter()
@@ -133,7 +133,7 @@ pub fn run_stream_join(
                 }
             }
             state.left.retain_non_empty(|v: &Vec<Buffered>| !v.is_empty());
-            if !expired(spec.right_state, spec.right_time, evict_wm_ms, &k, &r) {
+            if !expired(spec.right_state, spec.right_time, wm_for_eviction_ms, &k, &r) {
                 push(&mut state.right, k, Buffered { row: r, matched: false });
                 updated += 1;
             }
@@ -204,7 +204,7 @@ pub fn run_stream_join(
             }
             // Not stored if the state watermark lets it go in this batch anyway, unless it is
             // an unmatched row of a right/full outer join, which leaves null-padded below.
-            if !expired(spec.right_state, spec.right_time, evict_wm_ms, &k, &r) || (right_outer && !any) {
+            if !expired(spec.right_state, spec.right_time, wm_for_eviction_ms, &k, &r) || (right_outer && !any) {
                 push(&mut state.right, k, Buffered { row: r, matched: any });
                 updated += 1;
             }
@@ -213,13 +213,13 @@ pub fn run_stream_join(
 
     // 3. and 4. The state watermarks let old rows go; an outer side's unmatched rows are
     // emitted with nulls for the other side.
-    for b in evict(&mut state.left, spec.left_state, spec.left_time, evict_wm_ms) {
+    for b in evict(&mut state.left, spec.left_state, spec.left_time, wm_for_eviction_ms) {
         removed += 1;
         if left_outer && !b.matched {
             out.push(project(null_right(b.row)));
         }
     }
-    for b in evict(&mut state.right, spec.right_state, spec.right_time, evict_wm_ms) {
+    for b in evict(&mut state.right, spec.right_state, spec.right_time, wm_for_eviction_ms) {
         removed += 1;
         if right_outer && !b.matched {
             out.push(project(null_left(b.row)));
@@ -238,13 +238,13 @@ fn push(store: &mut StateStore<Vec<Buffered>>, key: Row, b: Buffered) {
 }
 
 /// Removes and returns the rows of one side that its state watermark lets go.
-fn evict(store: &mut StateStore<Vec<Buffered>>, wm: StateWatermark, time: Option<usize>, evict_wm_ms: i64) -> Vec<Buffered> {
+fn evict(store: &mut StateStore<Vec<Buffered>>, wm: StateWatermark, time: Option<usize>, wm_for_eviction_ms: i64) -> Vec<Buffered> {
     if wm == StateWatermark::None {
         return Vec::new();
     }
     let mut gone = Vec::new();
     store.update_all(|key, bucket| {
-        let (out, keep): (Vec<Buffered>, Vec<Buffered>) = std::mem::take(bucket).into_iter().partition(|b| expired(wm, time, evict_wm_ms, key, &b.row));
+        let (out, keep): (Vec<Buffered>, Vec<Buffered>) = std::mem::take(bucket).into_iter().partition(|b| expired(wm, time, wm_for_eviction_ms, key, &b.row));
         *bucket = keep;
         let changed = !out.is_empty();
         gone.extend(out);

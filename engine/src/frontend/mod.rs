@@ -4,32 +4,24 @@
 //! # Layout
 //! - `python.pest` / [`python`]: the Python expression subset, parsed with `pest`.
 //! - [`args`]: Spark's checks on interval and window arguments.
-//! - [`eval`]: interprets the Python AST the way PySpark builds a DataFrame.
+//! - [`interpret`]: interprets the Python AST the way PySpark builds a DataFrame.
 //! - [`sql`]: SQL strings (`filter("a > 1")`, `F.expr`, `selectExpr`) through `sqlparser`.
+//! - [`functions`]: scalar function calls by name, shared by [`interpret`] and [`sql`].
+//! - [`start`]: `StreamingQuery::start` / `restart` from query text.
 
 pub mod args;
-pub mod eval;
+pub mod interpret;
+pub mod functions;
 pub mod pyspark_api;
 pub mod python;
 pub mod sql;
-
-use std::collections::BTreeMap;
-use std::rc::Rc;
+pub mod start;
 
 pub use crate::error::{ParseError, Span};
 use crate::error::Error;
-pub use eval::Evaluated;
-use crate::types::{DataType, Row};
+pub use interpret::Evaluated;
 
-/// The names a query can refer to: streaming sources and static tables, with schemas.
-#[derive(Debug, Clone, Default)]
-pub struct Catalog {
-    pub streams: BTreeMap<String, Vec<(String, DataType)>>,
-    pub statics: BTreeMap<String, (Vec<(String, DataType)>, Rc<Vec<Row>>)>,
-    /// Names a scenario's Python `prelude` defines (functions, classes, imported modules):
-    /// the query may pass them around, but Streamlab does not run Python code.
-    pub python_names: std::collections::BTreeSet<String>,
-}
+pub use crate::plan::Catalog;
 
 /// The top-level names a Python prelude defines: `def f(`, `class C`, `x = ...`,
 /// `import m [as n]`, `from m import a [as b], c`. Names the frontend provides itself
@@ -80,5 +72,5 @@ pub fn prelude_names(prelude: &str) -> std::collections::BTreeSet<String> {
 /// at [`crate::error::Stage::Define`] for batch actions on a stream (`clicks.count()`).
 pub fn compile(text: &str, catalog: &Catalog) -> Result<Evaluated, Error> {
     let program = python::parse_program(text)?;
-    eval::Evaluator::new(catalog).run(&program)
+    interpret::Evaluator::new(catalog).run(&program)
 }

@@ -284,7 +284,7 @@ fn convert_function(f: &ast::Function, span: Span) -> Result<Expr, ParseError> {
     if let Some(agg) = crate::plan::functions::build_aggregate(&name, args.clone(), distinct).map_err(|m| ParseError::new(m, span))? {
         return Ok(agg);
     }
-    super::eval::scalar_function(&name, args, span)
+    super::functions::scalar_function(&name, args, span)
 }
 
 /// `f(...) OVER (PARTITION BY ... ORDER BY ... [frame])`: a window function

@@ -1,12 +1,14 @@
 //! The query as data: unresolved expressions ([`Expr`]) and logical operators ([`LogicalPlan`]),
 //! and the bounds on their size ([`limits`]).
 
+pub mod catalog;
 pub mod expr;
 pub mod functions;
 pub mod limits;
 pub mod logical;
 pub mod output_mode;
 
+pub use catalog::Catalog;
 pub use expr::{AggFunc, BinOp, Expr, FrameBound, WindowFrame, WindowOver, WINDOW_ONLY_FUNCTIONS};
 pub use logical::{JoinOn, JoinType, LogicalPlan};
 pub use output_mode::OutputMode;

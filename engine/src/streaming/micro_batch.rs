@@ -16,12 +16,12 @@ use super::watermark_propagator;
 use super::watermark_tracker::{MultipleWatermarkPolicy, WatermarkTracker};
 use super::trigger::Trigger;
 use super::OutputMode;
-use crate::analysis::{check_start, resolve, Node, Plan, SinkCapabilities, StartRequest};
+use crate::analysis::{Node, Plan};
 pub use crate::checkpoint::{Checkpoint, CommitLogEntry, OffsetLogEntry};
 use crate::checkpoint::{self as cp, DEFAULT_MIN_BATCHES_TO_RETAIN, DEFAULT_MIN_DELTAS_FOR_SNAPSHOT};
 use crate::error::Error;
 use crate::execution::{self, BatchContext, BatchEffects, OperatorState};
-use crate::frontend::{compile, Catalog};
+use crate::plan::Catalog;
 use crate::types::{format_progress_ms, DataType, Row};
 
 /// The session confs the engine reads (spark.sql.streaming.*).
@@ -238,50 +238,6 @@ pub fn uuid_from_seed(seed: u64) -> String {
 }
 
 impl StreamingQuery {
-    /// Compiles, analyzes and checks `text` (what `writeStream...start()` does), ready to run.
-    ///
-    /// # Errors
-    /// Parse errors; analysis errors at `define` (resolution) or `start`
-    /// (`UnsupportedOperationChecker`); [`Error::Unsupported`] for features not modelled.
-    pub fn start(text: &str, catalog: &Catalog, mode: OutputMode, conf: StreamingConf) -> Result<StreamingQuery, Error> {
-        StreamingQuery::start_with(text, catalog, mode, conf, StartOptions::default())
-    }
-
-    /// [`StreamingQuery::start`] with the lab's choices: the sink used when the text names
-    /// none, and whether a checkpoint location is set. Every start-time check runs in
-    /// [`crate::analysis::check_start`].
-    ///
-    /// # Errors
-    /// As [`StreamingQuery::start`], plus the sink's and the checkpoint location's checks.
-    pub fn start_with(text: &str, catalog: &Catalog, mode: OutputMode, conf: StreamingConf, options: StartOptions) -> Result<StreamingQuery, Error> {
-        let compiled = compile(text, catalog)?;
-        let plan = resolve(&compiled.plan)?;
-        let mode = compiled.output_mode.unwrap_or(mode);
-        let trigger = compiled.trigger.unwrap_or_default();
-        let sink = compiled.sink.or(options.default_sink);
-        let has_location = options.checkpoint_location.map(|set| set || compiled.checkpoint_location.is_some());
-        let outcome = check_start(&StartRequest {
-            plan: &plan,
-            mode,
-            continuous: matches!(trigger, Trigger::Continuous { .. }),
-            sink: sink.as_ref().map(|k| k as &dyn SinkCapabilities),
-            query_name: compiled.query_name.as_deref(),
-            sink_named_in_query: compiled.sink.is_some(),
-            checkpoint_location: has_location,
-        })?;
-        let plan = crate::analysis::optimizer::optimize(plan, mode);
-        let mut q = StreamingQuery::from_plan(plan, catalog, mode, conf);
-        q.trigger = trigger;
-        q.checkpoint_location = compiled.checkpoint_location;
-        q.name = compiled.query_name;
-        q.sink_named_in_query = compiled.sink.is_some();
-        q.temporary_checkpoint = outcome.temporary_checkpoint;
-        if let Some(kind) = sink {
-            q.sink = Sink::new(kind);
-        }
-        Ok(q)
-    }
-
     /// True if the query text chose the sink (`.writeStream.format('kafka')`,
     /// `foreachBatch(...)`): the lab's picker did not apply.
     pub fn sink_named_in_query(&self) -> bool {
@@ -295,7 +251,7 @@ impl StreamingQuery {
     }
 
     /// A query over an already checked and optimized plan
-    /// ([`crate::analysis::optimizer::optimize`]).
+    /// ([`crate::execution::optimizer::optimize`]).
     pub fn from_plan(plan: Plan, catalog: &Catalog, mode: OutputMode, conf: StreamingConf) -> StreamingQuery {
         let mut sources: Vec<(usize, MemoryStream)> = Vec::new();
         let mut delays: BTreeMap<usize, i64> = BTreeMap::new();
@@ -586,10 +542,10 @@ impl StreamingQuery {
             inputs.push(rows);
         }
         let input_rows: u64 = inputs.iter().map(|r| r.len() as u64).sum();
-        let late_wm_ms = if batch_id == 0 { 0 } else { self.prev_batch_wm_ms };
+        let wm_for_late_events_ms = if batch_id == 0 { 0 } else { self.prev_batch_wm_ms };
         // IncrementalExecution's state rule: propagate wm(N-1) for late rows and wm(N) for
         // eviction to every stateful operator.
-        let op_watermarks = match (self.propagated(late_wm_ms), self.propagated(wm)) {
+        let op_watermarks = match (self.propagated(wm_for_late_events_ms), self.propagated(wm)) {
             (Ok(late), Ok(evict)) => {
                 let ops: std::collections::BTreeSet<usize> = late.keys().chain(evict.keys()).copied().collect();
                 ops.into_iter().map(|op| (op, (late.get(&op).copied().unwrap_or(0), evict.get(&op).copied().unwrap_or(0)))).collect()
@@ -600,7 +556,7 @@ impl StreamingQuery {
             }
         };
         let per_source: Vec<u64> = inputs.iter().map(|r| r.len() as u64).collect();
-        let mut ctx = BatchContext::new(&self.plan, inputs, self.mode, late_wm_ms, wm);
+        let mut ctx = BatchContext::new(&self.plan, inputs, self.mode, wm_for_late_events_ms, wm);
         ctx.op_watermarks = op_watermarks;
         let mut fx = BatchEffects::default();
         // `current_timestamp()` is the batch's timestamp; an expression that fails (ANSI mode)
@@ -681,7 +637,7 @@ impl StreamingQuery {
             input_rows,
             input_batches: input_by_source,
             watermark_ms: has_watermark.then_some(wm),
-            late_watermark_ms: late_wm_ms,
+            late_watermark_ms: wm_for_late_events_ms,
             rows,
             state,
             event_time,
@@ -707,40 +663,41 @@ impl StreamingQuery {
         (self.checkpoint, self.sources, self.sink)
     }
 
-    /// Starts `text` again on `checkpoint` with the same sources (spec §1.3): the query id is
-    /// kept and a new run id made; the watermark, batch id, source offsets and state come
-    /// from the logs; a batch with an offset entry and no commit entry runs again with its
-    /// logged offsets, watermark and timestamp. The confs Spark persists (watermark policy,
-    /// shuffle partitions) come from the last offset entry. Per-input watermarks are not
-    /// restored, as in Spark: an input counts as 0 until it has data in this run.
-    ///
-    /// # Errors
-    /// As [`StreamingQuery::start`].
-    pub fn restart(
-        text: &str,
-        catalog: &Catalog,
-        mode: OutputMode,
-        mut conf: StreamingConf,
-        checkpoint: Checkpoint,
-        sources: Vec<MemoryStream>,
-        sink: Sink,
-    ) -> Result<StreamingQuery, Error> {
+    /// The confs Spark persists in the offset log and restores on restart (watermark
+    /// policy, shuffle partitions), from `checkpoint`'s last entry.
+    pub fn restored_conf(mut conf: StreamingConf, checkpoint: &Checkpoint) -> StreamingConf {
         if let Some(last) = checkpoint.latest_offset() {
             conf.watermark_policy = last.watermark_policy;
             conf.shuffle_partitions = last.shuffle_partitions;
         }
-        let mut q = StreamingQuery::start(text, catalog, mode, conf)?;
+        conf
+    }
+
+    /// Continues this freshly started query on `checkpoint` with the sources and sink of the
+    /// previous run ([`StreamingQuery::restart`]).
+    ///
+    /// # Errors
+    /// The checkpoint checks ([`crate::checkpoint::check_recoverable`],
+    /// [`crate::checkpoint::check_compatible`]).
+    pub fn resume_on(&mut self, mode: OutputMode, checkpoint: Checkpoint, sources: Vec<MemoryStream>, sink: Sink) -> Result<(), Error> {
         cp::check_recoverable(&checkpoint, sink.kind.recovers_from_checkpoint(mode))?;
-        cp::check_compatible(&checkpoint, &q.plan, q.sources.len())?;
+        cp::check_compatible(&checkpoint, &self.plan, self.sources.len())?;
         for mut s in sources {
             s.on_restart();
-            if let Some(slot) = q.sources.iter_mut().find(|x| x.name == s.name) {
+            if let Some(slot) = self.sources.iter_mut().find(|x| x.name == s.name) {
                 *slot = s;
             }
         }
-        q.sink = sink;
-        q.resume(checkpoint);
-        Ok(q)
+        self.sink = sink;
+        self.resume(checkpoint);
+        Ok(())
+    }
+
+    /// Records what the start decided: whether the text named the sink, and whether the
+    /// checkpoint is temporary.
+    pub(crate) fn set_start_outcome(&mut self, sink_named_in_query: bool, temporary_checkpoint: bool) {
+        self.sink_named_in_query = sink_named_in_query;
+        self.temporary_checkpoint = temporary_checkpoint;
     }
 
     fn resume(&mut self, mut checkpoint: Checkpoint) {

@@ -109,7 +109,7 @@ impl MemoryStream {
     pub fn add_rows(&mut self, rows: &[Row]) -> Result<i64, String> {
         let records;
         let rows = if let SourceKind::Kafka { partitions, .. } = self.kind {
-            records = self.to_kafka_records(rows, partitions.max(1));
+            records = self.encode_kafka_records(rows, partitions.max(1));
             &records[..]
         } else {
             rows
@@ -122,7 +122,7 @@ impl MemoryStream {
     /// Turns events (rows of `payload_schema`) into Kafka records: the event as JSON in
     /// `value`, partitions round-robin, offsets counting up per partition, the event's first
     /// timestamp as the record timestamp (CreateTime).
-    fn to_kafka_records(&mut self, rows: &[Row], partitions: u32) -> Vec<Row> {
+    fn encode_kafka_records(&mut self, rows: &[Row], partitions: u32) -> Vec<Row> {
         if self.next_offsets.len() != partitions as usize {
             self.next_offsets = vec![0; partitions as usize];
         }
@@ -133,7 +133,7 @@ impl MemoryStream {
                     .payload_schema
                     .iter()
                     .zip(r)
-                    .map(|((n, _), v)| format!("{}:{}", serde_json::Value::String(n.clone()), crate::scenario::value_to_json(v)))
+                    .map(|((n, _), v)| format!("{}:{}", serde_json::Value::String(n.clone()), crate::types::json::value_to_json(v)))
                     .collect();
                 let text = format!("{{{}}}", fields.join(","));
                 let p = (self.records % u64::from(partitions)) as usize;

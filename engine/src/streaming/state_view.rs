@@ -41,7 +41,7 @@ impl StreamingQuery {
             let (updated, updated_right) = latest.and_then(|d| d.get(&op)).map(|d| d.written_keys()).unwrap_or_default();
             let ctx = LabelContext {
                 mode: self.output_mode(),
-                evict_wm_ms: self.operator_eviction_watermark_ms(op),
+                wm_for_eviction_ms: self.operator_eviction_watermark_ms(op),
                 evicted: &gone,
                 updated: &updated,
                 updated_right: &updated_right,

@@ -6,6 +6,7 @@
 pub mod conf;
 pub mod datetime;
 pub mod interval;
+pub mod json;
 pub mod time;
 pub mod value;
 

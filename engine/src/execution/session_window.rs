@@ -21,7 +21,7 @@ use crate::types::{CalendarInterval, Row, Value};
 
 /// One session of a key.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Session {
+pub struct SessionWindow {
     pub start: i64,
     pub end: i64,
     pub buffers: Vec<AggBuffer>,
@@ -31,7 +31,7 @@ pub struct Session {
 /// sorted by start.
 #[derive(Debug, Clone, Default)]
 pub struct SessionState {
-    pub store: StateStore<Vec<Session>>,
+    pub store: StateStore<Vec<SessionWindow>>,
 }
 
 impl SessionState {
@@ -64,12 +64,12 @@ pub fn run_session_aggregate(
     spec: &SessionSpec,
     watermarked: bool,
     mode: OutputMode,
-    late_wm_ms: i64,
-    evict_wm_ms: i64,
+    wm_for_late_events_ms: i64,
+    wm_for_eviction_ms: i64,
 ) -> (Vec<Row>, OperatorMetrics) {
     let mut dropped = 0;
     let mut cache = BTreeMap::new();
-    let mut new_rows: BTreeMap<Row, Vec<Session>> = BTreeMap::new();
+    let mut new_rows: BTreeMap<Row, Vec<SessionWindow>> = BTreeMap::new();
     for row in input {
         let Value::Timestamp(t) = eval(&spec.time, row) else { continue };
         // Rows whose gap is NULL, zero or negative give an empty session and are dropped
@@ -86,7 +86,7 @@ pub fn run_session_aggregate(
                 continue;
             }
         }
-        if watermarked && end <= late_wm_ms.saturating_mul(1000) {
+        if watermarked && end <= wm_for_late_events_ms.saturating_mul(1000) {
             dropped += 1;
             continue;
         }
@@ -95,16 +95,16 @@ pub fn run_session_aggregate(
         for (b, a) in buffers.iter_mut().zip(aggs) {
             super::aggregate::feed(b, a, row);
         }
-        new_rows.entry(key).or_default().push(Session { start: t, end, buffers });
+        new_rows.entry(key).or_default().push(SessionWindow { start: t, end, buffers });
     }
     let mut updated = 0u64;
     let mut removed = 0u64;
     for (key, rows) in new_rows {
         let old = state.store.get(&key).cloned().unwrap_or_default();
         let old_starts: Vec<i64> = old.iter().map(|s| s.start).collect();
-        let mut all: Vec<Session> = old.into_iter().chain(rows).collect();
+        let mut all: Vec<SessionWindow> = old.into_iter().chain(rows).collect();
         all.sort_by_key(|s| s.start);
-        let mut merged: Vec<Session> = Vec::new();
+        let mut merged: Vec<SessionWindow> = Vec::new();
         for s in all {
             match merged.last_mut() {
                 // Inclusive: a session starting exactly at the current end joins it.
@@ -121,7 +121,7 @@ pub fn run_session_aggregate(
         removed += old_starts.iter().filter(|st| !merged.iter().any(|m| m.start == **st)).count() as u64;
         state.store.put(key, merged);
     }
-    let row_of = |key: &Row, s: &Session| -> Row {
+    let row_of = |key: &Row, s: &SessionWindow| -> Row {
         let mut r: Row = key.clone();
         r.insert(spec.position, Value::Struct(Rc::from(vec![Value::Timestamp(s.start), Value::Timestamp(s.end)])));
         r.extend(s.buffers.iter().map(AggBuffer::result));
@@ -136,11 +136,11 @@ pub fn run_session_aggregate(
         }
         _ => {
             if watermarked {
-                let evict_us = evict_wm_ms.saturating_mul(1000);
+                let evict_us = wm_for_eviction_ms.saturating_mul(1000);
                 let keys: Vec<Row> = state.store.iter().filter(|(_, ss)| ss.iter().any(|s| s.end <= evict_us)).map(|(k, _)| k.clone()).collect();
                 for k in keys {
                     let Some(sessions) = state.store.get_mut(&k) else { continue };
-                    let (gone, keep): (Vec<Session>, Vec<Session>) = std::mem::take(sessions).into_iter().partition(|s| s.end <= evict_us);
+                    let (gone, keep): (Vec<SessionWindow>, Vec<SessionWindow>) = std::mem::take(sessions).into_iter().partition(|s| s.end <= evict_us);
                     removed += gone.len() as u64;
                     out.extend(gone.iter().map(|s| row_of(&k, s)));
                     if keep.is_empty() {

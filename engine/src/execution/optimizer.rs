@@ -24,9 +24,9 @@
 
 use std::collections::BTreeSet;
 
-use super::join_helper::{and_all, conjuncts, equi_keys, map_columns, references, stream_join_spec};
-use super::plan::{BoundExpr, JoinSpec, Node, Plan};
-use super::resolve::number_stateful_operators;
+use crate::analysis::join_helper::{and_all, conjuncts, equi_keys, map_columns, references, stream_join_spec};
+use crate::analysis::plan::{BoundExpr, JoinSpec, Node, Plan};
+use crate::analysis::resolve::number_stateful_operators;
 use crate::plan::{BinOp, JoinType};
 use crate::plan::OutputMode;
 use crate::types::Value;
@@ -200,7 +200,7 @@ fn rejects_nulls(p: &BoundExpr, width: usize) -> bool {
         return false;
     }
     let nulls = vec![Value::Null; width];
-    matches!(crate::execution::eval::eval(p, &nulls), Value::Null | Value::Bool(false))
+    matches!(super::eval::eval(p, &nulls), Value::Null | Value::Bool(false))
 }
 
 /// `PushPredicateThroughJoin` and `EliminateOuterJoin` for a join with `preds` above it.

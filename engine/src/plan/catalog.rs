@@ -1,0 +1,16 @@
+//! The names a query can refer to (Spark's `SessionCatalog`, reduced to what the lab needs).
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use crate::types::{DataType, Row};
+
+/// The names a query can refer to: streaming sources and static tables, with schemas.
+#[derive(Debug, Clone, Default)]
+pub struct Catalog {
+    pub streams: BTreeMap<String, Vec<(String, DataType)>>,
+    pub statics: BTreeMap<String, (Vec<(String, DataType)>, Rc<Vec<Row>>)>,
+    /// Names a scenario's Python `prelude` defines (functions, classes, imported modules):
+    /// the query may pass them around, but Streamlab does not run Python code.
+    pub python_names: std::collections::BTreeSet<String>,
+}

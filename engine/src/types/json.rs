@@ -1,0 +1,194 @@
+//! The JSON value codec every layer shares: JSON read into typed values as Spark's JSON
+//! reader (`JacksonParser`, PERMISSIVE mode) reads them, and values written back as the
+//! conformance corpus writes them (also Python's `json.dumps` text for exported scripts).
+
+use serde_json::{Map, Value as Json};
+
+use crate::types::{format_timestamp_us, DataType, Row, Value};
+
+/// Converts a JSON object to a row of `schema` the way Spark's JSON reader does (missing keys
+/// and values it cannot read are NULL, see [`read_json_value`]).
+///
+/// # Errors
+/// A message naming the column whose value the engine cannot reproduce.
+pub fn json_to_row(schema: &[(String, DataType)], obj: &Map<String, Json>) -> Result<Row, String> {
+    schema
+        .iter()
+        .map(|(name, t)| {
+            let v = obj.get(name).unwrap_or(&Json::Null);
+            json_to_value(v, t).map_err(|m| format!("column '{name}': {m}"))
+        })
+        .collect()
+}
+
+/// Converts one JSON value to a typed value as Spark's JSON reader does (a value it cannot
+/// read is NULL).
+///
+/// # Errors
+/// The reason, when the engine cannot reproduce what Spark makes of the value
+/// ([`JsonRead::Unsupported`]).
+pub fn json_to_value(v: &Json, t: &DataType) -> Result<Value, String> {
+    match read_json_value(v, t) {
+        JsonRead::Value(v) => Ok(v),
+        JsonRead::Null(_) => Ok(Value::Null),
+        JsonRead::Unsupported(m) => Err(m),
+    }
+}
+
+/// What Spark's JSON reader makes of one field.
+#[derive(Debug, Clone, PartialEq)]
+pub enum JsonRead {
+    /// The value (NULL for JSON `null`).
+    Value(Value),
+    /// Spark reads this field as NULL (PERMISSIVE mode keeps the rest of the row); the text
+    /// says why, for the learner.
+    Null(String),
+    /// Spark reads it, but the engine cannot reproduce the value (a time without a date, a
+    /// region time zone).
+    Unsupported(String),
+}
+
+/// One JSON field read into a column of type `t` by Spark's `JacksonParser` (schema given,
+/// PERMISSIVE mode, default options):
+/// - `string`: a JSON string as is; any other value as its JSON text (`12`, `true`, `{"a":1}`).
+/// - `long`/`int`: a JSON whole number that fits; a string, a fraction, a boolean, an object
+///   or a number out of range is NULL.
+/// - `double`: any JSON number; the strings `NaN`, `Infinity`, `-Infinity` (also `+Infinity`,
+///   `INF`, `+INF`, `-INF`); other strings are NULL.
+/// - `boolean`: `true`/`false` only; strings and numbers are NULL.
+/// - `timestamp`: a string in a form `CAST(s AS TIMESTAMP)` accepts
+///   ([`spark_string_to_timestamp`](crate::types::datetime::spark_string_to_timestamp), with
+///   `GMT` removed as the legacy fallback does); a JSON whole number is seconds since the epoch;
+///   a fraction, a boolean or an unreadable string is NULL.
+pub fn read_json_value(v: &Json, t: &DataType) -> JsonRead {
+    use crate::types::datetime::{spark_string_to_timestamp, TimestampText};
+    let null = |why: String| JsonRead::Null(why);
+    let what = |v: &Json| match v {
+        Json::String(s) if s.is_empty() => "an empty string".to_string(),
+        Json::String(s) => format!("the string \"{s}\""),
+        Json::Number(n) if n.is_f64() => format!("the number {n} (with a fraction)"),
+        Json::Number(n) => format!("the number {n}"),
+        Json::Bool(b) => format!("the boolean {b}"),
+        Json::Object(_) => "an object".into(),
+        Json::Array(_) => "an array".into(),
+        Json::Null => "null".into(),
+    };
+    if v.is_null() {
+        return JsonRead::Value(Value::Null);
+    }
+    match t {
+        // Any other JSON value keeps its text as written in the file; the harness writes
+        // events with Python's `json.dumps`, whose spacing and float text this reproduces.
+        DataType::Utf8 => JsonRead::Value(match v {
+            Json::String(s) => Value::str(s),
+            other => Value::str(&python_json_text(other)),
+        }),
+        DataType::Int64 => match v.as_i64() {
+            Some(n) if !v.is_f64() => JsonRead::Value(Value::Long(n)),
+            _ => null(format!("{} is not a whole number that fits a long: Spark reads NULL", what(v))),
+        },
+        DataType::Int32 => match v.as_i64().filter(|_| !v.is_f64()).and_then(|n| i32::try_from(n).ok()) {
+            Some(n) => JsonRead::Value(Value::Int(n)),
+            None => null(format!("{} is not a whole number that fits an int: Spark reads NULL", what(v))),
+        },
+        DataType::Float64 => match v {
+            Json::Number(n) => n.as_f64().map_or_else(|| null(format!("{} does not fit a double", what(v))), |d| JsonRead::Value(Value::Double(d))),
+            Json::String(s) => match s.as_str() {
+                "NaN" => JsonRead::Value(Value::Double(f64::NAN)),
+                "Infinity" | "+Infinity" | "INF" | "+INF" => JsonRead::Value(Value::Double(f64::INFINITY)),
+                "-Infinity" | "-INF" => JsonRead::Value(Value::Double(f64::NEG_INFINITY)),
+                _ => null(format!("{} is not a JSON number: Spark reads NULL", what(v))),
+            },
+            other => null(format!("{} is not a number: Spark reads NULL", what(other))),
+        },
+        DataType::Boolean => match v {
+            Json::Bool(b) => JsonRead::Value(Value::Bool(*b)),
+            other => null(format!("{} is not true or false: Spark reads NULL", what(other))),
+        },
+        DataType::Timestamp(..) => match v {
+            Json::String(s) if !s.is_empty() => {
+                let read = match spark_string_to_timestamp(s) {
+                    TimestampText::Null if s.contains("GMT") => spark_string_to_timestamp(&s.replace("GMT", "")),
+                    other => other,
+                };
+                match read {
+                    TimestampText::Value(us) => JsonRead::Value(Value::Timestamp(us)),
+                    TimestampText::Null => null(format!("{} is not a timestamp Spark can read (write 2026-01-01T12:07:00Z): Spark reads NULL", what(v))),
+                    TimestampText::Unsupported(m) => JsonRead::Unsupported(format!("\"{s}\": {m}")),
+                }
+            }
+            // JacksonParser: `parser.getLongValue * 1000L * 1000L` (seconds; Long arithmetic wraps).
+            Json::Number(n) if !n.is_f64() => match n.as_i64() {
+                Some(secs) => JsonRead::Value(Value::Timestamp(secs.wrapping_mul(1_000_000))),
+                None => null(format!("{} does not fit a long: Spark reads NULL", what(v))),
+            },
+            other => null(format!("{} is not a timestamp: Spark reads a string such as \"2026-01-01T12:07:00Z\" or whole epoch seconds, and NULL here", what(other))),
+        },
+        other => JsonRead::Unsupported(format!("unsupported column type {other}")),
+    }
+}
+
+/// JSON text as Python's `json.dumps` writes it: `{"a": 1, "b": [1, "x"]}`, floats by
+/// `repr` (`100.0`, `1e+300`, `1.5e-07`).
+pub fn python_json_text(v: &Json) -> String {
+    match v {
+        Json::Number(n) if n.is_f64() => n.as_f64().map_or_else(|| n.to_string(), python_float_repr),
+        Json::Array(items) => format!("[{}]", items.iter().map(python_json_text).collect::<Vec<_>>().join(", ")),
+        Json::Object(m) => format!(
+            "{{{}}}",
+            m.iter().map(|(k, x)| format!("{}: {}", Json::String(k.clone()), python_json_text(x))).collect::<Vec<_>>().join(", ")
+        ),
+        other => other.to_string(),
+    }
+}
+
+/// Python's `repr` of a float: the shortest round-trip digits, in exponent form when the
+/// decimal exponent is below -4 or at least 16.
+pub fn python_float_repr(x: f64) -> String {
+    if x.is_nan() {
+        return "NaN".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "Infinity".into() } else { "-Infinity".into() };
+    }
+    let sci = format!("{x:e}");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    if (-4..16).contains(&exp) {
+        let plain = format!("{x}");
+        if plain.contains('.') {
+            plain
+        } else {
+            format!("{plain}.0")
+        }
+    } else {
+        let sign = if exp < 0 { '-' } else { '+' };
+        format!("{mantissa}e{sign}{:02}", exp.abs())
+    }
+}
+
+/// A value as the corpus writes it: timestamps as ISO text, windows as `{start, end}`.
+pub fn value_to_json(v: &Value) -> Json {
+    match v {
+        Value::Null => Json::Null,
+        Value::Bool(b) => Json::Bool(*b),
+        Value::Int(i) => Json::from(*i),
+        Value::Long(i) => Json::from(*i),
+        // The harness writes non-finite doubles as Python's repr: "nan", "inf", "-inf".
+        Value::Double(d) if d.is_nan() => Json::String("nan".into()),
+        Value::Double(d) if d.is_infinite() => Json::String(if *d > 0.0 { "inf" } else { "-inf" }.into()),
+        Value::Double(d) => serde_json::Number::from_f64(*d).map_or(Json::Null, Json::Number),
+        Value::Str(s) => Json::String(s.to_string()),
+        Value::Timestamp(t) => Json::String(format_timestamp_us(*t)),
+        Value::Struct(f) if f.len() == 2 => {
+            let mut m = Map::new();
+            m.insert("start".into(), value_to_json(&f[0]));
+            m.insert("end".into(), value_to_json(&f[1]));
+            Json::Object(m)
+        }
+        Value::Struct(f) => Json::Array(f.iter().map(value_to_json).collect()),
+        Value::Binary(b) => Json::String(String::from_utf8_lossy(b).into_owned()),
+        Value::Date(_) => Json::String(v.to_string()),
+        Value::Array(items) => Json::Array(items.iter().map(value_to_json).collect()),
+    }
+}

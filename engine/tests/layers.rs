@@ -1,0 +1,130 @@
+//! The engine's layers only point down: `types` → `plan` → `analysis` → `execution` →
+//! `checkpoint` → `streaming` → `frontend` / `scenario` → `export` / `workloads` (ARCHITECTURE.md).
+//! This test reads every source file and fails on an import (`crate::X` outside comments) of
+//! a module in a higher layer, and on an import loop between two files of the frontend.
+#![allow(clippy::disallowed_methods)] // a test, bench or example may read files and the clock
+
+use std::path::{Path, PathBuf};
+
+/// Each top-level module's layer; a module may use only its own layer and lower ones.
+const LAYERS: &[(&str, u32)] = &[
+    ("error", 0),
+    ("types", 0),
+    ("plan", 1),
+    ("state", 1),
+    ("analysis", 2),
+    ("execution", 3),
+    ("checkpoint", 4),
+    ("streaming", 5),
+    ("frontend", 6),
+    ("scenario", 6),
+    ("export", 7),
+    ("workloads", 7),
+];
+
+fn layer(module: &str) -> Option<u32> {
+    LAYERS.iter().find(|(m, _)| *m == module).map(|(_, l)| *l)
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).expect("readable src dir") {
+        let p = e.expect("dir entry").path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The code of a file without `//` comments (doc links may point anywhere).
+fn code(text: &str) -> String {
+    text.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n")
+}
+
+/// Every `crate::<module>` a piece of code names, with its line number.
+fn crate_refs(code: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (i, line) in code.lines().enumerate() {
+        let mut rest = line;
+        while let Some(at) = rest.find("crate::") {
+            let after = &rest[at + "crate::".len()..];
+            let name: String = after.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            out.push((i + 1, name));
+            rest = after;
+        }
+        // `use crate::{a, b}` names several modules at once.
+        if let Some(at) = line.find("crate::{") {
+            let inner = &line[at + "crate::{".len()..];
+            for part in inner.split([',', '}']) {
+                let name: String = part.trim().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                if !name.is_empty() {
+                    out.push((i + 1, name));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Upward imports in `src`, as `file:line: from -> to`.
+fn violations(src: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    files.sort();
+    let mut out = Vec::new();
+    for f in files {
+        let rel = f.strip_prefix(src).expect("under src");
+        let top = rel.components().next().and_then(|c| c.as_os_str().to_str()).unwrap_or("").trim_end_matches(".rs").to_string();
+        let Some(from) = layer(&top) else { continue };
+        let text = std::fs::read_to_string(&f).expect("readable source");
+        for (line, to) in crate_refs(&code(&text)) {
+            if layer(&to).is_some_and(|l| l > from) {
+                out.push(format!("{}:{line}: {top} -> {to}", rel.display()));
+            }
+        }
+    }
+    out
+}
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+#[test]
+fn no_module_imports_from_a_layer_above_it() {
+    let v = violations(&src());
+    assert!(v.is_empty(), "imports that run up the layers:\n{}", v.join("\n"));
+}
+
+#[test]
+fn the_frontend_files_do_not_import_each_other_in_a_loop() {
+    let dir = src().join("frontend");
+    let mut uses: Vec<(String, String)> = Vec::new();
+    let mut files = Vec::new();
+    rust_files(&dir, &mut files);
+    for f in &files {
+        let me = f.file_stem().and_then(|s| s.to_str()).unwrap_or("").to_string();
+        let text = code(&std::fs::read_to_string(f).expect("readable"));
+        for other in files.iter().filter_map(|o| o.file_stem().and_then(|s| s.to_str())) {
+            if other != me && other != "mod" && (text.contains(&format!("super::{other}::")) || text.contains(&format!("frontend::{other}::"))) {
+                uses.push((me.clone(), other.to_string()));
+            }
+        }
+    }
+    let loops: Vec<String> = uses.iter().filter(|(a, b)| uses.contains(&(b.clone(), a.clone()))).map(|(a, b)| format!("{a} <-> {b}")).collect();
+    assert!(loops.is_empty(), "import loops in frontend/: {loops:?}");
+}
+
+/// The check can fail: a planted upward import in a copy of a source file is reported.
+#[test]
+fn a_planted_upward_import_is_reported() {
+    let dir = std::env::temp_dir().join(format!("streamlab-layers-{}", std::process::id()));
+    let plan = dir.join("plan");
+    std::fs::create_dir_all(&plan).expect("temp dir");
+    std::fs::write(plan.join("bad.rs"), "// crate::streaming in a comment is fine\nuse crate::streaming::OutputMode;\nuse crate::{types, scenario};\n")
+        .expect("write");
+    let v = violations(&dir);
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+    assert_eq!(v, vec!["plan/bad.rs:2: plan -> streaming".to_string(), "plan/bad.rs:3: plan -> scenario".to_string()]);
+}
