@@ -2,6 +2,8 @@
 //! log without its last action and gives back the earlier view exactly; a share link made by
 //! the Share button opens, from the page's address, the same lab.
 
+#![allow(clippy::disallowed_methods)] // a test, bench or example may read files and the clock
+
 use streamlab_engine::scenario::Scenario;
 use streamlab_web::quiz::preset;
 use streamlab_web::session::Session;
