@@ -1,7 +1,7 @@
 // End-to-end checks of the study pages (issue 8): the app opens on the lesson list; every
 // lesson runs end to end through the UI in English and in Korean (its guided steps reach
 // "done" by doing what they say, its questions are answered right and the scores count
-// them); progress survives a reload; an exam of 10 questions ends on a result page with
+// them); progress survives a reload; an exam of 10 questions (reloaded halfway) ends on a result page with
 // per-topic scores; a corrupted progress record gives a message and a working page.
 //
 // The guided steps' actions are read from the page (`data-do` on each step, the lesson file's
@@ -293,6 +293,15 @@ export async function studyChecks({ page, url, root, check, assert, outDir, LabP
     for (let i = 0; i < 10; i++) {
       const qel = lab.el('exam-question');
       await qel.waitFor({ state: 'visible' });
+      if (i === 5) {
+        // A reload in the middle keeps the exam: the same question, and the answers given so
+        // far (the score below counts them).
+        const before = await qel.getAttribute('data-question');
+        await page.reload({ waitUntil: 'load' });
+        await qel.waitFor({ state: 'visible' });
+        assert((await lab.text('exam-progress')) === '6 / 10', `after a reload the exam shows ${await lab.text('exam-progress')}`);
+        assert((await qel.getAttribute('data-question')) === before, 'a reload changed the question');
+      }
       const id = await qel.getAttribute('data-question');
       const q = bank.get(id);
       // Even items answered right; odd ones left unanswered (counted wrong).

@@ -4,6 +4,8 @@
 
 use std::collections::BTreeMap;
 
+use serde::{Deserialize, Serialize};
+
 use crate::quiz::{fnv1a, permutation, shuffled, Kind, Question, ValueCheck};
 
 /// One drawn question: its id and the order its choices are shown in (see [`shuffled`]).
@@ -21,7 +23,7 @@ pub struct Exam {
 }
 
 /// What the learner gave for one item.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ExamAnswer {
     /// The k-th choice as shown (an index into the item's `order`).
     Shown(usize),
@@ -164,5 +166,26 @@ pub fn record(progress: &mut crate::progress::Progress, bank: &[Question], exam:
         let Some(q) = bank.iter().find(|q| q.id == item.question) else { continue };
         let missed = report.wrong.iter().any(|w| w.question == q.id);
         progress.record(q, !missed, today, true);
+    }
+}
+
+/// An exam in progress as kept in browser storage, so a reload does not lose it: the size
+/// asked for and the seed (the exam is drawn again from them: [`draw`] is deterministic), the
+/// start time (ms since the Unix epoch, read by the page), the question shown and the answers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExamInProgress {
+    pub n: usize,
+    pub seed: u64,
+    pub started_ms: u64,
+    pub index: usize,
+    pub answers: Vec<ExamAnswer>,
+}
+
+impl ExamInProgress {
+    /// The exam, its answers and the question shown, drawn again from `bank`; `None` when
+    /// the record does not fit the bank (the bank changed since, or the record is damaged).
+    pub fn resume(&self, bank: &[Question]) -> Option<(Exam, Vec<ExamAnswer>, usize)> {
+        let exam = draw(bank, self.n, self.seed);
+        (self.answers.len() == exam.items.len() && self.index < exam.items.len()).then(|| (exam, self.answers.clone(), self.index))
     }
 }

@@ -206,6 +206,7 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("review.title", "Review queue", "복습 목록"),
     ("review.help", "Questions you missed come back after 1, 3 and 7 days.", "틀린 문제는 1일, 3일, 7일 뒤에 다시 나옵니다."),
     ("review.none", "Nothing is due today ({n} waiting for a later day).", "오늘 복습할 문제가 없습니다 (나중에 나올 문제 {n}개)."),
+    ("review.early", "Review the {n} waiting questions now", "기다리는 문제 {n}개를 지금 복습하기"),
     ("exam.title", "Exam mode", "시험 모드"),
     ("exam.help", "Questions drawn across every topic, with a clock. No explanations until the end; then your score per topic and every wrong answer.", "모든 주제에서 뽑은 문제를 시간을 재며 풉니다. 끝날 때까지 해설은 없고, 끝나면 주제별 점수와 틀린 답을 모두 보여 줍니다."),
     ("exam.start", "{n} questions", "{n}문제"),

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use super::lessons::render_spans;
 use super::{open_in_lab, today, Opening, Study};
 use crate::markup::spans;
-use crate::exam::{draw, record, score, Exam, ExamAnswer, ExamReport};
+use crate::exam::{draw, record, score, Exam, ExamAnswer, ExamInProgress, ExamReport};
 use crate::quiz::Kind;
 use crate::route::Route;
 use crate::Lab;
@@ -24,7 +24,13 @@ pub fn ExamPage() -> impl IntoView {
     let report = RwSignal::new(None::<ExamReport>);
     let elapsed = RwSignal::new(0u64);
     let timer = StoredValue::new_local(None::<Interval>);
+    // (size asked for, start time in ms): with the exam's seed, what a reload needs.
+    let started = StoredValue::new((0usize, 0u64));
     on_cleanup(move || timer.update_value(|t| *t = None));
+    let run_clock = move |since_ms: f64| {
+        elapsed.set(((js_sys::Date::now() - since_ms) / 1000.0).max(0.0) as u64);
+        timer.update_value(|t| *t = Some(Interval::new(1_000, move || elapsed.set(((js_sys::Date::now() - since_ms) / 1000.0).max(0.0) as u64))));
+    };
     let start = move |n: usize| {
         // The clock is read here, in the page: the seed and the start time.
         let now = js_sys::Date::now();
@@ -33,9 +39,30 @@ pub fn ExamPage() -> impl IntoView {
         exam.set(Some(e));
         index.set(0);
         report.set(None);
-        elapsed.set(0);
-        timer.update_value(|t| *t = Some(Interval::new(1_000, move || elapsed.set(((js_sys::Date::now() - now) / 1000.0).max(0.0) as u64))));
+        started.set_value((n, now as u64));
+        run_clock(now);
     };
+    // An exam in progress survives a reload (browser storage); one that no longer fits the
+    // bank, or cannot be read, is dropped and the page offers a new one.
+    if let Some(saved) = load_exam() {
+        if let Some((e, a, i)) = study.bank.with_value(|b| saved.resume(b)) {
+            exam.set(Some(e));
+            answers.set(a);
+            index.set(i);
+            started.set_value((saved.n, saved.started_ms));
+            run_clock(saved.started_ms as f64);
+        } else {
+            save_exam(None);
+        }
+    }
+    Effect::new(move |_| {
+        let running = exam.with(|e| e.as_ref().map(|e| e.seed)).filter(|_| report.with(Option::is_none));
+        let rec = running.map(|seed| {
+            let (n, started_ms) = started.get_value();
+            ExamInProgress { n, seed, started_ms, index: index.get(), answers: answers.get() }
+        });
+        save_exam(rec.as_ref());
+    });
     let finish = move || {
         timer.update_value(|t| *t = None);
         let Some(e) = exam.get_untracked() else { return };
@@ -179,4 +206,21 @@ fn ExamResult(report: ExamReport, time: String) -> impl IntoView {
             }).collect_view()}
         </section>
     }
+}
+
+const EXAM_KEY: &str = "streamlab.exam";
+
+/// The exam in progress kept in browser storage, if one can be read.
+fn load_exam() -> Option<ExamInProgress> {
+    let text = web_sys::window()?.local_storage().ok()??.get_item(EXAM_KEY).ok()??;
+    serde_json::from_str(&text).ok()
+}
+
+/// Keeps `rec` in browser storage (`None` removes it); a refused write only loses the resume.
+fn save_exam(rec: Option<&ExamInProgress>) {
+    let Some(s) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) else { return };
+    let _ = match rec.and_then(|r| serde_json::to_string(r).ok()) {
+        Some(json) => s.set_item(EXAM_KEY, &json),
+        None => s.remove_item(EXAM_KEY),
+    };
 }

@@ -64,6 +64,9 @@ pub fn ReviewPage() -> impl IntoView {
     let study = expect_context::<Study>();
     let due: Vec<String> = study.progress.with_untracked(|p| p.due(today()));
     let waiting = study.progress.with_untracked(|p| p.review.len());
+    // Missed questions not due yet can be reviewed now, on the learner's request.
+    let later: Vec<String> = study.progress.with_untracked(|p| p.review.keys().filter(|id| !due.contains(id)).cloned().collect());
+    let early = RwSignal::new(false);
     let n = due.len();
     view! {
         <main class="study-page" data-testid="review-page">
@@ -75,6 +78,17 @@ pub fn ReviewPage() -> impl IntoView {
             {due.into_iter().filter_map(|id| study.question(&id)).map(|q| view! {
                 <div class="panel"><QuestionCard q=q/></div>
             }).collect_view()}
+            {(!later.is_empty()).then(|| {
+                let count = later.len();
+                view! {
+                    <button data-testid="review-early" hidden=move || early.get() on:click=move |_| early.set(true)>
+                        {move || lab.t("review.early").replace("{n}", &count.to_string())}
+                    </button>
+                }
+            })}
+            {move || early.get().then(|| later.iter().filter_map(|id| study.question(id)).map(|q| view! {
+                <div class="panel"><QuestionCard q=q/></div>
+            }).collect_view())}
         </main>
     }
 }
