@@ -212,15 +212,17 @@ const EXAM_KEY: &str = "streamlab.exam";
 
 /// The exam in progress kept in browser storage, if one can be read.
 fn load_exam() -> Option<ExamInProgress> {
-    let text = web_sys::window()?.local_storage().ok()??.get_item(EXAM_KEY).ok()??;
-    serde_json::from_str(&text).ok()
+    use gloo_storage::Storage;
+    gloo_storage::LocalStorage::get(EXAM_KEY).ok()
 }
 
 /// Keeps `rec` in browser storage (`None` removes it); a refused write only loses the resume.
 fn save_exam(rec: Option<&ExamInProgress>) {
-    let Some(s) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) else { return };
-    let _ = match rec.and_then(|r| serde_json::to_string(r).ok()) {
-        Some(json) => s.set_item(EXAM_KEY, &json),
-        None => s.remove_item(EXAM_KEY),
-    };
+    use gloo_storage::Storage;
+    match rec {
+        Some(r) => {
+            let _ = gloo_storage::LocalStorage::set(EXAM_KEY, r);
+        }
+        None => gloo_storage::LocalStorage::delete(EXAM_KEY),
+    }
 }
