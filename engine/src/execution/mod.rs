@@ -9,6 +9,7 @@
 pub mod aggregate;
 pub mod dedup;
 pub mod eval;
+pub mod explain;
 pub mod functions;
 pub mod hll;
 pub mod join;

@@ -121,6 +121,9 @@ pub struct BatchResult {
     pub progress: StreamingQueryProgress,
     /// True for a batch that ran only because the watermark moved.
     pub no_data: bool,
+    /// Why the batch ran and what became of each input row; computed only while
+    /// [`StreamingQuery::set_explaining`] is on (the lab turns it on, benchmarks leave it off).
+    pub explanation: Option<crate::execution::explain::BatchExplanation>,
 }
 
 impl BatchResult {
@@ -175,6 +178,8 @@ pub struct StreamingQuery {
     deferred_failure: Option<Error>,
     /// The error that terminated the query (`StreamingQuery.exception`).
     failure: Option<Error>,
+    /// Each batch explains itself ([`BatchResult::explanation`]).
+    explaining: bool,
 }
 
 /// The watermarked columns of the first stateful operator input that has more than one, as
@@ -238,6 +243,12 @@ pub fn uuid_from_seed(seed: u64) -> String {
 }
 
 impl StreamingQuery {
+    /// Turns per-batch explanations ([`BatchResult::explanation`]) on or off (off by default:
+    /// they cost a pass over every input row).
+    pub fn set_explaining(&mut self, on: bool) {
+        self.explaining = on;
+    }
+
     /// True if the query text chose the sink (`.writeStream.format('kafka')`,
     /// `foreachBatch(...)`): the lab's picker did not apply.
     pub fn sink_named_in_query(&self) -> bool {
@@ -304,6 +315,7 @@ impl StreamingQuery {
             temporary_checkpoint: false,
             deferred_failure: None,
             failure: None,
+            explaining: false,
         }
         .with_planning_checks()
         .with_operator_metadata()
@@ -643,6 +655,7 @@ impl StreamingQuery {
             event_time,
             progress,
             no_data: !new_data,
+            explanation: None,
         })
     }
 
