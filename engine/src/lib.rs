@@ -25,6 +25,7 @@ pub mod execution;
 pub mod export;
 pub mod frontend;
 pub mod plan;
+pub mod pyfunc;
 pub mod scenario;
 pub mod state;
 pub mod streaming;

@@ -1,0 +1,1628 @@
+//! Runs parsed Python: values, names, calls, the pandas subset and `GroupState`.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use super::parse::{BinOp, Expr, ExprKind, FuncDef, Stmt, StmtKind, Target, UnOp};
+use super::PyError;
+
+/// How many statements and expressions one call may evaluate before it is stopped (an
+/// infinite loop ends with a clear error instead of hanging the page).
+pub const STEP_BUDGET: u64 = 2_000_000;
+/// The longest list, string or DataFrame a function may build.
+pub const MAX_ITEMS: usize = 1_000_000;
+/// The deepest chain of Python calls.
+pub const MAX_CALL_DEPTH: usize = 50;
+
+/// `GroupStateTimeout` (`timeoutConf`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum GroupStateTimeout {
+    NoTimeout,
+    ProcessingTimeTimeout,
+    EventTimeTimeout,
+}
+
+impl GroupStateTimeout {
+    /// Parses PySpark's `timeoutConf` string.
+    pub fn parse(s: &str) -> Option<GroupStateTimeout> {
+        match s {
+            "NoTimeout" => Some(GroupStateTimeout::NoTimeout),
+            "ProcessingTimeTimeout" => Some(GroupStateTimeout::ProcessingTimeTimeout),
+            "EventTimeTimeout" => Some(GroupStateTimeout::EventTimeTimeout),
+            _ => None,
+        }
+    }
+
+    /// The name as Spark prints it.
+    pub fn name(self) -> &'static str {
+        match self {
+            GroupStateTimeout::NoTimeout => "NoTimeout",
+            GroupStateTimeout::ProcessingTimeTimeout => "ProcessingTimeTimeout",
+            GroupStateTimeout::EventTimeTimeout => "EventTimeTimeout",
+        }
+    }
+}
+
+/// PySpark's `GroupState` for one call (`pyspark/sql/streaming/state.py`): the stored value,
+/// what the call did to it, and the timeout it set. Times in ms.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroupState {
+    /// The state tuple, if one is defined.
+    pub value: Option<Vec<Val>>,
+    pub updated: bool,
+    pub removed: bool,
+    /// The timeout set during this call (ms); every call starts without one.
+    pub timeout_ms: Option<i64>,
+    pub has_timed_out: bool,
+    pub conf: GroupStateTimeout,
+    /// The batch's eviction watermark (ms), `None` when the input has no watermark.
+    pub watermark_ms: Option<i64>,
+    /// The batch's timestamp (ms).
+    pub batch_ts_ms: i64,
+}
+
+impl GroupState {
+    fn pyspark_error(class: &str, condition: &str, message: String, line: usize) -> PyError {
+        PyError { message: format!("{class}: [{condition}] {message}"), line, condition: Some(condition.to_string()) }
+    }
+
+    fn attr(&self, name: &str, line: usize) -> Result<Val, PyError> {
+        Ok(match name {
+            "exists" => Val::Bool(self.value.is_some()),
+            "hasTimedOut" => Val::Bool(self.has_timed_out),
+            "get" => match &self.value {
+                Some(v) => Val::Tuple(Rc::new(v.clone())),
+                None => return Err(Self::pyspark_error("PySparkValueError", "STATE_NOT_EXISTS", "State is either not defined or has already been removed.".into(), line)),
+            },
+            "getOption" => self.value.as_ref().map(|v| Val::Tuple(Rc::new(v.clone()))).unwrap_or(Val::None),
+            "oldTimeoutTimestamp" => Val::Int(-1),
+            _ => return Err(PyError::runtime(format!("AttributeError: 'GroupState' object has no attribute '{name}'"), line)),
+        })
+    }
+
+    fn call(&mut self, method: &str, args: &[Val], line: usize) -> Result<Val, PyError> {
+        let arg = |i: usize| args.get(i).cloned().unwrap_or(Val::None);
+        match method {
+            "update" => {
+                let v = match arg(0) {
+                    Val::Tuple(t) => t.as_ref().clone(),
+                    Val::List(l) => l.borrow().clone(),
+                    Val::None => return Err(Self::pyspark_error("PySparkTypeError", "NOT_TUPLE", "Argument `newValue` should be a tuple, got NoneType.".into(), line)),
+                    other => return Err(Self::pyspark_error("PySparkTypeError", "NOT_TUPLE", format!("Argument `newValue` should be a tuple, got {}.", other.type_name()), line)),
+                };
+                self.value = Some(v);
+                self.updated = true;
+                self.removed = false;
+                Ok(Val::None)
+            }
+            "remove" => {
+                self.value = None;
+                self.removed = true;
+                Ok(Val::None)
+            }
+            "setTimeoutDuration" => {
+                if self.conf != GroupStateTimeout::ProcessingTimeTimeout {
+                    return Err(Self::pyspark_error(
+                        "PySparkRuntimeError",
+                        "CANNOT_WITHOUT",
+                        "Cannot set timeout duration without enabling processing time timeout in applyInPandasWithState.".into(),
+                        line,
+                    ));
+                }
+                let ms = arg(0);
+                let Some(ms) = ms.as_int() else {
+                    return Err(Self::pyspark_error("PySparkTypeError", "NOT_INT", format!("Argument `durationMs` should be an int, got {}.", ms.type_name()), line));
+                };
+                if ms <= 0 {
+                    return Err(Self::pyspark_error("PySparkValueError", "VALUE_NOT_POSITIVE", "Value for `durationMs` must be positive, got 'int'.".into(), line));
+                }
+                self.timeout_ms = Some(self.batch_ts_ms.saturating_add(ms));
+                Ok(Val::None)
+            }
+            "setTimeoutTimestamp" => {
+                if self.conf != GroupStateTimeout::EventTimeTimeout {
+                    return Err(Self::pyspark_error(
+                        "PySparkRuntimeError",
+                        "CANNOT_WITHOUT",
+                        "Cannot set timeout timestamp without enabling event time timeout in applyInPandasWithState.".into(),
+                        line,
+                    ));
+                }
+                let ts = match arg(0) {
+                    Val::Timestamp(ns) => ns.div_euclid(1_000_000),
+                    other => match other.as_int() {
+                        Some(i) => i,
+                        None => return Err(Self::pyspark_error("PySparkTypeError", "NOT_INT", format!("Argument `timestampMs` should be an int, got {}.", other.type_name()), line)),
+                    },
+                };
+                if ts <= 0 {
+                    return Err(Self::pyspark_error("PySparkValueError", "VALUE_NOT_POSITIVE", "Value for `timestampMs` must be positive, got 'int'.".into(), line));
+                }
+                if let Some(wm) = self.watermark_ms {
+                    if ts < wm {
+                        return Err(Self::pyspark_error(
+                            "PySparkValueError",
+                            "INVALID_TIMEOUT_TIMESTAMP",
+                            format!("Timeout timestamp ({ts}) cannot be earlier than the current watermark ({wm})."),
+                            line,
+                        ));
+                    }
+                }
+                self.timeout_ms = Some(ts);
+                Ok(Val::None)
+            }
+            "getCurrentWatermarkMs" => match self.watermark_ms {
+                Some(w) => Ok(Val::Int(w)),
+                None => Err(Self::pyspark_error(
+                    "PySparkRuntimeError",
+                    "CANNOT_WITHOUT",
+                    "Cannot get event time watermark timestamp without setting watermark before applyInPandasWithState.".into(),
+                    line,
+                )),
+            },
+            "getCurrentProcessingTimeMs" => Ok(Val::Int(self.batch_ts_ms)),
+            _ => Err(PyError::runtime(format!("AttributeError: 'GroupState' object has no attribute '{method}'"), line)),
+        }
+    }
+}
+
+/// A pandas `Series`: a name and its values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Series {
+    pub name: Option<String>,
+    pub values: Vec<Val>,
+}
+
+/// A pandas `DataFrame`: named columns of equal length.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Frame {
+    pub columns: Vec<(String, Vec<Val>)>,
+    pub len: usize,
+}
+
+impl Frame {
+    fn column(&self, name: &str) -> Option<&Vec<Val>> {
+        self.columns.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+
+    fn take(&self, idx: &[usize]) -> Frame {
+        Frame { columns: self.columns.iter().map(|(n, v)| (n.clone(), idx.iter().map(|&i| v[i].clone()).collect())).collect(), len: idx.len() }
+    }
+}
+
+/// A Python value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Val {
+    None,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(Rc<str>),
+    Tuple(Rc<Vec<Val>>),
+    List(Rc<RefCell<Vec<Val>>>),
+    Dict(Rc<RefCell<Vec<(Val, Val)>>>),
+    /// A pandas `Timestamp` (UTC), ns since the epoch (pandas' own unit).
+    Timestamp(i64),
+    Frame(Rc<Frame>),
+    Series(Rc<Series>),
+    Func(Rc<FuncDef>),
+    Builtin(&'static str),
+    Module(&'static str),
+    /// `obj.name`, not yet called.
+    Method(Box<Val>, Rc<str>),
+    /// `state` (shared so the operator reads what the call did).
+    State(Rc<RefCell<GroupState>>),
+    /// `df.iloc` / `series.iloc`.
+    ILoc(Box<Val>),
+}
+
+impl Val {
+    /// Python's `type(x).__name__`.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Val::None => "NoneType",
+            Val::Bool(_) => "bool",
+            Val::Int(_) => "int",
+            Val::Float(_) => "float",
+            Val::Str(_) => "str",
+            Val::Tuple(_) => "tuple",
+            Val::List(_) => "list",
+            Val::Dict(_) => "dict",
+            Val::Timestamp(_) => "Timestamp",
+            Val::Frame(_) => "DataFrame",
+            Val::Series(_) => "Series",
+            Val::Func(_) => "function",
+            Val::Builtin(_) => "builtin_function_or_method",
+            Val::Module(_) => "module",
+            Val::Method(..) => "method",
+            Val::State(_) => "GroupState",
+            Val::ILoc(_) => "_iLocIndexer",
+        }
+    }
+
+    /// The value as an integer (bools count, as in Python).
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            Val::Int(i) => Some(*i),
+            Val::Bool(b) => Some(i64::from(*b)),
+            _ => None,
+        }
+    }
+
+    fn as_f64(&self) -> Option<f64> {
+        match self {
+            Val::Int(i) => Some(*i as f64),
+            Val::Bool(b) => Some(f64::from(u8::from(*b))),
+            Val::Float(f) => Some(*f),
+            _ => None,
+        }
+    }
+
+    fn truthy(&self, line: usize) -> Result<bool, PyError> {
+        Ok(match self {
+            Val::None => false,
+            Val::Bool(b) => *b,
+            Val::Int(i) => *i != 0,
+            Val::Float(f) => *f != 0.0,
+            Val::Str(s) => !s.is_empty(),
+            Val::Tuple(t) => !t.is_empty(),
+            Val::List(l) => !l.borrow().is_empty(),
+            Val::Dict(d) => !d.borrow().is_empty(),
+            Val::Frame(_) | Val::Series(_) => {
+                return Err(PyError::runtime(
+                    format!("ValueError: The truth value of a {} is ambiguous. Use a.empty, a.bool(), a.item(), a.any() or a.all().", self.type_name()),
+                    line,
+                ))
+            }
+            _ => true,
+        })
+    }
+
+    fn repr(&self) -> String {
+        match self {
+            Val::None => "None".into(),
+            Val::Bool(b) => if *b { "True" } else { "False" }.into(),
+            Val::Int(i) => i.to_string(),
+            Val::Float(f) => {
+                if f.fract() == 0.0 && f.is_finite() && f.abs() < 1e16 {
+                    format!("{f:.1}")
+                } else {
+                    f.to_string()
+                }
+            }
+            Val::Str(s) => format!("'{s}'"),
+            Val::Tuple(t) => {
+                let items: Vec<String> = t.iter().map(Val::repr).collect();
+                if items.len() == 1 {
+                    format!("({},)", items[0])
+                } else {
+                    format!("({})", items.join(", "))
+                }
+            }
+            Val::List(l) => format!("[{}]", l.borrow().iter().map(Val::repr).collect::<Vec<_>>().join(", ")),
+            Val::Dict(d) => format!("{{{}}}", d.borrow().iter().map(|(k, v)| format!("{}: {}", k.repr(), v.repr())).collect::<Vec<_>>().join(", ")),
+            Val::Timestamp(ns) => format!("Timestamp('{}')", format_ns(*ns)),
+            other => format!("<{}>", other.type_name()),
+        }
+    }
+
+    fn str_value(&self) -> String {
+        match self {
+            Val::Str(s) => s.to_string(),
+            Val::Timestamp(ns) => format_ns(*ns),
+            other => other.repr(),
+        }
+    }
+}
+
+fn format_ns(ns: i64) -> String {
+    let secs = ns.div_euclid(1_000_000_000);
+    let sub = ns.rem_euclid(1_000_000_000);
+    match chrono::DateTime::from_timestamp(secs, sub as u32) {
+        Some(t) => t.format("%Y-%m-%d %H:%M:%S%.f+0000").to_string(),
+        None => ns.to_string(),
+    }
+}
+
+fn key_cmp(a: &Val, b: &Val) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    match (a, b) {
+        (Val::None, Val::None) => Ordering::Equal,
+        (Val::None, _) => Ordering::Greater,
+        (_, Val::None) => Ordering::Less,
+        (Val::Str(x), Val::Str(y)) => x.cmp(y),
+        (Val::Timestamp(x), Val::Timestamp(y)) => x.cmp(y),
+        (Val::Tuple(x), Val::Tuple(y)) => {
+            for (p, q) in x.iter().zip(y.iter()) {
+                let o = key_cmp(p, q);
+                if o != Ordering::Equal {
+                    return o;
+                }
+            }
+            x.len().cmp(&y.len())
+        }
+        _ => match (a.as_f64(), b.as_f64()) {
+            (Some(x), Some(y)) => x.partial_cmp(&y).unwrap_or(Ordering::Equal),
+            _ => Ordering::Equal,
+        },
+    }
+}
+
+enum Flow {
+    Normal,
+    Break,
+    Continue,
+    Return(Val),
+}
+
+/// Runs the functions of one module. Holds the module's globals and a step counter per call.
+#[derive(Debug, Clone)]
+pub struct Interpreter {
+    globals: BTreeMap<String, Val>,
+    steps: u64,
+    depth: usize,
+}
+
+type R<T> = Result<T, PyError>;
+
+struct Scope {
+    locals: BTreeMap<String, Val>,
+    yielded: Option<Vec<Val>>,
+}
+
+impl Interpreter {
+    /// Runs a module's top level (imports, definitions, constants).
+    ///
+    /// # Errors
+    /// What the top level raised (for example an unknown module in an `import`).
+    pub fn new(module: &[Stmt]) -> R<Interpreter> {
+        let mut it = Interpreter { globals: BTreeMap::new(), steps: 0, depth: 0 };
+        let mut frame = Scope { locals: BTreeMap::new(), yielded: None };
+        for s in module {
+            match it.exec(s, &mut frame)? {
+                Flow::Normal => {}
+                _ => return Err(PyError::runtime("SyntaxError: 'return' outside function", s.line)),
+            }
+        }
+        it.globals = frame.locals;
+        Ok(it)
+    }
+
+    /// The function named `name` defined at the top level, if any.
+    pub fn function(&self, name: &str) -> Option<Rc<FuncDef>> {
+        match self.globals.get(name) {
+            Some(Val::Func(f)) => Some(Rc::clone(f)),
+            _ => None,
+        }
+    }
+
+    /// Calls `f` with `args`; a generator function returns what it yielded, as a list.
+    ///
+    /// # Errors
+    /// What the function raised, with its line; more than [`STEP_BUDGET`] steps is an error.
+    pub fn call(&mut self, f: &Rc<FuncDef>, args: Vec<Val>) -> R<Val> {
+        self.steps = 0;
+        self.call_func(f, args, Vec::new(), f.line)
+    }
+
+    fn step(&mut self, line: usize) -> R<()> {
+        self.steps += 1;
+        if self.steps > STEP_BUDGET {
+            return Err(PyError::runtime(
+                format!("the function ran more than {STEP_BUDGET} steps and was stopped (an endless loop?)"),
+                line,
+            ));
+        }
+        Ok(())
+    }
+
+    fn call_func(&mut self, f: &Rc<FuncDef>, args: Vec<Val>, kwargs: Vec<(String, Val)>, line: usize) -> R<Val> {
+        if self.depth >= MAX_CALL_DEPTH {
+            return Err(PyError::runtime("RecursionError: maximum recursion depth exceeded", line));
+        }
+        let mut locals = BTreeMap::new();
+        let n = f.params.len();
+        if args.len() > n {
+            return Err(PyError::runtime(format!("TypeError: {}() takes {n} positional arguments but {} were given", f.name, args.len()), line));
+        }
+        let mut args = args.into_iter();
+        for (pname, default) in &f.params {
+            let v = match args.next() {
+                Some(v) => v,
+                None => match kwargs.iter().find(|(k, _)| k == pname) {
+                    Some((_, v)) => v.clone(),
+                    None => match default {
+                        Some(d) => {
+                            let mut tmp = Scope { locals: BTreeMap::new(), yielded: None };
+                            self.eval(d, &mut tmp)?
+                        }
+                        None => return Err(PyError::runtime(format!("TypeError: {}() missing 1 required positional argument: '{pname}'", f.name), line)),
+                    },
+                },
+            };
+            locals.insert(pname.clone(), v);
+        }
+        let mut frame = Scope { locals, yielded: f.generator.then(Vec::new) };
+        self.depth += 1;
+        let r = self.exec_block(&f.body, &mut frame);
+        self.depth -= 1;
+        let flow = r?;
+        if let Some(items) = frame.yielded {
+            return Ok(Val::List(Rc::new(RefCell::new(items))));
+        }
+        Ok(match flow {
+            Flow::Return(v) => v,
+            _ => Val::None,
+        })
+    }
+
+    fn exec_block(&mut self, body: &[Stmt], frame: &mut Scope) -> R<Flow> {
+        for s in body {
+            match self.exec(s, frame)? {
+                Flow::Normal => {}
+                other => return Ok(other),
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    fn lookup(&self, name: &str, frame: &Scope, line: usize) -> R<Val> {
+        if let Some(v) = frame.locals.get(name).or_else(|| self.globals.get(name)) {
+            return Ok(v.clone());
+        }
+        let builtin = match name {
+            "len" => "len",
+            "min" => "min",
+            "max" => "max",
+            "sum" => "sum",
+            "int" => "int",
+            "float" => "float",
+            "str" => "str",
+            "bool" => "bool",
+            "abs" => "abs",
+            "range" => "range",
+            "list" => "list",
+            "tuple" => "tuple",
+            "sorted" => "sorted",
+            "enumerate" => "enumerate",
+            "zip" => "zip",
+            "round" => "round",
+            "print" => "print",
+            "isinstance" => "isinstance",
+            "dict" => "dict",
+            "any" => "any",
+            "all" => "all",
+            _ => return Err(PyError::runtime(format!("NameError: name '{name}' is not defined"), line)),
+        };
+        Ok(Val::Builtin(builtin))
+    }
+
+    fn assign(&mut self, target: &Target, v: Val, frame: &mut Scope, line: usize) -> R<()> {
+        match target {
+            Target::Name(n) => {
+                frame.locals.insert(n.clone(), v);
+            }
+            Target::Tuple(ts) => {
+                let items = self.iterate(&v, line)?;
+                if items.len() != ts.len() {
+                    return Err(PyError::runtime(
+                        if items.len() > ts.len() {
+                            format!("ValueError: too many values to unpack (expected {})", ts.len())
+                        } else {
+                            format!("ValueError: not enough values to unpack (expected {}, got {})", ts.len(), items.len())
+                        },
+                        line,
+                    ));
+                }
+                for (t, item) in ts.iter().zip(items) {
+                    self.assign(t, item, frame, line)?;
+                }
+            }
+            Target::Index(obj, idx) => {
+                let o = self.eval(obj, frame)?;
+                let i = self.eval(idx, frame)?;
+                match o {
+                    Val::List(l) => {
+                        let mut l = l.borrow_mut();
+                        let n = l.len() as i64;
+                        let k = i.as_int().ok_or_else(|| PyError::runtime("TypeError: list indices must be integers", line))?;
+                        let k = if k < 0 { k + n } else { k };
+                        if k < 0 || k >= n {
+                            return Err(PyError::runtime("IndexError: list assignment index out of range", line));
+                        }
+                        l[k as usize] = v;
+                    }
+                    Val::Dict(d) => {
+                        let mut d = d.borrow_mut();
+                        match d.iter_mut().find(|(k, _)| *k == i) {
+                            Some(slot) => slot.1 = v,
+                            None => d.push((i, v)),
+                        }
+                    }
+                    other => return Err(PyError::runtime(format!("TypeError: '{}' object does not support item assignment", other.type_name()), line)),
+                }
+            }
+            Target::Attr(_, name) => return Err(PyError::runtime(format!("AttributeError: cannot set attribute '{name}' here"), line)),
+        }
+        Ok(())
+    }
+
+    fn exec(&mut self, s: &Stmt, frame: &mut Scope) -> R<Flow> {
+        self.step(s.line)?;
+        let line = s.line;
+        match &s.kind {
+            StmtKind::Def(f) => {
+                frame.locals.insert(f.name.clone(), Val::Func(Rc::clone(f)));
+            }
+            StmtKind::If { branches, orelse } => {
+                for (test, body) in branches {
+                    if self.eval(test, frame)?.truthy(line)? {
+                        return self.exec_block(body, frame);
+                    }
+                }
+                return self.exec_block(orelse, frame);
+            }
+            StmtKind::For { target, iter, body } => {
+                let it = self.eval(iter, frame)?;
+                for item in self.iterate(&it, line)? {
+                    self.assign(target, item, frame, line)?;
+                    match self.exec_block(body, frame)? {
+                        Flow::Break => break,
+                        Flow::Return(v) => return Ok(Flow::Return(v)),
+                        _ => {}
+                    }
+                }
+            }
+            StmtKind::While { test, body } => {
+                while self.eval(test, frame)?.truthy(line)? {
+                    self.step(line)?;
+                    match self.exec_block(body, frame)? {
+                        Flow::Break => break,
+                        Flow::Return(v) => return Ok(Flow::Return(v)),
+                        _ => {}
+                    }
+                }
+            }
+            StmtKind::Pass => {}
+            StmtKind::Break => return Ok(Flow::Break),
+            StmtKind::Continue => return Ok(Flow::Continue),
+            StmtKind::Return(v) => {
+                let v = match v {
+                    Some(e) => self.eval(e, frame)?,
+                    None => Val::None,
+                };
+                return Ok(Flow::Return(v));
+            }
+            StmtKind::Yield(v) => {
+                let v = match v {
+                    Some(e) => self.eval(e, frame)?,
+                    None => Val::None,
+                };
+                match frame.yielded.as_mut() {
+                    Some(items) => {
+                        if items.len() >= MAX_ITEMS {
+                            return Err(PyError::runtime("the function yielded too many values", line));
+                        }
+                        items.push(v)
+                    }
+                    None => return Err(PyError::runtime("SyntaxError: 'yield' outside function", line)),
+                }
+            }
+            StmtKind::Import(names) => {
+                for (module, bound) in names {
+                    let m = known_module(module).ok_or_else(|| PyError::runtime(format!("ModuleNotFoundError: No module named '{module}' (Streamlab's Python knows pandas, numpy, datetime, typing and pyspark)"), line))?;
+                    frame.locals.insert(bound.clone(), Val::Module(m));
+                }
+            }
+            StmtKind::FromImport(module, names) => {
+                known_module(module).ok_or_else(|| PyError::runtime(format!("ModuleNotFoundError: No module named '{module}'"), line))?;
+                for (_, bound) in names {
+                    // Type names and helpers used only in annotations.
+                    frame.locals.insert(bound.clone(), Val::Module("typing"));
+                }
+            }
+            StmtKind::Assign { targets, value } => {
+                let v = self.eval(value, frame)?;
+                for t in targets {
+                    self.assign(t, v.clone(), frame, line)?;
+                }
+            }
+            StmtKind::AugAssign { target, op, value } => {
+                let current = match target {
+                    Target::Name(n) => self.lookup(n, frame, line)?,
+                    Target::Index(o, i) => {
+                        let o = self.eval(o, frame)?;
+                        let i = self.eval(i, frame)?;
+                        self.index(&o, &i, line)?
+                    }
+                    _ => return Err(PyError::runtime("SyntaxError: illegal expression for augmented assignment", line)),
+                };
+                let rhs = self.eval(value, frame)?;
+                let v = self.binary(*op, current, rhs, line)?;
+                self.assign(target, v, frame, line)?;
+            }
+            StmtKind::Expr(e) => {
+                self.eval(e, frame)?;
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    fn iterate(&self, v: &Val, line: usize) -> R<Vec<Val>> {
+        Ok(match v {
+            Val::Tuple(t) => t.as_ref().clone(),
+            Val::List(l) => l.borrow().clone(),
+            Val::Dict(d) => d.borrow().iter().map(|(k, _)| k.clone()).collect(),
+            Val::Str(s) => s.chars().map(|c| Val::Str(Rc::from(c.to_string()))).collect(),
+            Val::Series(s) => s.values.clone(),
+            Val::Frame(f) => f.columns.iter().map(|(n, _)| Val::Str(Rc::from(n.as_str()))).collect(),
+            other => return Err(PyError::runtime(format!("TypeError: '{}' object is not iterable", other.type_name()), line)),
+        })
+    }
+
+    fn eval(&mut self, e: &Expr, frame: &mut Scope) -> R<Val> {
+        self.step(e.line)?;
+        let line = e.line;
+        Ok(match &e.kind {
+            ExprKind::None => Val::None,
+            ExprKind::Bool(b) => Val::Bool(*b),
+            ExprKind::Int(i) => Val::Int(*i),
+            ExprKind::Float(f) => Val::Float(*f),
+            ExprKind::Str(s) => Val::Str(Rc::from(s.as_str())),
+            ExprKind::Name(n) => self.lookup(n, frame, line)?,
+            ExprKind::Tuple(items) => Val::Tuple(Rc::new(items.iter().map(|i| self.eval(i, frame)).collect::<R<Vec<_>>>()?)),
+            ExprKind::List(items) => Val::List(Rc::new(RefCell::new(items.iter().map(|i| self.eval(i, frame)).collect::<R<Vec<_>>>()?))),
+            ExprKind::Dict(items) => {
+                let mut out: Vec<(Val, Val)> = Vec::new();
+                for (k, v) in items {
+                    let k = self.eval(k, frame)?;
+                    let v = self.eval(v, frame)?;
+                    match out.iter_mut().find(|(x, _)| *x == k) {
+                        Some(slot) => slot.1 = v,
+                        None => out.push((k, v)),
+                    }
+                }
+                Val::Dict(Rc::new(RefCell::new(out)))
+            }
+            ExprKind::ListComp { elt, target, iter, conds } => {
+                let it = self.eval(iter, frame)?;
+                let mut out = Vec::new();
+                'items: for item in self.iterate(&it, line)? {
+                    self.assign(target, item, frame, line)?;
+                    for c in conds {
+                        if !self.eval(c, frame)?.truthy(line)? {
+                            continue 'items;
+                        }
+                    }
+                    out.push(self.eval(elt, frame)?);
+                    if out.len() > MAX_ITEMS {
+                        return Err(PyError::runtime("the list grew past the lab's limit", line));
+                    }
+                }
+                Val::List(Rc::new(RefCell::new(out)))
+            }
+            ExprKind::Attr(obj, name) => {
+                let o = self.eval(obj, frame)?;
+                self.attr(o, name, line)?
+            }
+            ExprKind::Call { func, args, kwargs } => {
+                let f = self.eval(func, frame)?;
+                let args = args.iter().map(|a| self.eval(a, frame)).collect::<R<Vec<_>>>()?;
+                let kwargs = kwargs.iter().map(|(k, v)| Ok((k.clone(), self.eval(v, frame)?))).collect::<R<Vec<_>>>()?;
+                self.apply(f, args, kwargs, line)?
+            }
+            ExprKind::Index(obj, idx) => {
+                let o = self.eval(obj, frame)?;
+                if let ExprKind::Slice(_, lo, hi) = &idx.kind {
+                    let lo = lo.as_ref().map(|x| self.eval(x, frame)).transpose()?;
+                    let hi = hi.as_ref().map(|x| self.eval(x, frame)).transpose()?;
+                    return self.slice(&o, lo, hi, line);
+                }
+                let i = self.eval(idx, frame)?;
+                self.index(&o, &i, line)?
+            }
+            ExprKind::Slice(..) => return Err(PyError::runtime("SyntaxError: a slice outside brackets", line)),
+            ExprKind::Unary(op, x) => {
+                let v = self.eval(x, frame)?;
+                match op {
+                    UnOp::Not => Val::Bool(!v.truthy(line)?),
+                    UnOp::Pos => v,
+                    UnOp::Neg => match v {
+                        Val::Int(i) => Val::Int(i.checked_neg().ok_or_else(|| overflow(line))?),
+                        Val::Bool(b) => Val::Int(-i64::from(b)),
+                        Val::Float(f) => Val::Float(-f),
+                        Val::Series(s) => self.map_series(&s, line, |x| match x {
+                            Val::Int(i) => Ok(Val::Int(i.checked_neg().ok_or_else(|| overflow(line))?)),
+                            Val::Float(f) => Ok(Val::Float(-f)),
+                            other => Err(PyError::runtime(format!("TypeError: bad operand type for unary -: '{}'", other.type_name()), line)),
+                        })?,
+                        other => return Err(PyError::runtime(format!("TypeError: bad operand type for unary -: '{}'", other.type_name()), line)),
+                    },
+                    UnOp::Invert => match v {
+                        Val::Int(i) => Val::Int(!i),
+                        Val::Series(s) => self.map_series(&s, line, |x| match x {
+                            Val::Bool(b) => Ok(Val::Bool(!b)),
+                            other => Err(PyError::runtime(format!("TypeError: bad operand type for unary ~: '{}'", other.type_name()), line)),
+                        })?,
+                        other => return Err(PyError::runtime(format!("TypeError: bad operand type for unary ~: '{}'", other.type_name()), line)),
+                    },
+                }
+            }
+            ExprKind::Binary(BinOp::And, a, b) => {
+                let x = self.eval(a, frame)?;
+                if x.truthy(line)? {
+                    self.eval(b, frame)?
+                } else {
+                    x
+                }
+            }
+            ExprKind::Binary(BinOp::Or, a, b) => {
+                let x = self.eval(a, frame)?;
+                if x.truthy(line)? {
+                    x
+                } else {
+                    self.eval(b, frame)?
+                }
+            }
+            ExprKind::Binary(op, a, b) => {
+                let x = self.eval(a, frame)?;
+                let y = self.eval(b, frame)?;
+                self.binary(*op, x, y, line)?
+            }
+            ExprKind::IfElse { body, test, orelse } => {
+                if self.eval(test, frame)?.truthy(line)? {
+                    self.eval(body, frame)?
+                } else {
+                    self.eval(orelse, frame)?
+                }
+            }
+        })
+    }
+
+    fn map_series(&self, s: &Series, line: usize, f: impl Fn(&Val) -> R<Val>) -> R<Val> {
+        let _ = line;
+        Ok(Val::Series(Rc::new(Series { name: s.name.clone(), values: s.values.iter().map(f).collect::<R<Vec<_>>>()? })))
+    }
+
+    fn binary(&self, op: BinOp, x: Val, y: Val, line: usize) -> R<Val> {
+        // Element-wise over a Series (with a scalar or a Series of the same length).
+        match (&x, &y) {
+            (Val::Series(a), Val::Series(b)) => {
+                if a.values.len() != b.values.len() {
+                    return Err(PyError::runtime("ValueError: Can only compare identically-labeled Series objects", line));
+                }
+                let values = a.values.iter().zip(&b.values).map(|(p, q)| self.binary(op, p.clone(), q.clone(), line)).collect::<R<Vec<_>>>()?;
+                return Ok(Val::Series(Rc::new(Series { name: a.name.clone(), values })));
+            }
+            (Val::Series(a), _) if !matches!(op, BinOp::In | BinOp::NotIn | BinOp::Is | BinOp::IsNot) => {
+                let values = a.values.iter().map(|p| self.binary(op, p.clone(), y.clone(), line)).collect::<R<Vec<_>>>()?;
+                return Ok(Val::Series(Rc::new(Series { name: a.name.clone(), values })));
+            }
+            (_, Val::Series(b)) if !matches!(op, BinOp::In | BinOp::NotIn | BinOp::Is | BinOp::IsNot) => {
+                let values = b.values.iter().map(|q| self.binary(op, x.clone(), q.clone(), line)).collect::<R<Vec<_>>>()?;
+                return Ok(Val::Series(Rc::new(Series { name: b.name.clone(), values })));
+            }
+            _ => {}
+        }
+        let unsupported = || PyError::runtime(format!("TypeError: unsupported operand type(s) for {}: '{}' and '{}'", op.symbol(), x.type_name(), y.type_name()), line);
+        Ok(match op {
+            BinOp::Eq => Val::Bool(py_eq(&x, &y)),
+            BinOp::Ne => Val::Bool(!py_eq(&x, &y)),
+            BinOp::Is => Val::Bool(matches!((&x, &y), (Val::None, Val::None)) || (matches!((&x, &y), (Val::Bool(_), Val::Bool(_))) && x == y)),
+            BinOp::IsNot => Val::Bool(!(matches!((&x, &y), (Val::None, Val::None)) || (matches!((&x, &y), (Val::Bool(_), Val::Bool(_))) && x == y))),
+            BinOp::In | BinOp::NotIn => {
+                let found = match &y {
+                    Val::Str(s) => match &x {
+                        Val::Str(n) => s.contains(n.as_ref()),
+                        _ => return Err(PyError::runtime("TypeError: 'in <string>' requires string as left operand", line)),
+                    },
+                    Val::Dict(d) => d.borrow().iter().any(|(k, _)| py_eq(k, &x)),
+                    Val::Frame(f) => f.columns.iter().any(|(n, _)| matches!(&x, Val::Str(s) if s.as_ref() == n)),
+                    other => self.iterate(other, line)?.iter().any(|v| py_eq(v, &x)),
+                };
+                Val::Bool(if op == BinOp::In { found } else { !found })
+            }
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                let ord = match (&x, &y) {
+                    (Val::Str(a), Val::Str(b)) => a.cmp(b),
+                    (Val::Timestamp(a), Val::Timestamp(b)) => a.cmp(b),
+                    (Val::Tuple(_), Val::Tuple(_)) => key_cmp(&x, &y),
+                    _ => match (x.as_f64(), y.as_f64()) {
+                        (Some(a), Some(b)) => match a.partial_cmp(&b) {
+                            Some(o) => o,
+                            None => return Ok(Val::Bool(false)),
+                        },
+                        _ => {
+                            return Err(PyError::runtime(
+                                format!("TypeError: '{}' not supported between instances of '{}' and '{}'", op.symbol(), x.type_name(), y.type_name()),
+                                line,
+                            ))
+                        }
+                    },
+                };
+                use std::cmp::Ordering::*;
+                Val::Bool(match op {
+                    BinOp::Lt => ord == Less,
+                    BinOp::Le => ord != Greater,
+                    BinOp::Gt => ord == Greater,
+                    _ => ord != Less,
+                })
+            }
+            BinOp::Add => match (&x, &y) {
+                (Val::Str(a), Val::Str(b)) => Val::Str(Rc::from(format!("{a}{b}"))),
+                (Val::List(a), Val::List(b)) => {
+                    let mut v = a.borrow().clone();
+                    v.extend(b.borrow().iter().cloned());
+                    Val::List(Rc::new(RefCell::new(v)))
+                }
+                (Val::Tuple(a), Val::Tuple(b)) => {
+                    let mut v = a.as_ref().clone();
+                    v.extend(b.iter().cloned());
+                    Val::Tuple(Rc::new(v))
+                }
+                _ => arith(op, &x, &y, line).ok_or_else(unsupported)??,
+            },
+            BinOp::Mul => match (&x, &y) {
+                (Val::List(a), n) | (n, Val::List(a)) if n.as_int().is_some() => {
+                    let n = n.as_int().unwrap_or(0).max(0) as usize;
+                    let a = a.borrow();
+                    if a.len().saturating_mul(n) > MAX_ITEMS {
+                        return Err(PyError::runtime("the list grew past the lab's limit", line));
+                    }
+                    Val::List(Rc::new(RefCell::new(a.iter().cloned().cycle().take(a.len() * n).collect())))
+                }
+                (Val::Str(s), n) | (n, Val::Str(s)) if n.as_int().is_some() => {
+                    let n = n.as_int().unwrap_or(0).max(0) as usize;
+                    if s.len().saturating_mul(n) > MAX_ITEMS {
+                        return Err(PyError::runtime("the string grew past the lab's limit", line));
+                    }
+                    Val::Str(Rc::from(s.repeat(n)))
+                }
+                _ => arith(op, &x, &y, line).ok_or_else(unsupported)??,
+            },
+            BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => match (&x, &y) {
+                (Val::Bool(a), Val::Bool(b)) => Val::Bool(match op {
+                    BinOp::BitAnd => a & b,
+                    BinOp::BitOr => a | b,
+                    _ => a ^ b,
+                }),
+                _ => match (x.as_int(), y.as_int()) {
+                    (Some(a), Some(b)) => Val::Int(match op {
+                        BinOp::BitAnd => a & b,
+                        BinOp::BitOr => a | b,
+                        _ => a ^ b,
+                    }),
+                    _ => return Err(unsupported()),
+                },
+            },
+            BinOp::Mod if matches!(x, Val::Str(_)) => return Err(PyError::runtime("'%' string formatting is not supported here: use + and str()", line)),
+            _ => arith(op, &x, &y, line).ok_or_else(unsupported)??,
+        })
+    }
+
+    fn attr(&mut self, o: Val, name: &str, line: usize) -> R<Val> {
+        Ok(match (&o, name) {
+            (Val::State(s), _) => {
+                let is_method = matches!(name, "update" | "remove" | "setTimeoutDuration" | "setTimeoutTimestamp" | "getCurrentWatermarkMs" | "getCurrentProcessingTimeMs");
+                if is_method {
+                    Val::Method(Box::new(o.clone()), Rc::from(name))
+                } else {
+                    s.borrow().attr(name, line)?
+                }
+            }
+            (Val::Frame(f), "empty") => Val::Bool(f.len == 0),
+            (Val::Frame(f), "shape") => Val::Tuple(Rc::new(vec![Val::Int(f.len as i64), Val::Int(f.columns.len() as i64)])),
+            (Val::Frame(f), "columns") => Val::List(Rc::new(RefCell::new(f.columns.iter().map(|(n, _)| Val::Str(Rc::from(n.as_str()))).collect()))),
+            (Val::Frame(_), "iloc") | (Val::Series(_), "iloc") => Val::ILoc(Box::new(o.clone())),
+            (Val::Series(s), "empty") => Val::Bool(s.values.is_empty()),
+            (Val::Series(s), "values") => Val::List(Rc::new(RefCell::new(s.values.clone()))),
+            (Val::Series(s), "size") => Val::Int(s.values.len() as i64),
+            (Val::Series(s), "dt") => Val::Series(Rc::clone(s)),
+            (Val::Timestamp(ns), "value") => Val::Int(*ns),
+            (Val::Timestamp(ns), "year" | "month" | "day" | "hour" | "minute" | "second") => {
+                use chrono::{Datelike, Timelike};
+                let t = chrono::DateTime::from_timestamp(ns.div_euclid(1_000_000_000), 0).ok_or_else(|| PyError::runtime("OverflowError: timestamp out of range", line))?;
+                Val::Int(match name {
+                    "year" => i64::from(t.year()),
+                    "month" => i64::from(t.month()),
+                    "day" => i64::from(t.day()),
+                    "hour" => i64::from(t.hour()),
+                    "minute" => i64::from(t.minute()),
+                    _ => i64::from(t.second()),
+                })
+            }
+            (Val::Frame(f), col) if f.column(col).is_some() && !is_frame_method(col) => {
+                Val::Series(Rc::new(Series { name: Some(col.to_string()), values: f.column(col).cloned().unwrap_or_default() }))
+            }
+            (Val::Module(m), _) => match (*m, name) {
+                ("pandas", "DataFrame" | "Timestamp" | "Timedelta" | "concat" | "Series" | "isna" | "notna" | "to_datetime") => Val::Builtin(pandas_fn(name)),
+                ("numpy", "int64" | "float64") => Val::Builtin(if name == "int64" { "int" } else { "float" }),
+                ("typing", _) | ("pyspark", _) | ("datetime", _) => Val::Module("typing"),
+                _ => return Err(PyError::runtime(format!("AttributeError: module '{m}' has no attribute '{name}' (not in Streamlab's Python)"), line)),
+            },
+            (Val::Frame(_) | Val::Series(_) | Val::List(_) | Val::Dict(_) | Val::Str(_) | Val::Timestamp(_), _) => Val::Method(Box::new(o.clone()), Rc::from(name)),
+            _ => return Err(PyError::runtime(format!("AttributeError: '{}' object has no attribute '{name}'", o.type_name()), line)),
+        })
+    }
+
+    fn index(&self, o: &Val, i: &Val, line: usize) -> R<Val> {
+        let seq_index = |n: usize| -> R<usize> {
+            let k = i.as_int().ok_or_else(|| PyError::runtime(format!("TypeError: indices must be integers, not {}", i.type_name()), line))?;
+            let k = if k < 0 { k + n as i64 } else { k };
+            if k < 0 || k >= n as i64 {
+                return Err(PyError::runtime(format!("IndexError: {} index out of range", o.type_name()), line));
+            }
+            Ok(k as usize)
+        };
+        Ok(match o {
+            Val::Tuple(t) => t[seq_index(t.len())?].clone(),
+            Val::List(l) => {
+                let l = l.borrow();
+                l[seq_index(l.len())?].clone()
+            }
+            Val::Str(s) => {
+                let chars: Vec<char> = s.chars().collect();
+                Val::Str(Rc::from(chars[seq_index(chars.len())?].to_string()))
+            }
+            Val::Dict(d) => d.borrow().iter().find(|(k, _)| py_eq(k, i)).map(|(_, v)| v.clone()).ok_or_else(|| PyError::runtime(format!("KeyError: {}", i.repr()), line))?,
+            Val::Frame(f) => match i {
+                Val::Str(c) => Val::Series(Rc::new(Series {
+                    name: Some(c.to_string()),
+                    values: f.column(c).cloned().ok_or_else(|| PyError::runtime(format!("KeyError: '{c}'"), line))?,
+                })),
+                Val::List(cols) => {
+                    let mut columns = Vec::new();
+                    for c in cols.borrow().iter() {
+                        let name = c.str_value();
+                        let v = f.column(&name).cloned().ok_or_else(|| PyError::runtime(format!("KeyError: \"['{name}'] not in index\""), line))?;
+                        columns.push((name, v));
+                    }
+                    Val::Frame(Rc::new(Frame { columns, len: f.len }))
+                }
+                Val::Series(mask) => {
+                    let idx: Vec<usize> = mask.values.iter().enumerate().filter(|(_, v)| matches!(v, Val::Bool(true))).map(|(i, _)| i).collect();
+                    Val::Frame(Rc::new(f.take(&idx)))
+                }
+                other => return Err(PyError::runtime(format!("KeyError: {}", other.repr()), line)),
+            },
+            Val::Series(s) => match i {
+                Val::Series(mask) => Val::Series(Rc::new(Series {
+                    name: s.name.clone(),
+                    values: s.values.iter().zip(&mask.values).filter(|(_, m)| matches!(m, Val::Bool(true))).map(|(v, _)| v.clone()).collect(),
+                })),
+                _ => s.values[seq_index(s.values.len())?].clone(),
+            },
+            Val::ILoc(inner) => match inner.as_ref() {
+                Val::Series(s) => s.values[seq_index(s.values.len())?].clone(),
+                Val::Frame(f) => {
+                    let r = seq_index(f.len)?;
+                    Val::Series(Rc::new(Series { name: None, values: f.columns.iter().map(|(_, v)| v[r].clone()).collect() }))
+                }
+                _ => return Err(PyError::runtime("TypeError: bad iloc", line)),
+            },
+            other => return Err(PyError::runtime(format!("TypeError: '{}' object is not subscriptable", other.type_name()), line)),
+        })
+    }
+
+    fn slice(&self, o: &Val, lo: Option<Val>, hi: Option<Val>, line: usize) -> R<Val> {
+        let bounds = |n: usize| -> R<(usize, usize)> {
+            let fix = |v: Option<Val>, default: usize| -> R<usize> {
+                match v {
+                    None | Some(Val::None) => Ok(default),
+                    Some(v) => {
+                        let k = v.as_int().ok_or_else(|| PyError::runtime("TypeError: slice indices must be integers or None", line))?;
+                        let k = if k < 0 { (k + n as i64).max(0) } else { k.min(n as i64) };
+                        Ok(k as usize)
+                    }
+                }
+            };
+            let a = fix(lo.clone(), 0)?;
+            let b = fix(hi.clone(), n)?;
+            Ok((a, b.max(a)))
+        };
+        Ok(match o {
+            Val::List(l) => {
+                let l = l.borrow();
+                let (a, b) = bounds(l.len())?;
+                Val::List(Rc::new(RefCell::new(l[a..b].to_vec())))
+            }
+            Val::Tuple(t) => {
+                let (a, b) = bounds(t.len())?;
+                Val::Tuple(Rc::new(t[a..b].to_vec()))
+            }
+            Val::Str(s) => {
+                let chars: Vec<char> = s.chars().collect();
+                let (a, b) = bounds(chars.len())?;
+                Val::Str(Rc::from(chars[a..b].iter().collect::<String>()))
+            }
+            Val::Series(s) => {
+                let (a, b) = bounds(s.values.len())?;
+                Val::Series(Rc::new(Series { name: s.name.clone(), values: s.values[a..b].to_vec() }))
+            }
+            Val::ILoc(inner) => match inner.as_ref() {
+                Val::Frame(f) => {
+                    let (a, b) = bounds(f.len)?;
+                    Val::Frame(Rc::new(f.take(&(a..b).collect::<Vec<_>>())))
+                }
+                other => return self.slice(other, lo, hi, line),
+            },
+            other => return Err(PyError::runtime(format!("TypeError: '{}' object is not subscriptable", other.type_name()), line)),
+        })
+    }
+
+    fn apply(&mut self, f: Val, args: Vec<Val>, kwargs: Vec<(String, Val)>, line: usize) -> R<Val> {
+        match f {
+            Val::Func(def) => self.call_func(&def, args, kwargs, line),
+            Val::Builtin(name) => self.builtin(name, args, kwargs, line),
+            Val::Method(obj, name) => self.method(*obj, &name, args, kwargs, line),
+            Val::Module("typing") => Ok(Val::None),
+            other => Err(PyError::runtime(format!("TypeError: '{}' object is not callable", other.type_name()), line)),
+        }
+    }
+
+    fn builtin(&mut self, name: &str, args: Vec<Val>, kwargs: Vec<(String, Val)>, line: usize) -> R<Val> {
+        let kw = |k: &str| kwargs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+        let one = || args.first().cloned().ok_or_else(|| PyError::runtime(format!("TypeError: {name}() takes at least 1 argument (0 given)"), line));
+        Ok(match name {
+            "len" => Val::Int(match one()? {
+                Val::Str(s) => s.chars().count(),
+                Val::Tuple(t) => t.len(),
+                Val::List(l) => l.borrow().len(),
+                Val::Dict(d) => d.borrow().len(),
+                Val::Frame(f) => f.len,
+                Val::Series(s) => s.values.len(),
+                other => return Err(PyError::runtime(format!("TypeError: object of type '{}' has no len()", other.type_name()), line)),
+            } as i64),
+            "min" | "max" => {
+                let items = if args.len() == 1 { self.iterate(&args[0], line)? } else { args };
+                if items.is_empty() {
+                    return Err(PyError::runtime(format!("ValueError: {name}() arg is an empty sequence"), line));
+                }
+                let mut best = items[0].clone();
+                for v in items.into_iter().skip(1) {
+                    let o = key_cmp(&v, &best);
+                    if (name == "min" && o == std::cmp::Ordering::Less) || (name == "max" && o == std::cmp::Ordering::Greater) {
+                        best = v;
+                    }
+                }
+                best
+            }
+            "sum" => {
+                let mut acc = Val::Int(0);
+                for v in self.iterate(&one()?, line)? {
+                    acc = self.binary(BinOp::Add, acc, v, line)?;
+                }
+                acc
+            }
+            "int" => match args.first().cloned().unwrap_or(Val::Int(0)) {
+                Val::Int(i) => Val::Int(i),
+                Val::Bool(b) => Val::Int(i64::from(b)),
+                Val::Float(f) if f.is_finite() && f.abs() < 9.2e18 => Val::Int(f.trunc() as i64),
+                Val::Float(_) => return Err(PyError::runtime("OverflowError: cannot convert float to integer", line)),
+                Val::Str(s) => Val::Int(s.trim().parse().map_err(|_| PyError::runtime(format!("ValueError: invalid literal for int() with base 10: '{s}'"), line))?),
+                Val::Timestamp(ns) => Val::Int(ns),
+                other => return Err(PyError::runtime(format!("TypeError: int() argument must be a string or a number, not '{}'", other.type_name()), line)),
+            },
+            "float" => match args.first().cloned().unwrap_or(Val::Float(0.0)) {
+                Val::Str(s) => Val::Float(s.trim().parse().map_err(|_| PyError::runtime(format!("ValueError: could not convert string to float: '{s}'"), line))?),
+                v => Val::Float(v.as_f64().ok_or_else(|| PyError::runtime(format!("TypeError: float() argument must be a string or a number, not '{}'", v.type_name()), line))?),
+            },
+            "str" => Val::Str(Rc::from(args.first().map(Val::str_value).unwrap_or_default())),
+            "bool" => Val::Bool(args.first().map(|v| v.truthy(line)).transpose()?.unwrap_or(false)),
+            "abs" => match one()? {
+                Val::Int(i) => Val::Int(i.checked_abs().ok_or_else(|| overflow(line))?),
+                Val::Float(f) => Val::Float(f.abs()),
+                other => return Err(PyError::runtime(format!("TypeError: bad operand type for abs(): '{}'", other.type_name()), line)),
+            },
+            "round" => match one()? {
+                Val::Float(f) => Val::Int(f.round_ties_even() as i64),
+                v => v,
+            },
+            "range" => {
+                let ints: Vec<i64> = args.iter().map(|a| a.as_int().ok_or_else(|| PyError::runtime("TypeError: range() takes integers", line))).collect::<R<_>>()?;
+                let (a, b, s) = match ints.as_slice() {
+                    [b] => (0, *b, 1),
+                    [a, b] => (*a, *b, 1),
+                    [a, b, s] if *s != 0 => (*a, *b, *s),
+                    _ => return Err(PyError::runtime("ValueError: range() arg 3 must not be zero", line)),
+                };
+                let n = if s > 0 { (b - a + s - 1) / s } else { (a - b - s - 1) / -s }.max(0);
+                if n as usize > MAX_ITEMS {
+                    return Err(PyError::runtime("the range is past the lab's limit", line));
+                }
+                Val::List(Rc::new(RefCell::new((0..n).map(|k| Val::Int(a + k * s)).collect())))
+            }
+            "list" => Val::List(Rc::new(RefCell::new(match args.first() {
+                Some(v) => self.iterate(v, line)?,
+                None => Vec::new(),
+            }))),
+            "tuple" => Val::Tuple(Rc::new(match args.first() {
+                Some(v) => self.iterate(v, line)?,
+                None => Vec::new(),
+            })),
+            "dict" => Val::Dict(Rc::new(RefCell::new(kwargs.iter().map(|(k, v)| (Val::Str(Rc::from(k.as_str())), v.clone())).collect()))),
+            "sorted" => {
+                let mut items = self.iterate(&one()?, line)?;
+                items.sort_by(key_cmp);
+                if kw("reverse").is_some_and(|r| matches!(r, Val::Bool(true))) {
+                    items.reverse();
+                }
+                Val::List(Rc::new(RefCell::new(items)))
+            }
+            "enumerate" => Val::List(Rc::new(RefCell::new(
+                self.iterate(&one()?, line)?.into_iter().enumerate().map(|(i, v)| Val::Tuple(Rc::new(vec![Val::Int(i as i64), v]))).collect(),
+            ))),
+            "zip" => {
+                let lists = args.iter().map(|a| self.iterate(a, line)).collect::<R<Vec<_>>>()?;
+                let n = lists.iter().map(Vec::len).min().unwrap_or(0);
+                Val::List(Rc::new(RefCell::new((0..n).map(|i| Val::Tuple(Rc::new(lists.iter().map(|l| l[i].clone()).collect()))).collect())))
+            }
+            "any" | "all" => {
+                let items = self.iterate(&one()?, line)?;
+                let mut t = Vec::with_capacity(items.len());
+                for v in &items {
+                    t.push(v.truthy(line)?);
+                }
+                Val::Bool(if name == "any" { t.iter().any(|b| *b) } else { t.iter().all(|b| *b) })
+            }
+            "print" | "isinstance" => Val::None,
+            "pd.DataFrame" => frame_from(args, kwargs, line)?,
+            "pd.Series" => Val::Series(Rc::new(Series { name: kw("name").map(|n| n.str_value()), values: args.first().map(|v| self.iterate(v, line)).transpose()?.unwrap_or_default() })),
+            "pd.Timestamp" | "pd.to_datetime" => {
+                let unit = kw("unit").map(|u| u.str_value());
+                match one()? {
+                    Val::Timestamp(ns) => Val::Timestamp(ns),
+                    Val::Str(s) => Val::Timestamp(parse_ts(&s).ok_or_else(|| PyError::runtime(format!("ValueError: could not convert string to Timestamp: '{s}'"), line))?),
+                    v => {
+                        let mult: i64 = match unit.as_deref() {
+                            Some("ms") => 1_000_000,
+                            Some("s") => 1_000_000_000,
+                            Some("us") => 1_000,
+                            None | Some("ns") => 1,
+                            Some(u) => return Err(PyError::runtime(format!("ValueError: unit '{u}' is not supported here (use 's', 'ms', 'us' or 'ns')"), line)),
+                        };
+                        match v {
+                            Val::Int(i) => Val::Timestamp(i.checked_mul(mult).ok_or_else(|| PyError::runtime("OutOfBoundsDatetime: Out of bounds nanosecond timestamp", line))?),
+                            Val::Float(f) => Val::Timestamp((f * mult as f64) as i64),
+                            Val::None => Val::None,
+                            other => return Err(PyError::runtime(format!("TypeError: Cannot convert input of type {} to Timestamp", other.type_name()), line)),
+                        }
+                    }
+                }
+            }
+            "pd.Timedelta" => {
+                let mut ns: i64 = 0;
+                for (k, v) in &kwargs {
+                    let mult: i64 = match k.as_str() {
+                        "days" => 86_400_000_000_000,
+                        "hours" => 3_600_000_000_000,
+                        "minutes" => 60_000_000_000,
+                        "seconds" => 1_000_000_000,
+                        "milliseconds" => 1_000_000,
+                        _ => return Err(PyError::runtime(format!("TypeError: unexpected keyword argument '{k}'"), line)),
+                    };
+                    let n = v.as_f64().ok_or_else(|| PyError::runtime("TypeError: Timedelta takes numbers", line))?;
+                    ns = ns.saturating_add((n * mult as f64) as i64);
+                }
+                // A Timedelta is kept as its nanoseconds (an int): Timestamp ± Timedelta works.
+                Val::Int(ns)
+            }
+            "pd.concat" => {
+                let frames = self.iterate(&one()?, line)?;
+                let mut columns: Vec<(String, Vec<Val>)> = Vec::new();
+                let mut len = 0;
+                for f in frames {
+                    let Val::Frame(f) = f else { return Err(PyError::runtime("TypeError: pd.concat takes DataFrames", line)) };
+                    for (n, v) in &f.columns {
+                        match columns.iter_mut().find(|(m, _)| m == n) {
+                            Some((_, col)) => col.extend(v.iter().cloned()),
+                            None => {
+                                let mut col = vec![Val::None; len];
+                                col.extend(v.iter().cloned());
+                                columns.push((n.clone(), col));
+                            }
+                        }
+                    }
+                    len += f.len;
+                    for (_, col) in columns.iter_mut() {
+                        col.resize(len, Val::None);
+                    }
+                }
+                Val::Frame(Rc::new(Frame { columns, len }))
+            }
+            "pd.isna" | "pd.notna" => {
+                let v = matches!(one()?, Val::None) || matches!(one()?, Val::Float(f) if f.is_nan());
+                Val::Bool(if name == "pd.isna" { v } else { !v })
+            }
+            other => return Err(PyError::runtime(format!("NameError: name '{other}' is not defined"), line)),
+        })
+    }
+
+    fn method(&mut self, obj: Val, name: &str, args: Vec<Val>, kwargs: Vec<(String, Val)>, line: usize) -> R<Val> {
+        let kw = |k: &str| kwargs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+        Ok(match (&obj, name) {
+            (Val::State(s), _) => s.borrow_mut().call(name, &args, line)?,
+            (Val::List(l), "append") => {
+                let mut l = l.borrow_mut();
+                if l.len() >= MAX_ITEMS {
+                    return Err(PyError::runtime("the list grew past the lab's limit", line));
+                }
+                l.push(args.into_iter().next().unwrap_or(Val::None));
+                Val::None
+            }
+            (Val::List(l), "extend") => {
+                let items = self.iterate(args.first().unwrap_or(&Val::None), line)?;
+                let mut l = l.borrow_mut();
+                if l.len() + items.len() > MAX_ITEMS {
+                    return Err(PyError::runtime("the list grew past the lab's limit", line));
+                }
+                l.extend(items);
+                Val::None
+            }
+            (Val::List(l), "pop") => l.borrow_mut().pop().ok_or_else(|| PyError::runtime("IndexError: pop from empty list", line))?,
+            (Val::Dict(d), "get") => {
+                let k = args.first().cloned().unwrap_or(Val::None);
+                d.borrow().iter().find(|(x, _)| py_eq(x, &k)).map(|(_, v)| v.clone()).unwrap_or_else(|| args.get(1).cloned().unwrap_or(Val::None))
+            }
+            (Val::Dict(d), "keys") => Val::List(Rc::new(RefCell::new(d.borrow().iter().map(|(k, _)| k.clone()).collect()))),
+            (Val::Dict(d), "values") => Val::List(Rc::new(RefCell::new(d.borrow().iter().map(|(_, v)| v.clone()).collect()))),
+            (Val::Dict(d), "items") => Val::List(Rc::new(RefCell::new(d.borrow().iter().map(|(k, v)| Val::Tuple(Rc::new(vec![k.clone(), v.clone()]))).collect()))),
+            (Val::Str(s), "upper") => Val::Str(Rc::from(s.to_uppercase())),
+            (Val::Str(s), "lower") => Val::Str(Rc::from(s.to_lowercase())),
+            (Val::Str(s), "startswith") => Val::Bool(s.starts_with(&args.first().map(Val::str_value).unwrap_or_default())),
+            (Val::Str(s), "join") => {
+                let items = self.iterate(args.first().unwrap_or(&Val::None), line)?;
+                Val::Str(Rc::from(items.iter().map(Val::str_value).collect::<Vec<_>>().join(s)))
+            }
+            (Val::Timestamp(ns), "timestamp") => Val::Float(*ns as f64 / 1e9),
+            (Val::Series(s), "min" | "max") => {
+                let vals: Vec<&Val> = s.values.iter().filter(|v| !matches!(v, Val::None)).collect();
+                let mut best: Option<&Val> = None;
+                for v in vals {
+                    best = match best {
+                        None => Some(v),
+                        Some(b) => {
+                            let o = key_cmp(v, b);
+                            if (name == "min" && o == std::cmp::Ordering::Less) || (name == "max" && o == std::cmp::Ordering::Greater) {
+                                Some(v)
+                            } else {
+                                Some(b)
+                            }
+                        }
+                    }
+                }
+                best.cloned().unwrap_or(Val::Float(f64::NAN))
+            }
+            (Val::Series(s), "sum") => {
+                let mut acc = Val::Int(0);
+                for v in s.values.iter().filter(|v| !matches!(v, Val::None)) {
+                    acc = self.binary(BinOp::Add, acc, v.clone(), line)?;
+                }
+                acc
+            }
+            (Val::Series(s), "mean") => {
+                let xs: Vec<f64> = s.values.iter().filter_map(Val::as_f64).collect();
+                Val::Float(if xs.is_empty() { f64::NAN } else { xs.iter().sum::<f64>() / xs.len() as f64 })
+            }
+            (Val::Series(s), "count") => Val::Int(s.values.iter().filter(|v| !matches!(v, Val::None)).count() as i64),
+            (Val::Series(s), "nunique") => {
+                let mut seen: Vec<&Val> = Vec::new();
+                for v in s.values.iter().filter(|v| !matches!(v, Val::None)) {
+                    if !seen.iter().any(|x| py_eq(x, v)) {
+                        seen.push(v);
+                    }
+                }
+                Val::Int(seen.len() as i64)
+            }
+            (Val::Series(s), "unique") => {
+                let mut seen: Vec<Val> = Vec::new();
+                for v in &s.values {
+                    if !seen.iter().any(|x| py_eq(x, v)) {
+                        seen.push(v.clone());
+                    }
+                }
+                Val::List(Rc::new(RefCell::new(seen)))
+            }
+            (Val::Series(s), "tolist" | "to_list") => Val::List(Rc::new(RefCell::new(s.values.clone()))),
+            (Val::Series(s), "isin") => {
+                let set = self.iterate(args.first().unwrap_or(&Val::None), line)?;
+                Val::Series(Rc::new(Series { name: s.name.clone(), values: s.values.iter().map(|v| Val::Bool(set.iter().any(|x| py_eq(x, v)))).collect() }))
+            }
+            (Val::Series(s), "astype") => {
+                let t = args.first().map(Val::str_value).unwrap_or_default();
+                let values = s
+                    .values
+                    .iter()
+                    .map(|v| match (t.as_str(), v) {
+                        ("int64" | "int" | "Int64", Val::Timestamp(ns)) => Ok(Val::Int(*ns)),
+                        ("int64" | "int" | "Int64", other) => self.builtin("int", vec![other.clone()], vec![], line),
+                        ("float64" | "float", other) => self.builtin("float", vec![other.clone()], vec![], line),
+                        ("str" | "string", other) => Ok(Val::Str(Rc::from(other.str_value()))),
+                        (other, _) => Err(PyError::runtime(format!("TypeError: data type '{other}' not understood here"), line)),
+                    })
+                    .collect::<R<Vec<_>>>()?;
+                Val::Series(Rc::new(Series { name: s.name.clone(), values }))
+            }
+            (Val::Series(s), "sort_values") => {
+                let mut values = s.values.clone();
+                values.sort_by(key_cmp);
+                if kw("ascending").is_some_and(|a| matches!(a, Val::Bool(false))) {
+                    values.reverse();
+                }
+                Val::Series(Rc::new(Series { name: s.name.clone(), values }))
+            }
+            (Val::Frame(f), "sort_values") => {
+                let by = kw("by").or_else(|| args.first().cloned()).unwrap_or(Val::None);
+                let cols: Vec<String> = match &by {
+                    Val::Str(c) => vec![c.to_string()],
+                    other => self.iterate(other, line)?.iter().map(Val::str_value).collect(),
+                };
+                let mut keys = Vec::new();
+                for c in &cols {
+                    keys.push(f.column(c).ok_or_else(|| PyError::runtime(format!("KeyError: '{c}'"), line))?);
+                }
+                let mut idx: Vec<usize> = (0..f.len).collect();
+                idx.sort_by(|&a, &b| {
+                    for k in &keys {
+                        let o = key_cmp(&k[a], &k[b]);
+                        if o != std::cmp::Ordering::Equal {
+                            return o;
+                        }
+                    }
+                    std::cmp::Ordering::Equal
+                });
+                if kw("ascending").is_some_and(|a| matches!(a, Val::Bool(false))) {
+                    idx.reverse();
+                }
+                Val::Frame(Rc::new(f.take(&idx)))
+            }
+            (Val::Frame(f), "head") => {
+                let n = args.first().and_then(Val::as_int).unwrap_or(5).clamp(0, f.len as i64) as usize;
+                Val::Frame(Rc::new(f.take(&(0..n).collect::<Vec<_>>())))
+            }
+            (Val::Frame(f), "iterrows") => Val::List(Rc::new(RefCell::new(
+                (0..f.len)
+                    .map(|r| {
+                        let row = Val::Dict(Rc::new(RefCell::new(f.columns.iter().map(|(n, v)| (Val::Str(Rc::from(n.as_str())), v[r].clone())).collect())));
+                        Val::Tuple(Rc::new(vec![Val::Int(r as i64), row]))
+                    })
+                    .collect(),
+            ))),
+            (Val::Frame(f), "itertuples") => Val::List(Rc::new(RefCell::new((0..f.len).map(|r| Val::Tuple(Rc::new(f.columns.iter().map(|(_, v)| v[r].clone()).collect()))).collect()))),
+            _ => return Err(PyError::runtime(format!("AttributeError: '{}' object has no attribute '{name}' (not in Streamlab's pandas subset)", obj.type_name()), line)),
+        })
+    }
+}
+
+fn is_frame_method(name: &str) -> bool {
+    matches!(name, "sort_values" | "head" | "iterrows" | "itertuples" | "empty" | "shape" | "columns" | "iloc")
+}
+
+fn pandas_fn(name: &str) -> &'static str {
+    match name {
+        "DataFrame" => "pd.DataFrame",
+        "Timestamp" => "pd.Timestamp",
+        "Timedelta" => "pd.Timedelta",
+        "concat" => "pd.concat",
+        "Series" => "pd.Series",
+        "isna" => "pd.isna",
+        "notna" => "pd.notna",
+        _ => "pd.to_datetime",
+    }
+}
+
+fn known_module(m: &str) -> Option<&'static str> {
+    match m {
+        "pandas" => Some("pandas"),
+        "numpy" => Some("numpy"),
+        "datetime" => Some("datetime"),
+        "typing" | "collections.abc" => Some("typing"),
+        m if m == "pyspark" || m.starts_with("pyspark.") => Some("pyspark"),
+        _ => None,
+    }
+}
+
+fn overflow(line: usize) -> PyError {
+    PyError::runtime("OverflowError: the integer is past 64 bits (Streamlab's Python uses 64-bit integers)", line)
+}
+
+fn py_eq(a: &Val, b: &Val) -> bool {
+    match (a, b) {
+        (Val::Str(x), Val::Str(y)) => x == y,
+        (Val::None, Val::None) => true,
+        (Val::None, _) | (_, Val::None) => false,
+        (Val::Timestamp(x), Val::Timestamp(y)) => x == y,
+        (Val::Tuple(x), Val::Tuple(y)) => x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| py_eq(p, q)),
+        (Val::List(x), Val::List(y)) => {
+            let (x, y) = (x.borrow(), y.borrow());
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| py_eq(p, q))
+        }
+        _ => match (a.as_f64(), b.as_f64()) {
+            (Some(x), Some(y)) => x == y,
+            _ => false,
+        },
+    }
+}
+
+/// Arithmetic on numbers and timestamps; `None` when the operand types do not apply.
+fn arith(op: BinOp, x: &Val, y: &Val, line: usize) -> Option<R<Val>> {
+    let zero = || PyError::runtime("ZeroDivisionError: division by zero", line);
+    match (x, y) {
+        (Val::Timestamp(t), Val::Int(d)) if matches!(op, BinOp::Add | BinOp::Sub) => {
+            Some(if op == BinOp::Add { t.checked_add(*d) } else { t.checked_sub(*d) }.map(Val::Timestamp).ok_or_else(|| overflow(line)))
+        }
+        (Val::Timestamp(a), Val::Timestamp(b)) if op == BinOp::Sub => Some(a.checked_sub(*b).map(Val::Int).ok_or_else(|| overflow(line))),
+        (Val::Int(_) | Val::Bool(_), Val::Int(_) | Val::Bool(_)) => {
+            let (a, b) = (x.as_int()?, y.as_int()?);
+            Some(match op {
+                BinOp::Add => a.checked_add(b).map(Val::Int).ok_or_else(|| overflow(line)),
+                BinOp::Sub => a.checked_sub(b).map(Val::Int).ok_or_else(|| overflow(line)),
+                BinOp::Mul => a.checked_mul(b).map(Val::Int).ok_or_else(|| overflow(line)),
+                BinOp::Div => {
+                    if b == 0 {
+                        Err(zero())
+                    } else {
+                        Ok(Val::Float(a as f64 / b as f64))
+                    }
+                }
+                BinOp::FloorDiv => {
+                    if b == 0 {
+                        Err(PyError::runtime("ZeroDivisionError: integer division or modulo by zero", line))
+                    } else {
+                        a.checked_div(b).map(|_| Val::Int(floor_div(a, b))).ok_or_else(|| overflow(line))
+                    }
+                }
+                BinOp::Mod => {
+                    if b == 0 {
+                        Err(PyError::runtime("ZeroDivisionError: integer division or modulo by zero", line))
+                    } else {
+                        Ok(Val::Int(a - b * floor_div(a, b)))
+                    }
+                }
+                BinOp::Pow => {
+                    if b < 0 {
+                        Ok(Val::Float((a as f64).powf(b as f64)))
+                    } else {
+                        u32::try_from(b).ok().and_then(|e| a.checked_pow(e)).map(Val::Int).ok_or_else(|| overflow(line))
+                    }
+                }
+                _ => return None,
+            })
+        }
+        _ => {
+            let (a, b) = (x.as_f64()?, y.as_f64()?);
+            Some(match op {
+                BinOp::Add => Ok(Val::Float(a + b)),
+                BinOp::Sub => Ok(Val::Float(a - b)),
+                BinOp::Mul => Ok(Val::Float(a * b)),
+                BinOp::Div => {
+                    if b == 0.0 {
+                        Err(PyError::runtime("ZeroDivisionError: float division by zero", line))
+                    } else {
+                        Ok(Val::Float(a / b))
+                    }
+                }
+                BinOp::FloorDiv => {
+                    if b == 0.0 {
+                        Err(PyError::runtime("ZeroDivisionError: float floor division by zero", line))
+                    } else {
+                        Ok(Val::Float((a / b).floor()))
+                    }
+                }
+                BinOp::Mod => {
+                    if b == 0.0 {
+                        Err(PyError::runtime("ZeroDivisionError: float modulo", line))
+                    } else {
+                        Ok(Val::Float(a - b * (a / b).floor()))
+                    }
+                }
+                BinOp::Pow => Ok(Val::Float(a.powf(b))),
+                _ => return None,
+            })
+        }
+    }
+}
+
+/// Python's `//` on integers (rounds toward negative infinity).
+fn floor_div(a: i64, b: i64) -> i64 {
+    let q = a.wrapping_div(b);
+    if (a % b != 0) && ((a < 0) != (b < 0)) {
+        q - 1
+    } else {
+        q
+    }
+}
+
+fn parse_ts(s: &str) -> Option<i64> {
+    let t = crate::types::parse_timestamp_us(s).ok()?;
+    t.checked_mul(1000)
+}
+
+/// `pd.DataFrame({...})`, `pd.DataFrame([{...}, ...])`, `pd.DataFrame(columns=[...])`.
+fn frame_from(args: Vec<Val>, kwargs: Vec<(String, Val)>, line: usize) -> R<Val> {
+    let columns_kw = kwargs.iter().find(|(k, _)| k == "columns").map(|(_, v)| v.clone());
+    let mut columns: Vec<(String, Vec<Val>)> = Vec::new();
+    match args.into_iter().next() {
+        None | Some(Val::None) => {
+            if let Some(Val::List(cols)) = &columns_kw {
+                columns = cols.borrow().iter().map(|c| (c.str_value(), Vec::new())).collect();
+            }
+        }
+        Some(Val::Dict(d)) => {
+            let d = d.borrow();
+            let mut len: Option<usize> = None;
+            for (k, v) in d.iter() {
+                let values = match v {
+                    Val::List(l) => l.borrow().clone(),
+                    Val::Tuple(t) => t.as_ref().clone(),
+                    Val::Series(s) => s.values.clone(),
+                    scalar => vec![scalar.clone()],
+                };
+                if let Some(n) = len {
+                    if values.len() != n && values.len() != 1 {
+                        return Err(PyError::runtime("ValueError: All arrays must be of the same length", line));
+                    }
+                }
+                len = Some(len.unwrap_or(0).max(values.len()));
+                columns.push((k.str_value(), values));
+            }
+            let n = len.unwrap_or(0);
+            for (_, v) in columns.iter_mut() {
+                if v.len() == 1 && n > 1 {
+                    let x = v[0].clone();
+                    *v = vec![x; n];
+                }
+            }
+        }
+        Some(Val::List(rows)) => {
+            for r in rows.borrow().iter() {
+                match r {
+                    Val::Dict(d) => {
+                        let n = columns.first().map_or(0, |c| c.1.len());
+                        for (k, v) in d.borrow().iter() {
+                            let name = k.str_value();
+                            match columns.iter_mut().find(|(c, _)| *c == name) {
+                                Some((_, col)) => col.push(v.clone()),
+                                None => {
+                                    let mut col = vec![Val::None; n];
+                                    col.push(v.clone());
+                                    columns.push((name, col));
+                                }
+                            }
+                        }
+                        let n = n + 1;
+                        for (_, col) in columns.iter_mut() {
+                            col.resize(n, Val::None);
+                        }
+                    }
+                    Val::Tuple(_) | Val::List(_) => {
+                        let Some(Val::List(names)) = &columns_kw else {
+                            return Err(PyError::runtime("ValueError: rows as tuples need columns=[...]", line));
+                        };
+                        let names: Vec<String> = names.borrow().iter().map(Val::str_value).collect();
+                        if columns.is_empty() {
+                            columns = names.iter().map(|n| (n.clone(), Vec::new())).collect();
+                        }
+                        let items = match r {
+                            Val::Tuple(t) => t.as_ref().clone(),
+                            Val::List(l) => l.borrow().clone(),
+                            _ => Vec::new(),
+                        };
+                        if items.len() != names.len() {
+                            return Err(PyError::runtime(format!("ValueError: {} columns passed, passed data had {} columns", names.len(), items.len()), line));
+                        }
+                        for (c, v) in columns.iter_mut().zip(items) {
+                            c.1.push(v);
+                        }
+                    }
+                    other => return Err(PyError::runtime(format!("TypeError: cannot build a DataFrame row from {}", other.type_name()), line)),
+                }
+            }
+        }
+        Some(Val::Frame(f)) => return Ok(Val::Frame(f)),
+        Some(other) => return Err(PyError::runtime(format!("ValueError: DataFrame constructor not properly called with a {}", other.type_name()), line)),
+    }
+    let len = columns.first().map_or(0, |c| c.1.len());
+    Ok(Val::Frame(Rc::new(Frame { columns, len })))
+}

@@ -1,0 +1,139 @@
+//! The Python a learner writes for arbitrary stateful processing: `def func(key, pdfs, state)`
+//! for `applyInPandasWithState`, run by a small sandboxed interpreter (no JavaScript eval, no
+//! file or network access, a step budget). It reads the statement subset such functions use —
+//! `def`, `if/elif/else`, `for`, `while`, assignment (with unpacking), `return`/`yield`,
+//! arithmetic, comparisons, list/dict/tuple displays and comprehensions — and the small part of
+//! pandas they touch: `pd.DataFrame({...})`, `len(pdf)`, column access, `Series.min/max/sum/
+//! mean/count/astype/tolist`, `sort_values`, `pd.Timestamp(ms, unit='ms', tz='UTC')`.
+//!
+//! Errors name the line (1-based, in the function text) and use Python's own wording where
+//! Python has one (`NameError: name 'x' is not defined`, `IndentationError: …`); the
+//! `GroupState` methods raise PySpark 4.3's errors (`python/pyspark/sql/streaming/state.py`).
+
+pub mod interp;
+pub mod parse;
+
+pub use interp::{GroupState, GroupStateTimeout, Interpreter, Val};
+pub use parse::{parse_module, FuncDef, Stmt};
+
+/// An error in the Python code or raised while running it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message} (line {line})")]
+pub struct PyError {
+    /// Python's wording: `NameError: name 'x' is not defined`, `SyntaxError: …`, or a PySpark
+    /// error `PySparkValueError: [INVALID_TIMEOUT_TIMESTAMP] …`.
+    pub message: String,
+    /// The line in the Python text (1-based); 0 when unknown.
+    pub line: usize,
+    /// PySpark's error condition when the error is PySpark's (`INVALID_TIMEOUT_TIMESTAMP`).
+    pub condition: Option<String>,
+}
+
+impl PyError {
+    /// A syntax error at `line`.
+    pub fn syntax(message: impl Into<String>, line: usize) -> PyError {
+        PyError { message: message.into(), line, condition: None }
+    }
+
+    /// A runtime error at `line`.
+    pub fn runtime(message: impl Into<String>, line: usize) -> PyError {
+        PyError { message: message.into(), line, condition: None }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    use super::interp::{Frame, Series};
+    use super::*;
+
+    fn state(value: Option<Vec<Val>>, conf: GroupStateTimeout, wm: Option<i64>) -> Rc<RefCell<GroupState>> {
+        Rc::new(RefCell::new(GroupState { value, updated: false, removed: false, timeout_ms: None, has_timed_out: false, conf, watermark_ms: wm, batch_ts_ms: 0 }))
+    }
+
+    fn frame(cols: Vec<(&str, Vec<Val>)>) -> Val {
+        let len = cols.first().map_or(0, |c| c.1.len());
+        Val::Frame(Rc::new(Frame { columns: cols.into_iter().map(|(n, v)| (n.to_string(), v)).collect(), len }))
+    }
+
+    fn run(src: &str, name: &str, args: Vec<Val>) -> Result<Val, PyError> {
+        let module = parse_module(src)?;
+        let mut it = Interpreter::new(&module)?;
+        let f = it.function(name).expect("defined");
+        it.call(&f, args)
+    }
+
+    const COUNT: &str = "import pandas as pd\ndef count_state(key, pdfs, state):\n    n = state.get[0] if state.exists else 0\n    for pdf in pdfs:\n        n += len(pdf)\n    state.update((n,))\n    yield pd.DataFrame({'user_id': [key[0]], 'n': [n]})\n";
+
+    #[test]
+    fn the_running_count_reads_state_counts_rows_and_yields_one_frame() {
+        // Stored count 2, three new rows: the function stores and yields 2 + 3 = 5.
+        let st = state(Some(vec![Val::Int(2)]), GroupStateTimeout::NoTimeout, None);
+        let pdf = frame(vec![("user_id", vec![Val::Str("u1".into()); 3])]);
+        let key = Val::Tuple(Rc::new(vec![Val::Str("u1".into())]));
+        let out = run(COUNT, "count_state", vec![key, Val::List(Rc::new(RefCell::new(vec![pdf]))), Val::State(Rc::clone(&st))]).expect("runs");
+        let Val::List(items) = out else { panic!("a generator yields a list") };
+        let Val::Frame(f) = &items.borrow()[0] else { panic!("a DataFrame") };
+        assert_eq!(f.columns, vec![("user_id".to_string(), vec![Val::Str("u1".into())]), ("n".to_string(), vec![Val::Int(5)])]);
+        assert_eq!(st.borrow().value, Some(vec![Val::Int(5)]));
+        assert!(st.borrow().updated);
+    }
+
+    #[test]
+    fn series_arithmetic_unpacking_and_min_max() {
+        // Two timestamps 12:00 and 12:02 on 2026-01-01 (1767268800000 ms): astype('int64') is
+        // ns, // 1000000 gives ms; min and max are the first and the last.
+        let src = "def f(pdf):\n    ms = pdf['t'].astype('int64') // 1000000\n    lo, hi = int(ms.min()), int(ms.max())\n    return (lo, hi, hi - lo)\n";
+        let t0 = 1_767_268_800_000i64 * 1_000_000;
+        let pdf = frame(vec![("t", vec![Val::Timestamp(t0 + 120_000_000_000), Val::Timestamp(t0)])]);
+        let out = run(src, "f", vec![pdf]).expect("runs");
+        assert_eq!(out, Val::Tuple(Rc::new(vec![Val::Int(1_767_268_800_000), Val::Int(1_767_268_920_000), Val::Int(120_000)])));
+    }
+
+    #[test]
+    fn timeouts_follow_pyspark_rules() {
+        let src = "def f(state, t):\n    state.setTimeoutTimestamp(t)\n";
+        // Below the watermark: PySpark's INVALID_TIMEOUT_TIMESTAMP, on line 2.
+        let st = state(None, GroupStateTimeout::EventTimeTimeout, Some(1000));
+        let e = run(src, "f", vec![Val::State(st), Val::Int(999)]).expect_err("below the watermark");
+        assert_eq!(e.condition.as_deref(), Some("INVALID_TIMEOUT_TIMESTAMP"));
+        assert_eq!(e.line, 2);
+        assert!(e.message.contains("Timeout timestamp (999) cannot be earlier than the current watermark (1000)."), "{}", e.message);
+        // Without EventTimeTimeout: CANNOT_WITHOUT.
+        let st = state(None, GroupStateTimeout::NoTimeout, None);
+        let e = run(src, "f", vec![Val::State(st), Val::Int(5000)]).expect_err("no event-time timeout");
+        assert_eq!(e.condition.as_deref(), Some("CANNOT_WITHOUT"));
+        // Equal to the watermark is allowed.
+        let st = state(None, GroupStateTimeout::EventTimeTimeout, Some(1000));
+        run(src, "f", vec![Val::State(Rc::clone(&st)), Val::Int(1000)]).expect("at the watermark");
+        assert_eq!(st.borrow().timeout_ms, Some(1000));
+    }
+
+    #[test]
+    fn an_endless_loop_stops_with_the_line() {
+        let e = run("def f():\n    n = 0\n    while True:\n        n += 1\n", "f", vec![]).expect_err("stopped");
+        assert!(e.message.contains("steps"), "{}", e.message);
+        assert!(e.line >= 3, "{}", e.line);
+    }
+
+    #[test]
+    fn syntax_and_name_errors_point_at_the_line() {
+        let e = parse_module("def f(x):\n    y = (x +\n    return y\n").expect_err("unclosed");
+        assert!(e.line >= 2, "{e:?}");
+        let e = parse_module("def f(x):\n    y = 1\n      z = 2\n").expect_err("indent");
+        assert_eq!((e.message.as_str(), e.line), ("IndentationError: unexpected indent", 3));
+        let e = run("def f():\n    return zz + 1\n", "f", vec![]).expect_err("name");
+        assert_eq!((e.message.as_str(), e.line), ("NameError: name 'zz' is not defined", 2));
+    }
+
+    #[test]
+    fn comprehensions_conditionals_and_sorting() {
+        let src = "def f(pdf):\n    acts = [a.upper() for a in pdf.sort_values('t')['a'] if a != 'x']\n    return acts if len(acts) > 1 else None\n";
+        let pdf = frame(vec![("t", vec![Val::Int(3), Val::Int(1), Val::Int(2)]), ("a", vec![Val::Str("c".into()), Val::Str("a".into()), Val::Str("x".into())])]);
+        let out = run(src, "f", vec![pdf]).expect("runs");
+        assert_eq!(out, Val::List(Rc::new(RefCell::new(vec![Val::Str("A".into()), Val::Str("C".into())]))));
+        let _ = Series { name: None, values: vec![] };
+    }
+}
