@@ -12,6 +12,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("types", 0),
     ("plan", 1),
     ("state", 1),
+    ("pyfunc", 1),
     ("analysis", 2),
     ("execution", 3),
     ("checkpoint", 4),

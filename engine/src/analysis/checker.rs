@@ -83,7 +83,13 @@ impl UnsupportedOperationChecker {
                 "complete mode re-emits the whole result table every batch, so the query needs an aggregation (groupBy)",
             ));
         }
+        let mut pandas_state = Vec::new();
+        collect(plan, &mut |p| matches!(p.node, Node::FlatMapGroupsWithState { .. }) && p.streaming, &mut pandas_state);
+        if pandas_state.len() > 1 {
+            return Err(legacy(plan, "Multiple applyInPandasWithStates are not supported on a streaming DataFrames/Datasets", "a query may hold one applyInPandasWithState"));
+        }
         check_nodes(plan, output_mode)?;
+        check_group_state(plan, plan, output_mode)?;
         check_global_watermark_limit(plan, output_mode)
     }
 }
@@ -110,6 +116,7 @@ impl UnsupportedOperationChecker {
                 Node::Sort { .. } => Some("Sort"),
                 Node::Generate { .. } => None,
                 Node::Window { .. } => Some("Window"),
+                Node::FlatMapGroupsWithState { .. } => Some("FlatMapGroupsInPandasWithState"),
                 Node::Union { .. } => Some("Union"),
                 Node::StaticJoin { .. } | Node::StreamJoin { .. } => Some("Join"),
                 Node::Static { .. } => Some("LocalRelation"),
@@ -127,6 +134,53 @@ impl UnsupportedOperationChecker {
             None => Ok(()),
         }
     }
+}
+
+/// `UnsupportedOperationChecker`'s `FlatMapGroupsInPandasWithState` case (spec §8.2 N7–N11),
+/// bottom-up: the operator's output mode against the query's, aggregations around it, and a
+/// watermark for `EventTimeTimeout`.
+fn check_group_state(root: &Plan, plan: &Plan, mode: OutputMode) -> R {
+    for c in plan.children() {
+        check_group_state(root, c, mode)?;
+    }
+    let Node::FlatMapGroupsWithState { input, mode: op_mode, timeout, event_time_col, .. } = &plan.node else { return Ok(()) };
+    if !plan.streaming {
+        return Ok(());
+    }
+    let spark_mode = |m: OutputMode| match m {
+        OutputMode::Append => "Append",
+        OutputMode::Update => "Update",
+        OutputMode::Complete => "Complete",
+    };
+    if aggregates(root).is_empty() {
+        if *op_mode != mode {
+            return Err(legacy(
+                root,
+                &format!("applyInPandasWithState in {} mode is not supported with {} output mode on a streaming DataFrame/Dataset", op_mode.as_str(), spark_mode(mode)),
+                "without an aggregation, the function's outputMode must be the query's output mode",
+            ));
+        }
+    } else if *op_mode == OutputMode::Update {
+        return Err(legacy(
+            root,
+            "applyInPandasWithState in update mode is not supported with aggregation on a streaming DataFrame/Dataset",
+            "with an aggregation in the query, use applyInPandasWithState in append mode",
+        ));
+    } else if !aggregates(input).is_empty() {
+        return Err(legacy(
+            root,
+            "applyInPandasWithState in append mode is not supported after aggregation on a streaming DataFrame/Dataset",
+            "applyInPandasWithState may come before an aggregation, not after it",
+        ));
+    }
+    if *timeout == crate::pyfunc::GroupStateTimeout::EventTimeTimeout && event_time_col.is_none() {
+        return Err(legacy(
+            root,
+            "Watermark must be specified in the query using '[Dataset/DataFrame].withWatermark()' for using event-time timeout in a applyInPandasWithState. Event-time timeout not supported without watermark.",
+            "EventTimeTimeout fires when the watermark passes the timeout: add withWatermark on the event-time column before groupBy",
+        ));
+    }
+    Ok(())
 }
 
 fn check_nodes(plan: &Plan, mode: OutputMode) -> R {

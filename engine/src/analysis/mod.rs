@@ -11,5 +11,5 @@ pub mod window_function;
 
 pub use checker::UnsupportedOperationChecker;
 pub use plan::{Attr, BoundAgg, BoundExpr, JoinSpec, Node, Plan, SessionSpec, StateWatermark, StreamJoinSpec, WindowFunctionText, WindowKind, WindowSpec};
-pub use resolve::resolve;
+pub use resolve::{parse_ddl_schema, resolve};
 pub use start::{check_start, SinkCapabilities, StartOutcome, StartRequest};

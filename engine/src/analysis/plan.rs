@@ -8,7 +8,7 @@
 use std::fmt;
 use std::rc::Rc;
 
-use crate::plan::{AggFunc, BinOp, JoinType};
+use crate::plan::{AggFunc, BinOp, JoinType, OutputMode};
 use crate::types::{spark_type_name, CalendarInterval, DataType, Row, Value};
 
 /// Which window struct a column is, if any (`spark.timeWindow` / `spark.sessionWindow`).
@@ -186,6 +186,21 @@ pub enum Node {
     /// Non-time window functions (`Window`): one appended column per function. Rejected
     /// on a stream by `UnsupportedOperationChecker`, never executed.
     Window { input: Box<Plan>, functions: Vec<WindowFunctionText> },
+    /// `FlatMapGroupsInPandasWithStateExec` (`applyInPandasWithState`): calls the Python
+    /// function once per key with data, then once per timed-out key. `keys` are the grouping
+    /// expressions over the input, `event_time_col` the input's watermarked column (late rows
+    /// are dropped only with `EventTimeTimeout`), `state_schema` the state tuple's fields.
+    /// Output: the function's output schema, with no watermark (spec §9.1).
+    FlatMapGroupsWithState {
+        input: Box<Plan>,
+        keys: Vec<BoundExpr>,
+        udf: Rc<crate::pyfunc::PythonUdf>,
+        state_schema: Vec<(String, crate::types::DataType)>,
+        mode: OutputMode,
+        timeout: crate::pyfunc::GroupStateTimeout,
+        event_time_col: Option<usize>,
+        op_id: usize,
+    },
 }
 
 /// One window function of a `Window` node, as Spark's error names it (upper case):
@@ -222,7 +237,8 @@ impl Plan {
             | Node::CollectLimit { input, .. }
             | Node::Window { input, .. }
             | Node::Sort { input, .. }
-            | Node::Generate { input, .. } => vec![input],
+            | Node::Generate { input, .. }
+            | Node::FlatMapGroupsWithState { input, .. } => vec![input],
             Node::StaticJoin { left, right, .. } | Node::StreamJoin { left, right, .. } => vec![left, right],
             Node::Union { inputs } => inputs.iter().collect(),
         }
@@ -246,6 +262,7 @@ impl Plan {
             Node::Dedup { op_id, within_watermark: true, .. } => out.push((*op_id, "dedupeWithinWatermark")),
             Node::Limit { op_id, .. } => out.push((*op_id, "globalLimit")),
             Node::StreamJoin { op_id, .. } => out.push((*op_id, "symmetricHashJoin")),
+            Node::FlatMapGroupsWithState { op_id, .. } => out.push((*op_id, "applyInPandasWithState")),
             _ => {}
         });
         out
@@ -314,6 +331,14 @@ impl Plan {
                 format!("Generate {}({}), [{}]", if *outer { "explode_outer" } else { "explode" }, show_expr(generator, &input.output), names(self))
             }
             Node::Window { functions, .. } => format!("Window [{}]", functions.iter().map(|f| f.function.as_str()).collect::<Vec<_>>().join(", ")),
+            Node::FlatMapGroupsWithState { input, keys, udf, mode, timeout, op_id, .. } => format!(
+                "FlatMapGroupsInPandasWithState {}, [{}], [{}], {}, {}, operator {op_id}",
+                udf.name,
+                keys.iter().map(|k| show_expr(k, &input.output)).collect::<Vec<_>>().join(", "),
+                names(self),
+                mode.as_str(),
+                timeout.name()
+            ),
         }
     }
 
@@ -432,7 +457,11 @@ impl Plan {
                 input.require(&n, out);
             }
             // Operators that keep whole rows in state, or combine inputs, read everything.
-            Node::Dedup { input, .. } | Node::Limit { input, .. } | Node::CollectLimit { input, .. } | Node::Window { input, .. } => {
+            Node::Dedup { input, .. }
+            | Node::Limit { input, .. }
+            | Node::CollectLimit { input, .. }
+            | Node::Window { input, .. }
+            | Node::FlatMapGroupsWithState { input, .. } => {
                 input.require(&child_all(input), out)
             }
             Node::Union { inputs } => inputs.iter().for_each(|i| i.require(&child_all(i), out)),

@@ -7,6 +7,7 @@
 //! Errors here are raised when the DataFrame is defined, as in PySpark.
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use super::join_helper::{equi_keys, stream_join_spec};
 use super::plan::{Attr, BoundAgg, BoundExpr, JoinSpec, Node, Plan, SessionSpec, WindowKind, WindowSpec};
@@ -238,6 +239,29 @@ impl Resolver {
                 Ok(Plan {
                     node: Node::Dedup { input: Box::new(input), keys, event_time_col, event_time_in_key, within_watermark: within, op_id: 0 },
                     output,
+                    streaming,
+                })
+            }
+            LogicalPlan::FlatMapGroupsInPandasWithState { input, grouping, udf, output, state, mode, timeout } => {
+                let input = self.plan(input)?;
+                let keys = grouping.iter().map(|g| Ok(bind(g, &input.output)?.0)).collect::<R<Vec<_>>>()?;
+                let event_time_col = input.output.iter().position(Attr::is_event_time);
+                // The function's rows carry no event-time tag: operators after it see no
+                // watermark (spec §9.1).
+                let out = output.iter().map(|(n, t)| Attr::new(n, t.clone())).collect();
+                let streaming = input.streaming;
+                Ok(Plan {
+                    node: Node::FlatMapGroupsWithState {
+                        input: Box::new(input),
+                        keys,
+                        udf: Rc::clone(udf),
+                        state_schema: state.clone(),
+                        mode: *mode,
+                        timeout: *timeout,
+                        event_time_col,
+                        op_id: 0,
+                    },
+                    output: out,
                     streaming,
                 })
             }
@@ -888,6 +912,17 @@ fn struct_field<'a>(name: &str, input: &'a [Attr]) -> Option<(usize, usize, &'a 
     Some((idx, fi, fields[fi].as_ref()))
 }
 
+/// A DDL schema string (`'order_id STRING, amount DOUBLE'`) as (name, type) pairs.
+///
+/// # Errors
+/// A message saying what is wrong in the string.
+pub fn parse_ddl_schema(ddl: &str) -> Result<Vec<(String, DataType)>, String> {
+    parse_ddl(ddl).map_err(|e| match e {
+        Error::Analysis(a) => a.message,
+        other => other.to_string(),
+    })
+}
+
 /// A DDL schema string: `'order_id STRING, amount DOUBLE, order_time TIMESTAMP'`.
 fn parse_ddl(ddl: &str) -> R<Vec<(String, DataType)>> {
     ddl.split(',')
@@ -1022,7 +1057,11 @@ fn arithmetic_type(op: BinOp, l: &DataType, r: &DataType) -> DataType {
 /// Numbers the stateful operators root-first (pre-order), as `IncrementalExecution` does.
 pub(crate) fn number_stateful_operators(plan: &mut Plan, next: &mut usize) {
     match &mut plan.node {
-        Node::Aggregate { op_id, .. } | Node::Dedup { op_id, .. } | Node::Limit { op_id, .. } | Node::StreamJoin { op_id, .. } => {
+        Node::Aggregate { op_id, .. }
+        | Node::Dedup { op_id, .. }
+        | Node::Limit { op_id, .. }
+        | Node::StreamJoin { op_id, .. }
+        | Node::FlatMapGroupsWithState { op_id, .. } => {
             *op_id = *next;
             *next += 1;
         }
@@ -1040,7 +1079,8 @@ pub(crate) fn number_stateful_operators(plan: &mut Plan, next: &mut usize) {
         | Node::CollectLimit { input, .. }
         | Node::Window { input, .. }
         | Node::Sort { input, .. }
-        | Node::Generate { input, .. } => number_stateful_operators(input, next),
+        | Node::Generate { input, .. }
+        | Node::FlatMapGroupsWithState { input, .. } => number_stateful_operators(input, next),
         Node::StaticJoin { left, right, .. } | Node::StreamJoin { left, right, .. } => {
             number_stateful_operators(left, next);
             number_stateful_operators(right, next);

@@ -24,6 +24,14 @@ pub fn operator_metadata(plan: &Plan) -> Vec<OperatorMetadata> {
                 join.keys.iter().map(|(l, _)| format!("{}:{}", left.output[*l].name, crate::types::spark_type_name(&left.output[*l].data_type))).collect(),
             ),
             Node::Limit { .. } => Some(vec![]),
+            Node::FlatMapGroupsWithState { input, keys, .. } => Some(
+                keys.iter()
+                    .map(|k| match k {
+                        crate::analysis::BoundExpr::Col(c) => format!("{}:{}", input.output[*c].name, crate::types::spark_type_name(&input.output[*c].data_type)),
+                        _ => "key".to_string(),
+                    })
+                    .collect(),
+            ),
             _ => None,
         };
         if let Some(key) = key {

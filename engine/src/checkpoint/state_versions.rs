@@ -18,6 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::execution::aggregate::{AggBuffer, AggregateState};
 use crate::execution::dedup::DedupState;
+use crate::execution::group_state::{GroupStateStore, KeyState};
 use crate::execution::limit::LimitState;
 use crate::execution::session_window::{SessionState, SessionWindow};
 use crate::execution::stream_join::{Buffered, StreamJoinState};
@@ -39,6 +40,7 @@ pub enum OperatorDelta {
     Session(StoreDelta<Vec<SessionWindow>>),
     /// A stream-stream join's two sides.
     StreamJoin { left: StoreDelta<Vec<Buffered>>, right: StoreDelta<Vec<Buffered>> },
+    GroupState(StoreDelta<KeyState>),
 }
 
 impl OperatorDelta {
@@ -50,6 +52,7 @@ impl OperatorDelta {
             OperatorState::Limit(l) => OperatorDelta::Limit(l.store.take_delta()),
             OperatorState::Session(s) => OperatorDelta::Session(s.store.take_delta()),
             OperatorState::StreamJoin(j) => OperatorDelta::StreamJoin { left: j.left.take_delta(), right: j.right.take_delta() },
+            OperatorState::GroupState(g) => OperatorDelta::GroupState(g.store.take_delta()),
         }
     }
 
@@ -64,6 +67,7 @@ impl OperatorDelta {
             OperatorDelta::Limit(d) => (written(d), BTreeSet::new()),
             OperatorDelta::Session(d) => (written(d), BTreeSet::new()),
             OperatorDelta::StreamJoin { left, right } => (written(left), written(right)),
+            OperatorDelta::GroupState(d) => (written(d), BTreeSet::new()),
         }
     }
 
@@ -75,6 +79,7 @@ impl OperatorDelta {
             OperatorDelta::Limit(d) => d.len(),
             OperatorDelta::Session(d) => d.len(),
             OperatorDelta::StreamJoin { left, right } => left.len() + right.len(),
+            OperatorDelta::GroupState(d) => d.len(),
         }
     }
 
@@ -91,6 +96,7 @@ impl OperatorDelta {
             OperatorDelta::Limit(_) => OperatorState::Limit(LimitState::default()),
             OperatorDelta::Session(_) => OperatorState::Session(SessionState::default()),
             OperatorDelta::StreamJoin { .. } => OperatorState::StreamJoin(StreamJoinState::default()),
+            OperatorDelta::GroupState(_) => OperatorState::GroupState(GroupStateStore::default()),
         }
     }
 
@@ -102,6 +108,7 @@ impl OperatorDelta {
             (OperatorDelta::Dedup(d), OperatorState::Dedup(s)) => s.store.apply_delta(d),
             (OperatorDelta::Limit(d), OperatorState::Limit(s)) => s.store.apply_delta(d),
             (OperatorDelta::Session(d), OperatorState::Session(s)) => s.store.apply_delta(d),
+            (OperatorDelta::GroupState(d), OperatorState::GroupState(g)) => g.store.apply_delta(d),
             (OperatorDelta::StreamJoin { left, right }, OperatorState::StreamJoin(j)) => {
                 j.left.apply_delta(left);
                 j.right.apply_delta(right);

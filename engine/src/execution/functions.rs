@@ -41,6 +41,11 @@ pub fn take_eval_error() -> Option<(String, String)> {
     EVAL_ERROR.with(|e| e.borrow_mut().take())
 }
 
+/// The running batch's timestamp, ms (`batchTimestampMs`).
+pub fn batch_timestamp_ms() -> i64 {
+    BATCH_TIMESTAMP_MS.with(Cell::get)
+}
+
 /// Sets the timestamp `current_timestamp()` returns while a batch runs.
 pub fn set_batch_timestamp_ms(ms: i64) {
     BATCH_TIMESTAMP_MS.with(|c| c.set(ms));

@@ -11,6 +11,7 @@ pub mod dedup;
 pub mod eval;
 pub mod explain;
 pub mod functions;
+pub mod group_state;
 pub mod hll;
 pub mod join;
 pub mod like;
@@ -52,6 +53,7 @@ pub enum OperatorState {
     Limit(LimitState),
     Session(session_window::SessionState),
     StreamJoin(stream_join::StreamJoinState),
+    GroupState(group_state::GroupStateStore),
 }
 
 /// Everything one batch needs besides the plan.
@@ -276,6 +278,36 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
             fx.metrics.insert(*op_id, m);
             out
         }
+        Node::FlatMapGroupsWithState { input, keys, udf, state_schema, timeout, event_time_col, op_id, .. } => {
+            let rows = execute(input, ctx, states, fx);
+            let OperatorState::GroupState(state) =
+                states.entry(*op_id).or_insert_with(|| OperatorState::GroupState(group_state::GroupStateStore::default()))
+            else {
+                unreachable!("operator {op_id} is applyInPandasWithState")
+            };
+            let (late, evict) = ctx.watermarks(*op_id);
+            let input_schema: Vec<(String, crate::types::DataType)> = input.output.iter().map(|a| (a.name.clone(), a.data_type.clone())).collect();
+            let output: Vec<(String, crate::types::DataType)> = plan.output.iter().map(|a| (a.name.clone(), a.data_type.clone())).collect();
+            let spec = group_state::GroupStateSpec {
+                keys,
+                udf,
+                input: &input_schema,
+                output: &output,
+                state_schema,
+                timeout: *timeout,
+                event_time_col: *event_time_col,
+            };
+            match group_state::run_group_state(state, rows, &spec, late, evict, event_time_col.is_some(), functions::batch_timestamp_ms()) {
+                Ok((out, m)) => {
+                    fx.metrics.insert(*op_id, m);
+                    out
+                }
+                Err((condition, message)) => {
+                    functions::raise(&condition, message);
+                    Vec::new()
+                }
+            }
+        }
         Node::Window { .. } => unreachable!("window functions are rejected on a stream by the checker and unsupported on a static table"),
         Node::CollectLimit { input, n } => {
             let mut rows = execute(input, ctx, states, fx);
@@ -330,6 +362,10 @@ pub fn wants_another_batch(plan: &Plan, mode: OutputMode, prev: &BTreeMap<usize,
         match &p.node {
             Node::Aggregate { op_id, .. } => wants |= mode != OutputMode::Complete && moved(op_id),
             Node::Dedup { op_id, .. } => wants |= moved(op_id),
+            // `FlatMapGroupsWithStateExec.shouldRunAnotherBatch`: with EventTimeTimeout when the
+            // watermark moved. (ProcessingTimeTimeout asks always in Spark, one batch per
+            // trigger; the lab has no wall clock and runs such batches when told to.)
+            Node::FlatMapGroupsWithState { op_id, timeout: crate::pyfunc::GroupStateTimeout::EventTimeTimeout, .. } => wants |= moved(op_id),
             Node::StreamJoin { spec, op_id, .. } => {
                 let cleans = spec.left_state != crate::analysis::StateWatermark::None || spec.right_state != crate::analysis::StateWatermark::None;
                 wants |= cleans && moved(op_id)

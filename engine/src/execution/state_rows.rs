@@ -13,6 +13,7 @@ use std::collections::BTreeSet;
 
 use super::aggregate::AggregateState;
 use super::dedup::DedupState;
+use super::group_state::GroupStateStore;
 use super::limit::LimitState;
 use super::session_window::SessionState;
 use super::stream_join::StreamJoinState;
@@ -30,6 +31,8 @@ pub enum KeptReason {
     NoWatermark,
     /// A streaming limit's single counter row.
     Counter,
+    /// An `applyInPandasWithState` key with no timeout set: kept until the function removes it.
+    NoTimeout,
 }
 
 /// What will happen to one state row.
@@ -310,6 +313,59 @@ impl StatefulOperator for LimitState {
     }
 }
 
+impl StatefulOperator for GroupStateStore {
+    fn row_ids(&self) -> Vec<Row> {
+        self.store.iter().map(|(k, _)| k.clone()).collect()
+    }
+
+    /// Key columns, the state tuple's fields, then the timeout. A key whose timeout has passed
+    /// (strictly before the eviction watermark, or the clock for processing time) is
+    /// `Closing`: the next batch calls the function with `hasTimedOut`.
+    fn tables(&self, op_id: usize, name: &str, node: &Plan, ctx: &LabelContext<'_>) -> Vec<StateTable> {
+        let Node::FlatMapGroupsWithState { input, keys, state_schema, timeout, .. } = &node.node else { return vec![] };
+        let mut columns: Vec<String> = keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| match k {
+                crate::analysis::BoundExpr::Col(c) => input.output.get(*c).map_or_else(|| format!("key{i}"), |a| a.name.clone()),
+                _ => format!("key{i}"),
+            })
+            .collect();
+        columns.extend(state_schema.iter().map(|(n, _)| n.clone()));
+        columns.push("timeout".into());
+        let threshold_us = match timeout {
+            crate::pyfunc::GroupStateTimeout::EventTimeTimeout => Some(ctx.wm_for_eviction_ms.saturating_mul(1000)),
+            _ => None,
+        };
+        let mut rows: Vec<StateRow> = self
+            .store
+            .iter()
+            .map(|(k, s)| {
+                let mut cells = values(k);
+                match &s.value {
+                    Some(v) => cells.extend(v.iter().cloned().map(StateCell::Value)),
+                    None => cells.extend(state_schema.iter().map(|_| StateCell::Gone)),
+                }
+                let t_us = s.timeout_ms.map(|t| t.saturating_mul(1000));
+                cells.push(t_us.map_or(StateCell::Blank, |t| StateCell::Value(Value::Timestamp(t))));
+                let label = match (t_us, threshold_us) {
+                    (None, _) => StateRowLabel::Kept(KeptReason::NoTimeout),
+                    (Some(t), Some(th)) if t < th => StateRowLabel::Closing { evicts_at_us: t },
+                    (Some(t), _) => StateRowLabel::Open { evicts_at_us: Some(t) },
+                };
+                StateRow { cells, label, updated_this_batch: ctx.updated.contains(k) }
+            })
+            .collect();
+        rows.extend(ctx.evicted.iter().map(|id| {
+            let mut cells = values(id);
+            cells.extend(state_schema.iter().map(|_| StateCell::Gone));
+            cells.push(StateCell::Blank);
+            StateRow { cells, label: StateRowLabel::Evicted, updated_this_batch: true }
+        }));
+        vec![StateTable { op_id, operator: name.into(), columns, rows, note: None }]
+    }
+}
+
 impl OperatorState {
     /// The state as a [`StatefulOperator`].
     pub fn as_stateful(&self) -> &dyn StatefulOperator {
@@ -319,6 +375,7 @@ impl OperatorState {
             OperatorState::Limit(l) => l,
             OperatorState::Session(s) => s,
             OperatorState::StreamJoin(j) => j,
+            OperatorState::GroupState(g) => g,
         }
     }
 }

@@ -799,16 +799,53 @@ impl<'a> Evaluator<'a> {
                     .map(|c| Expr::Agg { func, arg: Box::new(c), by: None, distinct: false })
                     .collect()
             }
+            "applyInPandasWithState" => return self.apply_in_pandas_with_state(input, grouping, pos, span),
             other => {
                 return Err(unknown_api(
                     ApiKind::GroupedData,
                     other,
-                    format!("GroupedData.{other}() is not supported; use count(), agg(...), sum, avg, min or max"),
+                    format!("GroupedData.{other}() is not supported; use count(), agg(...), sum, avg, min, max or applyInPandasWithState"),
                     span,
                 ))
             }
         };
         Ok(Py::Df(Rc::new(LogicalPlan::Aggregate { input, grouping, aggregates })))
+    }
+
+    /// `applyInPandasWithState(func, outputStructType, stateStructType, outputMode,
+    /// timeoutConf)` (PySpark's `GroupedData.applyInPandasWithState`): `func` names a function
+    /// of the prelude, run by [`crate::pyfunc`].
+    fn apply_in_pandas_with_state(&mut self, input: Rc<LogicalPlan>, grouping: Vec<Expr>, pos: Vec<(Py, Span)>, span: Span) -> R<Py> {
+        const SIGNATURE: &str = "applyInPandasWithState(func, outputStructType, stateStructType, outputMode, timeoutConf)";
+        if pos.len() != 5 {
+            return Err(perr(format!("{SIGNATURE} takes 5 arguments, {} given", pos.len()), span));
+        }
+        let mut it = pos.into_iter();
+        let (func, fspan) = it.next().expect("5 arguments");
+        let Py::Python(name) = func else {
+            return Err(perr(format!("the first argument of applyInPandasWithState is a Python function defined above the query (def f(key, pdfs, state): ...), not a {}", func.type_name()), fspan));
+        };
+        let mut strs = Vec::new();
+        for (v, s) in it {
+            match v {
+                Py::Str(t) => strs.push((t, s)),
+                other => return Err(perr(format!("{SIGNATURE}: expected a string here, not a {}", other.type_name()), s)),
+            }
+        }
+        let udf = crate::pyfunc::PythonUdf::from_source(&self.catalog.prelude, &name).map_err(|e| {
+            perr(if e.line > 0 { format!("in the Python code above the query, line {}: {}", e.line, e.message) } else { format!("in the Python code above the query: {}", e.message) }, fspan)
+        })?;
+        let ddl = |(t, s): &(String, Span)| crate::analysis::parse_ddl_schema(t).map_err(|m| perr(m, *s));
+        let output = ddl(&strs[0])?;
+        let state = ddl(&strs[1])?;
+        let mode = match strs[2].0.to_ascii_lowercase().as_str() {
+            "append" => OutputMode::Append,
+            "update" => OutputMode::Update,
+            other => return Err(perr(format!("outputMode of applyInPandasWithState must be 'append' or 'update', not '{other}'"), strs[2].1)),
+        };
+        let timeout = crate::pyfunc::GroupStateTimeout::parse(&strs[3].0)
+            .ok_or_else(|| perr(format!("timeoutConf must be 'NoTimeout', 'ProcessingTimeTimeout' or 'EventTimeTimeout', not '{}'", strs[3].0), strs[3].1))?;
+        Ok(Py::Df(Rc::new(LogicalPlan::FlatMapGroupsInPandasWithState { input, grouping, udf: Rc::new(udf), output, state, mode, timeout })))
     }
 
     fn column_method(&mut self, e: Expr, name: &str, pos: Vec<(Py, Span)>, span: Span) -> R<Py> {

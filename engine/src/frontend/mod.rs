@@ -71,6 +71,41 @@ pub fn prelude_names(prelude: &str) -> std::collections::BTreeSet<String> {
 /// [`Error::Parse`] with a span for syntax and unsupported constructs; [`Error::Analysis`]
 /// at [`crate::error::Stage::Define`] for batch actions on a stream (`clicks.count()`).
 pub fn compile(text: &str, catalog: &Catalog) -> Result<Evaluated, Error> {
-    let program = python::parse_program(text)?;
-    interpret::Evaluator::new(catalog).run(&program)
+    let (query, python) = split_python_blocks(text);
+    if python.trim().is_empty() {
+        let program = python::parse_program(text)?;
+        return interpret::Evaluator::new(catalog).run(&program);
+    }
+    // Python written above the query (`import`, `def`): its names join the catalog's, its text
+    // goes first in the prelude so that its line numbers are the editor's.
+    let mut with_python = catalog.clone();
+    with_python.python_names.extend(prelude_names(&python));
+    with_python.prelude = std::rc::Rc::from(format!("{python}\n{}", catalog.prelude));
+    let program = python::parse_program(&query)?;
+    interpret::Evaluator::new(&with_python).run(&program)
+}
+
+/// Splits editor text into the query and the Python written around it: a line at column 0
+/// that starts `def `, `import `, `from `, `class ` or `@`, with the indented and blank lines
+/// after it, is Python. Both texts keep the editor's byte offsets and line numbers: what
+/// belongs to the other is blanked (spaces; newlines kept).
+pub fn split_python_blocks(text: &str) -> (String, String) {
+    let mut query = String::with_capacity(text.len());
+    let mut python = String::with_capacity(text.len());
+    let mut in_block = false;
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']);
+        let starts_block = ["def ", "import ", "from ", "class ", "@"].iter().any(|p| body.starts_with(p));
+        let continues = in_block && (body.trim().is_empty() || body.starts_with([' ', '\t']) || body.trim_start().starts_with('#'));
+        in_block = starts_block || continues;
+        let blank: String = line.chars().map(|c| if c == '\n' || c == '\r' { c.to_string() } else { " ".repeat(c.len_utf8()) }).collect();
+        if in_block {
+            python.push_str(line);
+            query.push_str(&blank);
+        } else {
+            query.push_str(line);
+            python.push_str(&line.chars().filter(|c| *c == '\n').collect::<String>());
+        }
+    }
+    (query, python)
 }

@@ -11,6 +11,9 @@ pub struct Catalog {
     pub streams: BTreeMap<String, Vec<(String, DataType)>>,
     pub statics: BTreeMap<String, (Vec<(String, DataType)>, Rc<Vec<Row>>)>,
     /// Names a scenario's Python `prelude` defines (functions, classes, imported modules):
-    /// the query may pass them around, but Streamlab does not run Python code.
+    /// the query may pass them around.
     pub python_names: std::collections::BTreeSet<String>,
+    /// The prelude's text: the Python functions `applyInPandasWithState` runs
+    /// ([`crate::pyfunc`]).
+    pub prelude: Rc<str>,
 }

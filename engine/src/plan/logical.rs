@@ -90,6 +90,19 @@ pub enum LogicalPlan {
     Limit { input: Rc<LogicalPlan>, n: usize },
     /// `df.alias('c')`: its columns can be named `c.col` (`SubqueryAlias`).
     SubqueryAlias { input: Rc<LogicalPlan>, alias: String },
+    /// `groupBy(grouping).applyInPandasWithState(func, outputStructType, stateStructType,
+    /// outputMode, timeoutConf)` (Spark's `FlatMapGroupsInPandasWithState`): `output` and
+    /// `state` are the two DDL schemas, `mode` the operator's own output mode (append or
+    /// update).
+    FlatMapGroupsInPandasWithState {
+        input: Rc<LogicalPlan>,
+        grouping: Vec<Expr>,
+        udf: Rc<crate::pyfunc::PythonUdf>,
+        output: Vec<(String, DataType)>,
+        state: Vec<(String, DataType)>,
+        mode: super::OutputMode,
+        timeout: crate::pyfunc::GroupStateTimeout,
+    },
 }
 
 impl LogicalPlan {
@@ -108,7 +121,8 @@ impl LogicalPlan {
             | LogicalPlan::DeduplicateWithinWatermark { input, .. }
             | LogicalPlan::Sort { input, .. }
             | LogicalPlan::Limit { input, .. }
-            | LogicalPlan::SubqueryAlias { input, .. } => vec![input],
+            | LogicalPlan::SubqueryAlias { input, .. }
+            | LogicalPlan::FlatMapGroupsInPandasWithState { input, .. } => vec![input],
             LogicalPlan::Join { left, right, .. } => vec![left, right],
             LogicalPlan::Union { inputs, .. } => inputs.iter().collect(),
         }
@@ -141,6 +155,18 @@ impl LogicalPlan {
             }
             LogicalPlan::Aggregate { grouping, aggregates, .. } => {
                 format!("Aggregate [{}], [{}]", list(grouping), list(aggregates))
+            }
+            LogicalPlan::FlatMapGroupsInPandasWithState { grouping, udf, output, state, mode, timeout, .. } => {
+                let schema = |s: &[(String, DataType)]| s.iter().map(|(n, t)| format!("{n}: {}", crate::types::spark_type_name(t))).collect::<Vec<_>>().join(", ");
+                format!(
+                    "FlatMapGroupsInPandasWithState {}, [{}], [{}], [{}], {}, {}",
+                    udf.name,
+                    list(grouping),
+                    schema(output),
+                    schema(state),
+                    mode.as_str(),
+                    timeout.name()
+                )
             }
             LogicalPlan::Deduplicate { keys, .. } => match keys {
                 Some(k) => format!("Deduplicate [{}]", k.join(", ")),

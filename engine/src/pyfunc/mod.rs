@@ -16,6 +16,40 @@ pub mod parse;
 pub use interp::{GroupState, GroupStateTimeout, Interpreter, Val};
 pub use parse::{parse_module, FuncDef, Stmt};
 
+/// How a batch that failed in a Python function says so (Spark's `PythonException`: "An
+/// exception was thrown from the Python worker. Please see the stack trace below.").
+pub const PYTHON_WORKER: &str = "An exception was thrown from the Python worker";
+
+/// A Python function a query calls (`applyInPandasWithState(count_state, ...)`): its name,
+/// its definition and the module it was defined in (its imports and other functions).
+#[derive(Debug, Clone)]
+pub struct PythonUdf {
+    pub name: String,
+    pub func: std::rc::Rc<FuncDef>,
+    /// The module's globals after its top level ran; each call starts from a copy.
+    pub module: Interpreter,
+}
+
+impl PartialEq for PythonUdf {
+    fn eq(&self, other: &PythonUdf) -> bool {
+        self.name == other.name && self.func == other.func
+    }
+}
+
+impl PythonUdf {
+    /// The function `name` of the Python text `source`.
+    ///
+    /// # Errors
+    /// The module's syntax error, what its top level raised, or a `NameError` when it does not
+    /// define `name`.
+    pub fn from_source(source: &str, name: &str) -> Result<PythonUdf, PyError> {
+        let module = parse_module(source)?;
+        let interp = Interpreter::new(&module)?;
+        let func = interp.function(name).ok_or_else(|| PyError::runtime(format!("NameError: name '{name}' is not defined"), 0))?;
+        Ok(PythonUdf { name: name.to_string(), func, module: interp })
+    }
+}
+
 /// An error in the Python code or raised while running it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message} (line {line})")]

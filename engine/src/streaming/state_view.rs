@@ -12,7 +12,15 @@ use crate::types::Row;
 
 fn find_op(plan: &Plan, op: usize) -> Option<&Plan> {
     match &plan.node {
-        Node::Aggregate { op_id, .. } | Node::Dedup { op_id, .. } | Node::Limit { op_id, .. } | Node::StreamJoin { op_id, .. } if *op_id == op => Some(plan),
+        Node::Aggregate { op_id, .. }
+        | Node::Dedup { op_id, .. }
+        | Node::Limit { op_id, .. }
+        | Node::StreamJoin { op_id, .. }
+        | Node::FlatMapGroupsWithState { op_id, .. }
+            if *op_id == op =>
+        {
+            Some(plan)
+        }
         _ => plan.children().into_iter().find_map(|c| find_op(c, op)),
     }
 }

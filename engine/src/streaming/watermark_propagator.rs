@@ -59,6 +59,11 @@ fn output_watermark(plan: &Plan, origin_ms: i64, inputs: &mut BTreeMap<usize, i6
             inputs.insert(*op_id, input.unwrap_or(0).max(0));
             input
         }
+        // `applyInPandasWithState` outputs no watermark (spec §9.1, `produceOutputWatermark`).
+        Node::FlatMapGroupsWithState { op_id, .. } => {
+            inputs.insert(*op_id, input.unwrap_or(0).max(0));
+            None
+        }
         Node::StreamJoin { spec, op_id, .. } => {
             inputs.insert(*op_id, input.unwrap_or(0).max(0));
             input.map(|w| {

@@ -1,0 +1,236 @@
+//! `FlatMapGroupsInPandasWithStateExec` (`applyInPandasWithState`), with the rules of
+//! `FlatMapGroupsWithStateExec` it shares (spec §9.1, §9.2): per batch, late rows dropped
+//! (only with `EventTimeTimeout`), the function called once per key with data (keys in
+//! order), then once per stored key whose timeout has passed, each call's `GroupState`
+//! persisted as Spark does.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use super::eval;
+use super::OperatorMetrics;
+use crate::analysis::BoundExpr;
+use crate::pyfunc::interp::Frame;
+use crate::pyfunc::{GroupState, GroupStateTimeout, PyError, PythonUdf, Val};
+use crate::state::StateStore;
+use crate::types::{DataType, Row, Value};
+
+/// Rows per pandas DataFrame handed to the function (`spark.sql.execution.arrow.maxRecordsPerBatch`).
+pub const MAX_RECORDS_PER_BATCH: usize = 10_000;
+
+/// One key's stored state: the state tuple (`None` for a removed key kept only for its
+/// timeout) and its timeout in ms (`None`: Spark's `NO_TIMESTAMP`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeyState {
+    pub value: Option<Row>,
+    pub timeout_ms: Option<i64>,
+}
+
+/// Why the function was called for a key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CallReason {
+    /// The key had rows in the batch.
+    Data,
+    /// The key's timeout passed (`hasTimedOut`).
+    TimedOut,
+}
+
+/// The operator's state: grouping key → [`KeyState`], and the calls the last batch made.
+#[derive(Debug, Clone, Default)]
+pub struct GroupStateStore {
+    pub store: StateStore<KeyState>,
+    /// (key, why) for every call of the last batch, in call order.
+    pub last_calls: Vec<(Row, CallReason)>,
+}
+
+/// What one operator needs besides its state.
+pub struct GroupStateSpec<'a> {
+    pub keys: &'a [BoundExpr],
+    pub udf: &'a PythonUdf,
+    /// The input's column names and types (the DataFrame's columns).
+    pub input: &'a [(String, DataType)],
+    pub output: &'a [(String, DataType)],
+    pub state_schema: &'a [(String, DataType)],
+    pub timeout: GroupStateTimeout,
+    /// The input's watermarked column, if any.
+    pub event_time_col: Option<usize>,
+}
+
+/// A failure of the Python function: (error condition, message), as the batch reports it.
+pub type CallError = (String, String);
+
+fn val_of(v: &Value) -> Val {
+    match v {
+        Value::Null => Val::None,
+        Value::Bool(b) => Val::Bool(*b),
+        Value::Int(i) => Val::Int(i64::from(*i)),
+        Value::Long(i) => Val::Int(*i),
+        Value::Double(d) => Val::Float(*d),
+        Value::Str(s) => Val::Str(Rc::clone(s)),
+        Value::Timestamp(us) => Val::Timestamp(us.saturating_mul(1000)),
+        other => Val::Str(Rc::from(other.to_string())),
+    }
+}
+
+fn value_of(v: &Val, t: &DataType, what: &str) -> Result<Value, String> {
+    let bad = || format!("{what}: expected {}, got a Python {}", crate::types::spark_type_name(t), v.type_name());
+    Ok(match (t, v) {
+        (_, Val::None) => Value::Null,
+        (DataType::Utf8, Val::Str(s)) => Value::Str(Rc::clone(s)),
+        (DataType::Int64, Val::Int(i)) => Value::Long(*i),
+        (DataType::Int64, Val::Bool(b)) => Value::Long(i64::from(*b)),
+        (DataType::Int64, Val::Float(f)) if f.fract() == 0.0 && f.abs() < 9.2e18 => Value::Long(*f as i64),
+        (DataType::Int32, Val::Int(i)) => Value::Int(i32::try_from(*i).map_err(|_| format!("{what}: {i} does not fit an int"))?),
+        (DataType::Float64, Val::Int(i)) => Value::Double(*i as f64),
+        (DataType::Float64, Val::Float(f)) => Value::Double(*f),
+        (DataType::Boolean, Val::Bool(b)) => Value::Bool(*b),
+        (DataType::Timestamp(..), Val::Timestamp(ns)) => Value::Timestamp(ns.div_euclid(1000)),
+        _ => return Err(bad()),
+    })
+}
+
+fn tuple_to_row(v: &[Val], schema: &[(String, DataType)]) -> Result<Row, String> {
+    if v.len() != schema.len() {
+        return Err(format!("the state tuple has {} values but stateStructType has {} fields", v.len(), schema.len()));
+    }
+    v.iter().zip(schema).map(|(x, (n, t))| value_of(x, t, &format!("state field '{n}'"))).collect()
+}
+
+/// The rows of the DataFrames `yielded` (a list of frames), in the output schema: by column
+/// name when every output field is a column, by position otherwise.
+fn frames_to_rows(yielded: Val, output: &[(String, DataType)]) -> Result<Vec<Row>, String> {
+    let frames = match yielded {
+        Val::List(l) => l.borrow().clone(),
+        Val::Tuple(t) => t.as_ref().clone(),
+        Val::None => Vec::new(),
+        Val::Frame(_) => return Err("Return type of the user-defined function should be iterator of pandas.DataFrame, but is DataFrame (use yield)".into()),
+        other => return Err(format!("Return type of the user-defined function should be iterator of pandas.DataFrame, but is {}", other.type_name())),
+    };
+    let mut rows = Vec::new();
+    for f in frames {
+        let Val::Frame(f) = f else {
+            return Err(format!("the function yielded a {}; yield pandas.DataFrame objects", f.type_name()));
+        };
+        let cols: Vec<&Vec<Val>> = if output.iter().all(|(n, _)| f.columns.iter().any(|(c, _)| c == n)) {
+            output.iter().map(|(n, _)| f.columns.iter().find(|(c, _)| c == n).map(|(_, v)| v).expect("checked above")).collect()
+        } else if f.columns.len() == output.len() {
+            f.columns.iter().map(|(_, v)| v).collect()
+        } else {
+            let missing: Vec<&str> = output.iter().filter(|(n, _)| !f.columns.iter().any(|(c, _)| c == n)).map(|(n, _)| n.as_str()).collect();
+            return Err(format!(
+                "[RESULT_COLUMNS_MISMATCH_FOR_PANDAS_UDF] Column names of the returned pandas.DataFrame do not match specified schema. Missing: {}.",
+                missing.join(", ")
+            ));
+        };
+        for r in 0..f.len {
+            rows.push(cols.iter().zip(output).map(|(c, (n, t))| value_of(&c[r], t, &format!("output column '{n}'"))).collect::<Result<Row, String>>()?);
+        }
+    }
+    Ok(rows)
+}
+
+fn python_failure(e: PyError, udf: &str) -> CallError {
+    let condition = e.condition.clone().unwrap_or_else(|| "PYTHON_EXCEPTION".into());
+    let at = if e.line > 0 { format!(", line {}, in {udf}", e.line) } else { String::new() };
+    (condition, format!("{} (File \"<prelude>\"{at}): {}", crate::pyfunc::PYTHON_WORKER, e.message))
+}
+
+/// Runs one batch of the operator.
+///
+/// `late_ms`/`evict_ms` are the operator's watermarks for late rows and eviction, ms;
+/// `has_watermark` says whether its input has one at all; `batch_ts_ms` is the batch's
+/// timestamp.
+///
+/// # Errors
+/// The first failure of the function (a Python error, a PySpark `GroupState` error, output
+/// rows that do not fit the output schema): the batch fails with it.
+#[allow(clippy::too_many_arguments)]
+pub fn run_group_state(
+    state: &mut GroupStateStore,
+    input: Vec<Row>,
+    spec: &GroupStateSpec<'_>,
+    late_ms: i64,
+    evict_ms: i64,
+    has_watermark: bool,
+    batch_ts_ms: i64,
+) -> Result<(Vec<Row>, OperatorMetrics), CallError> {
+    let mut dropped = 0u64;
+    let mut groups: BTreeMap<Row, Vec<Row>> = BTreeMap::new();
+    for row in input {
+        if spec.timeout == GroupStateTimeout::EventTimeTimeout {
+            let t = spec.event_time_col.and_then(|c| row.get(c)).and_then(Value::event_time_us);
+            if t.is_some_and(|t| t <= late_ms.saturating_mul(1000)) {
+                dropped += 1;
+                continue;
+            }
+        }
+        let key: Row = spec.keys.iter().map(|k| eval::eval(k, &row)).collect();
+        groups.entry(key).or_default().push(row);
+    }
+    state.last_calls.clear();
+    let mut out = Vec::new();
+    let mut updated = 0u64;
+    let mut removed = 0u64;
+    let watermark_ms = has_watermark.then_some(evict_ms);
+    let mut call = |state: &mut GroupStateStore, key: Row, rows: Vec<Row>, timed_out: bool| -> Result<(), CallError> {
+        let stored = state.store.get(&key).cloned();
+        let gs = Rc::new(RefCell::new(GroupState {
+            value: stored.as_ref().and_then(|s| s.value.as_ref()).map(|r| r.iter().map(val_of).collect()),
+            updated: false,
+            removed: false,
+            timeout_ms: None,
+            has_timed_out: timed_out,
+            conf: spec.timeout,
+            watermark_ms,
+            batch_ts_ms,
+        }));
+        let frames: Vec<Val> = rows
+            .chunks(MAX_RECORDS_PER_BATCH)
+            .map(|chunk| {
+                let columns = spec.input.iter().enumerate().map(|(i, (n, _))| (n.clone(), chunk.iter().map(|r| r.get(i).map(val_of).unwrap_or(Val::None)).collect())).collect();
+                Val::Frame(Rc::new(Frame { columns, len: chunk.len() }))
+            })
+            .collect();
+        let key_tuple = Val::Tuple(Rc::new(key.iter().map(val_of).collect()));
+        let mut interp = spec.udf.module.clone();
+        let result = interp
+            .call(&spec.udf.func, vec![key_tuple, Val::List(Rc::new(RefCell::new(frames))), Val::State(Rc::clone(&gs))])
+            .map_err(|e| python_failure(e, &spec.udf.name))?;
+        let rows = frames_to_rows(result, spec.output).map_err(|m| ("PYTHON_EXCEPTION".to_string(), m))?;
+        out.extend(rows);
+        // Persist the state as `FlatMapGroupsWithStateExec.onIteratorCompletion` does.
+        let gs = gs.borrow();
+        let stored_timeout = stored.as_ref().and_then(|s| s.timeout_ms);
+        if gs.removed && gs.timeout_ms.is_none() {
+            state.store.remove(&key);
+            removed += 1;
+        } else if gs.updated || gs.removed || gs.timeout_ms != stored_timeout {
+            let value = match &gs.value {
+                Some(v) => Some(tuple_to_row(v, spec.state_schema).map_err(|m| ("PYTHON_EXCEPTION".to_string(), m))?),
+                None => None,
+            };
+            state.store.put(key.clone(), KeyState { value, timeout_ms: gs.timeout_ms });
+            updated += 1;
+        }
+        state.last_calls.push((key, if timed_out { CallReason::TimedOut } else { CallReason::Data }));
+        Ok(())
+    };
+    for (key, rows) in groups {
+        call(state, key, rows, false)?;
+    }
+    let threshold = match spec.timeout {
+        GroupStateTimeout::NoTimeout => None,
+        GroupStateTimeout::ProcessingTimeTimeout => Some(batch_ts_ms),
+        GroupStateTimeout::EventTimeTimeout => watermark_ms,
+    };
+    if let Some(threshold) = threshold {
+        let expired: Vec<Row> = state.store.iter().filter(|(_, s)| s.timeout_ms.is_some_and(|t| t < threshold)).map(|(k, _)| k.clone()).collect();
+        for key in expired {
+            call(state, key, Vec::new(), true)?;
+        }
+    }
+    let m = state.store.commit();
+    Ok((out, OperatorMetrics { num_rows_total: m.num_rows_total, num_rows_updated: updated, num_rows_removed: removed, num_rows_dropped_by_watermark: dropped }))
+}
+
