@@ -18,11 +18,12 @@ if ! java -version 2>&1 | grep -q 'version "17'; then
 fi
 
 venv=.venv-spark
-if ! "$venv/bin/python" -c 'import pyspark, sys; sys.exit(pyspark.__version__ != "4.3.0")' 2>/dev/null; then
-  echo "spark-check: installing PySpark 4.3.0 into $venv (about 320 MB)"
+# pandas and pyarrow: the applyInPandasWithState presets run Python state functions.
+if ! "$venv/bin/python" -c 'import pyspark, pandas, pyarrow, sys; sys.exit(pyspark.__version__ != "4.3.0")' 2>/dev/null; then
+  echo "spark-check: installing PySpark 4.3.0, pandas and pyarrow into $venv (about 400 MB)"
   rm -rf "$venv"
-  python3 -m venv "$venv" && "$venv/bin/pip" install -q --disable-pip-version-check pyspark==4.3.0 \
-    || { echo "spark-check: could not install PySpark 4.3.0 into $venv (pip failed; is PyPI reachable?)" >&2; exit 1; }
+  python3 -m venv "$venv" && "$venv/bin/pip" install -q --disable-pip-version-check pyspark==4.3.0 'pandas<3' pyarrow \
+    || { echo "spark-check: could not install PySpark 4.3.0, pandas and pyarrow into $venv (pip failed; is PyPI reachable?)" >&2; exit 1; }
 fi
 echo "spark-check: Java and PySpark ready after $((SECONDS - t0))s"
 

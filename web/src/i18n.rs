@@ -62,6 +62,7 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("status.kept", "kept (complete mode)", "유지 (complete 모드)"),
     ("status.evicted", "removed by the last batch (evicted or merged)", "직전 배치에서 제거됨 (만료 또는 병합)"),
     ("status.nowm", "kept forever (no event-time key)", "영원히 유지 (이벤트 시간 키 없음)"),
+    ("status.notimeout", "kept until the function removes it (no timeout set)", "함수가 지울 때까지 유지 (타임아웃 없음)"),
     ("metrics", "State metrics of the last batch", "직전 배치의 상태 지표"),
     ("progress", "Last StreamingQueryProgress (JSON)", "마지막 StreamingQueryProgress (JSON)"),
     ("plan", "Analyzed plan", "분석된 플랜"),

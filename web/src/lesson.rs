@@ -33,6 +33,7 @@ const LESSON_FILES: &[(&str, &str)] = &[
     ("14-sources", include_str!("../../quizzes/lessons/14-sources.toml")),
     ("15-monitoring", include_str!("../../quizzes/lessons/15-monitoring.toml")),
     ("16-state-store", include_str!("../../quizzes/lessons/16-state-store.toml")),
+    ("17-arbitrary-state", include_str!("../../quizzes/lessons/17-arbitrary-state.toml")),
 ];
 
 /// One language's text of a lesson.

@@ -52,6 +52,7 @@ const QUIZ_FILES: &[(&str, &str)] = &[
     ("monitoring", include_str!("../../quizzes/monitoring.toml")),
     ("state-store", include_str!("../../quizzes/state-store.toml")),
     ("operators", include_str!("../../quizzes/operators.toml")),
+    ("arbitrary-state", include_str!("../../quizzes/arbitrary-state.toml")),
 ];
 
 /// Every preset scenario: (id, JSON text). The id is the file name without `.json`.
@@ -79,6 +80,9 @@ const PRESETS: &[(&str, &str)] = &[
     ("rate-source", include_str!("../../assets/scenarios/rate-source.json")),
     ("file-source", include_str!("../../assets/scenarios/file-source.json")),
     ("tumbling-start-time", include_str!("../../assets/scenarios/tumbling-start-time.json")),
+    ("apply-in-pandas-count", include_str!("../../assets/scenarios/apply-in-pandas-count.json")),
+    ("apply-in-pandas-session", include_str!("../../assets/scenarios/apply-in-pandas-session.json")),
+    ("apply-in-pandas-mode-error", include_str!("../../assets/scenarios/apply-in-pandas-mode-error.json")),
 ];
 
 /// One language's text of a question.

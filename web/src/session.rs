@@ -160,6 +160,8 @@ pub enum RowStatus {
     Evicted,
     /// No event-time column: never evicted.
     NoWatermark,
+    /// An `applyInPandasWithState` key without a timeout: kept until the function removes it.
+    NoTimeout,
 }
 
 /// One stateful operator's state rows.
@@ -982,6 +984,7 @@ fn state_tables(q: &StreamingQuery, evicted: &[(usize, Row)], day: i64) -> Vec<S
         StateRowLabel::Evicted => RowStatus::Evicted,
         StateRowLabel::Kept(KeptReason::CompleteMode) => RowStatus::Kept,
         StateRowLabel::Kept(KeptReason::NoWatermark | KeptReason::Counter) => RowStatus::NoWatermark,
+        StateRowLabel::Kept(KeptReason::NoTimeout) => RowStatus::NoTimeout,
     };
     let note = |n: Option<StateNote>| match n {
         None => Default::default(),

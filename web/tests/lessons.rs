@@ -26,6 +26,7 @@ const PATH: &[&str] = &[
     "sources",
     "monitoring",
     "state-store",
+    "arbitrary-state",
 ];
 
 #[test]

@@ -107,6 +107,7 @@ pub fn StatePanel() -> impl IntoView {
             RowStatus::Kept => "status.kept",
             RowStatus::Evicted => "status.evicted",
             RowStatus::NoWatermark => "status.nowm",
+            RowStatus::NoTimeout => "status.notimeout",
         })
     };
     view! {
