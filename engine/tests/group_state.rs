@@ -79,3 +79,26 @@ fn group_state_errors_carry_pysparks_conditions_and_text() {
     assert_eq!(e.cause.as_ref().map(|c| c.0.as_str()), Some("CANNOT_WITHOUT"));
     assert!(e.message.contains("[CANNOT_WITHOUT] Cannot set timeout duration without enabling processing time timeout in applyInPandasWithState."), "{}", e.message);
 }
+
+/// A device goes silent: each event sets a one-minute processing-time timeout from the batch's
+/// clock; the key times out in the first batch whose clock is strictly past it (spec §9.1).
+#[test]
+fn a_processing_time_timeout_fires_when_the_clock_passes_it() {
+    let text = "import pandas as pd\n\ndef silence(key, pdfs, state):\n    if state.hasTimedOut:\n        state.remove()\n        yield pd.DataFrame({'user_id': [key[0]], 'at': [state.getCurrentProcessingTimeMs()]})\n    else:\n        state.update((1,))\n        state.setTimeoutDuration(60 * 1000)\n\nclicks.groupBy('user_id').applyInPandasWithState(silence, 'user_id STRING, at LONG', 'n LONG', 'update', 'ProcessingTimeTimeout')\n";
+    let mut q = StreamingQuery::start(text, &catalog(), OutputMode::Update, StreamingConf::default()).expect("starts");
+    assert!(q.uses_processing_time_timeout());
+    q.set_clock_ms(1_000);
+    q.add_data("clicks", &[vec![Value::str("u1"), ts("12:00")]]).expect("add");
+    let b0 = q.run_next_batch().expect("batch 0");
+    assert!(b0.rows.is_empty());
+    // The timeout is 1 000 + 60 000 = 61 000 ms. At 61 000 it has not passed: no batch.
+    q.set_clock_ms(61_000);
+    assert!(q.fire().is_empty());
+    // At 61 001 it has: a batch without data calls the function with hasTimedOut.
+    q.set_clock_ms(61_001);
+    let fired = q.fire();
+    assert_eq!(fired.len(), 1);
+    assert!(fired[0].no_data);
+    assert_eq!(fired[0].rows, vec![vec![Value::str("u1"), Value::Long(61_001)]]);
+    assert_eq!((fired[0].state[0].num_rows_total, fired[0].state[0].num_rows_removed), (0, 1));
+}

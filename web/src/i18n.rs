@@ -62,6 +62,10 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("status.kept", "kept (complete mode)", "유지 (complete 모드)"),
     ("status.evicted", "removed by the last batch (evicted or merged)", "직전 배치에서 제거됨 (만료 또는 병합)"),
     ("status.nowm", "kept forever (no event-time key)", "영원히 유지 (이벤트 시간 키 없음)"),
+    ("clock.title", "Processing-time clock", "처리 시간 시계"),
+    ("clock.help", "(the lab's clock: each action is one second; a ProcessingTimeTimeout fires in the first batch whose clock is past the timeout)", "(실습의 시계: 동작 하나가 1초입니다. ProcessingTimeTimeout은 시계가 타임아웃을 넘은 첫 배치에서 발생합니다)"),
+    ("clock.wait10s", "Wait 10 s", "10초 기다리기"),
+    ("clock.wait1m", "Wait 1 min", "1분 기다리기"),
     ("status.notimeout", "kept until the function removes it (no timeout set)", "함수가 지울 때까지 유지 (타임아웃 없음)"),
     ("metrics", "State metrics of the last batch", "직전 배치의 상태 지표"),
     ("progress", "Last StreamingQueryProgress (JSON)", "마지막 StreamingQueryProgress (JSON)"),
@@ -236,6 +240,9 @@ const LABELS: &[(&str, &str, &str)] = &[
 // `the string "seven"` inside a sentence becomes `문자열 "seven"`). Spark's own error
 // conditions and wording are not here: they stay as Spark writes them.
 const MESSAGES: &[(&str, &str)] = &[
+    ("cannot wait {} ms: give a positive time that keeps the clock before year 9999", "{} ms를 기다릴 수 없습니다. 시계가 9999년을 넘지 않는 양의 시간을 주세요"),
+    ("in the Python code above the query, line {}: {}", "쿼리 위의 파이썬 코드 {}번째 줄: {}"),
+    ("in the Python code above the query: {}", "쿼리 위의 파이썬 코드: {}"),
     ("No batch is due, so there is nothing to crash: add events (or wait for a no-data batch) first.", "실행할 배치가 없어 중단시킬 것이 없습니다. 먼저 이벤트를 추가하세요 (또는 데이터 없는 배치를 기다리세요)."),
     ("no source named '{}'", "'{}'라는 소스가 없습니다"),
     ("this source has no timestamp column", "이 소스에는 timestamp 열이 없습니다"),

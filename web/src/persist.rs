@@ -24,6 +24,8 @@ pub enum SavedAction {
     RunAll { step: Option<usize> },
     Crash { at: String },
     Restart { query: Option<String> },
+    /// Processing time passing without a trigger, ms.
+    Wait { ms: i64 },
 }
 
 /// A saved lab session.
@@ -83,6 +85,7 @@ impl Session {
                 Action::RunAll => SavedAction::RunAll { step: parts.step_of_action.get(&i).copied() },
                 Action::Crash(p) => SavedAction::Crash { at: p.id().to_string() },
                 Action::Restart(q) => SavedAction::Restart { query: q.clone() },
+                Action::Wait(ms) => SavedAction::Wait { ms: *ms },
             })
             .collect();
         let saved = Saved {
@@ -133,6 +136,8 @@ impl Session {
                 }
                 SavedAction::Crash { at } => Action::Crash(CrashPoint::parse(at).ok_or_else(|| format!("saved session: unknown crash point {at}"))?),
                 SavedAction::Restart { query } => Action::Restart(query.clone()),
+                SavedAction::Wait { ms } if *ms > 0 => Action::Wait(*ms),
+                SavedAction::Wait { ms } => return Err(format!("saved session: a wait of {ms} ms is not positive")),
             });
         }
         let sink = SinkKind::parse(&saved.sink).unwrap_or(SinkKind::Memory);

@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value as Json};
 use streamlab_engine::analysis::Attr;
+use streamlab_engine::execution::group_state::CallReason;
 use streamlab_engine::execution::state_rows::{KeptReason, StateCell, StateNote, StateRowLabel};
 use streamlab_engine::frontend::compile;
 use streamlab_engine::scenario::{display_value, row_to_json, value_to_json, Scenario};
@@ -32,6 +33,9 @@ pub enum Action {
     /// Stop and start the query again on the same checkpoint, sources and sink; with a text,
     /// the next run uses that query (a query changed between restarts).
     Restart(Option<String>),
+    /// Processing time passes (ms) with no trigger: the query's clock moves on, so the next
+    /// trigger may time out keys of a `ProcessingTimeTimeout` state function.
+    Wait(i64),
 }
 
 /// One unit the sink wrote, for the sink panel.
@@ -203,6 +207,9 @@ pub struct LabView {
     pub plan: Option<String>,
     /// Checkpoint, sink and query handle.
     pub recovery: Option<RecoveryView>,
+    /// The processing-time clock (ms) when the query's state function uses
+    /// `ProcessingTimeTimeout`.
+    pub processing_clock_ms: Option<i64>,
 }
 
 /// The lab's state: a scenario, the learner's actions and the query built from them.
@@ -233,6 +240,9 @@ pub struct Session {
     checkpoint_set: bool,
     /// The current run's checkpoint is temporary: the next start does not reuse it.
     temporary: bool,
+    /// Processing time added by [`Action::Wait`] so far, ms (the clock is 1 s per action plus
+    /// this).
+    waited_ms: i64,
 }
 
 fn error_view(e: &Error, text: &str) -> ErrorView {
@@ -358,6 +368,7 @@ impl Session {
             base_text: String::new(),
             trigger: None,
             events: Vec::new(),
+            waited_ms: 0,
             checkpoint_set: true,
             temporary: false,
         };
@@ -596,6 +607,28 @@ impl Session {
         Ok(())
     }
 
+    /// Lets `ms` of processing time pass without a trigger (the "wait" button of a
+    /// processing-time timeout); a wait that is not positive or moves the clock past year 9999
+    /// is refused.
+    ///
+    /// # Errors
+    /// A message saying what is wrong with `ms`.
+    pub fn wait(&mut self, ms: i64) -> Result<(), String> {
+        const MAX_CLOCK_MS: i64 = 253_402_300_799_000;
+        if ms <= 0 || self.waited_ms.saturating_add(ms) > MAX_CLOCK_MS {
+            return Err(format!("cannot wait {ms} ms: give a positive time that keeps the clock before year 9999"));
+        }
+        self.apply(Action::Wait(ms));
+        Ok(())
+    }
+
+    /// The query's processing-time clock (ms), when its state function uses
+    /// `ProcessingTimeTimeout`.
+    pub fn processing_clock_ms(&self) -> Option<i64> {
+        let q = self.query.as_ref()?;
+        q.uses_processing_time_timeout().then(|| q.clock_ms().max((self.actions.len() as i64).saturating_mul(1000).saturating_add(self.waited_ms)))
+    }
+
     /// Stops the query and starts it again on the same checkpoint: a batch that was logged
     /// but not committed runs again.
     pub fn restart(&mut self) {
@@ -629,6 +662,7 @@ impl Session {
         self.crash = None;
         self.query = None;
         self.events.clear();
+        self.waited_ms = 0;
         self.query_text = self.base_text.clone();
         // The picker's sink applies only when the text names none; the start checks (sink,
         // output mode, checkpoint location) all run in the engine's `check_start`.
@@ -673,6 +707,7 @@ impl Session {
                     }
                 }
             }
+            Action::Wait(ms) => self.waited_ms = self.waited_ms.saturating_add(*ms),
             Action::Restart(text) => {
                 let Some(q) = self.query.take() else { return };
                 if q.is_active() {
@@ -711,7 +746,7 @@ impl Session {
             }
             Action::Trigger | Action::RunAll | Action::Crash(_) => {
                 let Some(q) = &mut self.query else { return };
-                q.set_clock_ms(index as i64 * 1000);
+                q.set_clock_ms((index as i64).saturating_mul(1000).saturating_add(self.waited_ms));
                 let before = state_keys(q);
                 let was_active = q.is_active();
                 let results: Vec<BatchResult> = match action {
@@ -789,7 +824,7 @@ impl Session {
                     }
                 }
                 Action::Trigger | Action::RunAll | Action::Crash(_) => steps.push(std::mem::take(&mut current)),
-                Action::Restart(_) => {}
+                Action::Restart(_) | Action::Wait(_) => {}
             }
         }
         if !current.is_empty() {
@@ -851,6 +886,7 @@ impl Session {
                 .unwrap_or_default(),
             plan: self.query.as_ref().map(|q| q.plan().to_string()),
             recovery: self.query.as_ref().map(|q| self.recovery_view(q, day)),
+            processing_clock_ms: self.processing_clock_ms(),
         }
     }
 }
@@ -977,6 +1013,9 @@ fn state_tables(q: &StreamingQuery, evicted: &[(usize, Row)], day: i64) -> Vec<S
         StateCell::Matched(true) => "✓".to_string(),
         StateCell::Matched(false) => "—".to_string(),
         StateCell::Blank => String::new(),
+        StateCell::Called(Some(CallReason::Data)) => "▶ rows".to_string(),
+        StateCell::Called(Some(CallReason::TimedOut)) => "⏰ hasTimedOut".to_string(),
+        StateCell::Called(None) => "—".to_string(),
     };
     let status = |l: StateRowLabel| match l {
         StateRowLabel::Open { .. } => RowStatus::Open,

@@ -44,6 +44,14 @@ pub struct GroupStateStore {
     pub last_calls: Vec<(Row, CallReason)>,
 }
 
+impl GroupStateStore {
+    /// True if a stored key's timeout is strictly before `threshold_ms` (its next batch would
+    /// call the function with `hasTimedOut`).
+    pub fn has_timeout_before(&self, threshold_ms: i64) -> bool {
+        self.store.iter().any(|(_, s)| s.timeout_ms.is_some_and(|t| t < threshold_ms))
+    }
+}
+
 /// What one operator needs besides its state.
 pub struct GroupStateSpec<'a> {
     pub keys: &'a [BoundExpr],

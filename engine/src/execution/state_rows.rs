@@ -59,6 +59,8 @@ pub enum StateCell {
     SessionFrom(i64),
     /// A join row's matched flag.
     Matched(bool),
+    /// Why the last batch called the state function for this key (`None`: not called).
+    Called(Option<super::group_state::CallReason>),
     /// Nothing to show.
     Blank,
 }
@@ -318,7 +320,8 @@ impl StatefulOperator for GroupStateStore {
         self.store.iter().map(|(k, _)| k.clone()).collect()
     }
 
-    /// Key columns, the state tuple's fields, then the timeout. A key whose timeout has passed
+    /// Key columns, the state tuple's fields, the timeout, then why the last batch called the
+    /// function for the key (data, timeout, or not called). A key whose timeout has passed
     /// (strictly before the eviction watermark, or the clock for processing time) is
     /// `Closing`: the next batch calls the function with `hasTimedOut`.
     fn tables(&self, op_id: usize, name: &str, node: &Plan, ctx: &LabelContext<'_>) -> Vec<StateTable> {
@@ -333,6 +336,8 @@ impl StatefulOperator for GroupStateStore {
             .collect();
         columns.extend(state_schema.iter().map(|(n, _)| n.clone()));
         columns.push("timeout".into());
+        columns.push("called".into());
+        let called = |k: &Row| StateCell::Called(self.last_calls.iter().rev().find(|(c, _)| c == k).map(|(_, r)| *r));
         let threshold_us = match timeout {
             crate::pyfunc::GroupStateTimeout::EventTimeTimeout => Some(ctx.wm_for_eviction_ms.saturating_mul(1000)),
             _ => None,
@@ -348,6 +353,7 @@ impl StatefulOperator for GroupStateStore {
                 }
                 let t_us = s.timeout_ms.map(|t| t.saturating_mul(1000));
                 cells.push(t_us.map_or(StateCell::Blank, |t| StateCell::Value(Value::Timestamp(t))));
+                cells.push(called(k));
                 let label = match (t_us, threshold_us) {
                     (None, _) => StateRowLabel::Kept(KeptReason::NoTimeout),
                     (Some(t), Some(th)) if t < th => StateRowLabel::Closing { evicts_at_us: t },
@@ -360,6 +366,7 @@ impl StatefulOperator for GroupStateStore {
             let mut cells = values(id);
             cells.extend(state_schema.iter().map(|_| StateCell::Gone));
             cells.push(StateCell::Blank);
+            cells.push(called(id));
             StateRow { cells, label: StateRowLabel::Evicted, updated_this_batch: true }
         }));
         vec![StateTable { op_id, operator: name.into(), columns, rows, note: None }]

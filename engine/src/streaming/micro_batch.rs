@@ -456,6 +456,9 @@ impl StreamingQuery {
         if !(self.conf.no_data_micro_batches && self.last_executed) {
             return Ok(false);
         }
+        if self.processing_time_timeout_due() {
+            return Ok(true);
+        }
         let (prev_ms, next_ms) = (self.prev_batch_wm_ms, self.tracker.current_ms());
         if next_ms <= prev_ms {
             return Ok(false);
@@ -463,6 +466,36 @@ impl StreamingQuery {
         let prev = self.propagated(prev_ms)?;
         let next = self.propagated(next_ms)?;
         Ok(execution::wants_another_batch(&self.plan, self.mode, &prev, &next))
+    }
+
+    /// True if an `applyInPandasWithState` with `ProcessingTimeTimeout` holds a key whose
+    /// timeout is before the query's clock. Spark asks for a batch on every trigger with this
+    /// timeout (`shouldRunAnotherBatch` is always true, spec §1.5); the lab has no wall clock,
+    /// so it runs one when a batch would time a key out.
+    fn processing_time_timeout_due(&self) -> bool {
+        let mut due = false;
+        self.plan.walk(&mut |p| {
+            if let Node::FlatMapGroupsWithState { op_id, timeout: crate::pyfunc::GroupStateTimeout::ProcessingTimeTimeout, .. } = &p.node {
+                if let Some(OperatorState::GroupState(g)) = self.states.get(op_id) {
+                    due |= g.has_timeout_before(self.clock_ms);
+                }
+            }
+        });
+        due
+    }
+
+    /// True if the query holds an `applyInPandasWithState` with `ProcessingTimeTimeout` (the
+    /// lab shows its clock).
+    pub fn uses_processing_time_timeout(&self) -> bool {
+        let mut found = false;
+        self.plan.walk(&mut |p| found |= matches!(p.node, Node::FlatMapGroupsWithState { timeout: crate::pyfunc::GroupStateTimeout::ProcessingTimeTimeout, .. }));
+        found
+    }
+
+    /// The query's clock (ms): what `current_timestamp()`, the next batch's timestamp and
+    /// processing-time timeouts read.
+    pub fn clock_ms(&self) -> i64 {
+        self.clock_ms
     }
 
     /// Each stateful operator's watermark for the global watermark `global_ms`

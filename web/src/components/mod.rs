@@ -2,6 +2,7 @@
 //! through `Lab::act`; none calls the engine directly.
 
 pub mod bench;
+mod clock;
 mod controls;
 pub mod presenter; // teach
 mod progress_import;
@@ -95,6 +96,7 @@ pub fn LabPanels() -> impl IntoView {
                 <controls::WatermarkPanel/>
                 <controls::InputPanel/>
                 <controls::RunPanel/>
+                <clock::ProcessingClock/>
             </section>
             <section class="col col-mid">
                 <scenario_io::PresetNotes/>
