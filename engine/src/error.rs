@@ -37,7 +37,7 @@ pub struct ParseError {
     pub message: String,
     pub span: Span,
     /// Set when the text is valid PySpark/Spark SQL but uses a feature Streamlab does not
-    /// model (`GroupedData.applyInPandasWithState()`): the conformance runner then reports
+    /// model (`GroupedData.transformWithStateInPandas()`): the conformance runner then reports
     /// `unsupported: <feature>` instead of a wrong answer.
     pub unsupported: Option<String>,
 }

@@ -730,8 +730,9 @@ fn compare_error(e: &ExpectedError, a: &crate::error::AnalysisError) -> Option<S
         // proxy's error, cut before the cause. Such a record says only "the batch failed in
         // Python"; the engine's message must say that much (the cause itself is checked by
         // unit tests against the oracle's log).
-        if !got.contains(crate::pyfunc::PYTHON_WORKER) {
-            return Some(format!("error message: expected an exception from the Python worker, got: {got}"));
+        let before = want.split("[FOREACH_BATCH_USER_FUNCTION_ERROR]").next().unwrap_or_default().trim_end();
+        if !got.starts_with(before) || !got.contains(crate::pyfunc::PYTHON_WORKER) {
+            return Some(format!("error message: expected {before} … an exception from the Python worker, got: {got}"));
         }
         return None;
     }

@@ -243,6 +243,7 @@ const MESSAGES: &[(&str, &str)] = &[
     ("cannot wait {} ms: give a positive time that keeps the clock before year 9999", "{} ms를 기다릴 수 없습니다. 시계가 9999년을 넘지 않는 양의 시간을 주세요"),
     ("in the Python code above the query, line {}: {}", "쿼리 위의 파이썬 코드 {}번째 줄: {}"),
     ("in the Python code above the query: {}", "쿼리 위의 파이썬 코드: {}"),
+    ("{}() is Python code from the prelude; Streamlab runs Python only as an applyInPandasWithState state function, not as a UDF", "{}()은(는) 앞부분의 파이썬 코드입니다. Streamlab은 파이썬을 UDF가 아니라 applyInPandasWithState의 상태 함수로만 실행합니다"),
     ("No batch is due, so there is nothing to crash: add events (or wait for a no-data batch) first.", "실행할 배치가 없어 중단시킬 것이 없습니다. 먼저 이벤트를 추가하세요 (또는 데이터 없는 배치를 기다리세요)."),
     ("no source named '{}'", "'{}'라는 소스가 없습니다"),
     ("this source has no timestamp column", "이 소스에는 timestamp 열이 없습니다"),

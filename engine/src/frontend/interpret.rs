@@ -407,7 +407,7 @@ impl<'a> Evaluator<'a> {
         if let Py::Python(name) = &callee {
             return Err(Error::Parse(ParseError::not_modelled(
                 format!("running the prelude's Python function {name}()"),
-                format!("{name}() is Python code from the scenario's prelude; Streamlab does not run Python"),
+                format!("{name}() is Python code from the prelude; Streamlab runs Python only as an applyInPandasWithState state function, not as a UDF"),
                 span,
             )));
         }
