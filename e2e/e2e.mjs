@@ -387,6 +387,46 @@ async function main() {
       });
     }
 
+    // apws: arbitrary stateful processing (applyInPandasWithState) in the browser.
+    await check('the applyInPandasWithState session preset runs: sessions emitted on timeout, in English and Korean', async () => {
+      await lab.selectPreset('apply-in-pandas-session');
+      const n = await lab.waitForFreshScenario();
+      await lab.runAllSteps(n + 1);
+      assert(!(await lab.hasQueryError()), `query-error: ${await lab.text('query-error').catch(() => '')}`);
+      const state = await lab.text('state-store');
+      assert(state.includes('applyInPandasWithState'), 'state store lacks applyInPandasWithState');
+      assert(state.includes('hasTimedOut'), 'the state table does not say a key was called with hasTimedOut');
+      // Real Spark (preset-apply-in-pandas-session): u1 and u2 in batch 5, u3 in batch 8.
+      const users = (await lab.emittedRows()).map(({ row }) => row.user_id).sort();
+      assert(JSON.stringify(users) === JSON.stringify(['u1', 'u2', 'u3']), `emitted sessions for ${JSON.stringify(users)}`);
+      await lab.screenshot(path.join(outDir, 'apply-in-pandas-en.png'));
+      await lab.toggleLang('ko');
+      await lab.screenshot(path.join(outDir, 'apply-in-pandas-ko.png'));
+      await lab.toggleLang('en');
+    });
+
+    await check('a state function that never ends, or raises, shows its line and the lab keeps working', async () => {
+      await lab.selectPreset('apply-in-pandas-count');
+      await lab.waitForFreshScenario();
+      const original = await lab.queryText();
+      for (const [edit, needle] of [
+        [original.replace('    state.update((n,))', '    while True:\n        n += 1\n    state.update((n,))'), /line 7[\s\S]*steps/],
+        [original.replace('    state.update((n,))', '    state.update((total,))'), /line 7[\s\S]*NameError: name 'total' is not defined/],
+      ]) {
+        await lab.setQuery(edit);
+        await lab.page.waitForTimeout(100);
+        const [k, m] = await lab.stepsDone();
+        await lab.el('run-step').click();
+        await lab.el('query-error').waitFor({ state: 'visible' });
+        const text = await lab.text('query-error');
+        assert(needle.test(text), `the error says ${JSON.stringify(text.slice(0, 300))}`);
+        assert((await lab.el('crash-screen').count()) === 0, 'the crash screen is shown');
+        assert(k < m, 'no step left to run');
+      }
+      await lab.setQuery(original);
+      await lab.page.waitForFunction(() => !document.querySelector('[data-testid="query-error"]'));
+    });
+
     // Robustness: nothing a learner types or stores may kill the page.
     await check('2,000 nested parentheses give a positioned error and a live lab', async () => {
       await lab.selectPreset('classic');
