@@ -410,7 +410,7 @@ async function main() {
       await lab.waitForFreshScenario();
       const original = await lab.queryText();
       for (const [edit, needle] of [
-        [original.replace('    state.update((n,))', '    while True:\n        n += 1\n    state.update((n,))'), /line 7[\s\S]*steps/],
+        [original.replace('    state.update((n,))', '    while True:\n        n += 1\n    state.update((n,))'), /line [78][\s\S]*steps/],
         [original.replace('    state.update((n,))', '    state.update((total,))'), /line 7[\s\S]*NameError: name 'total' is not defined/],
       ]) {
         await lab.setQuery(edit);
