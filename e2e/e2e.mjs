@@ -405,6 +405,29 @@ async function main() {
       await lab.toggleLang('en');
     });
 
+    for (const [preset, shot, expectText] of [
+      ['apply-in-pandas-count', 'apply-in-pandas-count', 'applyInPandasWithState'],
+      ['apply-in-pandas-mode-error', 'apply-in-pandas-mode-error', '_LEGACY_ERROR_TEMP_3102'],
+    ]) {
+      await check(`the ${preset} preset shows ${expectText}, in English and Korean`, async () => {
+        await lab.selectPreset(preset);
+        const n = await lab.waitForFreshScenario();
+        if (preset.endsWith('-error')) {
+          await lab.el('query-error').waitFor({ state: 'visible' });
+          assert((await lab.text('query-error')).includes(expectText), 'the refusal is not shown');
+        } else {
+          await lab.runAllSteps(n + 1);
+          assert((await lab.text('state-store')).includes(expectText), `state store lacks ${expectText}`);
+          // Real Spark (preset-apply-in-pandas-count): (u1,2) (u2,1) | (u1,3) | (u2,2) (u3,1).
+          assert((await lab.emittedRows()).length === 5, 'the running count did not emit 5 rows');
+        }
+        await lab.screenshot(path.join(outDir, `${shot}-en.png`));
+        await lab.toggleLang('ko');
+        await lab.screenshot(path.join(outDir, `${shot}-ko.png`));
+        await lab.toggleLang('en');
+      });
+    }
+
     await check('a state function that never ends, or raises, shows its line and the lab keeps working', async () => {
       await lab.selectPreset('apply-in-pandas-count');
       await lab.waitForFreshScenario();
