@@ -8,6 +8,8 @@
 //!   join below it), the `Late` fates = its `numRowsDroppedByWatermark` (for a window
 //!   aggregation: the distinct late groups, as Spark counts after partial aggregation);
 //! - each `OperatorSummary` = Spark's recorded metrics for the operator;
+//! - `numRowsUpdated` of a window aggregation = the distinct groups its `Aggregated` fates
+//!   name, of a deduplication = its `FirstOfKey` fates;
 //! - where lineage reaches the sink, the `Emitted` fates are the output rows, each once;
 //! - the reason: new data for a batch with input, the watermark moving for a no-data batch.
 //!
@@ -31,6 +33,7 @@ struct Counts {
     late: usize,
     late_checked_ops: usize,
     late_skipped_ops: usize,
+    updated_checked_ops: usize,
     emitted: usize,
 }
 
@@ -59,8 +62,8 @@ fn main() -> ExitCode {
         }
     }
     println!(
-        "explanations checked: {} cases, {} batches, {} input rows, {} late fates; late counts checked for {} operator-batches ({} after an aggregation or a stream-stream join, not traceable); {} emitted fates",
-        counts.cases, counts.batches, counts.rows, counts.late, counts.late_checked_ops, counts.late_skipped_ops, counts.emitted
+        "explanations checked: {} cases, {} batches, {} input rows, {} late fates; late counts checked for {} operator-batches ({} after an aggregation or a stream-stream join, not traceable); numRowsUpdated for {}; {} emitted fates",
+        counts.cases, counts.batches, counts.rows, counts.late, counts.late_checked_ops, counts.late_skipped_ops, counts.updated_checked_ops, counts.emitted
     );
     for f in &failures {
         println!("DISAGREE {f}");
@@ -190,6 +193,31 @@ fn check_case(scenario: &Scenario, driver: Driver, c: &mut Counts) -> Result<(),
             };
             if counted != op.num_rows_dropped_by_watermark {
                 return Err(format!("{at}: operator {} ({}) has {counted} late fates (groups), numRowsDroppedByWatermark {}", op.op_id, op.operator, op.num_rows_dropped_by_watermark));
+            }
+            // Rows written: one per group a window aggregation took rows into, one per new
+            // key of a deduplication.
+            let written: Option<u64> = match op.operator.as_str() {
+                "stateStoreSave" => Some(
+                    e.rows
+                        .iter()
+                        .flat_map(|r| &r.fates)
+                        .filter_map(|f| match f {
+                            RowFate::Aggregated { op_id, key, window } if *op_id == op.op_id => Some(format!("{key:?} {window:?}")),
+                            _ => None,
+                        })
+                        .collect::<BTreeSet<String>>()
+                        .len() as u64,
+                ),
+                "dedupe" | "dedupeWithinWatermark" => {
+                    Some(e.rows.iter().flat_map(|r| &r.fates).filter(|f| matches!(f, RowFate::FirstOfKey { op_id, .. } if *op_id == op.op_id)).count() as u64)
+                }
+                _ => None,
+            };
+            if let Some(w) = written {
+                c.updated_checked_ops += 1;
+                if w != op.num_rows_updated {
+                    return Err(format!("{at}: operator {} ({}) took rows into {w} groups/keys, numRowsUpdated {}", op.op_id, op.operator, op.num_rows_updated));
+                }
             }
         }
         if lineage_to_sink {
