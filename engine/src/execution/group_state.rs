@@ -65,6 +65,13 @@ pub struct GroupStateSpec<'a> {
     pub event_time_col: Option<usize>,
 }
 
+/// True if an input row with event time `event_time_us` is dropped as late: only with
+/// `EventTimeTimeout`, when it is at or below `late_ms` (`eventTimeWatermarkForLateEvents`;
+/// `FlatMapGroupsWithStateExecBase`'s `watermarkPredicateForDataForLateEvents`).
+pub fn row_is_late(timeout: GroupStateTimeout, event_time_us: Option<i64>, late_ms: i64) -> bool {
+    timeout == GroupStateTimeout::EventTimeTimeout && event_time_us.is_some_and(|t| t <= late_ms.saturating_mul(1000))
+}
+
 /// A failure of the Python function: (error condition, message), as the batch reports it.
 pub type CallError = (String, String);
 
@@ -166,12 +173,10 @@ pub fn run_group_state(
     let mut dropped = 0u64;
     let mut groups: BTreeMap<Row, Vec<Row>> = BTreeMap::new();
     for row in input {
-        if spec.timeout == GroupStateTimeout::EventTimeTimeout {
-            let t = spec.event_time_col.and_then(|c| row.get(c)).and_then(Value::event_time_us);
-            if t.is_some_and(|t| t <= late_ms.saturating_mul(1000)) {
-                dropped += 1;
-                continue;
-            }
+        let t = spec.event_time_col.and_then(|c| row.get(c)).and_then(Value::event_time_us);
+        if row_is_late(spec.timeout, t, late_ms) {
+            dropped += 1;
+            continue;
         }
         let key: Row = spec.keys.iter().map(|k| eval::eval(k, &row)).collect();
         groups.entry(key).or_default().push(row);
