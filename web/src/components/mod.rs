@@ -3,12 +3,14 @@
 
 pub mod bench;
 mod controls;
+mod picture_draw;
 pub mod presenter; // teach
 mod progress_import;
 mod query;
 mod recovery;
 mod results;
 mod scenario_io;
+pub mod time_picture;
 pub mod share; // teach
 pub mod study;
 
@@ -97,6 +99,7 @@ pub fn LabPanels() -> impl IntoView {
                 <controls::RunPanel/>
             </section>
             <section class="col col-mid">
+                <time_picture::TimePicture/>
                 <scenario_io::PresetNotes/>
                 <results::BatchList/>
                 <results::SinkPanel/>
