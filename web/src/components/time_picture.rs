@@ -155,6 +155,7 @@ fn Overlay(picture: Pic, geom: Geom, focused: RwSignal<Option<(usize, usize)>>, 
             Some(view! {
                 <button class="tp-mark" style=style data-testid="picture-mark" data-fate=kind_id(m.kind)
                     data-band=m.band.map(|b| b.to_string()).unwrap_or_default() aria-label=label
+                    aria-pressed=move || late_band.map(|lb| (highlight.get() == Some(lb)).to_string())
                     on:mouseenter=move |_| focused.set(Some((li, mi))) on:focus=move |_| focused.set(Some((li, mi)))
                     on:mouseleave=move |_| focused.set(None) on:blur=move |_| focused.set(None)
                     on:click=move |_| if late_band.is_some() { highlight.update(|h| *h = if *h == late_band { None } else { late_band }) }>
