@@ -442,6 +442,19 @@ pub struct ScenarioRun {
 /// Runs a scenario as the harness ran it in Spark: one query, each step's rows added to
 /// every source, then every batch Spark would run until idle.
 pub fn run(scenario: &Scenario) -> ScenarioRun {
+    run_continuous(scenario, false)
+}
+
+/// [`run`] or [`run_available_now`] (per `driver`) with every batch explaining itself
+/// ([`StreamingQuery::set_explaining`], [`BatchResult::explanation`]).
+pub fn run_explained(scenario: &Scenario, driver: Driver) -> ScenarioRun {
+    match driver {
+        Driver::Continuous => run_continuous(scenario, true),
+        Driver::AvailableNowRestarts => run_restarts(scenario, true),
+    }
+}
+
+fn run_continuous(scenario: &Scenario, explaining: bool) -> ScenarioRun {
     let fail = |e: Error| ScenarioRun { error: Some(e), output: vec![], batches: vec![], error_step: None };
     let (catalog, mode, conf) = match scenario.setup() {
         Ok(s) => s,
@@ -454,6 +467,7 @@ pub fn run(scenario: &Scenario) -> ScenarioRun {
     if let Err(e) = apply_source_kinds(scenario, &mut q) {
         return fail(e);
     }
+    q.set_explaining(explaining);
     let output = q.plan().output.clone();
     let mut batches = Vec::new();
     for (i, step) in scenario.steps.iter().enumerate() {
@@ -515,6 +529,10 @@ pub enum Driver {
 /// Runs a scenario with each step as a separate `availableNow` run on one checkpoint: add
 /// the step's rows, start the query on the checkpoint, run until idle, stop.
 pub fn run_available_now(scenario: &Scenario) -> ScenarioRun {
+    run_restarts(scenario, false)
+}
+
+fn run_restarts(scenario: &Scenario, explaining: bool) -> ScenarioRun {
     let fail = |e: Error| ScenarioRun { error: Some(e), output: vec![], batches: vec![], error_step: None };
     let (catalog, mode, conf) = match scenario.setup() {
         Ok(s) => s,
@@ -555,6 +573,7 @@ pub fn run_available_now(scenario: &Scenario) -> ScenarioRun {
             Err(e) => return ScenarioRun { error: Some(e), output, batches, error_step: None },
         };
         q.set_clock_ms(i as i64 * 1000);
+        q.set_explaining(explaining);
         for b in q.process_all_available() {
             batches.push((i, b));
         }
@@ -642,6 +661,19 @@ pub fn check(scenario: &Scenario) -> Verdict {
 /// column order, and each stateful operator's metrics. A recording the judge cannot read
 /// (an unparsable watermark) is a failure, never a pass.
 pub fn check_with(scenario: &Scenario, driver: Driver) -> Verdict {
+    if scenario.expected.is_none() {
+        return Verdict::Fail("the scenario has no expected block".into());
+    }
+    let run = match driver {
+        Driver::Continuous => run(scenario),
+        Driver::AvailableNowRestarts => run_available_now(scenario),
+    };
+    judge(scenario, &run)
+}
+
+/// Compares an engine run of `scenario` (from [`run`], [`run_available_now`] or
+/// [`run_explained`]) with its `expected` block, as [`check_with`] does.
+pub fn judge(scenario: &Scenario, run: &ScenarioRun) -> Verdict {
     let Some(expected) = &scenario.expected else {
         return Verdict::Fail("the scenario has no expected block".into());
     };
@@ -652,10 +684,6 @@ pub fn check_with(scenario: &Scenario, driver: Driver) -> Verdict {
             return Verdict::Fail(format!("step {i} names the source '{source}', which the scenario does not define"));
         }
     }
-    let run = match driver {
-        Driver::Continuous => run(scenario),
-        Driver::AvailableNowRestarts => run_available_now(scenario),
-    };
     // A feature the engine does not model: the batches it ran before giving up must still be
     // right; past that point it cannot be judged.
     let not_modelled = match &run.error {
@@ -698,7 +726,7 @@ pub fn check_with(scenario: &Scenario, driver: Driver) -> Verdict {
             return Verdict::Fail(format!("output schema: expected {schema:?}, got {ours:?}"));
         }
     }
-    match compare_batches(&expected.batches, &run) {
+    match compare_batches(&expected.batches, run) {
         Some(why) => Verdict::Fail(why),
         None => Verdict::Pass,
     }

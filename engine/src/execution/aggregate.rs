@@ -236,6 +236,22 @@ fn add(acc: Option<Value>, v: &Value) -> Value {
     }
 }
 
+/// The grouping column the watermark applies to: `event_time_key`, except in Complete mode,
+/// which ignores the watermark (spec §5.2).
+pub fn watermarked_key(event_time_key: Option<usize>, mode: OutputMode) -> Option<usize> {
+    event_time_key.filter(|_| mode != OutputMode::Complete)
+}
+
+/// The late and eviction rule of a streaming aggregation (`StateStoreSaveExec`'s
+/// `watermarkPredicateForKeys`): a group is past watermark `wm_ms` (ms) when its event-time
+/// column `watermarked` (from [`watermarked_key`]; for a window, the window's end) is at or
+/// below it, in µs. Judged with `eventTimeWatermarkForLateEvents` a group is late (dropped,
+/// counted once per group in `numRowsDroppedByWatermark`); with
+/// `eventTimeWatermarkForEviction` a stored group is evicted.
+pub fn key_is_past(key: &Row, watermarked: Option<usize>, wm_ms: i64) -> bool {
+    watermarked.and_then(|i| key.get(i)).and_then(Value::event_time_us).is_some_and(|t| t <= wm_ms.saturating_mul(1000))
+}
+
 /// The state of one streaming aggregation: grouping key → buffers.
 #[derive(Debug, Clone, Default)]
 pub struct AggregateState {
@@ -283,13 +299,8 @@ pub fn run_aggregate(
     });
     let mut partial: Vec<(Row, Vec<AggBuffer>)> = partial.into_iter().collect();
     partial.sort_by(|a, b| a.0.cmp(&b.0));
-    let watermarked = event_time_key.filter(|_| mode != OutputMode::Complete);
-    let is_past = |key: &Row, wm_ms: i64| {
-        watermarked
-            .and_then(|i| key.get(i))
-            .and_then(Value::event_time_us)
-            .is_some_and(|t| t <= wm_ms.saturating_mul(1000))
-    };
+    let watermarked = watermarked_key(event_time_key, mode);
+    let is_past = |key: &Row, wm_ms: i64| key_is_past(key, watermarked, wm_ms);
     let mut dropped = 0;
     let mut updated_keys = Vec::new();
     for (key, bufs) in partial {

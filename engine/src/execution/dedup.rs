@@ -23,39 +23,70 @@ pub struct DedupSpec<'a> {
     pub within_watermark_delay_ms: Option<i64>,
 }
 
+impl DedupSpec<'_> {
+    /// The row's event time in µs, if the input has a watermarked column and it is not NULL.
+    pub fn event_time_us(&self, row: &Row) -> Option<i64> {
+        self.event_time_col.and_then(|c| row.get(c)).and_then(Value::event_time_us)
+    }
+
+    /// The late rule (`StreamingDeduplicateExec`'s `watermarkPredicateForDataForLateEvents`):
+    /// a row whose event time is at or below `wm_for_late_events_ms` (ms) is dropped before
+    /// its key is looked up, and counted in `numRowsDroppedByWatermark`.
+    pub fn is_late(&self, row: &Row, wm_for_late_events_ms: i64) -> bool {
+        self.event_time_col.is_some() && self.event_time_us(row).is_some_and(|t| t <= wm_for_late_events_ms.saturating_mul(1000))
+    }
+
+    /// The row's key (the dedup columns).
+    pub fn key(&self, row: &Row) -> Row {
+        self.keys.iter().map(|i| row[*i].clone()).collect()
+    }
+
+    /// What the state stores for a first-of-key row: for `dropDuplicatesWithinWatermark` its
+    /// expiry, event time + delay in µs (`None` otherwise). A NULL event time reads as 0
+    /// (`row.getLong` on a NULL), so its key expires at epoch + delay: at the first watermark
+    /// move (recorded: json-epoch-seconds-dedup-within-watermark).
+    pub fn stored_expiry(&self, row: &Row) -> Option<i64> {
+        self.within_watermark_delay_ms.map(|d| self.event_time_us(row).unwrap_or(0).saturating_add(d.saturating_mul(1000)))
+    }
+
+    /// The eviction rule: the eviction watermark (µs) at or above which the state row of `key`
+    /// (holding `stored`) goes — its expiry for `dropDuplicatesWithinWatermark`, the key's
+    /// event time when the event-time column is a dedup column; `None`: kept forever.
+    pub fn evicts_at_us(&self, key: &Row, stored: Option<i64>) -> Option<i64> {
+        if self.within_watermark_delay_ms.is_some() {
+            stored
+        } else if self.event_time_in_key {
+            let pos = self.keys.iter().position(|k| Some(*k) == self.event_time_col)?;
+            key.get(pos).and_then(Value::event_time_us)
+        } else {
+            None
+        }
+    }
+}
+
 /// Runs one batch: keeps the first row of each new key, drops late rows and duplicates,
 /// then evicts expired keys.
 pub fn run_dedup(state: &mut DedupState, input: Vec<Row>, spec: &DedupSpec, wm_for_late_events_ms: i64, wm_for_eviction_ms: i64) -> (Vec<Row>, OperatorMetrics) {
     let mut out = Vec::new();
     let mut dropped_late = 0;
     state.dropped_duplicates = 0;
-    let event_time = |row: &Row| spec.event_time_col.and_then(|c| row.get(c)).and_then(Value::event_time_us);
     for row in input {
-        if spec.event_time_col.is_some() && event_time(&row).is_some_and(|t| t <= wm_for_late_events_ms.saturating_mul(1000)) {
+        if spec.is_late(&row, wm_for_late_events_ms) {
             dropped_late += 1;
             continue;
         }
-        let key: Row = spec.keys.iter().map(|i| row[*i].clone()).collect();
+        let key = spec.key(&row);
         if state.store.get(&key).is_some() {
             state.dropped_duplicates += 1;
             continue;
         }
-        // A NULL event time reads as 0 (`row.getLong` on a NULL), so its key expires at
-        // epoch + delay: at the first watermark move (recorded: json-epoch-seconds-dedup-within-watermark).
-        let expiry = spec
-            .within_watermark_delay_ms
-            .map(|d| event_time(&row).unwrap_or(0).saturating_add(d.saturating_mul(1000)));
+        let expiry = spec.stored_expiry(&row);
         state.store.put(key, expiry);
         out.push(row);
     }
     let evict_us = wm_for_eviction_ms.saturating_mul(1000);
-    if spec.within_watermark_delay_ms.is_some() {
-        state.store.remove_where(|_, expiry| expiry.is_some_and(|e| evict_us >= e));
-    } else if spec.event_time_in_key {
-        let time_pos = spec.keys.iter().position(|k| Some(*k) == spec.event_time_col);
-        state.store.remove_where(|k, _| {
-            time_pos.and_then(|p| k.get(p)).and_then(Value::event_time_us).is_some_and(|t| t <= evict_us)
-        });
+    if spec.within_watermark_delay_ms.is_some() || spec.event_time_in_key {
+        state.store.remove_where(|k, stored| spec.evicts_at_us(k, *stored).is_some_and(|e| e <= evict_us));
     }
     let m = state.store.commit();
     (

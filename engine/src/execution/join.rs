@@ -8,6 +8,15 @@ use crate::types::{Row, Value};
 
 /// Joins `left` and `right` rows per `join` (nested loop; null keys never match).
 pub fn run_static_join(left: &[Row], right: &[Row], left_width: usize, join: &JoinSpec) -> Vec<Row> {
+    let mut out = Vec::new();
+    run_static_join_with(left, right, left_width, join, &mut |_, _, row| out.push(row));
+    out
+}
+
+/// [`run_static_join`], handing each output row to `emit` in output order with the index of
+/// the left and of the right row it came from (`None` for the null-padded side), so a trace
+/// can follow each input row through the join.
+pub fn run_static_join_with(left: &[Row], right: &[Row], left_width: usize, join: &JoinSpec, emit: &mut dyn FnMut(Option<usize>, Option<usize>, Row)) {
     let matches = |l: &Row, r: &Row| -> bool {
         for (li, ri) in &join.keys {
             let (a, b) = (&l[*li], &r[*ri]);
@@ -25,9 +34,8 @@ pub fn run_static_join(left: &[Row], right: &[Row], left_width: usize, join: &Jo
         }
     };
     let project = |both: Row| -> Row { join.output.iter().map(|i| both.get(*i).cloned().unwrap_or(Value::Null)).collect() };
-    let mut out = Vec::new();
     let mut right_matched = vec![false; right.len()];
-    for l in left {
+    for (li, l) in left.iter().enumerate() {
         let mut any = false;
         for (ri, r) in right.iter().enumerate() {
             if matches(l, r) {
@@ -36,7 +44,7 @@ pub fn run_static_join(left: &[Row], right: &[Row], left_width: usize, join: &Jo
                 if matches!(join.join_type, JoinType::Inner | JoinType::LeftOuter | JoinType::RightOuter | JoinType::FullOuter | JoinType::Cross) {
                     let mut both = l.clone();
                     both.extend(r.iter().cloned());
-                    out.push(project(both));
+                    emit(Some(li), Some(ri), project(both));
                 }
             }
         }
@@ -44,10 +52,10 @@ pub fn run_static_join(left: &[Row], right: &[Row], left_width: usize, join: &Jo
         if pad_left {
             let mut both = l.clone();
             both.extend(std::iter::repeat_n(Value::Null, join.right_width));
-            out.push(project(both));
+            emit(Some(li), None, project(both));
         }
         if (join.join_type == JoinType::LeftSemi && any) || (join.join_type == JoinType::LeftAnti && !any) {
-            out.push(project(l.clone()));
+            emit(Some(li), None, project(l.clone()));
         }
     }
     if matches!(join.join_type, JoinType::RightOuter | JoinType::FullOuter) {
@@ -55,9 +63,8 @@ pub fn run_static_join(left: &[Row], right: &[Row], left_width: usize, join: &Jo
             if !right_matched[ri] {
                 let mut both: Row = std::iter::repeat_n(Value::Null, left_width).collect();
                 both.extend(r.iter().cloned());
-                out.push(project(both));
+                emit(None, Some(ri), project(both));
             }
         }
     }
-    out
 }

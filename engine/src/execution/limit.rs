@@ -18,10 +18,16 @@ impl LimitState {
     }
 }
 
+/// How many more rows a `limit(n)` passes, given its state: `n` minus the rows emitted in
+/// earlier batches (`StreamingGlobalLimitExec`); the rows past it are dropped.
+pub fn room(state: &LimitState, n: usize) -> usize {
+    (n as i64 - state.emitted()).max(0) as usize
+}
+
 /// Passes rows until `n` have been emitted in all batches together.
 pub fn run_limit(state: &mut LimitState, input: Vec<Row>, n: usize) -> (Vec<Row>, OperatorMetrics) {
     let before = state.emitted();
-    let room = (n as i64 - before).max(0) as usize;
+    let room = room(state, n);
     let out: Vec<Row> = input.into_iter().take(room).collect();
     if !out.is_empty() {
         state.store.put(vec![Value::Null], before + out.len() as i64);

@@ -319,23 +319,33 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
 }
 
 /// True if a stateful operator of `plan` asks for a no-data batch (`shouldRunAnotherBatch`,
-/// spec §1.5): its eviction watermark, propagated from the new global watermark (`next`, by
-/// operator id, ms), is above the one it used in the last batch (`prev`). Aggregations and
-/// session windows ask only in append and update mode, deduplication always, a stream-stream
-/// join only if one of its sides has a state watermark; a limit never asks.
+/// spec §1.5): [`operators_wanting_another_batch`] is not empty.
 pub fn wants_another_batch(plan: &Plan, mode: OutputMode, prev: &BTreeMap<usize, i64>, next: &BTreeMap<usize, i64>) -> bool {
-    let mut wants = false;
+    !operators_wanting_another_batch(plan, mode, prev, next).is_empty()
+}
+
+/// The stateful operators of `plan` (ids, root-first) that ask for a no-data batch
+/// (`shouldRunAnotherBatch`, spec §1.5): those whose eviction watermark, propagated from the
+/// new global watermark (`next`, by operator id, ms), is above the one they used in the last
+/// batch (`prev`). Aggregations and session windows ask only in append and update mode,
+/// deduplication always, a stream-stream join only if one of its sides has a state
+/// watermark; a limit never asks.
+pub fn operators_wanting_another_batch(plan: &Plan, mode: OutputMode, prev: &BTreeMap<usize, i64>, next: &BTreeMap<usize, i64>) -> Vec<usize> {
+    let mut wanting = Vec::new();
     plan.walk(&mut |p| {
         let moved = |op: &usize| next.get(op).copied().unwrap_or(0) > prev.get(op).copied().unwrap_or(0);
-        match &p.node {
-            Node::Aggregate { op_id, .. } => wants |= mode != OutputMode::Complete && moved(op_id),
-            Node::Dedup { op_id, .. } => wants |= moved(op_id),
+        let (op_id, wants) = match &p.node {
+            Node::Aggregate { op_id, .. } => (op_id, mode != OutputMode::Complete && moved(op_id)),
+            Node::Dedup { op_id, .. } => (op_id, moved(op_id)),
             Node::StreamJoin { spec, op_id, .. } => {
                 let cleans = spec.left_state != crate::analysis::StateWatermark::None || spec.right_state != crate::analysis::StateWatermark::None;
-                wants |= cleans && moved(op_id)
+                (op_id, cleans && moved(op_id))
             }
-            _ => {}
+            _ => return,
+        };
+        if wants {
+            wanting.push(*op_id);
         }
     });
-    wants
+    wanting
 }

@@ -42,7 +42,7 @@ impl SessionState {
 }
 
 /// The gap of one row in µs (None: NULL or not an interval).
-fn gap_us(gap: &BoundExpr, row: &Row, cache: &mut BTreeMap<Rc<str>, Option<CalendarInterval>>) -> Option<CalendarInterval> {
+fn gap_us(gap: &BoundExpr, row: &Row, cache: &mut GapCache) -> Option<CalendarInterval> {
     if let BoundExpr::Interval(iv) = gap {
         return Some(*iv);
     }
@@ -51,6 +51,75 @@ fn gap_us(gap: &BoundExpr, row: &Row, cache: &mut BTreeMap<Rc<str>, Option<Calen
         Value::Long(us) => Some(CalendarInterval { months: 0, days: 0, micros: us }),
         _ => None,
     }
+}
+
+/// Parsed gap strings, by text, for one batch.
+pub type GapCache = BTreeMap<Rc<str>, Option<CalendarInterval>>;
+
+/// What `SessionWindowing` makes of one input row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowSession {
+    /// The row's own session `[t, t + gap)`, µs.
+    Session { start: i64, end: i64 },
+    /// No session: the time is NULL, or the gap NULL, zero or negative (an empty session);
+    /// Spark's `SessionWindowing` filters these out with
+    /// `isnotnull(session_window) AND (session_window.end > session_window.start)`.
+    Empty,
+    /// The filter the optimizer pushed below the aggregation ([`SessionSpec::row_filter`])
+    /// rejects the row's own session.
+    FilteredOut,
+}
+
+/// The session one row opens (`SessionWindowing`, spec §4.1), before sessions merge.
+pub fn row_session(spec: &SessionSpec, row: &Row, cache: &mut GapCache) -> RowSession {
+    let Value::Timestamp(t) = eval(&spec.time, row) else { return RowSession::Empty };
+    let Some(gap) = gap_us(&spec.gap, row, cache) else { return RowSession::Empty };
+    let end = gap.add_to(t);
+    if end <= t {
+        return RowSession::Empty;
+    }
+    if let Some(f) = &spec.row_filter {
+        let mut with_session = row.clone();
+        with_session.push(Value::Struct(std::rc::Rc::from(vec![Value::Timestamp(t), Value::Timestamp(end)])));
+        if !super::eval::eval_predicate(f, &with_session) {
+            return RowSession::FilteredOut;
+        }
+    }
+    RowSession::Session { start: t, end }
+}
+
+/// The late and eviction rule of a session window (`SessionWindowStateStoreSaveExec`'s
+/// `watermarkPredicateForData`): a session ending at `end_us` (µs) is past watermark `wm_ms`
+/// (ms) when its end is at or below it. With `eventTimeWatermarkForLateEvents` a row's own
+/// session is late (dropped, counted per row); with `eventTimeWatermarkForEviction` a stored
+/// session is emitted (append) and removed.
+pub fn session_is_past(end_us: i64, wm_ms: i64) -> bool {
+    end_us <= wm_ms.saturating_mul(1000)
+}
+
+/// The merge rule (`MergingSessionsIterator`): a session starting at `start` (µs) joins the
+/// session ending at `current_end` when it starts at or before that end (inclusive).
+pub fn joins_session(current_end: i64, start: i64) -> bool {
+    start <= current_end
+}
+
+/// Merges sessions sorted by start into disjoint sessions ([`joins_session`]): each item's
+/// span is given by `span`, and `absorb(into, item)` folds a joining item into the current one
+/// (its span already widened to cover both).
+pub fn merge_sessions<T>(sorted: Vec<T>, span: impl Fn(&T) -> (i64, i64), mut set_end: impl FnMut(&mut T, i64), mut absorb: impl FnMut(&mut T, &T)) -> Vec<T> {
+    let mut merged: Vec<T> = Vec::new();
+    for s in sorted {
+        let (start, end) = span(&s);
+        match merged.last_mut() {
+            Some(cur) if joins_session(span(cur).1, start) => {
+                let e = span(cur).1.max(end);
+                set_end(cur, e);
+                absorb(cur, &s);
+            }
+            _ => merged.push(s),
+        }
+    }
+    merged
 }
 
 /// Runs one batch of a session-window aggregation. `watermarked` is true if the session's
@@ -71,22 +140,8 @@ pub fn run_session_aggregate(
     let mut cache = BTreeMap::new();
     let mut new_rows: BTreeMap<Row, Vec<SessionWindow>> = BTreeMap::new();
     for row in input {
-        let Value::Timestamp(t) = eval(&spec.time, row) else { continue };
-        // Rows whose gap is NULL, zero or negative give an empty session and are dropped
-        // silently (spec §4.1).
-        let Some(gap) = gap_us(&spec.gap, row, &mut cache) else { continue };
-        let end = gap.add_to(t);
-        if end <= t {
-            continue;
-        }
-        if let Some(f) = &spec.row_filter {
-            let mut with_session = row.clone();
-            with_session.push(Value::Struct(std::rc::Rc::from(vec![Value::Timestamp(t), Value::Timestamp(end)])));
-            if !super::eval::eval_predicate(f, &with_session) {
-                continue;
-            }
-        }
-        if watermarked && end <= wm_for_late_events_ms.saturating_mul(1000) {
+        let RowSession::Session { start: t, end } = row_session(spec, row, &mut cache) else { continue };
+        if watermarked && session_is_past(end, wm_for_late_events_ms) {
             dropped += 1;
             continue;
         }
@@ -104,19 +159,16 @@ pub fn run_session_aggregate(
         let old_starts: Vec<i64> = old.iter().map(|s| s.start).collect();
         let mut all: Vec<SessionWindow> = old.into_iter().chain(rows).collect();
         all.sort_by_key(|s| s.start);
-        let mut merged: Vec<SessionWindow> = Vec::new();
-        for s in all {
-            match merged.last_mut() {
-                // Inclusive: a session starting exactly at the current end joins it.
-                Some(cur) if s.start <= cur.end => {
-                    cur.end = cur.end.max(s.end);
-                    for (a, b) in cur.buffers.iter_mut().zip(&s.buffers) {
-                        a.merge(b);
-                    }
+        let merged = merge_sessions(
+            all,
+            |s| (s.start, s.end),
+            |s, end| s.end = end,
+            |cur, s| {
+                for (a, b) in cur.buffers.iter_mut().zip(&s.buffers) {
+                    a.merge(b);
                 }
-                _ => merged.push(s),
-            }
-        }
+            },
+        );
         updated += merged.len() as u64;
         removed += old_starts.iter().filter(|st| !merged.iter().any(|m| m.start == **st)).count() as u64;
         state.store.put(key, merged);
@@ -136,11 +188,11 @@ pub fn run_session_aggregate(
         }
         _ => {
             if watermarked {
-                let evict_us = wm_for_eviction_ms.saturating_mul(1000);
-                let keys: Vec<Row> = state.store.iter().filter(|(_, ss)| ss.iter().any(|s| s.end <= evict_us)).map(|(k, _)| k.clone()).collect();
+                let past = |s: &SessionWindow| session_is_past(s.end, wm_for_eviction_ms);
+                let keys: Vec<Row> = state.store.iter().filter(|(_, ss)| ss.iter().any(past)).map(|(k, _)| k.clone()).collect();
                 for k in keys {
                     let Some(sessions) = state.store.get_mut(&k) else { continue };
-                    let (gone, keep): (Vec<SessionWindow>, Vec<SessionWindow>) = std::mem::take(sessions).into_iter().partition(|s| s.end <= evict_us);
+                    let (gone, keep): (Vec<SessionWindow>, Vec<SessionWindow>) = std::mem::take(sessions).into_iter().partition(past);
                     removed += gone.len() as u64;
                     out.extend(gone.iter().map(|s| row_of(&k, s)));
                     if keep.is_empty() {

@@ -16,7 +16,7 @@
 
 use super::eval::{compare, eval_predicate};
 use super::OperatorMetrics;
-use crate::analysis::{JoinSpec, StateWatermark, StreamJoinSpec};
+use crate::analysis::{BoundExpr, JoinSpec, StateWatermark, StreamJoinSpec};
 use crate::plan::JoinType;
 use crate::state::StateStore;
 use crate::types::{Row, Value};
@@ -43,23 +43,61 @@ impl StreamJoinState {
     }
 }
 
-fn keys_equal(a: &Row, b: &Row) -> bool {
+/// True if two join keys are equal: no NULL on either side (a NULL key never matches).
+pub fn keys_equal(a: &Row, b: &Row) -> bool {
     a.iter().zip(b).all(|(x, y)| !x.is_null() && !y.is_null() && compare(x, y) == Some(std::cmp::Ordering::Equal))
 }
 
-/// True if a row (with its join key) falls under a side's state watermark for eviction
-/// watermark `wm_for_eviction_ms`: its key (a window's end) or its event time is at or below it.
-fn expired(wm: StateWatermark, time: Option<usize>, wm_for_eviction_ms: i64, key: &Row, row: &Row) -> bool {
+/// The left row's equi-join key.
+pub fn left_key(join: &JoinSpec, l: &Row) -> Row {
+    join.keys.iter().map(|(i, _)| l[*i].clone()).collect()
+}
+
+/// The right row's equi-join key.
+pub fn right_key(join: &JoinSpec, r: &Row) -> Row {
+    join.keys.iter().map(|(_, i)| r[*i].clone()).collect()
+}
+
+/// True if the join's extra condition holds for the pair (over `left ++ right`).
+pub fn pair_passes(join: &JoinSpec, l: &Row, r: &Row) -> bool {
+    join.condition.as_ref().is_none_or(|c| {
+        let mut b = l.clone();
+        b.extend(r.iter().cloned());
+        eval_predicate(c, &b)
+    })
+}
+
+/// True if a row passes its side's pre-join filter (the conjuncts reading only that side,
+/// [`StreamJoinSpec::left_only`] / `right_only`).
+pub fn side_passes(pre: Option<&BoundExpr>, row: &Row) -> bool {
+    pre.is_none_or(|c| eval_predicate(c, row))
+}
+
+/// The late rule of one side (`StreamingSymmetricHashJoinExec`'s
+/// `watermarkPredicateForDataForLateEvents`): a row whose event time (column `time` of its
+/// side) is at or below `wm_for_late_events_ms` (ms) is dropped, counted per row.
+pub fn row_is_late(time: Option<usize>, row: &Row, wm_for_late_events_ms: i64) -> bool {
+    time.and_then(|t| row.get(t)).and_then(Value::event_time_us).is_some_and(|t| t <= wm_for_late_events_ms.saturating_mul(1000))
+}
+
+/// The eviction rule of one side (`getStateWatermarkPredicates`, spec §7.2): the state
+/// watermark (µs) at or above which a buffered row (with its join key) goes: its key's event
+/// time (a window's end) for [`StateWatermark::Key`], its event time minus the range offset
+/// for [`StateWatermark::Value`]; `None`: kept until the query stops.
+pub fn evicts_at_us(wm: StateWatermark, time: Option<usize>, key: &Row, row: &Row) -> Option<i64> {
     match wm {
-        StateWatermark::None => false,
-        StateWatermark::Key { key_index } => {
-            key.get(key_index).and_then(Value::event_time_us).is_some_and(|t| t <= wm_for_eviction_ms.saturating_mul(1000))
+        StateWatermark::None => None,
+        StateWatermark::Key { key_index } => key.get(key_index).and_then(Value::event_time_us),
+        StateWatermark::Value { offset_ms } => {
+            time.and_then(|t| row.get(t)).and_then(Value::event_time_us).map(|t| t.saturating_sub(offset_ms.saturating_mul(1000)))
         }
-        StateWatermark::Value { offset_ms } => time
-            .and_then(|t| row.get(t))
-            .and_then(Value::event_time_us)
-            .is_some_and(|t| t <= wm_for_eviction_ms.saturating_add(offset_ms).saturating_mul(1000)),
     }
+}
+
+/// True if a row (with its join key) falls under a side's state watermark for eviction
+/// watermark `wm_for_eviction_ms` ([`evicts_at_us`]).
+fn expired(wm: StateWatermark, time: Option<usize>, wm_for_eviction_ms: i64, key: &Row, row: &Row) -> bool {
+    evicts_at_us(wm, time, key, row).is_some_and(|e| e <= wm_for_eviction_ms.saturating_mul(1000))
 }
 
 /// Runs one batch of a stream-stream join. `wm_for_eviction_ms` is W (the operator's eviction
@@ -75,12 +113,11 @@ pub fn run_stream_join(
     wm_for_late_events_ms: i64,
     wm_for_eviction_ms: i64,
 ) -> (Vec<Row>, OperatorMetrics) {
-    let late_us = wm_for_late_events_ms.saturating_mul(1000);
     let mut dropped = 0u64;
     let mut not_late = |rows: Vec<Row>, time: Option<usize>| -> Vec<Row> {
         rows.into_iter()
             .filter(|r| {
-                let late = time.and_then(|t| r.get(t)).and_then(Value::event_time_us).is_some_and(|t| t <= late_us);
+                let late = row_is_late(time, r, wm_for_late_events_ms);
                 dropped += u64::from(late);
                 !late
             })
@@ -88,16 +125,16 @@ pub fn run_stream_join(
     };
     let left_rows = not_late(left_rows, spec.left_time);
     let right_rows = not_late(right_rows, spec.right_time);
-    let lkey = |r: &Row| -> Row { join.keys.iter().map(|(l, _)| r[*l].clone()).collect() };
-    let rkey = |r: &Row| -> Row { join.keys.iter().map(|(_, rr)| r[*rr].clone()).collect() };
+    let lkey = |r: &Row| left_key(join, r);
+    let rkey = |r: &Row| right_key(join, r);
     let both = |l: &Row, r: &Row| -> Row {
         let mut b = l.clone();
         b.extend(r.iter().cloned());
         b
     };
-    let passes = |l: &Row, r: &Row| join.condition.as_ref().is_none_or(|c| eval_predicate(c, &both(l, r)));
-    let left_pre = |l: &Row| spec.left_only.as_ref().is_none_or(|c| eval_predicate(c, l));
-    let right_pre = |r: &Row| spec.right_only.as_ref().is_none_or(|c| eval_predicate(c, r));
+    let passes = |l: &Row, r: &Row| pair_passes(join, l, r);
+    let left_pre = |l: &Row| side_passes(spec.left_only.as_ref(), l);
+    let right_pre = |r: &Row| side_passes(spec.right_only.as_ref(), r);
     let project = |b: Row| -> Row { join.output.iter().map(|i| b.get(*i).cloned().unwrap_or(Value::Null)).collect() };
     let left_outer = matches!(join.join_type, JoinType::LeftOuter | JoinType::FullOuter);
     let right_outer = matches!(join.join_type, JoinType::RightOuter | JoinType::FullOuter);

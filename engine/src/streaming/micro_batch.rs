@@ -20,6 +20,7 @@ use crate::analysis::{Node, Plan};
 pub use crate::checkpoint::{Checkpoint, CommitLogEntry, OffsetLogEntry};
 use crate::checkpoint::{self as cp, DEFAULT_MIN_BATCHES_TO_RETAIN, DEFAULT_MIN_DELTAS_FOR_SNAPSHOT};
 use crate::error::Error;
+use crate::execution::explain::{self, BatchExplanation, BatchReason, OperatorSummary, RowExplanation};
 use crate::execution::{self, BatchContext, BatchEffects, OperatorState};
 use crate::plan::Catalog;
 use crate::types::{format_progress_ms, DataType, Row};
@@ -513,6 +514,8 @@ impl StreamingQuery {
         if !new_data && !rerun_pending && !wants_no_data {
             return None;
         }
+        // Why the batch runs, told before anything changes (NewData gets its count below).
+        let reason = self.explaining.then(|| if rerun_pending { BatchReason::Recovered } else if new_data { BatchReason::NewData { rows: 0 } } else { self.watermark_moved() });
         if let Some(e) = self.deferred_failure.take() {
             // The batch is planned (its offsets are logged) and fails; the query terminates.
             let end: Vec<Option<i64>> = self.sources.iter().map(MemoryStream::latest_offset).collect();
@@ -574,6 +577,8 @@ impl StreamingQuery {
         // `current_timestamp()` is the batch's timestamp; an expression that fails (ANSI mode)
         // fails the batch: its state is not committed and the query terminates.
         execution::functions::set_batch_timestamp_ms(self.clock_ms);
+        // Each input row's fate, traced over the state as the batch starts (read-only).
+        let trace = self.explaining.then(|| explain::trace(&self.plan, &ctx, &self.states));
         let _ = execution::functions::take_eval_error();
         let rows = execution::execute(&self.plan, &ctx, &mut self.states, &mut fx);
         if let Some((condition, message)) = execution::functions::take_eval_error() {
@@ -639,6 +644,10 @@ impl StreamingQuery {
                 }
             })
             .collect();
+        let explanation = match (reason, trace) {
+            (Some(reason), Some(trace)) => Some(self.explanation(batch_id, reason, trace, &input_by_source, has_watermark.then_some(wm), &ctx, &state, rows.len())),
+            _ => None,
+        };
         let progress = self.progress(batch_id, &per_source, &end, &event_time, &state, rows.len());
         self.committed = end;
         self.prev_batch_wm_ms = wm;
@@ -655,8 +664,90 @@ impl StreamingQuery {
             event_time,
             progress,
             no_data: !new_data,
-            explanation: None,
+            explanation,
         })
+    }
+
+    /// `WatermarkMoved` for a no-data batch: the first stateful operator (root-first) whose
+    /// eviction watermark moves, as [`execution::operators_wanting_another_batch`] finds it.
+    fn watermark_moved(&self) -> BatchReason {
+        let (prev, next) = match (self.propagated(self.prev_batch_wm_ms), self.propagated(self.tracker.current_ms())) {
+            (Ok(p), Ok(n)) => (p, n),
+            _ => (BTreeMap::new(), BTreeMap::new()),
+        };
+        let ops = execution::operators_wanting_another_batch(&self.plan, self.mode, &prev, &next);
+        let names: BTreeMap<usize, &str> = self.plan.stateful_operators().into_iter().collect();
+        let op_id = ops.first().copied().unwrap_or_default();
+        BatchReason::WatermarkMoved {
+            op_id,
+            operator: names.get(&op_id).map(|n| n.to_string()).unwrap_or_default(),
+            from_ms: prev.get(&op_id).copied().unwrap_or(0),
+            to_ms: next.get(&op_id).copied().unwrap_or(0),
+        }
+    }
+
+    /// The batch's [`BatchExplanation`]: the traced fates with each source row as the source
+    /// holds it, and one [`OperatorSummary`] per stateful operator from its progress.
+    #[allow(clippy::too_many_arguments)]
+    fn explanation(
+        &self,
+        batch_id: u64,
+        reason: BatchReason,
+        trace: explain::Trace,
+        input_by_source: &BTreeMap<String, Vec<arrow_array::RecordBatch>>,
+        watermark_ms: Option<i64>,
+        ctx: &BatchContext,
+        state: &[StateOperatorProgress],
+        emitted: usize,
+    ) -> BatchExplanation {
+        let mut fates = trace.fates.into_iter();
+        let mut times = trace.event_time_us.into_iter();
+        let mut rows = Vec::with_capacity(fates.len());
+        for (i, s) in self.sources.iter().enumerate() {
+            let first = s.first_row_index(self.committed[i]);
+            let source_rows = input_by_source.get(&s.name).map(|b| b.iter().flat_map(batch_to_rows).collect::<Vec<Row>>()).unwrap_or_default();
+            for (k, row) in source_rows.into_iter().enumerate() {
+                rows.push(RowExplanation {
+                    source: s.name.clone(),
+                    offset: first + k,
+                    row,
+                    event_time_us: times.next().flatten(),
+                    fates: fates.next().unwrap_or_default(),
+                });
+            }
+        }
+        let reason = match reason {
+            BatchReason::NewData { .. } => BatchReason::NewData { rows: rows.len() as u64 },
+            other => other,
+        };
+        let operators = self
+            .plan
+            .stateful_operators()
+            .into_iter()
+            .zip(state)
+            .map(|((op_id, name), p)| {
+                let (late, evict) = ctx.watermarks(op_id);
+                OperatorSummary {
+                    op_id,
+                    operator: name.to_string(),
+                    wm_for_late_events_ms: late,
+                    wm_for_eviction_ms: evict,
+                    num_rows_dropped_by_watermark: p.num_rows_dropped_by_watermark,
+                    num_rows_updated: p.num_rows_updated,
+                    num_rows_removed: p.num_rows_removed,
+                    num_rows_total: p.num_rows_total,
+                }
+            })
+            .collect();
+        BatchExplanation {
+            batch_id,
+            reason,
+            watermark_ms,
+            next_watermark_ms: watermark_ms.map(|_| self.tracker.current_ms()),
+            rows,
+            emitted_rows: emitted as u64,
+            operators,
+        }
     }
 
     fn offset_entry(&self, batch_id: u64, wm: i64, offsets: Vec<Option<i64>>) -> OffsetLogEntry {

@@ -199,6 +199,13 @@ impl MemoryStream {
         }
     }
 
+    /// The stream-wide index (0-based, over every row ever added) of the first row that
+    /// `get_batch(start, _)` returns.
+    pub fn first_row_index(&self, start: Option<i64>) -> usize {
+        let from = start.map_or(0, |s| (s + 1).max(0) as usize).max(self.lost_before).min(self.blocks.len());
+        self.blocks[..from].iter().map(RecordBatch::num_rows).sum()
+    }
+
     /// The blocks after `start` up to and including `end` (`getBatch(start, end)`).
     pub fn get_batch(&self, start: Option<i64>, end: Option<i64>) -> Vec<RecordBatch> {
         let from = start.map_or(0, |s| (s + 1).max(0) as usize).max(self.lost_before);
