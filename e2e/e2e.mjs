@@ -449,6 +449,7 @@ async function main() {
       await lab.page.setViewportSize({ width: 1280, height: 720 });
       await lab.selectPreset('classic');
       await lab.waitForFreshScenario();
+      await lab.page.evaluate(() => window.scrollTo(0, 0));
       const box = await lab.el('picture-canvas').boundingBox();
       await lab.page.screenshot({ path: path.join(outDir, 'picture-1280x720.png') });
       await lab.page.setViewportSize({ width: 1280, height: 900 });

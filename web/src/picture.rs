@@ -415,14 +415,14 @@ pub fn fate_text(f: &RowFate, lang: Lang, day_us: i64) -> String {
         RowFate::Late { operator, event_time_us, watermark_ms, window, .. } => match window {
             Some(w) => {
                 if ko {
-                    format!("늦은 데이터: 윈도우 {}의 끝이 이전 배치의 워터마크 {} 이하라서 {operator}가 버림 (eventTimeWatermarkForLateEvents)", win(day_us, *w), wm(day_us, *watermark_ms))
+                    format!("늦은 데이터: 윈도우 {}의 끝 ≤ 이전 배치의 워터마크 {}, 그래서 {operator}에서 버림 (eventTimeWatermarkForLateEvents)", win(day_us, *w), wm(day_us, *watermark_ms))
                 } else {
                     format!("late: {operator} dropped it because its window {} ends at or before the previous batch's watermark {} (eventTimeWatermarkForLateEvents)", win(day_us, *w), wm(day_us, *watermark_ms))
                 }
             }
             None => {
                 if ko {
-                    format!("늦은 데이터: 이벤트 시간 {}이 이전 배치의 워터마크 {} 이하라서 {operator}가 버림 (eventTimeWatermarkForLateEvents)", t(day_us, *event_time_us), wm(day_us, *watermark_ms))
+                    format!("늦은 데이터: 이벤트 시간 {} ≤ 이전 배치의 워터마크 {}, 그래서 {operator}에서 버림 (eventTimeWatermarkForLateEvents)", t(day_us, *event_time_us), wm(day_us, *watermark_ms))
                 } else {
                     format!("late: {operator} dropped it because its event time {} is at or before the previous batch's watermark {} (eventTimeWatermarkForLateEvents)", t(day_us, *event_time_us), wm(day_us, *watermark_ms))
                 }
@@ -447,7 +447,7 @@ pub fn fate_text(f: &RowFate, lang: Lang, day_us: i64) -> String {
                     until.map_or("forever (no watermark)".to_string(), |u| format!("until the watermark passes {u}"))
                 ),
                 true => format!(
-                    "중복 제거: 키 {key}를 이미 {} 봤음; 키는 {}",
+                    "중복 제거: 키 {key}, 이미 {} 봤음; 키는 {}",
                     if *in_batch { "이번 배치 앞부분에서" } else { "상태 저장소에서" },
                     until.map_or("영원히 남음 (워터마크 없음)".to_string(), |u| format!("워터마크가 {u}을(를) 지날 때까지 남음"))
                 ),
@@ -494,19 +494,19 @@ pub fn narrate(band: &Band, next_watermark_ms: Option<i64>, lang: Lang, day_us: 
             format!("Batch {id} ran without new data because the watermark moved from {} to {}, past a state row's deadline in {operator}.", wm(day_us, from_ms), wm(day_us, to_ms))
         }
         (Some(BatchReason::WatermarkMoved { from_ms, to_ms, operator, .. }), true) => {
-            format!("배치 {id}는 데이터 없는 배치입니다: 워터마크가 {}에서 {}로 움직여 {operator}의 상태 행 기한을 지났기 때문에 실행되었습니다.", wm(day_us, from_ms), wm(day_us, to_ms))
+            format!("배치 {id}: 데이터 없는 배치입니다. 워터마크 {} → {} 이동으로 {operator}의 상태 행 기한이 지났기 때문에 실행되었습니다.", wm(day_us, from_ms), wm(day_us, to_ms))
         }
         (Some(BatchReason::Recovered), false) => format!("Batch {id} ran again exactly as logged before the restart."),
-        (Some(BatchReason::Recovered), true) => format!("배치 {id}는 재시작 전에 기록된 그대로 다시 실행되었습니다."),
+        (Some(BatchReason::Recovered), true) => format!("배치 {id}: 재시작 전에 기록된 그대로 다시 실행되었습니다."),
         (Some(BatchReason::NewData { rows }), false) => format!("Batch {id} ran because {rows} new row(s) arrived."),
-        (Some(BatchReason::NewData { rows }), true) => format!("배치 {id}는 새 행 {rows}개가 들어와서 실행되었습니다."),
+        (Some(BatchReason::NewData { rows }), true) => format!("배치 {id}: 새 행 {rows}개가 들어와서 실행되었습니다."),
         (None, false) if band.no_data => format!("Batch {id} ran without new data because the watermark moved."),
-        (None, true) if band.no_data => format!("배치 {id}는 워터마크가 움직여서 실행된 데이터 없는 배치입니다."),
+        (None, true) if band.no_data => format!("배치 {id}: 워터마크가 움직여서 실행된 데이터 없는 배치입니다."),
         (None, false) => format!("Batch {id} ran because {} new row(s) arrived.", band.input_rows),
-        (None, true) => format!("배치 {id}는 새 행 {}개가 들어와서 실행되었습니다.", band.input_rows),
+        (None, true) => format!("배치 {id}: 새 행 {}개가 들어와서 실행되었습니다.", band.input_rows),
     });
     if let Some(w) = band.watermark_ms {
-        out.push(if ko { format!("워터마크 {}로 실행했습니다.", wm(day_us, w)) } else { format!("It ran with the watermark at {}.", wm(day_us, w)) });
+        out.push(if ko { format!("실행 시 워터마크: {}.", wm(day_us, w)) } else { format!("It ran with the watermark at {}.", wm(day_us, w)) });
     }
     if let Some(ex) = &band.explanation {
         let count = |k: FateKind| ex.rows.iter().filter(|r| r.kind() == k).count();
@@ -534,7 +534,7 @@ pub fn narrate(band: &Band, next_watermark_ms: Option<i64>, lang: Lang, day_us: 
     });
     let after = band.explanation.as_ref().and_then(|e| e.next_watermark_ms).or(next_watermark_ms);
     if let Some(n) = after.filter(|n| Some(*n) != band.watermark_ms) {
-        out.push(if ko { format!("이 배치가 끝나고 워터마크는 {}로 올라갑니다.", wm(day_us, n)) } else { format!("After it, the watermark moves to {}.", wm(day_us, n)) });
+        out.push(if ko { format!("이 배치가 끝나면 워터마크가 올라갑니다: {}.", wm(day_us, n)) } else { format!("After it, the watermark moves to {}.", wm(day_us, n)) });
     }
     out.join(" ")
 }
@@ -631,8 +631,8 @@ mod tests {
             row: vec![Value::str("c8"), Value::str("u6"), Value::Long(3), Value::Timestamp(at("2026-03-02T09:03:00Z"))],
             event_time_us: Some(at("2026-03-02T09:03:00Z")),
             fates: vec![
-                RowFate::Late { op_id: 0, operator: "StateStoreSaveExec".into(), event_time_us: at("2026-03-02T09:03:00Z"), watermark_ms: w, window: Some((at("2026-03-02T08:55:00Z"), at("2026-03-02T09:05:00Z"))) },
-                RowFate::Late { op_id: 0, operator: "StateStoreSaveExec".into(), event_time_us: at("2026-03-02T09:03:00Z"), watermark_ms: w, window: Some((at("2026-03-02T09:00:00Z"), at("2026-03-02T09:10:00Z"))) },
+                RowFate::Late { op_id: 0, operator: "StateStoreSaveExec".into(), event_time_us: at("2026-03-02T09:03:00Z"), watermark_ms: w, window: Some((at("2026-03-02T08:55:00Z"), at("2026-03-02T09:05:00Z"))), key: None },
+                RowFate::Late { op_id: 0, operator: "StateStoreSaveExec".into(), event_time_us: at("2026-03-02T09:03:00Z"), watermark_ms: w, window: Some((at("2026-03-02T09:00:00Z"), at("2026-03-02T09:10:00Z"))), key: None },
             ],
         }
     }
@@ -679,7 +679,7 @@ mod tests {
         );
         assert_eq!(
             narrate(&b, Some(to), Lang::Ko, day),
-            "배치 5는 데이터 없는 배치입니다: 워터마크가 12:01에서 12:11로 움직여 StateStoreSaveExec의 상태 행 기한을 지났기 때문에 실행되었습니다. 워터마크 12:11로 실행했습니다. 행 3개를 출력하고 상태 행 3개를 상태에서 제거했습니다."
+            "배치 5: 데이터 없는 배치입니다. 워터마크 12:01 → 12:11 이동으로 StateStoreSaveExec의 상태 행 기한이 지났기 때문에 실행되었습니다. 실행 시 워터마크: 12:11. 행 3개를 출력하고 상태 행 3개를 상태에서 제거했습니다."
         );
     }
 

@@ -148,7 +148,7 @@ pub fn draw(canvas: web_sys::HtmlCanvasElement, p: &Picture, g: &Geom, selected:
             let _ = root.draw(&Text::new(if ko { "대기" } else { "pending" }, (x0 - 6, (top + bottom) / 2), font(9).pos(Pos::new(HPos::Right, VPos::Center))));
         }
         // Event-time axis: grid lines and labels at round times.
-        let max_ticks = ((x1 - x0) / 64).max(2) as usize;
+        let max_ticks = ((x1 - x0) / 52).max(2) as usize;
         for t in ticks(range, max_ticks) {
             let x = g.x(li, t);
             let _ = root.draw(&PathElement::new(vec![(x, g.bands_top), (x, g.bands_bottom)], GRID.stroke_width(1)));
