@@ -581,6 +581,20 @@ mod tests {
         let c8 = lane.marks.iter().find(|m| m.cells.iter().any(|(c, v)| c == "event_id" && v == "c8")).unwrap();
         assert_eq!(c8.band, Some(6));
         assert_eq!(c8.event_time_us, Some(at("2026-03-02T09:03:00Z")));
+        // With the engine's explanations: c8 (09:03, read by batch 6) is late for both its
+        // sliding windows ([08:55, 09:05) and [09:00, 09:10) end at or before wm 09:14); the
+        // watermark first stood at 09:14 in batch 5, the step that made it late. Every other
+        // row is kept.
+        assert_eq!((c8.kind, c8.late_band, c8.fates.len()), (Some(FateKind::Late), Some(5), 2));
+        assert_eq!((p.count(FateKind::Late), p.count(FateKind::Kept)), (1, 9));
+        // Batch 0 updated c1's, c2's and c3's windows: 09:02 → [08:55, 09:05) [09:00, 09:10);
+        // 09:06 → [09:00, 09:10) [09:05, 09:15); 09:13 → [09:05, 09:15) [09:10, 09:20): four.
+        let b0: Vec<(i64, i64)> = lane.windows.iter().filter(|w| w.band == Some(0) && w.status == WindowStatus::Updated).map(|w| (w.start_us, w.end_us)).collect();
+        let want: Vec<(i64, i64)> = [("08:55", "09:05"), ("09:00", "09:10"), ("09:05", "09:15"), ("09:10", "09:20")]
+            .iter()
+            .map(|(a, b)| (at(&format!("2026-03-02T{a}:00Z")), at(&format!("2026-03-02T{b}:00Z"))))
+            .collect();
+        assert_eq!(b0, want);
         // The range holds every mark and window with a margin.
         assert!(lane.range_us.0 < at("2026-03-02T08:55:00Z") && lane.range_us.1 > at("2026-03-02T09:40:00Z"));
     }
