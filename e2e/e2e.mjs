@@ -387,6 +387,75 @@ async function main() {
       });
     }
 
+    // picture: the time picture shows one mark per input row, in the band of the batch that read
+    // it, a late mark exactly in the batches whose metrics dropped rows (a row late for two
+    // sliding windows is one mark and counts 2 in numRowsDroppedByWatermark), in both languages.
+    for (const preset of ['classic', 'session-window', 'stream-stream-outer-join']) {
+      await check(`picture: the ${preset} preset's marks agree with the batches' input rows and late drops`, async () => {
+        await lab.selectPreset(preset);
+        const n = await lab.waitForFreshScenario();
+        await lab.runAllSteps(n + 1);
+        const batches = await lab.batchNumbers();
+        const marks = await lab.pictureMarks();
+        const perFate = {};
+        for (const m of marks) perFate[m.fate] = (perFate[m.fate] ?? 0) + 1;
+        console.log(`     ${preset}: ${marks.length} marks ${JSON.stringify(perFate)}; batches' input ${batches.map((b) => b.input).join('+')}, dropped ${batches.map((b) => b.dropped).join('+')}`);
+        const input = batches.reduce((a, b) => a + b.input, 0);
+        assert(marks.filter((m) => m.band !== '').length === input, `${marks.length} marks, want ${input} (the batches' input rows)`);
+        batches.forEach((b, i) => {
+          const inBand = marks.filter((m) => m.band === String(i));
+          const late = inBand.filter((m) => m.fate === 'late').length;
+          assert(inBand.length === b.input, `batch ${b.id}: ${inBand.length} marks, want ${b.input}`);
+          assert((late > 0) === (b.dropped > 0) && late <= b.dropped, `batch ${b.id}: ${late} late marks, numRowsDroppedByWatermark ${b.dropped}`);
+        });
+        const narration = await lab.text('picture-narration');
+        assert(narration.startsWith(`Batch ${batches[batches.length - 1].id} `), `narration ${JSON.stringify(narration)}`);
+        await lab.pictureShot(path.join(outDir, `picture-${preset}-en.png`));
+        await lab.toggleLang('ko');
+        const ko = await lab.text('picture-narration');
+        assert(ko.startsWith(`배치 ${batches[batches.length - 1].id}`), `Korean narration ${JSON.stringify(ko)}`);
+        await lab.pictureShot(path.join(outDir, `picture-${preset}-ko.png`));
+        await lab.toggleLang('en');
+      });
+    }
+
+    // picture
+    await check('picture: a mark shows its card on focus; a click on the time axis adds a pending event that undo takes back', async () => {
+      await lab.selectPreset('classic');
+      const n = await lab.waitForFreshScenario();
+      await lab.runAllSteps(n + 1);
+      const late = lab.el('time-picture').locator('[data-testid="picture-mark"][data-fate="late"]');
+      const mark = (await late.count()) > 0 ? late.first() : lab.el('picture-mark').first();
+      await mark.focus();
+      const card = await lab.text('picture-card');
+      assert(/event_id/.test(card), `card ${JSON.stringify(card)}`);
+      if ((await late.count()) > 0) {
+        assert(/late|watermark/.test(card), `late card ${JSON.stringify(card)}`);
+        await mark.click();
+        await lab.pictureShot(path.join(outDir, 'picture-late-highlight.png'));
+      }
+      const axis = lab.el('picture-axis').first();
+      const box = await axis.boundingBox();
+      await axis.click({ position: { x: box.width / 2, y: box.height / 2 } });
+      await lab.page.waitForFunction(() => document.querySelector('[data-testid="pending-count"]')?.textContent.trim() === '1');
+      const pending = await lab.pictureMarks();
+      assert(pending.filter((m) => m.fate === 'pending').length === 1, 'no pending mark after the axis click');
+      await lab.el('undo').click();
+      await lab.page.waitForFunction(() => document.querySelector('[data-testid="pending-count"]')?.textContent.trim() === '0');
+    });
+
+    // picture: at 1280×720 the picture is on screen right after load.
+    await check('picture: at 1280×720 the time picture is inside the viewport', async () => {
+      await lab.page.setViewportSize({ width: 1280, height: 720 });
+      await lab.selectPreset('classic');
+      await lab.waitForFreshScenario();
+      await lab.page.evaluate(() => window.scrollTo(0, 0));
+      const box = await lab.el('picture-canvas').boundingBox();
+      await lab.page.screenshot({ path: path.join(outDir, 'picture-1280x720.png') });
+      await lab.page.setViewportSize({ width: 1280, height: 900 });
+      assert(box && box.y >= 0 && box.y + box.height <= 720 && box.x + box.width <= 1280, `picture at ${JSON.stringify(box)}`);
+    });
+
     // apws: arbitrary stateful processing (applyInPandasWithState) in the browser.
     await check('the applyInPandasWithState session preset runs: sessions emitted on timeout, in English and Korean', async () => {
       await lab.selectPreset('apply-in-pandas-session');

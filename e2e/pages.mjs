@@ -195,4 +195,28 @@ export class LabPage {
   async screenshot(path) {
     await this.page.screenshot({ path, fullPage: true });
   }
+
+  // picture
+  /** Every mark of the time picture as { fate, band } (band: index in the batch list, '' = pending). */
+  async pictureMarks() {
+    return this.el('time-picture')
+      .locator(tid('picture-mark'))
+      .evaluateAll((els) => els.map((e) => ({ fate: e.dataset.fate, band: e.dataset.band })));
+  }
+
+  // picture
+  /** Each batch-list row's input rows and late rows dropped (numRowsDroppedByWatermark), in order. */
+  async batchNumbers() {
+    return this.el('batch-list')
+      .locator(tid('batch-row'))
+      .evaluateAll((els) => els.map((e) => {
+        const cells = [...e.querySelectorAll('td')].map((td) => td.textContent.trim());
+        return { id: Number(e.dataset.batchId), input: Number(cells[2]), dropped: Number(cells[5]) };
+      }));
+  }
+
+  // picture
+  async pictureShot(path) {
+    await this.el('time-picture').screenshot({ path });
+  }
 }

@@ -13,6 +13,8 @@
 //!   [`glossary`]: one Korean term per concept.
 //! - [`progress`] and [`exam`]: the learner's record (answers, scores, review queue) and exam
 //!   mode; [`share`]: a lab session packed into a URL fragment.
+//! - [`picture`]: the time picture's model (batches as bands, rows by event time and fate,
+//!   the watermark staircase, windows) and the narration of each batch.
 //! - [`route`]: the pages' routes in the URL fragment; [`markup`]: the lesson texts' small
 //!   markup.
 //! - [`components`]: the page, one component per panel; they read the [`Lab`] context and
@@ -28,6 +30,7 @@ pub mod i18n;
 pub mod lesson;
 pub mod markup;
 pub mod persist;
+pub mod picture;
 pub mod predict;
 pub mod progress;
 pub mod progress_import;

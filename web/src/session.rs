@@ -515,19 +515,39 @@ impl Session {
     /// # Errors
     /// The time does not parse, or the source has no timestamp column.
     pub fn advance_with_event(&mut self, source: &str, event_time: &str) -> Result<(), String> {
+        let ts = parse_field(event_time.trim(), &streamlab_engine::types::timestamp_type(), self.base_day_us())?;
+        let row = self.row_at(source, ts)?;
+        self.apply(Action::Add { source: source.to_string(), rows: vec![row] });
+        self.apply(Action::RunAll);
+        Ok(())
+    }
+
+    /// Adds one event to `source` at `event_time_us` (µs since the epoch; the other columns
+    /// copied from the source's last event, NULL when there is none) as pending input, the
+    /// way the event form adds one: the time picture's "click on the event-time axis".
+    ///
+    /// # Errors
+    /// No such source, or the source has no timestamp column.
+    pub fn add_event_at(&mut self, source: &str, event_time_us: i64) -> Result<(), String> {
+        let row = self.row_at(source, Value::Timestamp(event_time_us))?;
+        self.apply(Action::Add { source: source.to_string(), rows: vec![row] });
+        Ok(())
+    }
+
+    /// The source's last added row with its time column set to `ts`.
+    fn row_at(&self, source: &str, ts: Value) -> Result<Row, String> {
         let view = self.sources().into_iter().find(|s| s.name == source).ok_or_else(|| format!("no source named '{source}'"))?;
         let time_col = view.time_column.ok_or("this source has no timestamp column")?;
-        let ts = parse_field(event_time.trim(), &streamlab_engine::types::timestamp_type(), self.base_day_us())?;
         let last = self.actions.iter().rev().find_map(|a| match a {
             Action::Add { source: s, rows } if s == source => rows.last().cloned(),
             _ => None,
         });
         let idx = view.columns.iter().position(|(c, _)| *c == time_col).unwrap_or(0);
         let mut row = last.unwrap_or_else(|| vec![Value::Null; view.columns.len()]);
-        row[idx] = ts;
-        self.apply(Action::Add { source: source.to_string(), rows: vec![row] });
-        self.apply(Action::RunAll);
-        Ok(())
+        if let Some(cell) = row.get_mut(idx) {
+            *cell = ts;
+        }
+        Ok(row)
     }
 
     /// Adds the scenario's next step of events and runs every batch Spark would run until
@@ -679,6 +699,8 @@ impl Session {
                 if let Some(t) = self.trigger {
                     q.trigger = t;
                 }
+                // The time picture and its narration show the engine's own explanations.
+                q.set_explaining(true);
                 if let Err(e) = streamlab_engine::scenario::apply_source_kinds(&self.scenario, &mut q) {
                     self.error = Some(error_view(&e, &self.query_text));
                 }
@@ -737,6 +759,7 @@ impl Session {
                         if let Some(t) = self.trigger {
                             q.trigger = t;
                         }
+                        q.set_explaining(true);
                         self.events.push(format!("onQueryStarted: id={}, runId={}", q.id, q.run_id));
                         self.query = Some(q);
                     }
@@ -888,6 +911,45 @@ impl Session {
             recovery: self.query.as_ref().map(|q| self.recovery_view(q, day)),
             processing_clock_ms: self.processing_clock_ms(),
         }
+    }
+}
+
+impl Session {
+    /// The time picture ([`crate::picture`]): every batch so far with its input rows and the
+    /// engine's explanation, the pending rows, and the state as it is now.
+    pub fn picture(&self) -> crate::picture::Picture {
+        use crate::picture::{build, Band, BatchInput, SourceInfo};
+        let sources: Vec<SourceInfo> = self
+            .sources()
+            .into_iter()
+            .map(|s| SourceInfo {
+                time_index: s.time_column.as_ref().and_then(|t| s.columns.iter().position(|(c, _)| c == t)),
+                columns: s.columns.into_iter().map(|(c, _)| c).collect(),
+                name: s.name,
+            })
+            .collect();
+        let batches: Vec<BatchInput> = self
+            .batches
+            .iter()
+            .map(|(_, b)| BatchInput {
+                band: Band {
+                    batch_id: b.batch_id,
+                    no_data: b.no_data,
+                    input_rows: b.input_rows,
+                    watermark_ms: b.watermark_ms,
+                    emitted_rows: b.rows.len() as u64,
+                    dropped_rows: b.state.iter().map(|s| s.num_rows_dropped_by_watermark).sum(),
+                    removed_rows: b.state.iter().map(|s| s.num_rows_removed).sum(),
+                    explanation: b.explanation.clone(),
+                },
+                input: if b.explanation.is_some() { Vec::new() } else { b.input_by_source().into_iter().collect() },
+                output: b.rows.clone(),
+            })
+            .collect();
+        let has_watermark = self.query.as_ref().is_some_and(|q| q.plan().has_watermark());
+        let state = self.query.as_ref().map(|q| q.state_tables(&self.evicted)).unwrap_or_default();
+        let next = self.query.as_ref().filter(|_| has_watermark).map(StreamingQuery::current_watermark_ms);
+        build(&sources, &batches, &self.pending, &state, next, self.base_day_us())
     }
 }
 

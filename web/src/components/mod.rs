@@ -4,12 +4,14 @@
 pub mod bench;
 mod clock;
 mod controls;
+mod picture_draw;
 pub mod presenter; // teach
 mod progress_import;
 mod query;
 mod recovery;
 mod results;
 mod scenario_io;
+pub mod time_picture;
 pub mod share; // teach
 pub mod study;
 
@@ -99,6 +101,7 @@ pub fn LabPanels() -> impl IntoView {
                 <clock::ProcessingClock/>
             </section>
             <section class="col col-mid">
+                <time_picture::TimePicture/>
                 <scenario_io::PresetNotes/>
                 <results::BatchList/>
                 <results::SinkPanel/>

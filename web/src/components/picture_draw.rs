@@ -1,0 +1,239 @@
+//! Draws the time picture ([`crate::picture::Picture`]) on a canvas with plotters, and the
+//! pixel layout ([`Geom`]) that the HTML overlay of marks shares with the drawing.
+
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use streamlab_engine::execution::explain::FateKind;
+
+use crate::picture::{kind_id, ticks, Picture, WindowStatus};
+use crate::quiz::Lang;
+
+/// Label area left of each lane (batch ids), px.
+const LEFT: i32 = 46;
+/// Axis area under the bands, px.
+const BOTTOM: i32 = 26;
+const RIGHT: i32 = 10;
+
+/// Where things are, in canvas pixels (the overlay uses the same numbers).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Geom {
+    pub width: i32,
+    pub height: i32,
+    /// Each lane's plot area: (x0, x1), and its event-time range (µs).
+    pub lanes: Vec<((i32, i32), (i64, i64))>,
+    /// Top of the state strip, top of the pending band (if any), bottom of band 0.
+    pub strip_top: i32,
+    pub strip_h: i32,
+    pub bands_top: i32,
+    pub bands_bottom: i32,
+    pub band_h: f64,
+    pub bands: usize,
+    pub mark_r: i32,
+}
+
+impl Geom {
+    /// The layout of `p` on a canvas `width` px wide.
+    pub fn new(p: &Picture, width: i32) -> Geom {
+        let width = width.max(280);
+        let n = p.lanes.len().max(1) as i32;
+        let lane_w = width / n;
+        let lanes = (0..p.lanes.len().max(1)).map(|i| ((i as i32 * lane_w + LEFT, (i as i32 + 1) * lane_w - RIGHT), p.range(i))).collect();
+        let strip_rows = p.lanes.iter().flat_map(|l| l.windows.iter().filter(|w| w.band.is_none()).map(|w| w.row + 1)).max().unwrap_or(0).min(6) as i32;
+        let strip_h = if strip_rows > 0 { 16 + strip_rows * 6 } else { 0 };
+        let rows = p.bands.len() + usize::from(p.has_pending);
+        // Bands share about 300 px (26 px each at most, 5 at least), so a long session stays
+        // on a 720-px screen and a short one does not look stretched.
+        let band_h = if rows == 0 { 26.0 } else { (300.0 / rows as f64).clamp(5.0, 26.0) };
+        let bands_top = 6 + strip_h;
+        let bands_h = (band_h * rows.max(1) as f64).round() as i32;
+        let bands_bottom = bands_top + bands_h;
+        let total = p.marks().count();
+        let mark_r = match total {
+            0..=80 => 5,
+            81..=300 => 4,
+            _ => 2,
+        }
+        .min((band_h * 0.3).floor() as i32)
+        .max(2);
+        Geom { width, height: bands_bottom + BOTTOM, lanes, strip_top: 6, strip_h, bands_top, bands_bottom, band_h, bands: p.bands.len(), mark_r }
+    }
+
+    /// The x pixel of event time `t` (µs) in lane `lane`, clamped to the plot area.
+    pub fn x(&self, lane: usize, t: i64) -> i32 {
+        let ((x0, x1), (lo, hi)) = self.lanes[lane.min(self.lanes.len() - 1)];
+        let f = ((t as f64 - lo as f64) / (hi as f64 - lo as f64).max(1.0)).clamp(0.0, 1.0);
+        x0 + (f * (x1 - x0) as f64).round() as i32
+    }
+
+    /// True if `t` falls inside lane `lane`'s range.
+    pub fn inside(&self, lane: usize, t: i64) -> bool {
+        let (_, (lo, hi)) = self.lanes[lane.min(self.lanes.len() - 1)];
+        t >= lo && t <= hi
+    }
+
+    /// The event time (µs) at pixel `x` of lane `lane`.
+    pub fn time_at(&self, lane: usize, x: i32) -> i64 {
+        let ((x0, x1), (lo, hi)) = self.lanes[lane.min(self.lanes.len() - 1)];
+        let f = ((x - x0) as f64 / (x1 - x0).max(1) as f64).clamp(0.0, 1.0);
+        lo + (f * (hi - lo) as f64) as i64
+    }
+
+    /// Top and bottom pixel of band `i` (`None`: the pending band above the last batch).
+    pub fn band_y(&self, band: Option<usize>) -> (i32, i32) {
+        let i = band.unwrap_or(self.bands) as f64;
+        let bottom = self.bands_bottom as f64 - i * self.band_h;
+        ((bottom - self.band_h).round() as i32, bottom.round() as i32)
+    }
+
+    /// The centre of a mark in band `band` at slot `slot`: in the lower two thirds of the
+    /// band (the upper third holds the band's window bars), three rows of jitter.
+    pub fn mark_y(&self, band: Option<usize>, slot: usize) -> i32 {
+        let (top, bottom) = self.band_y(band);
+        let h = (bottom - top) as f64;
+        let jitter = if h >= 16.0 { (slot % 3) as f64 - 1.0 } else { 0.0 };
+        (top as f64 + h * 0.66 + jitter * h * 0.17).round() as i32
+    }
+}
+
+/// A fate kind's colour (the legend's CSS uses the same).
+pub fn kind_colour(kind: Option<FateKind>) -> RGBColor {
+    match kind {
+        Some(FateKind::Kept) => RGBColor(37, 99, 235),
+        Some(FateKind::Late) => RGBColor(220, 38, 38),
+        Some(FateKind::Filtered) => RGBColor(107, 114, 128),
+        Some(FateKind::Deduplicated) => RGBColor(124, 58, 237),
+        Some(FateKind::Joined) => RGBColor(5, 150, 105),
+        None => RGBColor(217, 119, 6),
+    }
+}
+
+fn status_colour(s: WindowStatus) -> RGBColor {
+    match s {
+        WindowStatus::Open | WindowStatus::Kept => RGBColor(96, 165, 250),
+        WindowStatus::Updated => RGBColor(37, 99, 235),
+        WindowStatus::Closing => RGBColor(245, 158, 11),
+        WindowStatus::Emitted => RGBColor(5, 150, 105),
+        WindowStatus::Evicted => RGBColor(156, 163, 175),
+    }
+}
+
+const WM: RGBColor = RGBColor(180, 83, 9);
+const INK: RGBColor = RGBColor(55, 65, 81);
+const GRID: RGBColor = RGBColor(229, 231, 235);
+
+/// Draws `p` on `canvas` (already sized to `g`), with band `selected` shaded and the
+/// watermark step of band `highlight` drawn heavier.
+pub fn draw(canvas: web_sys::HtmlCanvasElement, p: &Picture, g: &Geom, selected: Option<usize>, highlight: Option<usize>, lang: Lang) {
+    let Some(backend) = plotters_canvas::CanvasBackend::with_canvas_object(canvas) else { return };
+    let root = backend.into_drawing_area();
+    let _ = root.fill(&WHITE);
+    let font = |size: i32| ("sans-serif", size).into_font().color(&INK);
+    let ko = lang == Lang::Ko;
+    for (li, lane) in p.lanes.iter().enumerate() {
+        let ((x0, x1), range) = g.lanes[li];
+        // Bands: the selected one shaded, no-data ones greyed; labels on the left.
+        let every = (12.0 / g.band_h).ceil().max(1.0) as usize;
+        for (bi, b) in p.bands.iter().enumerate() {
+            let (top, bottom) = g.band_y(Some(bi));
+            let fill = if selected == Some(bi) { RGBColor(254, 243, 199) } else if b.no_data { RGBColor(243, 244, 246) } else if bi % 2 == 0 { RGBColor(250, 250, 250) } else { WHITE };
+            let _ = root.draw(&Rectangle::new([(x0, top), (x1, bottom)], fill.filled()));
+            if bi % every == 0 || selected == Some(bi) {
+                let style = font(10).pos(Pos::new(HPos::Right, VPos::Center));
+                let _ = root.draw(&Text::new(format!("{}{}", b.batch_id, if b.no_data { "·" } else { "" }), (x0 - 6, (top + bottom) / 2), style));
+            }
+        }
+        if p.has_pending {
+            let (top, bottom) = g.band_y(None);
+            let _ = root.draw(&Rectangle::new([(x0, top), (x1, bottom)], RGBColor(255, 247, 237).filled()));
+            let _ = root.draw(&Text::new(if ko { "대기" } else { "pending" }, (x0 - 6, (top + bottom) / 2), font(9).pos(Pos::new(HPos::Right, VPos::Center))));
+        }
+        // Event-time axis: grid lines and labels at round times.
+        let max_ticks = ((x1 - x0) / 52).max(2) as usize;
+        for t in ticks(range, max_ticks) {
+            let x = g.x(li, t);
+            let _ = root.draw(&PathElement::new(vec![(x, g.bands_top), (x, g.bands_bottom)], GRID.stroke_width(1)));
+            let label = crate::session::display_cell(&streamlab_engine::types::Value::Timestamp(t), p.day_us);
+            let _ = root.draw(&Text::new(label, (x, g.bands_bottom + 4), font(10).pos(Pos::new(HPos::Center, VPos::Top))));
+        }
+        let _ = root.draw(&PathElement::new(vec![(x0, g.bands_bottom), (x1, g.bands_bottom)], INK.stroke_width(1)));
+        let _ = root.draw(&Text::new(if ko { "배치" } else { "batch" }, (x0 - 6, g.bands_bottom + 4), font(9).pos(Pos::new(HPos::Right, VPos::Top))));
+        let title = format!("{} · {}", lane.source, lane.time_column.as_deref().unwrap_or("—"));
+        let _ = root.draw(&Text::new(title, (x1, g.bands_bottom + 15), font(9).pos(Pos::new(HPos::Right, VPos::Top))));
+        // Window bars: the state now (strip on top), then each band's updated / emitted ones.
+        if g.strip_h > 0 {
+            let _ = root.draw(&Text::new(if ko { "지금 상태" } else { "state now" }, (x0, g.strip_top), font(9).pos(Pos::new(HPos::Left, VPos::Top))));
+        }
+        for w in &lane.windows {
+            let (y, h) = match w.band {
+                None if g.strip_h > 0 => (g.strip_top + 13 + w.row.min(5) as i32 * 6, 4),
+                None => continue,
+                Some(bi) => {
+                    let (top, bottom) = g.band_y(Some(bi));
+                    let h = ((bottom - top) as f64 * 0.1).clamp(1.0, 3.0) as i32;
+                    if w.row > 2 || bottom - top < 8 {
+                        continue;
+                    }
+                    (top + 2 + w.row as i32 * (h + 1), h)
+                }
+            };
+            if !g.inside(li, w.start_us) && !g.inside(li, w.end_us) {
+                continue;
+            }
+            let (xa, xb) = (g.x(li, w.start_us), g.x(li, w.end_us).max(g.x(li, w.start_us) + 2));
+            let c = status_colour(w.status);
+            let style = match w.status {
+                WindowStatus::Open | WindowStatus::Kept | WindowStatus::Evicted => c.stroke_width(1),
+                _ => c.filled(),
+            };
+            let _ = root.draw(&Rectangle::new([(xa, y), (xb - 1, y + h)], style));
+        }
+        // The watermark: each band's value as a vertical step, joined at the band edges.
+        let mut prev: Option<i32> = None;
+        for (bi, b) in p.bands.iter().enumerate() {
+            let Some(w) = b.watermark_ms else { continue };
+            let t = w.saturating_mul(1000);
+            let (top, bottom) = g.band_y(Some(bi));
+            if !g.inside(li, t) {
+                prev = None;
+                continue;
+            }
+            let x = g.x(li, t);
+            let hot = highlight == Some(bi);
+            let style = if hot { RGBColor(220, 38, 38).stroke_width(4) } else { WM.stroke_width(2) };
+            if let Some(px) = prev {
+                let _ = root.draw(&PathElement::new(vec![(px, bottom), (x, bottom)], style));
+            }
+            let _ = root.draw(&PathElement::new(vec![(x, bottom), (x, top)], style));
+            prev = Some(x);
+        }
+        if let Some(next) = p.next_watermark_ms.map(|w| w.saturating_mul(1000)).filter(|t| g.inside(li, *t)) {
+            let x = g.x(li, next);
+            let y = g.band_y(Some(p.bands.len().saturating_sub(1))).0;
+            if let Some(px) = prev {
+                let _ = root.draw(&PathElement::new(vec![(px, y), (x, y)], WM.stroke_width(2)));
+            }
+            let label = format!("{} {}", if ko { "워터마크" } else { "watermark" }, crate::session::display_cell(&streamlab_engine::types::Value::Timestamp(next), p.day_us));
+            let anchor = if x > (x0 + x1) / 2 { HPos::Right } else { HPos::Left };
+            let _ = root.draw(&Text::new(label, (x, y - 2), ("sans-serif", 10).into_font().color(&WM).pos(Pos::new(anchor, VPos::Bottom))));
+        }
+        // Marks, shaped and coloured by fate.
+        for m in &lane.marks {
+            let Some(t) = m.event_time_us else { continue };
+            let (x, y) = (g.x(li, t), g.mark_y(m.band, m.slot));
+            draw_mark(&root, kind_id(m.kind), m.kind, (x, y), g.mark_r);
+        }
+    }
+    let _ = root.present();
+}
+
+fn draw_mark<DB: DrawingBackend>(root: &DrawingArea<DB, plotters::coord::Shift>, kind: &str, k: Option<FateKind>, (x, y): (i32, i32), r: i32) {
+    let c = kind_colour(k);
+    let _ = match kind {
+        "kept" => root.draw(&Circle::new((x, y), r, c.filled())),
+        "late" => root.draw(&Cross::new((x, y), r + 1, c.stroke_width(2))),
+        "filtered" => root.draw(&Rectangle::new([(x - r, y - r), (x + r, y + r)], c.stroke_width(2))),
+        "deduplicated" => root.draw(&Polygon::new(vec![(x, y - r - 1), (x + r + 1, y), (x, y + r + 1), (x - r - 1, y)], c.filled())),
+        "joined" => root.draw(&TriangleMarker::new((x, y), r + 1, c.filled())),
+        _ => root.draw(&Circle::new((x, y), r, c.stroke_width(2))),
+    };
+}

@@ -1,0 +1,763 @@
+//! The time picture's model: every micro-batch as a horizontal band (batch 0 at the bottom),
+//! every input row a mark at (its event time, the batch that read it) with its fate, the
+//! watermark each batch ran with (a staircase that moves only at batch ends), and windows as
+//! bars along event time. Plain Rust, built by [`crate::session::Session::picture`] from the
+//! batches' results and the engine's explanations ([`BatchExplanation`]); the component
+//! (`components::time_picture`) only draws it.
+//!
+//! Nothing here decides a row's fate: a mark's kind is [`RowExplanation::kind`], and a batch
+//! without an explanation shows its input rows as `Kept`. Times are µs since the epoch,
+//! watermarks ms (as the engine holds them).
+
+use streamlab_engine::execution::explain::{BatchExplanation, BatchReason, FateKind, JoinSide, RowExplanation, RowFate};
+use streamlab_engine::execution::state_rows::{StateCell, StateRowLabel, StateTable};
+use streamlab_engine::types::{Row, Value};
+
+use crate::quiz::Lang;
+use crate::session::display_cell;
+
+/// One micro-batch's band.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Band {
+    pub batch_id: u64,
+    pub no_data: bool,
+    /// Rows the batch read.
+    pub input_rows: u64,
+    /// The global watermark the batch ran with, ms (`None` without a watermark).
+    pub watermark_ms: Option<i64>,
+    /// Rows the sink received.
+    pub emitted_rows: u64,
+    /// Late rows dropped, summed over the stateful operators (`numRowsDroppedByWatermark`).
+    pub dropped_rows: u64,
+    /// State rows removed, summed over the stateful operators (`numRowsRemoved`).
+    pub removed_rows: u64,
+    /// The engine's explanation, when it gave one.
+    pub explanation: Option<BatchExplanation>,
+}
+
+/// One input row on the picture.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mark {
+    /// Index into [`Picture::bands`]; `None` for a pending row (not read by a batch yet).
+    pub band: Option<usize>,
+    /// Position among its band's rows of the same lane (for spreading marks vertically).
+    pub slot: usize,
+    /// Its event time, µs (`None`: no event-time column or NULL).
+    pub event_time_us: Option<i64>,
+    /// The row's cells as the lab shows them, with the column names.
+    pub cells: Vec<(String, String)>,
+    /// `None` for a pending row.
+    pub kind: Option<FateKind>,
+    /// The engine's fates, upstream first (empty without an explanation).
+    pub fates: Vec<RowFate>,
+    /// For a late row: the band whose watermark made it late (the first batch that ran with
+    /// the watermark it was judged against).
+    pub late_band: Option<usize>,
+}
+
+/// What a window bar shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum WindowStatus {
+    /// In state, the watermark has not reached its end.
+    Open,
+    /// Written by the batch (an input row was aggregated into it).
+    Updated,
+    /// The eviction watermark passed its end: the next batch emits or drops it.
+    Closing,
+    /// In the batch's output.
+    Emitted,
+    /// Removed from state by the last batch.
+    Evicted,
+    /// Kept forever (complete mode, no watermark).
+    Kept,
+}
+
+/// A window (or a single time, for a join or dedup state row) along event time.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WindowBar {
+    /// The band it belongs to; `None` for the state as it is now (the strip above the bands).
+    pub band: Option<usize>,
+    pub start_us: i64,
+    pub end_us: i64,
+    pub status: WindowStatus,
+    /// Its row (stacking) inside the band's window strip; overlapping bars get different rows.
+    pub row: usize,
+    /// The state row or output row, as text.
+    pub label: String,
+}
+
+/// One source's half of the picture (a join shows its two sides side by side).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lane {
+    pub source: String,
+    /// The event-time column (the first timestamp column of the source).
+    pub time_column: Option<String>,
+    /// The event-time range shown, µs, [from, to).
+    pub range_us: (i64, i64),
+    pub marks: Vec<Mark>,
+    pub windows: Vec<WindowBar>,
+}
+
+/// The whole picture.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Picture {
+    pub bands: Vec<Band>,
+    pub lanes: Vec<Lane>,
+    /// The watermark the next batch runs with, ms.
+    pub next_watermark_ms: Option<i64>,
+    /// The scenario's day (µs at 00:00 UTC), for showing times as `12:07`.
+    pub day_us: i64,
+    /// True if some row is pending (a band above the last batch holds them).
+    pub has_pending: bool,
+}
+
+/// A source as the picture needs it: name, column names, event-time column index.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceInfo {
+    pub name: String,
+    pub columns: Vec<String>,
+    pub time_index: Option<usize>,
+}
+
+/// One batch as the picture needs it (from a `BatchResult`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BatchInput {
+    pub band: Band,
+    /// The rows read, per source, in offset order (used when there is no explanation).
+    pub input: Vec<(String, Vec<Row>)>,
+    /// The rows the sink received.
+    pub output: Vec<Row>,
+}
+
+const MINUTE_US: i64 = 60_000_000;
+
+/// Builds the picture from the batches (oldest first), the rows still pending, the state
+/// tables as they are now, and the sources.
+pub fn build(sources: &[SourceInfo], batches: &[BatchInput], pending: &[(String, Row)], state: &[StateTable], next_watermark_ms: Option<i64>, day_us: i64) -> Picture {
+    let bands: Vec<Band> = batches.iter().map(|b| b.band.clone()).collect();
+    let mut lanes: Vec<Lane> = sources
+        .iter()
+        .map(|s| Lane { source: s.name.clone(), time_column: s.time_index.and_then(|i| s.columns.get(i).cloned()), range_us: (0, 0), marks: Vec::new(), windows: Vec::new() })
+        .collect();
+    let lane_of = |name: &str| sources.iter().position(|s| s.name == name);
+    let cells_of = |src: &SourceInfo, row: &Row| -> Vec<(String, String)> { src.columns.iter().cloned().zip(row.iter().map(|v| display_cell(v, day_us))).collect() };
+    let time_of = |src: &SourceInfo, row: &Row| src.time_index.and_then(|i| match row.get(i) {
+        Some(Value::Timestamp(t)) => Some(*t),
+        _ => None,
+    });
+    for (bi, b) in batches.iter().enumerate() {
+        let mut slots = vec![0usize; lanes.len()];
+        let mut updated: Vec<(usize, i64, i64, String)> = Vec::new();
+        match &b.band.explanation {
+            Some(ex) => {
+                for r in &ex.rows {
+                    let Some(li) = lane_of(&r.source) else { continue };
+                    let src = &sources[li];
+                    for f in &r.fates {
+                        if let RowFate::Aggregated { window: Some((s, e)), key, .. } = f {
+                            updated.push((li, *s, *e, row_text(key, day_us)));
+                        }
+                    }
+                    lanes[li].marks.push(mark_from_explanation(r, src, bi, slots[li], &bands, day_us));
+                    slots[li] += 1;
+                }
+            }
+            None => {
+                for (source, rows) in &b.input {
+                    let Some(li) = lane_of(source) else { continue };
+                    let src = &sources[li];
+                    for row in rows {
+                        lanes[li].marks.push(Mark {
+                            band: Some(bi),
+                            slot: slots[li],
+                            event_time_us: time_of(src, row),
+                            cells: cells_of(src, row),
+                            kind: Some(FateKind::Kept),
+                            fates: Vec::new(),
+                            late_band: None,
+                        });
+                        slots[li] += 1;
+                    }
+                }
+            }
+        }
+        updated.sort_by_key(|u| (u.0, u.1, u.2));
+        updated.dedup_by_key(|u| (u.0, u.1, u.2));
+        for (li, s, e, label) in updated {
+            lanes[li].windows.push(WindowBar { band: Some(bi), start_us: s, end_us: e, status: WindowStatus::Updated, row: 0, label });
+        }
+        // Windows in the output (a `[start, end)` column): emitted by this batch.
+        if let Some(lane) = lanes.first_mut() {
+            for row in &b.output {
+                if let Some((s, e)) = row.iter().find_map(window_of) {
+                    lane.windows.push(WindowBar { band: Some(bi), start_us: s, end_us: e, status: WindowStatus::Emitted, row: 0, label: row_text(row, day_us) });
+                }
+            }
+        }
+    }
+    let mut pending_slots = vec![0usize; lanes.len()];
+    for (source, row) in pending {
+        let Some(li) = lane_of(source) else { continue };
+        let src = &sources[li];
+        lanes[li].marks.push(Mark { band: None, slot: pending_slots[li], event_time_us: time_of(src, row), cells: cells_of(src, row), kind: None, fates: Vec::new(), late_band: None });
+        pending_slots[li] += 1;
+    }
+    for table in state {
+        let li = state_lane(table, sources);
+        let Some(lane) = lanes.get_mut(li) else { continue };
+        for r in &table.rows {
+            let Some((s, e)) = r.cells.iter().find_map(|c| match c {
+                StateCell::Value(v) => window_of(v).or(match v {
+                    Value::Timestamp(t) => Some((*t, *t)),
+                    _ => None,
+                }),
+                StateCell::SessionFrom(t) => Some((*t, *t)),
+                _ => None,
+            }) else {
+                continue;
+            };
+            let status = match r.label {
+                StateRowLabel::Evicted => WindowStatus::Evicted,
+                StateRowLabel::Closing { .. } => WindowStatus::Closing,
+                _ if r.updated_this_batch => WindowStatus::Updated,
+                StateRowLabel::Open { .. } => WindowStatus::Open,
+                StateRowLabel::Kept(_) => WindowStatus::Kept,
+            };
+            let label = r
+                .cells
+                .iter()
+                .map(|c| match c {
+                    StateCell::Value(v) => display_cell(v, day_us),
+                    StateCell::SessionFrom(t) => format!("[{}, …)", display_cell(&Value::Timestamp(*t), day_us)),
+                    StateCell::Gone | StateCell::Matched(false) => "—".into(),
+                    StateCell::Matched(true) => "✓".into(),
+                    StateCell::Blank | StateCell::Called(None) => String::new(),
+                    StateCell::Called(Some(streamlab_engine::execution::group_state::CallReason::Data)) => "▶ rows".into(),
+                    StateCell::Called(Some(streamlab_engine::execution::group_state::CallReason::TimedOut)) => "⏰ hasTimedOut".into(),
+                })
+                .collect::<Vec<_>>()
+                .join(", ");
+            lane.windows.push(WindowBar { band: None, start_us: s, end_us: e, status, row: 0, label });
+        }
+    }
+    for lane in &mut lanes {
+        stack_bars(&mut lane.windows);
+        lane.range_us = range_of(lane);
+    }
+    // A lane with nothing in it (the other side of a union before any row) still shows.
+    Picture { has_pending: !pending.is_empty(), bands, lanes, next_watermark_ms, day_us }
+}
+
+fn mark_from_explanation(r: &RowExplanation, src: &SourceInfo, band: usize, slot: usize, bands: &[Band], day_us: i64) -> Mark {
+    let late_band = r.fates.iter().find_map(|f| match f {
+        RowFate::Late { watermark_ms, .. } => bands.iter().position(|b| b.watermark_ms == Some(*watermark_ms)),
+        _ => None,
+    });
+    Mark {
+        band: Some(band),
+        slot,
+        event_time_us: r.event_time_us,
+        cells: src.columns.iter().cloned().zip(r.row.iter().map(|v| display_cell(v, day_us))).collect(),
+        kind: Some(r.kind()),
+        fates: r.fates.clone(),
+        late_band,
+    }
+}
+
+/// The lane a state table belongs to: a join side's table goes to the source whose columns it
+/// shares most; any other table to the first lane.
+fn state_lane(table: &StateTable, sources: &[SourceInfo]) -> usize {
+    if !(table.operator.ends_with(" · left") || table.operator.ends_with(" · right")) {
+        return 0;
+    }
+    let score = |s: &SourceInfo| table.columns.iter().filter(|c| s.columns.contains(c)).count();
+    let best = sources.iter().map(score).max().unwrap_or(0);
+    let candidates: Vec<usize> = (0..sources.len()).filter(|i| score(&sources[*i]) == best).collect();
+    // Equal scores (both sides have the same columns): left is the first, right the second.
+    if candidates.len() > 1 {
+        return if table.operator.ends_with(" · right") { candidates[1] } else { candidates[0] };
+    }
+    candidates.first().copied().unwrap_or(0)
+}
+
+/// A `[start, end)` window value (a struct of two timestamps), µs.
+fn window_of(v: &Value) -> Option<(i64, i64)> {
+    match v {
+        Value::Struct(f) if f.len() == 2 => match (&f[0], &f[1]) {
+            (Value::Timestamp(s), Value::Timestamp(e)) => Some((*s, *e)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn row_text(row: &Row, day_us: i64) -> String {
+    row.iter().map(|v| display_cell(v, day_us)).collect::<Vec<_>>().join(", ")
+}
+
+/// Gives overlapping bars of the same band different rows (greedy, by start time), so
+/// sliding windows overlap visibly instead of hiding each other.
+pub fn stack_bars(bars: &mut [WindowBar]) {
+    bars.sort_by(|a, b| (a.band, a.start_us, a.end_us, a.status).cmp(&(b.band, b.start_us, b.end_us, b.status)));
+    let mut i = 0;
+    while i < bars.len() {
+        let band = bars[i].band;
+        let mut ends: Vec<i64> = Vec::new();
+        while i < bars.len() && bars[i].band == band {
+            let b = &mut bars[i];
+            // A point (start == end) takes a minute-wide slot so points at the same time stack.
+            let end = b.end_us.max(b.start_us + 1);
+            let row = ends.iter().position(|e| *e <= b.start_us).unwrap_or(ends.len());
+            if row == ends.len() {
+                ends.push(end);
+            } else {
+                ends[row] = end;
+            }
+            b.row = row;
+            i += 1;
+        }
+    }
+}
+
+fn range_of(lane: &Lane) -> (i64, i64) {
+    let times = lane.marks.iter().filter_map(|m| m.event_time_us).chain(lane.windows.iter().flat_map(|w| [w.start_us, w.end_us]));
+    let (lo, hi) = times.fold((i64::MAX, i64::MIN), |(lo, hi), t| (lo.min(t), hi.max(t)));
+    if lo > hi {
+        return (0, 0);
+    }
+    // At least ten minutes wide, with a margin of a twentieth on each side.
+    let span = (hi.saturating_sub(lo)).max(10 * MINUTE_US);
+    let mid = lo / 2 + hi / 2;
+    let (lo, hi) = (lo.min(mid.saturating_sub(span / 2)), hi.max(mid.saturating_add(span / 2)));
+    let pad = span / 20;
+    (lo.saturating_sub(pad), hi.saturating_add(pad))
+}
+
+impl Picture {
+    /// The event-time range of lane `i`, falling back to an hour of the scenario's day when
+    /// the lane has no times at all.
+    pub fn range(&self, i: usize) -> (i64, i64) {
+        match self.lanes.get(i).map(|l| l.range_us) {
+            Some((lo, hi)) if hi > lo => (lo, hi),
+            _ => (self.day_us + 12 * 60 * MINUTE_US, self.day_us + 13 * 60 * MINUTE_US),
+        }
+    }
+
+    /// Marks of every lane, with their lane index.
+    pub fn marks(&self) -> impl Iterator<Item = (usize, &Mark)> {
+        self.lanes.iter().enumerate().flat_map(|(i, l)| l.marks.iter().map(move |m| (i, m)))
+    }
+
+    /// How many marks each fate kind has (pending rows not counted).
+    pub fn count(&self, kind: FateKind) -> usize {
+        self.marks().filter(|(_, m)| m.kind == Some(kind)).count()
+    }
+}
+
+/// Tick times for an axis over `range` (µs) with at most `max_ticks` labels: multiples of a
+/// round step (1 s … 1 day).
+pub fn ticks(range: (i64, i64), max_ticks: usize) -> Vec<i64> {
+    const STEPS_S: &[i64] = &[1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400];
+    let (lo, hi) = range;
+    if hi <= lo || max_ticks == 0 {
+        return Vec::new();
+    }
+    let span = (hi - lo) as i128;
+    let step = STEPS_S.iter().map(|s| s * 1_000_000).find(|s| span / (*s as i128) < max_ticks as i128).unwrap_or_else(|| {
+        // More than `max_ticks` days: whole days, as many as fit.
+        let days = (span / (86_400_000_000i128 * max_ticks as i128) + 1) as i64;
+        days.saturating_mul(86_400_000_000)
+    });
+    let first = lo.div_euclid(step).saturating_add(1).saturating_mul(step);
+    let mut out = Vec::new();
+    let mut t = first;
+    while t < hi && out.len() <= max_ticks {
+        out.push(t);
+        t = t.saturating_add(step);
+    }
+    out
+}
+
+/// A fate kind's name in the page's contract (`data-fate`) and legend: `kept`, `late`,
+/// `filtered`, `deduplicated`, `joined` (and `pending` for a row no batch read yet).
+pub fn kind_id(kind: Option<FateKind>) -> &'static str {
+    match kind {
+        None => "pending",
+        Some(FateKind::Kept) => "kept",
+        Some(FateKind::Late) => "late",
+        Some(FateKind::Filtered) => "filtered",
+        Some(FateKind::Deduplicated) => "deduplicated",
+        Some(FateKind::Joined) => "joined",
+    }
+}
+
+fn t(day_us: i64, us: i64) -> String {
+    display_cell(&Value::Timestamp(us), day_us)
+}
+
+fn wm(day_us: i64, ms: i64) -> String {
+    t(day_us, ms.saturating_mul(1000))
+}
+
+fn win(day_us: i64, w: (i64, i64)) -> String {
+    format!("[{}, {})", t(day_us, w.0), t(day_us, w.1))
+}
+
+/// One fate as a sentence, with the rule that decided it.
+pub fn fate_text(f: &RowFate, lang: Lang, day_us: i64) -> String {
+    let ko = lang == Lang::Ko;
+    match f {
+        RowFate::Filtered { predicate } => {
+            if ko {
+                format!("걸러짐: 조건 {predicate}을(를) 만족하지 않음")
+            } else {
+                format!("filtered: it does not satisfy {predicate}")
+            }
+        }
+        RowFate::Late { operator, event_time_us, watermark_ms, window, .. } => match window {
+            Some(w) => {
+                if ko {
+                    format!("늦은 데이터: 윈도우 {}의 끝 ≤ 이전 배치의 워터마크 {}, 그래서 {operator}에서 버림 (eventTimeWatermarkForLateEvents)", win(day_us, *w), wm(day_us, *watermark_ms))
+                } else {
+                    format!("late: {operator} dropped it because its window {} ends at or before the previous batch's watermark {} (eventTimeWatermarkForLateEvents)", win(day_us, *w), wm(day_us, *watermark_ms))
+                }
+            }
+            None => {
+                if ko {
+                    format!("늦은 데이터: 이벤트 시간 {} ≤ 이전 배치의 워터마크 {}, 그래서 {operator}에서 버림 (eventTimeWatermarkForLateEvents)", t(day_us, *event_time_us), wm(day_us, *watermark_ms))
+                } else {
+                    format!("late: {operator} dropped it because its event time {} is at or before the previous batch's watermark {} (eventTimeWatermarkForLateEvents)", t(day_us, *event_time_us), wm(day_us, *watermark_ms))
+                }
+            }
+        },
+        RowFate::Aggregated { key, window, .. } => {
+            let key = row_text(key, day_us);
+            match (window, ko) {
+                (Some(w), false) => format!("aggregated into window {} (group {key})", win(day_us, *w)),
+                (Some(w), true) => format!("윈도우 {}에 집계됨 (그룹 {key})", win(day_us, *w)),
+                (None, false) => format!("aggregated into group {key}"),
+                (None, true) => format!("그룹 {key}에 집계됨"),
+            }
+        }
+        RowFate::Deduplicated { key, in_batch, expires_at_us, .. } => {
+            let key = row_text(key, day_us);
+            let until = expires_at_us.map(|e| t(day_us, e));
+            match ko {
+                false => format!(
+                    "deduplicated: key {key} was already seen {}; the key is kept {}",
+                    if *in_batch { "earlier in this batch" } else { "in the state store" },
+                    until.map_or("forever (no watermark)".to_string(), |u| format!("until the watermark passes {u}"))
+                ),
+                true => format!(
+                    "중복 제거: 키 {key}, 이미 {} 봤음; 키는 {}",
+                    if *in_batch { "이번 배치 앞부분에서" } else { "상태 저장소에서" },
+                    until.map_or("영원히 남음 (워터마크 없음)".to_string(), |u| format!("워터마크가 {u}을(를) 지날 때까지 남음"))
+                ),
+            }
+        }
+        RowFate::FirstOfKey { key, expires_at_us, .. } => {
+            let key = row_text(key, day_us);
+            let until = expires_at_us.map(|e| t(day_us, e));
+            match ko {
+                false => format!("kept: the first row of key {key}; the key is kept {}", until.map_or("forever (no watermark)".to_string(), |u| format!("until the watermark passes {u}"))),
+                true => format!("유지: 키 {key}의 첫 행; 키는 {}", until.map_or("영원히 남음 (워터마크 없음)".to_string(), |u| format!("워터마크가 {u}을(를) 지날 때까지 남음"))),
+            }
+        }
+        RowFate::Joined { side, partners, evicts_at_us, .. } => {
+            let side_en = if *side == JoinSide::Left { "left" } else { "right" };
+            let until = evicts_at_us.map(|e| t(day_us, e));
+            match ko {
+                false => format!(
+                    "buffered on the {side_en} side, matched with {partners} row(s) of the other side; {}",
+                    until.map_or("kept forever (no state watermark on this side)".to_string(), |u| format!("removed from state when the state watermark passes {u}"))
+                ),
+                true => format!(
+                    "{side_en} 쪽 상태에 보관, 반대쪽 행 {partners}개와 조인됨; {}",
+                    until.map_or("영원히 남음 (이쪽에 상태 워터마크 없음)".to_string(), |u| format!("상태 워터마크가 {u}을(를) 지나면 상태에서 제거"))
+                ),
+            }
+        }
+        RowFate::NoStaticMatch => if ko { "걸러짐: 정적 테이블에 맞는 행이 없음 (inner 조인)".into() } else { "filtered: no static row matches it (inner join)".into() },
+        RowFate::OverLimit { .. } => if ko { "걸러짐: limit의 행 수를 이미 모두 출력함".into() } else { "filtered: the limit had already emitted all its rows".into() },
+        RowFate::Emitted { index } => if ko { format!("싱크로 출력됨 (배치의 {}번째 행)", index + 1) } else { format!("emitted to the sink (row {} of the batch)", index + 1) },
+    }
+}
+
+/// One paragraph saying why the batch ran, what it emitted, dropped and evicted, and where
+/// the watermark went, built from the engine's explanation (or, without one, from the batch's
+/// numbers alone).
+pub fn narrate(band: &Band, next_watermark_ms: Option<i64>, lang: Lang, day_us: i64) -> String {
+    let ko = lang == Lang::Ko;
+    let id = band.batch_id;
+    let mut out = Vec::new();
+    let reason = band.explanation.as_ref().map(|e| e.reason.clone());
+    out.push(match (reason, ko) {
+        (Some(BatchReason::WatermarkMoved { from_ms, to_ms, operator, .. }), false) => {
+            format!("Batch {id} ran without new data because the watermark moved from {} to {}, past a state row's deadline in {operator}.", wm(day_us, from_ms), wm(day_us, to_ms))
+        }
+        (Some(BatchReason::WatermarkMoved { from_ms, to_ms, operator, .. }), true) => {
+            format!("배치 {id}: 데이터 없는 배치입니다. 워터마크 {} → {} 이동으로 {operator}의 상태 행 기한이 지났기 때문에 실행되었습니다.", wm(day_us, from_ms), wm(day_us, to_ms))
+        }
+        (Some(BatchReason::ProcessingTimeTimeout { operator, clock_ms, .. }), false) => {
+            format!("Batch {id} ran without new data because the processing-time clock ({} s) passed a key's timeout in {operator}.", clock_ms / 1000)
+        }
+        (Some(BatchReason::ProcessingTimeTimeout { operator, clock_ms, .. }), true) => {
+            format!("배치 {id}: 데이터 없는 배치입니다. 처리 시간 시계({}초)가 {operator}의 키 타임아웃을 지나서 실행되었습니다.", clock_ms / 1000)
+        }
+        (Some(BatchReason::Recovered), false) => format!("Batch {id} ran again exactly as logged before the restart."),
+        (Some(BatchReason::Recovered), true) => format!("배치 {id}: 재시작 전에 기록된 그대로 다시 실행되었습니다."),
+        (Some(BatchReason::NewData { rows }), false) => format!("Batch {id} ran because {rows} new row(s) arrived."),
+        (Some(BatchReason::NewData { rows }), true) => format!("배치 {id}: 새 행 {rows}개가 들어와서 실행되었습니다."),
+        (None, false) if band.no_data => format!("Batch {id} ran without new data because the watermark moved."),
+        (None, true) if band.no_data => format!("배치 {id}: 워터마크가 움직여서 실행된 데이터 없는 배치입니다."),
+        (None, false) => format!("Batch {id} ran because {} new row(s) arrived.", band.input_rows),
+        (None, true) => format!("배치 {id}: 새 행 {}개가 들어와서 실행되었습니다.", band.input_rows),
+    });
+    if let Some(w) = band.watermark_ms {
+        out.push(if ko { format!("실행 시 워터마크: {}.", wm(day_us, w)) } else { format!("It ran with the watermark at {}.", wm(day_us, w)) });
+    }
+    if let Some(ex) = &band.explanation {
+        let count = |k: FateKind| ex.rows.iter().filter(|r| r.kind() == k).count();
+        let (late, filtered, dedup) = (count(FateKind::Late), count(FateKind::Filtered), count(FateKind::Deduplicated));
+        if late > 0 {
+            out.push(if ko {
+                format!("늦은 행 {late}개를 버렸습니다 (numRowsDroppedByWatermark {}).", band.dropped_rows)
+            } else {
+                format!("It dropped {late} late row(s) (numRowsDroppedByWatermark {}).", band.dropped_rows)
+            });
+        }
+        if filtered > 0 {
+            out.push(if ko { format!("행 {filtered}개가 걸러졌습니다.") } else { format!("{filtered} row(s) were filtered out.") });
+        }
+        if dedup > 0 {
+            out.push(if ko { format!("중복 행 {dedup}개를 버렸습니다.") } else { format!("{dedup} duplicate row(s) were dropped.") });
+        }
+    } else if band.dropped_rows > 0 {
+        out.push(if ko { format!("늦은 행 {}개를 버렸습니다 (numRowsDroppedByWatermark).", band.dropped_rows) } else { format!("It dropped {} late row(s) (numRowsDroppedByWatermark).", band.dropped_rows) });
+    }
+    out.push(if ko {
+        format!("행 {}개를 출력하고 상태 행 {}개를 상태에서 제거했습니다.", band.emitted_rows, band.removed_rows)
+    } else {
+        format!("It emitted {} row(s) and removed {} state row(s).", band.emitted_rows, band.removed_rows)
+    });
+    let after = band.explanation.as_ref().and_then(|e| e.next_watermark_ms).or(next_watermark_ms);
+    if let Some(n) = after.filter(|n| Some(*n) != band.watermark_ms) {
+        out.push(if ko { format!("이 배치가 끝나면 워터마크가 올라갑니다: {}.", wm(day_us, n)) } else { format!("After it, the watermark moves to {}.", wm(day_us, n)) });
+    }
+    out.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::Session;
+    use streamlab_engine::types::parse_timestamp_us;
+
+    fn at(s: &str) -> i64 {
+        parse_timestamp_us(s).unwrap()
+    }
+
+    fn classic_done() -> Session {
+        let mut s = Session::from_scenario(crate::quiz::preset("classic").unwrap());
+        while s.run_step() {}
+        s
+    }
+
+    #[test]
+    fn classic_bands_marks_and_staircase() {
+        let p = classic_done().picture();
+        // classic.json: 5 steps of clicks (3, 2, 2, 2, 1 rows) and an empty one; delay 10 min,
+        // windows 10 min sliding by 5. After a data batch that moves the watermark, the
+        // aggregation asks for a no-data batch (StateStoreSaveExec.shouldRunAnotherBatch: the
+        // new watermark is past the eviction watermark): data 0 (max 09:13 → wm 09:03), no-data 1,
+        // data 2 (09:16 → 09:06), no-data 3, data 4 (09:24 → 09:14), no-data 5, data 6 (max
+        // stays 09:24: no no-data batch), data 7 (09:35 → 09:25), no-data 8.
+        let ids: Vec<u64> = p.bands.iter().map(|b| b.batch_id).collect();
+        assert_eq!(ids, (0..9).collect::<Vec<u64>>());
+        let no_data: Vec<bool> = p.bands.iter().map(|b| b.no_data).collect();
+        assert_eq!(no_data, vec![false, true, false, true, false, true, false, false, true]);
+        // The watermark each batch ran with (batch 0: the initial 0).
+        let wms: Vec<Option<i64>> = p.bands.iter().map(|b| b.watermark_ms).collect();
+        let mut want: Vec<Option<i64>> = ["09:03", "09:03", "09:06", "09:06", "09:14", "09:14", "09:14", "09:25"].iter().map(|t| Some(at(&format!("2026-03-02T{t}:00Z")) / 1000)).collect();
+        want.insert(0, Some(0));
+        assert_eq!(wms, want);
+        assert_eq!(p.next_watermark_ms, Some(at("2026-03-02T09:25:00Z") / 1000));
+        // One lane (clicks), one mark per input row, in the band of the batch that read it.
+        assert_eq!(p.lanes.len(), 1);
+        let lane = &p.lanes[0];
+        assert_eq!(lane.marks.len(), 10);
+        let c8 = lane.marks.iter().find(|m| m.cells.iter().any(|(c, v)| c == "event_id" && v == "c8")).unwrap();
+        assert_eq!(c8.band, Some(6));
+        assert_eq!(c8.event_time_us, Some(at("2026-03-02T09:03:00Z")));
+        // With the engine's explanations: c8 (09:03, read by batch 6) is late for both its
+        // sliding windows ([08:55, 09:05) and [09:00, 09:10) end at or before wm 09:14); the
+        // watermark first stood at 09:14 in batch 5, the step that made it late. Every other
+        // row is kept.
+        assert_eq!((c8.kind, c8.late_band, c8.fates.len()), (Some(FateKind::Late), Some(5), 2));
+        assert_eq!((p.count(FateKind::Late), p.count(FateKind::Kept)), (1, 9));
+        // Batch 0 updated c1's, c2's and c3's windows: 09:02 → [08:55, 09:05) [09:00, 09:10);
+        // 09:06 → [09:00, 09:10) [09:05, 09:15); 09:13 → [09:05, 09:15) [09:10, 09:20): four.
+        let b0: Vec<(i64, i64)> = lane.windows.iter().filter(|w| w.band == Some(0) && w.status == WindowStatus::Updated).map(|w| (w.start_us, w.end_us)).collect();
+        let want: Vec<(i64, i64)> = [("08:55", "09:05"), ("09:00", "09:10"), ("09:05", "09:15"), ("09:10", "09:20")]
+            .iter()
+            .map(|(a, b)| (at(&format!("2026-03-02T{a}:00Z")), at(&format!("2026-03-02T{b}:00Z"))))
+            .collect();
+        assert_eq!(b0, want);
+        // The range holds every mark and window with a margin.
+        assert!(lane.range_us.0 < at("2026-03-02T08:55:00Z") && lane.range_us.1 > at("2026-03-02T09:40:00Z"));
+    }
+
+    #[test]
+    fn classic_emitted_windows_sit_in_their_batch() {
+        let p = classic_done().picture();
+        let lane = &p.lanes[0];
+        let emitted: Vec<(usize, i64, i64)> =
+            lane.windows.iter().filter(|w| w.status == WindowStatus::Emitted).map(|w| (w.band.unwrap(), w.start_us, w.end_us)).collect();
+        // Batch 3 (no-data, wm 09:06) emits the window [08:55, 09:05) of c1 (post 1): its only row.
+        let b3: Vec<_> = emitted.iter().filter(|e| e.0 == 3).collect();
+        assert_eq!(b3, vec![&(3, at("2026-03-02T08:55:00Z"), at("2026-03-02T09:05:00Z"))]);
+        // Nothing is emitted by a batch whose output is empty (batch 0).
+        assert!(emitted.iter().all(|e| e.0 != 0));
+        let total: usize = p.bands.iter().map(|b| b.emitted_rows as usize).sum();
+        assert_eq!(emitted.len(), total);
+    }
+
+    #[test]
+    fn overlapping_bars_stack() {
+        let bar = |s: i64, e: i64| WindowBar { band: Some(0), start_us: s, end_us: e, status: WindowStatus::Open, row: 9, label: String::new() };
+        // Sliding windows [0,10) [5,15) [10,20): the second overlaps the first, the third fits
+        // after the first.
+        let mut bars = vec![bar(10, 20), bar(0, 10), bar(5, 15)];
+        stack_bars(&mut bars);
+        let rows: Vec<(i64, usize)> = bars.iter().map(|b| (b.start_us, b.row)).collect();
+        assert_eq!(rows, vec![(0, 0), (5, 1), (10, 0)]);
+    }
+
+    #[test]
+    fn ticks_are_round_and_bounded() {
+        let lo = at("2026-03-02T08:53:00Z");
+        let hi = at("2026-03-02T09:37:00Z");
+        // 44 minutes with at most 6 labels: 10-minute steps (5 min would give 9).
+        let got = ticks((lo, hi), 6);
+        let want: Vec<i64> = ["09:00", "09:10", "09:20", "09:30"].iter().map(|t| at(&format!("2026-03-02T{t}:00Z"))).collect();
+        assert_eq!(got, want);
+        assert!(ticks((hi, lo), 6).is_empty());
+        // A span of years (a year-9999 event) still gives few ticks.
+        assert!(ticks((0, at("9999-01-01T00:00:00Z")), 6).len() <= 7);
+    }
+
+    fn late_row(source: &str, w: i64) -> RowExplanation {
+        RowExplanation {
+            source: source.into(),
+            offset: 7,
+            row: vec![Value::str("c8"), Value::str("u6"), Value::Long(3), Value::Timestamp(at("2026-03-02T09:03:00Z"))],
+            event_time_us: Some(at("2026-03-02T09:03:00Z")),
+            fates: vec![
+                RowFate::Late { op_id: 0, operator: "StateStoreSaveExec".into(), event_time_us: at("2026-03-02T09:03:00Z"), watermark_ms: w, window: Some((at("2026-03-02T08:55:00Z"), at("2026-03-02T09:05:00Z"))), key: None },
+                RowFate::Late { op_id: 0, operator: "StateStoreSaveExec".into(), event_time_us: at("2026-03-02T09:03:00Z"), watermark_ms: w, window: Some((at("2026-03-02T09:00:00Z"), at("2026-03-02T09:10:00Z"))), key: None },
+            ],
+        }
+    }
+
+    fn band(id: u64, wm_ms: i64, ex: Option<BatchExplanation>) -> Band {
+        Band { batch_id: id, no_data: false, input_rows: 1, watermark_ms: Some(wm_ms), emitted_rows: 0, dropped_rows: 2, removed_rows: 0, explanation: ex }
+    }
+
+    #[test]
+    fn a_late_mark_points_at_the_step_that_made_it_late() {
+        let w = at("2026-03-02T09:14:00Z") / 1000;
+        let src = SourceInfo { name: "clicks".into(), columns: vec!["event_id".into(), "user_id".into(), "post_id".into(), "event_time".into()], time_index: Some(3) };
+        let ex = BatchExplanation { batch_id: 2, reason: BatchReason::NewData { rows: 1 }, watermark_ms: Some(w), next_watermark_ms: Some(w), rows: vec![late_row("clicks", w)], emitted_rows: 0, operators: vec![] };
+        // Bands 0 (wm 09:03), 1 (wm 09:14: the step up), 2 (wm 09:14, reads the late row).
+        let batches: Vec<BatchInput> = [(0, at("2026-03-02T09:03:00Z") / 1000, None), (1, w, None), (2, w, Some(ex))]
+            .into_iter()
+            .map(|(id, wm, ex)| BatchInput { band: band(id, wm, ex), input: vec![], output: vec![] })
+            .collect();
+        let p = build(&[src], &batches, &[], &[], Some(w), at("2026-03-02T00:00:00Z"));
+        let m = &p.lanes[0].marks[0];
+        assert_eq!((m.band, m.kind, m.late_band), (Some(2), Some(FateKind::Late), Some(1)));
+        assert_eq!(p.count(FateKind::Late), 1);
+        let en = fate_text(&m.fates[0], Lang::En, p.day_us);
+        assert_eq!(en, "late: StateStoreSaveExec dropped it because its window [08:55, 09:05) ends at or before the previous batch's watermark 09:14 (eventTimeWatermarkForLateEvents)");
+    }
+
+    #[test]
+    fn narration_says_why_and_what() {
+        let day = at("2026-03-02T00:00:00Z");
+        let (from, to) = (at("2026-03-02T12:01:00Z") / 1000, at("2026-03-02T12:11:00Z") / 1000);
+        let ex = BatchExplanation {
+            batch_id: 5,
+            reason: BatchReason::WatermarkMoved { op_id: 0, operator: "StateStoreSaveExec".into(), from_ms: from, to_ms: to },
+            watermark_ms: Some(to),
+            next_watermark_ms: Some(to),
+            rows: vec![],
+            emitted_rows: 3,
+            operators: vec![],
+        };
+        let b = Band { batch_id: 5, no_data: true, input_rows: 0, watermark_ms: Some(to), emitted_rows: 3, dropped_rows: 0, removed_rows: 3, explanation: Some(ex) };
+        assert_eq!(
+            narrate(&b, Some(to), Lang::En, day),
+            "Batch 5 ran without new data because the watermark moved from 12:01 to 12:11, past a state row's deadline in StateStoreSaveExec. It ran with the watermark at 12:11. It emitted 3 row(s) and removed 3 state row(s)."
+        );
+        assert_eq!(
+            narrate(&b, Some(to), Lang::Ko, day),
+            "배치 5: 데이터 없는 배치입니다. 워터마크 12:01 → 12:11 이동으로 StateStoreSaveExec의 상태 행 기한이 지났기 때문에 실행되었습니다. 실행 시 워터마크: 12:11. 행 3개를 출력하고 상태 행 3개를 상태에서 제거했습니다."
+        );
+    }
+
+    /// Every Korean sentence the picture can say, over every preset run to the end, uses the
+    /// glossary's terms (no banned variant).
+    #[test]
+    fn korean_picture_texts_use_the_glossary() {
+        let terms = crate::glossary::glossary().unwrap();
+        let mut texts = Vec::new();
+        for (id, _) in crate::quiz::presets() {
+            let mut s = Session::from_scenario(crate::quiz::preset(id).unwrap());
+            while s.run_step() {}
+            let p = s.picture();
+            for (i, b) in p.bands.iter().enumerate() {
+                let next = p.bands.get(i + 1).and_then(|n| n.watermark_ms).or(p.next_watermark_ms);
+                texts.push(narrate(b, next, Lang::Ko, p.day_us));
+            }
+            for (_, m) in p.marks() {
+                texts.extend(m.fates.iter().map(|f| fate_text(f, Lang::Ko, p.day_us)));
+            }
+        }
+        // And every fate kind's sentence, built by hand (the engine may not produce each yet).
+        let key = vec![Value::Long(1)];
+        for f in [
+            RowFate::Filtered { predicate: "(post_id > 0)".into() },
+            RowFate::Deduplicated { op_id: 0, key: key.clone(), in_batch: true, expires_at_us: Some(0) },
+            RowFate::FirstOfKey { op_id: 0, key: key.clone(), expires_at_us: None },
+            RowFate::Joined { op_id: 0, side: JoinSide::Left, partners: 1, evicts_at_us: Some(0) },
+            RowFate::Aggregated { op_id: 0, key, window: Some((0, 1)) },
+            RowFate::NoStaticMatch,
+            RowFate::OverLimit { op_id: 0 },
+            RowFate::Emitted { index: 0 },
+        ] {
+            texts.push(fate_text(&f, Lang::Ko, 0));
+        }
+        for t in &texts {
+            assert_eq!(crate::glossary::banned_in(t, &terms), vec![], "in {t}");
+        }
+        assert!(texts.len() > 20);
+    }
+
+    #[test]
+    fn a_click_on_the_axis_adds_a_pending_event_that_undo_takes_back() {
+        let mut s = classic_done();
+        let before = s.action_count();
+        s.add_event_at("clicks", at("2026-03-02T09:30:00Z")).unwrap();
+        let p = s.picture();
+        assert!(p.has_pending);
+        let pending: Vec<_> = p.marks().filter(|(_, m)| m.band.is_none()).collect();
+        assert_eq!(pending.len(), 1);
+        // Other fields from the last event (c10, post 1).
+        assert!(pending[0].1.cells.iter().any(|(c, v)| c == "event_id" && v == "c10"));
+        assert_eq!(pending[0].1.event_time_us, Some(at("2026-03-02T09:30:00Z")));
+        assert!(s.undo());
+        assert_eq!(s.action_count(), before);
+        assert!(!s.picture().has_pending);
+        assert!(s.add_event_at("nope", 0).is_err());
+    }
+}
