@@ -2,7 +2,8 @@
 //! `streamlab_engine::workloads` (windowed count, session windows, dedup, stream-stream join,
 //! stateless) on one micro-batch of 10, 1,000, 20,000 and 200,000 events, reported in
 //! events/s; the cost of a small batch as state and history grow; and the replay of a
-//! 1,000-event lab session (what moving the delay slider does).
+//! 1,000-event lab session (what moving the delay slider does); and what per-batch
+//! explanations cost when the lab turns them on.
 #![allow(clippy::disallowed_methods)] // a test, bench or example may read files and the clock
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
@@ -77,5 +78,27 @@ fn lab_replay(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, one_batch, small_batch_as_state_grows, lab_replay);
+/// What explanations cost: one 20,000-event batch of the classic query with
+/// `set_explaining` off and on (the lab turns it on; off, the batch runs as without it).
+fn explaining(c: &mut Criterion) {
+    let mut group = c.benchmark_group("explaining");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(20_000));
+    for on in [false, true] {
+        group.bench_function(if on { "classic 20,000, on" } else { "classic 20,000, off" }, |b| {
+            b.iter_batched(
+                || {
+                    let mut q = workloads::CLASSIC.loaded(20_000);
+                    q.set_explaining(on);
+                    q
+                },
+                |mut q| q.run_next_batch().expect("a batch"),
+                BatchSize::LargeInput,
+            )
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, one_batch, small_batch_as_state_grows, lab_replay, explaining);
 criterion_main!(benches);

@@ -12,8 +12,37 @@
 //! for a stateful operator when its event time (for a window: the window's end) is at or below
 //! the operator's `eventTimeWatermarkForLateEvents` — batch N-1's watermark; state is evicted
 //! against `eventTimeWatermarkForEviction` — batch N's watermark.
+//!
+//! # Layout
+//! The types ([`BatchExplanation`] → [`RowExplanation`] → [`RowFate`], [`BatchReason`],
+//! [`OperatorSummary`]) and [`trace`], which `StreamingQuery` runs when
+//! [`crate::streaming::StreamingQuery::set_explaining`] is on. The trace follows each row
+//! (by its index among the batch's input rows) through the same node functions and rules as
+//! `execute`: [`super::aggregate::key_is_past`], [`super::session_window::row_session`] /
+//! [`super::session_window::session_is_past`] / [`super::session_window::merge_sessions`],
+//! [`super::dedup::DedupSpec`]'s `is_late` / `evicts_at_us`, [`super::stream_join::row_is_late`]
+//! / [`super::stream_join::evicts_at_us`], [`super::limit::room`],
+//! [`super::join::run_static_join_with`].
+//!
+//! # Examples
+//! ```
+//! use streamlab_engine::execution::explain::RowFate;
+//! use streamlab_engine::streaming::{OutputMode, StreamingConf, StreamingQuery};
+//! use streamlab_engine::types::Value;
+//! use streamlab_engine::workloads::catalog;
+//!
+//! let mut q = StreamingQuery::start("clicks.filter(F.col('post_id') < 50)", &catalog(), OutputMode::Append, StreamingConf::default()).unwrap();
+//! q.set_explaining(true);
+//! let row = |post: i64| vec![Value::str("e"), Value::str("u"), Value::Long(post), Value::Timestamp(0)];
+//! q.add_data("clicks", &[row(60), row(7)]).unwrap();
+//! let e = q.run_next_batch().unwrap().explanation.unwrap();
+//! assert_eq!(e.rows[0].fates, vec![RowFate::Filtered { predicate: "(post_id < 50)".into() }]);
+//! assert_eq!(e.rows[1].fates, vec![RowFate::Emitted { index: 0 }]);
+//! ```
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use super::dedup::DedupSpec;
 use super::eval::{eval, eval_predicate};
@@ -28,7 +57,9 @@ use crate::types::{Row, Value};
 /// A join input's side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum JoinSide {
+    /// The side the join was called on (`left.join(right, ...)`).
     Left,
+    /// The joined side.
     Right,
 }
 
@@ -88,9 +119,13 @@ pub enum RowFate {
 pub enum FateKind {
     /// Taken into state or emitted.
     Kept,
+    /// Dropped as late by a stateful operator ([`RowFate::Late`]).
     Late,
+    /// Dropped by a filter, a stream-static join miss or a streaming limit.
     Filtered,
+    /// Dropped as a duplicate ([`RowFate::Deduplicated`]).
     Deduplicated,
+    /// Joined with at least one partner row ([`RowFate::Joined`] with `partners > 0`).
     Joined,
 }
 
@@ -148,21 +183,29 @@ pub enum BatchReason {
 /// `StateOperatorProgress`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OperatorSummary {
+    /// The operator's id (root-first, as Spark's `IncrementalExecution` numbers them).
     pub op_id: usize,
+    /// Its name in progress (`stateStoreSave`, `dedupe`, `symmetricHashJoin`, ...).
     pub operator: String,
     /// `eventTimeWatermarkForLateEvents` / `…ForEviction` of the operator, ms.
     pub wm_for_late_events_ms: i64,
     pub wm_for_eviction_ms: i64,
+    /// `numRowsDroppedByWatermark`: late rows (late groups for a window aggregation).
     pub num_rows_dropped_by_watermark: u64,
+    /// `numRowsUpdated`: state rows written.
     pub num_rows_updated: u64,
+    /// `numRowsRemoved`: state rows evicted (or, for a session window, merged away).
     pub num_rows_removed: u64,
+    /// `numRowsTotal`: state rows after the batch.
     pub num_rows_total: u64,
 }
 
 /// Everything one micro-batch did, row by row.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BatchExplanation {
+    /// The batch's id (0-based).
     pub batch_id: u64,
+    /// Why it ran.
     pub reason: BatchReason,
     /// The global watermark the batch ran with (wm(N)), ms; `None` without a watermark.
     pub watermark_ms: Option<i64>,
@@ -170,7 +213,7 @@ pub struct BatchExplanation {
     pub next_watermark_ms: Option<i64>,
     /// Every input row, source by source, in offset order.
     pub rows: Vec<RowExplanation>,
-    /// Rows the sink received.
+    /// Rows the sink received (the sink's `numOutputRows` for a V2 sink).
     pub emitted_rows: u64,
     /// One per stateful operator, downstream first (as in progress).
     pub operators: Vec<OperatorSummary>,
@@ -474,7 +517,7 @@ impl Tracer<'_> {
             Some(OperatorState::Dedup(s)) => Some(&s.store),
             _ => None,
         };
-        let mut seen: HashMap<Row, Option<i64>> = HashMap::new();
+        let mut seen: HashMap<Row, Option<i64>> = HashMap::default();
         let mut out = Vec::new();
         for (o, r) in rows {
             if spec.is_late(&r, late_ms) {
