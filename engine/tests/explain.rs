@@ -204,3 +204,24 @@ fn lateness_is_judged_against_the_previous_batch_watermark() {
     assert_eq!(b1.rows, vec![vec![Value::Struct(std::rc::Rc::from(vec![Value::Timestamp(10 * MIN), Value::Timestamp(20 * MIN)])), Value::Long(7), Value::Long(1)]]);
     assert_eq!(e1.emitted_rows, 1);
 }
+
+#[test]
+fn a_batch_run_again_after_a_crash_says_it_was_recovered() {
+    // Batch 0 dies after the sink took its rows and before its commit entry: the restart
+    // runs batch 0 again as logged (offsets, watermark), so its reason is Recovered, and its
+    // one row is traced exactly as the first time.
+    let mut q = start(CLASSIC.query, OutputMode::Append);
+    // A sink Spark resumes from a checkpoint in append mode (the memory sink is not one).
+    q.sink = streamlab_engine::streaming::Sink::new(streamlab_engine::streaming::SinkKind::ForeachBatchNaive);
+    q.add_data("clicks", &[click("a", "u", 1, 30)]).unwrap();
+    assert!(q.run_next_batch_crashing(Some(streamlab_engine::streaming::CrashPoint::BeforeCommit)).is_none());
+    let (checkpoint, sources, sink) = q.stop();
+    let mut q = StreamingQuery::restart(CLASSIC.query, &catalog(), OutputMode::Append, StreamingConf::default(), checkpoint, sources, sink).unwrap();
+    q.set_explaining(true);
+    let b = q.run_next_batch().unwrap();
+    let e = explained(&b);
+    assert_eq!((e.batch_id, &e.reason), (0, &BatchReason::Recovered));
+    assert_eq!(e.rows.len(), 1);
+    assert_eq!(e.rows[0].offset, 0);
+    assert!(matches!(e.rows[0].fates[..], [RowFate::Aggregated { .. }, RowFate::Aggregated { .. }]));
+}

@@ -298,7 +298,7 @@ fn row_text(row: &Row, day_us: i64) -> String {
 /// Gives overlapping bars of the same band different rows (greedy, by start time), so
 /// sliding windows overlap visibly instead of hiding each other.
 pub fn stack_bars(bars: &mut [WindowBar]) {
-    bars.sort_by(|a, b| (a.band, a.start_us, a.end_us, a.status).cmp(&(b.band, b.start_us, b.end_us, b.status)));
+    bars.sort_by_key(|b| (b.band, b.start_us, b.end_us, b.status));
     let mut i = 0;
     while i < bars.len() {
         let band = bars[i].band;

@@ -40,7 +40,9 @@
 //! assert_eq!(e.rows[1].fates, vec![RowFate::Emitted { index: 0 }]);
 //! ```
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use super::dedup::DedupSpec;
 use super::eval::{eval, eval_predicate};
@@ -536,7 +538,7 @@ impl Tracer<'_> {
             Some(OperatorState::Dedup(s)) => Some(&s.store),
             _ => None,
         };
-        let mut seen: HashMap<Row, Option<i64>> = HashMap::new();
+        let mut seen: HashMap<Row, Option<i64>> = HashMap::default();
         let mut out = Vec::new();
         for (o, r) in rows {
             if spec.is_late(&r, late_ms) {
