@@ -40,6 +40,14 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("watermark.help", "max event time seen − delay; used from the next batch; never goes back", "지금까지 본 최대 이벤트 시간 − 지연; 다음 배치부터 적용; 절대 뒤로 가지 않음"),
     ("delay", "Delay", "지연"),
     ("delay.apply", "Re-run with this delay", "이 지연으로 다시 실행"),
+    ("delay.refused", "Not applied (the query keeps its last delay):", "적용하지 않았습니다 (쿼리는 이전 지연 시간을 유지합니다):"),
+    ("scrub.label", "Show the lab as of batch", "이 배치 시점의 실습 보기"),
+    ("scrub.as_of", "As of batch {n} (last: {last})", "배치 {n} 시점 (마지막: {last})"),
+    ("scrub.live", "Live", "최신"),
+    ("scrub.help", "Drag, or press ← / →: the state store, the sink, the metrics and the watermark show that batch.", "끌거나 ← / →를 누르세요: 상태 저장소, 싱크, 지표, 워터마크가 그 배치 시점을 보여 줍니다."),
+    ("sink.current", "Batch {n} emitted {k} rows", "배치 {n}이(가) {k}개 행을 내보냄"),
+    ("table.shown", "Showing {shown} of {total} rows", "{total}개 행 중 {shown}개 표시"),
+    ("table.more", "Show more", "더 보기"),
     ("advance", "Advance with an event at", "이 시간의 이벤트로 전진"),
     ("advance.go", "Push & run", "추가 후 실행"),
     ("batches", "Micro-batches", "마이크로 배치"),
@@ -308,7 +316,11 @@ fn holes<'a>(pattern: &str, text: &'a str) -> Option<Vec<&'a str>> {
     for (i, lit) in parts.iter().enumerate().skip(1) {
         let last = i == parts.len() - 1;
         let at = if last {
-            if lit.is_empty() { Some(rest.len()) } else { rest.strip_suffix(lit).map(str::len) }
+            if lit.is_empty() {
+                Some(rest.len())
+            } else {
+                rest.strip_suffix(lit).map(str::len)
+            }
         } else if lit.is_empty() {
             None
         } else {
@@ -339,14 +351,22 @@ pub fn localize(lang: Lang, message: &str) -> String {
     if let Some(ko) = localize_part(message) {
         return ko;
     }
-    parts.iter().zip(each).map(|(p, k)| k.unwrap_or_else(|| p.to_string())).collect::<Vec<_>>().join("; ")
+    parts
+        .iter()
+        .zip(each)
+        .map(|(p, k)| k.unwrap_or_else(|| p.to_string()))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 fn localize_part(part: &str) -> Option<String> {
     // `post_id: <sentence>`: a field name (or a path such as `steps[2].clicks[0].post_id`)
     // before the sentence.
     if let Some((field, rest)) = part.split_once(": ") {
-        let is_name = !field.is_empty() && field.chars().all(|c| c.is_ascii_alphanumeric() || "_.[]".contains(c));
+        let is_name = !field.is_empty()
+            && field
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_.[]".contains(c));
         if is_name {
             if let Some(ko) = localize_sentence(rest, 0) {
                 return Some(format!("{field}: {ko}"));
@@ -416,7 +436,10 @@ mod tests {
             localize(Lang::Ko, en),
             "post_id: 문자열 \"seven\"은(는) long에 들어가는 정수가 아니므로 Spark는 NULL로 읽습니다; event_time: '25:00'은(는) 시각이 아닙니다. 12:07 또는 12:07:30처럼 쓰세요"
         );
-        assert_eq!(localize(Lang::Ko, "no source named 'x'"), "'x'라는 소스가 없습니다");
+        assert_eq!(
+            localize(Lang::Ko, "no source named 'x'"),
+            "'x'라는 소스가 없습니다"
+        );
         // Two notes of the same kind stay two notes.
         assert_eq!(
             localize(Lang::Ko, "a: the number 1.5 (with a fraction) is not a whole number that fits a long: Spark reads NULL; b: an empty string is not a whole number that fits a long: Spark reads NULL"),

@@ -51,8 +51,11 @@ pub struct Lab {
     tick: RwSignal<u64>,
     pub lang: RwSignal<Lang>,
     pub view: Memo<LabView>,
-    /// The batch whose details are shown (None = the last one).
+    /// The batch whose details are shown (None = the last one, "live").
     pub selected_batch: RwSignal<Option<u64>>,
+    /// The lab as of the selected batch (`Session::view_as_of`): what the state store, the
+    /// sink, the metrics and the watermark show. The live [`Lab::view`] when none is selected.
+    pub shown: Memo<LabView>,
     /// A short message about the last action (e.g. a bad event field).
     pub notice: RwSignal<Option<String>>,
     /// Why the saved session was set aside instead of replayed, if it was ([`crash`]).
@@ -70,12 +73,21 @@ impl Lab {
             tick.track();
             session.with_value(Session::view)
         });
+        let selected_batch = RwSignal::new(None);
+        let shown = Memo::new(move |_| match selected_batch.get() {
+            Some(id) => {
+                tick.track();
+                session.with_value(|s| s.view_as_of(id))
+            }
+            None => view.get(),
+        });
         Lab {
             session,
             tick,
             lang: RwSignal::new(lang),
             view,
-            selected_batch: RwSignal::new(None),
+            selected_batch,
+            shown,
             notice: RwSignal::new(None),
             storage_notice: RwSignal::new(None),
             save_error: RwSignal::new(None),
@@ -84,7 +96,10 @@ impl Lab {
 
     /// Changes the session and refreshes the view.
     pub fn act<R>(&self, f: impl FnOnce(&mut Session) -> R) -> R {
-        let r = self.session.try_update_value(f).expect("the session lives as long as the page");
+        let r = self
+            .session
+            .try_update_value(f)
+            .expect("the session lives as long as the page");
         self.tick.update(|t| *t += 1);
         r
     }
@@ -131,7 +146,9 @@ pub fn App() -> impl IntoView {
 /// For the end-to-end test of the recovery screen: a page opened with `#debug-panic` panics
 /// while it loads, as a bug in replaying a saved session would.
 fn debug_panic_on_load() {
-    let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
+    let hash = web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default();
     if hash == "#debug-panic" {
         panic!("a panic while loading, asked for by #debug-panic");
     }

@@ -3,8 +3,8 @@
 use std::collections::BTreeMap;
 
 use gloo_timers::callback::Interval;
-use streamlab_engine::streaming::Trigger;
 use leptos::prelude::*;
+use streamlab_engine::streaming::Trigger;
 
 use crate::Lab;
 
@@ -14,32 +14,16 @@ use crate::Lab;
 pub fn WatermarkPanel() -> impl IntoView {
     let lab = expect_context::<Lab>();
     let advance_at = RwSignal::new(String::new());
-    let delays = move || lab.view.with(|v| v.delays.clone());
+    let delay_count = Memo::new(move |_| lab.view.with(|v| v.delays.len()));
     view! {
         <div class="panel watermark">
             <h2>{move || lab.t("watermark")}</h2>
             <p class="wm-value" data-testid="watermark-value">
-                {move || lab.view.with(|v| v.watermark.clone()).unwrap_or_else(|| lab.t("watermark.none").to_string())}
+                {move || lab.shown.with(|v| v.watermark.clone()).unwrap_or_else(|| lab.t("watermark.none").to_string())}
             </p>
             <p class="help">{move || lab.t("watermark.help")}</p>
-            {move || delays().into_iter().enumerate().map(|(i, d)| {
-                let draft = RwSignal::new(d.clone());
-                view! {
-                    <form class="row" on:submit=move |ev| {
-                        ev.prevent_default();
-                        let text = draft.get_untracked();
-                        let r = lab.act(|s| s.set_delay(i, &text));
-                        // Notices are kept in English and shown through `i18n::localize`.
-                        lab.notice.set(r.err().map(|e| format!("The delay was not applied: {e}")));
-                    }>
-                        <label>{move || lab.t("delay")}" "
-                            <input type="text" data-testid=format!("delay-{i}") prop:value=d.clone()
-                                on:input=move |ev| draft.set(event_target_value(&ev))/>
-                        </label>
-                        <button type="submit">{move || lab.t("delay.apply")}</button>
-                    </form>
-                }
-            }).collect_view()}
+            // Rebuilt only when the number of delays changes, so a slider keeps its drag.
+            {move || (0..delay_count.get()).map(|i| view! { <super::timeline::DelayControl index=i/> }).collect_view()}
             {move || {
                 let sources: Vec<String> = lab.view.with(|v| v.sources.iter().filter(|s| s.time_column.is_some()).map(|s| s.name.clone()).collect());
                 let first = sources.first().cloned();
@@ -160,7 +144,11 @@ impl Player {
     /// The page's player (made once, on first use, in the page's root context).
     pub fn get() -> Player {
         use_context::<Player>().unwrap_or_else(|| {
-            let p = Player { playing: RwSignal::new(false), period_ms: RwSignal::new(2_000), timer: StoredValue::new_local(None) };
+            let p = Player {
+                playing: RwSignal::new(false),
+                period_ms: RwSignal::new(2_000),
+                timer: StoredValue::new_local(None),
+            };
             provide_context(p);
             p
         })
@@ -178,25 +166,41 @@ impl Player {
         let tick = move || {
             // A trigger when a batch is due; otherwise the example's next events arrive.
             let due = lab.read(|s| s.batch_due());
-            let more = lab.act(|s| if due { s.trigger(); true } else { s.push_step() });
+            let more = lab.act(|s| {
+                if due {
+                    s.trigger();
+                    true
+                } else {
+                    s.push_step()
+                }
+            });
             lab.selected_batch.set(None);
             if !more {
                 me.stop();
             }
         };
         self.playing.set(true);
-        let period = self.period_ms.get_untracked().clamp(PLAY_PERIODS_MS[0], PLAY_PERIODS_MS[5]);
-        self.timer.update_value(|t| *t = Some(Interval::new(period, tick)));
+        let period = self
+            .period_ms
+            .get_untracked()
+            .clamp(PLAY_PERIODS_MS[0], PLAY_PERIODS_MS[5]);
+        self.timer
+            .update_value(|t| *t = Some(Interval::new(period, tick)));
     }
 
     /// Play ⇄ pause.
     pub fn toggle(&self, lab: Lab) {
-        if self.playing.get_untracked() { self.stop() } else { self.start(lab) }
+        if self.playing.get_untracked() {
+            self.stop()
+        } else {
+            self.start(lab)
+        }
     }
 
     /// A new speed; takes effect at once when playing.
     pub fn set_period(&self, lab: Lab, ms: u32) {
-        self.period_ms.set(ms.clamp(PLAY_PERIODS_MS[0], PLAY_PERIODS_MS[5]));
+        self.period_ms
+            .set(ms.clamp(PLAY_PERIODS_MS[0], PLAY_PERIODS_MS[5]));
         if self.playing.get_untracked() {
             self.start(lab);
         }

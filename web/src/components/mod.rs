@@ -11,6 +11,7 @@ mod results;
 mod scenario_io;
 pub mod share; // teach
 pub mod study;
+mod timeline; // screen
 
 use leptos::prelude::*;
 
@@ -24,14 +25,20 @@ const LANG_KEY: &str = "streamlab.lang";
 /// The language remembered across reloads (English when nothing is stored).
 pub fn stored_lang() -> Lang {
     use gloo_storage::Storage;
-    match gloo_storage::LocalStorage::get::<String>(LANG_KEY).ok().as_deref() {
+    match gloo_storage::LocalStorage::get::<String>(LANG_KEY)
+        .ok()
+        .as_deref()
+    {
         Some("ko") => Lang::Ko,
         _ => Lang::En,
     }
 }
 
 fn set_document_lang(lang: Lang) {
-    if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
         let _ = el.set_attribute("lang", if lang == Lang::Ko { "ko" } else { "en" });
     }
 }
@@ -41,11 +48,12 @@ fn set_document_lang(lang: Lang) {
 pub fn App() -> impl IntoView {
     let lab = expect_context::<Lab>();
     presenter::provide(); // teach
-    // Sync the language with storage and `<html lang>` (the outside world).
+                          // Sync the language with storage and `<html lang>` (the outside world).
     Effect::new(move |_| {
         use gloo_storage::Storage;
         let lang = lab.lang.get();
-        let _ = gloo_storage::LocalStorage::set(LANG_KEY, if lang == Lang::Ko { "ko" } else { "en" });
+        let _ =
+            gloo_storage::LocalStorage::set(LANG_KEY, if lang == Lang::Ko { "ko" } else { "en" });
         set_document_lang(lang);
     });
     // Save the session after every change (browser storage is the lab's checkpoint store);
@@ -85,33 +93,75 @@ pub fn App() -> impl IntoView {
     }
 }
 
-/// The lab's panels in three columns (the free lab, and beside a lesson).
+/// The lab's panels. In the free lab, three columns: run controls and the watermark on the
+/// left, the time picture, the batch slider and the shown batch's rows in the middle, the state
+/// store and the metrics on the right. Beside a lesson (whose text takes a column), two: the
+/// left and right columns' first panels share one side column. Either way the run controls,
+/// the picture, the emitted rows and the state store are on screen at 1280×720 without
+/// scrolling; less used panels come after them.
 #[component]
 pub fn LabPanels() -> impl IntoView {
+    let study = expect_context::<Study>();
+    let beside_lesson = study
+        .route
+        .with_untracked(|r| matches!(r, Route::Lesson(_)));
+    if beside_lesson {
+        view! {
+            <main class="lab beside-lesson">
+                <section class="col col-left col-side">
+                    <controls::RunPanel/>
+                    <results::StatePanel/>
+                    <controls::WatermarkPanel/>
+                    <results::MetricsPanel/>
+                    <query::QueryPanel/>
+                    <controls::InputPanel/>
+                    <study::PredictPanel/>
+                    <study::QuizLink/>
+                    <scenario_io::ScenarioPanel/>
+                    <progress_import::ProgressImportPanel/>
+                </section>
+                {mid_column()}
+                <presenter::PresenterMode/>
+            </main>
+        }
+        .into_any()
+    } else {
+        view! {
+            <main class="lab">
+                <section class="col col-left">
+                    <controls::RunPanel/>
+                    <controls::WatermarkPanel/>
+                    <query::QueryPanel/>
+                    <controls::InputPanel/>
+                </section>
+                {mid_column()}
+                <section class="col col-right">
+                    <results::StatePanel/>
+                    <results::MetricsPanel/>
+                    <study::PredictPanel/>
+                    <study::QuizLink/>
+                    <scenario_io::ScenarioPanel/>
+                    <progress_import::ProgressImportPanel/>
+                </section>
+                <presenter::PresenterMode/>
+            </main>
+        }
+        .into_any()
+    }
+}
+
+/// The middle column (the same in both layouts): the time picture first, then the batch
+/// slider, the shown batch's emitted rows and the batch list.
+fn mid_column() -> impl IntoView {
     view! {
-        <main class="lab">
-            <section class="col col-left">
-                <query::QueryPanel/>
-                <controls::WatermarkPanel/>
-                <controls::InputPanel/>
-                <controls::RunPanel/>
-            </section>
-            <section class="col col-mid">
-                <scenario_io::PresetNotes/>
-                <results::BatchList/>
-                <results::SinkPanel/>
-                <recovery::RecoveryPanel/>
-            </section>
-            <section class="col col-right">
-                <results::StatePanel/>
-                <results::MetricsPanel/>
-                <study::PredictPanel/>
-                <study::QuizLink/>
-                <scenario_io::ScenarioPanel/>
-                <progress_import::ProgressImportPanel/>
-            </section>
-            <presenter::PresenterMode/>
-        </main>
+        <section class="col col-mid">
+            <!-- time picture -->
+            <timeline::BatchScrubber/>
+            <results::SinkPanel/>
+            <results::BatchList/>
+            <scenario_io::PresetNotes/>
+            <recovery::RecoveryPanel/>
+        </section>
     }
 }
 
