@@ -433,9 +433,11 @@ pub(crate) fn check_facts(c: &Claim, facts: &RunFacts) -> Result<(), String> {
                             "batch {id}: claimed progress {path} = {want}, it is {got}"
                         ))
                     }
-                    None => return Err(format!(
+                    None => {
+                        return Err(format!(
                         "batch {id}: claimed progress {path} = {want}, the progress has no {path}"
-                    )),
+                    ))
+                    }
                 }
             }
         }

@@ -87,26 +87,6 @@ fn a_past_batch_shows_what_the_lab_showed_right_after_it() {
 }
 
 #[test]
-fn the_classic_case_as_of_batch_1_holds_its_windows() {
-    // Corpus case window-sliding-classic-append, step 0: events at 12:07, 12:08 (post 1 and 2)
-    // and 12:14; 10-minute windows sliding by 5 minutes, 10-minute delay. Batch 0 reads them
-    // (watermark 0 while it runs); the watermark becomes 12:14 − 10 min = 12:04, so batch 1 is
-    // a no-data batch only if a window ends by 12:04 — none does ([12:00, 12:10) is the
-    // earliest), so step 0 runs batch 0 alone.
-    let mut s = Session::from_scenario(corpus("window-sliding-classic-append"));
-    while s.run_step() {}
-    let v0 = s.view_as_of(0);
-    assert_eq!(v0.batches.len(), 1);
-    assert_eq!(v0.watermark.as_deref(), Some("2026-01-01T12:04:00Z"));
-    // Each event is in two windows: 12:07 and 12:08 in [12:00,12:10) and [12:05,12:15),
-    // 12:14 in [12:05,12:15) and [12:10,12:20) — one state row per (window, post_id) pair.
-    let total: u64 = v0.batches[0].metrics.iter().map(|m| m.total).sum();
-    let rows: usize = v0.state.iter().map(|t| t.rows.len()).sum();
-    assert_eq!(total as usize, rows);
-    assert!(rows > 0);
-}
-
-#[test]
 fn a_negative_delay_is_refused_beside_the_field_and_the_query_keeps_running() {
     let mut s = Session::from_scenario(corpus("window-sliding-classic-append"));
     while s.run_step() {}
@@ -135,42 +115,112 @@ fn an_event_in_year_9999_is_one_undo_away_from_harmless() {
     s.run_step();
     s.run_step();
     let before = s.view();
-    // The event is pushed and triggered: its batch moves the watermark to 9999-12-31 23:50.
-    let fields = [
-        ("event_id", "x"),
-        ("user_id", "u"),
-        ("post_id", "1"),
-        ("event_time", "9999-12-31T23:59:59Z"),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_string(), v.to_string()))
-    .collect();
-    s.push_event("clicks", &fields).unwrap();
-    s.trigger();
-    while s.batch_due() {
-        s.trigger();
-    }
-    assert!(
-        s.view()
-            .watermark
-            .unwrap()
-            .starts_with("9999-12-31T23:49:59"),
-        "{:?}",
-        s.view().watermark
-    );
-    // Scrubbing back over it and forth works.
-    let last = s.view().batches.last().unwrap().id;
+    // The watermark shortcut: one event at 9999-12-31 23:59:59 and every batch until idle.
+    // The watermark jumps to that time − 10 minutes and every window is emitted and evicted.
+    s.advance_with_event("clicks", "9999-12-31T23:59:59Z")
+        .unwrap();
+    let far = s.view();
+    assert_eq!(far.watermark.as_deref(), Some("9999-12-31T23:49:59Z"));
+    assert!(far.state.iter().all(|t| t
+        .rows
+        .iter()
+        .all(|(_, st)| *st == streamlab_web::session::RowStatus::Evicted
+            || *st == streamlab_web::session::RowStatus::Open)));
+    // Scrubbing back over it works: as of the batch before, the watermark is the old one.
+    let first_new = before.batches.len();
     assert_eq!(
-        s.view_as_of(last - 1).batches.len(),
-        s.view().batches.len() - 1
+        s.view_as_of(far.batches[first_new - 1].id).watermark,
+        before.watermark
     );
-    // Undo the triggers: the batches and watermark are back; the event waits, unread.
-    while s.view().batches.len() > before.batches.len() {
-        assert!(s.undo());
-    }
-    assert_eq!(s.view().watermark, before.watermark);
-    assert_eq!(s.view().state, before.state);
-    // One more undo takes the event itself back: the lab is as before.
+    // One undo takes the run back: batches, watermark and state are as before; the event
+    // waits as pending input, unread, and a second undo removes it.
+    assert!(s.undo());
+    let v = s.view();
+    assert_eq!(
+        (v.batches.clone(), v.watermark.clone(), v.state.clone()),
+        (
+            before.batches.clone(),
+            before.watermark.clone(),
+            before.state.clone()
+        )
+    );
+    assert_eq!(v.pending.len(), 1);
     assert!(s.undo());
     assert_eq!(s.view(), before);
+}
+
+/// The classic preset (assets/scenarios/classic.json), worked out by hand; the e2e test moves
+/// the delay slider and scrubs on the same numbers.
+/// Events on 2026-03-02: step 0 c1 p1 09:02, c2 p2 09:06, c3 p1 09:13; step 1 c4 p2 09:08,
+/// c5 p3 09:16; step 2 c6 p1 09:11, c7 p2 09:24. Windows: 10 minutes sliding by 5, so each
+/// event is in two windows.
+#[test]
+fn the_classic_preset_under_the_delay_slider_and_the_batch_slider() {
+    let rows = |s: &Session| -> Vec<(u64, Vec<String>)> {
+        s.view()
+            .batches
+            .iter()
+            .flat_map(|b| b.rows.iter().map(move |r| (b.id, r.clone())))
+            .collect()
+    };
+    let cells = |v: &[&str]| v.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+    let mut s =
+        Session::from_scenario(streamlab_web::quiz::preset("classic").expect("classic preset"));
+    s.run_step();
+    s.run_step();
+    // Spark runs a no-data batch whenever the watermark moves (append-mode aggregation).
+    // Delay 10 minutes: batch 0 → watermark 09:13 − 10 = 09:03, no-data batch 1 emits
+    // nothing (no window ends by 09:03); batch 2 reads step 1 → 09:16 − 10 = 09:06, which
+    // passes the end of [08:55, 09:05) only: no-data batch 3 emits (p1, 1).
+    assert_eq!(rows(&s), vec![(3, cells(&["[08:55, 09:05)", "1", "1"]))]);
+    // Delay 0: watermark 09:13 after batch 0; no-data batch 1 emits the three windows ending
+    // by 09:13. Batch 2 reads c4 (09:08): its window [09:00, 09:10) ends before 09:13 and is
+    // dropped (numRowsDroppedByWatermark 1), [09:05, 09:15) takes it (p2: c2 + c4 = 2).
+    // Watermark 09:16: no-data batch 3 emits the two [09:05, 09:15) windows.
+    s.set_delay(0, "0 seconds").unwrap();
+    assert_eq!(
+        rows(&s),
+        vec![
+            (1, cells(&["[08:55, 09:05)", "1", "1"])),
+            (1, cells(&["[09:00, 09:10)", "1", "1"])),
+            (1, cells(&["[09:00, 09:10)", "2", "1"])),
+            (3, cells(&["[09:05, 09:15)", "1", "1"])),
+            (3, cells(&["[09:05, 09:15)", "2", "2"])),
+        ]
+    );
+    assert_eq!(s.view().batches[2].metrics[0].dropped, 1);
+    // Back to 10 minutes (batches 0–3 as above), then every step. As of batch 3 (the no-data
+    // batch at watermark 09:06) the state holds the windows of c1–c5 but the evicted
+    // [08:55, 09:05) p1, shown once, greyed: [09:00, 09:10) p1 = 1 (c1), p2 = 2 (c2, c4);
+    // [09:05, 09:15) p1 = 1 (c3), p2 = 2 (c2, c4); [09:10, 09:20) p1 = 1 (c3), p3 = 1 (c5);
+    // [09:15, 09:25) p3 = 1 (c5). None ends by 09:06, so all 7 are open; the evicted row
+    // shows no count.
+    s.set_delay(0, "10 minutes").unwrap();
+    while s.run_step() {}
+    let v3 = s.view_as_of(3);
+    let state: Vec<(Vec<String>, streamlab_web::session::RowStatus)> =
+        v3.state.iter().flat_map(|t| t.rows.clone()).collect();
+    use streamlab_web::session::RowStatus::{Evicted, Open};
+    let mut got: Vec<(String, String, String, streamlab_web::session::RowStatus)> = state
+        .iter()
+        .map(|(c, st)| (c[0].clone(), c[1].clone(), c[2].clone(), *st))
+        .collect();
+    got.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+    let want: Vec<(String, String, String, streamlab_web::session::RowStatus)> = [
+        ("[08:55, 09:05)", "1", "—", Evicted), // its value is gone
+        ("[09:00, 09:10)", "1", "1", Open),
+        ("[09:00, 09:10)", "2", "2", Open),
+        ("[09:05, 09:15)", "1", "1", Open),
+        ("[09:05, 09:15)", "2", "2", Open),
+        ("[09:10, 09:20)", "1", "1", Open),
+        ("[09:10, 09:20)", "3", "1", Open),
+        ("[09:15, 09:25)", "3", "1", Open),
+    ]
+    .into_iter()
+    .map(|(w, p, n, st)| (w.to_string(), p.to_string(), n.to_string(), st))
+    .collect();
+    assert_eq!(got, want);
+    assert_eq!(v3.watermark.as_deref(), Some("2026-03-02T09:06:00Z"));
+    // Live, the lab has moved on (c10 at 09:35 closed more windows).
+    assert_ne!(s.view().state, v3.state);
 }

@@ -159,7 +159,7 @@ pub fn StatePanel() -> impl IntoView {
                                 <thead><tr>{t.columns.iter().map(|c| view! { <th>{c.clone()}</th> }).collect_view()}<th class="status">{lab.t("status")}</th></tr></thead>
                                 <tbody>
                                     {t.rows.into_iter().take(shown).map(|(cells, status)| view! {
-                                        <tr class=format!("st-{status:?}").to_lowercase()>
+                                        <tr data-testid="state-row" class=format!("st-{status:?}").to_lowercase()>
                                             {cells.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}
                                             <td class="status">{status_label(status)}</td>
                                         </tr>
