@@ -53,9 +53,9 @@ pub struct Lab {
     pub view: Memo<LabView>,
     /// The batch whose details are shown (None = the last one, "live").
     pub selected_batch: RwSignal<Option<u64>>,
-    /// The lab as of the selected batch (`Session::view_as_of`): what the state store, the
-    /// sink, the metrics and the watermark show. The live [`Lab::view`] when none is selected.
-    pub shown: Memo<LabView>,
+    /// The lab as of the selected batch (`Session::view_as_of`), `None` while live; read it
+    /// through [`Lab::shown_with`].
+    past: Memo<Option<LabView>>,
     /// A short message about the last action (e.g. a bad event field).
     pub notice: RwSignal<Option<String>>,
     /// Why the saved session was set aside instead of replayed, if it was ([`crash`]).
@@ -74,12 +74,10 @@ impl Lab {
             session.with_value(Session::view)
         });
         let selected_batch = RwSignal::new(None);
-        let shown = Memo::new(move |_| match selected_batch.get() {
-            Some(id) => {
-                tick.track();
-                session.with_value(|s| s.view_as_of(id))
-            }
-            None => view.get(),
+        let past = Memo::new(move |_| {
+            let id = selected_batch.get()?;
+            tick.track();
+            Some(session.with_value(|s| s.view_as_of(id)))
         });
         Lab {
             session,
@@ -87,7 +85,7 @@ impl Lab {
             lang: RwSignal::new(lang),
             view,
             selected_batch,
-            shown,
+            past,
             notice: RwSignal::new(None),
             storage_notice: RwSignal::new(None),
             save_error: RwSignal::new(None),
@@ -102,6 +100,15 @@ impl Lab {
             .expect("the session lives as long as the page");
         self.tick.update(|t| *t += 1);
         r
+    }
+
+    /// Reads what the state store, the sink, the metrics and the watermark show: the lab as of
+    /// the selected batch, or the live view (reactive; the live view is not copied).
+    pub fn shown_with<R>(&self, f: impl FnOnce(&LabView) -> R) -> R {
+        match self.past.get() {
+            Some(v) => f(&v),
+            None => self.view.with(f),
+        }
     }
 
     /// Reads the session without changing it.

@@ -19,7 +19,7 @@ pub fn WatermarkPanel() -> impl IntoView {
         <div class="panel watermark">
             <h2>{move || lab.t("watermark")}</h2>
             <p class="wm-value" data-testid="watermark-value">
-                {move || lab.shown.with(|v| v.watermark.clone()).unwrap_or_else(|| lab.t("watermark.none").to_string())}
+                {move || lab.shown_with(|v| v.watermark.clone()).unwrap_or_else(|| lab.t("watermark.none").to_string())}
             </p>
             <p class="help">{move || lab.t("watermark.help")}</p>
             // Rebuilt only when the number of delays changes, so a slider keeps its drag.

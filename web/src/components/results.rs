@@ -7,7 +7,7 @@ use crate::Lab;
 
 /// The batch shown everywhere: the selected one (the lab as of it), else the last.
 fn selected(lab: Lab) -> Option<BatchView> {
-    lab.shown.with(|v| v.batches.last().cloned())
+    lab.shown_with(|v| v.batches.last().cloned())
 }
 
 /// How many rows a table shows before "Show more" (a big state store stays quick to draw).
@@ -76,7 +76,7 @@ pub fn SinkPanel() -> impl IntoView {
             })}
             <div class="table-box" data-testid="emitted-rows">
             {move || {
-                let (cols, batches) = lab.shown.with(|v| (v.output_columns.clone(), v.batches.clone()));
+                let (cols, batches) = lab.shown_with(|v| (v.output_columns.clone(), v.batches.clone()));
                 let current = batches.last().map(|b| b.id);
                 let with_rows: Vec<BatchView> = batches.into_iter().rev().filter(|b| !b.rows.is_empty()).collect();
                 if with_rows.is_empty() {
@@ -137,7 +137,7 @@ pub fn StatePanel() -> impl IntoView {
         <div class="panel state" data-testid="state-store">
             <h2>{move || lab.t("state")}{move || lab.selected_batch.get().map(|id| format!(" · {} {id}", lab.t("batch.id")))}</h2>
             {move || {
-                let tables = lab.shown.with(|v| v.state.clone());
+                let tables = lab.shown_with(|v| v.state.clone());
                 let limit_now = limit.get();
                 if tables.is_empty() {
                     return view! { <p class="muted">{lab.t("state.none")}</p> }.into_any();

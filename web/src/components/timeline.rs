@@ -95,7 +95,7 @@ pub fn BatchScrubber() -> impl IntoView {
                     <label class="scrub">
                         <span class="scrub-label" data-testid="shown-batch">
                             {move || {
-                                let id = lab.shown.with(|v| v.batches.last().map(|b| b.id)).unwrap_or_default();
+                                let id = lab.shown_with(|v| v.batches.last().map(|b| b.id)).unwrap_or_default();
                                 let last = lab.view.with(|v| v.batches.last().map(|b| b.id)).unwrap_or_default();
                                 lab.t("scrub.as_of").replace("{n}", &id.to_string()).replace("{last}", &last.to_string())
                             }}
