@@ -131,6 +131,34 @@ export async function screenChecks({ page, url, root, check, assert, outDir, Lab
     assert((await lab.batchIds()).length < before, 'undo left the batches');
   });
 
+  await check('screen: compare output modes side by side; a mode Spark rejects shows its error', async () => {
+    await freshClassic();
+    await lab.el('run-step').click();
+    await lab.waitForStepsDone(1, classic.steps.length);
+    await lab.el('run-step').click();
+    await lab.waitForStepsDone(2, classic.steps.length);
+    await lab.el('compare-modes').click();
+    const perBatch = async (mode) => lab.el(`compare-col-${mode}`).locator(tid('compare-batch')).evaluateAll((els) => els.map((e) => Number(e.dataset.rows)));
+    // Worked by hand (web/tests/timeline.rs): append emits only [08:55, 09:05) p1 in no-data
+    // batch 3; update the 6 groups of c1–c3, then the 4 c4/c5 touch; complete runs no no-data
+    // batches and shows the whole table: 6, then 8.
+    const want = { append: [0, 0, 0, 1], update: [6, 0, 4, 0], complete: [6, 8] };
+    for (const [mode, rows] of Object.entries(want)) {
+      const got = await perBatch(mode);
+      assert(JSON.stringify(got) === JSON.stringify(rows), `${mode}: ${JSON.stringify(got)}, want ${JSON.stringify(rows)}`);
+    }
+    await page.screenshot({ path: path.join(outDir, 'screen-compare-en.png'), fullPage: true });
+    const original = await lab.queryText();
+    await lab.setQuery("clicks.groupBy('post_id').count()");
+    await lab.el('mode-update').click();
+    const err = lab.el('compare-error-append');
+    await err.waitFor({ state: 'visible' });
+    assert(/STREAMING_OUTPUT_MODE\.UNSUPPORTED_OPERATION/.test(await err.innerText()), `compare-error-append: ${await err.innerText()}`);
+    await lab.setQuery(original);
+    await lab.el('mode-append').click();
+    await lab.el('compare-modes').click();
+  });
+
   await check('screen: median replay+repaint per delay-slider step, 1,000-event classic scenario (printed)', async () => {
     // 1,000 events in 50 steps of 20; 15 s apart from 09:00; every 10th event 20 minutes late.
     const steps = [];

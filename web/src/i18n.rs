@@ -48,6 +48,8 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("sink.current", "Batch {n} emitted {k} rows", "배치 {n}이(가) {k}개 행을 내보냄"),
     ("table.shown", "Showing {shown} of {total} rows", "{total}개 행 중 {shown}개 표시"),
     ("table.more", "Show more", "더 보기"),
+    ("compare.modes", "Compare output modes", "출력 모드 비교"),
+    ("compare.current", "current", "현재"),
     ("advance", "Advance with an event at", "이 시간의 이벤트로 전진"),
     ("advance.go", "Push & run", "추가 후 실행"),
     ("batches", "Micro-batches", "마이크로 배치"),

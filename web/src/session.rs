@@ -23,6 +23,7 @@ use streamlab_engine::types::{
 };
 use streamlab_engine::Error;
 
+pub mod compare;
 pub mod timeline;
 
 /// One thing the learner did.

@@ -224,3 +224,44 @@ fn the_classic_preset_under_the_delay_slider_and_the_batch_slider() {
     // Live, the lab has moved on (c10 at 09:35 closed more windows).
     assert_ne!(s.view().state, v3.state);
 }
+
+#[test]
+fn compare_modes_runs_the_same_input_in_each_mode() {
+    use streamlab_engine::streaming::OutputMode;
+    let mut s =
+        Session::from_scenario(streamlab_web::quiz::preset("classic").expect("classic preset"));
+    s.run_step();
+    s.run_step();
+    let runs = s.compare_modes();
+    assert_eq!(
+        runs.iter().map(|r| r.mode).collect::<Vec<_>>(),
+        OutputMode::ALL.to_vec()
+    );
+    let emitted = |r: &streamlab_web::session::compare::ModeRun| {
+        r.batches.iter().map(|b| b.rows.len()).collect::<Vec<_>>()
+    };
+    // Batches 0–3 as in the test above. Append: only [08:55, 09:05) p1, in no-data batch 3.
+    assert_eq!(emitted(&runs[0]), vec![0, 0, 0, 1]);
+    // Update: batch 0 changes the 6 (window, post) groups of c1–c3 (c1: [08:55,09:05),
+    // [09:00,09:10) p1; c2: [09:00,09:10), [09:05,09:15) p2; c3: [09:05,09:15), [09:10,09:20)
+    // p1); no-data batches change nothing; batch 2 changes [09:00,09:10) p2, [09:05,09:15) p2
+    // (c4) and [09:10,09:20), [09:15,09:25) p3 (c5): 4 rows.
+    assert_eq!(emitted(&runs[1]), vec![6, 0, 4, 0]);
+    // Complete: the whole table every batch, and no no-data batches (the aggregation keeps its
+    // state, so a moved watermark gives it nothing to do): batch 0 has 6 groups, batch 1 adds
+    // p3's two (c5) — c4's two groups existed: 8.
+    assert_eq!(emitted(&runs[2]), vec![6, 8]);
+    assert!(runs.iter().all(|r| r.error.is_none()));
+    assert!(runs[0].current && !runs[1].current);
+    // Without a watermark, Spark rejects append for an aggregation.
+    s.set_query("clicks.groupBy('post_id').count()");
+    s.set_mode(OutputMode::Update);
+    let runs = s.compare_modes();
+    let e = runs[0].error.as_ref().expect("append is rejected");
+    assert_eq!(
+        e.error_class.as_deref(),
+        Some("STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION")
+    );
+    assert!(runs[0].batches.is_empty());
+    assert!(runs[1].error.is_none() && runs[2].error.is_none());
+}

@@ -158,6 +158,7 @@ fn mid_column() -> impl IntoView {
             <!-- time picture -->
             <timeline::BatchScrubber/>
             <results::SinkPanel/>
+            <timeline::CompareModes/>
             <results::BatchList/>
             <scenario_io::PresetNotes/>
             <recovery::RecoveryPanel/>

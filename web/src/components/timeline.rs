@@ -162,3 +162,62 @@ pub fn DelayControl(index: usize) -> impl IntoView {
         </form>
     }
 }
+
+/// Append, update and complete side by side on the same input: each column the batches'
+/// emitted rows in that mode, or Spark's error for a mode it rejects. Computed (three
+/// replays) only while open.
+#[component]
+pub fn CompareModes() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let open = RwSignal::new(false);
+    let runs = Memo::new(move |_| {
+        if !open.get() {
+            return Vec::new();
+        }
+        lab.view.track();
+        lab.read(crate::session::Session::compare_modes)
+    });
+    view! {
+        <div class="compare">
+            <button data-testid="compare-modes" aria-pressed=move || open.get().to_string() on:click=move |_| open.update(|o| *o = !*o)>
+                {move || lab.t("compare.modes")}
+            </button>
+            <Show when=move || open.get()>
+                <div class="compare-cols">
+                    {move || runs.get().into_iter().map(|r| {
+                        let mode = r.mode.as_str();
+                        view! {
+                            <section class="compare-col" class:current=r.current data-testid=format!("compare-col-{mode}")>
+                                <h3><code>{mode}</code>{r.current.then(|| view! { <span class="tag">{lab.t("compare.current")}</span> })}</h3>
+                                {match r.error {
+                                    Some(e) => view! {
+                                        <div class="error" data-testid=format!("compare-error-{mode}")>
+                                            {e.error_class.clone().map(|c| view! { <code class="class">{c}</code> })}
+                                            <p class="message">{crate::i18n::localize(lab.lang.get(), &e.message)}</p>
+                                        </div>
+                                    }.into_any(),
+                                    None => view! {
+                                        <table class="grid mini-rows">
+                                            <tbody>
+                                                {r.batches.into_iter().map(|b| {
+                                                    let id = b.id;
+                                                    let n = b.rows.len();
+                                                    view! {
+                                                        <tr class="batch-head" data-testid="compare-batch" data-batch-id=id.to_string() data-rows=n.to_string()>
+                                                            <th colspan="9">{format!("{} {id}: {n}", lab.t("batch.id"))}</th>
+                                                        </tr>
+                                                        {b.rows.into_iter().take(20).map(|cells| view! { <tr>{cells.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}</tr> }).collect_view()}
+                                                    }
+                                                }).collect_view()}
+                                            </tbody>
+                                        </table>
+                                    }.into_any(),
+                                }}
+                            </section>
+                        }
+                    }).collect_view()}
+                </div>
+            </Show>
+        </div>
+    }
+}
