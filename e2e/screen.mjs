@@ -123,12 +123,16 @@ export async function screenChecks({ page, url, root, check, assert, outDir, Lab
     await page.screenshot({ path: path.join(outDir, 'screen-batch3-en.png') });
     await lab.el('batch-live').click();
     assert(JSON.stringify(await lab.stateRows()) === JSON.stringify(live), 'Live does not return to the latest state');
-    // Undo: the last step goes back whole.
+    // Undo: a step goes back whole. The preset's last step is empty (it runs nothing); the one
+    // before adds c10 (09:35), whose batches go with it.
     const [k, n] = await lab.stepsDone();
     const before = (await lab.batchIds()).length;
     await lab.el('undo').click();
     await lab.waitForStepsDone(k - 1, n);
-    assert((await lab.batchIds()).length < before, 'undo left the batches');
+    assert((await lab.batchIds()).length === before, 'undoing the empty step changed the batches');
+    await lab.el('undo').click();
+    await lab.waitForStepsDone(k - 2, n);
+    assert((await lab.batchIds()).length < before, 'undo left the batches of the c10 step');
   });
 
   await check('screen: compare output modes side by side; a mode Spark rejects shows its error', async () => {
