@@ -45,7 +45,7 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("scrub.as_of", "As of batch {n} (last: {last})", "배치 {n} 시점 (마지막: {last})"),
     ("scrub.live", "Live", "최신"),
     ("scrub.help", "Drag, or press ← / →: the state store, the sink, the metrics and the watermark show that batch.", "끌거나 ← / →를 누르세요: 상태 저장소, 싱크, 지표, 워터마크가 그 배치 시점을 보여 줍니다."),
-    ("sink.current", "Batch {n} emitted {k} rows", "배치 {n}이(가) {k}개 행을 내보냄"),
+    ("sink.current", "Emitted by batch {n}: {k}", "배치 {n}이(가) 내보낸 행: {k}개"),
     ("table.shown", "Showing {shown} of {total} rows", "{total}개 행 중 {shown}개 표시"),
     ("table.more", "Show more", "더 보기"),
     ("compare.modes", "Compare output modes", "출력 모드 비교"),

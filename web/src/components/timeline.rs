@@ -92,7 +92,7 @@ pub fn BatchScrubber() -> impl IntoView {
                 view! { <p class="muted">{lab.t("batches.none")}</p> }.into_any()
             } else {
                 view! {
-                    <label class="scrub">
+                    <label class="scrub" title=move || lab.t("scrub.help")>
                         <span class="scrub-label" data-testid="shown-batch">
                             {move || {
                                 let id = lab.shown_with(|v| v.batches.last().map(|b| b.id)).unwrap_or_default();
@@ -110,7 +110,6 @@ pub fn BatchScrubber() -> impl IntoView {
                         on:click=move |_| lab.selected_batch.set(None)>
                         {move || lab.t("scrub.live")}
                     </button>
-                    <p class="help">{move || lab.t("scrub.help")}</p>
                 }.into_any()
             }}
         </div>
