@@ -61,6 +61,8 @@ export async function screenChecks({ page, url, root, check, assert, outDir, Lab
       assert(await lab.inViewport(id), `${id} is not inside the 1280×720 viewport beside a lesson: ${JSON.stringify(await lab.box(id))}`);
     }
     await page.screenshot({ path: path.join(outDir, 'screen-lesson-1280x720-en.png') });
+    // The lesson offers its preset in place of the changed lab: keep the lab.
+    if ((await lab.el('replace-ask').count()) > 0) await lab.el('replace-no').click();
   });
 
   await check('screen: the delay slider replays every batch; the rows change as the engine says', async () => {
