@@ -54,22 +54,10 @@ fn main() {
     let v = session.view();
     println!("query: {}  mode: {:?}", v.query_text, v.mode);
     if let Some(e) = &v.error {
-        println!(
-            "ERROR {} {:?} at {:?}: {}",
-            e.kind, e.error_class, e.stage, e.message
-        );
+        println!("ERROR {} {:?} at {:?}: {}", e.kind, e.error_class, e.stage, e.message);
     }
     for b in &v.batches {
-        let m: Vec<String> = b
-            .metrics
-            .iter()
-            .map(|m| {
-                format!(
-                    "{}(tot {} upd {} rem {} drop {})",
-                    m.operator, m.total, m.updated, m.removed, m.dropped
-                )
-            })
-            .collect();
+        let m: Vec<String> = b.metrics.iter().map(|m| format!("{}(tot {} upd {} rem {} drop {})", m.operator, m.total, m.updated, m.removed, m.dropped)).collect();
         println!(
             "b{} step {:?} {}in {} wm {} late {} -> {} rows {}",
             b.id,
@@ -88,10 +76,7 @@ fn main() {
             println!("{}", b.progress_json);
         }
     }
-    println!(
-        "current wm {:?}; steps {}/{}; due {}",
-        v.watermark, v.steps_done, v.steps_total, v.no_data_batch_due
-    );
+    println!("current wm {:?}; steps {}/{}; due {}", v.watermark, v.steps_done, v.steps_total, v.no_data_batch_due);
     for t in &v.state {
         println!("state {} {:?}", t.operator, t.columns);
         for (r, st) in &t.rows {
@@ -99,15 +84,7 @@ fn main() {
         }
     }
     if let Some(r) = &v.recovery {
-        println!(
-            "sink {:?} runs {} dups {} visible {} active {} trigger {}",
-            r.sink,
-            r.runs,
-            r.duplicates,
-            r.sink_rows.iter().filter(|w| w.visible).count(),
-            r.active,
-            r.trigger
-        );
+        println!("sink {:?} runs {} dups {} visible {} active {} trigger {}", r.sink, r.runs, r.duplicates, r.sink_rows.iter().filter(|w| w.visible).count(), r.active, r.trigger);
         for (b, o, w) in &r.offset_log {
             println!("   offsets/{b}: {o} wm {w}");
         }

@@ -32,9 +32,7 @@ impl BenchRow {
 /// Every measurement the page makes, in order, as (workload index or None for the replay,
 /// events, runs). The page runs them one at a time so it can repaint in between.
 pub fn plan() -> Vec<(Option<usize>, usize, usize)> {
-    let mut out: Vec<(Option<usize>, usize, usize)> = (0..ALL.len())
-        .flat_map(|w| SIZES.iter().map(move |&(n, runs)| (Some(w), n, runs)))
-        .collect();
+    let mut out: Vec<(Option<usize>, usize, usize)> = (0..ALL.len()).flat_map(|w| SIZES.iter().map(move |&(n, runs)| (Some(w), n, runs))).collect();
     out.push((None, 1_000, 11));
     out
 }
@@ -77,10 +75,7 @@ pub fn measure(entry: (Option<usize>, usize, usize), now: &dyn Fn() -> f64) -> B
         }
     };
     BenchRow {
-        workload: w.and_then(|i| ALL.get(i)).map_or_else(
-            || "lab replay (50 steps)".to_string(),
-            |w| w.name.to_string(),
-        ),
+        workload: w.and_then(|i| ALL.get(i)).map_or_else(|| "lab replay (50 steps)".to_string(), |w| w.name.to_string()),
         events: n,
         median_ms: median(times),
         runs,

@@ -89,30 +89,17 @@ impl Claim {
     /// `crash_at_batch` and `crash_point` only set up the run, so a claim with nothing else
     /// is empty.
     pub fn is_empty(&self) -> bool {
-        let results_only = Claim {
-            script: None,
-            sink: None,
-            crash_at_batch: None,
-            crash_point: None,
-            ..self.clone()
-        };
+        let results_only = Claim { script: None, sink: None, crash_at_batch: None, crash_point: None, ..self.clone() };
         results_only == Claim::default()
     }
 
     /// True when the claim needs the recovery run (a `Session` with a sink, maybe a crash).
     pub fn is_recovery(&self) -> bool {
-        self.script.is_none()
-            && (self.sink.is_some()
-                || self.crash_at_batch.is_some()
-                || self.crash_point.is_some()
-                || self.has_recovery_results())
+        self.script.is_none() && (self.sink.is_some() || self.crash_at_batch.is_some() || self.crash_point.is_some() || self.has_recovery_results())
     }
 
     pub(crate) fn has_recovery_results(&self) -> bool {
-        self.duplicates.is_some()
-            || self.sink_visible_rows.is_some()
-            || self.runs.is_some()
-            || self.restart_error_contains.is_some()
+        self.duplicates.is_some() || self.sink_visible_rows.is_some() || self.runs.is_some() || self.restart_error_contains.is_some()
     }
 
     pub(crate) fn has_batch_keys(&self) -> bool {
@@ -176,28 +163,12 @@ fn plain_facts(q: &Question) -> Result<RunFacts, String> {
     let run: ScenarioRun = scenario::run(&scenario);
     // The day short times are shown on, as the lab picks it: the steps' first event time, else
     // (a rate source) the first time the run read.
-    let read_time = run
-        .batches
-        .iter()
-        .flat_map(|(_, b)| b.input_by_source().into_values().flatten())
-        .find_map(|r| {
-            r.iter().find_map(|v| {
-                if let Value::Timestamp(t) = v {
-                    Some(*t)
-                } else {
-                    None
-                }
-            })
-        });
-    let day = scenario_day(&scenario)
-        .or(read_time.map(day_of))
-        .unwrap_or_else(|| scenario_day_us(&scenario));
+    let read_time = run.batches.iter().flat_map(|(_, b)| b.input_by_source().into_values().flatten()).find_map(|r| {
+        r.iter().find_map(|v| if let Value::Timestamp(t) = v { Some(*t) } else { None })
+    });
+    let day = scenario_day(&scenario).or(read_time.map(day_of)).unwrap_or_else(|| scenario_day_us(&scenario));
     let error = run.error.as_ref().map(|e| match e {
-        Error::Analysis(a) => (
-            a.error_class.clone(),
-            stage_name(a.stage).to_string(),
-            a.message.clone(),
-        ),
+        Error::Analysis(a) => (a.error_class.clone(), stage_name(a.stage).to_string(), a.message.clone()),
         other => (String::new(), String::new(), other.to_string()),
     });
     let batches = run
@@ -205,41 +176,22 @@ fn plain_facts(q: &Question) -> Result<RunFacts, String> {
         .iter()
         .map(|(_, b)| BatchFacts {
             id: b.batch_id,
-            rows: b
-                .rows
-                .iter()
-                .map(|r| row_text(&r.iter().map(|v| display_cell(v, day)).collect::<Vec<_>>()))
-                .collect(),
+            rows: b.rows.iter().map(|r| row_text(&r.iter().map(|v| display_cell(v, day)).collect::<Vec<_>>())).collect(),
             watermark_ms: b.watermark_ms,
             late_watermark_ms: b.late_watermark_ms,
             no_data: b.no_data,
             progress: serde_json::to_value(&b.progress).unwrap_or(Json::Null),
         })
         .collect();
-    let labels = run
-        .batches
-        .iter()
-        .map(|(s, b)| format!("b{}@step{s}", b.batch_id))
-        .collect();
-    Ok(RunFacts {
-        error,
-        batches,
-        recovery: None,
-        labels,
-    })
+    let labels = run.batches.iter().map(|(s, b)| format!("b{}@step{s}", b.batch_id)).collect();
+    Ok(RunFacts { error, batches, recovery: None, labels })
 }
 
 /// The facts of a lab session as it stands (what its view shows).
 pub(crate) fn session_facts(s: &Session) -> RunFacts {
     let v = s.view();
     RunFacts {
-        error: v.error.as_ref().map(|e| {
-            (
-                e.error_class.clone().unwrap_or_default(),
-                e.stage.clone().unwrap_or_default(),
-                e.message.clone(),
-            )
-        }),
+        error: v.error.as_ref().map(|e| (e.error_class.clone().unwrap_or_default(), e.stage.clone().unwrap_or_default(), e.message.clone())),
         batches: v
             .batches
             .iter()
@@ -290,30 +242,17 @@ pub(crate) fn check_facts(c: &Claim, facts: &RunFacts) -> Result<(), String> {
             Some((class, stage, message)) if !class.is_empty() => {
                 if let Some(want) = &c.error_class {
                     if want != class {
-                        return Err(format!(
-                            "error_class: claimed {want}, the engine raised {class} ({message})"
-                        ));
+                        return Err(format!("error_class: claimed {want}, the engine raised {class} ({message})"));
                     }
                 }
                 if let Some(want) = &c.error_stage {
                     if want != stage {
-                        return Err(format!(
-                            "error_stage: claimed {want}, the engine raised {class} at {stage}"
-                        ));
+                        return Err(format!("error_stage: claimed {want}, the engine raised {class} at {stage}"));
                     }
                 }
             }
-            Some((_, _, message)) => {
-                return Err(format!(
-                    "claimed an analysis error, the engine failed with: {message}"
-                ))
-            }
-            None => {
-                return Err(format!(
-                    "claimed an error, but the query ran ({} batches)",
-                    facts.batches.len()
-                ))
-            }
+            Some((_, _, message)) => return Err(format!("claimed an analysis error, the engine failed with: {message}")),
+            None => return Err(format!("claimed an error, but the query ran ({} batches)", facts.batches.len())),
         }
     } else if let Some((_, _, message)) = &facts.error {
         if c.restart_error_contains.is_none() {
@@ -323,17 +262,11 @@ pub(crate) fn check_facts(c: &Claim, facts: &RunFacts) -> Result<(), String> {
     if let Some(id) = c.batch {
         // The last batch with this id: after a restart on a temporary checkpoint ids start again.
         let Some(b) = facts.batches.iter().rev().find(|b| b.id == id) else {
-            return Err(format!(
-                "batch {id} did not run (batches: [{}])",
-                facts.labels.join(" ")
-            ));
+            return Err(format!("batch {id} did not run (batches: [{}])", facts.labels.join(" ")));
         };
         if let Some(n) = c.rows {
             if b.rows.len() != n {
-                return Err(format!(
-                    "batch {id}: claimed {n} rows, the sink received {}",
-                    b.rows.len()
-                ));
+                return Err(format!("batch {id}: claimed {n} rows, the sink received {}", b.rows.len()));
             }
         }
         if let Some(want) = &c.row_set {
@@ -342,42 +275,22 @@ pub(crate) fn check_facts(c: &Claim, facts: &RunFacts) -> Result<(), String> {
             want.sort();
             got.sort();
             if want != got {
-                return Err(format!(
-                    "batch {id}: claimed row_set {want:?}, the sink received {got:?}"
-                ));
+                return Err(format!("batch {id}: claimed row_set {want:?}, the sink received {got:?}"));
             }
         }
-        for (key, claimed, actual) in [
-            ("watermark", &c.watermark, b.watermark_ms),
-            (
-                "late_watermark",
-                &c.late_watermark,
-                Some(b.late_watermark_ms),
-            ),
-        ] {
+        for (key, claimed, actual) in [("watermark", &c.watermark, b.watermark_ms), ("late_watermark", &c.late_watermark, Some(b.late_watermark_ms))] {
             let Some(wm) = claimed else { continue };
             let want = parse_timestamp_us(wm).map_err(|m| format!("{key} '{wm}': {m}"))?;
             match actual {
                 Some(ms) if ms * 1000 == want => {}
-                Some(ms) => {
-                    return Err(format!(
-                        "batch {id}: claimed {key} {wm}, it ran with {}",
-                        format_timestamp_us(ms * 1000)
-                    ))
-                }
-                None => {
-                    return Err(format!(
-                        "batch {id}: claimed {key} {wm}, the query has no watermark"
-                    ))
-                }
+                Some(ms) => return Err(format!("batch {id}: claimed {key} {wm}, it ran with {}", format_timestamp_us(ms * 1000))),
+                None => return Err(format!("batch {id}: claimed {key} {wm}, the query has no watermark")),
             }
         }
         if let Some(n) = c.input_rows {
             let got = json_path(&b.progress, "numInputRows").and_then(Json::as_u64);
             if got != Some(n) {
-                return Err(format!(
-                    "batch {id}: claimed input_rows = {n}, numInputRows = {got:?}"
-                ));
+                return Err(format!("batch {id}: claimed input_rows = {n}, numInputRows = {got:?}"));
             }
         }
         let state_keys = [
@@ -385,68 +298,37 @@ pub(crate) fn check_facts(c: &Claim, facts: &RunFacts) -> Result<(), String> {
             ("state_total", c.state_total, "numRowsTotal"),
             ("state_updated", c.state_updated, "numRowsUpdated"),
             ("state_removed", c.state_removed, "numRowsRemoved"),
-            (
-                "shuffle_partitions",
-                c.shuffle_partitions,
-                "numShufflePartitions",
-            ),
+            ("shuffle_partitions", c.shuffle_partitions, "numShufflePartitions"),
         ];
         for (key, claimed, field) in state_keys {
             let Some(n) = claimed else { continue };
             match state_number(b, field) {
                 Some(got) if got == n => {}
-                Some(got) => {
-                    return Err(format!("batch {id}: claimed {key} = {n}, {field} = {got}"))
-                }
-                None => {
-                    return Err(format!(
-                        "batch {id}: claimed {key} = {n}, but the query has no state operator"
-                    ))
-                }
+                Some(got) => return Err(format!("batch {id}: claimed {key} = {n}, {field} = {got}")),
+                None => return Err(format!("batch {id}: claimed {key} = {n}, but the query has no state operator")),
             }
         }
         if let Some(want) = &c.operators {
             let got: Vec<String> = json_path(&b.progress, "stateOperators")
                 .and_then(Json::as_array)
-                .map(|ops| {
-                    ops.iter()
-                        .filter_map(|o| {
-                            o.get("operatorName")
-                                .and_then(Json::as_str)
-                                .map(str::to_string)
-                        })
-                        .collect()
-                })
+                .map(|ops| ops.iter().filter_map(|o| o.get("operatorName").and_then(Json::as_str).map(str::to_string)).collect())
                 .unwrap_or_default();
             if &got != want {
-                return Err(format!(
-                    "batch {id}: claimed operators {want:?}, the progress lists {got:?}"
-                ));
+                return Err(format!("batch {id}: claimed operators {want:?}, the progress lists {got:?}"));
             }
         }
         if let Some(fields) = &c.progress {
             for (path, want) in fields {
                 match json_path(&b.progress, path) {
                     Some(got) if json_equal(got, want) => {}
-                    Some(got) => {
-                        return Err(format!(
-                            "batch {id}: claimed progress {path} = {want}, it is {got}"
-                        ))
-                    }
-                    None => {
-                        return Err(format!(
-                        "batch {id}: claimed progress {path} = {want}, the progress has no {path}"
-                    ))
-                    }
+                    Some(got) => return Err(format!("batch {id}: claimed progress {path} = {want}, it is {got}")),
+                    None => return Err(format!("batch {id}: claimed progress {path} = {want}, the progress has no {path}")),
                 }
             }
         }
         if let Some(nd) = c.no_data {
             if b.no_data != nd {
-                return Err(format!(
-                    "batch {id}: claimed no_data = {nd}, it was {}",
-                    b.no_data
-                ));
+                return Err(format!("batch {id}: claimed no_data = {nd}, it was {}", b.no_data));
             }
         }
     }
@@ -458,9 +340,7 @@ pub(crate) fn check_facts(c: &Claim, facts: &RunFacts) -> Result<(), String> {
     if let Some(n) = c.emitted_total {
         let total: usize = facts.batches.iter().map(|b| b.rows.len()).sum();
         if total != n {
-            return Err(format!(
-                "claimed {n} rows emitted in total, the sink received {total}"
-            ));
+            return Err(format!("claimed {n} rows emitted in total, the sink received {total}"));
         }
     }
     Ok(())
@@ -471,16 +351,8 @@ fn check_script_recovery(c: &Claim, facts: &RunFacts) -> Result<(), String> {
     if let Some(want) = &c.restart_error_contains {
         match &facts.error {
             Some((_, _, got)) if got.contains(want.as_str()) => {}
-            Some((_, _, got)) => {
-                return Err(format!(
-                    "claimed restart_error_contains = '{want}', the session failed with: {got}"
-                ))
-            }
-            None => {
-                return Err(format!(
-                    "claimed restart_error_contains = '{want}', but nothing failed"
-                ))
-            }
+            Some((_, _, got)) => return Err(format!("claimed restart_error_contains = '{want}', the session failed with: {got}")),
+            None => return Err(format!("claimed restart_error_contains = '{want}', but nothing failed")),
         }
     }
     let wants_view = c.duplicates.is_some() || c.sink_visible_rows.is_some() || c.runs.is_some();
@@ -496,10 +368,7 @@ fn check_script_recovery(c: &Claim, facts: &RunFacts) -> Result<(), String> {
 fn compare_recovery(c: &Claim, r: &RecoveryView, setup: &str, ran: &str) -> Result<(), String> {
     if let Some(n) = c.duplicates {
         if r.duplicates != n {
-            return Err(format!(
-                "{setup}: claimed duplicates = {n}, a reader sees {} (batches: [{ran}])",
-                r.duplicates
-            ));
+            return Err(format!("{setup}: claimed duplicates = {n}, a reader sees {} (batches: [{ran}])", r.duplicates));
         }
     }
     if let Some(n) = c.sink_visible_rows {
@@ -510,10 +379,7 @@ fn compare_recovery(c: &Claim, r: &RecoveryView, setup: &str, ran: &str) -> Resu
     }
     if let Some(n) = c.runs {
         if r.runs != n {
-            return Err(format!(
-                "{setup}: claimed runs = {n}, the checkpoint was started {} times",
-                r.runs
-            ));
+            return Err(format!("{setup}: claimed runs = {n}, the checkpoint was started {} times", r.runs));
         }
     }
     Ok(())
@@ -532,10 +398,7 @@ pub struct RecoveryRun {
 }
 
 fn ids_text(ids: &[u64]) -> String {
-    ids.iter()
-        .map(|i| format!("b{i}"))
-        .collect::<Vec<_>>()
-        .join(" ")
+    ids.iter().map(|i| format!("b{i}")).collect::<Vec<_>>().join(" ")
 }
 
 fn batch_ids(s: &Session) -> Vec<u64> {
@@ -548,9 +411,7 @@ fn trigger_one(s: &mut Session) -> Result<(), String> {
     s.trigger();
     let v = s.view();
     if v.batches.len() == before {
-        let why = v
-            .error
-            .map_or_else(|| "nothing ran".to_string(), |e| e.message);
+        let why = v.error.map_or_else(|| "nothing ran".to_string(), |e| e.message);
         return Err(format!("a batch was due but did not run: {why}"));
     }
     Ok(())
@@ -578,19 +439,12 @@ pub fn recovery_run(q: &Question) -> Result<RecoveryRun, String> {
     }
     let mut restart_error = None;
     if let Some(crash_at) = c.crash_at_batch {
-        let point_id = c
-            .crash_point
-            .as_deref()
-            .ok_or("crash_at_batch needs crash_point")?;
-        let point = CrashPoint::parse(point_id)
-            .ok_or_else(|| format!("unknown crash point '{point_id}'"))?;
+        let point_id = c.crash_point.as_deref().ok_or("crash_at_batch needs crash_point")?;
+        let point = CrashPoint::parse(point_id).ok_or_else(|| format!("unknown crash point '{point_id}'"))?;
         loop {
             let next = s.view().batches.last().map_or(0, |b| b.id + 1);
             if next > crash_at {
-                return Err(format!(
-                    "batch {crash_at} already ran (batches: [{}])",
-                    ids_text(&batch_ids(&s))
-                ));
+                return Err(format!("batch {crash_at} already ran (batches: [{}])", ids_text(&batch_ids(&s))));
             }
             if s.batch_due() {
                 if next == crash_at {
@@ -598,14 +452,10 @@ pub fn recovery_run(q: &Question) -> Result<RecoveryRun, String> {
                 }
                 trigger_one(&mut s)?;
             } else if !s.push_step() {
-                return Err(format!(
-                    "batch {crash_at} never runs: the scenario ends after batches [{}]",
-                    ids_text(&batch_ids(&s))
-                ));
+                return Err(format!("batch {crash_at} never runs: the scenario ends after batches [{}]", ids_text(&batch_ids(&s))));
             }
         }
-        s.crash(point)
-            .map_err(|m| format!("batch {crash_at}: {m}"))?;
+        s.crash(point).map_err(|m| format!("batch {crash_at}: {m}"))?;
         if s.view().recovery.and_then(|r| r.crashed).is_none() {
             return Err(format!("batch {crash_at} did not crash at {point_id}"));
         }
@@ -627,11 +477,7 @@ pub fn recovery_run(q: &Question) -> Result<RecoveryRun, String> {
         }
     }
     let v = s.view();
-    Ok(RecoveryRun {
-        recovery: v.recovery,
-        restart_error,
-        batch_ids: v.batches.iter().map(|b| b.id).collect(),
-    })
+    Ok(RecoveryRun { recovery: v.recovery, restart_error, batch_ids: v.batches.iter().map(|b| b.id).collect() })
 }
 
 fn check_recovery(q: &Question) -> Result<(), String> {
@@ -646,20 +492,14 @@ fn check_recovery(q: &Question) -> Result<(), String> {
         (Some(want), Some(got)) if !got.contains(want.as_str()) => {
             return Err(format!("{setup}: claimed restart_error_contains = '{want}', the restart failed with: {got}"));
         }
-        (Some(want), None) => {
-            return Err(format!(
-                "{setup}: claimed restart_error_contains = '{want}', but the restart worked"
-            ))
-        }
+        (Some(want), None) => return Err(format!("{setup}: claimed restart_error_contains = '{want}', but the restart worked")),
         _ => {}
     }
     let wants_view = c.duplicates.is_some() || c.sink_visible_rows.is_some() || c.runs.is_some();
     let Some(r) = run.recovery.as_ref().filter(|_| wants_view) else {
         if wants_view {
             let why = run.restart_error.as_deref().unwrap_or("no query");
-            return Err(format!(
-                "{setup}: claimed sink/checkpoint numbers, but the restart failed: {why}"
-            ));
+            return Err(format!("{setup}: claimed sink/checkpoint numbers, but the restart failed: {why}"));
         }
         return Ok(());
     };
@@ -692,10 +532,7 @@ pub fn check_claim(q: &Question) -> Result<(), String> {
         Ok(f) => f,
         Err(m) => return fail(m),
     };
-    let plain = Claim {
-        restart_error_contains: None,
-        ..c.clone()
-    };
+    let plain = Claim { restart_error_contains: None, ..c.clone() };
     if let Err(m) = check_facts(&plain, &facts) {
         return fail(m);
     }

@@ -41,9 +41,7 @@ pub fn install_panic_hook() {
 /// function, replaces the body's text with the message.
 pub fn show_crash_screen(message: &str) {
     use wasm_bindgen::JsCast;
-    let Some(window) = web_sys::window() else {
-        return;
-    };
+    let Some(window) = web_sys::window() else { return };
     let f = js_sys::Reflect::get(&window, &JsValue::from_str("streamlabCrash")).ok();
     match f.and_then(|f| f.dyn_into::<js_sys::Function>().ok()) {
         Some(f) => {
@@ -51,9 +49,7 @@ pub fn show_crash_screen(message: &str) {
         }
         None => {
             if let Some(body) = window.document().and_then(|d| d.body()) {
-                body.set_text_content(Some(&format!(
-                    "Streamlab stopped: {message}. Reload the page to start again."
-                )));
+                body.set_text_content(Some(&format!("Streamlab stopped: {message}. Reload the page to start again.")));
             }
         }
     }
@@ -104,12 +100,7 @@ pub fn finish_boot() {
 pub fn set_aside_notice() -> Option<String> {
     let s = storage()?;
     s.get_item(SET_ASIDE_KEY).ok().flatten()?;
-    Some(
-        s.get_item(SET_ASIDE_REASON_KEY)
-            .ok()
-            .flatten()
-            .unwrap_or_else(|| "it could not be loaded".into()),
-    )
+    Some(s.get_item(SET_ASIDE_REASON_KEY).ok().flatten().unwrap_or_else(|| "it could not be loaded".into()))
 }
 
 /// Puts the set-aside session back as the saved session (the caller reloads the page).

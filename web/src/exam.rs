@@ -101,10 +101,7 @@ pub fn draw(bank: &[Question], n: usize, seed: u64) -> Exam {
                 break;
             }
             if let Some(q) = pools[t].get(round) {
-                items.push(ExamItem {
-                    question: q.id.clone(),
-                    order: shuffled(q, seed),
-                });
+                items.push(ExamItem { question: q.id.clone(), order: shuffled(q, seed) });
             }
         }
         round += 1;
@@ -122,9 +119,7 @@ pub fn score(bank: &[Question], exam: &Exam, answers: &[ExamAnswer]) -> ExamRepo
     let mut wrong = Vec::new();
     let (mut asked, mut correct) = (0, 0);
     for (i, item) in exam.items.iter().enumerate() {
-        let Some(q) = bank.iter().find(|q| q.id == item.question) else {
-            continue;
-        };
+        let Some(q) = bank.iter().find(|q| q.id == item.question) else { continue };
         let answer = answers.get(i).cloned().unwrap_or(ExamAnswer::Skipped);
         let given_choice = match &answer {
             ExamAnswer::Shown(k) => item.order.get(*k).copied(),
@@ -146,11 +141,7 @@ pub fn score(bank: &[Question], exam: &Exam, answers: &[ExamAnswer]) -> ExamRepo
                 t.asked += 1;
                 t.correct += usize::from(right);
             }
-            None => per_topic.push(TopicScore {
-                topic: q.topic.clone(),
-                asked: 1,
-                correct: usize::from(right),
-            }),
+            None => per_topic.push(TopicScore { topic: q.topic.clone(), asked: 1, correct: usize::from(right) }),
         }
         if !right {
             wrong.push(WrongAnswer {
@@ -165,27 +156,14 @@ pub fn score(bank: &[Question], exam: &Exam, answers: &[ExamAnswer]) -> ExamRepo
             });
         }
     }
-    ExamReport {
-        asked,
-        correct,
-        per_topic,
-        wrong,
-    }
+    ExamReport { asked, correct, per_topic, wrong }
 }
 
 /// Records every scored answer of an exam in `progress` (exam answers; missed ones join the
 /// review queue).
-pub fn record(
-    progress: &mut crate::progress::Progress,
-    bank: &[Question],
-    exam: &Exam,
-    report: &ExamReport,
-    today: crate::progress::Day,
-) {
+pub fn record(progress: &mut crate::progress::Progress, bank: &[Question], exam: &Exam, report: &ExamReport, today: crate::progress::Day) {
     for item in &exam.items {
-        let Some(q) = bank.iter().find(|q| q.id == item.question) else {
-            continue;
-        };
+        let Some(q) = bank.iter().find(|q| q.id == item.question) else { continue };
         let missed = report.wrong.iter().any(|w| w.question == q.id);
         progress.record(q, !missed, today, true);
     }
@@ -208,7 +186,6 @@ impl ExamInProgress {
     /// the record does not fit the bank (the bank changed since, or the record is damaged).
     pub fn resume(&self, bank: &[Question]) -> Option<(Exam, Vec<ExamAnswer>, usize)> {
         let exam = draw(bank, self.n, self.seed);
-        (self.answers.len() == exam.items.len() && self.index < exam.items.len())
-            .then(|| (exam, self.answers.clone(), self.index))
+        (self.answers.len() == exam.items.len() && self.index < exam.items.len()).then(|| (exam, self.answers.clone(), self.index))
     }
 }

@@ -40,20 +40,11 @@ struct File {
 pub fn glossary() -> Result<Vec<Term>, String> {
     let file: File = toml::from_str(GLOSSARY).map_err(|e| format!("quizzes/glossary.toml: {e}"))?;
     for t in &file.term {
-        if [&t.en, &t.ko, &t.def_en, &t.def_ko]
-            .iter()
-            .any(|s| s.trim().is_empty())
-        {
-            return Err(format!(
-                "quizzes/glossary.toml: term '{}' has an empty field",
-                t.en
-            ));
+        if [&t.en, &t.ko, &t.def_en, &t.def_ko].iter().any(|s| s.trim().is_empty()) {
+            return Err(format!("quizzes/glossary.toml: term '{}' has an empty field", t.en));
         }
         if let Some(b) = t.banned.iter().find(|b| b.trim().is_empty()) {
-            return Err(format!(
-                "quizzes/glossary.toml: term '{}' has an empty banned variant '{b}'",
-                t.en
-            ));
+            return Err(format!("quizzes/glossary.toml: term '{}' has an empty banned variant '{b}'", t.en));
         }
     }
     for t in &file.term {
@@ -67,19 +58,11 @@ pub fn glossary() -> Result<Vec<Term>, String> {
 /// Every banned variant in `text`: (variant, the term to use instead). An occurrence inside
 /// a use of some term's own Korean text is not flagged (`윈도` inside `윈도우`).
 pub fn banned_in(text: &str, terms: &[Term]) -> Vec<(String, String)> {
-    let allowed: Vec<(usize, usize)> = terms
-        .iter()
-        .flat_map(|t| {
-            text.match_indices(t.ko.as_str())
-                .map(|(i, m)| (i, i + m.len()))
-        })
-        .collect();
+    let allowed: Vec<(usize, usize)> = terms.iter().flat_map(|t| text.match_indices(t.ko.as_str()).map(|(i, m)| (i, i + m.len()))).collect();
     let mut out = Vec::new();
     for t in terms {
         for b in &t.banned {
-            let hit = text
-                .match_indices(b.as_str())
-                .any(|(i, m)| !allowed.iter().any(|(s, e)| *s <= i && i + m.len() <= *e));
+            let hit = text.match_indices(b.as_str()).any(|(i, m)| !allowed.iter().any(|(s, e)| *s <= i && i + m.len() <= *e));
             if hit {
                 out.push((b.clone(), t.ko.clone()));
             }
@@ -107,10 +90,7 @@ pub fn korean_texts() -> Result<Vec<(String, String)>, String> {
     }
     for q in bank()? {
         out.push((format!("question {} prompt", q.id), q.ko.prompt.clone()));
-        out.push((
-            format!("question {} explanation", q.id),
-            q.ko.explanation.clone(),
-        ));
+        out.push((format!("question {} explanation", q.id), q.ko.explanation.clone()));
         if q.kind == Kind::Choice {
             for (i, c) in q.ko.choices.iter().enumerate() {
                 out.push((format!("question {} choice {i}", q.id), c.clone()));
@@ -119,12 +99,7 @@ pub fn korean_texts() -> Result<Vec<(String, String)>, String> {
     }
     for l in crate::lesson::lessons()? {
         let t = &l.ko;
-        for (field, text) in [
-            ("title", &t.title),
-            ("text", &t.text),
-            ("watch", &t.watch),
-            ("speaker", &t.speaker),
-        ] {
+        for (field, text) in [("title", &t.title), ("text", &t.text), ("watch", &t.watch), ("speaker", &t.speaker)] {
             out.push((format!("lesson {} {field}", l.id), text.clone()));
         }
         if let Some(e) = &t.exam {
@@ -152,26 +127,14 @@ mod tests {
     use super::*;
 
     fn term(ko: &str, banned: &[&str]) -> Term {
-        Term {
-            en: "x".into(),
-            ko: ko.into(),
-            banned: banned.iter().map(|b| b.to_string()).collect(),
-            def_en: "x".into(),
-            def_ko: "x".into(),
-        }
+        Term { en: "x".into(), ko: ko.into(), banned: banned.iter().map(|b| b.to_string()).collect(), def_en: "x".into(), def_ko: "x".into() }
     }
 
     #[test]
     fn a_variant_inside_the_term_itself_is_not_flagged() {
-        let terms = [
-            term("윈도우", &["윈도"]),
-            term("데이터 없는 배치", &["no-data 배치"]),
-        ];
+        let terms = [term("윈도우", &["윈도"]), term("데이터 없는 배치", &["no-data 배치"])];
         assert!(banned_in("10분 윈도우", &terms).is_empty());
-        assert_eq!(
-            banned_in("10분 윈도", &terms),
-            vec![("윈도".to_string(), "윈도우".to_string())]
-        );
+        assert_eq!(banned_in("10분 윈도", &terms), vec![("윈도".to_string(), "윈도우".to_string())]);
         assert_eq!(banned_in("no-data 배치가 실행된다", &terms).len(), 1);
     }
 

@@ -318,11 +318,7 @@ fn holes<'a>(pattern: &str, text: &'a str) -> Option<Vec<&'a str>> {
     for (i, lit) in parts.iter().enumerate().skip(1) {
         let last = i == parts.len() - 1;
         let at = if last {
-            if lit.is_empty() {
-                Some(rest.len())
-            } else {
-                rest.strip_suffix(lit).map(str::len)
-            }
+            if lit.is_empty() { Some(rest.len()) } else { rest.strip_suffix(lit).map(str::len) }
         } else if lit.is_empty() {
             None
         } else {
@@ -353,22 +349,14 @@ pub fn localize(lang: Lang, message: &str) -> String {
     if let Some(ko) = localize_part(message) {
         return ko;
     }
-    parts
-        .iter()
-        .zip(each)
-        .map(|(p, k)| k.unwrap_or_else(|| p.to_string()))
-        .collect::<Vec<_>>()
-        .join("; ")
+    parts.iter().zip(each).map(|(p, k)| k.unwrap_or_else(|| p.to_string())).collect::<Vec<_>>().join("; ")
 }
 
 fn localize_part(part: &str) -> Option<String> {
     // `post_id: <sentence>`: a field name (or a path such as `steps[2].clicks[0].post_id`)
     // before the sentence.
     if let Some((field, rest)) = part.split_once(": ") {
-        let is_name = !field.is_empty()
-            && field
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "_.[]".contains(c));
+        let is_name = !field.is_empty() && field.chars().all(|c| c.is_ascii_alphanumeric() || "_.[]".contains(c));
         if is_name {
             if let Some(ko) = localize_sentence(rest, 0) {
                 return Some(format!("{field}: {ko}"));
@@ -438,10 +426,7 @@ mod tests {
             localize(Lang::Ko, en),
             "post_id: 문자열 \"seven\"은(는) long에 들어가는 정수가 아니므로 Spark는 NULL로 읽습니다; event_time: '25:00'은(는) 시각이 아닙니다. 12:07 또는 12:07:30처럼 쓰세요"
         );
-        assert_eq!(
-            localize(Lang::Ko, "no source named 'x'"),
-            "'x'라는 소스가 없습니다"
-        );
+        assert_eq!(localize(Lang::Ko, "no source named 'x'"), "'x'라는 소스가 없습니다");
         // Two notes of the same kind stay two notes.
         assert_eq!(
             localize(Lang::Ko, "a: the number 1.5 (with a fraction) is not a whole number that fits a long: Spark reads NULL; b: an empty string is not a whole number that fits a long: Spark reads NULL"),

@@ -17,70 +17,22 @@ use crate::session::{LabView, Session};
 
 /// Every lesson file, in the order of the path: (file name without `.toml`, TOML text).
 const LESSON_FILES: &[(&str, &str)] = &[
-    (
-        "01-input-table",
-        include_str!("../../quizzes/lessons/01-input-table.toml"),
-    ),
-    (
-        "02-output-modes",
-        include_str!("../../quizzes/lessons/02-output-modes.toml"),
-    ),
-    (
-        "03-triggers",
-        include_str!("../../quizzes/lessons/03-triggers.toml"),
-    ),
-    (
-        "04-windows",
-        include_str!("../../quizzes/lessons/04-windows.toml"),
-    ),
-    (
-        "05-watermarks",
-        include_str!("../../quizzes/lessons/05-watermarks.toml"),
-    ),
-    (
-        "06-late-data",
-        include_str!("../../quizzes/lessons/06-late-data.toml"),
-    ),
-    (
-        "07-session-windows",
-        include_str!("../../quizzes/lessons/07-session-windows.toml"),
-    ),
-    (
-        "08-dedup",
-        include_str!("../../quizzes/lessons/08-dedup.toml"),
-    ),
-    (
-        "09-stream-static-joins",
-        include_str!("../../quizzes/lessons/09-stream-static-joins.toml"),
-    ),
-    (
-        "10-stream-stream-joins",
-        include_str!("../../quizzes/lessons/10-stream-stream-joins.toml"),
-    ),
-    (
-        "11-multiple-watermarks",
-        include_str!("../../quizzes/lessons/11-multiple-watermarks.toml"),
-    ),
-    (
-        "12-checkpoints",
-        include_str!("../../quizzes/lessons/12-checkpoints.toml"),
-    ),
-    (
-        "13-exactly-once",
-        include_str!("../../quizzes/lessons/13-exactly-once.toml"),
-    ),
-    (
-        "14-sources",
-        include_str!("../../quizzes/lessons/14-sources.toml"),
-    ),
-    (
-        "15-monitoring",
-        include_str!("../../quizzes/lessons/15-monitoring.toml"),
-    ),
-    (
-        "16-state-store",
-        include_str!("../../quizzes/lessons/16-state-store.toml"),
-    ),
+    ("01-input-table", include_str!("../../quizzes/lessons/01-input-table.toml")),
+    ("02-output-modes", include_str!("../../quizzes/lessons/02-output-modes.toml")),
+    ("03-triggers", include_str!("../../quizzes/lessons/03-triggers.toml")),
+    ("04-windows", include_str!("../../quizzes/lessons/04-windows.toml")),
+    ("05-watermarks", include_str!("../../quizzes/lessons/05-watermarks.toml")),
+    ("06-late-data", include_str!("../../quizzes/lessons/06-late-data.toml")),
+    ("07-session-windows", include_str!("../../quizzes/lessons/07-session-windows.toml")),
+    ("08-dedup", include_str!("../../quizzes/lessons/08-dedup.toml")),
+    ("09-stream-static-joins", include_str!("../../quizzes/lessons/09-stream-static-joins.toml")),
+    ("10-stream-stream-joins", include_str!("../../quizzes/lessons/10-stream-stream-joins.toml")),
+    ("11-multiple-watermarks", include_str!("../../quizzes/lessons/11-multiple-watermarks.toml")),
+    ("12-checkpoints", include_str!("../../quizzes/lessons/12-checkpoints.toml")),
+    ("13-exactly-once", include_str!("../../quizzes/lessons/13-exactly-once.toml")),
+    ("14-sources", include_str!("../../quizzes/lessons/14-sources.toml")),
+    ("15-monitoring", include_str!("../../quizzes/lessons/15-monitoring.toml")),
+    ("16-state-store", include_str!("../../quizzes/lessons/16-state-store.toml")),
 ];
 
 /// One language's text of a lesson.
@@ -179,19 +131,12 @@ impl Condition {
             _ => Ok(()),
         };
         at_least("batches", self.batches_at_least, v.batches.len())?;
-        at_least(
-            "no-data batches",
-            self.no_data_batches_at_least,
-            v.batches.iter().filter(|b| b.no_data).count(),
-        )?;
+        at_least("no-data batches", self.no_data_batches_at_least, v.batches.iter().filter(|b| b.no_data).count())?;
         at_least("steps done", self.steps_done_at_least, v.steps_done)?;
         at_least("pending rows", self.pending_at_least, v.pending.len())?;
         if let Some(wm) = &self.watermark {
             if v.watermark.as_deref() != Some(wm.as_str()) {
-                return Err(format!(
-                    "the watermark is {}, not {wm}",
-                    v.watermark.as_deref().unwrap_or("none")
-                ));
+                return Err(format!("the watermark is {}, not {wm}", v.watermark.as_deref().unwrap_or("none")));
             }
         }
         if let Some(m) = &self.mode {
@@ -223,11 +168,7 @@ impl Condition {
         }
         if let Some(want) = self.no_error {
             if want == v.error.is_some() {
-                return Err(if want {
-                    "the lab shows an error".into()
-                } else {
-                    "the lab shows no error".into()
-                });
+                return Err(if want { "the lab shows an error".into() } else { "the lab shows no error".into() });
             }
         }
         if let Some(cells) = &self.emitted_row {
@@ -240,23 +181,14 @@ impl Condition {
             }
         }
         if let Some(n) = self.dropped_at_least {
-            let got: u64 = v
-                .batches
-                .iter()
-                .filter_map(|b| b.metrics.first())
-                .map(|m| m.dropped)
-                .sum();
+            let got: u64 = v.batches.iter().filter_map(|b| b.metrics.first()).map(|m| m.dropped).sum();
             if got < n {
                 return Err(format!("dropped rows: {got} of {n}"));
             }
         }
         if let Some(a) = self.active {
             if rec.map(|r| r.active) != Some(a) {
-                return Err(if a {
-                    "the query is not active".into()
-                } else {
-                    "the query is still active".into()
-                });
+                return Err(if a { "the query is not active".into() } else { "the query is still active".into() });
             }
         }
         if let Some(n) = self.runs_at_least {
@@ -277,25 +209,13 @@ impl Condition {
                 return Err(format!("source {name} is not {kind}"));
             }
         }
-        let batch_keys = self.batch_watermark.is_some()
-            || self.batch_rows.is_some()
-            || self.batch_no_data.is_some()
-            || self.batch_dropped.is_some()
-            || self.batch_state_total.is_some();
+        let batch_keys = self.batch_watermark.is_some() || self.batch_rows.is_some() || self.batch_no_data.is_some() || self.batch_dropped.is_some() || self.batch_state_total.is_some();
         if let Some(id) = self.batch {
-            let b = v
-                .batches
-                .iter()
-                .rev()
-                .find(|b| b.id == id)
-                .ok_or_else(|| format!("batch {id} has not run"))?;
+            let b = v.batches.iter().rev().find(|b| b.id == id).ok_or_else(|| format!("batch {id} has not run"))?;
             if let Some(wm) = &self.batch_watermark {
                 let want = parse_timestamp_us(wm).ok().map(|us| us / 1000);
                 if b.watermark_ms != want {
-                    return Err(format!(
-                        "batch {id} ran with watermark {}, not {wm}",
-                        b.watermark.as_deref().unwrap_or("none")
-                    ));
+                    return Err(format!("batch {id} ran with watermark {}, not {wm}", b.watermark.as_deref().unwrap_or("none")));
                 }
             }
             if let Some(n) = self.batch_rows {
@@ -311,25 +231,13 @@ impl Condition {
             if let Some(n) = self.batch_dropped {
                 let got = b.metrics.first().map(|m| m.dropped);
                 if got != Some(n) {
-                    return Err(format!(
-                        "batch {id} dropped {}, not {n}",
-                        got.map_or_else(
-                            || "nothing (no state operator)".to_string(),
-                            |g| g.to_string()
-                        )
-                    ));
+                    return Err(format!("batch {id} dropped {}, not {n}", got.map_or_else(|| "nothing (no state operator)".to_string(), |g| g.to_string())));
                 }
             }
             if let Some(n) = self.batch_state_total {
                 let got = b.metrics.first().map(|m| m.total);
                 if got != Some(n) {
-                    return Err(format!(
-                        "batch {id} state total {}, not {n}",
-                        got.map_or_else(
-                            || "none (no state operator)".to_string(),
-                            |g| g.to_string()
-                        )
-                    ));
+                    return Err(format!("batch {id} state total {}, not {n}", got.map_or_else(|| "none (no state operator)".to_string(), |g| g.to_string())));
                 }
             }
         } else if batch_keys {
@@ -361,11 +269,7 @@ pub struct GuidedStep {
 impl GuidedStep {
     /// The step's text in `lang`.
     pub fn text(&self, lang: Lang) -> &StepText {
-        if lang == Lang::Ko {
-            &self.ko
-        } else {
-            &self.en
-        }
+        if lang == Lang::Ko { &self.ko } else { &self.en }
     }
 }
 
@@ -397,11 +301,7 @@ pub struct Lesson {
 impl Lesson {
     /// The lesson's text in `lang`.
     pub fn text(&self, lang: Lang) -> &LessonText {
-        if lang == Lang::Ko {
-            &self.ko
-        } else {
-            &self.en
-        }
+        if lang == Lang::Ko { &self.ko } else { &self.en }
     }
 
     /// A fresh lab session over the lesson's preset.
@@ -436,18 +336,10 @@ impl Lesson {
             return Err(format!("{} questions, 3 to 6 needed", self.questions.len()));
         }
         if self.steps.len() < 2 {
-            return Err(format!(
-                "{} guided steps, at least 2 needed",
-                self.steps.len()
-            ));
+            return Err(format!("{} guided steps, at least 2 needed", self.steps.len()));
         }
         for (lang, t) in [("en", &self.en), ("ko", &self.ko)] {
-            for (field, text) in [
-                ("title", &t.title),
-                ("text", &t.text),
-                ("watch", &t.watch),
-                ("speaker", &t.speaker),
-            ] {
+            for (field, text) in [("title", &t.title), ("text", &t.text), ("watch", &t.watch), ("speaker", &t.speaker)] {
                 if text.trim().is_empty() {
                     return Err(format!("{lang}.{field} is empty"));
                 }
@@ -457,10 +349,7 @@ impl Lesson {
             if s.expect.is_empty() {
                 return Err(format!("step {i}: an empty condition cannot fail"));
             }
-            if [&s.en.text, &s.en.why, &s.ko.text, &s.ko.why]
-                .iter()
-                .any(|t| t.trim().is_empty())
-            {
+            if [&s.en.text, &s.en.why, &s.ko.text, &s.ko.why].iter().any(|t| t.trim().is_empty()) {
                 return Err(format!("step {i}: empty text or why"));
             }
             for a in &s.actions {
@@ -472,10 +361,7 @@ impl Lesson {
             if let Some(t) = &s.expect.trigger {
                 parse_trigger(t).ok_or_else(|| format!("step {i}: unknown trigger '{t}'"))?;
             }
-            for wm in [&s.expect.watermark, &s.expect.batch_watermark]
-                .into_iter()
-                .flatten()
-            {
+            for wm in [&s.expect.watermark, &s.expect.batch_watermark].into_iter().flatten() {
                 parse_timestamp_us(wm).map_err(|m| format!("step {i}: watermark '{wm}': {m}"))?;
             }
         }
@@ -492,15 +378,10 @@ pub fn lessons() -> Result<Vec<Lesson>, String> {
         .iter()
         .enumerate()
         .map(|(i, (file, text))| {
-            let mut l: Lesson =
-                toml::from_str(text).map_err(|e| format!("quizzes/lessons/{file}.toml: {e}"))?;
-            l.id = file
-                .split_once('-')
-                .map_or(*file, |(_, rest)| rest)
-                .to_string();
+            let mut l: Lesson = toml::from_str(text).map_err(|e| format!("quizzes/lessons/{file}.toml: {e}"))?;
+            l.id = file.split_once('-').map_or(*file, |(_, rest)| rest).to_string();
             l.number = i + 1;
-            l.validate()
-                .map_err(|m| format!("quizzes/lessons/{file}.toml: {m}"))?;
+            l.validate().map_err(|m| format!("quizzes/lessons/{file}.toml: {m}"))?;
             Ok(l)
         })
         .collect()

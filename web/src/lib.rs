@@ -94,10 +94,7 @@ impl Lab {
 
     /// Changes the session and refreshes the view.
     pub fn act<R>(&self, f: impl FnOnce(&mut Session) -> R) -> R {
-        let r = self
-            .session
-            .try_update_value(f)
-            .expect("the session lives as long as the page");
+        let r = self.session.try_update_value(f).expect("the session lives as long as the page");
         self.tick.update(|t| *t += 1);
         r
     }
@@ -153,9 +150,7 @@ pub fn App() -> impl IntoView {
 /// For the end-to-end test of the recovery screen: a page opened with `#debug-panic` panics
 /// while it loads, as a bug in replaying a saved session would.
 fn debug_panic_on_load() {
-    let hash = web_sys::window()
-        .and_then(|w| w.location().hash().ok())
-        .unwrap_or_default();
+    let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
     if hash == "#debug-panic" {
         panic!("a panic while loading, asked for by #debug-panic");
     }

@@ -3,9 +3,7 @@ fn main() {
     // A panic shows the recovery screen (`crash`), never a dead page.
     streamlab_web::crash::install_panic_hook();
     // `index.html?bench` is the benchmark page; anything else is the lab.
-    let bench = web_sys::window()
-        .and_then(|w| w.location().search().ok())
-        .is_some_and(|q| q.contains("bench"));
+    let bench = web_sys::window().and_then(|w| w.location().search().ok()).is_some_and(|q| q.contains("bench"));
     if bench {
         leptos::mount::mount_to_body(streamlab_web::components::bench::BenchPage);
     } else {

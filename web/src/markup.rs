@@ -23,11 +23,7 @@ pub enum Block {
 pub fn blocks(text: &str) -> Vec<Block> {
     let mut out = Vec::new();
     for para in text.split("\n\n").map(str::trim).filter(|p| !p.is_empty()) {
-        let lines: Vec<&str> = para
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .collect();
+        let lines: Vec<&str> = para.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
         if lines.iter().all(|l| l.starts_with("- ")) {
             out.push(Block::List(lines.iter().map(|l| spans(&l[2..])).collect()));
         } else {
@@ -86,23 +82,12 @@ mod tests {
     fn inline_marks_become_spans_and_unclosed_marks_stay_text() {
         assert_eq!(
             spans("wm = **max − delay**, see `withWatermark` and *next* batch"),
-            vec![
-                t("wm = "),
-                Span::Strong("max − delay".into()),
-                t(", see "),
-                Span::Code("withWatermark".into()),
-                t(" and "),
-                Span::Em("next".into()),
-                t(" batch")
-            ]
+            vec![t("wm = "), Span::Strong("max − delay".into()), t(", see "), Span::Code("withWatermark".into()), t(" and "), Span::Em("next".into()), t(" batch")]
         );
         // `a * b` has no closing star: kept as written.
         assert_eq!(spans("a * b"), vec![t("a * b")]);
         assert_eq!(spans("**"), vec![t("**")]);
-        assert_eq!(
-            spans("워터마크 **9:03**"),
-            vec![t("워터마크 "), Span::Strong("9:03".into())]
-        );
+        assert_eq!(spans("워터마크 **9:03**"), vec![t("워터마크 "), Span::Strong("9:03".into())]);
     }
 
     #[test]
@@ -110,11 +95,7 @@ mod tests {
         let b = blocks("One\nline.\n\n- a\n- `b`\n\nEnd.");
         assert_eq!(
             b,
-            vec![
-                Block::Para(vec![t("One line.")]),
-                Block::List(vec![vec![t("a")], vec![Span::Code("b".into())]]),
-                Block::Para(vec![t("End.")])
-            ]
+            vec![Block::Para(vec![t("One line.")]), Block::List(vec![vec![t("a")], vec![Span::Code("b".into())]]), Block::Para(vec![t("End.")])]
         );
     }
 
@@ -131,11 +112,7 @@ mod tests {
                     };
                     for s in spans {
                         if let Span::Text(x) = s {
-                            assert!(
-                                !x.contains('`') && !x.contains("**"),
-                                "lesson {}: stray mark in {x:?}",
-                                l.id
-                            );
+                            assert!(!x.contains('`') && !x.contains("**"), "lesson {}: stray mark in {x:?}", l.id);
                         }
                     }
                 }

@@ -21,15 +21,9 @@ pub enum SavedAction {
         step: Option<usize>,
     },
     Trigger,
-    RunAll {
-        step: Option<usize>,
-    },
-    Crash {
-        at: String,
-    },
-    Restart {
-        query: Option<String>,
-    },
+    RunAll { step: Option<usize> },
+    Crash { at: String },
+    Restart { query: Option<String> },
 }
 
 /// A saved lab session.
@@ -60,9 +54,7 @@ pub fn trigger_id(t: Trigger) -> String {
 
 /// Reads [`trigger_id`]'s text; `None` for anything else.
 pub fn parse_trigger(s: &str) -> Option<Trigger> {
-    let (kind, ms) = s
-        .split_once(':')
-        .map_or((s, None), |(k, v)| (k, v.parse().ok()));
+    let (kind, ms) = s.split_once(':').map_or((s, None), |(k, v)| (k, v.parse().ok()));
     Some(match kind {
         "default" => Trigger::Default,
         "processingTime" => Trigger::ProcessingTime { interval_ms: ms? },
@@ -84,19 +76,12 @@ impl Session {
             .map(|(i, a)| match a {
                 Action::Add { source, rows } => SavedAction::Add {
                     source: source.clone(),
-                    rows: rows
-                        .iter()
-                        .map(|r| r.iter().map(value_to_json).collect())
-                        .collect(),
+                    rows: rows.iter().map(|r| r.iter().map(value_to_json).collect()).collect(),
                     step: parts.step_of_action.get(&i).copied(),
                 },
                 Action::Trigger => SavedAction::Trigger,
-                Action::RunAll => SavedAction::RunAll {
-                    step: parts.step_of_action.get(&i).copied(),
-                },
-                Action::Crash(p) => SavedAction::Crash {
-                    at: p.id().to_string(),
-                },
+                Action::RunAll => SavedAction::RunAll { step: parts.step_of_action.get(&i).copied() },
+                Action::Crash(p) => SavedAction::Crash { at: p.id().to_string() },
                 Action::Restart(q) => SavedAction::Restart { query: q.clone() },
             })
             .collect();
@@ -121,10 +106,7 @@ impl Session {
     pub fn from_saved_json(text: &str) -> Result<Session, String> {
         let saved: Saved = serde_json::from_str(text).map_err(|e| format!("saved session: {e}"))?;
         if saved.version != 1 {
-            return Err(format!(
-                "saved session version {} is not supported",
-                saved.version
-            ));
+            return Err(format!("saved session version {} is not supported", saved.version));
         }
         let mut actions = Vec::new();
         let mut steps = std::collections::BTreeMap::new();
@@ -134,26 +116,13 @@ impl Session {
                     if let Some(s) = step {
                         steps.insert(i, *s);
                     }
-                    let def = saved
-                        .scenario
-                        .sources
-                        .get(source)
-                        .ok_or_else(|| format!("saved session: unknown source {source}"))?;
+                    let def = saved.scenario.sources.get(source).ok_or_else(|| format!("saved session: unknown source {source}"))?;
                     let schema = typed_schema(&def.schema).map_err(|e| e.to_string())?;
                     let rows = rows
                         .iter()
-                        .map(|r| {
-                            schema
-                                .iter()
-                                .zip(r)
-                                .map(|((_, t), v)| json_to_value(v, t))
-                                .collect::<Result<Vec<_>, _>>()
-                        })
+                        .map(|r| schema.iter().zip(r).map(|((_, t), v)| json_to_value(v, t)).collect::<Result<Vec<_>, _>>())
                         .collect::<Result<Vec<_>, _>>()?;
-                    Action::Add {
-                        source: source.clone(),
-                        rows,
-                    }
+                    Action::Add { source: source.clone(), rows }
                 }
                 SavedAction::Trigger => Action::Trigger,
                 SavedAction::RunAll { step } => {
@@ -162,26 +131,13 @@ impl Session {
                     }
                     Action::RunAll
                 }
-                SavedAction::Crash { at } => Action::Crash(
-                    CrashPoint::parse(at)
-                        .ok_or_else(|| format!("saved session: unknown crash point {at}"))?,
-                ),
+                SavedAction::Crash { at } => Action::Crash(CrashPoint::parse(at).ok_or_else(|| format!("saved session: unknown crash point {at}"))?),
                 SavedAction::Restart { query } => Action::Restart(query.clone()),
             });
         }
         let sink = SinkKind::parse(&saved.sink).unwrap_or(SinkKind::Memory);
         let trigger = saved.trigger.as_deref().and_then(parse_trigger);
-        Ok(Session::restore(
-            saved.scenario,
-            saved.query,
-            saved.mode,
-            sink,
-            trigger,
-            saved.checkpoint_location,
-            saved.next_step,
-            actions,
-            steps,
-        ))
+        Ok(Session::restore(saved.scenario, saved.query, saved.mode, sink, trigger, saved.checkpoint_location, saved.next_step, actions, steps))
     }
 }
 

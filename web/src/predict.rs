@@ -102,26 +102,12 @@ fn run_ahead(session: &Session) -> Result<Ahead, String> {
     let mut after = before.clone();
     let n = after.view().batches.len();
     after.trigger();
-    let batch = after
-        .view()
-        .batches
-        .get(n)
-        .cloned()
-        .ok_or("the trigger runs no batch (the query has stopped)")?;
-    Ok(Ahead {
-        action,
-        before,
-        batch,
-        input_times,
-    })
+    let batch = after.view().batches.get(n).cloned().ok_or("the trigger runs no batch (the query has stopped)")?;
+    Ok(Ahead { action, before, batch, input_times })
 }
 
 fn delays_ms(s: &Session) -> Vec<i64> {
-    s.view()
-        .delays
-        .iter()
-        .filter_map(|d| CalendarInterval::parse(d).ok()?.delay_ms().ok())
-        .collect()
+    s.view().delays.iter().filter_map(|d| CalendarInterval::parse(d).ok()?.delay_ms().ok()).collect()
 }
 
 fn time_text(ms: i64, day: i64) -> String {
@@ -129,11 +115,7 @@ fn time_text(ms: i64, day: i64) -> String {
 }
 
 /// Shuffles `right` among `wrong` (deduplicated, at most 3 kept) by `seed`.
-fn assemble(
-    right: PredictChoice,
-    wrong: Vec<PredictChoice>,
-    seed: u64,
-) -> Result<(Vec<PredictChoice>, usize), String> {
+fn assemble(right: PredictChoice, wrong: Vec<PredictChoice>, seed: u64) -> Result<(Vec<PredictChoice>, usize), String> {
     let mut seen = BTreeSet::from([right.en.clone()]);
     let mut all = vec![right];
     for w in wrong {
@@ -154,10 +136,7 @@ fn assemble(
 }
 
 fn same(text: String) -> PredictChoice {
-    PredictChoice {
-        en: text.clone(),
-        ko: text,
-    }
+    PredictChoice { en: text.clone(), ko: text }
 }
 
 fn predict_watermark(a: &Ahead, seed: u64) -> Result<Prediction, String> {
@@ -188,11 +167,7 @@ fn predict_watermark(a: &Ahead, seed: u64) -> Result<Prediction, String> {
         wrong_ms.push(wm + step * delay.max(300_000));
     }
     let right = same(time_text(wm, day));
-    let wrong: Vec<PredictChoice> = wrong_ms
-        .into_iter()
-        .filter(|m| *m != wm && *m >= 0)
-        .map(|m| same(time_text(m, day)))
-        .collect();
+    let wrong: Vec<PredictChoice> = wrong_ms.into_iter().filter(|m| *m != wm && *m >= 0).map(|m| same(time_text(m, day))).collect();
     let (choices, answer) = assemble(right, wrong, seed)?;
     let id = a.batch.id;
     let w = time_text(wm, day);
@@ -228,10 +203,7 @@ fn predict_watermark(a: &Ahead, seed: u64) -> Result<Prediction, String> {
 
 fn rows_choice(rows: &[String]) -> PredictChoice {
     if rows.is_empty() {
-        return PredictChoice {
-            en: "(no rows)".into(),
-            ko: "(행 없음)".into(),
-        };
+        return PredictChoice { en: "(no rows)".into(), ko: "(행 없음)".into() };
     }
     let mut sorted = rows.to_vec();
     sorted.sort();
@@ -272,11 +244,7 @@ fn predict_rows(session: &Session, a: &Ahead, seed: u64) -> Result<Prediction, S
     if right_rows.len() >= 2 {
         wrong.push(rows_choice(&right_rows[..right_rows.len() - 1]));
     }
-    let pending: Vec<String> = before
-        .pending
-        .iter()
-        .map(|(_, cells)| cells.join(" | "))
-        .collect();
+    let pending: Vec<String> = before.pending.iter().map(|(_, cells)| cells.join(" | ")).collect();
     if !pending.is_empty() {
         wrong.push(rows_choice(&pending));
     }
@@ -307,11 +275,7 @@ fn predict_rows(session: &Session, a: &Ahead, seed: u64) -> Result<Prediction, S
 }
 
 fn predict_dropped(a: &Ahead, seed: u64) -> Result<Prediction, String> {
-    let m = a
-        .batch
-        .metrics
-        .first()
-        .ok_or("the query has no state operator")?;
+    let m = a.batch.metrics.first().ok_or("the query has no state operator")?;
     if a.batch.watermark_ms.is_none() {
         return Err("the query has no watermark".into());
     }
@@ -324,23 +288,9 @@ fn predict_dropped(a: &Ahead, seed: u64) -> Result<Prediction, String> {
     let own_max = a.input_times.iter().max().copied().unwrap_or(late);
     let count = |limit: i64| a.input_times.iter().filter(|t| **t <= limit).count() as u64;
     // By event time rather than window end; against the batch's own watermark; nothing; all.
-    let wrong_n = [
-        count(late),
-        count(own_max - delay),
-        0,
-        a.input_times.len() as u64,
-        right + 1,
-        right + 2,
-    ];
-    let label = |n: u64| PredictChoice {
-        en: n.to_string(),
-        ko: n.to_string(),
-    };
-    let wrong: Vec<PredictChoice> = wrong_n
-        .into_iter()
-        .filter(|n| *n != right)
-        .map(label)
-        .collect();
+    let wrong_n = [count(late), count(own_max - delay), 0, a.input_times.len() as u64, right + 1, right + 2];
+    let label = |n: u64| PredictChoice { en: n.to_string(), ko: n.to_string() };
+    let wrong: Vec<PredictChoice> = wrong_n.into_iter().filter(|n| *n != right).map(label).collect();
     let (choices, answer) = assemble(label(right), wrong, seed)?;
     let id = a.batch.id;
     let day = a.before.day_us();
@@ -376,14 +326,7 @@ pub fn predict(session: &Session, kind: PredictKind, seed: u64) -> Result<Predic
 /// Every prediction that fits the session's next batch (watermark, rows, dropped), in that
 /// order; empty when nothing can run.
 pub fn predictions(session: &Session, seed: u64) -> Vec<Prediction> {
-    [
-        PredictKind::Watermark,
-        PredictKind::Rows,
-        PredictKind::Dropped,
-    ]
-    .into_iter()
-    .filter_map(|k| predict(session, k, seed).ok())
-    .collect()
+    [PredictKind::Watermark, PredictKind::Rows, PredictKind::Dropped].into_iter().filter_map(|k| predict(session, k, seed).ok()).collect()
 }
 
 /// Whether `choice` (an index into `p.choices`) is what the engine will do.

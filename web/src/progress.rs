@@ -26,9 +26,7 @@ pub const MAX_ANSWERS: usize = 5000;
 pub const REVIEW_DAYS: [i64; 3] = [1, 3, 7];
 
 /// A calendar day: days since 1970-01-01 (UTC).
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Day(pub i64);
 
@@ -66,9 +64,7 @@ pub struct Score {
 impl Score {
     /// Right answers in percent (0 when nothing was answered).
     pub fn percent(&self) -> u32 {
-        let p = (u64::from(self.correct) * 100)
-            .checked_div(u64::from(self.answered))
-            .unwrap_or(0);
+        let p = (u64::from(self.correct) * 100).checked_div(u64::from(self.answered)).unwrap_or(0);
         u32::try_from(p).unwrap_or(u32::MAX)
     }
 }
@@ -127,11 +123,7 @@ pub struct Notice {
 impl Notice {
     /// The message in `lang`.
     pub fn text(&self, lang: Lang) -> &str {
-        if lang == Lang::Ko {
-            &self.ko
-        } else {
-            &self.en
-        }
+        if lang == Lang::Ko { &self.ko } else { &self.en }
     }
 }
 
@@ -148,13 +140,7 @@ impl Progress {
     /// queue (a miss puts the question back to stage 0, due tomorrow; a right answer on or
     /// after its due day moves it a stage on, or out of the queue after the last stage).
     pub fn record(&mut self, q: &Question, correct: bool, today: Day, exam: bool) {
-        self.answers.push(Answer {
-            question: q.id.clone(),
-            topic: q.topic.clone(),
-            correct,
-            day: today,
-            exam,
-        });
+        self.answers.push(Answer { question: q.id.clone(), topic: q.topic.clone(), correct, day: today, exam });
         if self.answers.len() > MAX_ANSWERS {
             let extra = self.answers.len() - MAX_ANSWERS;
             self.answers.drain(..extra);
@@ -163,25 +149,13 @@ impl Progress {
         s.answered = s.answered.saturating_add(1);
         s.correct = s.correct.saturating_add(u32::from(correct));
         if !correct {
-            self.review.insert(
-                q.id.clone(),
-                Review {
-                    due: today.plus(REVIEW_DAYS[0]),
-                    stage: 0,
-                },
-            );
+            self.review.insert(q.id.clone(), Review { due: today.plus(REVIEW_DAYS[0]), stage: 0 });
         } else if let Some(r) = self.review.get(&q.id).copied() {
             if r.due <= today {
                 let stage = r.stage.saturating_add(1);
                 match REVIEW_DAYS.get(usize::from(stage)) {
                     Some(days) => {
-                        self.review.insert(
-                            q.id.clone(),
-                            Review {
-                                due: today.plus(*days),
-                                stage,
-                            },
-                        );
+                        self.review.insert(q.id.clone(), Review { due: today.plus(*days), stage });
                     }
                     None => {
                         self.review.remove(&q.id);
@@ -193,12 +167,7 @@ impl Progress {
 
     /// The questions due for review on `today`, the longest overdue first (then by id).
     pub fn due(&self, today: Day) -> Vec<String> {
-        let mut due: Vec<(&Day, &String)> = self
-            .review
-            .iter()
-            .filter(|(_, r)| r.due <= today)
-            .map(|(id, r)| (&r.due, id))
-            .collect();
+        let mut due: Vec<(&Day, &String)> = self.review.iter().filter(|(_, r)| r.due <= today).map(|(id, r)| (&r.due, id)).collect();
         due.sort();
         due.into_iter().map(|(_, id)| id.clone()).collect()
     }
@@ -233,15 +202,9 @@ impl Progress {
     /// forgotten; the quiz position is kept inside the bank.
     pub fn load(text: &str, bank: &[Question], lesson_ids: &[String]) -> Loaded {
         if text.trim().is_empty() {
-            return Loaded {
-                progress: Progress::default(),
-                notice: None,
-            };
+            return Loaded { progress: Progress::default(), notice: None };
         }
-        let reset = |en: String, ko: String| Loaded {
-            progress: Progress::default(),
-            notice: Some(Notice { en, ko }),
-        };
+        let reset = |en: String, ko: String| Loaded { progress: Progress::default(), notice: Some(Notice { en, ko }) };
         let json: Json = match serde_json::from_str(text) {
             Ok(j) => j,
             Err(e) => {
@@ -286,10 +249,7 @@ impl Progress {
             // MAX_ANSWERS are gone, so this is the best that can be done).
             p.scores.clear();
             for a in &p.answers {
-                let topic = bank
-                    .iter()
-                    .find(|q| q.id == a.question)
-                    .map_or(a.topic.clone(), |q| q.topic.clone());
+                let topic = bank.iter().find(|q| q.id == a.question).map_or(a.topic.clone(), |q| q.topic.clone());
                 let s = p.scores.entry(topic).or_default();
                 s.answered = s.answered.saturating_add(1);
                 s.correct = s.correct.saturating_add(u32::from(a.correct));
@@ -307,9 +267,6 @@ impl Progress {
             en: format!("{} answers and {} reviews were about questions that are no longer in the bank; they were removed and your scores recomputed.", dropped.0, dropped.1),
             ko: format!("더 이상 문제 은행에 없는 문제에 대한 답 {}개와 복습 {}개를 지우고 점수를 다시 계산했습니다.", dropped.0, dropped.1),
         });
-        Loaded {
-            progress: p,
-            notice,
-        }
+        Loaded { progress: p, notice }
     }
 }

@@ -48,9 +48,7 @@ pub fn import_progress(text: &str) -> Result<Vec<ImportedBatchView>, String> {
 /// `2026-01-01T12:16:00.000Z` → `2026-01-01 12:16`; keeps seconds and milliseconds when they
 /// are not zero. Text that is not in Spark's progress format is returned as it is.
 fn short_timestamp(ts: &str) -> String {
-    let Some((day, rest)) = ts.trim_end_matches('Z').split_once('T') else {
-        return ts.to_string();
-    };
+    let Some((day, rest)) = ts.trim_end_matches('Z').split_once('T') else { return ts.to_string() };
     let rest = rest.strip_suffix(".000").unwrap_or(rest);
     let rest = rest.strip_suffix(":00").unwrap_or(rest);
     format!("{day} {rest}")
@@ -64,20 +62,11 @@ fn view(p: &StreamingQueryProgress) -> ImportedBatchView {
     ImportedBatchView {
         id: p.batch_id,
         timestamp: p.timestamp.clone(),
-        time: p.timestamp.split_once('T').map_or_else(
-            || p.timestamp.clone(),
-            |(_, t)| t.trim_end_matches('Z').to_string(),
-        ),
-        day: p
-            .timestamp
-            .split_once('T')
-            .map_or_else(String::new, |(d, _)| d.to_string()),
+        time: p.timestamp.split_once('T').map_or_else(|| p.timestamp.clone(), |(_, t)| t.trim_end_matches('Z').to_string()),
+        day: p.timestamp.split_once('T').map_or_else(String::new, |(d, _)| d.to_string()),
         input_rows: p.num_input_rows,
         watermark: p.event_time.get("watermark").map(|w| short_timestamp(w)),
-        event_time: ["min", "max", "avg"]
-            .iter()
-            .filter_map(|k| p.event_time.get(*k).map(|v| (k.to_string(), v.clone())))
-            .collect(),
+        event_time: ["min", "max", "avg"].iter().filter_map(|k| p.event_time.get(*k).map(|v| (k.to_string(), v.clone()))).collect(),
         metrics: p
             .state_operators
             .iter()
@@ -89,18 +78,7 @@ fn view(p: &StreamingQueryProgress) -> ImportedBatchView {
                 dropped: s.num_rows_dropped_by_watermark,
             })
             .collect(),
-        sources: p
-            .sources
-            .iter()
-            .map(|s| {
-                (
-                    s.description.clone(),
-                    offset(&s.start_offset),
-                    offset(&s.end_offset),
-                    s.num_input_rows,
-                )
-            })
-            .collect(),
+        sources: p.sources.iter().map(|s| (s.description.clone(), offset(&s.start_offset), offset(&s.end_offset), s.num_input_rows)).collect(),
         sink: (p.sink.description.clone(), p.sink.num_output_rows),
         durations: p.duration_ms.iter().map(|(k, v)| (k.clone(), *v)).collect(),
         idle: !p.duration_ms.is_empty() && !p.duration_ms.contains_key("addBatch"),

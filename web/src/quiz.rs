@@ -35,137 +35,50 @@ pub enum Lang {
 /// Every quiz file: (topic id, TOML text). The order is the order topics are shown in, which
 /// follows the study path (`quizzes/lessons/`).
 const QUIZ_FILES: &[(&str, &str)] = &[
-    (
-        "incremental",
-        include_str!("../../quizzes/incremental.toml"),
-    ),
-    (
-        "output-modes",
-        include_str!("../../quizzes/output-modes.toml"),
-    ),
-    (
-        "triggers-batches",
-        include_str!("../../quizzes/triggers-batches.toml"),
-    ),
+    ("incremental", include_str!("../../quizzes/incremental.toml")),
+    ("output-modes", include_str!("../../quizzes/output-modes.toml")),
+    ("triggers-batches", include_str!("../../quizzes/triggers-batches.toml")),
     ("windows", include_str!("../../quizzes/windows.toml")),
     ("watermark", include_str!("../../quizzes/watermark.toml")),
     ("late-data", include_str!("../../quizzes/late-data.toml")),
-    (
-        "session-windows",
-        include_str!("../../quizzes/session-windows.toml"),
-    ),
+    ("session-windows", include_str!("../../quizzes/session-windows.toml")),
     ("dedup", include_str!("../../quizzes/dedup.toml")),
     ("joins", include_str!("../../quizzes/joins.toml")),
-    (
-        "multiple-watermarks",
-        include_str!("../../quizzes/multiple-watermarks.toml"),
-    ),
-    (
-        "checkpoints",
-        include_str!("../../quizzes/checkpoints.toml"),
-    ),
-    (
-        "fault-tolerance",
-        include_str!("../../quizzes/fault-tolerance.toml"),
-    ),
+    ("multiple-watermarks", include_str!("../../quizzes/multiple-watermarks.toml")),
+    ("checkpoints", include_str!("../../quizzes/checkpoints.toml")),
+    ("fault-tolerance", include_str!("../../quizzes/fault-tolerance.toml")),
     ("sinks", include_str!("../../quizzes/sinks.toml")),
     ("sources", include_str!("../../quizzes/sources.toml")),
     ("monitoring", include_str!("../../quizzes/monitoring.toml")),
-    (
-        "state-store",
-        include_str!("../../quizzes/state-store.toml"),
-    ),
+    ("state-store", include_str!("../../quizzes/state-store.toml")),
     ("operators", include_str!("../../quizzes/operators.toml")),
 ];
 
 /// Every preset scenario: (id, JSON text). The id is the file name without `.json`.
 const PRESETS: &[(&str, &str)] = &[
-    (
-        "classic",
-        include_str!("../../assets/scenarios/classic.json"),
-    ),
-    (
-        "update-mode",
-        include_str!("../../assets/scenarios/update-mode.json"),
-    ),
-    (
-        "complete-mode",
-        include_str!("../../assets/scenarios/complete-mode.json"),
-    ),
-    (
-        "append-tumbling",
-        include_str!("../../assets/scenarios/append-tumbling.json"),
-    ),
-    (
-        "late-data",
-        include_str!("../../assets/scenarios/late-data.json"),
-    ),
-    (
-        "stateless-filter",
-        include_str!("../../assets/scenarios/stateless-filter.json"),
-    ),
+    ("classic", include_str!("../../assets/scenarios/classic.json")),
+    ("update-mode", include_str!("../../assets/scenarios/update-mode.json")),
+    ("complete-mode", include_str!("../../assets/scenarios/complete-mode.json")),
+    ("append-tumbling", include_str!("../../assets/scenarios/append-tumbling.json")),
+    ("late-data", include_str!("../../assets/scenarios/late-data.json")),
+    ("stateless-filter", include_str!("../../assets/scenarios/stateless-filter.json")),
     ("dedup", include_str!("../../assets/scenarios/dedup.json")),
-    (
-        "no-watermark-append-error",
-        include_str!("../../assets/scenarios/no-watermark-append-error.json"),
-    ),
-    (
-        "session-window",
-        include_str!("../../assets/scenarios/session-window.json"),
-    ),
-    (
-        "session-dynamic-gap",
-        include_str!("../../assets/scenarios/session-dynamic-gap.json"),
-    ),
-    (
-        "dedup-within-watermark",
-        include_str!("../../assets/scenarios/dedup-within-watermark.json"),
-    ),
-    (
-        "chained-aggregation",
-        include_str!("../../assets/scenarios/chained-aggregation.json"),
-    ),
+    ("no-watermark-append-error", include_str!("../../assets/scenarios/no-watermark-append-error.json")),
+    ("session-window", include_str!("../../assets/scenarios/session-window.json")),
+    ("session-dynamic-gap", include_str!("../../assets/scenarios/session-dynamic-gap.json")),
+    ("dedup-within-watermark", include_str!("../../assets/scenarios/dedup-within-watermark.json")),
+    ("chained-aggregation", include_str!("../../assets/scenarios/chained-aggregation.json")),
     ("limit", include_str!("../../assets/scenarios/limit.json")),
-    (
-        "union-watermarks",
-        include_str!("../../assets/scenarios/union-watermarks.json"),
-    ),
-    (
-        "union-watermarks-max",
-        include_str!("../../assets/scenarios/union-watermarks-max.json"),
-    ),
-    (
-        "stream-static-join",
-        include_str!("../../assets/scenarios/stream-static-join.json"),
-    ),
-    (
-        "stream-stream-inner-join",
-        include_str!("../../assets/scenarios/stream-stream-inner-join.json"),
-    ),
-    (
-        "stream-stream-outer-join",
-        include_str!("../../assets/scenarios/stream-stream-outer-join.json"),
-    ),
-    (
-        "kafka-source",
-        include_str!("../../assets/scenarios/kafka-source.json"),
-    ),
-    (
-        "socket-source",
-        include_str!("../../assets/scenarios/socket-source.json"),
-    ),
-    (
-        "rate-source",
-        include_str!("../../assets/scenarios/rate-source.json"),
-    ),
-    (
-        "file-source",
-        include_str!("../../assets/scenarios/file-source.json"),
-    ),
-    (
-        "tumbling-start-time",
-        include_str!("../../assets/scenarios/tumbling-start-time.json"),
-    ),
+    ("union-watermarks", include_str!("../../assets/scenarios/union-watermarks.json")),
+    ("union-watermarks-max", include_str!("../../assets/scenarios/union-watermarks-max.json")),
+    ("stream-static-join", include_str!("../../assets/scenarios/stream-static-join.json")),
+    ("stream-stream-inner-join", include_str!("../../assets/scenarios/stream-stream-inner-join.json")),
+    ("stream-stream-outer-join", include_str!("../../assets/scenarios/stream-stream-outer-join.json")),
+    ("kafka-source", include_str!("../../assets/scenarios/kafka-source.json")),
+    ("socket-source", include_str!("../../assets/scenarios/socket-source.json")),
+    ("rate-source", include_str!("../../assets/scenarios/rate-source.json")),
+    ("file-source", include_str!("../../assets/scenarios/file-source.json")),
+    ("tumbling-start-time", include_str!("../../assets/scenarios/tumbling-start-time.json")),
 ];
 
 /// One language's text of a question.
@@ -285,13 +198,11 @@ struct QuizFile {
 }
 
 fn parse_file(topic: &str, text: &str) -> Result<QuizFile, String> {
-    let mut file: QuizFile =
-        toml::from_str(text).map_err(|e| format!("quizzes/{topic}.toml: {e}"))?;
+    let mut file: QuizFile = toml::from_str(text).map_err(|e| format!("quizzes/{topic}.toml: {e}"))?;
     file.topic.id = topic.to_string();
     for q in &mut file.question {
         q.topic = topic.to_string();
-        q.validate()
-            .map_err(|m| format!("quizzes/{topic}.toml: question '{}': {m}", q.id))?;
+        q.validate().map_err(|m| format!("quizzes/{topic}.toml: question '{}': {m}", q.id))?;
     }
     Ok(file)
 }
@@ -314,10 +225,7 @@ pub fn bank() -> Result<Vec<Question>, String> {
 /// # Errors
 /// The first quiz file that does not parse.
 pub fn topics() -> Result<Vec<Topic>, String> {
-    QUIZ_FILES
-        .iter()
-        .map(|(topic, text)| parse_file(topic, text).map(|f| f.topic))
-        .collect()
+    QUIZ_FILES.iter().map(|(topic, text)| parse_file(topic, text).map(|f| f.topic)).collect()
 }
 
 /// Every preset scenario: (id, JSON text).
@@ -328,10 +236,7 @@ pub fn presets() -> Vec<(&'static str, &'static str)> {
 /// The preset scenario `id`, parsed; `None` for an unknown id (or a file that does not parse,
 /// which the tests rule out).
 pub fn preset(id: &str) -> Option<Scenario> {
-    PRESETS
-        .iter()
-        .find(|(p, _)| *p == id)
-        .and_then(|(_, json)| Scenario::from_json(json).ok())
+    PRESETS.iter().find(|(p, _)| *p == id).and_then(|(_, json)| Scenario::from_json(json).ok())
 }
 
 /// A preset's names and notes in both languages (the extension keys `name`, `name_ko`,
@@ -359,38 +264,23 @@ pub struct PresetInfo {
 impl PresetInfo {
     /// The short name in `lang`.
     pub fn name(&self, lang: Lang) -> &str {
-        if lang == Lang::Ko {
-            &self.name_ko
-        } else {
-            &self.name
-        }
+        if lang == Lang::Ko { &self.name_ko } else { &self.name }
     }
 
     /// The one-line title in `lang`.
     pub fn title(&self, lang: Lang) -> &str {
-        if lang == Lang::Ko {
-            &self.title_ko
-        } else {
-            &self.title
-        }
+        if lang == Lang::Ko { &self.title_ko } else { &self.title }
     }
 
     /// The notes in `lang`.
     pub fn notes(&self, lang: Lang) -> &str {
-        if lang == Lang::Ko {
-            &self.notes_ko
-        } else {
-            &self.notes
-        }
+        if lang == Lang::Ko { &self.notes_ko } else { &self.notes }
     }
 }
 
 /// The names and notes of preset `id`; `None` for an unknown id.
 pub fn preset_info(id: &str) -> Option<PresetInfo> {
-    PRESETS
-        .iter()
-        .find(|(p, _)| *p == id)
-        .and_then(|(_, json)| serde_json::from_str(json).ok())
+    PRESETS.iter().find(|(p, _)| *p == id).and_then(|(_, json)| serde_json::from_str(json).ok())
 }
 
 /// The day (UTC midnight, µs) of a scenario's first event time: the day short times such as
@@ -401,14 +291,7 @@ pub fn scenario_day_us(s: &Scenario) -> i64 {
 
 /// The day of a scenario's first event time, if its steps carry any (a rate source's do not).
 pub(crate) fn scenario_day(s: &Scenario) -> Option<i64> {
-    let first = s
-        .steps
-        .iter()
-        .flat_map(|st| st.values().flatten())
-        .find_map(|r| {
-            r.values()
-                .find_map(|v| v.as_str().and_then(|t| parse_timestamp_us(t).ok()))
-        });
+    let first = s.steps.iter().flat_map(|st| st.values().flatten()).find_map(|r| r.values().find_map(|v| v.as_str().and_then(|t| parse_timestamp_us(t).ok())));
     first.map(day_of)
 }
 
@@ -424,18 +307,14 @@ pub enum ValueCheck {
     Correct,
     /// A readable answer that is not the claim's value; carries the right one as the lab
     /// shows it.
-    Wrong {
-        expected: String,
-    },
+    Wrong { expected: String },
     /// The text is not a time / number; carries what to type.
     Unreadable(String),
 }
 
 /// 64-bit FNV-1a: a hash that is the same on every platform and Rust version.
 pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
-    })
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3))
 }
 
 /// SplitMix64: a small, well-known PRNG step; deterministic for a seed.
@@ -462,10 +341,7 @@ pub(crate) fn permutation(n: usize, mut state: u64) -> Vec<usize> {
 /// order (the caller picks the seed, e.g. the attempt number), so tests are stable; value
 /// questions have no choices and get an empty order.
 pub fn shuffled(q: &Question, seed: u64) -> Vec<usize> {
-    permutation(
-        q.en.choices.len(),
-        fnv1a(q.id.as_bytes()) ^ seed.wrapping_mul(0x9e37_79b9_7f4a_7c15),
-    )
+    permutation(q.en.choices.len(), fnv1a(q.id.as_bytes()) ^ seed.wrapping_mul(0x9e37_79b9_7f4a_7c15))
 }
 
 impl Question {
@@ -475,12 +351,7 @@ impl Question {
     /// # Errors
     /// An unknown preset id.
     pub fn scenario(&self) -> Result<Scenario, String> {
-        let mut s = preset(&self.scenario).ok_or_else(|| {
-            format!(
-                "question '{}': unknown scenario '{}'",
-                self.id, self.scenario
-            )
-        })?;
+        let mut s = preset(&self.scenario).ok_or_else(|| format!("question '{}': unknown scenario '{}'", self.id, self.scenario))?;
         if let Some(q) = &self.query {
             s.query = q.clone();
         }
@@ -551,11 +422,7 @@ impl Question {
         };
         let input = input.trim();
         if matches!(key, "watermark" | "late_watermark") {
-            let want = if key == "watermark" {
-                &self.check.watermark
-            } else {
-                &self.check.late_watermark
-            };
+            let want = if key == "watermark" { &self.check.watermark } else { &self.check.late_watermark };
             let Some(Ok(want)) = want.as_deref().map(parse_timestamp_us) else {
                 return ValueCheck::Unreadable(format!("the claim has no {key}"));
             };
@@ -563,9 +430,7 @@ impl Question {
             return match parse_field(input, &timestamp_type(), day) {
                 Ok(Value::Timestamp(got)) if got == want => ValueCheck::Correct,
                 Ok(Value::Timestamp(_)) => ValueCheck::Wrong { expected },
-                _ => ValueCheck::Unreadable(
-                    "type a time such as 09:03 (UTC), or 1970-01-01T00:00:00Z".into(),
-                ),
+                _ => ValueCheck::Unreadable("type a time such as 09:03 (UTC), or 1970-01-01T00:00:00Z".into()),
             };
         }
         match input.parse::<u64>() {
@@ -587,10 +452,7 @@ impl Question {
             && !self.id.starts_with('-')
             && !self.id.ends_with('-')
             && !self.id.contains("--")
-            && self
-                .id
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+            && self.id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
         if !kebab {
             return Err(format!("id '{}' is not kebab-case", self.id));
         }
@@ -602,15 +464,8 @@ impl Question {
                 return Err(format!("{lang}: empty explanation"));
             }
             match self.kind {
-                Kind::Choice if t.choices.len() < 3 => {
-                    return Err(format!(
-                        "{lang}: {} choices, at least 3 needed",
-                        t.choices.len()
-                    ))
-                }
-                Kind::Value if !t.choices.is_empty() => {
-                    return Err(format!("{lang}: a value question has no choices"))
-                }
+                Kind::Choice if t.choices.len() < 3 => return Err(format!("{lang}: {} choices, at least 3 needed", t.choices.len())),
+                Kind::Value if !t.choices.is_empty() => return Err(format!("{lang}: a value question has no choices")),
                 _ => {}
             }
             if let Some(i) = t.choices.iter().position(|c| c.trim().is_empty()) {
@@ -618,68 +473,43 @@ impl Question {
             }
         }
         if self.en.choices.len() != self.ko.choices.len() {
-            return Err(format!(
-                "en has {} choices, ko has {}",
-                self.en.choices.len(),
-                self.ko.choices.len()
-            ));
+            return Err(format!("en has {} choices, ko has {}", self.en.choices.len(), self.ko.choices.len()));
         }
         self.validate_claim()?;
         match self.kind {
             Kind::Choice => {
                 if self.answer >= self.en.choices.len() {
-                    return Err(format!(
-                        "answer {} is out of range (0..{})",
-                        self.answer,
-                        self.en.choices.len()
-                    ));
+                    return Err(format!("answer {} is out of range (0..{})", self.answer, self.en.choices.len()));
                 }
                 if self.value_of.is_some() {
                     return Err("value_of is for value questions".into());
                 }
             }
             Kind::Value => {
-                let key = self
-                    .value_of
-                    .as_deref()
-                    .ok_or("a value question needs value_of")?;
+                let key = self.value_of.as_deref().ok_or("a value question needs value_of")?;
                 if !VALUE_KEYS.contains(&key) {
-                    return Err(format!(
-                        "value_of '{key}' is not one of {}",
-                        VALUE_KEYS.join(", ")
-                    ));
+                    return Err(format!("value_of '{key}' is not one of {}", VALUE_KEYS.join(", ")));
                 }
                 if self.claim_value_text(key).is_none() {
                     return Err(format!("value_of '{key}' but the claim has no {key}"));
                 }
                 if self.tie.is_some() {
-                    return Err(
-                        "tie is for choice questions (a value question's answer is the claim)"
-                            .into(),
-                    );
+                    return Err("tie is for choice questions (a value question's answer is the claim)".into());
                 }
             }
         }
         if let Some(key) = &self.tie {
             if !VALUE_KEYS.contains(&key.as_str()) {
-                return Err(format!(
-                    "tie '{key}' is not one of {}",
-                    VALUE_KEYS.join(", ")
-                ));
+                return Err(format!("tie '{key}' is not one of {}", VALUE_KEYS.join(", ")));
             }
             if self.claim_value_text(key).is_none() {
                 return Err(format!("tie '{key}' but the claim has no {key}"));
             }
         }
         if let Some(spec) = &self.spec {
-            let ok = !spec.is_empty()
-                && spec
-                    .split('.')
-                    .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()));
+            let ok = !spec.is_empty() && spec.split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()));
             if !ok {
-                return Err(format!(
-                    "spec '{spec}' is not a section number such as 12.3"
-                ));
+                return Err(format!("spec '{spec}' is not a section number such as 12.3"));
             }
         }
         Ok(())
@@ -698,10 +528,7 @@ impl Question {
                 return Err(format!("error_stage '{stage}' is not define, start or run"));
             }
         }
-        for (key, wm) in [
-            ("watermark", &c.watermark),
-            ("late_watermark", &c.late_watermark),
-        ] {
+        for (key, wm) in [("watermark", &c.watermark), ("late_watermark", &c.late_watermark)] {
             if let Some(wm) = wm {
                 parse_timestamp_us(wm).map_err(|m| format!("{key} '{wm}': {m}"))?;
             }
@@ -711,8 +538,7 @@ impl Question {
                 return Err("script is empty".into());
             }
             for line in script {
-                crate::script::LabAction::parse(line)
-                    .map_err(|m| format!("script line '{line}': {m}"))?;
+                crate::script::LabAction::parse(line).map_err(|m| format!("script line '{line}': {m}"))?;
             }
             if c.sink.is_some() || c.crash_at_batch.is_some() || c.crash_point.is_some() {
                 return Err("with a script, set the sink and crashes in the script (sink: ..., crash: ...), not with sink / crash_at_batch / crash_point".into());
@@ -728,10 +554,7 @@ impl Question {
         if let Some(point) = &c.crash_point {
             if CrashPoint::parse(point).is_none() {
                 let ids: Vec<&str> = CrashPoint::ALL.iter().map(|p| p.id()).collect();
-                return Err(format!(
-                    "crash_point '{point}' is not one of {}",
-                    ids.join(", ")
-                ));
+                return Err(format!("crash_point '{point}' is not one of {}", ids.join(", ")));
             }
         }
         if c.crash_at_batch.is_some() != c.crash_point.is_some() {
@@ -743,10 +566,7 @@ impl Question {
         if c.restart_error_contains.is_some() && c.crash_at_batch.is_none() {
             return Err("restart_error_contains needs crash_at_batch and crash_point (there is no restart otherwise)".into());
         }
-        if c.restart_error_contains
-            .as_deref()
-            .is_some_and(|t| t.trim().is_empty())
-        {
+        if c.restart_error_contains.as_deref().is_some_and(|t| t.trim().is_empty()) {
             return Err("restart_error_contains is empty".into());
         }
         Ok(())

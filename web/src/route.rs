@@ -41,9 +41,7 @@ impl Route {
         }
         let path = h.strip_prefix('/').unwrap_or(h).trim_end_matches('/');
         match path.split_once('/') {
-            Some(("lesson", id)) if !id.is_empty() && !id.contains('/') => {
-                Route::Lesson(id.to_string())
-            }
+            Some(("lesson", id)) if !id.is_empty() && !id.contains('/') => Route::Lesson(id.to_string()),
             _ => match path {
                 "lab" => Route::Lab,
                 "quiz" => Route::Quiz,
@@ -80,15 +78,7 @@ mod tests {
 
     #[test]
     fn every_route_round_trips_through_its_fragment() {
-        for r in [
-            Route::Lessons,
-            Route::Lesson("late-data".into()),
-            Route::Lab,
-            Route::Quiz,
-            Route::Exam,
-            Route::Review,
-            Route::Glossary,
-        ] {
+        for r in [Route::Lessons, Route::Lesson("late-data".into()), Route::Lab, Route::Quiz, Route::Exam, Route::Review, Route::Glossary] {
             assert_eq!(Route::from_hash(&r.to_hash()), r);
         }
     }
@@ -106,10 +96,6 @@ mod tests {
         assert_eq!(Route::from_hash("#debug-panic"), Route::Lab);
         // A trailing slash is forgiven.
         assert_eq!(Route::from_hash("#/quiz/"), Route::Quiz);
-        assert!(
-            Route::Lesson("x".into()).shows_lab()
-                && Route::Lab.shows_lab()
-                && !Route::Quiz.shows_lab()
-        );
+        assert!(Route::Lesson("x".into()).shows_lab() && Route::Lab.shows_lab() && !Route::Quiz.shows_lab());
     }
 }

@@ -10,32 +10,9 @@ use crate::quiz::{Kind, Lang, Question};
 
 /// Words that put a reason into a choice; the reason belongs in the explanation. English
 /// entries are matched case-insensitively as whole words or phrases.
-pub const JUSTIFICATION_EN: &[&str] = &[
-    "because",
-    "since",
-    "so that",
-    "due to",
-    "which means",
-    "therefore",
-    "thus",
-    "as a result",
-    "in order to",
-    " — ",
-    ": ",
-];
+pub const JUSTIFICATION_EN: &[&str] = &["because", "since", "so that", "due to", "which means", "therefore", "thus", "as a result", "in order to", " — ", ": "];
 /// The same for Korean choices.
-pub const JUSTIFICATION_KO: &[&str] = &[
-    "때문",
-    "므로",
-    "따라서",
-    "그래서",
-    "인해",
-    "덕분",
-    "위해서",
-    "니까",
-    " — ",
-    ": ",
-];
+pub const JUSTIFICATION_KO: &[&str] = &["때문", "므로", "따라서", "그래서", "인해", "덕분", "위해서", "니까", " — ", ": "];
 
 fn word_at(text: &str, start: usize, len: usize) -> bool {
     let before = text[..start].chars().next_back();
@@ -51,15 +28,10 @@ pub fn justification_in(choice: &str, lang: Lang) -> Option<&'static str> {
             let lower = choice.to_lowercase();
             JUSTIFICATION_EN.iter().copied().find(|w| {
                 let alpha = w.chars().any(char::is_alphabetic);
-                lower
-                    .match_indices(w)
-                    .any(|(i, m)| !alpha || word_at(&lower, i, m.len()))
+                lower.match_indices(w).any(|(i, m)| !alpha || word_at(&lower, i, m.len()))
             })
         }
-        Lang::Ko => JUSTIFICATION_KO
-            .iter()
-            .copied()
-            .find(|w| choice.contains(w)),
+        Lang::Ko => JUSTIFICATION_KO.iter().copied().find(|w| choice.contains(w)),
     }
 }
 
@@ -67,31 +39,20 @@ pub fn justification_in(choice: &str, lang: Lang) -> Option<&'static str> {
 /// giveaway a learner can spot without reading. (Equal lengths give nothing away.)
 pub fn answer_is_longest(q: &Question, lang: Lang) -> bool {
     let choices = &q.text(lang).choices;
-    let Some(answer) = choices.get(q.answer) else {
-        return false;
-    };
+    let Some(answer) = choices.get(q.answer) else { return false };
     let len = |s: &String| s.chars().count();
-    choices
-        .iter()
-        .enumerate()
-        .all(|(i, c)| i == q.answer || len(c) < len(answer))
+    choices.iter().enumerate().all(|(i, c)| i == q.answer || len(c) < len(answer))
 }
 
 /// (questions whose right choice is the longest, choice questions) in `lang`.
 pub fn longest_share(bank: &[Question], lang: Lang) -> (usize, usize) {
     let choice: Vec<&Question> = bank.iter().filter(|q| q.kind == Kind::Choice).collect();
-    (
-        choice.iter().filter(|q| answer_is_longest(q, lang)).count(),
-        choice.len(),
-    )
+    (choice.iter().filter(|q| answer_is_longest(q, lang)).count(), choice.len())
 }
 
 /// What makes two questions the same: the scenario (with its overrides) and the claim.
 pub fn claim_key(q: &Question) -> String {
-    format!(
-        "{}|{:?}|{:?}|{:?}|{:?}",
-        q.scenario, q.query, q.output_mode, q.conf, q.check
-    )
+    format!("{}|{:?}|{:?}|{:?}|{:?}", q.scenario, q.query, q.output_mode, q.conf, q.check)
 }
 
 /// Questions per topic, in the order topics first appear.
@@ -110,12 +71,7 @@ pub fn per_topic(bank: &[Question]) -> Vec<(String, usize)> {
 pub fn per_kind(bank: &[Question]) -> BTreeMap<&'static str, usize> {
     let mut out = BTreeMap::new();
     for q in bank {
-        *out.entry(if q.kind == Kind::Choice {
-            "choice"
-        } else {
-            "value"
-        })
-        .or_insert(0) += 1;
+        *out.entry(if q.kind == Kind::Choice { "choice" } else { "value" }).or_insert(0) += 1;
     }
     out
 }
@@ -130,15 +86,8 @@ pub fn first_number(text: &str) -> Option<u64> {
             while i < bytes.len() && bytes[i].is_ascii_digit() {
                 i += 1;
             }
-            let glued_before = start > 0
-                && (bytes[start - 1].is_ascii_alphanumeric()
-                    || bytes[start - 1] == b':'
-                    || bytes[start - 1] == b'.'
-                    || bytes[start - 1] == b'_');
-            let glued_after = i < bytes.len()
-                && (bytes[i] == b':'
-                    || bytes[i] == b'.' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)
-                    || bytes[i].is_ascii_alphabetic());
+            let glued_before = start > 0 && (bytes[start - 1].is_ascii_alphanumeric() || bytes[start - 1] == b':' || bytes[start - 1] == b'.' || bytes[start - 1] == b'_');
+            let glued_after = i < bytes.len() && (bytes[i] == b':' || bytes[i] == b'.' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit) || bytes[i].is_ascii_alphabetic());
             if !glued_before && !glued_after {
                 return text[start..i].parse().ok();
             }
@@ -165,9 +114,7 @@ fn shows(choice: &str, value: &str) -> bool {
 /// Which choice breaks the tie.
 pub fn tie_holds(q: &Question) -> Result<(), String> {
     let Some(key) = &q.tie else { return Ok(()) };
-    let value = q
-        .claim_value_text(key)
-        .ok_or_else(|| format!("tie '{key}' but the claim has no {key}"))?;
+    let value = q.claim_value_text(key).ok_or_else(|| format!("tie '{key}' but the claim has no {key}"))?;
     for lang in [Lang::En, Lang::Ko] {
         for (i, c) in q.text(lang).choices.iter().enumerate() {
             let right = i == q.answer;
@@ -187,12 +134,8 @@ pub fn touches_guide_difference(q: &Question) -> bool {
     let Ok(s) = q.scenario() else { return false };
     let text = s.query.replace(' ', "");
     let lower = text.to_lowercase();
-    let inner_stream_join = s.sources.len() >= 2
-        && text.contains(".join(")
-        && !["outer", "semi", "anti"].iter().any(|t| lower.contains(t));
-    text.contains(".limit(")
-        || text.contains(".distinct()")
-        || (inner_stream_join && s.output_mode == "update")
+    let inner_stream_join = s.sources.len() >= 2 && text.contains(".join(") && !["outer", "semi", "anti"].iter().any(|t| lower.contains(t));
+    text.contains(".limit(") || text.contains(".distinct()") || (inner_stream_join && s.output_mode == "update")
 }
 
 /// A question with `guide_differs` says both readings: the English text names the guide and
@@ -233,9 +176,7 @@ pub fn violations(q: &Question) -> Vec<String> {
             }
         }
         if !explanation_has_numbers(&t.explanation) {
-            out.push(format!(
-                "{lang:?} explanation gives no numbers (or is shorter than 60 characters)"
-            ));
+            out.push(format!("{lang:?} explanation gives no numbers (or is shorter than 60 characters)"));
         }
     }
     if let Err(m) = tie_holds(q) {
@@ -253,21 +194,12 @@ mod tests {
 
     #[test]
     fn justification_words_are_found_as_words() {
-        assert_eq!(
-            justification_in("Dropped, because it is late", Lang::En),
-            Some("because")
-        );
-        assert_eq!(
-            justification_in("start() fails: no watermark", Lang::En),
-            Some(": ")
-        );
+        assert_eq!(justification_in("Dropped, because it is late", Lang::En), Some("because"));
+        assert_eq!(justification_in("start() fails: no watermark", Lang::En), Some(": "));
         assert_eq!(justification_in("Since 09:03", Lang::En), Some("since"));
         assert_eq!(justification_in("09:03", Lang::En), None);
         assert_eq!(justification_in("The sincere answer", Lang::En), None);
-        assert_eq!(
-            justification_in("늦었기 때문에 버려진다", Lang::Ko),
-            Some("때문")
-        );
+        assert_eq!(justification_in("늦었기 때문에 버려진다", Lang::Ko), Some("때문"));
         assert_eq!(justification_in("버려진다", Lang::Ko), None);
     }
 

@@ -44,25 +44,12 @@ pub enum LabAction {
     Mode(OutputMode),
     Sink(SinkKind),
     TriggerKind(Trigger),
-    Source {
-        source: String,
-        kind: String,
-        max_files_per_trigger: Option<u64>,
-    },
+    Source { source: String, kind: String, max_files_per_trigger: Option<u64> },
     Checkpoint(bool),
-    Delay {
-        index: usize,
-        delay: String,
-    },
+    Delay { index: usize, delay: String },
     Query(String),
-    Push {
-        source: String,
-        fields: BTreeMap<String, String>,
-    },
-    Advance {
-        source: String,
-        time: String,
-    },
+    Push { source: String, fields: BTreeMap<String, String> },
+    Advance { source: String, time: String },
 }
 
 impl LabAction {
@@ -76,59 +63,28 @@ impl LabAction {
             Some((n, a)) if !n.contains(' ') => (n.trim(), a.trim()),
             _ => (text, ""),
         };
-        let need = |what: &str| {
-            if arg.is_empty() {
-                Err(format!("'{name}' needs {what}"))
-            } else {
-                Ok(arg)
-            }
-        };
-        let none = |a: LabAction| {
-            if arg.is_empty() {
-                Ok(a)
-            } else {
-                Err(format!("'{name}' takes no argument"))
-            }
-        };
+        let need = |what: &str| if arg.is_empty() { Err(format!("'{name}' needs {what}")) } else { Ok(arg) };
+        let none = |a: LabAction| if arg.is_empty() { Ok(a) } else { Err(format!("'{name}' takes no argument")) };
         match name {
             "next_step" => none(LabAction::NextStep),
             "run_steps" => none(LabAction::RunSteps),
             "push_step" => none(LabAction::PushStep),
             "trigger" => none(LabAction::Trigger),
             "reset" => none(LabAction::Reset),
-            "restart" => Ok(LabAction::Restart(
-                (!arg.is_empty()).then(|| arg.to_string()),
-            )),
-            "crash" => CrashPoint::parse(need("a crash point")?)
-                .map(LabAction::Crash)
-                .ok_or_else(|| format!("unknown crash point '{arg}'")),
-            "mode" => OutputMode::parse(need("an output mode")?)
-                .map(LabAction::Mode)
-                .map_err(|e| e.message),
-            "sink" => SinkKind::parse(need("a sink id")?)
-                .map(LabAction::Sink)
-                .ok_or_else(|| format!("unknown sink '{arg}'")),
-            "trigger_kind" => parse_trigger(need("a trigger id")?)
-                .map(LabAction::TriggerKind)
-                .ok_or_else(|| format!("unknown trigger '{arg}'")),
+            "restart" => Ok(LabAction::Restart((!arg.is_empty()).then(|| arg.to_string()))),
+            "crash" => CrashPoint::parse(need("a crash point")?).map(LabAction::Crash).ok_or_else(|| format!("unknown crash point '{arg}'")),
+            "mode" => OutputMode::parse(need("an output mode")?).map(LabAction::Mode).map_err(|e| e.message),
+            "sink" => SinkKind::parse(need("a sink id")?).map(LabAction::Sink).ok_or_else(|| format!("unknown sink '{arg}'")),
+            "trigger_kind" => parse_trigger(need("a trigger id")?).map(LabAction::TriggerKind).ok_or_else(|| format!("unknown trigger '{arg}'")),
             "source" => {
                 let parts: Vec<&str> = need("a source name and kind")?.split_whitespace().collect();
-                let max =
-                    match parts.get(2) {
-                        Some(n) => Some(n.parse::<u64>().map_err(|_| {
-                            format!("maxFilesPerTrigger '{n}' is not a whole number")
-                        })?),
-                        None => None,
-                    };
+                let max = match parts.get(2) {
+                    Some(n) => Some(n.parse::<u64>().map_err(|_| format!("maxFilesPerTrigger '{n}' is not a whole number"))?),
+                    None => None,
+                };
                 match parts.as_slice() {
-                    [source, kind] | [source, kind, _] => Ok(LabAction::Source {
-                        source: source.to_string(),
-                        kind: kind.to_string(),
-                        max_files_per_trigger: max,
-                    }),
-                    _ => Err(format!(
-                        "'source' needs '<name> <kind> [maxFilesPerTrigger]', got '{arg}'"
-                    )),
+                    [source, kind] | [source, kind, _] => Ok(LabAction::Source { source: source.to_string(), kind: kind.to_string(), max_files_per_trigger: max }),
+                    _ => Err(format!("'source' needs '<name> <kind> [maxFilesPerTrigger]', got '{arg}'")),
                 }
             }
             "checkpoint" => match need("on or off")? {
@@ -137,42 +93,23 @@ impl LabAction {
                 other => Err(format!("checkpoint is 'on' or 'off', got '{other}'")),
             },
             "delay" => {
-                let (i, d) = need("an index and an interval")?
-                    .split_once(' ')
-                    .ok_or("'delay' needs '<index> <interval>'")?;
-                let index = i
-                    .parse()
-                    .map_err(|_| format!("'{i}' is not a watermark index"))?;
-                Ok(LabAction::Delay {
-                    index,
-                    delay: d.trim().to_string(),
-                })
+                let (i, d) = need("an index and an interval")?.split_once(' ').ok_or("'delay' needs '<index> <interval>'")?;
+                let index = i.parse().map_err(|_| format!("'{i}' is not a watermark index"))?;
+                Ok(LabAction::Delay { index, delay: d.trim().to_string() })
             }
             "query" => Ok(LabAction::Query(need("a query")?.to_string())),
             "push" => {
-                let (source, rest) = need("a source and fields")?
-                    .split_once(' ')
-                    .ok_or("'push' needs '<source> col=value, ...'")?;
+                let (source, rest) = need("a source and fields")?.split_once(' ').ok_or("'push' needs '<source> col=value, ...'")?;
                 let mut fields = BTreeMap::new();
                 for f in rest.split(',') {
-                    let (k, v) = f
-                        .split_once('=')
-                        .ok_or_else(|| format!("'{}' is not col=value", f.trim()))?;
+                    let (k, v) = f.split_once('=').ok_or_else(|| format!("'{}' is not col=value", f.trim()))?;
                     fields.insert(k.trim().to_string(), v.trim().to_string());
                 }
-                Ok(LabAction::Push {
-                    source: source.to_string(),
-                    fields,
-                })
+                Ok(LabAction::Push { source: source.to_string(), fields })
             }
             "advance" => {
-                let (source, time) = need("a source and a time")?
-                    .split_once(' ')
-                    .ok_or("'advance' needs '<source> <time>'")?;
-                Ok(LabAction::Advance {
-                    source: source.to_string(),
-                    time: time.trim().to_string(),
-                })
+                let (source, time) = need("a source and a time")?.split_once(' ').ok_or("'advance' needs '<source> <time>'")?;
+                Ok(LabAction::Advance { source: source.to_string(), time: time.trim().to_string() })
             }
             other => Err(format!("unknown lab action '{other}'")),
         }
@@ -204,11 +141,7 @@ pub fn apply(session: &mut Session, action: &LabAction) -> Result<(), String> {
         LabAction::Mode(m) => session.set_mode(*m),
         LabAction::Sink(k) => session.set_sink(*k),
         LabAction::TriggerKind(t) => session.set_trigger(*t),
-        LabAction::Source {
-            source,
-            kind,
-            max_files_per_trigger,
-        } => {
+        LabAction::Source { source, kind, max_files_per_trigger } => {
             if !session.sources().iter().any(|s| &s.name == source) {
                 return Err(format!("no source named '{source}'"));
             }
@@ -232,8 +165,7 @@ pub fn apply(session: &mut Session, action: &LabAction) -> Result<(), String> {
 /// The first line that does not parse or apply, with its number (1-based).
 pub fn run(session: &mut Session, script: &[String]) -> Result<(), String> {
     for (i, line) in script.iter().enumerate() {
-        let action =
-            LabAction::parse(line).map_err(|m| format!("script line {} ('{line}'): {m}", i + 1))?;
+        let action = LabAction::parse(line).map_err(|m| format!("script line {} ('{line}'): {m}", i + 1))?;
         apply(session, &action).map_err(|m| format!("script line {} ('{line}'): {m}", i + 1))?;
     }
     Ok(())
@@ -246,61 +178,19 @@ mod tests {
     #[test]
     fn actions_parse_and_bad_ones_are_errors() {
         assert_eq!(LabAction::parse("next_step"), Ok(LabAction::NextStep));
-        assert_eq!(
-            LabAction::parse(" mode: update "),
-            Ok(LabAction::Mode(OutputMode::Update))
-        );
-        assert_eq!(
-            LabAction::parse("trigger_kind: availableNow"),
-            Ok(LabAction::TriggerKind(Trigger::AvailableNow))
-        );
-        assert_eq!(
-            LabAction::parse("trigger_kind: processingTime:5000"),
-            Ok(LabAction::TriggerKind(Trigger::ProcessingTime {
-                interval_ms: 5000
-            }))
-        );
+        assert_eq!(LabAction::parse(" mode: update "), Ok(LabAction::Mode(OutputMode::Update)));
+        assert_eq!(LabAction::parse("trigger_kind: availableNow"), Ok(LabAction::TriggerKind(Trigger::AvailableNow)));
+        assert_eq!(LabAction::parse("trigger_kind: processingTime:5000"), Ok(LabAction::TriggerKind(Trigger::ProcessingTime { interval_ms: 5000 })));
         assert_eq!(
             LabAction::parse("source: clicks file 1"),
-            Ok(LabAction::Source {
-                source: "clicks".into(),
-                kind: "file".into(),
-                max_files_per_trigger: Some(1)
-            })
+            Ok(LabAction::Source { source: "clicks".into(), kind: "file".into(), max_files_per_trigger: Some(1) })
         );
-        assert_eq!(
-            LabAction::parse("delay: 0 5 minutes"),
-            Ok(LabAction::Delay {
-                index: 0,
-                delay: "5 minutes".into()
-            })
-        );
-        let push =
-            LabAction::parse("push: clicks event_id=c9, post_id=1, event_time=09:30").unwrap();
-        let LabAction::Push { source, fields } = push else {
-            panic!("not a push")
-        };
-        assert_eq!(
-            (source.as_str(), fields.len(), fields["event_time"].as_str()),
-            ("clicks", 3, "09:30")
-        );
-        assert_eq!(
-            LabAction::parse("restart: clicks.select('post_id')"),
-            Ok(LabAction::Restart(Some("clicks.select('post_id')".into())))
-        );
-        for bad in [
-            "",
-            "jump",
-            "mode: sideways",
-            "crash: somewhere",
-            "sink: parquet",
-            "next_step: 3",
-            "source: clicks",
-            "checkpoint: maybe",
-            "delay: x 5 minutes",
-            "push: clicks",
-            "push: clicks a",
-        ] {
+        assert_eq!(LabAction::parse("delay: 0 5 minutes"), Ok(LabAction::Delay { index: 0, delay: "5 minutes".into() }));
+        let push = LabAction::parse("push: clicks event_id=c9, post_id=1, event_time=09:30").unwrap();
+        let LabAction::Push { source, fields } = push else { panic!("not a push") };
+        assert_eq!((source.as_str(), fields.len(), fields["event_time"].as_str()), ("clicks", 3, "09:30"));
+        assert_eq!(LabAction::parse("restart: clicks.select('post_id')"), Ok(LabAction::Restart(Some("clicks.select('post_id')".into()))));
+        for bad in ["", "jump", "mode: sideways", "crash: somewhere", "sink: parquet", "next_step: 3", "source: clicks", "checkpoint: maybe", "delay: x 5 minutes", "push: clicks", "push: clicks a"] {
             assert!(LabAction::parse(bad).is_err(), "'{bad}' should not parse");
         }
     }

@@ -14,13 +14,8 @@ use streamlab_engine::analysis::Attr;
 use streamlab_engine::execution::state_rows::{KeptReason, StateCell, StateNote, StateRowLabel};
 use streamlab_engine::frontend::compile;
 use streamlab_engine::scenario::{display_value, row_to_json, value_to_json, Scenario};
-use streamlab_engine::streaming::{
-    BatchResult, CrashPoint, OutputMode, Sink, SinkKind, StartOptions, StreamingConf,
-    StreamingQuery, Trigger,
-};
-use streamlab_engine::types::{
-    format_timestamp_us, parse_timestamp_us, spark_type_name, DataType, Row, Value,
-};
+use streamlab_engine::streaming::{BatchResult, CrashPoint, OutputMode, Sink, SinkKind, StartOptions, StreamingConf, StreamingQuery, Trigger};
+use streamlab_engine::types::{format_timestamp_us, parse_timestamp_us, spark_type_name, DataType, Row, Value};
 use streamlab_engine::Error;
 
 pub mod compare;
@@ -419,26 +414,16 @@ impl Session {
     }
 
     /// Sets a source's kind (`memory`, `file` with `maxFilesPerTrigger`, `socket`) and replays.
-    pub fn set_source_kind(
-        &mut self,
-        source: &str,
-        kind: &str,
-        max_files_per_trigger: Option<u64>,
-    ) {
+    pub fn set_source_kind(&mut self, source: &str, kind: &str, max_files_per_trigger: Option<u64>) {
         if let Some(def) = self.scenario.sources.get_mut(source) {
             def.kind = Some(kind.to_string());
             def.options.clear();
             if let Some(n) = max_files_per_trigger {
-                def.options
-                    .insert("maxFilesPerTrigger".into(), serde_json::Value::from(n));
+                def.options.insert("maxFilesPerTrigger".into(), serde_json::Value::from(n));
             }
             if kind == "kafka" {
-                def.options
-                    .insert("partitions".into(), serde_json::Value::from(2));
-                def.options.insert(
-                    "startingOffsets".into(),
-                    serde_json::Value::from("earliest"),
-                );
+                def.options.insert("partitions".into(), serde_json::Value::from(2));
+                def.options.insert("startingOffsets".into(), serde_json::Value::from("earliest"));
             }
         }
         self.rebuild();
@@ -479,10 +464,7 @@ impl Session {
         streamlab_engine::types::CalendarInterval::parse(delay).map_err(|e| e.to_string())?;
         let catalog = self.scenario.catalog().map_err(|e| e.to_string())?;
         let compiled = compile(&self.query_text, &catalog).map_err(|e| e.to_string())?;
-        let span = *compiled
-            .watermark_delay_spans
-            .get(index)
-            .ok_or("the query has no such withWatermark")?;
+        let span = *compiled.watermark_delay_spans.get(index).ok_or("the query has no such withWatermark")?;
         let quoted = format!("'{}'", delay.replace(['\'', '"', '\\'], ""));
         let mut text = self.query_text.clone();
         text.replace_range(span.start..span.end, &quoted);
@@ -499,18 +481,9 @@ impl Session {
     ///
     /// # Errors
     /// Which field the engine cannot take, and why.
-    pub fn push_event(
-        &mut self,
-        source: &str,
-        fields: &BTreeMap<String, String>,
-    ) -> Result<Vec<String>, String> {
-        let def = self
-            .scenario
-            .sources
-            .get(source)
-            .ok_or_else(|| format!("no source named '{source}'"))?;
-        let schema =
-            streamlab_engine::scenario::typed_schema(&def.schema).map_err(|e| e.to_string())?;
+    pub fn push_event(&mut self, source: &str, fields: &BTreeMap<String, String>) -> Result<Vec<String>, String> {
+        let def = self.scenario.sources.get(source).ok_or_else(|| format!("no source named '{source}'"))?;
+        let schema = streamlab_engine::scenario::typed_schema(&def.schema).map_err(|e| e.to_string())?;
         let base_day = self.base_day_us();
         let mut row = Vec::new();
         let mut notes = Vec::new();
@@ -522,10 +495,7 @@ impl Session {
             }
             row.push(v);
         }
-        self.apply(Action::Add {
-            source: source.to_string(),
-            rows: vec![row],
-        });
+        self.apply(Action::Add { source: source.to_string(), rows: vec![row] });
         Ok(notes)
     }
 
@@ -542,34 +512,17 @@ impl Session {
     /// # Errors
     /// The time does not parse, or the source has no timestamp column.
     pub fn advance_with_event(&mut self, source: &str, event_time: &str) -> Result<(), String> {
-        let view = self
-            .sources()
-            .into_iter()
-            .find(|s| s.name == source)
-            .ok_or_else(|| format!("no source named '{source}'"))?;
-        let time_col = view
-            .time_column
-            .ok_or("this source has no timestamp column")?;
-        let ts = parse_field(
-            event_time.trim(),
-            &streamlab_engine::types::timestamp_type(),
-            self.base_day_us(),
-        )?;
+        let view = self.sources().into_iter().find(|s| s.name == source).ok_or_else(|| format!("no source named '{source}'"))?;
+        let time_col = view.time_column.ok_or("this source has no timestamp column")?;
+        let ts = parse_field(event_time.trim(), &streamlab_engine::types::timestamp_type(), self.base_day_us())?;
         let last = self.actions.iter().rev().find_map(|a| match a {
             Action::Add { source: s, rows } if s == source => rows.last().cloned(),
             _ => None,
         });
-        let idx = view
-            .columns
-            .iter()
-            .position(|(c, _)| *c == time_col)
-            .unwrap_or(0);
+        let idx = view.columns.iter().position(|(c, _)| *c == time_col).unwrap_or(0);
         let mut row = last.unwrap_or_else(|| vec![Value::Null; view.columns.len()]);
         row[idx] = ts;
-        self.apply(Action::Add {
-            source: source.to_string(),
-            rows: vec![row],
-        });
+        self.apply(Action::Add { source: source.to_string(), rows: vec![row] });
         self.apply(Action::RunAll);
         Ok(())
     }
@@ -580,8 +533,7 @@ impl Session {
         if !self.push_step() {
             return false;
         }
-        self.step_of_action
-            .insert(self.actions.len(), self.next_step - 1);
+        self.step_of_action.insert(self.actions.len(), self.next_step - 1);
         self.apply(Action::RunAll);
         true
     }
@@ -589,31 +541,15 @@ impl Session {
     /// Adds the scenario's next step of events as pending input, without running a batch.
     /// Returns false when all steps are done.
     pub fn push_step(&mut self) -> bool {
-        let Some(step) = self.scenario.steps.get(self.next_step).cloned() else {
-            return false;
-        };
+        let Some(step) = self.scenario.steps.get(self.next_step).cloned() else { return false };
         for (source, rows) in &step {
             // Events are typed by the source's own schema (for Kafka, the JSON put in `value`).
-            let Some(Ok(schema)) = self
-                .scenario
-                .sources
-                .get(source)
-                .map(|d| streamlab_engine::scenario::typed_schema(&d.schema))
-            else {
-                continue;
-            };
-            let typed: Vec<Row> = rows
-                .iter()
-                .filter_map(|r| streamlab_engine::scenario::json_to_row(&schema, r).ok())
-                .collect();
+            let Some(Ok(schema)) = self.scenario.sources.get(source).map(|d| streamlab_engine::scenario::typed_schema(&d.schema)) else { continue };
+            let typed: Vec<Row> = rows.iter().filter_map(|r| streamlab_engine::scenario::json_to_row(&schema, r).ok()).collect();
             if !typed.is_empty() {
                 // Marked with its step, so that [`Session::undo`] takes the step back whole.
-                self.step_of_action
-                    .insert(self.actions.len(), self.next_step);
-                self.apply(Action::Add {
-                    source: source.clone(),
-                    rows: typed,
-                });
+                self.step_of_action.insert(self.actions.len(), self.next_step);
+                self.apply(Action::Add { source: source.clone(), rows: typed });
             }
         }
         self.next_step += 1;
@@ -627,15 +563,10 @@ impl Session {
     /// nothing to undo. Settings (mode, delay, sink, trigger) are not actions: they are
     /// changed back by setting them again.
     pub fn undo(&mut self) -> bool {
-        let Some(last) = self.actions.len().checked_sub(1) else {
-            return false;
-        };
+        let Some(last) = self.actions.len().checked_sub(1) else { return false };
         let mut cut = last;
         if let Some(step) = self.step_of_action.get(&last).copied() {
-            while cut > 0
-                && self.step_of_action.get(&(cut - 1)) == Some(&step)
-                && matches!(self.actions[cut - 1], Action::Add { .. })
-            {
+            while cut > 0 && self.step_of_action.get(&(cut - 1)) == Some(&step) && matches!(self.actions[cut - 1], Action::Add { .. }) {
                 cut -= 1;
             }
             self.next_step = step.min(self.next_step);
@@ -653,9 +584,7 @@ impl Session {
 
     /// True if a trigger now would run a batch (new input, or a no-data batch is due).
     pub fn batch_due(&self) -> bool {
-        self.query
-            .as_ref()
-            .is_some_and(|q| q.has_new_data() || q.wants_no_data_batch())
+        self.query.as_ref().is_some_and(|q| q.has_new_data() || q.wants_no_data_batch())
     }
 
     /// One trigger: at most one micro-batch.
@@ -713,17 +642,10 @@ impl Session {
         // output mode, checkpoint location) all run in the engine's `check_start`.
         let options = StartOptions {
             default_sink: Some(self.sink_kind),
-            checkpoint_location: Some(
-                self.checkpoint_set
-                    || self
-                        .scenario
-                        .conf
-                        .contains_key("spark.sql.streaming.checkpointLocation"),
-            ),
+            checkpoint_location: Some(self.checkpoint_set || self.scenario.conf.contains_key("spark.sql.streaming.checkpointLocation")),
         };
         let built = self.scenario.catalog().and_then(|catalog| {
-            let conf =
-                StreamingConf::from_map(&self.scenario.conf_strings()).map_err(Error::Scenario)?;
+            let conf = StreamingConf::from_map(&self.scenario.conf_strings()).map_err(Error::Scenario)?;
             StreamingQuery::start_with(&self.query_text, &catalog, self.mode, conf, options)
         });
         match built {
@@ -731,14 +653,11 @@ impl Session {
                 if let Some(t) = self.trigger {
                     q.trigger = t;
                 }
-                if let Err(e) =
-                    streamlab_engine::scenario::apply_source_kinds(&self.scenario, &mut q)
-                {
+                if let Err(e) = streamlab_engine::scenario::apply_source_kinds(&self.scenario, &mut q) {
                     self.error = Some(error_view(&e, &self.query_text));
                 }
                 self.temporary = q.temporary_checkpoint();
-                self.events
-                    .push(format!("onQueryStarted: id={}, runId={}", q.id, q.run_id));
+                self.events.push(format!("onQueryStarted: id={}, runId={}", q.id, q.run_id));
                 self.query = Some(q);
             }
             Err(e) => self.error = Some(error_view(&e, &self.query_text)),
@@ -768,16 +687,12 @@ impl Session {
             Action::Restart(text) => {
                 let Some(q) = self.query.take() else { return };
                 if q.is_active() {
-                    self.events.push(format!(
-                        "onQueryTerminated: id={}, runId={}, exception=None (stopped)",
-                        q.id, q.run_id
-                    ));
+                    self.events.push(format!("onQueryTerminated: id={}, runId={}, exception=None (stopped)", q.id, q.run_id));
                 }
                 if let Some(t) = text {
                     self.query_text = t.clone();
                 }
-                let conf =
-                    StreamingConf::from_map(&self.scenario.conf_strings()).unwrap_or_default();
+                let conf = StreamingConf::from_map(&self.scenario.conf_strings()).unwrap_or_default();
                 let (checkpoint, sources, mut sink) = q.stop();
                 // A temporary checkpoint is not reused: the next start begins again from batch 0
                 // (and a memory sink is a new, empty sink).
@@ -789,24 +704,16 @@ impl Session {
                 } else {
                     checkpoint
                 };
-                let restarted = self.scenario.catalog().and_then(|c| {
-                    StreamingQuery::restart(
-                        &self.query_text,
-                        &c,
-                        self.mode,
-                        conf,
-                        checkpoint,
-                        sources,
-                        sink,
-                    )
-                });
+                let restarted = self
+                    .scenario
+                    .catalog()
+                    .and_then(|c| StreamingQuery::restart(&self.query_text, &c, self.mode, conf, checkpoint, sources, sink));
                 match restarted {
                     Ok(mut q) => {
                         if let Some(t) = self.trigger {
                             q.trigger = t;
                         }
-                        self.events
-                            .push(format!("onQueryStarted: id={}, runId={}", q.id, q.run_id));
+                        self.events.push(format!("onQueryStarted: id={}, runId={}", q.id, q.run_id));
                         self.query = Some(q);
                     }
                     Err(e) => self.error = Some(error_view(&e, &self.query_text)),
@@ -824,28 +731,16 @@ impl Session {
                     _ => timeline::run_all(q, self.stop_after),
                 };
                 for b in &results {
-                    self.events.push(format!(
-                        "onQueryProgress: batchId={}, numInputRows={}",
-                        b.batch_id, b.input_rows
-                    ));
+                    self.events.push(format!("onQueryProgress: batchId={}, numInputRows={}", b.batch_id, b.input_rows));
                 }
                 match q.exception() {
-                    Some(
-                        e @ Error::Execution(streamlab_engine::error::ExecutionError::Crash {
-                            ..
-                        }),
-                    ) => self.crash = Some(e.to_string()),
+                    Some(e @ Error::Execution(streamlab_engine::error::ExecutionError::Crash { .. })) => self.crash = Some(e.to_string()),
                     Some(e) => self.error = Some(error_view(e, &self.query_text)),
                     None => {}
                 }
                 if was_active && !q.is_active() {
-                    let why = q
-                        .exception()
-                        .map_or("None (the trigger finished)".to_string(), |e| e.to_string());
-                    self.events.push(format!(
-                        "onQueryTerminated: id={}, runId={}, exception={why}",
-                        q.id, q.run_id
-                    ));
+                    let why = q.exception().map_or("None (the trigger finished)".to_string(), |e| e.to_string());
+                    self.events.push(format!("onQueryTerminated: id={}, runId={}, exception={why}", q.id, q.run_id));
                 }
                 if results.is_empty() {
                     return;
@@ -863,33 +758,13 @@ impl Session {
     fn base_day_us(&self) -> i64 {
         let day = 86_400_000_000i64;
         let last = self.pending.last().map(|(_, r)| r.clone()).or_else(|| {
-            self.batches
-                .iter()
-                .rev()
-                .find_map(|(_, b)| b.input_by_source().values().flatten().last().cloned())
+            self.batches.iter().rev().find_map(|(_, b)| b.input_by_source().values().flatten().last().cloned())
         });
-        let from_rows = last.and_then(|r| {
-            r.iter().find_map(|v| {
-                if let Value::Timestamp(t) = v {
-                    Some(*t)
-                } else {
-                    None
-                }
-            })
+        let from_rows = last.and_then(|r| r.iter().find_map(|v| if let Value::Timestamp(t) = v { Some(*t) } else { None }));
+        let from_steps = self.scenario.steps.iter().flat_map(|s| s.values().flatten()).find_map(|r| {
+            r.values().find_map(|v| v.as_str().and_then(|s| parse_timestamp_us(s).ok()))
         });
-        let from_steps = self
-            .scenario
-            .steps
-            .iter()
-            .flat_map(|s| s.values().flatten())
-            .find_map(|r| {
-                r.values()
-                    .find_map(|v| v.as_str().and_then(|s| parse_timestamp_us(s).ok()))
-            });
-        from_steps.or(from_rows).map_or(
-            parse_timestamp_us("2026-01-01T00:00:00Z").unwrap_or(0),
-            |t| t.div_euclid(day) * day,
-        )
+        from_steps.or(from_rows).map_or(parse_timestamp_us("2026-01-01T00:00:00Z").unwrap_or(0), |t| t.div_euclid(day) * day)
     }
 
     /// The streaming sources and their columns.
@@ -900,11 +775,7 @@ impl Session {
             .map(|(name, def)| SourceView {
                 name: name.clone(),
                 columns: def.schema.clone(),
-                time_column: def
-                    .schema
-                    .iter()
-                    .find(|(_, t)| t == "timestamp")
-                    .map(|(n, _)| n.clone()),
+                time_column: def.schema.iter().find(|(_, t)| t == "timestamp").map(|(n, _)| n.clone()),
                 kind: def.kind.clone().unwrap_or_else(|| "memory".into()),
             })
             .collect()
@@ -922,24 +793,13 @@ impl Session {
         for a in &self.actions {
             match a {
                 Action::Add { source, rows } => {
-                    let schema = self
-                        .scenario
-                        .sources
-                        .get(source)
-                        .and_then(|d| streamlab_engine::scenario::typed_schema(&d.schema).ok())
-                        .unwrap_or_default();
+                    let schema = self.scenario.sources.get(source).and_then(|d| streamlab_engine::scenario::typed_schema(&d.schema).ok()).unwrap_or_default();
                     for r in rows {
-                        let obj: Map<String, Json> = schema
-                            .iter()
-                            .zip(r)
-                            .map(|((n, _), v)| (n.clone(), value_to_json(v)))
-                            .collect();
+                        let obj: Map<String, Json> = schema.iter().zip(r).map(|((n, _), v)| (n.clone(), value_to_json(v))).collect();
                         current.entry(source.clone()).or_default().push(obj);
                     }
                 }
-                Action::Trigger | Action::RunAll | Action::Crash(_) => {
-                    steps.push(std::mem::take(&mut current))
-                }
+                Action::Trigger | Action::RunAll | Action::Crash(_) => steps.push(std::mem::take(&mut current)),
                 Action::Restart(_) => {}
             }
         }
@@ -957,41 +817,22 @@ impl Session {
     /// The engine's message when a source's definition cannot be exported.
     pub fn to_pyspark(&self) -> Result<(String, String), String> {
         let scenario = self.to_scenario();
-        let options = streamlab_engine::export::ExportOptions {
-            trigger: self.trigger.unwrap_or_default(),
-        };
-        let script = streamlab_engine::export::pyspark_script(&scenario, options)
-            .map_err(|e| e.to_string())?;
-        let stem = if scenario.id.is_empty() {
-            "streamlab-session"
-        } else {
-            scenario.id.as_str()
-        };
+        let options = streamlab_engine::export::ExportOptions { trigger: self.trigger.unwrap_or_default() };
+        let script = streamlab_engine::export::pyspark_script(&scenario, options).map_err(|e| e.to_string())?;
+        let stem = if scenario.id.is_empty() { "streamlab-session" } else { scenario.id.as_str() };
         Ok((format!("{stem}.py"), script))
     }
 
     /// Everything the page shows.
     pub fn view(&self) -> LabView {
-        let output: Vec<Attr> = self
-            .query
-            .as_ref()
-            .map(|q| q.plan().output.clone())
-            .unwrap_or_default();
+        let output: Vec<Attr> = self.query.as_ref().map(|q| q.plan().output.clone()).unwrap_or_default();
         let catalog = self.scenario.catalog().ok();
         let delays = catalog
             .as_ref()
             .and_then(|c| compile(&self.query_text, c).ok())
-            .map(|c| {
-                c.watermark_delay_spans
-                    .iter()
-                    .map(|s| self.query_text[s.start + 1..s.end - 1].to_string())
-                    .collect()
-            })
+            .map(|c| c.watermark_delay_spans.iter().map(|s| self.query_text[s.start + 1..s.end - 1].to_string()).collect())
             .unwrap_or_default();
-        let has_watermark = self
-            .query
-            .as_ref()
-            .is_some_and(|q| q.plan().has_watermark());
+        let has_watermark = self.query.as_ref().is_some_and(|q| q.plan().has_watermark());
         let day = self.base_day_us();
         LabView {
             title: self.scenario.title.clone(),
@@ -999,39 +840,14 @@ impl Session {
             mode: self.mode,
             error: self.error.clone(),
             sources: self.sources(),
-            pending: self
-                .pending
-                .iter()
-                .map(|(s, r)| (s.clone(), r.iter().map(|v| display_cell(v, day)).collect()))
-                .collect(),
-            output_columns: output
-                .iter()
-                .map(|a| format!("{}: {}", a.name, spark_type_name(&a.data_type)))
-                .collect(),
-            batches: self
-                .batches
-                .iter()
-                .map(|(step, b)| batch_view(*step, b, &output, day))
-                .collect(),
-            state: self
-                .query
-                .as_ref()
-                .map(|q| state_tables(q, &self.evicted, day))
-                .unwrap_or_default(),
-            watermark: self
-                .query
-                .as_ref()
-                .filter(|_| has_watermark)
-                .map(|q| format_timestamp_us(q.current_watermark_ms() * 1000)),
-            day: format_timestamp_us(day)
-                .get(..10)
-                .unwrap_or_default()
-                .to_string(),
+            pending: self.pending.iter().map(|(s, r)| (s.clone(), r.iter().map(|v| display_cell(v, day)).collect())).collect(),
+            output_columns: output.iter().map(|a| format!("{}: {}", a.name, spark_type_name(&a.data_type))).collect(),
+            batches: self.batches.iter().map(|(step, b)| batch_view(*step, b, &output, day)).collect(),
+            state: self.query.as_ref().map(|q| state_tables(q, &self.evicted, day)).unwrap_or_default(),
+            watermark: self.query.as_ref().filter(|_| has_watermark).map(|q| format_timestamp_us(q.current_watermark_ms() * 1000)),
+            day: format_timestamp_us(day).get(..10).unwrap_or_default().to_string(),
             delays,
-            no_data_batch_due: self
-                .query
-                .as_ref()
-                .is_some_and(StreamingQuery::wants_no_data_batch),
+            no_data_batch_due: self.query.as_ref().is_some_and(StreamingQuery::wants_no_data_batch),
             steps_done: self.next_step,
             steps_total: self.scenario.steps.len(),
             statics: catalog
@@ -1039,13 +855,7 @@ impl Session {
                     c.statics
                         .iter()
                         .map(|(n, (schema, rows))| {
-                            (
-                                n.clone(),
-                                schema.iter().map(|(c, _)| c.clone()).collect(),
-                                rows.iter()
-                                    .map(|r| r.iter().map(display_value).collect())
-                                    .collect(),
-                            )
+                            (n.clone(), schema.iter().map(|(c, _)| c.clone()).collect(), rows.iter().map(|r| r.iter().map(display_value).collect()).collect())
                         })
                         .collect()
                 })
@@ -1066,23 +876,14 @@ pub fn display_cell(v: &Value, base_day_us: i64) -> String {
                 return format_timestamp_us(*t);
             }
             let rem = t.rem_euclid(day);
-            let (h, m, s, us) = (
-                rem / 3_600_000_000,
-                rem / 60_000_000 % 60,
-                rem / 1_000_000 % 60,
-                rem % 1_000_000,
-            );
+            let (h, m, s, us) = (rem / 3_600_000_000, rem / 60_000_000 % 60, rem / 1_000_000 % 60, rem % 1_000_000);
             match (s, us) {
                 (0, 0) => format!("{h:02}:{m:02}"),
                 (_, 0) => format!("{h:02}:{m:02}:{s:02}"),
                 _ => format!("{h:02}:{m:02}:{s:02}.{us:06}"),
             }
         }
-        Value::Struct(f) if f.len() == 2 => format!(
-            "[{}, {})",
-            display_cell(&f[0], base_day_us),
-            display_cell(&f[1], base_day_us)
-        ),
+        Value::Struct(f) if f.len() == 2 => format!("[{}, {})", display_cell(&f[0], base_day_us), display_cell(&f[1], base_day_us)),
         other => display_value(other),
     }
 }
@@ -1096,12 +897,14 @@ impl Session {
             .written
             .iter()
             .zip(q.sink.duplicate_flags())
-            .map(|(w, duplicate)| SinkRowView {
-                batch_id: w.batch_id,
-                attempt: w.attempt,
-                cells: w.row.iter().map(|v| display_cell(v, day)).collect(),
-                visible: w.visible,
-                duplicate,
+            .map(|(w, duplicate)| {
+                SinkRowView {
+                    batch_id: w.batch_id,
+                    attempt: w.attempt,
+                    cells: w.row.iter().map(|v| display_cell(v, day)).collect(),
+                    visible: w.visible,
+                    duplicate,
+                }
             })
             .collect();
         RecoveryView {
@@ -1114,19 +917,11 @@ impl Session {
                 .offsets
                 .iter()
                 .map(|o| {
-                    let offs: Vec<String> = o
-                        .offsets
-                        .iter()
-                        .map(|x| x.map_or("-".into(), |v| v.to_string()))
-                        .collect();
+                    let offs: Vec<String> = o.offsets.iter().map(|x| x.map_or("-".into(), |v| v.to_string())).collect();
                     (o.batch_id, offs.join(", "), wm(o.batch_watermark_ms))
                 })
                 .collect(),
-            commit_log: cp
-                .commits
-                .iter()
-                .map(|c| (c.batch_id, wm(c.next_batch_watermark_ms)))
-                .collect(),
+            commit_log: cp.commits.iter().map(|c| (c.batch_id, wm(c.next_batch_watermark_ms))).collect(),
             sink_rows,
             duplicates: q.sink.duplicates(),
             crashed: self.crash.clone(),
@@ -1146,13 +941,7 @@ impl Session {
             name: q.name.clone(),
             checkpoint_set: self.checkpoint_set,
             temporary: self.temporary,
-            sink_log: q.sink.log_text(
-                &q.plan()
-                    .output
-                    .iter()
-                    .map(|a| a.name.clone())
-                    .collect::<Vec<_>>(),
-            ),
+            sink_log: q.sink.log_text(&q.plan().output.iter().map(|a| a.name.clone()).collect::<Vec<_>>()),
         }
     }
 }
@@ -1162,23 +951,13 @@ fn batch_view(step: Option<usize>, b: &BatchResult, output: &[Attr], day: i64) -
         id: b.batch_id,
         step,
         input_rows: b.input_rows,
-        watermark: b
-            .watermark_ms
-            .map(|w| display_cell(&Value::Timestamp(w * 1000), day)),
+        watermark: b.watermark_ms.map(|w| display_cell(&Value::Timestamp(w * 1000), day)),
         watermark_ms: b.watermark_ms,
         late_watermark: display_cell(&Value::Timestamp(b.late_watermark_ms * 1000), day),
         late_watermark_ms: b.late_watermark_ms,
         no_data: b.no_data,
-        rows: b
-            .rows
-            .iter()
-            .map(|r| r.iter().map(|v| display_cell(v, day)).collect())
-            .collect(),
-        rows_json: b
-            .rows
-            .iter()
-            .map(|r| row_to_json(r, output).to_string())
-            .collect(),
+        rows: b.rows.iter().map(|r| r.iter().map(|v| display_cell(v, day)).collect()).collect(),
+        rows_json: b.rows.iter().map(|r| row_to_json(r, output).to_string()).collect(),
         metrics: b
             .state
             .iter()
@@ -1215,32 +994,16 @@ fn state_tables(q: &StreamingQuery, evicted: &[(usize, Row)], day: i64) -> Vec<S
         StateRowLabel::Closing { .. } => RowStatus::Closing,
         StateRowLabel::Evicted => RowStatus::Evicted,
         StateRowLabel::Kept(KeptReason::CompleteMode) => RowStatus::Kept,
-        StateRowLabel::Kept(KeptReason::NoWatermark | KeptReason::Counter) => {
-            RowStatus::NoWatermark
-        }
+        StateRowLabel::Kept(KeptReason::NoWatermark | KeptReason::Counter) => RowStatus::NoWatermark,
     };
     let note = |n: Option<StateNote>| match n {
         None => Default::default(),
-        Some(StateNote::NoStateWatermark) => (
-            "no state watermark: rows stay forever".to_string(),
-            "상태 워터마크 없음: 행이 영원히 남음".to_string(),
-        ),
-        Some(StateNote::KeyWatermark) => (
-            "state watermark on the join key: key <= watermark".to_string(),
-            "조인 키의 상태 워터마크: 키 <= 워터마크".to_string(),
-        ),
+        Some(StateNote::NoStateWatermark) => ("no state watermark: rows stay forever".to_string(), "상태 워터마크 없음: 행이 영원히 남음".to_string()),
+        Some(StateNote::KeyWatermark) => ("state watermark on the join key: key <= watermark".to_string(), "조인 키의 상태 워터마크: 키 <= 워터마크".to_string()),
         Some(StateNote::ValueWatermark { offset_ms }) => {
             let sign = if offset_ms < 0 { "−" } else { "+" };
-            let d = streamlab_engine::types::format_duration_us(
-                offset_ms
-                    .unsigned_abs()
-                    .saturating_mul(1000)
-                    .min(i64::MAX as u64) as i64,
-            );
-            (
-                format!("state watermark: event time <= watermark {sign} {d}"),
-                format!("상태 워터마크: 이벤트 시간 <= 워터마크 {sign} {d}"),
-            )
+            let d = streamlab_engine::types::format_duration_us(offset_ms.unsigned_abs().saturating_mul(1000).min(i64::MAX as u64) as i64);
+            (format!("state watermark: event time <= watermark {sign} {d}"), format!("상태 워터마크: 이벤트 시간 <= 워터마크 {sign} {d}"))
         }
     };
     q.state_tables(evicted)
@@ -1248,11 +1011,7 @@ fn state_tables(q: &StreamingQuery, evicted: &[(usize, Row)], day: i64) -> Vec<S
         .map(|t| StateTableView {
             operator: t.operator,
             columns: t.columns,
-            rows: t
-                .rows
-                .iter()
-                .map(|r| (r.cells.iter().map(cell).collect(), status(r.label)))
-                .collect(),
+            rows: t.rows.iter().map(|r| (r.cells.iter().map(cell).collect(), status(r.label))).collect(),
             note: note(t.note),
         })
         .collect()
@@ -1272,11 +1031,7 @@ pub fn parse_field(text: &str, t: &DataType, base_day_us: i64) -> Result<Value, 
 ///
 /// # Errors
 /// As [`parse_field`].
-pub fn read_field(
-    text: &str,
-    t: &DataType,
-    base_day_us: i64,
-) -> Result<(Value, Option<String>), String> {
+pub fn read_field(text: &str, t: &DataType, base_day_us: i64) -> Result<(Value, Option<String>), String> {
     use streamlab_engine::scenario::{read_json_value, JsonRead};
     if text.is_empty() || text.eq_ignore_ascii_case("null") {
         return Ok((Value::Null, None));
@@ -1285,29 +1040,14 @@ pub fn read_field(
         // `12:07` or `12:07:30` on the scenario's day.
         let parts: Vec<&str> = text.split(':').collect();
         if text.len() <= 12 && (2..=3).contains(&parts.len()) && !text.contains('-') {
-            let nums: Option<Vec<f64>> =
-                parts.iter().map(|p| p.trim().parse::<f64>().ok()).collect();
+            let nums: Option<Vec<f64>> = parts.iter().map(|p| p.trim().parse::<f64>().ok()).collect();
             if let Some(n) = nums {
                 let (h, m, s) = (n[0], n[1], n.get(2).copied().unwrap_or(0.0));
-                if (0.0..24.0).contains(&h)
-                    && (0.0..60.0).contains(&m)
-                    && (0.0..60.0).contains(&s)
-                    && h.fract() == 0.0
-                    && m.fract() == 0.0
-                {
-                    return Ok((
-                        Value::Timestamp(
-                            base_day_us
-                                + ((h * 3600.0 + m * 60.0) * 1e6) as i64
-                                + (s * 1e6).round() as i64,
-                        ),
-                        None,
-                    ));
+                if (0.0..24.0).contains(&h) && (0.0..60.0).contains(&m) && (0.0..60.0).contains(&s) && h.fract() == 0.0 && m.fract() == 0.0 {
+                    return Ok((Value::Timestamp(base_day_us + ((h * 3600.0 + m * 60.0) * 1e6) as i64 + (s * 1e6).round() as i64), None));
                 }
             }
-            return Err(format!(
-                "'{text}' is not a time of day: write 12:07 or 12:07:30"
-            ));
+            return Err(format!("'{text}' is not a time of day: write 12:07 or 12:07:30"));
         }
     }
     // The text is the JSON value Spark would read: a number or boolean as typed, anything

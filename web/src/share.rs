@@ -50,14 +50,10 @@ impl ShareError {
         match self {
             ShareError::NotALink => t("share.err.notalink").to_string(),
             ShareError::Version(v) => t("share.err.version").replace("{v}", v),
-            ShareError::TooLong { chars } => t("share.err.toolong")
-                .replace("{n}", &chars.to_string())
-                .replace("{max}", &MAX_LINK_CHARS.to_string()),
+            ShareError::TooLong { chars } => t("share.err.toolong").replace("{n}", &chars.to_string()).replace("{max}", &MAX_LINK_CHARS.to_string()),
             ShareError::Encoding(m) => format!("{} ({m})", t("share.err.damaged")),
             ShareError::Compression(m) => format!("{} ({m})", t("share.err.damaged")),
-            ShareError::TooLarge => {
-                t("share.err.toolarge").replace("{max}", &(MAX_JSON_BYTES / 1024).to_string())
-            }
+            ShareError::TooLarge => t("share.err.toolarge").replace("{max}", &(MAX_JSON_BYTES / 1024).to_string()),
             ShareError::Session(m) => format!("{} ({m})", t("share.err.session")),
         }
     }
@@ -102,28 +98,18 @@ pub fn encode(session: &Session) -> Result<String, ShareError> {
 pub fn decode_json(fragment: &str) -> Result<String, ShareError> {
     let fragment = fragment.trim().trim_start_matches('#');
     if fragment.len() > MAX_LINK_CHARS {
-        return Err(ShareError::TooLong {
-            chars: fragment.len(),
-        });
+        return Err(ShareError::TooLong { chars: fragment.len() });
     }
-    let value = fragment
-        .split('&')
-        .find_map(|part| part.strip_prefix(PREFIX))
-        .ok_or(ShareError::NotALink)?;
-    let (version, payload) = value
-        .split_once('.')
-        .ok_or_else(|| ShareError::Version(value.chars().take(8).collect()))?;
+    let value = fragment.split('&').find_map(|part| part.strip_prefix(PREFIX)).ok_or(ShareError::NotALink)?;
+    let (version, payload) = value.split_once('.').ok_or_else(|| ShareError::Version(value.chars().take(8).collect()))?;
     if version != SHARE_VERSION.to_string() {
         return Err(ShareError::Version(version.chars().take(8).collect()));
     }
-    let packed = URL_SAFE_NO_PAD
-        .decode(payload.trim_end_matches('='))
-        .map_err(|e| ShareError::Encoding(e.to_string()))?;
-    let bytes = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_JSON_BYTES)
-        .map_err(|e| match e.status {
-            miniz_oxide::inflate::TINFLStatus::HasMoreOutput => ShareError::TooLarge,
-            status => ShareError::Compression(format!("{status:?}")),
-        })?;
+    let packed = URL_SAFE_NO_PAD.decode(payload.trim_end_matches('=')).map_err(|e| ShareError::Encoding(e.to_string()))?;
+    let bytes = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_JSON_BYTES).map_err(|e| match e.status {
+        miniz_oxide::inflate::TINFLStatus::HasMoreOutput => ShareError::TooLarge,
+        status => ShareError::Compression(format!("{status:?}")),
+    })?;
     String::from_utf8(bytes).map_err(|_| ShareError::Compression("not UTF-8 text".into()))
 }
 

@@ -51,46 +51,23 @@ fn lessons_name_real_topics_and_questions_in_both_languages() {
             covered.insert(t.clone());
         }
         for id in &l.questions {
-            let q = qs
-                .iter()
-                .find(|q| &q.id == id)
-                .unwrap_or_else(|| panic!("lesson {}: no question {id}", l.id));
-            assert!(
-                l.topics.contains(&q.topic) || q.topic == "late-data" || q.topic == "operators",
-                "lesson {}: question {id} is from topic {}",
-                l.id,
-                q.topic
-            );
+            let q = qs.iter().find(|q| &q.id == id).unwrap_or_else(|| panic!("lesson {}: no question {id}", l.id));
+            assert!(l.topics.contains(&q.topic) || q.topic == "late-data" || q.topic == "operators", "lesson {}: question {id} is from topic {}", l.id, q.topic);
         }
         for lang in [Lang::En, Lang::Ko] {
             let t = l.text(lang);
-            assert!(
-                t.text
-                    .split("\n\n")
-                    .filter(|p| !p.trim().is_empty())
-                    .count()
-                    >= 2,
-                "lesson {} ({lang:?}): the text needs a few paragraphs",
-                l.id
-            );
+            assert!(t.text.split("\n\n").filter(|p| !p.trim().is_empty()).count() >= 2, "lesson {} ({lang:?}): the text needs a few paragraphs", l.id);
             for s in &l.steps {
                 assert!(!s.text(lang).text.trim().is_empty());
             }
         }
         let hangul = |s: &str| s.chars().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c));
-        assert!(
-            hangul(&l.ko.text) && hangul(&l.ko.watch) && hangul(&l.ko.speaker),
-            "lesson {}: ko text has no Korean",
-            l.id
-        );
+        assert!(hangul(&l.ko.text) && hangul(&l.ko.watch) && hangul(&l.ko.speaker), "lesson {}: ko text has no Korean", l.id);
     }
     // Every quiz topic is taught by some lesson except operator support, which lessons 2 and 8
     // mention in their exam notes.
     for t in &topic_ids {
-        assert!(
-            covered.contains(t) || t == "operators",
-            "no lesson covers topic {t}"
-        );
+        assert!(covered.contains(t) || t == "operators", "no lesson covers topic {t}");
     }
 }
 
@@ -98,24 +75,11 @@ fn lessons_name_real_topics_and_questions_in_both_languages() {
 fn exam_notes_say_both_the_guide_and_spark() {
     let ls = lessons().unwrap();
     let with_notes: Vec<_> = ls.iter().filter(|l| l.en.exam.is_some()).collect();
-    assert!(
-        with_notes.len() >= 6,
-        "only {} lessons say where the guide and Spark 4.3 differ",
-        with_notes.len()
-    );
+    assert!(with_notes.len() >= 6, "only {} lessons say where the guide and Spark 4.3 differ", with_notes.len());
     for l in &ls {
-        assert_eq!(
-            l.en.exam.is_some(),
-            l.ko.exam.is_some(),
-            "lesson {}: exam note in one language only",
-            l.id
-        );
+        assert_eq!(l.en.exam.is_some(), l.ko.exam.is_some(), "lesson {}: exam note in one language only", l.id);
         if let (Some(en), Some(ko)) = (&l.en.exam, &l.ko.exam) {
-            assert!(
-                en.contains("guide") && (en.contains("4.3") || en.contains("Spark")),
-                "lesson {}: {en}",
-                l.id
-            );
+            assert!(en.contains("guide") && (en.contains("4.3") || en.contains("Spark")), "lesson {}: {en}", l.id);
             assert!(ko.contains("가이드"), "lesson {}: {ko}", l.id);
         }
     }
@@ -127,35 +91,19 @@ fn exam_notes_say_both_the_guide_and_spark() {
 #[test]
 fn every_guided_step_can_be_done_in_the_lab() {
     for l in lessons().unwrap() {
-        let mut s = l
-            .session()
-            .unwrap_or_else(|| panic!("lesson {}: no session", l.id));
-        assert_eq!(
-            l.advance(0, &s.view()),
-            0,
-            "lesson {}: a step is done before anything was pressed",
-            l.id
-        );
+        let mut s = l.session().unwrap_or_else(|| panic!("lesson {}: no session", l.id));
+        assert_eq!(l.advance(0, &s.view()), 0, "lesson {}: a step is done before anything was pressed", l.id);
         for (i, step) in l.steps.iter().enumerate() {
             let before = s.view();
             assert!(!step.expect.holds(&before), "lesson {} step {i}: the condition already holds before its actions: it cannot fail", l.id);
             assert_eq!(l.advance(i, &before), i, "lesson {} step {i}", l.id);
             assert!(l.waiting_for(i, &before).is_some());
-            script::run(&mut s, &step.actions)
-                .unwrap_or_else(|e| panic!("lesson {} step {i}: {e}", l.id));
+            script::run(&mut s, &step.actions).unwrap_or_else(|e| panic!("lesson {} step {i}: {e}", l.id));
             let after = s.view();
             if let Err(e) = step.expect.check(&after) {
-                panic!(
-                    "lesson {} step {i} ({}): not done after its actions: {e}",
-                    l.id, step.en.text
-                );
+                panic!("lesson {} step {i} ({}): not done after its actions: {e}", l.id, step.en.text);
             }
-            assert_eq!(
-                l.advance(i, &after),
-                i + 1,
-                "lesson {} step {i}: the next step is done before its own actions",
-                l.id
-            );
+            assert_eq!(l.advance(i, &after), i + 1, "lesson {} step {i}: the next step is done before its own actions", l.id);
             assert!(l.waiting_for(i, &after).is_none());
         }
         assert_eq!(l.advance(l.steps.len(), &s.view()), l.steps.len());

@@ -18,15 +18,9 @@ fn verify(s: &Session, p: &Prediction) -> Result<(), String> {
         }
     }
     let v = real.view();
-    let b = v
-        .batches
-        .get(n)
-        .ok_or("the predicted action ran no batch")?;
+    let b = v.batches.get(n).ok_or("the predicted action ran no batch")?;
     if b.id != p.batch_id {
-        return Err(format!(
-            "predicted batch {}, ran batch {}",
-            p.batch_id, b.id
-        ));
+        return Err(format!("predicted batch {}, ran batch {}", p.batch_id, b.id));
     }
     let answer = &p.choices[p.answer].en;
     let actual = match p.kind {
@@ -34,23 +28,12 @@ fn verify(s: &Session, p: &Prediction) -> Result<(), String> {
         PredictKind::Rows => {
             let mut rows: Vec<String> = b.rows.iter().map(|r| r.join(" | ")).collect();
             rows.sort();
-            if rows.is_empty() {
-                "(no rows)".into()
-            } else {
-                rows.join("\n")
-            }
+            if rows.is_empty() { "(no rows)".into() } else { rows.join("\n") }
         }
-        PredictKind::Dropped => b
-            .metrics
-            .first()
-            .map(|m| m.dropped.to_string())
-            .unwrap_or_default(),
+        PredictKind::Dropped => b.metrics.first().map(|m| m.dropped.to_string()).unwrap_or_default(),
     };
     if &actual != answer {
-        return Err(format!(
-            "{:?}: the answer says {answer:?}, the batch shows {actual:?}",
-            p.kind
-        ));
+        return Err(format!("{:?}: the answer says {answer:?}, the batch shows {actual:?}", p.kind));
     }
     Ok(())
 }
@@ -58,27 +41,11 @@ fn verify(s: &Session, p: &Prediction) -> Result<(), String> {
 fn check_all(s: &Session, seed: u64, what: &str) -> usize {
     let ps = predictions(s, seed);
     for p in &ps {
-        assert!(
-            p.choices.len() >= 3 && p.answer < p.choices.len(),
-            "{what}: {p:?}"
-        );
-        let distinct: std::collections::BTreeSet<&str> =
-            p.choices.iter().map(|c| c.en.as_str()).collect();
-        assert_eq!(
-            distinct.len(),
-            p.choices.len(),
-            "{what}: repeated choice in {p:?}"
-        );
-        assert!(
-            !p.prompt_en.is_empty()
-                && !p.prompt_ko.is_empty()
-                && !p.explanation_en.is_empty()
-                && !p.explanation_ko.is_empty()
-        );
-        assert!(
-            p.explanation_en.chars().any(|c| c.is_ascii_digit()),
-            "{what}: the explanation gives no numbers"
-        );
+        assert!(p.choices.len() >= 3 && p.answer < p.choices.len(), "{what}: {p:?}");
+        let distinct: std::collections::BTreeSet<&str> = p.choices.iter().map(|c| c.en.as_str()).collect();
+        assert_eq!(distinct.len(), p.choices.len(), "{what}: repeated choice in {p:?}");
+        assert!(!p.prompt_en.is_empty() && !p.prompt_ko.is_empty() && !p.explanation_en.is_empty() && !p.explanation_ko.is_empty());
+        assert!(p.explanation_en.chars().any(|c| c.is_ascii_digit()), "{what}: the explanation gives no numbers");
         verify(s, p).unwrap_or_else(|e| panic!("{what}: {e}\n{p:#?}"));
     }
     ps.len()
@@ -95,11 +62,7 @@ fn predictions_hold_for_every_preset_and_step() {
             total += check_all(&s, step as u64, &format!("{id} after {step} steps"));
             let mut pending = s.clone();
             if pending.push_step() {
-                total += check_all(
-                    &pending,
-                    step as u64 + 100,
-                    &format!("{id} with step {step} pending"),
-                );
+                total += check_all(&pending, step as u64 + 100, &format!("{id} with step {step} pending"));
                 for p in predictions(&pending, 7) {
                     *kinds.entry(format!("{:?}", p.kind)).or_insert(0) += 1;
                 }
@@ -110,10 +73,7 @@ fn predictions_hold_for_every_preset_and_step() {
     println!("{total} predictions checked; by kind with pending input: {kinds:?}");
     assert!(total >= 100, "only {total} predictions");
     for k in ["Watermark", "Rows", "Dropped"] {
-        assert!(
-            kinds.get(k).copied().unwrap_or(0) >= 5,
-            "too few {k} predictions: {kinds:?}"
-        );
+        assert!(kinds.get(k).copied().unwrap_or(0) >= 5, "too few {k} predictions: {kinds:?}");
     }
 }
 
@@ -125,22 +85,13 @@ fn the_classic_watermark_prediction_offers_the_classic_mistakes() {
     let mut s = Session::from_scenario(preset("classic").unwrap());
     s.run_step();
     s.push_step();
-    let p = predictions(&s, 1)
-        .into_iter()
-        .find(|p| p.kind == PredictKind::Watermark)
-        .unwrap();
+    let p = predictions(&s, 1).into_iter().find(|p| p.kind == PredictKind::Watermark).unwrap();
     assert_eq!(p.batch_id, 2);
     assert_eq!(p.action, NextAction::Trigger);
     assert_eq!(p.choices[p.answer].en, "09:03");
     let texts: Vec<&str> = p.choices.iter().map(|c| c.en.as_str()).collect();
-    assert!(
-        texts.contains(&"09:06"),
-        "own max − delay missing: {texts:?}"
-    );
-    assert!(
-        texts.contains(&"09:13"),
-        "forgotten delay missing: {texts:?}"
-    );
+    assert!(texts.contains(&"09:06"), "own max − delay missing: {texts:?}");
+    assert!(texts.contains(&"09:13"), "forgotten delay missing: {texts:?}");
     // Seeded: the same seed gives the same order, another seed (usually) another.
     assert_eq!(predictions(&s, 1), predictions(&s, 1));
 }

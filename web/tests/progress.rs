@@ -10,8 +10,7 @@ use streamlab_web::quiz::{bank, shuffled, Kind, Question};
 
 fn lesson_ids() -> Vec<String> {
     static IDS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
-    IDS.get_or_init(|| lessons().unwrap().into_iter().map(|l| l.id).collect())
-        .clone()
+    IDS.get_or_init(|| lessons().unwrap().into_iter().map(|l| l.id).collect()).clone()
 }
 
 /// The bank, parsed once for the property tests.
@@ -44,13 +43,7 @@ fn answers_update_scores_and_the_review_queue_spaces_1_3_7_days() {
     assert_eq!(p.due(today.plus(11)), vec![wm.id.clone()]);
     p.record(&wm, true, today.plus(11), false);
     assert!(p.review.is_empty(), "three right reviews end the spacing");
-    assert_eq!(
-        p.score("watermark"),
-        streamlab_web::progress::Score {
-            answered: 4,
-            correct: 3
-        }
-    );
+    assert_eq!(p.score("watermark"), streamlab_web::progress::Score { answered: 4, correct: 3 });
     assert_eq!(p.score("watermark").percent(), 75);
     // A right answer before the due day does not move the question on; a new miss resets it.
     p.record(&wm, false, today.plus(20), false);
@@ -67,14 +60,7 @@ fn due_reviews_come_longest_overdue_first() {
     p.record(&q("watermark-never-decreases"), false, Day(10), false);
     p.record(&q("watermark-max-minus-delay"), false, Day(5), false);
     p.record(&q("late-judged-by-window-end"), false, Day(10), false);
-    assert_eq!(
-        p.due(Day(30)),
-        vec![
-            "watermark-max-minus-delay",
-            "late-judged-by-window-end",
-            "watermark-never-decreases"
-        ]
-    );
+    assert_eq!(p.due(Day(30)), vec!["watermark-max-minus-delay", "late-judged-by-window-end", "watermark-never-decreases"]);
 }
 
 #[test]
@@ -97,27 +83,13 @@ fn the_record_round_trips_and_bad_records_are_reset_with_a_message() {
     assert!(fresh.notice.is_none());
     // Damaged, foreign, newer: reset, with a message in both languages.
     let newer = format!("{{\"version\": {}}}", PROGRESS_VERSION + 1);
-    for text in [
-        "{not json",
-        "[1, 2, 3]",
-        "{\"answers\": []}",
-        "{\"version\": 0}",
-        newer.as_str(),
-        "{\"version\": 1, \"answers\": 5}",
-    ] {
+    for text in ["{not json", "[1, 2, 3]", "{\"answers\": []}", "{\"version\": 0}", newer.as_str(), "{\"version\": 1, \"answers\": 5}"] {
         let l = Progress::load(text, &bank, &ids);
         assert_eq!(l.progress, Progress::default(), "{text}");
         let n = l.notice.unwrap_or_else(|| panic!("no notice for {text}"));
-        assert!(
-            !n.en.is_empty() && n.ko.chars().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c)),
-            "{text}"
-        );
+        assert!(!n.en.is_empty() && n.ko.chars().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c)), "{text}");
     }
-    assert!(Progress::load(&newer, &bank, &ids)
-        .notice
-        .unwrap()
-        .en
-        .contains("newer"));
+    assert!(Progress::load(&newer, &bank, &ids).notice.unwrap().en.contains("newer"));
 }
 
 #[test]
@@ -151,24 +123,14 @@ fn exams_are_drawn_across_topics_and_scored_per_topic() {
     let bank = bank().unwrap();
     let e = exam::draw(&bank, 20, 42);
     assert_eq!(e.items.len(), 20);
-    assert_eq!(
-        e,
-        exam::draw(&bank, 20, 42),
-        "the same seed draws the same exam"
-    );
+    assert_eq!(e, exam::draw(&bank, 20, 42), "the same seed draws the same exam");
     assert_ne!(e, exam::draw(&bank, 20, 43));
-    let ids: std::collections::BTreeSet<&str> =
-        e.items.iter().map(|i| i.question.as_str()).collect();
+    let ids: std::collections::BTreeSet<&str> = e.items.iter().map(|i| i.question.as_str()).collect();
     assert_eq!(ids.len(), 20, "no question twice");
     // 17 topics, 20 questions: every topic at least once, none more than twice.
     let mut per_topic = std::collections::BTreeMap::new();
     for i in &e.items {
-        let t = bank
-            .iter()
-            .find(|q| q.id == i.question)
-            .unwrap()
-            .topic
-            .clone();
+        let t = bank.iter().find(|q| q.id == i.question).unwrap().topic.clone();
         *per_topic.entry(t).or_insert(0) += 1;
     }
     let topics = streamlab_web::quiz::topics().unwrap().len();
@@ -182,20 +144,13 @@ fn exams_are_drawn_across_topics_and_scored_per_topic() {
             let q = bank.iter().find(|q| q.id == item.question).unwrap();
             assert_eq!(item.order, shuffled(q, 42));
             match q.kind {
-                Kind::Choice => {
-                    ExamAnswer::Shown(item.order.iter().position(|&c| c == q.answer).unwrap())
-                }
-                Kind::Value => {
-                    ExamAnswer::Typed(q.claim_value_text(q.value_of.as_deref().unwrap()).unwrap())
-                }
+                Kind::Choice => ExamAnswer::Shown(item.order.iter().position(|&c| c == q.answer).unwrap()),
+                Kind::Value => ExamAnswer::Typed(q.claim_value_text(q.value_of.as_deref().unwrap()).unwrap()),
             }
         })
         .collect();
     let all_right = exam::score(&bank, &e, &answers);
-    assert_eq!(
-        (all_right.asked, all_right.correct, all_right.percent()),
-        (20, 20, 100)
-    );
+    assert_eq!((all_right.asked, all_right.correct, all_right.percent()), (20, 20, 100));
     assert!(all_right.wrong.is_empty());
     answers[0] = ExamAnswer::Skipped;
     answers.truncate(19);
@@ -206,10 +161,7 @@ fn exams_are_drawn_across_topics_and_scored_per_topic() {
     assert_eq!(r.wrong.len(), 2);
     for w in &r.wrong {
         let q = bank.iter().find(|q| q.id == w.question).unwrap();
-        assert_eq!(
-            w.scenario, q.scenario,
-            "the wrong answer says which scenario to open"
-        );
+        assert_eq!(w.scenario, q.scenario, "the wrong answer says which scenario to open");
         assert_eq!(w.batch, q.batch());
         assert!(w.right_choice.is_some() || w.right_value.is_some());
     }

@@ -10,13 +10,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use streamlab_engine::scenario::{self, Scenario};
 use streamlab_engine::Error;
-use streamlab_web::quiz::{
-    bank, check_claim, preset, preset_info, presets, shuffled, topics, Kind, Lang, Question,
-    ValueCheck,
-};
-use streamlab_web::rules::{
-    answer_is_longest, claim_key, longest_share, per_kind, per_topic, violations,
-};
+use streamlab_web::quiz::{bank, check_claim, preset, preset_info, presets, shuffled, topics, Kind, Lang, Question, ValueCheck};
+use streamlab_web::rules::{answer_is_longest, claim_key, longest_share, per_kind, per_topic, violations};
 
 /// The most questions whose right choice is the longest (strictly), as a share.
 const MAX_LONGEST_SHARE: f64 = 0.30;
@@ -31,11 +26,7 @@ fn every_question_parses_and_every_topic_has_questions() {
     assert!(qs.len() >= 160, "only {} questions", qs.len());
     let ts = topics().unwrap_or_else(|e| panic!("{e}"));
     for t in &ts {
-        assert!(
-            !t.en.trim().is_empty() && !t.ko.trim().is_empty(),
-            "topic {} has no name",
-            t.id
-        );
+        assert!(!t.en.trim().is_empty() && !t.ko.trim().is_empty(), "topic {} has no name", t.id);
         let n = qs.iter().filter(|q| q.topic == t.id).count();
         assert!(n >= 5, "topic {} has only {n} questions", t.id);
     }
@@ -50,20 +41,12 @@ fn bank_statistics() {
         let (longest, choice) = longest_share(&qs, lang);
         let share = longest as f64 / choice as f64;
         println!("{lang:?}: the right choice is the longest in {longest} of {choice} choice questions ({:.1}%)", share * 100.0);
-        assert!(
-            share <= MAX_LONGEST_SHARE,
-            "{lang:?}: the right choice is the longest in {:.1}% of questions (at most {:.0}%)",
-            share * 100.0,
-            MAX_LONGEST_SHARE * 100.0
-        );
+        assert!(share <= MAX_LONGEST_SHARE, "{lang:?}: the right choice is the longest in {:.1}% of questions (at most {:.0}%)", share * 100.0, MAX_LONGEST_SHARE * 100.0);
     }
     for (topic, n) in per_topic(&qs) {
         println!("  {topic}: {n}");
     }
-    let tied = qs
-        .iter()
-        .filter(|q| q.tie.is_some() || q.kind == Kind::Value || q.check.row_set.is_some())
-        .count();
+    let tied = qs.iter().filter(|q| q.tie.is_some() || q.kind == Kind::Value || q.check.row_set.is_some()).count();
     println!("{tied} questions tie the answer to an engine value (tie, value or row_set)");
     let concept = qs.iter().filter(|q| q.spec.is_some()).count();
     println!("{concept} questions cite a spark-semantics.md section");
@@ -75,16 +58,9 @@ fn ids_are_unique_and_no_two_questions_share_a_claim() {
     let mut claims: BTreeMap<String, &str> = BTreeMap::new();
     let qs = qs();
     for q in &qs {
-        assert!(
-            ids.insert(q.id.as_str()),
-            "duplicate question id '{}'",
-            q.id
-        );
+        assert!(ids.insert(q.id.as_str()), "duplicate question id '{}'", q.id);
         if let Some(other) = claims.insert(claim_key(q), &q.id) {
-            panic!(
-                "questions '{other}' and '{}' have the same scenario and claim",
-                q.id
-            );
+            panic!("questions '{other}' and '{}' have the same scenario and claim", q.id);
         }
     }
 }
@@ -92,31 +68,16 @@ fn ids_are_unique_and_no_two_questions_share_a_claim() {
 #[test]
 fn both_languages_and_answers_in_range() {
     for q in qs() {
-        q.validate()
-            .unwrap_or_else(|e| panic!("question '{}': {e}", q.id));
+        q.validate().unwrap_or_else(|e| panic!("question '{}': {e}", q.id));
         let (en, ko) = (q.text(Lang::En), q.text(Lang::Ko));
-        assert_eq!(
-            en.choices.len(),
-            ko.choices.len(),
-            "question '{}': choice counts differ",
-            q.id
-        );
+        assert_eq!(en.choices.len(), ko.choices.len(), "question '{}': choice counts differ", q.id);
         for t in [en, ko] {
             let distinct: BTreeSet<&str> = t.choices.iter().map(|c| c.trim()).collect();
-            assert_eq!(
-                distinct.len(),
-                t.choices.len(),
-                "question '{}': repeated choice",
-                q.id
-            );
+            assert_eq!(distinct.len(), t.choices.len(), "question '{}': repeated choice", q.id);
         }
         // The Korean text is Korean (at least one Hangul syllable in prompt and explanation).
         let hangul = |s: &str| s.chars().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c));
-        assert!(
-            hangul(&ko.prompt) && hangul(&ko.explanation),
-            "question '{}': ko text has no Korean",
-            q.id
-        );
+        assert!(hangul(&ko.prompt) && hangul(&ko.explanation), "question '{}': ko text has no Korean", q.id);
     }
 }
 
@@ -128,20 +89,12 @@ fn every_question_follows_the_quality_rules() {
             all.push(format!("{}: {v}", q.id));
         }
     }
-    assert!(
-        all.is_empty(),
-        "{} rule violations:\n{}",
-        all.len(),
-        all.join("\n")
-    );
+    assert!(all.is_empty(), "{} rule violations:\n{}", all.len(), all.join("\n"));
 }
 
 #[test]
 fn the_rules_catch_what_they_should() {
-    let mut q = qs()
-        .into_iter()
-        .find(|q| q.id == "watermark-max-minus-delay")
-        .unwrap();
+    let mut q = qs().into_iter().find(|q| q.id == "watermark-max-minus-delay").unwrap();
     assert!(violations(&q).is_empty());
     q.en.choices[0] = "08:52 because it uses the earliest click".into();
     assert!(violations(&q).iter().any(|v| v.contains("justification")));
@@ -153,14 +106,10 @@ fn the_rules_catch_what_they_should() {
     q.en.choices[1] = "09:04".into();
     assert!(violations(&q).iter().any(|v| v.contains("tie")));
     q.en.choices[1] = "09:03".into();
-    q.en.explanation =
-        "No numbers at all in this explanation, which is long enough otherwise.".into();
+    q.en.explanation = "No numbers at all in this explanation, which is long enough otherwise.".into();
     assert!(violations(&q).iter().any(|v| v.contains("numbers")));
     // The longest-choice rule sees a giveaway.
-    let mut l = qs()
-        .into_iter()
-        .find(|q| q.id == "watermark-max-minus-delay")
-        .unwrap();
+    let mut l = qs().into_iter().find(|q| q.id == "watermark-max-minus-delay").unwrap();
     l.en.choices[l.answer] = "09:03, the newest event minus the delay".into();
     assert!(answer_is_longest(&l, Lang::En));
 }
@@ -169,17 +118,10 @@ fn the_rules_catch_what_they_should() {
 fn guide_and_spark_differences_say_both() {
     let qs = qs();
     let marked: Vec<&Question> = qs.iter().filter(|q| q.guide_differs.is_some()).collect();
-    assert!(
-        marked.len() >= 8,
-        "only {} questions say where the guide and Spark 4.3 differ",
-        marked.len()
-    );
+    assert!(marked.len() >= 8, "only {} questions say where the guide and Spark 4.3 differ", marked.len());
     // The three behaviours the brief names: joins in update mode, limit, distinct.
     for row in [3, 4, 5] {
-        assert!(
-            marked.iter().any(|q| q.guide_differs == Some(row)),
-            "no question on spark-semantics.md §14 row {row}"
-        );
+        assert!(marked.iter().any(|q| q.guide_differs == Some(row)), "no question on spark-semantics.md §14 row {row}");
     }
 }
 
@@ -192,100 +134,55 @@ fn choices_are_shuffled_per_attempt_with_a_stable_seed() {
         let n = q.en.choices.len();
         for seed in 0..8u64 {
             let order = shuffled(q, seed);
-            assert_eq!(
-                order,
-                shuffled(q, seed),
-                "question '{}': not stable for seed {seed}",
-                q.id
-            );
+            assert_eq!(order, shuffled(q, seed), "question '{}': not stable for seed {seed}", q.id);
             let mut sorted = order.clone();
             sorted.sort_unstable();
-            assert_eq!(
-                sorted,
-                (0..n).collect::<Vec<_>>(),
-                "question '{}': not a permutation",
-                q.id
-            );
+            assert_eq!(sorted, (0..n).collect::<Vec<_>>(), "question '{}': not a permutation", q.id);
             let shown = order.iter().position(|&i| i == q.answer).unwrap();
             if shown < 4 {
                 positions[shown] += 1;
             }
         }
-        if (0..8u64)
-            .map(|s| shuffled(q, s))
-            .collect::<BTreeSet<_>>()
-            .len()
-            > 1
-        {
+        if (0..8u64).map(|s| shuffled(q, s)).collect::<BTreeSet<_>>().len() > 1 {
             moved += 1;
         }
     }
     let choice = qs.iter().filter(|q| q.kind == Kind::Choice).count();
-    assert_eq!(
-        moved, choice,
-        "every choice question gets more than one order over 8 seeds"
-    );
+    assert_eq!(moved, choice, "every choice question gets more than one order over 8 seeds");
     // The right answer lands on every position about equally often (each at least 15%).
     let total: usize = positions.iter().sum();
     println!("right answer shown at positions 1-4: {positions:?}");
     for (i, p) in positions.iter().enumerate() {
-        assert!(
-            *p * 100 >= total * 15,
-            "the right answer is shown at position {} only {p} of {total} times",
-            i + 1
-        );
+        assert!(*p * 100 >= total * 15, "the right answer is shown at position {} only {p} of {total} times", i + 1);
     }
     // In the files, too, the right answer is not always at the same index.
     let mut file_pos = [0usize; 4];
     for q in qs.iter().filter(|q| q.kind == Kind::Choice) {
         file_pos[q.answer.min(3)] += 1;
     }
-    assert!(
-        file_pos.iter().all(|p| *p * 100 >= choice * 10),
-        "answers in the files: {file_pos:?}"
-    );
+    assert!(file_pos.iter().all(|p| *p * 100 >= choice * 10), "answers in the files: {file_pos:?}");
 }
 
 #[test]
 fn value_questions_accept_the_engine_value_and_reject_others() {
     let qs = qs();
     let values: Vec<&Question> = qs.iter().filter(|q| q.kind == Kind::Value).collect();
-    assert!(
-        values.len() >= 20,
-        "only {} type-the-value questions",
-        values.len()
-    );
+    assert!(values.len() >= 20, "only {} type-the-value questions", values.len());
     for q in values {
         let key = q.value_of.as_deref().unwrap();
         let right = q.claim_value_text(key).unwrap();
-        assert_eq!(
-            q.check_value(&right),
-            ValueCheck::Correct,
-            "question '{}': its own value '{right}'",
-            q.id
-        );
+        assert_eq!(q.check_value(&right), ValueCheck::Correct, "question '{}': its own value '{right}'", q.id);
         let wrong = if key.contains("watermark") {
             "00:01".to_string()
         } else {
             (right.parse::<u64>().unwrap() + 1).to_string()
         };
-        assert!(
-            matches!(q.check_value(&wrong), ValueCheck::Wrong { .. }),
-            "question '{}': '{wrong}' is not wrong",
-            q.id
-        );
-        assert!(
-            matches!(q.check_value("soon"), ValueCheck::Unreadable(_)),
-            "question '{}'",
-            q.id
-        );
+        assert!(matches!(q.check_value(&wrong), ValueCheck::Wrong { .. }), "question '{}': '{wrong}' is not wrong", q.id);
+        assert!(matches!(q.check_value("soon"), ValueCheck::Unreadable(_)), "question '{}'", q.id);
         assert!(q.claim_value_text(key).is_some());
     }
     // Times are read like the event form: 09:03 = 09:03:00 = the full ISO text.
-    let q = qs
-        .iter()
-        .find(|q| q.id == "watermark-type-start-time")
-        .unwrap();
+    let q = qs.iter().find(|q| q.id == "watermark-type-start-time").unwrap();
     for typed in ["09:07", "09:07:00", " 9:07 ", "2026-03-02T09:07:00Z"] {
         assert_eq!(q.check_value(typed), ValueCheck::Correct, "'{typed}'");
     }
@@ -301,8 +198,7 @@ fn every_question_names_a_preset() {
 #[test]
 fn spec_sections_exist() {
     // The spec is shared with the project (../shared/spec); checked whenever it is present.
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/spec/spark-semantics.md");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/spec/spark-semantics.md");
     let Ok(spec) = std::fs::read_to_string(&path) else {
         println!("{} not found: section numbers not checked", path.display());
         return;
@@ -310,21 +206,11 @@ fn spec_sections_exist() {
     let headings: BTreeSet<String> = spec
         .lines()
         .filter(|l| l.starts_with("## ") || l.starts_with("### "))
-        .filter_map(|l| {
-            l.trim_start_matches('#')
-                .trim()
-                .split(' ')
-                .next()
-                .map(|n| n.trim_end_matches('.').to_string())
-        })
+        .filter_map(|l| l.trim_start_matches('#').trim().split(' ').next().map(|n| n.trim_end_matches('.').to_string()))
         .collect();
     for q in qs() {
         if let Some(s) = &q.spec {
-            assert!(
-                headings.contains(s),
-                "question '{}': spark-semantics.md has no section {s}",
-                q.id
-            );
+            assert!(headings.contains(s), "question '{}': spark-semantics.md has no section {s}", q.id);
         }
     }
 }
@@ -340,26 +226,13 @@ fn presets_parse_and_run_and_have_both_languages() {
         let s = Scenario::from_json(json).unwrap_or_else(|e| panic!("preset {id}: {e}"));
         assert_eq!(s.id, id, "preset {id}: the file's id differs from its name");
         assert!(!s.title.trim().is_empty(), "preset {id}: no title");
-        assert!(
-            s.expected.is_none(),
-            "preset {id}: presets carry no expected block"
-        );
+        assert!(s.expected.is_none(), "preset {id}: presets carry no expected block");
         assert_eq!(preset(id).as_ref(), Some(&s));
         let info = preset_info(id).unwrap();
-        for (field, text) in [
-            ("name", &info.name),
-            ("name_ko", &info.name_ko),
-            ("title_ko", &info.title_ko),
-            ("notes", &info.notes),
-            ("notes_ko", &info.notes_ko),
-        ] {
+        for (field, text) in [("name", &info.name), ("name_ko", &info.name_ko), ("title_ko", &info.title_ko), ("notes", &info.notes), ("notes_ko", &info.notes_ko)] {
             assert!(!text.trim().is_empty(), "preset {id}: no {field}");
         }
-        assert!(
-            names.insert(info.name.clone()),
-            "preset {id}: name '{}' is used twice",
-            info.name
-        );
+        assert!(names.insert(info.name.clone()), "preset {id}: name '{}' is used twice", info.name);
         let run = scenario::run(&s);
         match (&run.error, id.ends_with("-error")) {
             (None, false) => assert!(!run.batches.is_empty(), "preset {id}: no batch ran"),
@@ -382,13 +255,7 @@ fn every_claim_holds_in_the_engine() {
             failures.push(e);
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {} claims fail:\n{}",
-        failures.len(),
-        qs.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} of {} claims fail:\n{}", failures.len(), qs.len(), failures.join("\n"));
 }
 
 #[test]
@@ -429,14 +296,7 @@ fn a_wrong_claim_is_caught() {
         } else if c.error_class.is_some() {
             c.error_class = Some("NOT_A_CONDITION".into());
         } else if c.error_stage.is_some() {
-            c.error_stage = Some(
-                if c.error_stage.as_deref() == Some("run") {
-                    "define"
-                } else {
-                    "run"
-                }
-                .into(),
-            );
+            c.error_stage = Some(if c.error_stage.as_deref() == Some("run") { "define" } else { "run" }.into());
         } else if let Some(b) = c.batch.as_mut() {
             *b += 1000;
         } else if let Some(n) = c.duplicates.as_mut() {
@@ -448,16 +308,9 @@ fn a_wrong_claim_is_caught() {
         } else if c.restart_error_contains.is_some() {
             c.restart_error_contains = Some("NOT_A_RESTART_ERROR".into());
         }
-        assert!(
-            check_claim(&wrong).is_err(),
-            "question '{}': a falsified claim still passes",
-            q.id
-        );
+        assert!(check_claim(&wrong).is_err(), "question '{}': a falsified claim still passes", q.id);
     }
     let mut empty = qs().remove(0);
     empty.check = Default::default();
-    assert!(
-        check_claim(&empty).is_err(),
-        "an empty claim must be an error"
-    );
+    assert!(check_claim(&empty).is_err(), "an empty claim must be an error");
 }

@@ -10,10 +10,7 @@ use streamlab_engine::streaming::OutputMode;
 use streamlab_web::session::{RowStatus, Session};
 
 fn corpus(id: &str) -> Scenario {
-    let path = format!(
-        "{}/../engine/tests/spark/cases/{id}.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = format!("{}/../engine/tests/spark/cases/{id}.json", env!("CARGO_MANIFEST_DIR"));
     Scenario::from_json(&std::fs::read_to_string(path).expect("corpus case")).expect("scenario")
 }
 
@@ -29,11 +26,7 @@ fn next_step_reproduces_spark_batch_by_batch() {
     run_all(&mut s);
     let v = s.view();
     let got: Vec<(u64, usize)> = v.batches.iter().map(|b| (b.id, b.rows.len())).collect();
-    let want: Vec<(u64, usize)> = expected
-        .batches
-        .iter()
-        .map(|b| (b.batch_id, b.rows.len()))
-        .collect();
+    let want: Vec<(u64, usize)> = expected.batches.iter().map(|b| (b.batch_id, b.rows.len())).collect();
     assert_eq!(got, want);
     let steps: Vec<Option<usize>> = v.batches.iter().map(|b| b.step).collect();
     let want_steps: Vec<Option<usize>> = expected.batches.iter().map(|b| Some(b.step)).collect();
@@ -52,19 +45,9 @@ fn invalid_mode_shows_sparks_error_and_keeps_the_input() {
     s.run_step();
     let rows_before = s.view().batches[0].rows.len();
     s.set_mode(OutputMode::Complete);
-    let e = s
-        .view()
-        .error
-        .expect("complete without aggregation is rejected");
-    assert_eq!(
-        e.error_class.as_deref(),
-        Some("STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION")
-    );
-    assert!(
-        e.message.contains("no streaming aggregations"),
-        "{}",
-        e.message
-    );
+    let e = s.view().error.expect("complete without aggregation is rejected");
+    assert_eq!(e.error_class.as_deref(), Some("STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION"));
+    assert!(e.message.contains("no streaming aggregations"), "{}", e.message);
     assert!(s.view().batches.is_empty());
     // Back to append: the same input replays to the same output (corpus b0: e1, e3).
     s.set_mode(OutputMode::Append);
@@ -80,12 +63,7 @@ fn delay_change_rewrites_the_query_and_replays() {
     // Step 0 has events at 12:07, 12:08, 12:14; with a 10-minute delay the watermark is 12:04.
     assert_eq!(s.view().watermark.as_deref(), Some("2026-01-01T12:04:00Z"));
     s.set_delay(0, "0 seconds").unwrap();
-    assert!(
-        s.query_text()
-            .contains("withWatermark('event_time', '0 seconds')"),
-        "{}",
-        s.query_text()
-    );
+    assert!(s.query_text().contains("withWatermark('event_time', '0 seconds')"), "{}", s.query_text());
     // With no delay it is the max event time itself.
     assert_eq!(s.view().watermark.as_deref(), Some("2026-01-01T12:14:00Z"));
     assert_eq!(s.view().delays, vec!["0 seconds".to_string()]);
@@ -103,18 +81,12 @@ fn bad_event_fields_are_reported_and_nothing_is_lost() {
     // NULL post_id and the note says why.
     let notes = s.push_event("clicks", &f).unwrap();
     assert_eq!(notes.len(), 1, "{notes:?}");
-    assert!(
-        notes[0].starts_with("post_id:") && notes[0].contains("NULL"),
-        "{notes:?}"
-    );
+    assert!(notes[0].starts_with("post_id:") && notes[0].contains("NULL"), "{notes:?}");
     assert_eq!(s.view().pending.len(), 1);
     s.trigger();
     f.insert("post_id".to_string(), "7".to_string());
     f.insert("event_time".to_string(), "25:99".to_string());
-    assert!(s
-        .push_event("clicks", &f)
-        .unwrap_err()
-        .starts_with("event_time:"));
+    assert!(s.push_event("clicks", &f).unwrap_err().starts_with("event_time:"));
     f.insert("event_time".to_string(), "12:07".to_string());
     assert!(s.push_event("clicks", &f).unwrap().is_empty());
     assert_eq!(s.view().pending.len(), 1);
@@ -138,10 +110,7 @@ fn a_query_typo_points_at_its_position() {
     assert_eq!(e.position, Some((1, 14)));
     s.set_query("clicks.select('nope')");
     let e = s.view().error.expect("unknown column");
-    assert_eq!(
-        e.error_class.as_deref(),
-        Some("UNRESOLVED_COLUMN.WITH_SUGGESTION")
-    );
+    assert_eq!(e.error_class.as_deref(), Some("UNRESOLVED_COLUMN.WITH_SUGGESTION"));
 }
 
 #[test]
@@ -151,13 +120,7 @@ fn a_saved_session_reopens_to_the_same_batches() {
     let saved = s.to_scenario().to_json();
     let mut again = Session::from_json(&saved).unwrap();
     run_all(&mut again);
-    let ids = |s: &Session| {
-        s.view()
-            .batches
-            .iter()
-            .map(|b| (b.id, b.rows_json.clone()))
-            .collect::<Vec<_>>()
-    };
+    let ids = |s: &Session| s.view().batches.iter().map(|b| (b.id, b.rows_json.clone())).collect::<Vec<_>>();
     assert_eq!(ids(&s), ids(&again));
     assert!(Session::from_json("{not json").is_err());
 }
@@ -205,10 +168,7 @@ fn a_crash_mid_sink_duplicates_in_kafka_but_not_in_the_file_sink() {
     assert_eq!(kafka.duplicates, 1);
     // The query id survives the restart; the run id does not.
     assert_eq!(kafka.runs, 2);
-    assert_eq!(
-        kafka.offset_log.iter().filter(|(b, _, _)| *b == 5).count(),
-        1
-    );
+    assert_eq!(kafka.offset_log.iter().filter(|(b, _, _)| *b == 5).count(), 1);
     assert_eq!(kafka.commit_log.last().map(|(b, _)| *b), Some(5));
 }
 
@@ -221,10 +181,7 @@ fn restart_with_a_changed_query_checks_the_state() {
     // Grouping by user_id instead of post_id does not fit the state of the first run.
     s.restart_with("clicks.withWatermark('event_time', '10 minutes').groupBy(F.window('event_time', '10 minutes', '5 minutes'), 'user_id').count()");
     let e = s.view().error.expect("incompatible state");
-    assert_eq!(
-        e.error_class.as_deref(),
-        Some("STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE")
-    );
+    assert_eq!(e.error_class.as_deref(), Some("STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE"));
     // A filter is allowed: the second run continues with batch 2.
     let mut s = Session::from_scenario(corpus("window-sliding-classic-append"));
     s.set_sink(SinkKind::File);
@@ -233,34 +190,13 @@ fn restart_with_a_changed_query_checks_the_state() {
     assert!(s.view().error.is_none());
     s.run_step();
     let v = s.view();
-    assert_eq!(
-        v.batches.iter().map(|b| b.id).collect::<Vec<_>>(),
-        vec![0, 1, 2, 3]
-    );
+    assert_eq!(v.batches.iter().map(|b| b.id).collect::<Vec<_>>(), vec![0, 1, 2, 3]);
     let r = v.recovery.unwrap();
     assert_eq!(r.runs, 2);
     // Started, 2 progress, stopped, started, 2 progress.
-    assert_eq!(
-        r.events
-            .iter()
-            .filter(|e| e.starts_with("onQueryStarted"))
-            .count(),
-        2
-    );
-    assert_eq!(
-        r.events
-            .iter()
-            .filter(|e| e.starts_with("onQueryProgress"))
-            .count(),
-        4
-    );
-    assert_eq!(
-        r.events
-            .iter()
-            .filter(|e| e.starts_with("onQueryTerminated"))
-            .count(),
-        1
-    );
+    assert_eq!(r.events.iter().filter(|e| e.starts_with("onQueryStarted")).count(), 2);
+    assert_eq!(r.events.iter().filter(|e| e.starts_with("onQueryProgress")).count(), 4);
+    assert_eq!(r.events.iter().filter(|e| e.starts_with("onQueryTerminated")).count(), 1);
 }
 
 #[test]
@@ -284,8 +220,7 @@ fn a_once_trigger_runs_one_batch_and_stops() {
 fn the_socket_preset_loses_its_lines_after_a_crash() {
     use streamlab_engine::streaming::{CrashPoint, SinkKind};
     let preset = |kind: &str| {
-        let mut s =
-            Session::from_scenario(streamlab_web::quiz::preset("socket-source").expect("preset"));
+        let mut s = Session::from_scenario(streamlab_web::quiz::preset("socket-source").expect("preset"));
         s.set_source_kind("clicks", kind, None);
         s.set_sink(SinkKind::File);
         s.push_step();
@@ -316,10 +251,7 @@ fn without_a_checkpoint_location_file_sinks_fail_and_others_start_over() {
     let mut s = Session::from_scenario(corpus("stateless-filter-select-append"));
     s.set_checkpoint_location(false);
     s.set_sink(SinkKind::File);
-    let e = s
-        .view()
-        .error
-        .expect("a file sink needs a checkpoint location");
+    let e = s.view().error.expect("a file sink needs a checkpoint location");
     assert_eq!(e.error_class.as_deref(), Some("_LEGACY_ERROR_TEMP_1298"));
     // The console sink may run on a temporary checkpoint; a restart starts again at batch 0
     // and prints step 0's two rows (e1, e3) a second time.
@@ -329,10 +261,7 @@ fn without_a_checkpoint_location_file_sinks_fail_and_others_start_over() {
     s.restart();
     s.trigger();
     let v = s.view();
-    assert_eq!(
-        v.batches.iter().map(|b| b.id).collect::<Vec<_>>(),
-        vec![0, 0]
-    );
+    assert_eq!(v.batches.iter().map(|b| b.id).collect::<Vec<_>>(), vec![0, 0]);
     assert_eq!(v.recovery.unwrap().sink_rows.len(), 4);
 }
 
@@ -366,20 +295,14 @@ fn export_to_pyspark_carries_the_session_and_its_trigger() {
     s.set_trigger(Trigger::AvailableNow);
     let (name, script) = s.to_pyspark().expect("script");
     assert_eq!(name, "window-sliding-classic-append.py");
-    assert!(
-        script.contains("clicks.withWatermark('event_time', '10 minutes')"),
-        "the query is in the script"
-    );
+    assert!(script.contains("clicks.withWatermark('event_time', '10 minutes')"), "the query is in the script");
     assert!(script.contains("TRIGGER = {\"availableNow\": True}"));
     let open = "SCENARIO = json.loads(r\"\"\"";
     let start = script.find(open).expect("embedded scenario") + open.len();
     let end = start + script[start..].find("\"\"\")").expect("end of the literal");
     let embedded: serde_json::Value = serde_json::from_str(&script[start..end]).expect("JSON");
     assert_eq!(embedded["steps"].as_array().map(Vec::len), Some(2));
-    assert!(
-        embedded.get("expected").is_none(),
-        "Spark's answer is not part of the script"
-    );
+    assert!(embedded.get("expected").is_none(), "Spark's answer is not part of the script");
 }
 
 #[test]
@@ -391,10 +314,7 @@ fn the_bench_page_measures_every_workload_and_the_replay() {
     // Five workloads at four sizes, and the replay.
     assert_eq!(entries.len(), 5 * 4 + 1);
     let row = measure((Some(0), 10, 3), &now);
-    assert_eq!(
-        (row.workload.as_str(), row.events, row.runs),
-        ("classic", 10, 3)
-    );
+    assert_eq!((row.workload.as_str(), row.events, row.runs), ("classic", 10, 3));
     assert!(row.median_ms >= 0.0);
     let replay = measure(*entries.last().unwrap(), &now);
     assert!(replay.workload.starts_with("lab replay"));
@@ -409,10 +329,7 @@ fn the_query_texts_own_sink_wins_over_the_picker_and_the_view_says_so() {
     assert_eq!((v.sink, v.sink_from_query), (SinkKind::Console, false));
     // The text names Kafka: the picker's console does not apply, and Kafka needs a location,
     // which the lab's switch gives.
-    let text = format!(
-        "{}.writeStream.format('kafka')",
-        s.view().query_text.trim_end()
-    );
+    let text = format!("{}.writeStream.format('kafka')", s.view().query_text.trim_end());
     s.set_query(&text);
     let v = s.view();
     assert!(v.error.is_none(), "{:?}", v.error);

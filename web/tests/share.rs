@@ -8,9 +8,7 @@ use proptest::prelude::*;
 use streamlab_engine::streaming::{CrashPoint, OutputMode, SinkKind, Trigger};
 use streamlab_web::quiz::{preset, presets, Lang};
 use streamlab_web::session::Session;
-use streamlab_web::share::{
-    decode, decode_json, encode, encode_json, ShareError, MAX_JSON_BYTES, MAX_LINK_CHARS,
-};
+use streamlab_web::share::{decode, decode_json, encode, encode_json, ShareError, MAX_JSON_BYTES, MAX_LINK_CHARS};
 
 fn lab(id: &str) -> Session {
     Session::from_scenario(preset(id).unwrap())
@@ -32,10 +30,7 @@ fn busy() -> Session {
 }
 
 fn pack(json: &[u8]) -> String {
-    format!(
-        "lab=1.{}",
-        URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(json, 6))
-    )
+    format!("lab=1.{}", URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(json, 6)))
 }
 
 #[test]
@@ -60,18 +55,11 @@ fn a_session_comes_back_exactly() {
     for s in sessions {
         let link = encode(&s).unwrap();
         assert!(link.starts_with("lab=1.") && link.len() <= MAX_LINK_CHARS);
-        assert!(
-            link.chars()
-                .all(|c| c.is_ascii_alphanumeric() || "=._-".contains(c)),
-            "not URL-safe: {link}"
-        );
+        assert!(link.chars().all(|c| c.is_ascii_alphanumeric() || "=._-".contains(c)), "not URL-safe: {link}");
         let back = decode(&link).unwrap();
         assert_eq!(back.view(), s.view(), "{}", s.view().title);
         // With the leading '#' and other keys around it, too.
-        assert_eq!(
-            decode(&format!("#lang=ko&{link}&x=1")).unwrap().view(),
-            s.view()
-        );
+        assert_eq!(decode(&format!("#lang=ko&{link}&x=1")).unwrap().view(), s.view());
     }
     // A busy session stays small: the classic preset with 8 actions fits in about 1 KB.
     let link = encode(&busy()).unwrap();
@@ -85,79 +73,38 @@ fn bad_links_are_clear_errors() {
     assert_eq!(decode("").unwrap_err(), ShareError::NotALink);
     assert_eq!(decode("#lang=ko").unwrap_err(), ShareError::NotALink);
     assert!(matches!(decode("lab=2.abc").unwrap_err(), ShareError::Version(v) if v == "2"));
-    assert!(matches!(
-        decode("lab=xyz").unwrap_err(),
-        ShareError::Version(_)
-    ));
-    assert!(matches!(
-        decode("lab=1.@@@@").unwrap_err(),
-        ShareError::Encoding(_)
-    ));
+    assert!(matches!(decode("lab=xyz").unwrap_err(), ShareError::Version(_)));
+    assert!(matches!(decode("lab=1.@@@@").unwrap_err(), ShareError::Encoding(_)));
     // Cut short: the DEFLATE stream ends early.
     let cut = &good[..good.len() / 2];
-    assert!(
-        matches!(
-            decode(cut).unwrap_err(),
-            ShareError::Compression(_) | ShareError::Encoding(_)
-        ),
-        "{cut}"
-    );
+    assert!(matches!(decode(cut).unwrap_err(), ShareError::Compression(_) | ShareError::Encoding(_)), "{cut}");
     // Too long to be a link.
     let long = format!("lab=1.{}", "A".repeat(MAX_LINK_CHARS));
-    assert!(matches!(
-        decode(&long).unwrap_err(),
-        ShareError::TooLong { .. }
-    ));
+    assert!(matches!(decode(&long).unwrap_err(), ShareError::TooLong { .. }));
     // A small link that inflates to a huge text (a zip bomb).
     let bomb = pack(&vec![b' '; MAX_JSON_BYTES + 10]);
     assert!(bomb.len() < MAX_LINK_CHARS, "{}", bomb.len());
     assert_eq!(decode(&bomb).unwrap_err(), ShareError::TooLarge);
     // Valid packing of something that is not a session, or of a session with bad content.
-    assert!(matches!(
-        decode(&pack(b"{\"hello\": 1}")).unwrap_err(),
-        ShareError::Session(_)
-    ));
-    assert!(matches!(
-        decode(&pack(&[0xff, 0xfe, 0x00])).unwrap_err(),
-        ShareError::Compression(_)
-    ));
+    assert!(matches!(decode(&pack(b"{\"hello\": 1}")).unwrap_err(), ShareError::Session(_)));
+    assert!(matches!(decode(&pack(&[0xff, 0xfe, 0x00])).unwrap_err(), ShareError::Compression(_)));
     let json = decode_json(&good).unwrap();
-    assert!(
-        matches!(decode(&pack(json.replace("\"version\":1", "\"version\":9").as_bytes())).unwrap_err(), ShareError::Session(m) if m.contains("version 9"))
-    );
+    assert!(matches!(decode(&pack(json.replace("\"version\":1", "\"version\":9").as_bytes())).unwrap_err(), ShareError::Session(m) if m.contains("version 9")));
     // Every error has a message in both languages.
-    for e in [
-        ShareError::NotALink,
-        ShareError::Version("2".into()),
-        ShareError::TooLong { chars: 20_000 },
-        ShareError::Encoding("x".into()),
-        ShareError::Compression("x".into()),
-        ShareError::TooLarge,
-        ShareError::Session("x".into()),
-    ] {
+    for e in [ShareError::NotALink, ShareError::Version("2".into()), ShareError::TooLong { chars: 20_000 }, ShareError::Encoding("x".into()), ShareError::Compression("x".into()), ShareError::TooLarge, ShareError::Session("x".into())] {
         assert!(!e.message(Lang::En).is_empty() && !e.to_string().contains("missing"));
-        assert!(
-            e.message(Lang::Ko)
-                .chars()
-                .any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c)),
-            "{e:?}"
-        );
+        assert!(e.message(Lang::Ko).chars().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c)), "{e:?}");
     }
     // A session too big for a link is refused when encoding, with its size.
     let mut seed = 12345u64;
     let noise: String = (0..200_000)
         .map(|_| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             char::from(b'a' + ((seed >> 33) % 26) as u8)
         })
         .collect();
     let huge = format!("{{\"x\":\"{noise}\"}}");
-    assert!(matches!(
-        encode_json(&huge).unwrap_err(),
-        ShareError::TooLong { .. }
-    ));
+    assert!(matches!(encode_json(&huge).unwrap_err(), ShareError::TooLong { .. }));
 }
 
 /// Saved sessions that parse as JSON but carry odd content (wrong row sizes, unknown
@@ -170,23 +117,16 @@ fn odd_saved_sessions_do_not_panic() {
     let variants: Vec<Change> = vec![
         Box::new(|v| v["actions"][0]["rows"][0] = serde_json::json!(["c1"])),
         Box::new(|v| v["actions"][0]["rows"][0] = serde_json::json!([1, 2, 3, 4, 5, 6, 7])),
-        Box::new(|v| {
-            v["actions"][0]["rows"][0] = serde_json::json!([null, null, "x", "not a time"])
-        }),
+        Box::new(|v| v["actions"][0]["rows"][0] = serde_json::json!([null, null, "x", "not a time"])),
         Box::new(|v| v["actions"][0]["source"] = serde_json::json!("nope")),
-        Box::new(
-            |v| v["actions"] = serde_json::json!([{"do": "restart", "query": "clicks.groupBy("}, {"do": "trigger"}, {"do": "crash", "at": "mid-sink"}]),
-        ),
+        Box::new(|v| v["actions"] = serde_json::json!([{"do": "restart", "query": "clicks.groupBy("}, {"do": "trigger"}, {"do": "crash", "at": "mid-sink"}])),
         Box::new(|v| v["actions"] = serde_json::json!([{"do": "crash", "at": "somewhere"}])),
         Box::new(|v| v["next_step"] = serde_json::json!(1_000_000)),
         Box::new(|v| v["query"] = serde_json::json!("")),
         Box::new(|v| v["sink"] = serde_json::json!("parquet")),
         Box::new(|v| v["trigger"] = serde_json::json!("processingTime:-5")),
         Box::new(|v| v["scenario"]["steps"] = serde_json::json!([])),
-        Box::new(|v| {
-            v["scenario"]["sources"]["clicks"]["schema"] =
-                serde_json::json!([["event_time", "nonsense"]])
-        }),
+        Box::new(|v| v["scenario"]["sources"]["clicks"]["schema"] = serde_json::json!([["event_time", "nonsense"]])),
     ];
     for (i, change) in variants.iter().enumerate() {
         let mut w = v.clone();

@@ -10,10 +10,7 @@ use streamlab_web::session::Session;
 use streamlab_web::share::{from_location_hash, link_for, ShareError};
 
 fn corpus(id: &str) -> Scenario {
-    let path = format!(
-        "{}/../engine/tests/spark/cases/{id}.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = format!("{}/../engine/tests/spark/cases/{id}.json", env!("CARGO_MANIFEST_DIR"));
     Scenario::from_json(&std::fs::read_to_string(path).expect("corpus case")).expect("scenario")
 }
 
@@ -26,10 +23,7 @@ fn undo_of_a_step_gives_the_view_before_it() {
     s.run_step();
     let before = s.view();
     // Real Spark ran batches 0..=3 for steps 0 and 1 (corpus), none emitting rows.
-    assert_eq!(
-        before.batches.len(),
-        expected.batches.iter().filter(|b| b.step <= 1).count()
-    );
+    assert_eq!(before.batches.len(), expected.batches.iter().filter(|b| b.step <= 1).count());
     assert_eq!(before.batches.len(), 4);
     s.run_step();
     // Step 2 ran batches 4 and 5; batch 5 emitted 3 rows (corpus).
@@ -37,15 +31,9 @@ fn undo_of_a_step_gives_the_view_before_it() {
     assert_eq!(s.view().batches[5].rows.len(), 3);
     assert!(s.undo());
     let after = s.view();
-    assert_eq!(
-        after, before,
-        "undo gives back exactly the view before the step"
-    );
+    assert_eq!(after, before, "undo gives back exactly the view before the step");
     assert_eq!(after.steps_done, 2);
-    assert!(
-        after.pending.is_empty(),
-        "the step's events go back with its run"
-    );
+    assert!(after.pending.is_empty(), "the step's events go back with its run");
     // The step runs again to the same batches (deterministic replay).
     s.run_step();
     assert_eq!(s.view().batches[5].rows.len(), 3);
@@ -113,21 +101,13 @@ fn a_share_link_from_the_page_opens_the_same_lab() {
     s.run_step();
     s.run_step();
     let link = link_for("http://localhost:8080/index.html#/lab", &s).unwrap();
-    assert!(
-        link.starts_with("http://localhost:8080/index.html#lab=1."),
-        "{link}"
-    );
+    assert!(link.starts_with("http://localhost:8080/index.html#lab=1."), "{link}");
     let hash = &link[link.find('#').unwrap()..];
-    let opened = from_location_hash(hash)
-        .expect("a share link")
-        .expect("opens");
+    let opened = from_location_hash(hash).expect("a share link").expect("opens");
     let (a, b) = (s.view(), opened.view());
     assert_eq!(a.batches.len(), b.batches.len());
     assert_eq!(a.watermark, b.watermark);
-    assert_eq!(
-        a.batches.iter().map(|x| x.rows.clone()).collect::<Vec<_>>(),
-        b.batches.iter().map(|x| x.rows.clone()).collect::<Vec<_>>()
-    );
+    assert_eq!(a.batches.iter().map(|x| x.rows.clone()).collect::<Vec<_>>(), b.batches.iter().map(|x| x.rows.clone()).collect::<Vec<_>>());
     assert_eq!(a, b);
 }
 
@@ -136,19 +116,10 @@ fn page_fragments_are_not_share_links_and_bad_links_say_why() {
     assert!(from_location_hash("").is_none());
     assert!(from_location_hash("#/lab").is_none());
     assert!(from_location_hash("#/lesson/watermarks").is_none());
-    assert!(matches!(
-        from_location_hash("#lab=1.%%%%"),
-        Some(Err(ShareError::Encoding(_)))
-    ));
-    assert!(matches!(
-        from_location_hash("#lab=9.abc"),
-        Some(Err(ShareError::Version(_)))
-    ));
+    assert!(matches!(from_location_hash("#lab=1.%%%%"), Some(Err(ShareError::Encoding(_)))));
+    assert!(matches!(from_location_hash("#lab=9.abc"), Some(Err(ShareError::Version(_)))));
     let long = format!("#lab=1.{}", "A".repeat(20_000));
-    assert!(matches!(
-        from_location_hash(&long),
-        Some(Err(ShareError::TooLong { .. }))
-    ));
+    assert!(matches!(from_location_hash(&long), Some(Err(ShareError::TooLong { .. }))));
 }
 
 #[test]
@@ -164,12 +135,7 @@ fn query_error_hints_have_korean() {
     assert_eq!(ko, "complete 모드는 매 배치마다 결과 테이블 전체를 다시 내보내므로 쿼리에 집계(groupBy)가 필요합니다");
     // A bad event time, as the event form reports it.
     let mut s = Session::from_scenario(corpus("window-sliding-classic-append"));
-    let fields = [("event_time".to_string(), "25:00".to_string())]
-        .into_iter()
-        .collect();
+    let fields = [("event_time".to_string(), "25:00".to_string())].into_iter().collect();
     let e = s.push_event("clicks", &fields).unwrap_err();
-    assert_eq!(
-        localize(Lang::Ko, &e),
-        "event_time: '25:00'은(는) 시각이 아닙니다. 12:07 또는 12:07:30처럼 쓰세요"
-    );
+    assert_eq!(localize(Lang::Ko, &e), "event_time: '25:00'은(는) 시각이 아닙니다. 12:07 또는 12:07:30처럼 쓰세요");
 }

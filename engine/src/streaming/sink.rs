@@ -67,10 +67,7 @@ impl SinkKind {
 
     /// True where a re-run batch cannot show up twice in the sink's output.
     pub fn exactly_once(self) -> bool {
-        matches!(
-            self,
-            SinkKind::Memory | SinkKind::File | SinkKind::ForeachBatchIdempotent
-        )
+        matches!(self, SinkKind::Memory | SinkKind::File | SinkKind::ForeachBatchIdempotent)
     }
 }
 
@@ -101,11 +98,7 @@ impl crate::analysis::SinkCapabilities for SinkKind {
     }
 
     fn continuous_unsupported(&self) -> Option<&'static str> {
-        matches!(
-            self,
-            SinkKind::ForeachBatchNaive | SinkKind::ForeachBatchIdempotent
-        )
-        .then_some("'foreachBatch' is not supported with continuous trigger.")
+        matches!(self, SinkKind::ForeachBatchNaive | SinkKind::ForeachBatchIdempotent).then_some("'foreachBatch' is not supported with continuous trigger.")
     }
 }
 
@@ -135,23 +128,12 @@ pub struct Sink {
 impl Sink {
     /// An empty sink of `kind`.
     pub fn new(kind: SinkKind) -> Sink {
-        Sink {
-            kind,
-            written: Vec::new(),
-            committed_batches: Vec::new(),
-            attempts: BTreeMap::new(),
-        }
+        Sink { kind, written: Vec::new(), committed_batches: Vec::new(), attempts: BTreeMap::new() }
     }
 
     /// Hands batch `batch_id` to the sink. With `crash_after = Some(n)` the process dies after
     /// the sink wrote `n` rows (the rest, and any commit step, never happen).
-    pub fn add_batch(
-        &mut self,
-        batch_id: u64,
-        rows: &[Row],
-        complete_mode: bool,
-        crash_after: Option<usize>,
-    ) {
+    pub fn add_batch(&mut self, batch_id: u64, rows: &[Row], complete_mode: bool, crash_after: Option<usize>) {
         let attempt = {
             let a = self.attempts.entry(batch_id).or_insert(0);
             let cur = *a;
@@ -161,12 +143,7 @@ impl Sink {
         let n = crash_after.unwrap_or(rows.len()).min(rows.len());
         let crashed = crash_after.is_some();
         let write = |this: &mut Sink, count: usize, visible: bool| {
-            this.written.extend(rows[..count].iter().map(|r| Written {
-                batch_id,
-                attempt,
-                row: r.clone(),
-                visible,
-            }));
+            this.written.extend(rows[..count].iter().map(|r| Written { batch_id, attempt, row: r.clone(), visible }));
         };
         match self.kind {
             SinkKind::Memory => {
@@ -189,11 +166,7 @@ impl Sink {
                 if crashed {
                     return;
                 }
-                for w in self
-                    .written
-                    .iter_mut()
-                    .filter(|w| w.batch_id == batch_id && w.attempt == attempt)
-                {
+                for w in self.written.iter_mut().filter(|w| w.batch_id == batch_id && w.attempt == attempt) {
                     w.visible = true;
                 }
                 self.committed_batches.push(batch_id);
@@ -210,10 +183,7 @@ impl Sink {
                     self.committed_batches.push(batch_id);
                 }
             }
-            SinkKind::Console
-            | SinkKind::Kafka
-            | SinkKind::ForeachBatchNaive
-            | SinkKind::Foreach => write(self, n, true),
+            SinkKind::Console | SinkKind::Kafka | SinkKind::ForeachBatchNaive | SinkKind::Foreach => write(self, n, true),
         }
     }
 
@@ -241,23 +211,14 @@ impl Sink {
                 for (b, _, rows) in &by_call {
                     out.push_str(&format!("open(partitionId=0, epochId={b}) -> true\n"));
                     for r in rows {
-                        out.push_str(&format!(
-                            "process({})\n",
-                            r.iter()
-                                .map(ToString::to_string)
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ));
+                        out.push_str(&format!("process({})\n", r.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")));
                     }
                     out.push_str("close(None)\n");
                 }
             }
             SinkKind::ForeachBatchNaive | SinkKind::ForeachBatchIdempotent => {
                 for (b, _, rows) in &by_call {
-                    out.push_str(&format!(
-                        "f(batch_df with {} rows, batch_id={b})\n",
-                        rows.len()
-                    ));
+                    out.push_str(&format!("f(batch_df with {} rows, batch_id={b})\n", rows.len()));
                 }
             }
             _ => return None,
@@ -282,20 +243,9 @@ impl Sink {
     pub fn duplicate_flags(&self) -> Vec<bool> {
         let mut first: BTreeMap<(u64, &Row), u32> = BTreeMap::new();
         for p in self.written.iter().filter(|w| w.visible) {
-            first
-                .entry((p.batch_id, &p.row))
-                .and_modify(|a| *a = (*a).min(p.attempt))
-                .or_insert(p.attempt);
+            first.entry((p.batch_id, &p.row)).and_modify(|a| *a = (*a).min(p.attempt)).or_insert(p.attempt);
         }
-        self.written
-            .iter()
-            .map(|w| {
-                w.visible
-                    && first
-                        .get(&(w.batch_id, &w.row))
-                        .is_some_and(|&a| a < w.attempt)
-            })
-            .collect()
+        self.written.iter().map(|w| w.visible && first.get(&(w.batch_id, &w.row)).is_some_and(|&a| a < w.attempt)).collect()
     }
 }
 
@@ -306,40 +256,18 @@ pub fn show_table(columns: &[String], rows: &[&Row]) -> String {
             crate::types::Value::Null => "NULL".to_string(),
             other => other.to_string(),
         };
-        if t.chars().count() > 20 {
-            format!("{}...", t.chars().take(17).collect::<String>())
-        } else {
-            t
-        }
+        if t.chars().count() > 20 { format!("{}...", t.chars().take(17).collect::<String>()) } else { t }
     };
     let body: Vec<Vec<String>> = rows.iter().map(|r| r.iter().map(cell).collect()).collect();
     let widths: Vec<usize> = columns
         .iter()
         .enumerate()
         // Spark's showString: columns are at least 3 wide.
-        .map(|(i, c)| {
-            body.iter()
-                .map(|r| r.get(i).map_or(0, |x| x.chars().count()))
-                .max()
-                .unwrap_or(0)
-                .max(c.chars().count())
-                .max(3)
-        })
+        .map(|(i, c)| body.iter().map(|r| r.get(i).map_or(0, |x| x.chars().count())).max().unwrap_or(0).max(c.chars().count()).max(3))
         .collect();
-    let line = format!(
-        "+{}+\n",
-        widths
-            .iter()
-            .map(|w| "-".repeat(*w))
-            .collect::<Vec<_>>()
-            .join("+")
-    );
+    let line = format!("+{}+\n", widths.iter().map(|w| "-".repeat(*w)).collect::<Vec<_>>().join("+"));
     let fmt_row = |cells: &[String]| {
-        let parts: Vec<String> = widths
-            .iter()
-            .enumerate()
-            .map(|(i, w)| format!("{:>w$}", cells.get(i).map_or("", String::as_str), w = *w))
-            .collect();
+        let parts: Vec<String> = widths.iter().enumerate().map(|(i, w)| format!("{:>w$}", cells.get(i).map_or("", String::as_str), w = *w)).collect();
         format!("|{}|\n", parts.join("|"))
     };
     let mut out = line.clone();
@@ -365,11 +293,7 @@ pub enum CrashPoint {
 
 impl CrashPoint {
     /// All points, in batch order.
-    pub const ALL: [CrashPoint; 3] = [
-        CrashPoint::AfterOffsetLog,
-        CrashPoint::MidSink,
-        CrashPoint::BeforeCommit,
-    ];
+    pub const ALL: [CrashPoint; 3] = [CrashPoint::AfterOffsetLog, CrashPoint::MidSink, CrashPoint::BeforeCommit];
 
     /// A short id.
     pub fn id(self) -> &'static str {
@@ -422,10 +346,7 @@ mod tests {
         assert_eq!(text, "-------------------------------------------\nBatch: 3\n-------------------------------------------\n+---+\n|  n|\n+---+\n|  0|\n|  1|\n+---+\n\n");
         let mut f = Sink::new(SinkKind::Foreach);
         f.add_batch(7, &rows(1), false, None);
-        assert_eq!(
-            f.log_text(&["n".to_string()]).unwrap(),
-            "open(partitionId=0, epochId=7) -> true\nprocess(0)\nclose(None)\n"
-        );
+        assert_eq!(f.log_text(&["n".to_string()]).unwrap(), "open(partitionId=0, epochId=7) -> true\nprocess(0)\nclose(None)\n");
     }
 
     #[test]

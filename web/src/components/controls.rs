@@ -3,8 +3,8 @@
 use std::collections::BTreeMap;
 
 use gloo_timers::callback::Interval;
-use leptos::prelude::*;
 use streamlab_engine::streaming::Trigger;
+use leptos::prelude::*;
 
 use crate::Lab;
 
@@ -144,11 +144,7 @@ impl Player {
     /// The page's player (made once, on first use, in the page's root context).
     pub fn get() -> Player {
         use_context::<Player>().unwrap_or_else(|| {
-            let p = Player {
-                playing: RwSignal::new(false),
-                period_ms: RwSignal::new(2_000),
-                timer: StoredValue::new_local(None),
-            };
+            let p = Player { playing: RwSignal::new(false), period_ms: RwSignal::new(2_000), timer: StoredValue::new_local(None) };
             provide_context(p);
             p
         })
@@ -166,41 +162,25 @@ impl Player {
         let tick = move || {
             // A trigger when a batch is due; otherwise the example's next events arrive.
             let due = lab.read(|s| s.batch_due());
-            let more = lab.act(|s| {
-                if due {
-                    s.trigger();
-                    true
-                } else {
-                    s.push_step()
-                }
-            });
+            let more = lab.act(|s| if due { s.trigger(); true } else { s.push_step() });
             lab.selected_batch.set(None);
             if !more {
                 me.stop();
             }
         };
         self.playing.set(true);
-        let period = self
-            .period_ms
-            .get_untracked()
-            .clamp(PLAY_PERIODS_MS[0], PLAY_PERIODS_MS[5]);
-        self.timer
-            .update_value(|t| *t = Some(Interval::new(period, tick)));
+        let period = self.period_ms.get_untracked().clamp(PLAY_PERIODS_MS[0], PLAY_PERIODS_MS[5]);
+        self.timer.update_value(|t| *t = Some(Interval::new(period, tick)));
     }
 
     /// Play ⇄ pause.
     pub fn toggle(&self, lab: Lab) {
-        if self.playing.get_untracked() {
-            self.stop()
-        } else {
-            self.start(lab)
-        }
+        if self.playing.get_untracked() { self.stop() } else { self.start(lab) }
     }
 
     /// A new speed; takes effect at once when playing.
     pub fn set_period(&self, lab: Lab, ms: u32) {
-        self.period_ms
-            .set(ms.clamp(PLAY_PERIODS_MS[0], PLAY_PERIODS_MS[5]));
+        self.period_ms.set(ms.clamp(PLAY_PERIODS_MS[0], PLAY_PERIODS_MS[5]));
         if self.playing.get_untracked() {
             self.start(lab);
         }

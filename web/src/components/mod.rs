@@ -9,9 +9,9 @@ mod query;
 mod recovery;
 mod results;
 mod scenario_io;
+mod timeline; // screen
 pub mod share; // teach
 pub mod study;
-mod timeline; // screen
 
 use leptos::prelude::*;
 
@@ -25,20 +25,14 @@ const LANG_KEY: &str = "streamlab.lang";
 /// The language remembered across reloads (English when nothing is stored).
 pub fn stored_lang() -> Lang {
     use gloo_storage::Storage;
-    match gloo_storage::LocalStorage::get::<String>(LANG_KEY)
-        .ok()
-        .as_deref()
-    {
+    match gloo_storage::LocalStorage::get::<String>(LANG_KEY).ok().as_deref() {
         Some("ko") => Lang::Ko,
         _ => Lang::En,
     }
 }
 
 fn set_document_lang(lang: Lang) {
-    if let Some(el) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.document_element())
-    {
+    if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
         let _ = el.set_attribute("lang", if lang == Lang::Ko { "ko" } else { "en" });
     }
 }
@@ -48,12 +42,11 @@ fn set_document_lang(lang: Lang) {
 pub fn App() -> impl IntoView {
     let lab = expect_context::<Lab>();
     presenter::provide(); // teach
-                          // Sync the language with storage and `<html lang>` (the outside world).
+    // Sync the language with storage and `<html lang>` (the outside world).
     Effect::new(move |_| {
         use gloo_storage::Storage;
         let lang = lab.lang.get();
-        let _ =
-            gloo_storage::LocalStorage::set(LANG_KEY, if lang == Lang::Ko { "ko" } else { "en" });
+        let _ = gloo_storage::LocalStorage::set(LANG_KEY, if lang == Lang::Ko { "ko" } else { "en" });
         set_document_lang(lang);
     });
     // Save the session after every change (browser storage is the lab's checkpoint store);

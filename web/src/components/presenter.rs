@@ -27,11 +27,7 @@ pub struct Presenter {
 
 /// Provides [`Presenter`] and the shared [`Player`] to the page; call once in the root.
 pub fn provide() {
-    provide_context(Presenter {
-        on: RwSignal::new(false),
-        reveal: RwSignal::new(false),
-        lesson: RwSignal::new(None),
-    });
+    provide_context(Presenter { on: RwSignal::new(false), reveal: RwSignal::new(false), lesson: RwSignal::new(None) });
     let _ = Player::get();
 }
 
@@ -55,41 +51,21 @@ pub fn bump_delay(delay: &str, by: i64) -> Option<String> {
 
 /// True while the focus is in a place where keys type text (keys must not fire there).
 fn typing() -> bool {
-    let Some(el) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.active_element())
-    else {
-        return false;
-    };
+    let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.active_element()) else { return false };
     match el.tag_name().to_ascii_uppercase().as_str() {
         "TEXTAREA" | "SELECT" => true,
         "INPUT" => {
-            let t = el
-                .get_attribute("type")
-                .unwrap_or_default()
-                .to_ascii_lowercase();
-            !matches!(
-                t.as_str(),
-                "radio" | "checkbox" | "button" | "submit" | "reset" | "range"
-            )
+            let t = el.get_attribute("type").unwrap_or_default().to_ascii_lowercase();
+            !matches!(t.as_str(), "radio" | "checkbox" | "button" | "submit" | "reset" | "range")
         }
-        _ => el
-            .get_attribute("contenteditable")
-            .is_some_and(|v| v != "false"),
+        _ => el.get_attribute("contenteditable").is_some_and(|v| v != "false"),
     }
 }
 
 /// Marks `<html>` so the stylesheet switches to presenter layout.
 fn mark_document(on: bool) {
-    if let Some(el) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.document_element())
-    {
-        let _ = if on {
-            el.set_attribute("data-presenter", "on")
-        } else {
-            el.remove_attribute("data-presenter")
-        };
+    if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+        let _ = if on { el.set_attribute("data-presenter", "on") } else { el.remove_attribute("data-presenter") };
     }
 }
 
@@ -127,12 +103,9 @@ fn on_key(lab: Lab, p: Presenter, player: Player, key: &str) -> bool {
             match delay.as_deref().and_then(|d| bump_delay(d, by)) {
                 Some(next) => {
                     let r = lab.act(|s| s.set_delay(0, &next));
-                    lab.notice
-                        .set(r.err().map(|e| format!("The delay was not applied: {e}")));
+                    lab.notice.set(r.err().map(|e| format!("The delay was not applied: {e}")));
                 }
-                None => lab
-                    .notice
-                    .set(Some(lab.t("presenter.no_delay").to_string())),
+                None => lab.notice.set(Some(lab.t("presenter.no_delay").to_string())),
             }
         }
         "r" | "R" => p.reveal.update(|r| *r = !*r),
@@ -230,12 +203,7 @@ fn SpeakerNotes() -> impl IntoView {
     };
     let questions = Memo::new(move |_| {
         let id = id.get();
-        quiz::bank()
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|q| q.kind == quiz::Kind::Choice && q.scenario == id)
-            .take(2)
-            .collect::<Vec<_>>()
+        quiz::bank().unwrap_or_default().into_iter().filter(|q| q.kind == quiz::Kind::Choice && q.scenario == id).take(2).collect::<Vec<_>>()
     });
     view! {
         <div class="speaker-notes" data-testid="speaker-notes">

@@ -28,16 +28,8 @@ pub fn PresetPicker() -> impl IntoView {
         .into_iter()
         .map(|(id, _)| {
             let info = quiz::preset_info(id).unwrap_or_default();
-            let name = if info.name.is_empty() {
-                info.title.clone()
-            } else {
-                info.name.clone()
-            };
-            let name_ko = if info.name_ko.is_empty() {
-                name.clone()
-            } else {
-                info.name_ko.clone()
-            };
+            let name = if info.name.is_empty() { info.title.clone() } else { info.name.clone() };
+            let name_ko = if info.name_ko.is_empty() { name.clone() } else { info.name_ko.clone() };
             (id.to_string(), name, name_ko)
         })
         .collect();
@@ -68,9 +60,7 @@ fn download(name: &str, mime: &str, text: &str) -> Result<(), wasm_bindgen::JsVa
     opts.set_type(mime);
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)?;
     let url = web_sys::Url::create_object_url_with_blob(&blob)?;
-    let document = web_sys::window()
-        .and_then(|w| w.document())
-        .ok_or("no document")?;
+    let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
     let a: web_sys::HtmlAnchorElement = document.create_element("a")?.dyn_into()?;
     a.set_href(&url);
     a.set_download(name);
@@ -98,14 +88,7 @@ pub fn ScenarioPanel() -> impl IntoView {
     };
     let save = move |_| {
         let scenario = lab.read(Session::to_scenario);
-        let name = format!(
-            "{}.json",
-            if scenario.id.is_empty() {
-                "streamlab-session"
-            } else {
-                scenario.id.as_str()
-            }
-        );
+        let name = format!("{}.json", if scenario.id.is_empty() { "streamlab-session" } else { scenario.id.as_str() });
         if download(&name, "application/json", &scenario.to_json()).is_err() {
             text.set(scenario.to_json());
         }

@@ -32,19 +32,13 @@ pub struct Incoming {
 /// before anything else reads the fragment. Fragments that are no share link (page routes
 /// such as `#/lab`) are left alone.
 pub fn provide_from_location() {
-    let hash = web_sys::window()
-        .and_then(|w| w.location().hash().ok())
-        .unwrap_or_default();
+    let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
     let (session, error) = match share::from_location_hash(&hash) {
         Some(Ok(s)) => (Some(s), None),
         Some(Err(e)) => (None, Some(e)),
         None => (None, None),
     };
-    let kept = gloo_storage::LocalStorage::raw()
-        .get_item(KEPT_KEY)
-        .ok()
-        .flatten()
-        .is_some();
+    let kept = gloo_storage::LocalStorage::raw().get_item(KEPT_KEY).ok().flatten().is_some();
     provide_context(Incoming {
         offer: RwSignal::new(session.is_some()),
         session: StoredValue::new_local(session),
@@ -62,9 +56,7 @@ fn set_address(url: &str) {
 
 /// The page's address without its fragment.
 fn address_without_fragment() -> String {
-    let href = web_sys::window()
-        .and_then(|w| w.location().href().ok())
-        .unwrap_or_default();
+    let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
     href.split('#').next().unwrap_or_default().to_string()
 }
 
@@ -73,24 +65,14 @@ fn address_without_fragment() -> String {
 fn copy(text: &str) {
     use wasm_bindgen::JsCast;
     let Some(w) = web_sys::window() else { return };
-    let get = |o: &wasm_bindgen::JsValue, k: &str| {
-        js_sys::Reflect::get(o, &k.into())
-            .ok()
-            .filter(|v| !v.is_undefined() && !v.is_null())
-    };
-    let Some(clip) = get(&w.into(), "navigator").and_then(|n| get(&n, "clipboard")) else {
-        return;
-    };
-    let Some(write) = get(&clip, "writeText").and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-    else {
-        return;
-    };
+    let get = |o: &wasm_bindgen::JsValue, k: &str| js_sys::Reflect::get(o, &k.into()).ok().filter(|v| !v.is_undefined() && !v.is_null());
+    let Some(clip) = get(&w.into(), "navigator").and_then(|n| get(&n, "clipboard")) else { return };
+    let Some(write) = get(&clip, "writeText").and_then(|f| f.dyn_into::<js_sys::Function>().ok()) else { return };
     if let Ok(p) = write.call1(&clip, &text.into()) {
         if let Ok(p) = p.dyn_into::<js_sys::Promise>() {
             // A refusal (no permission, page not focused) rejects the promise: nothing to do,
             // the link is shown selectable.
-            let ignore =
-                wasm_bindgen::closure::Closure::<dyn FnMut(wasm_bindgen::JsValue)>::new(|_| {});
+            let ignore = wasm_bindgen::closure::Closure::<dyn FnMut(wasm_bindgen::JsValue)>::new(|_| {});
             let _ = p.catch(&ignore);
             ignore.forget();
         }
@@ -137,23 +119,12 @@ pub fn ShareButton() -> impl IntoView {
 pub fn ShareBanner() -> impl IntoView {
     let lab = expect_context::<Lab>();
     let inc = expect_context::<Incoming>();
-    let title = move || {
-        inc.session.with_value(|s| {
-            s.as_ref()
-                .map(|s| s.view())
-                .map(|v| format!("“{}” ({} {})", v.title, v.batches.len(), lab.t("batches")))
-        })
-    };
+    let title = move || inc.session.with_value(|s| s.as_ref().map(|s| s.view()).map(|v| format!("“{}” ({} {})", v.title, v.batches.len(), lab.t("batches"))));
     let open = move |_| {
-        let Some(shared) = inc.session.try_update_value(|s| s.take()).flatten() else {
-            return;
-        };
+        let Some(shared) = inc.session.try_update_value(|s| s.take()).flatten() else { return };
         // The learner's own session waits in storage until restored.
         let own = lab.read(Session::to_saved_json);
-        if gloo_storage::LocalStorage::raw()
-            .set_item(KEPT_KEY, &own)
-            .is_ok()
-        {
+        if gloo_storage::LocalStorage::raw().set_item(KEPT_KEY, &own).is_ok() {
             inc.kept.set(true);
         }
         lab.act(|s| *s = shared);
@@ -171,12 +142,7 @@ pub fn ShareBanner() -> impl IntoView {
     };
     let restore = move |_| {
         let raw = gloo_storage::LocalStorage::raw();
-        match raw
-            .get_item(KEPT_KEY)
-            .ok()
-            .flatten()
-            .map(|t| Session::from_saved_json(&t))
-        {
+        match raw.get_item(KEPT_KEY).ok().flatten().map(|t| Session::from_saved_json(&t)) {
             Some(Ok(own)) => {
                 lab.act(|s| *s = own);
                 lab.selected_batch.set(None);

@@ -7,8 +7,8 @@ use leptos::prelude::*;
 
 use super::lessons::render_spans;
 use super::{open_in_lab, today, Opening, Study};
-use crate::exam::{draw, record, score, Exam, ExamAnswer, ExamInProgress, ExamReport};
 use crate::markup::spans;
+use crate::exam::{draw, record, score, Exam, ExamAnswer, ExamInProgress, ExamReport};
 use crate::quiz::Kind;
 use crate::route::Route;
 use crate::Lab;
@@ -29,11 +29,7 @@ pub fn ExamPage() -> impl IntoView {
     on_cleanup(move || timer.update_value(|t| *t = None));
     let run_clock = move |since_ms: f64| {
         elapsed.set(((js_sys::Date::now() - since_ms) / 1000.0).max(0.0) as u64);
-        timer.update_value(|t| {
-            *t = Some(Interval::new(1_000, move || {
-                elapsed.set(((js_sys::Date::now() - since_ms) / 1000.0).max(0.0) as u64)
-            }))
-        });
+        timer.update_value(|t| *t = Some(Interval::new(1_000, move || elapsed.set(((js_sys::Date::now() - since_ms) / 1000.0).max(0.0) as u64))));
     };
     let start = move |n: usize| {
         // The clock is read here, in the page: the seed and the start time.
@@ -60,33 +56,19 @@ pub fn ExamPage() -> impl IntoView {
         }
     }
     Effect::new(move |_| {
-        let running = exam
-            .with(|e| e.as_ref().map(|e| e.seed))
-            .filter(|_| report.with(Option::is_none));
+        let running = exam.with(|e| e.as_ref().map(|e| e.seed)).filter(|_| report.with(Option::is_none));
         let rec = running.map(|seed| {
             let (n, started_ms) = started.get_value();
-            ExamInProgress {
-                n,
-                seed,
-                started_ms,
-                index: index.get(),
-                answers: answers.get(),
-            }
+            ExamInProgress { n, seed, started_ms, index: index.get(), answers: answers.get() }
         });
         save_exam(rec.as_ref());
     });
     let finish = move || {
         timer.update_value(|t| *t = None);
-        let Some(e) = exam.get_untracked() else {
-            return;
-        };
-        let r = study
-            .bank
-            .with_value(|b| score(b, &e, &answers.get_untracked()));
+        let Some(e) = exam.get_untracked() else { return };
+        let r = study.bank.with_value(|b| score(b, &e, &answers.get_untracked()));
         let day = today();
-        study
-            .bank
-            .with_value(|b| study.progress.update(|p| record(p, b, &e, &r, day)));
+        study.bank.with_value(|b| study.progress.update(|p| record(p, b, &e, &r, day)));
         report.set(Some(r));
     };
     let clock = move || {
@@ -119,24 +101,12 @@ pub fn ExamPage() -> impl IntoView {
 
 /// One exam question at a time, with the clock.
 #[component]
-fn ExamRun(
-    exam: Exam,
-    answers: RwSignal<Vec<ExamAnswer>>,
-    index: RwSignal<usize>,
-    clock: Signal<String>,
-    on_finish: Callback<()>,
-) -> impl IntoView {
+fn ExamRun(exam: Exam, answers: RwSignal<Vec<ExamAnswer>>, index: RwSignal<usize>, clock: Signal<String>, on_finish: Callback<()>) -> impl IntoView {
     let lab = expect_context::<Lab>();
     let study = expect_context::<Study>();
     let n = exam.items.len();
     let exam = StoredValue::new(exam);
-    let set = move |a: ExamAnswer| {
-        answers.update(|v| {
-            if let Some(x) = v.get_mut(index.get_untracked()) {
-                *x = a
-            }
-        })
-    };
+    let set = move |a: ExamAnswer| answers.update(|v| if let Some(x) = v.get_mut(index.get_untracked()) { *x = a });
     view! {
         <p class="exam-bar"><span data-testid="exam-progress">{move || format!("{} / {n}", index.get() + 1)}</span>
             " · ⏱ "<span data-testid="exam-timer">{move || clock.get()}</span></p>
@@ -188,11 +158,7 @@ fn ExamResult(report: ExamReport, time: String) -> impl IntoView {
     let study = expect_context::<Study>();
     let (correct, asked, percent) = (report.correct, report.asked, report.percent());
     let summary = move || {
-        lab.t("exam.score")
-            .replace("{c}", &correct.to_string())
-            .replace("{n}", &asked.to_string())
-            .replace("{p}", &percent.to_string())
-            .replace("{t}", &time)
+        lab.t("exam.score").replace("{c}", &correct.to_string()).replace("{n}", &asked.to_string()).replace("{p}", &percent.to_string()).replace("{t}", &time)
     };
     let per_topic = report.per_topic.clone();
     let wrong = report.wrong.clone();

@@ -14,12 +14,7 @@ pub fn GlossaryPage() -> impl IntoView {
     let filter = RwSignal::new(String::new());
     let rows = move || {
         let f = filter.get().to_lowercase();
-        terms.with_value(|ts| {
-            ts.iter()
-                .filter(|t| f.is_empty() || t.en.to_lowercase().contains(&f) || t.ko.contains(&f))
-                .cloned()
-                .collect::<Vec<_>>()
-        })
+        terms.with_value(|ts| ts.iter().filter(|t| f.is_empty() || t.en.to_lowercase().contains(&f) || t.ko.contains(&f)).cloned().collect::<Vec<_>>())
     };
     view! {
         <main class="study-page" data-testid="glossary-page">

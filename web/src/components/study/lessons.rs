@@ -113,10 +113,7 @@ pub fn LessonList() -> impl IntoView {
 pub fn LessonPage(id: String) -> impl IntoView {
     let lab = expect_context::<Lab>();
     let study = expect_context::<Study>();
-    let Some(lesson) = study
-        .lessons
-        .with_value(|ls| ls.iter().find(|l| l.id == id).cloned())
-    else {
+    let Some(lesson) = study.lessons.with_value(|ls| ls.iter().find(|l| l.id == id).cloned()) else {
         return view! {
             <main class="study-page" data-testid="lesson-unknown">
                 <p>{move || lab.t("lesson.unknown")}" "<code>{id.clone()}</code></p>
@@ -127,27 +124,13 @@ pub fn LessonPage(id: String) -> impl IntoView {
     };
     // Opening a lesson: a lab already on this lesson (a reload) is kept; otherwise its preset
     // is loaded, asking first when the learner changed the lab.
-    let resume = study
-        .progress
-        .with_untracked(|p| p.lesson.as_deref() == Some(lesson.id.as_str()))
-        && lab.read(|s| s.scenario().id == lesson.preset);
+    let resume = study.progress.with_untracked(|p| p.lesson.as_deref() == Some(lesson.id.as_str())) && lab.read(|s| s.scenario().id == lesson.preset);
     if !resume {
-        let done = study
-            .progress
-            .with_untracked(|p| p.lessons_done.contains(&lesson.id));
+        let done = study.progress.with_untracked(|p| p.lessons_done.contains(&lesson.id));
         let step = if done { lesson.steps.len() } else { 0 };
         study.progress.update(|p| p.reach_lesson(&lesson.id, step));
         if let Some(s) = crate::quiz::preset(&lesson.preset) {
-            open_in_lab(
-                lab,
-                study,
-                Opening {
-                    scenario: s,
-                    script: None,
-                    batch: None,
-                    then: Route::Lesson(lesson.id.clone()),
-                },
-            );
+            open_in_lab(lab, study, Opening { scenario: s, script: None, batch: None, then: Route::Lesson(lesson.id.clone()) });
         }
     }
     // Presenter mode's speaker notes follow the open lesson, and go back to the preset's when
@@ -160,9 +143,7 @@ pub fn LessonPage(id: String) -> impl IntoView {
     let step = Memo::new(move |_| study.progress.with(|p| p.lesson_step));
     // After every lab change, move past the steps whose condition now holds.
     Effect::new(move |_| {
-        let at = lab
-            .view
-            .with(|v| lesson.with_value(|l| l.advance(step.get_untracked(), v)));
+        let at = lab.view.with(|v| lesson.with_value(|l| l.advance(step.get_untracked(), v)));
         if study.ask.with(Option::is_none) && at != step.get_untracked() {
             lesson.with_value(|l| study.progress.update(|p| p.reach_lesson(&l.id, at)));
         }
@@ -178,11 +159,7 @@ pub fn LessonPage(id: String) -> impl IntoView {
         }
     };
     let text = move || lesson.with_value(|l| l.text(lab.lang.get()).clone());
-    let next = lesson.with_value(|l| {
-        study
-            .lessons
-            .with_value(|ls| ls.get(l.number).map(|n| n.id.clone()))
-    });
+    let next = lesson.with_value(|l| study.lessons.with_value(|ls| ls.get(l.number).map(|n| n.id.clone())));
     view! {
         <div class="lesson-page" data-testid="lesson-page" data-lesson=lesson.with_value(|l| l.id.clone())>
             <aside class="lesson-text panel">
@@ -221,19 +198,10 @@ pub fn LessonPage(id: String) -> impl IntoView {
 fn Steps(lesson: StoredValue<Lesson>, step: Memo<usize>) -> impl IntoView {
     let lab = expect_context::<Lab>();
     let total = lesson.with_value(|l| l.steps.len());
-    let waiting = move || {
-        lab.view
-            .with(|v| lesson.with_value(|l| l.waiting_for(step.get(), v)))
-    };
+    let waiting = move || lab.view.with(|v| lesson.with_value(|l| l.waiting_for(step.get(), v)));
     let do_it = move |_| {
-        let actions = lesson
-            .with_value(|l| l.steps.get(step.get_untracked()).map(|s| s.actions.clone()))
-            .unwrap_or_default();
-        let r = lab.act(|s| {
-            actions.iter().try_for_each(|a| {
-                crate::script::LabAction::parse(a).and_then(|a| crate::script::apply(s, &a))
-            })
-        });
+        let actions = lesson.with_value(|l| l.steps.get(step.get_untracked()).map(|s| s.actions.clone())).unwrap_or_default();
+        let r = lab.act(|s| actions.iter().try_for_each(|a| crate::script::LabAction::parse(a).and_then(|a| crate::script::apply(s, &a))));
         lab.notice.set(r.err());
     };
     view! {

@@ -62,9 +62,7 @@ impl Study {
         let bank = crate::quiz::bank().unwrap_or_default();
         let lessons = crate::lesson::lessons().unwrap_or_default();
         let ids: Vec<String> = lessons.iter().map(|l| l.id.clone()).collect();
-        let stored = local_storage()
-            .and_then(|s| s.get_item(PROGRESS_KEY).ok().flatten())
-            .unwrap_or_default();
+        let stored = local_storage().and_then(|s| s.get_item(PROGRESS_KEY).ok().flatten()).unwrap_or_default();
         let loaded = Progress::load(&stored, &bank, &ids);
         let study = Study {
             route: RwSignal::new(Route::from_hash(&current_hash())),
@@ -113,17 +111,12 @@ impl Study {
 
     /// The question `id`, if it is in the bank.
     pub fn question(&self, id: &str) -> Option<Question> {
-        self.bank
-            .with_value(|b| b.iter().find(|q| q.id == id).cloned())
+        self.bank.with_value(|b| b.iter().find(|q| q.id == id).cloned())
     }
 
     /// The name of topic `id` in `lang` (the id itself for an unknown topic).
     pub fn topic_name(&self, id: &str, lang: Lang) -> String {
-        self.topics.with_value(|ts| {
-            ts.iter()
-                .find(|t| t.id == id)
-                .map_or_else(|| id.to_string(), |t| t.name(lang).to_string())
-        })
+        self.topics.with_value(|ts| ts.iter().find(|t| t.id == id).map_or_else(|| id.to_string(), |t| t.name(lang).to_string()))
     }
 }
 
@@ -132,9 +125,7 @@ fn local_storage() -> Option<web_sys::Storage> {
 }
 
 fn current_hash() -> String {
-    web_sys::window()
-        .and_then(|w| w.location().hash().ok())
-        .unwrap_or_default()
+    web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default()
 }
 
 /// Shows `route` (a new history entry, so back and forward work).
@@ -196,10 +187,7 @@ pub fn open_in_lab(lab: Lab, study: Study, o: Opening) {
 fn scroll_to_batch(batch: Option<u64>) {
     gloo_timers::callback::Timeout::new(50, move || {
         let doc = web_sys::window().and_then(|w| w.document());
-        let sel = batch.map_or_else(
-            || "[data-testid=\"batch-list\"]".to_string(),
-            |b| format!("[data-testid=\"batch-row\"][data-batch-id=\"{b}\"]"),
-        );
+        let sel = batch.map_or_else(|| "[data-testid=\"batch-list\"]".to_string(), |b| format!("[data-testid=\"batch-row\"][data-batch-id=\"{b}\"]"));
         if let Some(el) = doc.and_then(|d| d.query_selector(&sel).ok().flatten()) {
             el.scroll_into_view();
         }
@@ -280,16 +268,9 @@ pub fn TopicScores(#[prop(optional)] topics: Option<Vec<String>>) -> impl IntoVi
         study.progress.with(|p| {
             let ids: Vec<String> = match &topics {
                 Some(t) => t.clone(),
-                None => study.topics.with_value(|ts| {
-                    ts.iter()
-                        .map(|t| t.id.clone())
-                        .filter(|id| p.score(id).answered > 0)
-                        .collect()
-                }),
+                None => study.topics.with_value(|ts| ts.iter().map(|t| t.id.clone()).filter(|id| p.score(id).answered > 0).collect()),
             };
-            ids.into_iter()
-                .map(|id| (study.topic_name(&id, lang), p.score(&id), id))
-                .collect::<Vec<_>>()
+            ids.into_iter().map(|id| (study.topic_name(&id, lang), p.score(&id), id)).collect::<Vec<_>>()
         })
     };
     view! {

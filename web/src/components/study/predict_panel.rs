@@ -28,11 +28,7 @@ pub fn PredictPanel() -> impl IntoView {
         chosen.set(None);
     };
     // The answer shows once the predicted batch has run.
-    let ran = move || {
-        current
-            .with(|p| p.as_ref().map(|p| p.batch_id))
-            .is_some_and(|id| lab.view.with(|v| v.batches.iter().any(|b| b.id == id)))
-    };
+    let ran = move || current.with(|p| p.as_ref().map(|p| p.batch_id)).is_some_and(|id| lab.view.with(|v| v.batches.iter().any(|b| b.id == id)));
     view! {
         <div class="panel predict" data-testid="predict">
             <h2>{move || lab.t("predict.title")}</h2>

@@ -24,18 +24,13 @@ struct Outcome {
 /// A question to answer; every answer is recorded (practice, not exam). `on_answered` hears
 /// whether it was right.
 #[component]
-pub fn QuestionCard(
-    q: Question,
-    #[prop(optional)] on_answered: Option<Callback<bool>>,
-) -> impl IntoView {
+pub fn QuestionCard(q: Question, #[prop(optional)] on_answered: Option<Callback<bool>>) -> impl IntoView {
     let lab = expect_context::<Lab>();
     let study = expect_context::<Study>();
     let q = StoredValue::new(q);
     // The attempt number seeds the shuffle: a new order for each attempt, the same one after
     // a reload until the question is answered.
-    let attempt = RwSignal::new(study.progress.with_untracked(|p| {
-        q.with_value(|q| p.answers.iter().filter(|a| a.question == q.id).count())
-    }) as u64);
+    let attempt = RwSignal::new(study.progress.with_untracked(|p| q.with_value(|q| p.answers.iter().filter(|a| a.question == q.id).count())) as u64);
     let order = Memo::new(move |_| q.with_value(|q| shuffled(q, attempt.get())));
     let chosen = RwSignal::new(None::<usize>);
     let typed = RwSignal::new(String::new());
@@ -45,31 +40,17 @@ pub fn QuestionCard(
     let id = q.with_value(|q| q.id.clone());
     let check = move || {
         let result = q.with_value(|q| match q.kind {
-            Kind::Choice => chosen.get_untracked().map(|c| Outcome {
-                correct: q.is_correct(c),
-                given: Some(c),
-                expected: None,
-            }),
+            Kind::Choice => chosen.get_untracked().map(|c| Outcome { correct: q.is_correct(c), given: Some(c), expected: None }),
             Kind::Value => match q.check_value(&typed.get_untracked()) {
-                ValueCheck::Correct => Some(Outcome {
-                    correct: true,
-                    given: None,
-                    expected: None,
-                }),
-                ValueCheck::Wrong { expected } => Some(Outcome {
-                    correct: false,
-                    given: None,
-                    expected: Some(expected),
-                }),
+                ValueCheck::Correct => Some(Outcome { correct: true, given: None, expected: None }),
+                ValueCheck::Wrong { expected } => Some(Outcome { correct: false, given: None, expected: Some(expected) }),
                 ValueCheck::Unreadable(_) => None,
             },
         });
         unreadable.set(result.is_none() && kind == Kind::Value);
         if let Some(o) = result {
             let today = today();
-            study
-                .progress
-                .update(|p| q.with_value(|q| p.record(q, o.correct, today, false)));
+            study.progress.update(|p| q.with_value(|q| p.record(q, o.correct, today, false)));
             if let Some(cb) = on_answered {
                 cb.run(o.correct);
             }
@@ -83,14 +64,7 @@ pub fn QuestionCard(
         outcome.set(None);
     };
     let try_it = move |_| {
-        let o = q.with_value(|q| {
-            q.scenario().map(|s| Opening {
-                scenario: s,
-                script: q.check.script.clone(),
-                batch: q.batch(),
-                then: Route::Lab,
-            })
-        });
+        let o = q.with_value(|q| q.scenario().map(|s| Opening { scenario: s, script: q.check.script.clone(), batch: q.batch(), then: Route::Lab }));
         match o {
             Ok(o) => open_in_lab(lab, study, o),
             Err(e) => lab.notice.set(Some(e)),

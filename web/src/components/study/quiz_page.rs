@@ -13,26 +13,16 @@ pub fn QuizPage() -> impl IntoView {
     let lab = expect_context::<Lab>();
     let study = expect_context::<Study>();
     let total = study.bank.with_value(Vec::len);
-    let position = Memo::new(move |_| {
-        study
-            .progress
-            .with(|p| p.quiz_position.min(total.saturating_sub(1)))
-    });
+    let position = Memo::new(move |_| study.progress.with(|p| p.quiz_position.min(total.saturating_sub(1))));
     let go = move |delta: isize| {
         if total > 0 {
-            study.progress.update(|p| {
-                p.quiz_position =
-                    (p.quiz_position as isize + delta).rem_euclid(total as isize) as usize
-            });
+            study.progress.update(|p| p.quiz_position = (p.quiz_position as isize + delta).rem_euclid(total as isize) as usize);
         }
     };
     let topics = study.topics.get_value();
     let jump = move |ev: leptos::ev::Event| {
         let topic = event_target_value(&ev);
-        if let Some(i) = study
-            .bank
-            .with_value(|b| b.iter().position(|q| q.topic == topic))
-        {
+        if let Some(i) = study.bank.with_value(|b| b.iter().position(|q| q.topic == topic)) {
             study.progress.update(|p| p.quiz_position = i);
         }
     };
@@ -75,13 +65,7 @@ pub fn ReviewPage() -> impl IntoView {
     let due: Vec<String> = study.progress.with_untracked(|p| p.due(today()));
     let waiting = study.progress.with_untracked(|p| p.review.len());
     // Missed questions not due yet can be reviewed now, on the learner's request.
-    let later: Vec<String> = study.progress.with_untracked(|p| {
-        p.review
-            .keys()
-            .filter(|id| !due.contains(id))
-            .cloned()
-            .collect()
-    });
+    let later: Vec<String> = study.progress.with_untracked(|p| p.review.keys().filter(|id| !due.contains(id)).cloned().collect());
     let early = RwSignal::new(false);
     let n = due.len();
     view! {
