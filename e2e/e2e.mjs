@@ -25,6 +25,7 @@ import { chromium } from 'playwright-core';
 import { LabPage } from './pages.mjs';
 import { teachChecks } from './teach.mjs'; // teach
 import { studyChecks } from './study.mjs'; // study
+import { screenChecks } from './screen.mjs'; // screen
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -652,6 +653,8 @@ async function main() {
     // teach: presenter mode, undo, share links, phone and Korean checks, in a browser of their own (closed by teachChecks).
     await teachChecks({ browser: await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] }), baseUrl: url, check, assert, outDir, LabPage });
     await studyChecks({ page, url, root, check, assert, outDir, LabPage }); // study
+
+    await screenChecks({ page, url, root, check, assert, outDir, LabPage }); // screen
 
     await check('no page errors, console errors or failed requests', async () => {
       assert(problems.length === 0, problems.join('\n'));

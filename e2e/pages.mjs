@@ -192,6 +192,41 @@ export class LabPage {
     await this.page.waitForTimeout(50);
   }
 
+  // screen: sliders, the viewport, the state store's rows
+  /** Moves a range input to `value` as a drag does (one `input` event). */
+  async setRange(id, value) {
+    await this.page.evaluate(
+      ([sel, v]) => {
+        const el = document.querySelector(sel);
+        el.value = String(v);
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+      },
+      [tid(id), value],
+    );
+  }
+
+  async box(id) {
+    return this.el(id).first().boundingBox();
+  }
+
+  /** True if the element's top-left corner and at least 20 px of it are inside the viewport. */
+  async locatorInViewport(locator) {
+    const b = await locator.boundingBox();
+    const vp = this.page.viewportSize();
+    return !!b && b.x >= 0 && b.y >= 0 && b.x + Math.min(b.width, 20) <= vp.width && b.y + Math.min(b.height, 20) <= vp.height;
+  }
+
+  async inViewport(id) {
+    return this.locatorInViewport(this.el(id).first());
+  }
+
+  /** The state store's rows as "cell cell … status" text. */
+  async stateRows() {
+    return this.el('state-store')
+      .locator(tid('state-row'))
+      .evaluateAll((els) => els.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent.trim()).join(' ')));
+  }
+
   async screenshot(path) {
     await this.page.screenshot({ path, fullPage: true });
   }

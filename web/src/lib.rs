@@ -54,8 +54,11 @@ pub struct Lab {
     tick: RwSignal<u64>,
     pub lang: RwSignal<Lang>,
     pub view: Memo<LabView>,
-    /// The batch whose details are shown (None = the last one).
+    /// The batch whose details are shown (None = the last one, "live").
     pub selected_batch: RwSignal<Option<u64>>,
+    /// The lab as of the selected batch (`Session::view_as_of`), `None` while live; read it
+    /// through [`Lab::shown_with`].
+    past: Memo<Option<LabView>>,
     /// A short message about the last action (e.g. a bad event field).
     pub notice: RwSignal<Option<String>>,
     /// Why the saved session was set aside instead of replayed, if it was ([`crash`]).
@@ -73,12 +76,19 @@ impl Lab {
             tick.track();
             session.with_value(Session::view)
         });
+        let selected_batch = RwSignal::new(None);
+        let past = Memo::new(move |_| {
+            let id = selected_batch.get()?;
+            tick.track();
+            Some(session.with_value(|s| s.view_as_of(id)))
+        });
         Lab {
             session,
             tick,
             lang: RwSignal::new(lang),
             view,
-            selected_batch: RwSignal::new(None),
+            selected_batch,
+            past,
             notice: RwSignal::new(None),
             storage_notice: RwSignal::new(None),
             save_error: RwSignal::new(None),
@@ -90,6 +100,15 @@ impl Lab {
         let r = self.session.try_update_value(f).expect("the session lives as long as the page");
         self.tick.update(|t| *t += 1);
         r
+    }
+
+    /// Reads what the state store, the sink, the metrics and the watermark show: the lab as of
+    /// the selected batch, or the live view (reactive; the live view is not copied).
+    pub fn shown_with<R>(&self, f: impl FnOnce(&LabView) -> R) -> R {
+        match self.past.get() {
+            Some(v) => f(&v),
+            None => self.view.with(f),
+        }
     }
 
     /// Reads the session without changing it.

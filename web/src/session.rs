@@ -19,6 +19,9 @@ use streamlab_engine::streaming::{BatchResult, CrashPoint, OutputMode, Sink, Sin
 use streamlab_engine::types::{format_timestamp_us, parse_timestamp_us, spark_type_name, DataType, Row, Value};
 use streamlab_engine::Error;
 
+pub mod compare;
+pub mod timeline;
+
 /// One thing the learner did.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
@@ -243,6 +246,8 @@ pub struct Session {
     /// Processing time added by [`Action::Wait`] so far, ms (the clock is 1 s per action plus
     /// this).
     waited_ms: i64,
+    /// Replay stops once this batch id has run ([`Session::view_as_of`]).
+    stop_after: Option<u64>,
 }
 
 fn error_view(e: &Error, text: &str) -> ErrorView {
@@ -371,6 +376,7 @@ impl Session {
             waited_ms: 0,
             checkpoint_set: true,
             temporary: false,
+            stop_after: None,
         };
         s.base_text = s.query_text.clone();
         s.rebuild();
@@ -464,7 +470,9 @@ impl Session {
     /// query text, then replays every batch so far with the new delay.
     ///
     /// # Errors
-    /// The query does not compile, has no such watermark, or the delay is not an interval.
+    /// The query does not compile, has no such watermark, or the delay is not an interval or
+    /// is refused by `withWatermark` (negative: Spark's `requirement failed: delay threshold
+    /// (…) should not be negative.`); the query and its delay stay as they were.
     pub fn set_delay(&mut self, index: usize, delay: &str) -> Result<(), String> {
         streamlab_engine::types::CalendarInterval::parse(delay).map_err(|e| e.to_string())?;
         let catalog = self.scenario.catalog().map_err(|e| e.to_string())?;
@@ -473,6 +481,8 @@ impl Session {
         let quoted = format!("'{}'", delay.replace(['\'', '"', '\\'], ""));
         let mut text = self.query_text.clone();
         text.replace_range(span.start..span.end, &quoted);
+        // A delay Spark refuses (a negative one) leaves the last good query running.
+        compile(&text, &catalog).map_err(|e| error_view(&e, &text).message)?;
         self.set_query(&text);
         Ok(())
     }
@@ -712,6 +722,9 @@ impl Session {
         }
         let actions = self.actions.clone();
         for (i, a) in actions.iter().enumerate() {
+            if timeline::reached(self.stop_after, &self.batches) {
+                break;
+            }
             self.replay_one(i, a);
         }
     }
@@ -775,7 +788,7 @@ impl Session {
                 let results: Vec<BatchResult> = match action {
                     Action::Trigger => q.fire(),
                     Action::Crash(p) => q.run_next_batch_crashing(Some(*p)).into_iter().collect(),
-                    _ => q.process_all_available(),
+                    _ => timeline::run_all(q, self.stop_after),
                 };
                 for b in &results {
                     self.events.push(format!("onQueryProgress: batchId={}, numInputRows={}", b.batch_id, b.input_rows));

@@ -14,32 +14,16 @@ use crate::Lab;
 pub fn WatermarkPanel() -> impl IntoView {
     let lab = expect_context::<Lab>();
     let advance_at = RwSignal::new(String::new());
-    let delays = move || lab.view.with(|v| v.delays.clone());
+    let delay_count = Memo::new(move |_| lab.view.with(|v| v.delays.len()));
     view! {
         <div class="panel watermark">
             <h2>{move || lab.t("watermark")}</h2>
             <p class="wm-value" data-testid="watermark-value">
-                {move || lab.view.with(|v| v.watermark.clone()).unwrap_or_else(|| lab.t("watermark.none").to_string())}
+                {move || lab.shown_with(|v| v.watermark.clone()).unwrap_or_else(|| lab.t("watermark.none").to_string())}
             </p>
             <p class="help">{move || lab.t("watermark.help")}</p>
-            {move || delays().into_iter().enumerate().map(|(i, d)| {
-                let draft = RwSignal::new(d.clone());
-                view! {
-                    <form class="row" on:submit=move |ev| {
-                        ev.prevent_default();
-                        let text = draft.get_untracked();
-                        let r = lab.act(|s| s.set_delay(i, &text));
-                        // Notices are kept in English and shown through `i18n::localize`.
-                        lab.notice.set(r.err().map(|e| format!("The delay was not applied: {e}")));
-                    }>
-                        <label>{move || lab.t("delay")}" "
-                            <input type="text" data-testid=format!("delay-{i}") prop:value=d.clone()
-                                on:input=move |ev| draft.set(event_target_value(&ev))/>
-                        </label>
-                        <button type="submit">{move || lab.t("delay.apply")}</button>
-                    </form>
-                }
-            }).collect_view()}
+            // Rebuilt only when the number of delays changes, so a slider keeps its drag.
+            {move || (0..delay_count.get()).map(|i| view! { <super::timeline::DelayControl index=i/> }).collect_view()}
             {move || {
                 let sources: Vec<String> = lab.view.with(|v| v.sources.iter().filter(|s| s.time_column.is_some()).map(|s| s.name.clone()).collect());
                 let first = sources.first().cloned();

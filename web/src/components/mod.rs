@@ -12,6 +12,7 @@ mod recovery;
 mod results;
 mod scenario_io;
 pub mod time_picture;
+mod timeline; // screen
 pub mod share; // teach
 pub mod study;
 
@@ -88,35 +89,78 @@ pub fn App() -> impl IntoView {
     }
 }
 
-/// The lab's panels in three columns (the free lab, and beside a lesson).
+/// The lab's panels. In the free lab, three columns: run controls and the watermark on the
+/// left, the time picture, the batch slider and the shown batch's rows in the middle, the state
+/// store and the metrics on the right. Beside a lesson (whose text takes a column), two: the
+/// left and right columns' first panels share one side column. Either way the run controls,
+/// the picture, the emitted rows and the state store are on screen at 1280×720 without
+/// scrolling; less used panels come after them.
 #[component]
 pub fn LabPanels() -> impl IntoView {
+    let study = expect_context::<Study>();
+    let beside_lesson = study
+        .route
+        .with_untracked(|r| matches!(r, Route::Lesson(_)));
+    if beside_lesson {
+        view! {
+            <main class="lab beside-lesson">
+                <section class="col col-left col-side">
+                    <controls::RunPanel/>
+                    <clock::ProcessingClock/>
+                    <results::StatePanel/>
+                    <controls::WatermarkPanel/>
+                    <results::MetricsPanel/>
+                    <query::QueryPanel/>
+                    <controls::InputPanel/>
+                    <study::PredictPanel/>
+                    <study::QuizLink/>
+                    <scenario_io::ScenarioPanel/>
+                    <progress_import::ProgressImportPanel/>
+                </section>
+                {mid_column()}
+                <presenter::PresenterMode/>
+            </main>
+        }
+        .into_any()
+    } else {
+        view! {
+            <main class="lab">
+                <section class="col col-left">
+                    <controls::RunPanel/>
+                    <clock::ProcessingClock/>
+                    <controls::WatermarkPanel/>
+                    <query::QueryPanel/>
+                    <controls::InputPanel/>
+                </section>
+                {mid_column()}
+                <section class="col col-right">
+                    <results::StatePanel/>
+                    <results::MetricsPanel/>
+                    <study::PredictPanel/>
+                    <study::QuizLink/>
+                    <scenario_io::ScenarioPanel/>
+                    <progress_import::ProgressImportPanel/>
+                </section>
+                <presenter::PresenterMode/>
+            </main>
+        }
+        .into_any()
+    }
+}
+
+/// The middle column (the same in both layouts): the time picture first, then the batch
+/// slider, the shown batch's emitted rows and the batch list.
+fn mid_column() -> impl IntoView {
     view! {
-        <main class="lab">
-            <section class="col col-left">
-                <query::QueryPanel/>
-                <controls::WatermarkPanel/>
-                <controls::InputPanel/>
-                <controls::RunPanel/>
-                <clock::ProcessingClock/>
-            </section>
-            <section class="col col-mid">
-                <time_picture::TimePicture/>
-                <scenario_io::PresetNotes/>
-                <results::BatchList/>
-                <results::SinkPanel/>
-                <recovery::RecoveryPanel/>
-            </section>
-            <section class="col col-right">
-                <results::StatePanel/>
-                <results::MetricsPanel/>
-                <study::PredictPanel/>
-                <study::QuizLink/>
-                <scenario_io::ScenarioPanel/>
-                <progress_import::ProgressImportPanel/>
-            </section>
-            <presenter::PresenterMode/>
-        </main>
+        <section class="col col-mid">
+            <time_picture::TimePicture/>
+            <timeline::BatchScrubber/>
+            <results::SinkPanel/>
+            <timeline::CompareModes/>
+            <results::BatchList/>
+            <scenario_io::PresetNotes/>
+            <recovery::RecoveryPanel/>
+        </section>
     }
 }
 

@@ -5,13 +5,13 @@ use leptos::prelude::*;
 use crate::session::{BatchView, RowStatus};
 use crate::Lab;
 
+/// The batch shown everywhere: the selected one (the lab as of it), else the last.
 fn selected(lab: Lab) -> Option<BatchView> {
-    let sel = lab.selected_batch.get();
-    lab.view.with(|v| match sel {
-        Some(id) => v.batches.iter().find(|b| b.id == id).cloned(),
-        None => v.batches.last().cloned(),
-    })
+    lab.shown_with(|v| v.batches.last().cloned())
 }
+
+/// How many rows a table shows before "Show more" (a big state store stays quick to draw).
+const PAGE_ROWS: usize = 100;
 
 /// One row per executed micro-batch.
 #[component]
@@ -59,21 +59,31 @@ pub fn BatchList() -> impl IntoView {
     }
 }
 
-/// Every row the sink received, grouped by batch.
+/// The rows the sink received up to the shown batch, that batch's first (highlighted), then
+/// the earlier ones, newest first; the box scrolls inside its panel.
 #[component]
 pub fn SinkPanel() -> impl IntoView {
     let lab = expect_context::<Lab>();
+    let limit = RwSignal::new(PAGE_ROWS);
     view! {
         <div class="panel sink">
             <h2>{move || lab.t("sink")}</h2>
             <p class="help">{move || lab.t("output.schema")}": "<code>{move || lab.view.with(|v| v.output_columns.join(", "))}</code></p>
-            <div data-testid="emitted-rows">
+            {move || selected(lab).map(|b| view! {
+                <p class="current-batch" data-testid="current-batch-rows">
+                    {lab.t("sink.current").replace("{n}", &b.id.to_string()).replace("{k}", &b.rows.len().to_string())}
+                </p>
+            })}
+            <div class="table-box" data-testid="emitted-rows">
             {move || {
-                let (cols, batches) = lab.view.with(|v| (v.output_columns.clone(), v.batches.clone()));
-                let with_rows: Vec<BatchView> = batches.into_iter().filter(|b| !b.rows.is_empty()).collect();
+                let (cols, batches) = lab.shown_with(|v| (v.output_columns.clone(), v.batches.clone()));
+                let current = batches.last().map(|b| b.id);
+                let with_rows: Vec<BatchView> = batches.into_iter().rev().filter(|b| !b.rows.is_empty()).collect();
                 if with_rows.is_empty() {
                     return view! { <p class="muted">{lab.t("sink.none")}</p> }.into_any();
                 }
+                let total: usize = with_rows.iter().map(|b| b.rows.len()).sum();
+                let shown = total.min(limit.get());
                 let names: Vec<String> = cols.iter().map(|c| c.split(':').next().unwrap_or_default().to_string()).collect();
                 view! {
                     <table class="grid">
@@ -82,18 +92,31 @@ pub fn SinkPanel() -> impl IntoView {
                             {with_rows.into_iter().flat_map(|b| {
                                 let id = b.id;
                                 b.rows.into_iter().zip(b.rows_json).map(move |(cells, json)| view! {
-                                    <tr data-testid="emitted-row" data-batch-id=id.to_string() data-json=json>
+                                    <tr data-testid="emitted-row" data-batch-id=id.to_string() data-json=json class:current={current == Some(id)}>
                                         <td>{id}</td>{cells.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}
                                     </tr>
                                 })
-                            }).collect_view()}
+                            }).take(shown).collect_view()}
                         </tbody>
                     </table>
+                    <MoreRows shown=shown total=total limit=limit/>
                 }.into_any()
             }}
             </div>
         </div>
     }
+}
+
+/// "Showing 100 of 10,000 rows" and a button that shows the next page.
+#[component]
+fn MoreRows(shown: usize, total: usize, limit: RwSignal<usize>) -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    (shown < total).then(|| view! {
+        <p class="more-rows" data-testid="more-rows">
+            {move || lab.t("table.shown").replace("{shown}", &shown.to_string()).replace("{total}", &total.to_string())}" "
+            <button data-testid="show-more" on:click=move |_| limit.update(|l| *l += PAGE_ROWS)>{move || lab.t("table.more")}</button>
+        </p>
+    })
 }
 
 /// The state store of every stateful operator, with what the watermark will do to each row.
@@ -110,11 +133,13 @@ pub fn StatePanel() -> impl IntoView {
             RowStatus::NoTimeout => "status.notimeout",
         })
     };
+    let limit = RwSignal::new(PAGE_ROWS);
     view! {
         <div class="panel state" data-testid="state-store">
-            <h2>{move || lab.t("state")}</h2>
+            <h2>{move || lab.t("state")}{move || lab.selected_batch.get().map(|id| format!(" · {} {id}", lab.t("batch.id")))}</h2>
             {move || {
-                let tables = lab.view.with(|v| v.state.clone());
+                let tables = lab.shown_with(|v| v.state.clone());
+                let limit_now = limit.get();
                 if tables.is_empty() {
                     return view! { <p class="muted">{lab.t("state.none")}</p> }.into_any();
                 }
@@ -127,18 +152,23 @@ pub fn StatePanel() -> impl IntoView {
                     {if t.rows.is_empty() {
                         view! { <p class="muted">{lab.t("state.empty")}</p> }.into_any()
                     } else {
+                        let total = t.rows.len();
+                        let shown = total.min(limit_now);
                         view! {
+                            <div class="table-box">
                             <table class="grid">
-                                <thead><tr>{t.columns.iter().map(|c| view! { <th>{c.clone()}</th> }).collect_view()}<th>{lab.t("status")}</th></tr></thead>
+                                <thead><tr>{t.columns.iter().map(|c| view! { <th>{c.clone()}</th> }).collect_view()}<th class="status">{lab.t("status")}</th></tr></thead>
                                 <tbody>
-                                    {t.rows.into_iter().map(|(cells, status)| view! {
-                                        <tr class=format!("st-{status:?}").to_lowercase()>
+                                    {t.rows.into_iter().take(shown).map(|(cells, status)| view! {
+                                        <tr data-testid="state-row" class=format!("st-{status:?}").to_lowercase()>
                                             {cells.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}
                                             <td class="status">{status_label(status)}</td>
                                         </tr>
                                     }).collect_view()}
                                 </tbody>
                             </table>
+                            </div>
+                            <MoreRows shown=shown total=total limit=limit/>
                         }.into_any()
                     }}
                 }).collect_view().into_any()
@@ -155,12 +185,23 @@ pub fn MetricsPanel() -> impl IntoView {
         <div class="panel metrics">
             <h2>{move || lab.t("metrics")}{move || selected(lab).map(|b| format!(" · {} {}", lab.t("batch.id"), b.id))}</h2>
             {move || selected(lab).map(|b| view! {
-                <table class="grid">
-                    <thead><tr><th>"operator"</th><th>"numRowsTotal"</th><th>"numRowsUpdated"</th><th>"numRowsRemoved"</th><th>"numRowsDroppedByWatermark"</th></tr></thead>
-                    <tbody>{b.metrics.iter().map(|m| view! {
-                        <tr><td><code>{m.operator.clone()}</code></td><td>{m.total}</td><td>{m.updated}</td><td>{m.removed}</td><td>{m.dropped}</td></tr>
-                    }).collect_view()}</tbody>
+                // One column per operator, one row per metric: the metric names stay readable
+                // in a narrow column (a stateful query has one or two operators).
+                <div class="table-box">
+                <table class="grid metrics-table">
+                    <thead><tr><th>"operator"</th>{b.metrics.iter().map(|m| view! { <th><code>{m.operator.clone()}</code></th> }).collect_view()}</tr></thead>
+                    <tbody>
+                        {[
+                            ("numRowsTotal", b.metrics.iter().map(|m| m.total).collect::<Vec<_>>()),
+                            ("numRowsUpdated", b.metrics.iter().map(|m| m.updated).collect()),
+                            ("numRowsRemoved", b.metrics.iter().map(|m| m.removed).collect()),
+                            ("numRowsDroppedByWatermark", b.metrics.iter().map(|m| m.dropped).collect()),
+                        ].into_iter().map(|(name, values)| view! {
+                            <tr><th scope="row"><code>{name}</code></th>{values.into_iter().map(|n| view! { <td>{n}</td> }).collect_view()}</tr>
+                        }).collect_view()}
+                    </tbody>
                 </table>
+                </div>
                 <p class="help">{lab.t("late.wm")}" "{b.late_watermark.clone()}</p>
                 <details>
                     <summary>{lab.t("progress")}</summary>
