@@ -320,8 +320,8 @@ impl StatefulOperator for GroupStateStore {
         self.store.iter().map(|(k, _)| k.clone()).collect()
     }
 
-    /// Key columns, the state tuple's fields, the timeout, then why the last batch called the
-    /// function for the key (data, timeout, or not called). A key whose timeout has passed
+    /// Key columns, the timeout, why the last batch called the function for the key (rows,
+    /// `hasTimedOut`, or not called), then the state tuple's fields. A key whose timeout has passed
     /// (strictly before the eviction watermark, or the clock for processing time) is
     /// `Closing`: the next batch calls the function with `hasTimedOut`.
     fn tables(&self, op_id: usize, name: &str, node: &Plan, ctx: &LabelContext<'_>) -> Vec<StateTable> {
@@ -334,9 +334,9 @@ impl StatefulOperator for GroupStateStore {
                 _ => format!("key{i}"),
             })
             .collect();
-        columns.extend(state_schema.iter().map(|(n, _)| n.clone()));
         columns.push("timeout".into());
         columns.push("called".into());
+        columns.extend(state_schema.iter().map(|(n, _)| n.clone()));
         let called = |k: &Row| StateCell::Called(self.last_calls.iter().rev().find(|(c, _)| c == k).map(|(_, r)| *r));
         let threshold_us = match timeout {
             crate::pyfunc::GroupStateTimeout::EventTimeTimeout => Some(ctx.wm_for_eviction_ms.saturating_mul(1000)),
@@ -347,13 +347,13 @@ impl StatefulOperator for GroupStateStore {
             .iter()
             .map(|(k, s)| {
                 let mut cells = values(k);
+                let t_us = s.timeout_ms.map(|t| t.saturating_mul(1000));
+                cells.push(t_us.map_or(StateCell::Blank, |t| StateCell::Value(Value::Timestamp(t))));
+                cells.push(called(k));
                 match &s.value {
                     Some(v) => cells.extend(v.iter().cloned().map(StateCell::Value)),
                     None => cells.extend(state_schema.iter().map(|_| StateCell::Gone)),
                 }
-                let t_us = s.timeout_ms.map(|t| t.saturating_mul(1000));
-                cells.push(t_us.map_or(StateCell::Blank, |t| StateCell::Value(Value::Timestamp(t))));
-                cells.push(called(k));
                 let label = match (t_us, threshold_us) {
                     (None, _) => StateRowLabel::Kept(KeptReason::NoTimeout),
                     (Some(t), Some(th)) if t < th => StateRowLabel::Closing { evicts_at_us: t },
@@ -364,9 +364,9 @@ impl StatefulOperator for GroupStateStore {
             .collect();
         rows.extend(ctx.evicted.iter().map(|id| {
             let mut cells = values(id);
-            cells.extend(state_schema.iter().map(|_| StateCell::Gone));
             cells.push(StateCell::Blank);
             cells.push(called(id));
+            cells.extend(state_schema.iter().map(|_| StateCell::Gone));
             StateRow { cells, label: StateRowLabel::Evicted, updated_this_batch: true }
         }));
         vec![StateTable { op_id, operator: name.into(), columns, rows, note: None }]
