@@ -57,7 +57,7 @@ fn a_python_error_fails_the_batch_and_names_the_line() {
     assert!(q.run_next_batch().is_none());
     let Some(Error::Analysis(e)) = q.exception() else { panic!("the query failed: {:?}", q.exception()) };
     assert_eq!(e.error_class, "STREAM_FAILED");
-    assert!(e.message.contains("line 7, in count_state") && e.message.contains("NameError: name 'total' is not defined"), "{}", e.message);
+    assert!(e.message.contains("line 7 of the Python code, in count_state") && e.message.contains("NameError: name 'total' is not defined"), "{}", e.message);
 }
 
 #[test]
@@ -101,4 +101,13 @@ fn a_processing_time_timeout_fires_when_the_clock_passes_it() {
     assert!(fired[0].no_data);
     assert_eq!(fired[0].rows, vec![vec![Value::str("u1"), Value::Long(61_001)]]);
     assert_eq!((fired[0].state[0].num_rows_total, fired[0].state[0].num_rows_removed), (0, 1));
+}
+
+#[test]
+fn a_python_syntax_error_points_at_its_own_line() {
+    // `def def` on line 3 of the editor: the error is there, not at the query.
+    let text = EDITOR.replace("def count_state", "def def count_state");
+    let Err(Error::Parse(p)) = StreamingQuery::start(&text, &catalog(), OutputMode::Update, StreamingConf::default()) else { panic!("refused") };
+    assert!(p.message.starts_with("in the Python code above the query, line 3: SyntaxError"), "{}", p.message);
+    assert_eq!(&text[p.span.start..p.span.end], "def def count_state(key, pdfs, state):");
 }

@@ -268,6 +268,7 @@ const LABELS: &[(&str, &str, &str)] = &[
 // `the string "seven"` inside a sentence becomes `문자열 "seven"`). Spark's own error
 // conditions and wording are not here: they stay as Spark writes them.
 const MESSAGES: &[(&str, &str)] = &[
+    ("the state function raised an error: fix it at the line named (Streamlab runs it in a sandboxed subset of Python and pandas); the batch is run again when the query changes", "상태 함수가 오류를 냈습니다. 알려 준 줄을 고치세요 (Streamlab은 파이썬과 pandas의 일부만 갖춘 샌드박스에서 실행합니다). 쿼리를 바꾸면 배치를 다시 실행합니다"),
     ("cannot wait {} ms: give a positive time that keeps the clock before year 9999", "{} ms를 기다릴 수 없습니다. 시계가 9999년을 넘지 않는 양의 시간을 주세요"),
     ("in the Python code above the query, line {}: {}", "쿼리 위의 파이썬 코드 {}번째 줄: {}"),
     ("in the Python code above the query: {}", "쿼리 위의 파이썬 코드: {}"),

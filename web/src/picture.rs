@@ -205,15 +205,22 @@ pub fn build(sources: &[SourceInfo], batches: &[BatchInput], pending: &[(String,
     for table in state {
         let li = state_lane(table, sources);
         let Some(lane) = lanes.get_mut(li) else { continue };
+        // An applyInPandasWithState key sits at its event-time timeout, if it has one (a
+        // processing-time timeout is not on the event-time axis).
+        let group_state = table.operator == "applyInPandasWithState";
         for r in &table.rows {
-            let Some((s, e)) = r.cells.iter().find_map(|c| match c {
+            let timeout = match r.label {
+                StateRowLabel::Open { evicts_at_us: Some(t) } | StateRowLabel::Closing { evicts_at_us: t } => Some((t, t)),
+                _ => None,
+            };
+            let Some((s, e)) = (if group_state { timeout } else { None }).or_else(|| if group_state { None } else { r.cells.iter().find_map(|c| match c {
                 StateCell::Value(v) => window_of(v).or(match v {
                     Value::Timestamp(t) => Some((*t, *t)),
                     _ => None,
                 }),
                 StateCell::SessionFrom(t) => Some((*t, *t)),
                 _ => None,
-            }) else {
+            }) }) else {
                 continue;
             };
             let status = match r.label {
@@ -493,10 +500,10 @@ pub fn narrate(band: &Band, next_watermark_ms: Option<i64>, lang: Lang, day_us: 
     let reason = band.explanation.as_ref().map(|e| e.reason.clone());
     out.push(match (reason, ko) {
         (Some(BatchReason::WatermarkMoved { from_ms, to_ms, operator, .. }), false) => {
-            format!("Batch {id} ran without new data because the watermark moved from {} to {}, past a state row's deadline in {operator}.", wm(day_us, from_ms), wm(day_us, to_ms))
+            format!("Batch {id} ran without new data because the watermark moved from {} to {}, and {operator} uses it (shouldRunAnotherBatch).", wm(day_us, from_ms), wm(day_us, to_ms))
         }
         (Some(BatchReason::WatermarkMoved { from_ms, to_ms, operator, .. }), true) => {
-            format!("배치 {id}: 데이터 없는 배치입니다. 워터마크 {} → {} 이동으로 {operator}의 상태 행 기한이 지났기 때문에 실행되었습니다.", wm(day_us, from_ms), wm(day_us, to_ms))
+            format!("배치 {id}: 데이터 없는 배치입니다. 워터마크가 {}에서 {}(으)로 움직였고 {operator}가 워터마크를 쓰기 때문에 실행되었습니다(shouldRunAnotherBatch).", wm(day_us, from_ms), wm(day_us, to_ms))
         }
         (Some(BatchReason::ProcessingTimeTimeout { operator, clock_ms, .. }), false) => {
             format!("Batch {id} ran without new data because the processing-time clock ({} s) passed a key's timeout in {operator}.", clock_ms / 1000)
@@ -697,11 +704,11 @@ mod tests {
         let b = Band { batch_id: 5, no_data: true, input_rows: 0, watermark_ms: Some(to), emitted_rows: 3, dropped_rows: 0, removed_rows: 3, explanation: Some(ex) };
         assert_eq!(
             narrate(&b, Some(to), Lang::En, day),
-            "Batch 5 ran without new data because the watermark moved from 12:01 to 12:11, past a state row's deadline in StateStoreSaveExec. It ran with the watermark at 12:11. It emitted 3 row(s) and removed 3 state row(s)."
+            "Batch 5 ran without new data because the watermark moved from 12:01 to 12:11, and StateStoreSaveExec uses it (shouldRunAnotherBatch). It ran with the watermark at 12:11. It emitted 3 row(s) and removed 3 state row(s)."
         );
         assert_eq!(
             narrate(&b, Some(to), Lang::Ko, day),
-            "배치 5: 데이터 없는 배치입니다. 워터마크 12:01 → 12:11 이동으로 StateStoreSaveExec의 상태 행 기한이 지났기 때문에 실행되었습니다. 실행 시 워터마크: 12:11. 행 3개를 출력하고 상태 행 3개를 상태에서 제거했습니다."
+            "배치 5: 데이터 없는 배치입니다. 워터마크가 12:01에서 12:11(으)로 움직였고 StateStoreSaveExec가 워터마크를 쓰기 때문에 실행되었습니다(shouldRunAnotherBatch). 실행 시 워터마크: 12:11. 행 3개를 출력하고 상태 행 3개를 상태에서 제거했습니다."
         );
     }
 

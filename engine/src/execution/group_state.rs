@@ -125,7 +125,7 @@ fn frames_to_rows(yielded: Val, output: &[(String, DataType)]) -> Result<Vec<Row
     let mut rows = Vec::new();
     for f in frames {
         let Val::Frame(f) = f else {
-            return Err(format!("the function yielded a {}; yield pandas.DataFrame objects", f.type_name()));
+            return Err(format!("the function yielded a value of type {}; yield pandas.DataFrame objects", f.type_name()));
         };
         let cols: Vec<&Vec<Val>> = if output.iter().all(|(n, _)| f.columns.iter().any(|(c, _)| c == n)) {
             output.iter().map(|(n, _)| f.columns.iter().find(|(c, _)| c == n).map(|(_, v)| v).expect("checked above")).collect()
@@ -147,8 +147,8 @@ fn frames_to_rows(yielded: Val, output: &[(String, DataType)]) -> Result<Vec<Row
 
 fn python_failure(e: PyError, udf: &str) -> CallError {
     let condition = e.condition.clone().unwrap_or_else(|| "PYTHON_EXCEPTION".into());
-    let at = if e.line > 0 { format!(", line {}, in {udf}", e.line) } else { String::new() };
-    (condition, format!("{} (File \"<prelude>\"{at}): {}", crate::pyfunc::PYTHON_WORKER, e.message))
+    let at = if e.line > 0 { format!(" (line {} of the Python code, in {udf})", e.line) } else { format!(" (in {udf})") };
+    (condition, format!("{}{at}: {}", crate::pyfunc::PYTHON_WORKER, e.message))
 }
 
 /// Runs one batch of the operator.

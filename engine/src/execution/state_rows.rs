@@ -357,7 +357,9 @@ impl StatefulOperator for GroupStateStore {
                 let label = match (t_us, threshold_us) {
                     (None, _) => StateRowLabel::Kept(KeptReason::NoTimeout),
                     (Some(t), Some(th)) if t < th => StateRowLabel::Closing { evicts_at_us: t },
-                    (Some(t), _) => StateRowLabel::Open { evicts_at_us: Some(t) },
+                    (Some(t), Some(_)) => StateRowLabel::Open { evicts_at_us: Some(t) },
+                    // A processing-time timeout: not an event time.
+                    (Some(_), None) => StateRowLabel::Open { evicts_at_us: None },
                 };
                 StateRow { cells, label, updated_this_batch: ctx.updated.contains(k) }
             })

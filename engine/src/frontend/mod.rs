@@ -78,6 +78,12 @@ pub fn compile(text: &str, catalog: &Catalog) -> Result<Evaluated, Error> {
     }
     // Python written above the query (`import`, `def`): its names join the catalog's, its text
     // goes first in the prelude so that its line numbers are the editor's.
+    // A syntax error in the Python is reported at its own line, before the query is read.
+    if let Err(e) = crate::pyfunc::parse_module(&python) {
+        let start: usize = text.split_inclusive('\n').take(e.line.saturating_sub(1)).map(str::len).sum::<usize>().min(text.len());
+        let end = text[start..].find('\n').map_or(text.len(), |i| start + i).max(start);
+        return Err(Error::Parse(ParseError::new(format!("in the Python code above the query, line {}: {}", e.line, e.message), Span::new(start, end))));
+    }
     let mut with_python = catalog.clone();
     with_python.python_names.extend(prelude_names(&python));
     with_python.prelude = std::rc::Rc::from(format!("{python}\n{}", catalog.prelude));

@@ -631,7 +631,11 @@ impl StreamingQuery {
                 "STREAM_FAILED",
                 format!("Query [id = {}, runId = {}] terminated with exception: [{condition}] {message}", self.id, self.run_id),
             )
-            .with_hint("Spark 4 runs in ANSI mode: a bad cast, an overflow or a division by zero fails the micro-batch; use try_cast / try_divide, or fix the input");
+            .with_hint(if message.contains(crate::pyfunc::PYTHON_WORKER) {
+                "the state function raised an error: fix it at the line named (Streamlab runs it in a sandboxed subset of Python and pandas); the batch is run again when the query changes"
+            } else {
+                "Spark 4 runs in ANSI mode: a bad cast, an overflow or a division by zero fails the micro-batch; use try_cast / try_divide, or fix the input"
+            });
             e.cause = Some((condition, message));
             self.failure = Some(Error::Analysis(e));
             return None;

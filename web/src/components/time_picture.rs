@@ -9,7 +9,6 @@ use leptos::prelude::*;
 use super::picture_draw::{draw, Geom};
 use crate::picture::{fate_text, kind_id, narrate, Mark, Picture};
 use crate::quiz::Lang;
-use crate::session::Session;
 use crate::Lab;
 
 /// The current picture and its version.
@@ -38,8 +37,13 @@ pub fn TimePicture() -> impl IntoView {
     // signal says when it changed (rebuilt once per change of the view).
     let picture = Pic { store: StoredValue::new_local(Picture::default()), version: RwSignal::new(0) };
     Effect::new(move |_| {
+        // The picture follows the batch slider: as of the selected batch, else live.
         lab.view.track();
-        picture.store.set_value(lab.read(Session::picture));
+        let sel = lab.selected_batch.get();
+        picture.store.set_value(lab.read(|s| match sel {
+            Some(id) => s.picture_as_of(id),
+            None => s.picture(),
+        }));
         picture.version.update(|v| *v += 1);
     });
     let canvas = NodeRef::<leptos::html::Canvas>::new();

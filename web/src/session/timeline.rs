@@ -54,6 +54,18 @@ impl Session {
         past.rebuild();
         past.view()
     }
+
+    /// The time picture as of batch `batch_id` (the same replay as [`Session::view_as_of`]):
+    /// only the batches up to it, its watermark steps and the state after it.
+    pub fn picture_as_of(&self, batch_id: u64) -> crate::picture::Picture {
+        if self.batches.last().is_none_or(|(_, b)| b.batch_id <= batch_id) {
+            return self.picture();
+        }
+        let mut past = self.clone();
+        past.stop_after = Some(batch_id);
+        past.rebuild();
+        past.picture()
+    }
 }
 
 /// The delay slider's stops, as `withWatermark` text: seconds, then minutes, then hours.
