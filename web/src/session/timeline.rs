@@ -25,10 +25,7 @@ pub(super) fn reached(stop_after: Option<u64>, batches: &[(Option<usize>, BatchR
 /// `processAllAvailable`, one batch at a time, stopping after batch `stop_after` if given.
 pub(super) fn run_all(q: &mut StreamingQuery, stop_after: Option<u64>) -> Vec<BatchResult> {
     let mut out: Vec<BatchResult> = Vec::new();
-    while !out
-        .last()
-        .is_some_and(|b| stop_after.is_some_and(|n| b.batch_id >= n))
-    {
+    while out.last().is_none_or(|b| stop_after.is_none_or(|n| b.batch_id < n)) {
         match q.run_next_batch() {
             Some(b) => out.push(b),
             None => break,
