@@ -36,8 +36,7 @@ export async function screenChecks({ page, url, root, check, assert, outDir, Lab
   await check('screen: at 1280×720 right after load, "Next step", the emitted rows and the state store are on screen', async () => {
     await freshClassic();
     await page.evaluate(() => window.scrollTo(0, 0));
-    // TODO(picture): add `time-picture` to the ids checked here when the picture lands.
-    for (const id of ['run-step', 'emitted-rows', 'state-store', 'batch-scrubber', 'delay-slider-0']) {
+    for (const id of ['run-step', 'time-picture', 'emitted-rows', 'state-store', 'batch-scrubber', 'delay-slider-0']) {
       assert(await lab.inViewport(id), `${id} is not inside the 1280×720 viewport: ${JSON.stringify(await lab.box(id))}`);
     }
     // After two steps, the shown batch's emitted row is on screen without scrolling.

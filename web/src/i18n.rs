@@ -90,6 +90,7 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("status.kept", "kept (complete mode)", "유지 (complete 모드)"),
     ("status.evicted", "removed by the last batch (evicted or merged)", "직전 배치에서 제거됨 (만료 또는 병합)"),
     ("status.nowm", "kept forever (no event-time key)", "영원히 유지 (이벤트 시간 키 없음)"),
+    ("picture.help.summary", "How to read the picture", "그림 읽는 법"),
     ("clock.title", "Processing-time clock", "처리 시간 시계"),
     ("clock.help", "(the lab's clock: each action is one second; a ProcessingTimeTimeout fires in the first batch whose clock is past the timeout)", "(실습의 시계: 동작 하나가 1초입니다. ProcessingTimeTimeout은 시계가 타임아웃을 넘은 첫 배치에서 발생합니다)"),
     ("clock.wait10s", "Wait 10 s", "10초 기다리기"),

@@ -78,7 +78,7 @@ pub fn TimePicture() -> impl IntoView {
                 <canvas node_ref=canvas role="img" aria-label=summary data-testid="picture-canvas"></canvas>
                 {move || geom.get().map(|g| view! { <Overlay picture=picture geom=g focused=focused highlight=highlight/> })}
             </div>
-            <p class="help">{move || lab.t("picture.help")}</p>
+            <details class="help picture-help"><summary>{move || lab.t("picture.help.summary")}</summary>{move || lab.t("picture.help")}</details>
             <p class="tp-narration" data-testid="picture-narration" aria-live="polite">{move || {
                 let lang = lab.lang.get();
                 let i = selected_band()?;
