@@ -148,14 +148,14 @@ pub fn LabPanels() -> impl IntoView {
     }
 }
 
-/// The middle column (the same in both layouts): the time picture first, then the batch
-/// slider, the shown batch's emitted rows and the batch list.
+/// The middle column (the same in both layouts): the time picture first, then the shown
+/// batch's emitted rows, the batch slider and the batch list.
 fn mid_column() -> impl IntoView {
     view! {
         <section class="col col-mid">
             <time_picture::TimePicture/>
-            <timeline::BatchScrubber/>
             <results::SinkPanel/>
+            <timeline::BatchScrubber/>
             <timeline::CompareModes/>
             <results::BatchList/>
             <scenario_io::PresetNotes/>
