@@ -86,13 +86,17 @@ fn untraceable(plan: &Plan) -> BTreeSet<usize> {
             breaks |= go(c, out);
         }
         let op = match &p.node {
-            Node::Aggregate { op_id, .. } | Node::Dedup { op_id, .. } | Node::Limit { op_id, .. } | Node::StreamJoin { op_id, .. } => Some(*op_id),
+            Node::Aggregate { op_id, .. }
+            | Node::Dedup { op_id, .. }
+            | Node::Limit { op_id, .. }
+            | Node::StreamJoin { op_id, .. }
+            | Node::FlatMapGroupsWithState { op_id, .. } => Some(*op_id),
             _ => None,
         };
         if let (Some(op), true) = (op, breaks) {
             out.insert(op);
         }
-        breaks || matches!(p.node, Node::Aggregate { .. } | Node::StreamJoin { .. })
+        breaks || matches!(p.node, Node::Aggregate { .. } | Node::StreamJoin { .. } | Node::FlatMapGroupsWithState { .. })
     }
     let mut out = BTreeSet::new();
     go(plan, &mut out);
@@ -115,7 +119,7 @@ fn check_case(scenario: &Scenario, driver: Driver, c: &mut Counts) -> Result<(),
     let blind = untraceable(plan);
     let lineage_to_sink = {
         let mut ok = true;
-        plan.walk(&mut |p| ok &= !matches!(p.node, Node::Aggregate { .. } | Node::StreamJoin { .. }));
+        plan.walk(&mut |p| ok &= !matches!(p.node, Node::Aggregate { .. } | Node::StreamJoin { .. } | Node::FlatMapGroupsWithState { .. }));
         ok
     };
     let has_static = {
