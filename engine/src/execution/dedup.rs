@@ -23,7 +23,20 @@ pub struct DedupSpec<'a> {
     pub within_watermark_delay_ms: Option<i64>,
 }
 
-impl DedupSpec<'_> {
+impl<'a> DedupSpec<'a> {
+    /// The spec of a `Dedup` plan node over `input`: its keys, the input's watermarked column,
+    /// and for `dropDuplicatesWithinWatermark` that column's delay. `None` for another node.
+    pub fn of(node: &'a crate::analysis::Node) -> Option<DedupSpec<'a>> {
+        let crate::analysis::Node::Dedup { input, keys, event_time_col, event_time_in_key, within_watermark, .. } = node else { return None };
+        let delay = event_time_col.and_then(|c| input.output[c].watermark_delay_ms);
+        Some(DedupSpec {
+            keys,
+            event_time_col: *event_time_col,
+            event_time_in_key: *event_time_in_key,
+            within_watermark_delay_ms: if *within_watermark { delay } else { None },
+        })
+    }
+
     /// The row's event time in µs, if the input has a watermarked column and it is not NULL.
     pub fn event_time_us(&self, row: &Row) -> Option<i64> {
         self.event_time_col.and_then(|c| row.get(c)).and_then(Value::event_time_us)

@@ -410,15 +410,9 @@ impl Tracer<'_> {
                 }
                 Vec::new()
             }
-            Node::Dedup { input, keys, event_time_col, event_time_in_key, within_watermark, op_id } => {
+            Node::Dedup { input, op_id, .. } => {
                 let rows = self.run(input);
-                let delay = event_time_col.and_then(|c| input.output[c].watermark_delay_ms);
-                let spec = DedupSpec {
-                    keys,
-                    event_time_col: *event_time_col,
-                    event_time_in_key: *event_time_in_key,
-                    within_watermark_delay_ms: if *within_watermark { delay } else { None },
-                };
+                let spec = DedupSpec::of(&plan.node).expect("a Dedup node");
                 self.dedup(&spec, *op_id, rows)
             }
             Node::Limit { input, n, op_id } => {

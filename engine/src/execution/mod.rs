@@ -252,15 +252,9 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
             fx.metrics.insert(*op_id, out.metrics);
             out.rows
         }
-        Node::Dedup { input, keys, event_time_col, event_time_in_key, within_watermark, op_id } => {
+        Node::Dedup { input, op_id, .. } => {
             let rows = execute(input, ctx, states, fx);
-            let delay = event_time_col.and_then(|c| input.output[c].watermark_delay_ms);
-            let spec = DedupSpec {
-                keys,
-                event_time_col: *event_time_col,
-                event_time_in_key: *event_time_in_key,
-                within_watermark_delay_ms: if *within_watermark { delay } else { None },
-            };
+            let spec = DedupSpec::of(&plan.node).expect("a Dedup node");
             let OperatorState::Dedup(state) = states.entry(*op_id).or_insert_with(|| OperatorState::Dedup(DedupState::default())) else {
                 unreachable!("operator {op_id} is a dedup")
             };
