@@ -368,7 +368,7 @@ fn build_primary(pratt: &PrattParser<Rule>, p: Pair<Rule>) -> Built {
                     _ => body = inner.as_str(),
                 }
             }
-            NodeKind::Str(if raw { body.to_string() } else { unescape(body) })
+            NodeKind::Str(if raw { body.to_string() } else { crate::pyfunc::unescape(body) })
         }
         Rule::list => {
             let (items, deepest) = build_items(pratt, p.into_inner())?;
@@ -401,24 +401,6 @@ fn build_items<'i>(pratt: &PrattParser<Rule>, pairs: impl Iterator<Item = Pair<'
         items.push(n);
     }
     Ok((items, deepest))
-}
-
-fn unescape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('n') => out.push('\n'),
-            Some('t') => out.push('\t'),
-            Some(other) => out.push(other),
-            None => out.push('\\'),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

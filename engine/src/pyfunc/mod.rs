@@ -14,7 +14,7 @@ pub mod interp;
 pub mod parse;
 
 pub use interp::{GroupState, GroupStateTimeout, Interpreter, Val};
-pub use parse::{parse_module, FuncDef, Stmt};
+pub use parse::{parse_module, unescape, FuncDef, Stmt};
 
 /// How a batch that failed in a Python function says so (Spark's `PythonException`: "An
 /// exception was thrown from the Python worker. Please see the stack trace below.").

@@ -794,26 +794,67 @@ fn contains_yield(body: &[Stmt]) -> bool {
     })
 }
 
-fn unescape(s: &str) -> String {
+/// The text of a Python string literal's body with its escapes read as Python reads them
+/// (Python reference, "String and Bytes literals": `\\`, `\'`, `\"`, `\a`, `\b`, `\f`, `\n`, `\r`,
+/// `\t`, `\v`, `\ooo` octal, `\xhh`, `\uxxxx`, `\Uxxxxxxxx`, backslash-newline joins lines).
+/// An escape Python does not know keeps its backslash (`'\d'` is the two characters `\d`, as in
+/// Python), so a regular expression written without `r''` means what it means in PySpark.
+/// A malformed `\x`/`\u` (too few hex digits, not a character) is kept as written.
+pub fn unescape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    let mut it = s.chars();
+    let mut it = s.chars().peekable();
     while let Some(c) = it.next() {
         if c != '\\' {
             out.push(c);
             continue;
         }
-        match it.next() {
-            Some('n') => out.push('\n'),
-            Some('t') => out.push('\t'),
-            Some('\\') => out.push('\\'),
-            Some('\'') => out.push('\''),
-            Some('"') => out.push('"'),
-            Some('\n') => {}
-            Some(o) => {
-                out.push('\\');
-                out.push(o);
+        let Some(e) = it.next() else {
+            out.push('\\');
+            break;
+        };
+        match e {
+            '\n' => {}
+            '\\' | '\'' | '"' => out.push(e),
+            'a' => out.push('\u{7}'),
+            'b' => out.push('\u{8}'),
+            'f' => out.push('\u{c}'),
+            'n' => out.push('\n'),
+            'r' => out.push('\r'),
+            't' => out.push('\t'),
+            'v' => out.push('\u{b}'),
+            '0'..='7' => {
+                let mut n = e.to_digit(8).unwrap_or(0);
+                for _ in 0..2 {
+                    match it.peek().and_then(|d| d.to_digit(8)) {
+                        Some(d) => {
+                            n = n * 8 + d;
+                            it.next();
+                        }
+                        None => break,
+                    }
+                }
+                out.push(char::from_u32(n).unwrap_or('\u{fffd}'));
             }
-            None => out.push('\\'),
+            'x' | 'u' | 'U' => {
+                let len = match e { 'x' => 2, 'u' => 4, _ => 8 };
+                let digits: String = it.clone().take(len).take_while(char::is_ascii_hexdigit).collect();
+                match u32::from_str_radix(&digits, 16).ok().filter(|_| digits.len() == len).and_then(char::from_u32) {
+                    Some(ch) => {
+                        out.push(ch);
+                        for _ in 0..len {
+                            it.next();
+                        }
+                    }
+                    None => {
+                        out.push('\\');
+                        out.push(e);
+                    }
+                }
+            }
+            other => {
+                out.push('\\');
+                out.push(other);
+            }
         }
     }
     out
@@ -849,4 +890,25 @@ pub fn parse_module(src: &str) -> Result<Vec<Stmt>, PyError> {
     let module = pairs.next().ok_or_else(|| PyError::syntax("empty module", 1))?;
     let b = Builder { lines: &lines, pratt: pratt() };
     module.into_inner().filter(|p| p.as_rule() != Rule::EOI).map(|p| b.stmt(p)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unescape;
+
+    #[test]
+    fn escapes_read_as_python_reads_them() {
+        // Python 3.11: '\d' is backslash + d (unknown escape kept), '\n' a newline, '\\' one
+        // backslash, '\x41' 'A', '\101' (octal 65) 'A', '\u00e9' 'é', 'a\<newline>b' 'ab'.
+        assert_eq!(unescape(r"^u\d+$"), "^u\\d+$");
+        assert_eq!(unescape(r"a\nb"), "a\nb");
+        assert_eq!(unescape(r"a\\b"), "a\\b");
+        assert_eq!(unescape(r"\x41\101\u00e9"), "AAé");
+        assert_eq!(unescape("a\\\nb"), "ab");
+        assert_eq!(unescape(r"it\'s"), "it's");
+        // Malformed hex escapes (a SyntaxError in Python) stay as written, never a panic.
+        assert_eq!(unescape(r"\x4"), "\\x4");
+        assert_eq!(unescape(r"\U0011FFFF"), "\\U0011FFFF");
+        assert_eq!(unescape("end\\"), "end\\");
+    }
 }
