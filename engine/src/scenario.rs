@@ -838,10 +838,16 @@ pub fn rows_match(want: &ExpectedRow, got: &ExpectedRow) -> bool {
 
 /// `None` if `want` and `got` hold the same rows in any order; else what differs.
 pub fn row_multiset_diff(want: &[ExpectedRow], got: &[ExpectedRow]) -> Option<String> {
-    let mut remaining: Vec<&ExpectedRow> = got.iter().collect();
+    diff_as_multisets(want, got, rows_match)
+}
+
+/// `None` if every item of `want` pairs with one of `got` under `same` and none is left over;
+/// else the missing and unexpected items, as the judge prints them.
+fn diff_as_multisets<T: std::fmt::Display>(want: &[T], got: &[T], same: impl Fn(&T, &T) -> bool) -> Option<String> {
+    let mut remaining: Vec<&T> = got.iter().collect();
     let mut missing = Vec::new();
     for w in want {
-        match remaining.iter().position(|g| rows_match(w, g)) {
+        match remaining.iter().position(|g| same(w, g)) {
             Some(i) => {
                 remaining.remove(i);
             }
@@ -883,25 +889,5 @@ pub fn json_matches(want: &Json, got: &Json) -> bool {
 
 /// `None` if `want` and `got` hold the same rows in any order; else what differs.
 pub fn multiset_diff(want: &[Json], got: &[Json]) -> Option<String> {
-    let mut remaining: Vec<&Json> = got.iter().collect();
-    let mut missing = Vec::new();
-    for w in want {
-        match remaining.iter().position(|g| json_matches(w, g)) {
-            Some(i) => {
-                remaining.remove(i);
-            }
-            None => missing.push(w.to_string()),
-        }
-    }
-    if missing.is_empty() && remaining.is_empty() {
-        None
-    } else {
-        Some(format!(
-            "missing {} [{}], unexpected {} [{}]",
-            missing.len(),
-            missing.join(", "),
-            remaining.len(),
-            remaining.iter().map(|g| g.to_string()).collect::<Vec<_>>().join(", ")
-        ))
-    }
+    diff_as_multisets(want, got, json_matches)
 }
