@@ -341,23 +341,12 @@ impl Plan {
             ),
         }
     }
-
-    fn fmt_tree(&self, f: &mut fmt::Formatter<'_>, prefix: &str, child_prefix: &str) -> fmt::Result {
-        writeln!(f, "{prefix}{}", self.line())?;
-        let children = self.children();
-        for (i, c) in children.iter().enumerate() {
-            let last = i + 1 == children.len();
-            let (p, cp) = if last { ("+- ", "   ") } else { (":- ", ":  ") };
-            c.fmt_tree(f, &format!("{child_prefix}{p}"), &format!("{child_prefix}{cp}"))?;
-        }
-        Ok(())
-    }
 }
 
 impl fmt::Display for Plan {
     /// An indented tree like Spark's physical plan in `explain()`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.fmt_tree(f, "", "")
+        crate::plan::tree::write_tree(f, self, &Plan::line, &Plan::children)
     }
 }
 

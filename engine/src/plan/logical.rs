@@ -199,22 +199,11 @@ impl LogicalPlan {
             LogicalPlan::SubqueryAlias { alias, .. } => format!("SubqueryAlias {alias}"),
         }
     }
-
-    fn fmt_tree(&self, f: &mut fmt::Formatter<'_>, prefix: &str, child_prefix: &str) -> fmt::Result {
-        writeln!(f, "{prefix}{}", self.node_line())?;
-        let children = self.children();
-        for (i, c) in children.iter().enumerate() {
-            let last = i + 1 == children.len();
-            let (p, cp) = if last { ("+- ", "   ") } else { (":- ", ":  ") };
-            c.fmt_tree(f, &format!("{child_prefix}{p}"), &format!("{child_prefix}{cp}"))?;
-        }
-        Ok(())
-    }
 }
 
 impl fmt::Display for LogicalPlan {
     /// An indented tree in Spark's `explain` style (`+-` for the last child, `:-` otherwise).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.fmt_tree(f, "", "")
+        super::tree::write_tree(f, self, &LogicalPlan::node_line, &|p| p.children().into_iter().map(|c| c.as_ref()).collect())
     }
 }

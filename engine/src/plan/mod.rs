@@ -7,6 +7,7 @@ pub mod functions;
 pub mod limits;
 pub mod logical;
 pub mod output_mode;
+pub mod tree;
 
 pub use catalog::Catalog;
 pub use expr::{AggFunc, BinOp, Expr, FrameBound, WindowFrame, WindowOver, WINDOW_ONLY_FUNCTIONS};
