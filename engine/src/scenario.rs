@@ -14,7 +14,7 @@ use crate::analysis::Attr;
 use crate::error::{Error, Stage};
 use crate::frontend::Catalog;
 use crate::streaming::{BatchResult, OutputMode, StreamingConf, StreamingQuery};
-use crate::types::{format_double, format_timestamp_us, parse_timestamp_us, parse_type_name, DataType, Row, Value};
+use crate::types::{format_double, parse_timestamp_us, parse_type_name, DataType, Row, Value, WatermarkMs};
 
 /// A column list: `[["event_id","string"], ...]`.
 pub type SchemaDef = Vec<(String, String)>;
@@ -482,7 +482,7 @@ fn run_continuous(scenario: &Scenario, explaining: bool) -> ScenarioRun {
                 return ScenarioRun { error: Some(e), output, batches, error_step: None };
             }
         }
-        q.set_clock_ms(i as i64 * 1000);
+        q.set_clock_ms(i as i64 * crate::types::time::MILLIS_PER_SECOND);
         for b in q.process_all_available() {
             batches.push((i, b));
         }
@@ -572,7 +572,7 @@ fn run_restarts(scenario: &Scenario, explaining: bool) -> ScenarioRun {
             Ok(q) => q,
             Err(e) => return ScenarioRun { error: Some(e), output, batches, error_step: None },
         };
-        q.set_clock_ms(i as i64 * 1000);
+        q.set_clock_ms(i as i64 * crate::types::time::MILLIS_PER_SECOND);
         q.set_explaining(explaining);
         for b in q.process_all_available() {
             batches.push((i, b));
@@ -800,12 +800,12 @@ fn compare_batches(want_batches: &[ExpectedBatch], run: &ScenarioRun) -> Option<
             Ok(w) => w,
             Err(e) => return Some(format!("{at}: the recorded watermark cannot be read: {e}")),
         };
-        let wm_got = got.watermark_ms.map(|ms| ms.saturating_mul(1000));
+        let wm_got = got.watermark_ms.map(|ms| WatermarkMs::from_ms(ms).micros());
         if wm_want != wm_got {
             return Some(format!(
                 "{at}: watermark expected {:?}, got {:?}",
                 want.watermark,
-                got.watermark_ms.map(|m| format_timestamp_us(m.saturating_mul(1000)))
+                got.watermark_ms.map(|m| WatermarkMs::from_ms(m).as_event_time().to_string())
             ));
         }
         let rows: Vec<ExpectedRow> = got.rows.iter().map(|r| row_to_cells(r, &run.output)).collect();

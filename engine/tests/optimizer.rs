@@ -10,7 +10,7 @@ use streamlab_engine::analysis::{resolve, Node, Plan, StateWatermark, Unsupporte
 use streamlab_engine::frontend::{compile, Catalog};
 use streamlab_engine::streaming::watermark_propagator::{propagate, REDEFINING_WATERMARK};
 use streamlab_engine::streaming::OutputMode;
-use streamlab_engine::types::{timestamp_type, DataType};
+use streamlab_engine::types::{timestamp_type, DataType, WatermarkMs};
 
 fn catalog() -> Catalog {
     let mut c = Catalog::default();
@@ -151,20 +151,20 @@ fn a_window_aggregation_after_a_range_join_gets_the_join_output_watermark() {
         &format!("{}.groupBy(F.window('order_time', '10 minutes')).count()", join(&format!("click_user = order_user AND {RANGE}"), "inner")),
         OutputMode::Append,
     );
-    let g = 1_767_268_800_000; // 2026-01-01T12:00:00Z in ms
+    let g = WatermarkMs::from_ms(1_767_268_800_000); // 2026-01-01T12:00:00Z
     let wm = propagate(&p, g).expect("one watermark per input");
     // Operator 0 is the aggregation (root-first), 1 the join. The join gets G; its output is
     // min(left state G − 15 min − 1 ms, right state G − 1 ms, G).
     assert_eq!(wm.get(&1), Some(&g));
-    assert_eq!(wm.get(&0), Some(&(g - 900_001)));
-    assert!(propagate(&p, 0).expect("0 is never simulated").is_empty());
+    assert_eq!(wm.get(&0), Some(&WatermarkMs::from_ms(g.ms() - 900_001)));
+    assert!(propagate(&p, WatermarkMs::ZERO).expect("0 is never simulated").is_empty());
 }
 
 #[test]
 fn a_watermark_below_another_fails_only_once_the_global_watermark_is_set() {
     let p = optimized("clicks.withWatermark('event_time', '10 minutes').withWatermark('event_time', '5 minutes')", OutputMode::Append);
-    assert!(propagate(&p, 0).is_ok());
-    assert_eq!(propagate(&p, 1), Err(REDEFINING_WATERMARK));
+    assert!(propagate(&p, WatermarkMs::ZERO).is_ok());
+    assert_eq!(propagate(&p, WatermarkMs::from_ms(1)), Err(REDEFINING_WATERMARK));
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use streamlab_engine::execution::state_rows::{KeptReason, StateCell, StateRowLabel};
 use streamlab_engine::streaming::{OutputMode, StreamingConf, StreamingQuery};
-use streamlab_engine::types::{Row, Value};
+use streamlab_engine::types::{EventTime, Row, Value};
 use streamlab_engine::workloads::catalog;
 
 const MIN: i64 = 60_000_000;
@@ -28,7 +28,7 @@ fn windows_are_open_closing_then_evicted() {
     let labels: Vec<(StateRowLabel, bool)> = t[0].rows.iter().map(|r| (r.label, r.updated_this_batch)).collect();
     assert_eq!(
         labels,
-        vec![(StateRowLabel::Closing { evicts_at_us: 10 * MIN }, true), (StateRowLabel::Open { evicts_at_us: Some(30 * MIN) }, true)]
+        vec![(StateRowLabel::Closing { evicts_at_us: EventTime::from_micros(10 * MIN) }, true), (StateRowLabel::Open { evicts_at_us: Some(EventTime::from_micros(30 * MIN)) }, true)]
     );
     assert_eq!(t[0].rows[0].cells[2], StateCell::Value(Value::Long(1)));
 
@@ -41,7 +41,7 @@ fn windows_are_open_closing_then_evicted() {
     assert_eq!(evicted.len(), 1);
     let t = q.state_tables(&evicted);
     let labels: Vec<(StateRowLabel, bool)> = t[0].rows.iter().map(|r| (r.label, r.updated_this_batch)).collect();
-    assert_eq!(labels, vec![(StateRowLabel::Open { evicts_at_us: Some(30 * MIN) }, false), (StateRowLabel::Evicted, true)]);
+    assert_eq!(labels, vec![(StateRowLabel::Open { evicts_at_us: Some(EventTime::from_micros(30 * MIN)) }, false), (StateRowLabel::Evicted, true)]);
     assert_eq!(t[0].rows[1].cells[2], StateCell::Gone);
 }
 

@@ -210,7 +210,7 @@ pub fn build(sources: &[SourceInfo], batches: &[BatchInput], pending: &[(String,
         let group_state = table.operator == "applyInPandasWithState";
         for r in &table.rows {
             let timeout = match r.label {
-                StateRowLabel::Open { evicts_at_us: Some(t) } | StateRowLabel::Closing { evicts_at_us: t } => Some((t, t)),
+                StateRowLabel::Open { evicts_at_us: Some(t) } | StateRowLabel::Closing { evicts_at_us: t } => Some((t.micros(), t.micros())),
                 _ => None,
             };
             let Some((s, e)) = (if group_state { timeout } else { None }).or_else(|| if group_state { None } else { r.cells.iter().find_map(|c| match c {

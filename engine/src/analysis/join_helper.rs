@@ -13,6 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::plan::{Attr, BoundExpr, StateWatermark, StreamJoinSpec};
 use crate::plan::{BinOp, JoinType};
+use crate::types::time::{floor_micros_to_millis, saturating_seconds_to_micros, MICROS_PER_DAY};
 use crate::types::DataType;
 
 /// The conjuncts of an AND tree.
@@ -62,8 +63,8 @@ fn linear(e: &BoundExpr, attrs: &[Attr]) -> Option<(BTreeMap<usize, i64>, i64)> 
         BoundExpr::Col(i) if matches!(attrs.get(*i).map(|a| &a.data_type), Some(DataType::Timestamp(..))) => {
             Some((BTreeMap::from([(*i, 1)]), 0))
         }
-        BoundExpr::Interval(iv) if iv.months == 0 => Some((BTreeMap::new(), i64::from(iv.days) * 86_400_000_000 + iv.micros)),
-        BoundExpr::Lit(v) => v.as_i64().map(|n| (BTreeMap::new(), n.saturating_mul(1_000_000))),
+        BoundExpr::Interval(iv) if iv.months == 0 => Some((BTreeMap::new(), i64::from(iv.days) * MICROS_PER_DAY + iv.micros)),
+        BoundExpr::Lit(v) => v.as_i64().map(|n| (BTreeMap::new(), saturating_seconds_to_micros(n))),
         BoundExpr::Binary(op @ (BinOp::Add | BinOp::Sub), a, b) => {
             let (mut ca, ka) = linear(a, attrs)?;
             let (cb, kb) = linear(b, attrs)?;
@@ -104,7 +105,7 @@ pub fn state_value_watermark(cond: &BoundExpr, attrs: &[Attr], this_side: &BTree
         // E = other − this + c < 0  ⇔  this > other + c: a lower bound on this side's time.
         let this_col = coef.keys().find(|k| this_side.contains(k)).copied();
         if coef.len() == 2 && coef.get(&other) == Some(&1) && this_col.is_some_and(|t| coef.get(&t) == Some(&-1)) {
-            let offset_ms = constant_us.div_euclid(1000) - i64::from(!strict);
+            let offset_ms = floor_micros_to_millis(constant_us) - i64::from(!strict);
             best = Some(best.map_or(offset_ms, |b: i64| b.min(offset_ms)));
         }
     }

@@ -9,7 +9,7 @@ use std::fmt;
 use std::rc::Rc;
 
 use crate::plan::{AggFunc, BinOp, JoinType, OutputMode};
-use crate::types::{spark_type_name, CalendarInterval, DataType, Row, Value};
+use crate::types::{spark_type_name, CalendarInterval, DataType, DelayMs, Row, Value};
 
 /// Which window struct a column is, if any (`spark.timeWindow` / `spark.sessionWindow`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,7 +24,7 @@ pub struct Attr {
     pub name: String,
     pub data_type: DataType,
     /// `spark.watermarkDelayMs`: set on the event-time column (and on windows over it).
-    pub watermark_delay_ms: Option<i64>,
+    pub watermark_delay_ms: Option<DelayMs>,
     pub window: Option<WindowKind>,
     /// The names the column can be qualified by (`clicks.post_id`, `c.post_id` after
     /// `alias('c')`): its relation and the aliases above it. Empty for computed columns.
@@ -155,7 +155,7 @@ pub enum Node {
     Filter { input: Box<Plan>, predicate: BoundExpr },
     /// `EventTimeWatermarkExec`: records event-time stats; `watermark_index` numbers the
     /// watermark operators for `WatermarkTracker`.
-    Watermark { input: Box<Plan>, column: usize, delay_ms: i64, watermark_index: usize },
+    Watermark { input: Box<Plan>, column: usize, delay_ms: DelayMs, watermark_index: usize },
     /// Appends a `window` column, one output row per window a row falls in (`TimeWindowing`).
     TimeWindow { input: Box<Plan>, time: BoundExpr, spec: WindowSpec },
     /// A streaming aggregation (`StateStoreRestoreExec` + `StateStoreSaveExec`), or with
@@ -294,11 +294,7 @@ impl Plan {
             Node::Static { name, rows } => format!("LocalRelation {name}, [{}], {} rows", names(self), rows.len()),
             Node::Project { .. } => format!("Project [{}]", names(self)),
             Node::Filter { predicate, input } => format!("Filter {}", show_expr(predicate, &input.output)),
-            Node::Watermark { input, column, delay_ms, .. } => format!(
-                "EventTimeWatermark {}, {}",
-                input.output[*column].name,
-                crate::types::format_duration_us(delay_ms.saturating_mul(1000))
-            ),
+            Node::Watermark { input, column, delay_ms, .. } => format!("EventTimeWatermark {}, {delay_ms}", input.output[*column].name),
             Node::TimeWindow { input, time, spec } => format!(
                 "TimeWindow {}, {}, {}, {}",
                 show_expr(time, &input.output),

@@ -87,7 +87,7 @@ fn replace_over(item: &Expr, column_of: &[usize], next: &std::cell::Cell<usize>)
 /// `event_time#3-T600000ms` (a long gets `L`, a watermarked column its delay).
 fn attr_text(i: usize, a: &Attr) -> String {
     let suffix = if a.data_type == DataType::Int64 { "L" } else { "" };
-    let delay = a.watermark_delay_ms.map(|d| format!("-T{d}ms")).unwrap_or_default();
+    let delay = a.watermark_delay_ms.map(|d| format!("-T{}ms", d.ms())).unwrap_or_default();
     format!("{}#{i}{suffix}{delay}", a.name)
 }
 

@@ -11,7 +11,7 @@ use crate::analysis::{BoundAgg, BoundExpr};
 use crate::plan::AggFunc;
 use crate::state::StateStore;
 use crate::plan::OutputMode;
-use crate::types::{Row, Value};
+use crate::types::{Row, Value, WatermarkMs};
 
 /// One aggregation buffer.
 #[derive(Debug, Clone, PartialEq)]
@@ -243,13 +243,13 @@ pub fn watermarked_key(event_time_key: Option<usize>, mode: OutputMode) -> Optio
 }
 
 /// The late and eviction rule of a streaming aggregation (`StateStoreSaveExec`'s
-/// `watermarkPredicateForKeys`): a group is past watermark `wm_ms` (ms) when its event-time
+/// `watermarkPredicateForKeys`): a group is past watermark `wm` when its event-time
 /// column `watermarked` (from [`watermarked_key`]; for a window, the window's end) is at or
-/// below it, in µs. Judged with `eventTimeWatermarkForLateEvents` a group is late (dropped,
+/// below it ([`crate::types::EventTime::is_past`]). Judged with `eventTimeWatermarkForLateEvents` a group is late (dropped,
 /// counted once per group in `numRowsDroppedByWatermark`); with
 /// `eventTimeWatermarkForEviction` a stored group is evicted.
-pub fn key_is_past(key: &Row, watermarked: Option<usize>, wm_ms: i64) -> bool {
-    watermarked.and_then(|i| key.get(i)).and_then(Value::event_time_us).is_some_and(|t| t <= wm_ms.saturating_mul(1000))
+pub fn key_is_past(key: &Row, watermarked: Option<usize>, wm: WatermarkMs) -> bool {
+    watermarked.and_then(|i| key.get(i)).and_then(Value::event_time).is_some_and(|t| t.is_past(wm))
 }
 
 /// The state of one streaming aggregation: grouping key → buffers.
@@ -278,8 +278,8 @@ pub fn run_aggregate(
     aggs: &[BoundAgg],
     event_time_key: Option<usize>,
     mode: OutputMode,
-    wm_for_late_events_ms: i64,
-    wm_for_eviction_ms: i64,
+    wm_for_late_events_ms: WatermarkMs,
+    wm_for_eviction_ms: WatermarkMs,
 ) -> AggregateOutput {
     // Partial aggregation: one buffer set per key in this batch (Spark's partial agg + shuffle).
     // A hash map for speed; the keys are sorted below so the state sees them in order.
@@ -300,7 +300,7 @@ pub fn run_aggregate(
     let mut partial: Vec<(Row, Vec<AggBuffer>)> = partial.into_iter().collect();
     partial.sort_by(|a, b| a.0.cmp(&b.0));
     let watermarked = watermarked_key(event_time_key, mode);
-    let is_past = |key: &Row, wm_ms: i64| key_is_past(key, watermarked, wm_ms);
+    let is_past = |key: &Row, wm: WatermarkMs| key_is_past(key, watermarked, wm);
     let mut dropped = 0;
     let mut updated_keys = Vec::new();
     for (key, bufs) in partial {

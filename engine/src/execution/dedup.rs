@@ -3,7 +3,7 @@
 
 use super::OperatorMetrics;
 use crate::state::StateStore;
-use crate::types::{Row, Value};
+use crate::types::{DelayMs, EventTime, Row, Value, WatermarkMs};
 
 /// Dedup state: key columns → expiry in µs (`dropDuplicatesWithinWatermark`) or `None`.
 #[derive(Debug, Clone, Default)]
@@ -19,8 +19,8 @@ pub struct DedupSpec<'a> {
     /// The input's event-time column, when it has a watermark.
     pub event_time_col: Option<usize>,
     pub event_time_in_key: bool,
-    /// `Some(delay_ms)` for `dropDuplicatesWithinWatermark`.
-    pub within_watermark_delay_ms: Option<i64>,
+    /// `Some(delay)` for `dropDuplicatesWithinWatermark`.
+    pub within_watermark_delay_ms: Option<DelayMs>,
 }
 
 impl<'a> DedupSpec<'a> {
@@ -43,10 +43,10 @@ impl<'a> DedupSpec<'a> {
     }
 
     /// The late rule (`StreamingDeduplicateExec`'s `watermarkPredicateForDataForLateEvents`):
-    /// a row whose event time is at or below `wm_for_late_events_ms` (ms) is dropped before
+    /// a row whose event time is at or below `wm_for_late_events_ms` is dropped before
     /// its key is looked up, and counted in `numRowsDroppedByWatermark`.
-    pub fn is_late(&self, row: &Row, wm_for_late_events_ms: i64) -> bool {
-        self.event_time_col.is_some() && self.event_time_us(row).is_some_and(|t| t <= wm_for_late_events_ms.saturating_mul(1000))
+    pub fn is_late(&self, row: &Row, wm_for_late_events_ms: WatermarkMs) -> bool {
+        self.event_time_col.is_some() && self.event_time_us(row).is_some_and(|t| EventTime::from_micros(t).is_past(wm_for_late_events_ms))
     }
 
     /// The row's key (the dedup columns).
@@ -59,7 +59,7 @@ impl<'a> DedupSpec<'a> {
     /// (`row.getLong` on a NULL), so its key expires at epoch + delay: at the first watermark
     /// move (recorded: json-epoch-seconds-dedup-within-watermark).
     pub fn stored_expiry(&self, row: &Row) -> Option<i64> {
-        self.within_watermark_delay_ms.map(|d| self.event_time_us(row).unwrap_or(0).saturating_add(d.saturating_mul(1000)))
+        self.within_watermark_delay_ms.map(|d| EventTime::from_micros(self.event_time_us(row).unwrap_or(0)).saturating_add_delay(d).micros())
     }
 
     /// The eviction rule: the eviction watermark (µs) at or above which the state row of `key`
@@ -79,7 +79,7 @@ impl<'a> DedupSpec<'a> {
 
 /// Runs one batch: keeps the first row of each new key, drops late rows and duplicates,
 /// then evicts expired keys.
-pub fn run_dedup(state: &mut DedupState, input: Vec<Row>, spec: &DedupSpec, wm_for_late_events_ms: i64, wm_for_eviction_ms: i64) -> (Vec<Row>, OperatorMetrics) {
+pub fn run_dedup(state: &mut DedupState, input: Vec<Row>, spec: &DedupSpec, wm_for_late_events_ms: WatermarkMs, wm_for_eviction_ms: WatermarkMs) -> (Vec<Row>, OperatorMetrics) {
     let mut out = Vec::new();
     let mut dropped_late = 0;
     state.dropped_duplicates = 0;
@@ -97,9 +97,8 @@ pub fn run_dedup(state: &mut DedupState, input: Vec<Row>, spec: &DedupSpec, wm_f
         state.store.put(key, expiry);
         out.push(row);
     }
-    let evict_us = wm_for_eviction_ms.saturating_mul(1000);
     if spec.within_watermark_delay_ms.is_some() || spec.event_time_in_key {
-        state.store.remove_where(|k, stored| spec.evicts_at_us(k, *stored).is_some_and(|e| e <= evict_us));
+        state.store.remove_where(|k, stored| spec.evicts_at_us(k, *stored).is_some_and(|e| EventTime::from_micros(e).is_past(wm_for_eviction_ms)));
     }
     let m = state.store.commit();
     (

@@ -5,6 +5,7 @@ use std::cmp::Ordering;
 
 use crate::analysis::BoundExpr;
 use crate::plan::BinOp;
+use crate::types::time::{checked_seconds_to_micros, floor_micros_to_seconds};
 use crate::types::{parse_timestamp_us, CalendarInterval, DataType, Row, Value};
 
 /// The value of `e` for `row`. Never panics: type mismatches give NULL, as Spark's
@@ -287,7 +288,7 @@ pub fn cast(v: Value, t: &DataType) -> Value {
         DataType::Int64 => match v {
             Str(s) => s.trim().parse::<i64>().map_or_else(|_| malformed(&s, t), Long),
             Double(d) if d.is_finite() => Long(d.trunc() as i64),
-            Timestamp(t) => Long(t.div_euclid(1_000_000)),
+            Timestamp(t) => Long(floor_micros_to_seconds(t)),
             Bool(b) => Long(i64::from(b)),
             other => other.as_i64().map_or(Null, Long),
         },
@@ -328,7 +329,7 @@ pub fn cast(v: Value, t: &DataType) -> Value {
                 crate::types::datetime::TimestampText::Value(us) => Timestamp(us),
                 _ => malformed(&s, t),
             },
-            Int(_) | Long(_) => v.as_i64().and_then(|s| s.checked_mul(1_000_000)).map_or(Null, Timestamp),
+            Int(_) | Long(_) => v.as_i64().and_then(checked_seconds_to_micros).map_or(Null, Timestamp),
             Double(d) if d.is_finite() => Timestamp((d * 1e6) as i64),
             _ => Null,
         },
@@ -387,7 +388,7 @@ mod tests {
     fn timestamp_plus_interval() {
         let iv = CalendarInterval::parse("15 minutes").unwrap();
         let e = BoundExpr::Binary(BinOp::Add, lit(Value::Timestamp(0)), Box::new(BoundExpr::Interval(iv)));
-        assert_eq!(eval(&e, &vec![]), Value::Timestamp(15 * 60 * 1_000_000));
+        assert_eq!(eval(&e, &vec![]), Value::Timestamp(15 * 60 * crate::types::time::MICROS_PER_SECOND));
     }
 
     #[test]

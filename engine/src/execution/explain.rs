@@ -380,7 +380,7 @@ impl Tracer<'_> {
                     let shown: Row = key.iter().enumerate().filter(|(i, _)| Some(*i) != window_at).map(|(_, v)| v.clone()).collect();
                     if aggregate::key_is_past(&key, watermarked, late_ms) {
                         let event_time_us = watermarked.and_then(|i| key.get(i)).and_then(Value::event_time_us).unwrap_or_default();
-                        self.fate(o, RowFate::Late { op_id: *op_id, operator: operator.clone(), event_time_us, watermark_ms: late_ms, window, key: Some(shown) });
+                        self.fate(o, RowFate::Late { op_id: *op_id, operator: operator.clone(), event_time_us, watermark_ms: late_ms.ms(), window, key: Some(shown) });
                     } else {
                         self.fate(o, RowFate::Aggregated { op_id: *op_id, key: shown, window });
                     }
@@ -402,7 +402,7 @@ impl Tracer<'_> {
                     let key: Row = keys.iter().map(|k| eval(k, &r)).collect();
                     let t = event_time_col.and_then(|c| r.get(c)).and_then(Value::event_time_us);
                     if super::group_state::row_is_late(*timeout, t, late_ms) {
-                        let fate = RowFate::Late { op_id: *op_id, operator: operator.clone(), event_time_us: t.unwrap_or_default(), watermark_ms: late_ms, window: None, key: Some(key) };
+                        let fate = RowFate::Late { op_id: *op_id, operator: operator.clone(), event_time_us: t.unwrap_or_default(), watermark_ms: late_ms.ms(), window: None, key: Some(key) };
                         self.fate(o, fate);
                     } else {
                         self.fate(o, RowFate::Aggregated { op_id: *op_id, key, window: None });
@@ -499,7 +499,7 @@ impl Tracer<'_> {
                 session_window::RowSession::Session { start, end } => {
                     let key: Row = keys.iter().map(|k| eval(k, &r)).collect();
                     if watermarked && session_window::session_is_past(end, late_ms) {
-                        self.fate(o, RowFate::Late { op_id, operator: operator.clone(), event_time_us: end, watermark_ms: late_ms, window: Some((start, end)), key: Some(key) });
+                        self.fate(o, RowFate::Late { op_id, operator: operator.clone(), event_time_us: end, watermark_ms: late_ms.ms(), window: Some((start, end)), key: Some(key) });
                     } else if let Some(o) = o {
                         new.entry(key).or_default().push((start, end, vec![o]));
                     }
@@ -537,7 +537,7 @@ impl Tracer<'_> {
         for (o, r) in rows {
             if spec.is_late(&r, late_ms) {
                 let event_time_us = spec.event_time_us(&r).unwrap_or_default();
-                self.fate(o, RowFate::Late { op_id, operator: operator.clone(), event_time_us, watermark_ms: late_ms, window: None, key: None });
+                self.fate(o, RowFate::Late { op_id, operator: operator.clone(), event_time_us, watermark_ms: late_ms.ms(), window: None, key: None });
                 continue;
             }
             let key = spec.key(&r);
@@ -604,7 +604,7 @@ impl Tracer<'_> {
             for (o, row) in rows {
                 if stream_join::row_is_late(time, &row, late_ms) {
                     let event_time_us = time.and_then(|t| row.get(t)).and_then(Value::event_time_us).unwrap_or_default();
-                    self.fate(o, RowFate::Late { op_id, operator: operator.clone(), event_time_us, watermark_ms: late_ms, window: None, key: None });
+                    self.fate(o, RowFate::Late { op_id, operator: operator.clone(), event_time_us, watermark_ms: late_ms.ms(), window: None, key: None });
                 } else if !stream_join::side_passes(pre, &row) {
                     let predicate = pre.map(|p| show_expr(p, attrs)).unwrap_or_default();
                     self.fate(o, RowFate::Filtered { predicate });

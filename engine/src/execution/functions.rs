@@ -8,7 +8,8 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use crate::types::datetime::{fields, format_with_pattern, parse_with_pattern, spark_pattern_to_chrono, spark_string_to_timestamp, TimestampText};
-use crate::types::Value;
+use crate::types::time::{checked_seconds_to_micros, floor_micros_to_seconds, floor_millis_to_seconds, MICROS_PER_MILLI, MICROS_PER_SECOND};
+use crate::types::{EventTime, Value};
 
 const DAY_US: i64 = 86_400_000_000;
 
@@ -156,8 +157,8 @@ pub fn call(name: &str, args: &[Value]) -> Value {
             return if saw_null { Value::Null } else { Value::Bool(false) };
         }
         "current_date" => return Value::Date(BATCH_TIMESTAMP_MS.with(Cell::get).div_euclid(86_400_000) as i32),
-        "current_timestamp" | "now" => return Value::Timestamp(BATCH_TIMESTAMP_MS.with(Cell::get).saturating_mul(1000)),
-        "unix_timestamp" if args.is_empty() => return Value::Long(BATCH_TIMESTAMP_MS.with(Cell::get).div_euclid(1000)),
+        "current_timestamp" | "now" => return Value::Timestamp(EventTime::from_millis(BATCH_TIMESTAMP_MS.with(Cell::get)).micros()),
+        "unix_timestamp" if args.is_empty() => return Value::Long(floor_millis_to_seconds(BATCH_TIMESTAMP_MS.with(Cell::get))),
         // Spark's `xxhash64(a, b, ...)`: each argument's hash seeds the next, from 42.
         "xxhash64" => return Value::Long(super::hll::spark_xxhash64_all(args) as i64),
         "size" => {
@@ -344,15 +345,15 @@ pub fn call(name: &str, args: &[Value]) -> Value {
                 (Value::Str(_), None) => to_timestamp(&first, Some(&Value::str("yyyy-MM-dd HH:mm:ss"))),
                 _ => to_timestamp(&first, args.get(1)),
             };
-            t.map_or(Value::Null, |t| Value::Long(t.div_euclid(1_000_000)))
+            t.map_or(Value::Null, |t| Value::Long(floor_micros_to_seconds(t)))
         }
         "from_unixtime" => match (int(&first), pattern(args.get(1), "yyyy-MM-dd HH:mm:ss")) {
-            (Some(secs), Some(f)) => secs.checked_mul(1_000_000).and_then(|t| format_with_pattern(t, &f)).map_or(Value::Null, |x| Value::str(&x)),
+            (Some(secs), Some(f)) => checked_seconds_to_micros(secs).and_then(|t| format_with_pattern(t, &f)).map_or(Value::Null, |x| Value::str(&x)),
             _ => Value::Null,
         },
         "timestamp_seconds" => match first {
             Value::Double(d) if d.is_finite() => Value::Timestamp((d * 1e6) as i64),
-            other => other.as_i64().and_then(|x| x.checked_mul(1_000_000)).map_or(Value::Null, Value::Timestamp),
+            other => other.as_i64().and_then(checked_seconds_to_micros).map_or(Value::Null, Value::Timestamp),
         },
         "date_trunc" => match (&first, ts(&arg(1))) {
             (Value::Str(unit), Some(t)) => date_trunc(unit, t).map_or(Value::Null, Value::Timestamp),
@@ -474,8 +475,8 @@ fn date_trunc(unit: &str, t: i64) -> Option<i64> {
     let ymd = |y: i32, m: u32, d: u32| chrono::NaiveDate::from_ymd_opt(y, m, d).map(|x| x.and_hms_opt(0, 0, 0).map(|n| n.and_utc().timestamp_micros()));
     Some(match unit.to_ascii_lowercase().as_str() {
         "microsecond" => t,
-        "millisecond" => t.div_euclid(1000) * 1000,
-        "second" => t.div_euclid(1_000_000) * 1_000_000,
+        "millisecond" => t.div_euclid(MICROS_PER_MILLI) * MICROS_PER_MILLI,
+        "second" => t.div_euclid(MICROS_PER_SECOND) * MICROS_PER_SECOND,
         "minute" => t.div_euclid(60_000_000) * 60_000_000,
         "hour" => t.div_euclid(3_600_000_000) * 3_600_000_000,
         "day" | "dd" => day_start,
@@ -533,7 +534,7 @@ mod tests {
         let t = crate::types::parse_timestamp_us("2026-01-01T12:07:30Z").unwrap();
         assert_eq!(call("hour", &[Value::Timestamp(t)]), Value::Int(12));
         assert_eq!(call("date_trunc", &[st("hour"), Value::Timestamp(t)]), Value::Timestamp(t - 7 * 60_000_000 - 30_000_000));
-        assert_eq!(call("unix_timestamp", &[Value::Timestamp(t)]), Value::Long(t / 1_000_000));
+        assert_eq!(call("unix_timestamp", &[Value::Timestamp(t)]), Value::Long(floor_micros_to_seconds(t)));
         assert_eq!(call("from_unixtime", &[Value::Long(0)]), st("1970-01-01 00:00:00"));
         assert_eq!(call("date_format", &[Value::Timestamp(t), st("HH:mm")]), st("12:07"));
         // 2026-01-01 is a Thursday: dayofweek counts from Sunday = 1.

@@ -14,7 +14,7 @@ use crate::analysis::BoundExpr;
 use crate::pyfunc::interp::Frame;
 use crate::pyfunc::{GroupState, GroupStateTimeout, PyError, PythonUdf, Val};
 use crate::state::StateStore;
-use crate::types::{DataType, Row, Value};
+use crate::types::{DataType, EventTime, Row, Value, WatermarkMs};
 
 /// Rows per pandas DataFrame handed to the function (`spark.sql.execution.arrow.maxRecordsPerBatch`).
 pub const MAX_RECORDS_PER_BATCH: usize = 10_000;
@@ -68,8 +68,8 @@ pub struct GroupStateSpec<'a> {
 /// True if an input row with event time `event_time_us` is dropped as late: only with
 /// `EventTimeTimeout`, when it is at or below `late_ms` (`eventTimeWatermarkForLateEvents`;
 /// `FlatMapGroupsWithStateExecBase`'s `watermarkPredicateForDataForLateEvents`).
-pub fn row_is_late(timeout: GroupStateTimeout, event_time_us: Option<i64>, late_ms: i64) -> bool {
-    timeout == GroupStateTimeout::EventTimeTimeout && event_time_us.is_some_and(|t| t <= late_ms.saturating_mul(1000))
+pub fn row_is_late(timeout: GroupStateTimeout, event_time_us: Option<i64>, late_ms: WatermarkMs) -> bool {
+    timeout == GroupStateTimeout::EventTimeTimeout && event_time_us.is_some_and(|t| EventTime::from_micros(t).is_past(late_ms))
 }
 
 /// A failure of the Python function: (error condition, message), as the batch reports it.
@@ -83,7 +83,7 @@ fn val_of(v: &Value) -> Val {
         Value::Long(i) => Val::Int(*i),
         Value::Double(d) => Val::Float(*d),
         Value::Str(s) => Val::Str(Rc::clone(s)),
-        Value::Timestamp(us) => Val::Timestamp(us.saturating_mul(1000)),
+        Value::Timestamp(us) => Val::Timestamp(EventTime::from_micros(*us).as_nanos()),
         other => Val::Str(Rc::from(other.to_string())),
     }
 }
@@ -100,7 +100,7 @@ fn value_of(v: &Val, t: &DataType, what: &str) -> Result<Value, String> {
         (DataType::Float64, Val::Int(i)) => Value::Double(*i as f64),
         (DataType::Float64, Val::Float(f)) => Value::Double(*f),
         (DataType::Boolean, Val::Bool(b)) => Value::Bool(*b),
-        (DataType::Timestamp(..), Val::Timestamp(ns)) => Value::Timestamp(ns.div_euclid(1000)),
+        (DataType::Timestamp(..), Val::Timestamp(ns)) => Value::Timestamp(EventTime::from_nanos(*ns).micros()),
         _ => return Err(bad()),
     })
 }
@@ -153,7 +153,7 @@ fn python_failure(e: PyError, udf: &str) -> CallError {
 
 /// Runs one batch of the operator.
 ///
-/// `late_ms`/`evict_ms` are the operator's watermarks for late rows and eviction, ms;
+/// `late_ms`/`evict_ms` are the operator's watermarks for late rows and eviction;
 /// `has_watermark` says whether its input has one at all; `batch_ts_ms` is the batch's
 /// timestamp.
 ///
@@ -165,8 +165,8 @@ pub fn run_group_state(
     state: &mut GroupStateStore,
     input: Vec<Row>,
     spec: &GroupStateSpec<'_>,
-    late_ms: i64,
-    evict_ms: i64,
+    late_ms: WatermarkMs,
+    evict_ms: WatermarkMs,
     has_watermark: bool,
     batch_ts_ms: i64,
 ) -> Result<(Vec<Row>, OperatorMetrics), CallError> {
@@ -185,7 +185,7 @@ pub fn run_group_state(
     let mut out = Vec::new();
     let mut updated = 0u64;
     let mut removed = 0u64;
-    let watermark_ms = has_watermark.then_some(evict_ms);
+    let watermark_ms = has_watermark.then_some(evict_ms.ms());
     let mut call = |state: &mut GroupStateStore, key: Row, rows: Vec<Row>, timed_out: bool| -> Result<(), CallError> {
         let stored = state.store.get(&key).cloned();
         let gs = Rc::new(RefCell::new(GroupState {

@@ -30,11 +30,11 @@ use rustc_hash::FxHashMap as HashMap;
 
 use crate::analysis::{Node, Plan};
 use crate::plan::OutputMode;
-use crate::types::{Row, Value};
+use crate::types::{EventTime, Row, Value, WatermarkMs};
 use aggregate::AggregateState;
 use dedup::{DedupSpec, DedupState};
 use limit::LimitState;
-use watermark::{micros_to_millis, EventTimeStats};
+use watermark::EventTimeStats;
 
 /// Per-batch counters of one stateful operator (the numbers in `StateOperatorProgress`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -62,16 +62,16 @@ pub struct BatchContext {
     /// reader takes the rows instead of copying them.
     pub inputs: std::cell::RefCell<Vec<(usize, Vec<Row>)>>,
     pub mode: OutputMode,
-    /// The global watermark for dropping late rows: wm(N-1), ms (spec §2.4; Spark's
+    /// The global watermark for dropping late rows: wm(N-1) (spec §2.4; Spark's
     /// `eventTimeWatermarkForLateEvents`).
-    pub wm_for_late_events_ms: i64,
-    /// The global watermark for evicting state: wm(N), ms (Spark's
+    pub wm_for_late_events_ms: WatermarkMs,
+    /// The global watermark for evicting state: wm(N) (Spark's
     /// `eventTimeWatermarkForEviction`).
-    pub wm_for_eviction_ms: i64,
-    /// Each stateful operator's own (late, eviction) watermarks in ms, as
+    pub wm_for_eviction_ms: WatermarkMs,
+    /// Each stateful operator's own (late, eviction) watermarks, as
     /// `PropagateWatermarkSimulator` gives them from wm(N-1) and wm(N); an operator not
     /// listed gets 0 for both (its input has no watermark, or the global one is 0).
-    pub op_watermarks: BTreeMap<usize, (i64, i64)>,
+    pub op_watermarks: BTreeMap<usize, (WatermarkMs, WatermarkMs)>,
 }
 
 /// What a batch produced besides output rows.
@@ -85,7 +85,7 @@ pub struct BatchEffects {
 
 impl BatchContext {
     /// A context for `plan` over `inputs` (rows per source index).
-    pub fn new(plan: &Plan, inputs: Vec<Vec<Row>>, mode: OutputMode, wm_for_late_events_ms: i64, wm_for_eviction_ms: i64) -> BatchContext {
+    pub fn new(plan: &Plan, inputs: Vec<Vec<Row>>, mode: OutputMode, wm_for_late_events_ms: WatermarkMs, wm_for_eviction_ms: WatermarkMs) -> BatchContext {
         let mut readers = vec![0usize; inputs.len()];
         plan.walk(&mut |p| {
             if let Node::Source { index, .. } = &p.node {
@@ -98,9 +98,9 @@ impl BatchContext {
         BatchContext { inputs: std::cell::RefCell::new(inputs), mode, wm_for_late_events_ms, wm_for_eviction_ms, op_watermarks: BTreeMap::new() }
     }
 
-    /// The (late, eviction) watermarks of stateful operator `op_id`, ms.
-    pub fn watermarks(&self, op_id: usize) -> (i64, i64) {
-        self.op_watermarks.get(&op_id).copied().unwrap_or((0, 0))
+    /// The (late, eviction) watermarks of stateful operator `op_id`.
+    pub fn watermarks(&self, op_id: usize) -> (WatermarkMs, WatermarkMs) {
+        self.op_watermarks.get(&op_id).copied().unwrap_or((WatermarkMs::ZERO, WatermarkMs::ZERO))
     }
 }
 
@@ -156,8 +156,8 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
             let rows = execute(input, ctx, states, fx);
             let stats = fx.stats.entry(*watermark_index).or_default();
             for r in &rows {
-                let us = r.get(*column).and_then(Value::event_time_us).unwrap_or(0);
-                stats.add(micros_to_millis(us));
+                let t = r.get(*column).and_then(Value::event_time).unwrap_or(EventTime::EPOCH);
+                stats.add(t.floor_millis());
             }
             rows
         }
@@ -346,7 +346,7 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
 
 /// True if a stateful operator of `plan` asks for a no-data batch (`shouldRunAnotherBatch`,
 /// spec §1.5): [`operators_wanting_another_batch`] is not empty.
-pub fn wants_another_batch(plan: &Plan, mode: OutputMode, prev: &BTreeMap<usize, i64>, next: &BTreeMap<usize, i64>) -> bool {
+pub fn wants_another_batch(plan: &Plan, mode: OutputMode, prev: &BTreeMap<usize, WatermarkMs>, next: &BTreeMap<usize, WatermarkMs>) -> bool {
     !operators_wanting_another_batch(plan, mode, prev, next).is_empty()
 }
 
@@ -356,10 +356,10 @@ pub fn wants_another_batch(plan: &Plan, mode: OutputMode, prev: &BTreeMap<usize,
 /// batch (`prev`). Aggregations and session windows ask only in append and update mode,
 /// deduplication always, a stream-stream join only if one of its sides has a state
 /// watermark; a limit never asks.
-pub fn operators_wanting_another_batch(plan: &Plan, mode: OutputMode, prev: &BTreeMap<usize, i64>, next: &BTreeMap<usize, i64>) -> Vec<usize> {
+pub fn operators_wanting_another_batch(plan: &Plan, mode: OutputMode, prev: &BTreeMap<usize, WatermarkMs>, next: &BTreeMap<usize, WatermarkMs>) -> Vec<usize> {
     let mut wanting = Vec::new();
     plan.walk(&mut |p| {
-        let moved = |op: &usize| next.get(op).copied().unwrap_or(0) > prev.get(op).copied().unwrap_or(0);
+        let moved = |op: &usize| next.get(op).copied().unwrap_or(WatermarkMs::ZERO) > prev.get(op).copied().unwrap_or(WatermarkMs::ZERO);
         let (op_id, wants) = match &p.node {
             Node::Aggregate { op_id, .. } => (op_id, mode != OutputMode::Complete && moved(op_id)),
             Node::Dedup { op_id, .. } => (op_id, moved(op_id)),

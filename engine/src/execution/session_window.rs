@@ -17,7 +17,7 @@ use super::OperatorMetrics;
 use crate::analysis::{BoundAgg, BoundExpr, SessionSpec};
 use crate::state::StateStore;
 use crate::plan::OutputMode;
-use crate::types::{CalendarInterval, Row, Value};
+use crate::types::{CalendarInterval, EventTime, Row, Value, WatermarkMs};
 
 /// One session of a key.
 #[derive(Debug, Clone, PartialEq)]
@@ -89,12 +89,12 @@ pub fn row_session(spec: &SessionSpec, row: &Row, cache: &mut GapCache) -> RowSe
 }
 
 /// The late and eviction rule of a session window (`SessionWindowStateStoreSaveExec`'s
-/// `watermarkPredicateForData`): a session ending at `end_us` (µs) is past watermark `wm_ms`
-/// (ms) when its end is at or below it. With `eventTimeWatermarkForLateEvents` a row's own
+/// `watermarkPredicateForData`): a session ending at `end_us` (µs) is past watermark `wm`
+/// when its end is at or below it ([`EventTime::is_past`]). With `eventTimeWatermarkForLateEvents` a row's own
 /// session is late (dropped, counted per row); with `eventTimeWatermarkForEviction` a stored
 /// session is emitted (append) and removed.
-pub fn session_is_past(end_us: i64, wm_ms: i64) -> bool {
-    end_us <= wm_ms.saturating_mul(1000)
+pub fn session_is_past(end_us: i64, wm: WatermarkMs) -> bool {
+    EventTime::from_micros(end_us).is_past(wm)
 }
 
 /// The merge rule (`MergingSessionsIterator`): a session starting at `start` (µs) joins the
@@ -133,8 +133,8 @@ pub fn run_session_aggregate(
     spec: &SessionSpec,
     watermarked: bool,
     mode: OutputMode,
-    wm_for_late_events_ms: i64,
-    wm_for_eviction_ms: i64,
+    wm_for_late_events_ms: WatermarkMs,
+    wm_for_eviction_ms: WatermarkMs,
 ) -> (Vec<Row>, OperatorMetrics) {
     let mut dropped = 0;
     let mut cache = BTreeMap::new();

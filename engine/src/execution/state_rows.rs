@@ -20,7 +20,7 @@ use super::stream_join::StreamJoinState;
 use super::OperatorState;
 use crate::analysis::{Node, Plan, StateWatermark};
 use crate::plan::OutputMode;
-use crate::types::{Row, Value};
+use crate::types::{EventTime, Row, Value, WatermarkMs};
 
 /// Why a row is never evicted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,11 +38,11 @@ pub enum KeptReason {
 /// What will happen to one state row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StateRowLabel {
-    /// The watermark has not reached the row's eviction time (µs), if it has one.
-    Open { evicts_at_us: Option<i64> },
-    /// The operator's eviction watermark has passed the row's eviction time (µs): the next
+    /// The watermark has not reached the row's eviction time, if it has one.
+    Open { evicts_at_us: Option<EventTime> },
+    /// The operator's eviction watermark has passed the row's eviction time: the next
     /// batch emits (append) or drops (update) it.
-    Closing { evicts_at_us: i64 },
+    Closing { evicts_at_us: EventTime },
     /// The last batch removed it (shown once).
     Evicted,
     /// Never evicted, and why.
@@ -99,8 +99,8 @@ pub struct StateTable {
 /// What labelling needs besides the state.
 pub struct LabelContext<'a> {
     pub mode: OutputMode,
-    /// The operator's eviction watermark for the next batch, ms.
-    pub wm_for_eviction_ms: i64,
+    /// The operator's eviction watermark for the next batch.
+    pub wm_for_eviction_ms: WatermarkMs,
     /// Row ids ([`StatefulOperator::row_ids`]) the last batch removed.
     pub evicted: &'a [Row],
     /// Store keys the last batch wrote (`None` for a join: per side).
@@ -110,7 +110,7 @@ pub struct LabelContext<'a> {
 }
 
 impl LabelContext<'_> {
-    fn label(&self, evicts_at_us: Option<i64>, watermarked: bool) -> StateRowLabel {
+    fn label(&self, evicts_at_us: Option<EventTime>, watermarked: bool) -> StateRowLabel {
         if self.mode == OutputMode::Complete {
             return StateRowLabel::Kept(KeptReason::CompleteMode);
         }
@@ -118,7 +118,7 @@ impl LabelContext<'_> {
             return StateRowLabel::Kept(KeptReason::NoWatermark);
         }
         match evicts_at_us {
-            Some(t) if t <= self.wm_for_eviction_ms.saturating_mul(1000) => StateRowLabel::Closing { evicts_at_us: t },
+            Some(t) if t.is_past(self.wm_for_eviction_ms) => StateRowLabel::Closing { evicts_at_us: t },
             t => StateRowLabel::Open { evicts_at_us: t },
         }
     }
@@ -151,7 +151,7 @@ impl StatefulOperator for AggregateState {
             .map(|(k, bufs)| {
                 let mut cells = values(k);
                 cells.extend(bufs.iter().map(|b| StateCell::Value(b.result())));
-                let t = event_time_key.and_then(|i| k.get(i)).and_then(Value::event_time_us);
+                let t = event_time_key.and_then(|i| k.get(i)).and_then(Value::event_time);
                 StateRow { cells, label: ctx.label(t, event_time_key.is_some()), updated_this_batch: ctx.updated.contains(k) }
             })
             .collect();
@@ -185,9 +185,9 @@ impl StatefulOperator for DedupState {
                 let mut cells = values(k);
                 let label = if *within_watermark {
                     cells.push(expiry.map_or(StateCell::Gone, |e| StateCell::Value(Value::Timestamp(e))));
-                    ctx_any_mode.label(*expiry, true)
+                    ctx_any_mode.label(expiry.map(EventTime::from_micros), true)
                 } else if *event_time_in_key {
-                    ctx_any_mode.label(time_pos.and_then(|p| k.get(p)).and_then(Value::event_time_us), true)
+                    ctx_any_mode.label(time_pos.and_then(|p| k.get(p)).and_then(Value::event_time), true)
                 } else {
                     StateRowLabel::Kept(KeptReason::NoWatermark)
                 };
@@ -223,7 +223,7 @@ impl StatefulOperator for SessionState {
                 let window = Value::Struct(std::rc::Rc::from(vec![Value::Timestamp(s.start), Value::Timestamp(s.end)]));
                 cells.insert(spec.position.min(cells.len()), StateCell::Value(window));
                 cells.extend(s.buffers.iter().map(|b| StateCell::Value(b.result())));
-                rows.push(StateRow { cells, label: ctx.label(Some(s.end), true), updated_this_batch: ctx.updated.contains(k) });
+                rows.push(StateRow { cells, label: ctx.label(Some(EventTime::from_micros(s.end)), true), updated_this_batch: ctx.updated.contains(k) });
             }
         }
         rows.extend(ctx.evicted.iter().map(|id| {
@@ -266,12 +266,12 @@ impl StatefulOperator for StreamJoinState {
             let label = |key: &Row, row: &Row| match state_wm {
                 StateWatermark::None => StateRowLabel::Kept(KeptReason::NoWatermark),
                 StateWatermark::Key { key_index } => {
-                    LabelContext { mode: OutputMode::Append, ..*ctx }.label(key.get(key_index).and_then(Value::event_time_us), true)
+                    LabelContext { mode: OutputMode::Append, ..*ctx }.label(key.get(key_index).and_then(Value::event_time), true)
                 }
                 StateWatermark::Value { offset_ms } => {
                     // Evicted when t <= W + offset, i.e. once W >= t - offset.
-                    let t = time.and_then(|c| row.get(c)).and_then(Value::event_time_us);
-                    LabelContext { mode: OutputMode::Append, ..*ctx }.label(t.map(|t| t.saturating_sub(offset_ms.saturating_mul(1000))), true)
+                    let t = time.and_then(|c| row.get(c)).and_then(Value::event_time);
+                    LabelContext { mode: OutputMode::Append, ..*ctx }.label(t.map(|t| t.saturating_sub_millis(offset_ms)), true)
                 }
             };
             let mut rows = Vec::new();
@@ -339,7 +339,7 @@ impl StatefulOperator for GroupStateStore {
         columns.extend(state_schema.iter().map(|(n, _)| n.clone()));
         let called = |k: &Row| StateCell::Called(self.last_calls.iter().rev().find(|(c, _)| c == k).map(|(_, r)| *r));
         let threshold_us = match timeout {
-            crate::pyfunc::GroupStateTimeout::EventTimeTimeout => Some(ctx.wm_for_eviction_ms.saturating_mul(1000)),
+            crate::pyfunc::GroupStateTimeout::EventTimeTimeout => Some(ctx.wm_for_eviction_ms.as_event_time()),
             _ => None,
         };
         let mut rows: Vec<StateRow> = self
@@ -347,8 +347,8 @@ impl StatefulOperator for GroupStateStore {
             .iter()
             .map(|(k, s)| {
                 let mut cells = values(k);
-                let t_us = s.timeout_ms.map(|t| t.saturating_mul(1000));
-                cells.push(t_us.map_or(StateCell::Blank, |t| StateCell::Value(Value::Timestamp(t))));
+                let t_us = s.timeout_ms.map(EventTime::from_millis);
+                cells.push(t_us.map_or(StateCell::Blank, |t| StateCell::Value(Value::Timestamp(t.micros()))));
                 cells.push(called(k));
                 match &s.value {
                     Some(v) => cells.extend(v.iter().cloned().map(StateCell::Value)),

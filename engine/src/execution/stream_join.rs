@@ -19,7 +19,7 @@ use super::OperatorMetrics;
 use crate::analysis::{BoundExpr, JoinSpec, StateWatermark, StreamJoinSpec};
 use crate::plan::JoinType;
 use crate::state::StateStore;
-use crate::types::{Row, Value};
+use crate::types::{EventTime, Row, Value, WatermarkMs};
 
 /// One buffered row and whether it has met a partner.
 #[derive(Debug, Clone, PartialEq)]
@@ -75,9 +75,9 @@ pub fn side_passes(pre: Option<&BoundExpr>, row: &Row) -> bool {
 
 /// The late rule of one side (`StreamingSymmetricHashJoinExec`'s
 /// `watermarkPredicateForDataForLateEvents`): a row whose event time (column `time` of its
-/// side) is at or below `wm_for_late_events_ms` (ms) is dropped, counted per row.
-pub fn row_is_late(time: Option<usize>, row: &Row, wm_for_late_events_ms: i64) -> bool {
-    time.and_then(|t| row.get(t)).and_then(Value::event_time_us).is_some_and(|t| t <= wm_for_late_events_ms.saturating_mul(1000))
+/// side) is at or below `wm_for_late_events_ms` is dropped, counted per row.
+pub fn row_is_late(time: Option<usize>, row: &Row, wm_for_late_events_ms: WatermarkMs) -> bool {
+    time.and_then(|t| row.get(t)).and_then(Value::event_time).is_some_and(|t| t.is_past(wm_for_late_events_ms))
 }
 
 /// The eviction rule of one side (`getStateWatermarkPredicates`, spec §7.2): the state
@@ -89,15 +89,15 @@ pub fn evicts_at_us(wm: StateWatermark, time: Option<usize>, key: &Row, row: &Ro
         StateWatermark::None => None,
         StateWatermark::Key { key_index } => key.get(key_index).and_then(Value::event_time_us),
         StateWatermark::Value { offset_ms } => {
-            time.and_then(|t| row.get(t)).and_then(Value::event_time_us).map(|t| t.saturating_sub(offset_ms.saturating_mul(1000)))
+            time.and_then(|t| row.get(t)).and_then(Value::event_time).map(|t| t.saturating_sub_millis(offset_ms).micros())
         }
     }
 }
 
 /// True if a row (with its join key) falls under a side's state watermark for eviction
 /// watermark `wm_for_eviction_ms` ([`evicts_at_us`]).
-fn expired(wm: StateWatermark, time: Option<usize>, wm_for_eviction_ms: i64, key: &Row, row: &Row) -> bool {
-    evicts_at_us(wm, time, key, row).is_some_and(|e| e <= wm_for_eviction_ms.saturating_mul(1000))
+fn expired(wm: StateWatermark, time: Option<usize>, wm_for_eviction_ms: WatermarkMs, key: &Row, row: &Row) -> bool {
+    evicts_at_us(wm, time, key, row).is_some_and(|e| EventTime::from_micros(e).is_past(wm_for_eviction_ms))
 }
 
 /// Runs one batch of a stream-stream join. `wm_for_eviction_ms` is W (the operator's eviction
@@ -110,8 +110,8 @@ pub fn run_stream_join(
     left_width: usize,
     join: &JoinSpec,
     spec: &StreamJoinSpec,
-    wm_for_late_events_ms: i64,
-    wm_for_eviction_ms: i64,
+    wm_for_late_events_ms: WatermarkMs,
+    wm_for_eviction_ms: WatermarkMs,
 ) -> (Vec<Row>, OperatorMetrics) {
     let mut dropped = 0u64;
     let mut not_late = |rows: Vec<Row>, time: Option<usize>| -> Vec<Row> {
@@ -275,7 +275,7 @@ fn push(store: &mut StateStore<Vec<Buffered>>, key: Row, b: Buffered) {
 }
 
 /// Removes and returns the rows of one side that its state watermark lets go.
-fn evict(store: &mut StateStore<Vec<Buffered>>, wm: StateWatermark, time: Option<usize>, wm_for_eviction_ms: i64) -> Vec<Buffered> {
+fn evict(store: &mut StateStore<Vec<Buffered>>, wm: StateWatermark, time: Option<usize>, wm_for_eviction_ms: WatermarkMs) -> Vec<Buffered> {
     if wm == StateWatermark::None {
         return Vec::new();
     }

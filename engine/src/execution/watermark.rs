@@ -18,7 +18,8 @@ impl Default for EventTimeStats {
 }
 
 impl EventTimeStats {
-    /// Adds one event time (ms). A NULL event time is recorded as 0 (spec §2.2).
+    /// Adds one event time (ms, [`crate::types::EventTime::floor_millis`]). A NULL event time
+    /// is recorded as 0 (spec §2.2).
     pub fn add(&mut self, event_time_ms: i64) {
         self.max = self.max.max(event_time_ms);
         self.min = self.min.min(event_time_ms);
@@ -30,11 +31,6 @@ impl EventTimeStats {
     pub fn avg_ms(&self) -> i64 {
         self.avg as i64
     }
-}
-
-/// floorDiv(µs, 1000): the ms value Spark records for an event time.
-pub fn micros_to_millis(us: i64) -> i64 {
-    us.div_euclid(1000)
 }
 
 #[cfg(test)]
@@ -51,11 +47,5 @@ mod tests {
         }
         assert_eq!(s.avg_ms(), base + 9 * 60_000 + 40_000);
         assert_eq!((s.min, s.max, s.count), (base + 7 * 60_000, base + 14 * 60_000, 3));
-    }
-
-    #[test]
-    fn millis_floor_for_negative_micros() {
-        assert_eq!(micros_to_millis(-1), -1);
-        assert_eq!(micros_to_millis(1999), 1);
     }
 }

@@ -16,7 +16,7 @@ use crate::analysis::WindowSpec;
 /// use streamlab_engine::analysis::WindowSpec;
 /// use streamlab_engine::execution::window::assign_windows;
 /// // window(ts, '10 s', '4 s', '2 s') at ts = 13 s → [10,20), [6,16)
-/// let s = 1_000_000;
+/// let s = streamlab_engine::types::time::MICROS_PER_SECOND;
 /// let spec = WindowSpec { duration_us: 10 * s, slide_us: 4 * s, start_us: 2 * s };
 /// assert_eq!(assign_windows(13 * s, &spec), Ok(vec![(10 * s, 20 * s), (6 * s, 16 * s)]));
 /// ```
@@ -60,10 +60,7 @@ impl WindowOverflow {
 
     /// Spark's message, without the `[ARITHMETIC_OVERFLOW]` prefix and the SQLSTATE (22003).
     pub fn message(&self) -> String {
-        format!(
-            "overflow. Use '{}' to tolerate overflow and return NULL instead. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error.",
-            self.0
-        )
+        crate::types::TimeOverflow(self.0).message()
     }
 }
 
@@ -71,7 +68,7 @@ impl WindowOverflow {
 mod tests {
     use super::*;
 
-    const S: i64 = 1_000_000;
+    const S: i64 = crate::types::time::MICROS_PER_SECOND;
 
     fn spec(d: i64, s: i64, st: i64) -> WindowSpec {
         WindowSpec { duration_us: d * S, slide_us: s * S, start_us: st * S }

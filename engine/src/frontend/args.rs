@@ -14,7 +14,7 @@
 
 use super::Span;
 use crate::error::{AnalysisError, Error, Stage};
-use crate::types::{CalendarInterval, IntervalError, IntervalOverflow, WindowArgError};
+use crate::types::{CalendarInterval, DelayMs, IntervalError, IntervalOverflow, WindowArgError};
 
 fn define(class: &str, message: String, span: Span) -> Error {
     Error::Analysis(AnalysisError::new(Stage::Define, class, message).with_span(span))
@@ -52,12 +52,12 @@ fn overflow(span: Span) -> Error {
 /// `CANNOT_PARSE_INTERVAL`; `INTERVAL_ARITHMETIC_OVERFLOW.WITHOUT_SUGGESTION` when the length in
 /// µs overflows a long (`200000000 days`); Spark's `requirement failed: delay threshold (...)
 /// should not be negative.` (an `IllegalArgumentException`, no condition) for a negative one.
-pub fn watermark_delay_ms(text: &str, span: Span) -> Result<i64, Error> {
+pub fn watermark_delay_ms(text: &str, span: Span) -> Result<DelayMs, Error> {
     let interval = CalendarInterval::parse(text).map_err(|e| cannot_parse(&e, span))?;
     if interval.is_negative().map_err(|_| overflow(span))? {
         return Err(define("", format!("requirement failed: delay threshold ({text}) should not be negative."), span));
     }
-    interval.delay_ms().map_err(|_| overflow(span))
+    interval.delay_ms().map(DelayMs::from_ms).map_err(|_| overflow(span))
 }
 
 /// The length in µs of one `F.window` argument (duration, slide or start time).
@@ -86,7 +86,7 @@ pub fn window_arg_us(text: &str, span: Span) -> Result<i64, Error> {
 mod tests {
     use super::*;
 
-    fn class_of(r: Result<i64, Error>) -> String {
+    fn class_of<T: std::fmt::Debug>(r: Result<T, Error>) -> String {
         match r {
             Err(Error::Analysis(a)) => a.error_class,
             other => panic!("{other:?}"),
@@ -97,8 +97,8 @@ mod tests {
     fn delays_fail_as_spark_does() {
         // Recorded with Spark 4.3.0 (withWatermark on a file stream).
         let s = Span::new(0, 1);
-        assert_eq!(watermark_delay_ms("10 minutes", s).unwrap(), 600_000);
-        assert_eq!(watermark_delay_ms("1 hour -30 minutes", s).unwrap(), 1_800_000);
+        assert_eq!(watermark_delay_ms("10 minutes", s).unwrap(), DelayMs::from_ms(600_000));
+        assert_eq!(watermark_delay_ms("1 hour -30 minutes", s).unwrap(), DelayMs::from_ms(1_800_000));
         assert_eq!(class_of(watermark_delay_ms("ten minutes", s)), "CANNOT_PARSE_INTERVAL");
         assert_eq!(class_of(watermark_delay_ms("200000000 days", s)), "INTERVAL_ARITHMETIC_OVERFLOW.WITHOUT_SUGGESTION");
         let Err(Error::Analysis(neg)) = watermark_delay_ms("1 month -40 days", s) else { panic!() };

@@ -9,7 +9,7 @@ use std::fmt;
 use std::rc::Rc;
 
 use super::expr::Expr;
-use crate::types::{format_duration_us, DataType, Row};
+use crate::types::{DataType, DelayMs, Row};
 
 /// Join types of `DataFrame.join(other, on, how)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,7 +78,7 @@ pub enum LogicalPlan {
     DropColumns { input: Rc<LogicalPlan>, names: Vec<String> },
     Filter { input: Rc<LogicalPlan>, predicate: Expr },
     /// `withWatermark(column, delay)`; `delay_ms` per `EventTimeWatermark.getDelayMs`.
-    EventTimeWatermark { input: Rc<LogicalPlan>, column: String, delay_ms: i64 },
+    EventTimeWatermark { input: Rc<LogicalPlan>, column: String, delay_ms: DelayMs },
     Aggregate { input: Rc<LogicalPlan>, grouping: Vec<Expr>, aggregates: Vec<Expr> },
     /// `dropDuplicates(keys)`; `None` = all columns (`distinct()`).
     Deduplicate { input: Rc<LogicalPlan>, keys: Option<Vec<String>> },
@@ -151,7 +151,7 @@ impl LogicalPlan {
             LogicalPlan::DropColumns { names, .. } => format!("DropColumns [{}]", names.join(", ")),
             LogicalPlan::Filter { predicate, .. } => format!("Filter {predicate}"),
             LogicalPlan::EventTimeWatermark { column, delay_ms, .. } => {
-                format!("EventTimeWatermark {column}, {}", format_duration_us(delay_ms.saturating_mul(1000)))
+                format!("EventTimeWatermark {column}, {delay_ms}")
             }
             LogicalPlan::Aggregate { grouping, aggregates, .. } => {
                 format!("Aggregate [{}], [{}]", list(grouping), list(aggregates))

@@ -23,7 +23,7 @@ use crate::error::Error;
 use crate::execution::explain::{self, BatchExplanation, BatchReason, OperatorSummary, RowExplanation};
 use crate::execution::{self, BatchContext, BatchEffects, OperatorState};
 use crate::plan::Catalog;
-use crate::types::{format_progress_ms, DataType, Row};
+use crate::types::{format_progress_ms, DataType, DelayMs, Row, WatermarkMs};
 
 /// The session confs the engine reads (spark.sql.streaming.*).
 #[derive(Debug, Clone, PartialEq)]
@@ -149,8 +149,8 @@ pub struct StreamingQuery {
     committed: Vec<Option<i64>>,
     next_batch_id: u64,
     tracker: WatermarkTracker,
-    /// The watermark the previous executed batch used, ms (0 before the first batch).
-    prev_batch_wm_ms: i64,
+    /// The watermark the previous executed batch used (0 before the first batch).
+    prev_batch_wm_ms: WatermarkMs,
     last_executed: bool,
     states: BTreeMap<usize, OperatorState>,
     clock_ms: i64,
@@ -191,7 +191,7 @@ fn multiple_event_time_columns(plan: &Plan) -> Option<String> {
         let tagged: Vec<String> = attrs
             .iter()
             .enumerate()
-            .filter_map(|(i, a)| a.watermark_delay_ms.map(|d| format!("{}#{i}-T{d}ms", a.name)))
+            .filter_map(|(i, a)| a.watermark_delay_ms.map(|d| format!("{}#{i}-T{}ms", a.name, d.ms())))
             .collect();
         (tagged.len() > 1).then(|| tagged.join(","))
     };
@@ -266,7 +266,7 @@ impl StreamingQuery {
     /// ([`crate::execution::optimizer::optimize`]).
     pub fn from_plan(plan: Plan, catalog: &Catalog, mode: OutputMode, conf: StreamingConf) -> StreamingQuery {
         let mut sources: Vec<(usize, MemoryStream)> = Vec::new();
-        let mut delays: BTreeMap<usize, i64> = BTreeMap::new();
+        let mut delays: BTreeMap<usize, DelayMs> = BTreeMap::new();
         plan.walk(&mut |p| match &p.node {
             Node::Source { name, index } if !sources.iter().any(|(i, _)| i == index) => {
                 let schema: Vec<(String, DataType)> = catalog.streams.get(name).cloned().unwrap_or_default();
@@ -300,7 +300,7 @@ impl StreamingQuery {
             committed: vec![None; n],
             next_batch_id: 0,
             tracker,
-            prev_batch_wm_ms: 0,
+            prev_batch_wm_ms: WatermarkMs::ZERO,
             last_executed: false,
             states: BTreeMap::new(),
             clock_ms: 0,
@@ -372,20 +372,26 @@ impl StreamingQuery {
         self.mode
     }
 
-    /// The current global watermark (ms): what the next batch will run with.
+    /// The current global watermark in ms since the epoch: what the next batch will run with
+    /// ([`Self::current_watermark`] as a number).
     pub fn current_watermark_ms(&self) -> i64 {
-        self.tracker.current_ms()
+        self.tracker.current().ms()
     }
 
-    /// The watermark stateful operator `op_id` evicts with in the next batch (ms): the
+    /// The current global watermark: what the next batch will run with.
+    pub fn current_watermark(&self) -> WatermarkMs {
+        self.tracker.current()
+    }
+
+    /// The watermark stateful operator `op_id` evicts with in the next batch: the
     /// current global watermark propagated through the plan (a join lowers it for the
     /// operators after it); 0 when the operator's input has no watermark.
-    pub fn operator_eviction_watermark_ms(&self, op_id: usize) -> i64 {
-        self.propagated(self.tracker.current_ms()).ok().and_then(|m| m.get(&op_id).copied()).unwrap_or(0)
+    pub fn operator_eviction_watermark_ms(&self, op_id: usize) -> WatermarkMs {
+        self.propagated(self.tracker.current()).ok().and_then(|m| m.get(&op_id).copied()).unwrap_or(WatermarkMs::ZERO)
     }
 
-    /// Each watermark operator's own watermark (ms), `None` until its input had data.
-    pub fn operator_watermarks(&self) -> &[Option<i64>] {
+    /// Each watermark operator's own watermark, `None` until its input had data.
+    pub fn operator_watermarks(&self) -> &[Option<WatermarkMs>] {
         self.tracker.operator_watermarks()
     }
 
@@ -460,7 +466,7 @@ impl StreamingQuery {
         if self.processing_time_timeout_due() {
             return Ok(true);
         }
-        let (prev_ms, next_ms) = (self.prev_batch_wm_ms, self.tracker.current_ms());
+        let (prev_ms, next_ms) = (self.prev_batch_wm_ms, self.tracker.current());
         if next_ms <= prev_ms {
             return Ok(false);
         }
@@ -513,7 +519,7 @@ impl StreamingQuery {
     ///
     /// # Errors
     /// `STREAM_FAILED` caused by `_LEGACY_ERROR_TEMP_3076` for a redefined watermark.
-    fn propagated(&self, global_ms: i64) -> Result<BTreeMap<usize, i64>, Error> {
+    fn propagated(&self, global_ms: WatermarkMs) -> Result<BTreeMap<usize, WatermarkMs>, Error> {
         watermark_propagator::propagate(&self.plan, global_ms).map_err(|cause| self.stream_failed("_LEGACY_ERROR_TEMP_3076", cause, "define withWatermark once per input, before the first stateful operator; later operators use the watermark that flows to them"))
     }
 
@@ -561,7 +567,7 @@ impl StreamingQuery {
         if let Some(e) = self.deferred_failure.take() {
             // The batch is planned (its offsets are logged) and fails; the query terminates.
             let end: Vec<Option<i64>> = self.sources.iter().map(MemoryStream::latest_offset).collect();
-            let entry = self.offset_entry(self.next_batch_id, self.tracker.current_ms(), end);
+            let entry = self.offset_entry(self.next_batch_id, self.tracker.current(), end);
             self.checkpoint.log_offsets(entry);
             self.failure = Some(e);
             return None;
@@ -571,10 +577,10 @@ impl StreamingQuery {
             // A recovered batch runs again exactly as logged; no new offset entry.
             Some(entry) => {
                 self.clock_ms = entry.batch_timestamp_ms;
-                (entry.batch_watermark_ms, entry.offsets)
+                (WatermarkMs::from_ms(entry.batch_watermark_ms), entry.offsets)
             }
             None => {
-                let wm = self.tracker.current_ms();
+                let wm = self.tracker.current();
                 let once = self.trigger == Trigger::Once;
                 let end: Vec<Option<i64>> = self.sources.iter().zip(&self.committed).map(|(s, c)| s.next_end(*c, once)).collect();
                 // Write-ahead: the offset log entry exists before any output of the batch.
@@ -599,13 +605,13 @@ impl StreamingQuery {
             inputs.push(rows);
         }
         let input_rows: u64 = inputs.iter().map(|r| r.len() as u64).sum();
-        let wm_for_late_events_ms = if batch_id == 0 { 0 } else { self.prev_batch_wm_ms };
+        let wm_for_late_events_ms = if batch_id == 0 { WatermarkMs::ZERO } else { self.prev_batch_wm_ms };
         // IncrementalExecution's state rule: propagate wm(N-1) for late rows and wm(N) for
         // eviction to every stateful operator.
         let op_watermarks = match (self.propagated(wm_for_late_events_ms), self.propagated(wm)) {
             (Ok(late), Ok(evict)) => {
                 let ops: std::collections::BTreeSet<usize> = late.keys().chain(evict.keys()).copied().collect();
-                ops.into_iter().map(|op| (op, (late.get(&op).copied().unwrap_or(0), evict.get(&op).copied().unwrap_or(0)))).collect()
+                ops.into_iter().map(|op| (op, (late.get(&op).copied().unwrap_or(WatermarkMs::ZERO), evict.get(&op).copied().unwrap_or(WatermarkMs::ZERO)))).collect()
             }
             (Err(e), _) | (_, Err(e)) => {
                 self.failure = Some(e);
@@ -649,7 +655,7 @@ impl StreamingQuery {
             min: stats.map(|s| s.min),
             max: stats.map(|s| s.max),
             avg: stats.map(|s| s.avg_ms()),
-            watermark: has_watermark.then_some(wm),
+            watermark: has_watermark.then_some(wm.ms()),
         };
         // The stateful operators committed state version batch_id + 1 while the sink's job ran.
         // Only the keys this batch changed are written (the version's delta).
@@ -666,7 +672,7 @@ impl StreamingQuery {
             return None;
         }
         self.tracker.update(&fx.stats);
-        self.checkpoint.log_commit(CommitLogEntry { batch_id, next_batch_watermark_ms: self.tracker.current_ms() });
+        self.checkpoint.log_commit(CommitLogEntry { batch_id, next_batch_watermark_ms: self.tracker.current().ms() });
 
         let state: Vec<StateOperatorProgress> = self
             .plan
@@ -691,7 +697,7 @@ impl StreamingQuery {
             })
             .collect();
         let explanation = match (reason, trace) {
-            (Some(reason), Some(trace)) => Some(self.explanation(batch_id, reason, trace, &input_by_source, has_watermark.then_some(wm), &ctx, &state, rows.len())),
+            (Some(reason), Some(trace)) => Some(self.explanation(batch_id, reason, trace, &input_by_source, has_watermark.then_some(wm.ms()), &ctx, &state, rows.len())),
             _ => None,
         };
         let progress = self.progress(batch_id, &per_source, &end, &event_time, &state, rows.len());
@@ -703,8 +709,8 @@ impl StreamingQuery {
             batch_id,
             input_rows,
             input_batches: input_by_source,
-            watermark_ms: has_watermark.then_some(wm),
-            late_watermark_ms: wm_for_late_events_ms,
+            watermark_ms: has_watermark.then_some(wm.ms()),
+            late_watermark_ms: wm_for_late_events_ms.ms(),
             rows,
             state,
             event_time,
@@ -720,7 +726,7 @@ impl StreamingQuery {
         if let Some((op_id, operator)) = self.processing_time_timeout_op() {
             return BatchReason::ProcessingTimeTimeout { op_id, operator, clock_ms: self.clock_ms };
         }
-        let (prev, next) = match (self.propagated(self.prev_batch_wm_ms), self.propagated(self.tracker.current_ms())) {
+        let (prev, next) = match (self.propagated(self.prev_batch_wm_ms), self.propagated(self.tracker.current())) {
             (Ok(p), Ok(n)) => (p, n),
             _ => (BTreeMap::new(), BTreeMap::new()),
         };
@@ -730,8 +736,8 @@ impl StreamingQuery {
         BatchReason::WatermarkMoved {
             op_id,
             operator: names.get(&op_id).map(|n| n.to_string()).unwrap_or_default(),
-            from_ms: prev.get(&op_id).copied().unwrap_or(0),
-            to_ms: next.get(&op_id).copied().unwrap_or(0),
+            from_ms: prev.get(&op_id).copied().unwrap_or(WatermarkMs::ZERO).ms(),
+            to_ms: next.get(&op_id).copied().unwrap_or(WatermarkMs::ZERO).ms(),
         }
     }
 
@@ -779,8 +785,8 @@ impl StreamingQuery {
                 OperatorSummary {
                     op_id,
                     operator: name.to_string(),
-                    wm_for_late_events_ms: late,
-                    wm_for_eviction_ms: evict,
+                    wm_for_late_events_ms: late.ms(),
+                    wm_for_eviction_ms: evict.ms(),
                     num_rows_dropped_by_watermark: p.num_rows_dropped_by_watermark,
                     num_rows_updated: p.num_rows_updated,
                     num_rows_removed: p.num_rows_removed,
@@ -792,17 +798,17 @@ impl StreamingQuery {
             batch_id,
             reason,
             watermark_ms,
-            next_watermark_ms: watermark_ms.map(|_| self.tracker.current_ms()),
+            next_watermark_ms: watermark_ms.map(|_| self.tracker.current().ms()),
             rows,
             emitted_rows: emitted as u64,
             operators,
         }
     }
 
-    fn offset_entry(&self, batch_id: u64, wm: i64, offsets: Vec<Option<i64>>) -> OffsetLogEntry {
+    fn offset_entry(&self, batch_id: u64, wm: WatermarkMs, offsets: Vec<Option<i64>>) -> OffsetLogEntry {
         OffsetLogEntry {
             batch_id,
-            batch_watermark_ms: wm,
+            batch_watermark_ms: wm.ms(),
             batch_timestamp_ms: self.clock_ms,
             offsets,
             watermark_policy: self.conf.watermark_policy,
@@ -875,8 +881,8 @@ impl StreamingQuery {
                 let c = committed.expect("checked");
                 self.next_batch_id = l.batch_id + 1;
                 self.committed = l.offsets.clone();
-                self.tracker.set_current_ms(l.batch_watermark_ms.max(c.next_batch_watermark_ms));
-                self.prev_batch_wm_ms = l.batch_watermark_ms;
+                self.tracker.set_current(WatermarkMs::from_ms(l.batch_watermark_ms.max(c.next_batch_watermark_ms)));
+                self.prev_batch_wm_ms = WatermarkMs::from_ms(l.batch_watermark_ms);
                 self.states = checkpoint.state.load(l.batch_id + 1).unwrap_or_default();
             }
             Some(l) => {
@@ -884,8 +890,8 @@ impl StreamingQuery {
                 self.next_batch_id = l.batch_id;
                 let prev = l.batch_id.checked_sub(1).and_then(|p| checkpoint.offset(p)).cloned();
                 self.committed = prev.as_ref().map_or_else(|| vec![None; self.sources.len()], |p| p.offsets.clone());
-                self.prev_batch_wm_ms = prev.map_or(0, |p| p.batch_watermark_ms);
-                self.tracker.set_current_ms(l.batch_watermark_ms);
+                self.prev_batch_wm_ms = prev.map_or(WatermarkMs::ZERO, |p| WatermarkMs::from_ms(p.batch_watermark_ms));
+                self.tracker.set_current(WatermarkMs::from_ms(l.batch_watermark_ms));
                 self.states = checkpoint.state.load(l.batch_id).unwrap_or_default();
                 self.rerun = Some(l);
             }

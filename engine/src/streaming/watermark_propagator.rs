@@ -12,12 +12,13 @@
 use std::collections::BTreeMap;
 
 use crate::analysis::{Node, Plan, StateWatermark};
+use crate::types::WatermarkMs;
 
 /// `_LEGACY_ERROR_TEMP_3076`: a watermark defined downstream of another one.
 pub const REDEFINING_WATERMARK: &str = "Redefining watermark is disallowed. You can set the config 'spark.sql.streaming.statefulOperator.allowMultiple' to 'false' to restore the previous behavior. Note that multiple stateful operators will be disallowed.";
 
-/// The input watermark (ms) of every stateful operator, by operator id, when the global
-/// watermark is `origin_ms`. An operator whose input carries no watermark gets 0. When the
+/// The input watermark of every stateful operator, by operator id, when the global
+/// watermark is `origin`. An operator whose input carries no watermark gets 0. When the
 /// origin is 0 Spark skips the simulation and every operator gets 0 (an empty map here).
 ///
 /// # Errors
@@ -29,23 +30,24 @@ pub const REDEFINING_WATERMARK: &str = "Redefining watermark is disallowed. You 
 /// ```
 /// use streamlab_engine::analysis::{Node, Plan};
 /// use streamlab_engine::streaming::watermark_propagator::propagate;
+/// use streamlab_engine::types::WatermarkMs;
 /// let src = Plan { node: Node::Source { name: "s".into(), index: 0 }, output: vec![], streaming: true };
-/// assert!(propagate(&src, 0).unwrap().is_empty());
+/// assert!(propagate(&src, WatermarkMs::ZERO).unwrap().is_empty());
 /// ```
-pub fn propagate(plan: &Plan, origin_ms: i64) -> Result<BTreeMap<usize, i64>, &'static str> {
+pub fn propagate(plan: &Plan, origin: WatermarkMs) -> Result<BTreeMap<usize, WatermarkMs>, &'static str> {
     let mut inputs = BTreeMap::new();
-    if origin_ms == 0 {
+    if origin == WatermarkMs::ZERO {
         return Ok(inputs);
     }
-    output_watermark(plan, origin_ms, &mut inputs)?;
+    output_watermark(plan, origin, &mut inputs)?;
     Ok(inputs)
 }
 
 /// The watermark `plan` outputs, recording each stateful operator's input watermark.
-fn output_watermark(plan: &Plan, origin_ms: i64, inputs: &mut BTreeMap<usize, i64>) -> Result<Option<i64>, &'static str> {
+fn output_watermark(plan: &Plan, origin: WatermarkMs, inputs: &mut BTreeMap<usize, WatermarkMs>) -> Result<Option<WatermarkMs>, &'static str> {
     let mut children = Vec::new();
     for c in plan.children() {
-        children.push(output_watermark(c, origin_ms, inputs)?);
+        children.push(output_watermark(c, origin, inputs)?);
     }
     let input = children.iter().flatten().copied().min();
     Ok(match &plan.node {
@@ -53,24 +55,24 @@ fn output_watermark(plan: &Plan, origin_ms: i64, inputs: &mut BTreeMap<usize, i6
             if input.is_some() {
                 return Err(REDEFINING_WATERMARK);
             }
-            Some(origin_ms)
+            Some(origin)
         }
         Node::Aggregate { op_id, .. } | Node::Dedup { op_id, .. } | Node::Limit { op_id, .. } => {
-            inputs.insert(*op_id, input.unwrap_or(0).max(0));
+            inputs.insert(*op_id, input.unwrap_or(WatermarkMs::ZERO).max(WatermarkMs::ZERO));
             input
         }
         // `applyInPandasWithState` outputs no watermark (spec §9.1, `produceOutputWatermark`).
         Node::FlatMapGroupsWithState { op_id, .. } => {
-            inputs.insert(*op_id, input.unwrap_or(0).max(0));
+            inputs.insert(*op_id, input.unwrap_or(WatermarkMs::ZERO).max(WatermarkMs::ZERO));
             None
         }
         Node::StreamJoin { spec, op_id, .. } => {
-            inputs.insert(*op_id, input.unwrap_or(0).max(0));
+            inputs.insert(*op_id, input.unwrap_or(WatermarkMs::ZERO).max(WatermarkMs::ZERO));
             input.map(|w| {
                 let state = |s: StateWatermark| match s {
                     StateWatermark::None => None,
                     StateWatermark::Key { .. } => Some(w),
-                    StateWatermark::Value { offset_ms } => Some(w.saturating_add(offset_ms)),
+                    StateWatermark::Value { offset_ms } => Some(w.saturating_add_ms(offset_ms)),
                 };
                 [state(spec.left_state), state(spec.right_state), Some(w)].into_iter().flatten().min().unwrap_or(w)
             })

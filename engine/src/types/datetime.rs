@@ -8,6 +8,7 @@
 //! [`TimestampText::Unsupported`] rather than guessed.
 
 use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, NaiveTime, Timelike, Utc};
+use super::time::MICROS_PER_SECOND;
 
 /// What Spark makes of a timestamp string.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -153,7 +154,7 @@ pub fn spark_string_to_timestamp(text: &str) -> TimestampText {
     match (date, time) {
         (Some(d), Some(t)) => {
             let us = NaiveDateTime::new(d, t).and_utc().timestamp_micros();
-            us.checked_sub(offset_s * 1_000_000).map_or(TimestampText::Null, TimestampText::Value)
+            us.checked_sub(offset_s * MICROS_PER_SECOND).map_or(TimestampText::Null, TimestampText::Value)
         }
         _ => TimestampText::Null,
     }
@@ -328,7 +329,7 @@ pub fn parse_with_pattern(text: &str, chrono_fmt: &str) -> Option<i64> {
     };
     let time = NaiveTime::from_hms_nano_opt(hour, p.minute.unwrap_or(0), p.second.unwrap_or(0), p.nanosecond.unwrap_or(0))?;
     let us = NaiveDateTime::new(date, time).and_utc().timestamp_micros();
-    Some(us - i64::from(p.offset.unwrap_or(0)) * 1_000_000)
+    Some(us - i64::from(p.offset.unwrap_or(0)) * MICROS_PER_SECOND)
 }
 
 /// Date/time fields of a timestamp in UTC: (year, month, day, hour, minute, second, µs,

@@ -119,7 +119,7 @@ pub fn read_json_value(v: &Json, t: &DataType) -> JsonRead {
             }
             // JacksonParser: `parser.getLongValue * 1000L * 1000L` (seconds; Long arithmetic wraps).
             Json::Number(n) if !n.is_f64() => match n.as_i64() {
-                Some(secs) => JsonRead::Value(Value::Timestamp(secs.wrapping_mul(1_000_000))),
+                Some(secs) => JsonRead::Value(Value::Timestamp(secs.wrapping_mul(super::time::MICROS_PER_SECOND))),
                 None => null(format!("{} does not fit a long: Spark reads NULL", what(v))),
             },
             other => null(format!("{} is not a timestamp: Spark reads a string such as \"2026-01-01T12:07:00Z\" or whole epoch seconds, and NULL here", what(other))),

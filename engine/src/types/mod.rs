@@ -15,7 +15,7 @@ use std::sync::Arc;
 pub use conf::MultipleWatermarkPolicy;
 pub use arrow_schema::{DataType, Field, Fields, TimeUnit};
 pub use interval::{CalendarInterval, IntervalError, IntervalOverflow, WindowArgError};
-pub use time::{format_duration_us, format_progress_ms, format_timestamp_us, parse_timestamp_us};
+pub use time::{format_duration_us, format_progress_ms, format_timestamp_us, parse_timestamp_us, BatchId, DelayMs, EventTime, TimeOverflow, WatermarkMs};
 pub use value::{format_double, Row, Value};
 
 /// The timestamp type every event-time column has: µs, UTC (Spark's `TimestampType`).

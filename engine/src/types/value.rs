@@ -8,7 +8,7 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::rc::Rc;
 
-use super::time::format_timestamp_us;
+use super::time::{format_timestamp_us, EventTime};
 
 /// One value of a row. `Timestamp` is µs since 1970-01-01T00:00:00Z.
 #[derive(Debug, Clone)]
@@ -72,6 +72,11 @@ impl Value {
             Value::Struct(fields) if fields.len() == 2 => fields[1].event_time_us(),
             _ => None,
         }
+    }
+
+    /// [`Self::event_time_us`] as an [`EventTime`].
+    pub fn event_time(&self) -> Option<EventTime> {
+        self.event_time_us().map(EventTime::from_micros)
     }
 
     fn rank(&self) -> u8 {
