@@ -9,7 +9,7 @@
 //!   is rejected.
 //! - [`execution`]: the `*Exec` operators that run one micro-batch.
 //! - [`state`]: the versioned `StateStore`.
-//! - [`streaming`]: `OutputMode`, `MemoryStream`, `WatermarkTracker`,
+//! - [`streaming`]: `OutputMode`, `Source` (+ `MemoryStream`), `Sink`, `WatermarkTracker`,
 //!   `MicroBatchExecution` (`StreamingQuery`) and `StreamingQueryProgress`.
 //! - [`scenario`]: the conformance scenario format, a runner and the comparison with Spark.
 //! - [`workloads`]: the benchmarks' synthetic queries and events (native and in the browser).

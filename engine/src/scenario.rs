@@ -31,44 +31,13 @@ pub struct SourceDef {
 }
 
 impl SourceDef {
-    /// A whole-number option in `lo..=hi` (a JSON number or a numeric string), if given.
+    /// The source kind this definition asks for (`kind`, default `memory`, with its
+    /// `options`), as the source registry reads it ([`crate::streaming::SourceKind::from_options`]).
     ///
     /// # Errors
-    /// A message naming the option and its range.
-    fn whole_option(&self, name: &str, lo: u32, hi: u32) -> Result<Option<u32>, Error> {
-        let Some(v) = self.options.get(name) else { return Ok(None) };
-        v.as_u64()
-            .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
-            .and_then(|n| u32::try_from(n).ok())
-            .filter(|n| (lo..=hi).contains(n))
-            .map(Some)
-            .ok_or_else(|| Error::Scenario(format!("{name} must be a whole number from {lo} to {hi}, got {v}")))
-    }
-
-    /// The source kind this definition asks for.
-    ///
-    /// # Errors
-    /// An unknown kind or a bad `maxFilesPerTrigger`.
+    /// An unknown kind or an option out of range.
     pub fn source_kind(&self) -> Result<crate::streaming::SourceKind, Error> {
-        use crate::streaming::SourceKind;
-        match self.kind.as_deref().unwrap_or("memory") {
-            "memory" => Ok(SourceKind::Memory),
-            "socket" => Ok(SourceKind::Socket),
-            "rate" => Ok(SourceKind::Rate { rows_per_second: self.whole_option("rowsPerSecond", 1, 1000)?.unwrap_or(1) }),
-            "kafka" => {
-                let partitions = self.whole_option("partitions", 1, 64)?.unwrap_or(1);
-                let starting_latest = match self.options.get("startingOffsets").and_then(Json::as_str) {
-                    None | Some("latest") => true,
-                    Some("earliest") => false,
-                    Some(other) => return Err(Error::Scenario(format!("startingOffsets must be \"earliest\" or \"latest\", got \"{other}\""))),
-                };
-                Ok(SourceKind::Kafka { partitions, starting_latest })
-            }
-            "file" => Ok(SourceKind::File {
-                max_files_per_trigger: self.whole_option("maxFilesPerTrigger", 1, u32::MAX)?.map(|n| n as usize),
-            }),
-            other => Err(Error::Scenario(format!("unknown source kind '{other}': use memory, file, socket, kafka or rate"))),
-        }
+        crate::streaming::SourceKind::from_options(self.kind.as_deref().unwrap_or("memory"), &self.options).map_err(Error::Scenario)
     }
 }
 
@@ -364,11 +333,7 @@ impl Scenario {
         let mut c = Catalog { python_names: crate::frontend::prelude_names(&self.prelude), prelude: std::rc::Rc::from(self.prelude.as_str()), ..Catalog::default() };
         for (name, s) in &self.sources {
             // A Kafka source reads records; its schema is Kafka's, the events are in `value`.
-            let schema = match s.source_kind()? {
-                crate::streaming::SourceKind::Kafka { .. } => crate::streaming::kafka_schema(),
-                crate::streaming::SourceKind::Rate { .. } => crate::streaming::rate_schema(),
-                _ => typed_schema(&s.schema)?,
-            };
+            let schema = s.source_kind()?.read_schema(&typed_schema(&s.schema)?);
             c.streams.insert(name.clone(), schema);
         }
         for (name, s) in &self.statics {
@@ -549,7 +514,7 @@ fn run_restarts(scenario: &Scenario, explaining: bool) -> ScenarioRun {
         return fail(e);
     }
     // The harness writes with foreachBatch, which resumes from a checkpoint in any mode.
-    first.sink = crate::streaming::Sink::new(crate::streaming::SinkKind::ForeachBatchNaive);
+    first.sink = crate::streaming::SinkKind::ForeachBatchNaive.create();
     let (mut checkpoint, mut sources, mut sink) = first.stop();
     checkpoint.runs = 0;
     let mut batches = Vec::new();
@@ -559,7 +524,7 @@ fn run_restarts(scenario: &Scenario, explaining: bool) -> ScenarioRun {
                 Ok(s) => s,
                 Err(e) => return ScenarioRun { error: Some(e), output, batches, error_step: None },
             };
-            let Some(s) = sources.iter_mut().find(|s| &s.name == source) else {
+            let Some(s) = sources.iter_mut().find(|s| s.name() == source) else {
                 return ScenarioRun { error: Some(Error::Scenario(format!("step {i} names the source '{source}', which the query does not read"))), output, batches, error_step: None };
             };
             let typed: Result<Vec<Row>, String> = rows.iter().map(|r| json_to_row(&schema, r)).collect();

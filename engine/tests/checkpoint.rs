@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use streamlab_engine::checkpoint::StateVersion;
 use streamlab_engine::execution::OperatorState;
-use streamlab_engine::streaming::{OutputMode, Sink, SinkKind, StreamingConf, StreamingQuery};
+use streamlab_engine::streaming::{OutputMode, SinkKind, StreamingConf, StreamingQuery};
 use streamlab_engine::types::Row;
 use streamlab_engine::workloads::{self, ALL};
 
@@ -107,7 +107,7 @@ fn restart_after_snapshots_moved_continues_exactly() {
         let run = |stop_at: Option<usize>| -> Vec<Vec<Row>> {
             let catalog = workloads::catalog();
             let mut q = StreamingQuery::start(text, &catalog, mode, conf()).expect("query");
-            q.sink = Sink::new(SinkKind::ForeachBatchIdempotent);
+            q.sink = SinkKind::ForeachBatchIdempotent.create();
             let mut out = Vec::new();
             for b in 0..50 {
                 if Some(b) == stop_at {

@@ -212,7 +212,7 @@ fn a_batch_run_again_after_a_crash_says_it_was_recovered() {
     // one row is traced exactly as the first time.
     let mut q = start(CLASSIC.query, OutputMode::Append);
     // A sink Spark resumes from a checkpoint in append mode (the memory sink is not one).
-    q.sink = streamlab_engine::streaming::Sink::new(streamlab_engine::streaming::SinkKind::ForeachBatchNaive);
+    q.sink = streamlab_engine::streaming::SinkKind::ForeachBatchNaive.create();
     q.add_data("clicks", &[click("a", "u", 1, 30)]).unwrap();
     assert!(q.run_next_batch_crashing(Some(streamlab_engine::streaming::CrashPoint::BeforeCommit)).is_none());
     let (checkpoint, sources, sink) = q.stop();

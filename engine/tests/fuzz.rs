@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use streamlab_engine::frontend::{compile, Catalog};
 use streamlab_engine::scenario::value_to_json;
-use streamlab_engine::streaming::{BatchResult, OutputMode, Sink, SinkKind, StreamingConf, StreamingQuery};
+use streamlab_engine::streaming::{BatchResult, OutputMode, SinkKind, StreamingConf, StreamingQuery};
 use streamlab_engine::types::{timestamp_type, DataType, Row, Value};
 
 /// SplitMix64: small, fast and deterministic.
@@ -282,7 +282,7 @@ fn run_engine(text: &str, mode: OutputMode, clicks: &[Row], views: &[Row], r: &m
     let catalog = catalog();
     let conf = StreamingConf::default();
     let Ok(mut q) = StreamingQuery::start(text, &catalog, mode, conf.clone()) else { return EngineRun { batches: vec![], started: false } };
-    q.sink = Sink::new(SinkKind::ForeachBatchNaive);
+    q.sink = SinkKind::ForeachBatchNaive.create();
     let mut batches = Vec::new();
     let steps = 1 + r.below(6);
     let cut = |len: usize, k: usize| len * k / steps;

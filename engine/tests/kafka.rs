@@ -62,7 +62,7 @@ fn from_json_on_the_raw_bytes_is_rejected() {
 #[test]
 fn starting_offsets_latest_skips_what_a_new_query_finds() {
     use streamlab_engine::frontend::Catalog;
-    use streamlab_engine::streaming::{kafka_schema, Checkpoint, OutputMode, Sink, SinkKind, SourceKind, StreamingConf, StreamingQuery};
+    use streamlab_engine::streaming::{kafka_schema, Checkpoint, OutputMode, SinkKind, SourceKind, StreamingConf, StreamingQuery};
     use streamlab_engine::types::{DataType, Value};
     let mut c = Catalog::default();
     c.streams.insert("t".into(), kafka_schema());
@@ -76,7 +76,7 @@ fn starting_offsets_latest_skips_what_a_new_query_finds() {
         // Stop, write one more record while down, and start a NEW query (no checkpoint).
         let (_, mut src, _) = q.stop();
         src[0].add_rows(&[vec![Value::Long(2)]]).unwrap();
-        let mut q = StreamingQuery::restart(text, &c, OutputMode::Append, StreamingConf::default(), Checkpoint::default(), src, Sink::new(SinkKind::Console)).unwrap();
+        let mut q = StreamingQuery::restart(text, &c, OutputMode::Append, StreamingConf::default(), Checkpoint::default(), src, SinkKind::Console.create()).unwrap();
         q.add_data("t", &[vec![Value::Long(3)]]).unwrap();
         q.process_all_available().iter().map(|b| b.rows.len()).sum::<usize>()
     };

@@ -1,7 +1,7 @@
 //! Changing a query between restarts on the same checkpoint (spec §12.5).
 
 use streamlab_engine::frontend::Catalog;
-use streamlab_engine::streaming::{OutputMode, Sink, SinkKind, StreamingConf, StreamingQuery};
+use streamlab_engine::streaming::{OutputMode, SinkKind, StreamingConf, StreamingQuery};
 use streamlab_engine::types::{timestamp_type, DataType, Value};
 use streamlab_engine::Error;
 
@@ -17,7 +17,7 @@ const FIRST: &str = "s.withWatermark('ts', '10 seconds').groupBy(F.window('ts', 
 fn restart_with(second: &str) -> Result<StreamingQuery, Error> {
     let cat = catalog();
     let mut q = StreamingQuery::start(FIRST, &cat, OutputMode::Append, StreamingConf::default()).unwrap();
-    q.sink = Sink::new(SinkKind::File);
+    q.sink = SinkKind::File.create();
     q.add_data("s", &[vec![Value::str("a"), Value::Long(1), Value::Timestamp(5_000_000)]]).unwrap();
     q.run_next_batch().unwrap();
     let (c, src, sink) = q.stop();

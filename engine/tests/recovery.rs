@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use streamlab_engine::error::Error;
 use streamlab_engine::frontend::Catalog;
 use streamlab_engine::streaming::{
-    Checkpoint, CrashPoint, MemoryStream, OutputMode, Sink, SinkKind, StreamingConf, StreamingQuery,
+    Checkpoint, CrashPoint, OutputMode, Sink, SinkKind, Source, StreamingConf, StreamingQuery,
 };
 use streamlab_engine::types::{timestamp_type, DataType, Row, Value};
 
@@ -99,7 +99,7 @@ enum Action {
 enum Phase {
     Live(StreamingQuery),
     Dead(StreamingQuery),
-    Stopped(Checkpoint, Vec<MemoryStream>, Sink),
+    Stopped(Checkpoint, Vec<Box<dyn Source>>, Box<dyn Sink>),
 }
 
 fn sorted<T: Ord + Clone>(v: &[T]) -> Vec<T> {
@@ -108,10 +108,10 @@ fn sorted<T: Ord + Clone>(v: &[T]) -> Vec<T> {
     v
 }
 
-fn sink_of(p: &Phase) -> &Sink {
+fn sink_of(p: &Phase) -> &dyn Sink {
     match p {
-        Phase::Live(q) | Phase::Dead(q) => &q.sink,
-        Phase::Stopped(_, _, s) => s,
+        Phase::Live(q) | Phase::Dead(q) => q.sink.as_ref(),
+        Phase::Stopped(_, _, s) => s.as_ref(),
     }
 }
 
@@ -128,7 +128,7 @@ fn check(query: &str, mode: OutputMode, sink: SinkKind, actions: &[Action]) {
     let cat = catalog();
     let mut q =
         StreamingQuery::start(query, &cat, mode, StreamingConf::default()).expect("query starts");
-    q.sink = Sink::new(sink);
+    q.sink = sink.create();
     let mut ids = vec![(q.id.clone(), q.run_id.clone())];
     let mut phase = Phase::Live(q);
     for (i, action) in actions.iter().enumerate() {
@@ -145,7 +145,7 @@ fn check(query: &str, mode: OutputMode, sink: SinkKind, actions: &[Action]) {
             (Action::AddData(src, rows), Phase::Stopped(c, mut sources, s)) => {
                 let m = sources
                     .iter_mut()
-                    .find(|m| m.name == *src)
+                    .find(|m| m.name() == *src)
                     .unwrap_or_else(|| panic!("{at}: no source {src}"));
                 m.add_rows(rows).expect("rows fit");
                 Phase::Stopped(c, sources, s)
@@ -182,10 +182,10 @@ fn check(query: &str, mode: OutputMode, sink: SinkKind, actions: &[Action]) {
                     q.run_next_batch().is_none(),
                     "{at}: a dead query ran a batch"
                 );
-                assert_eq!(q.sink, after_crash, "{at}: a dead query wrote to the sink");
+                assert_eq!(q.sink.log(), after_crash.log(), "{at}: a dead query wrote to the sink");
                 if *point == CrashPoint::AfterOffsetLog {
                     assert_eq!(
-                        q.sink, before,
+                        q.sink.log(), before.log(),
                         "{at}: nothing reaches the sink before the batch runs"
                     );
                 }
@@ -211,7 +211,7 @@ fn check(query: &str, mode: OutputMode, sink: SinkKind, actions: &[Action]) {
                     s,
                 )
                 .expect("restarts");
-                assert_eq!(q.sink.kind, sink, "{at}: the sink survives the restart");
+                assert_eq!(q.sink.kind(), sink, "{at}: the sink survives the restart");
                 ids.push((q.id.clone(), q.run_id.clone()));
                 Phase::Live(q)
             }
@@ -541,7 +541,7 @@ fn crash_run_ids_differ_and_query_id_is_kept() {
 // ---------------------------------------------------------------------------------------
 
 /// Visible (batch id, row) of the sink, sorted.
-fn visible(sink: &Sink) -> Vec<(u64, Row)> {
+fn visible(sink: &dyn Sink) -> Vec<(u64, Row)> {
     sorted(
         &sink
             .visible_rows()
@@ -559,7 +559,7 @@ fn fresh(query: &str, kind: SinkKind) -> StreamingQuery {
         StreamingConf::default(),
     )
     .expect("starts");
-    q.sink = Sink::new(kind);
+    q.sink = kind.create();
     q
 }
 
@@ -578,7 +578,7 @@ fn run_clean(query: &str, kind: SinkKind, steps: &[Vec<Row>]) -> CleanRun {
         }
     }
     let commits = q.checkpoint.commits.iter().map(|c| c.batch_id).collect();
-    (visible(&q.sink), per_batch, commits)
+    (visible(q.sink.as_ref()), per_batch, commits)
 }
 
 /// Runs the steps, crashing batch `crash_batch` at `point`, restarting right away and
@@ -630,7 +630,7 @@ fn run_crashing(
         assert!(q.exception().is_none(), "{:?}", q.exception());
     }
     let commits = q.checkpoint.commits.iter().map(|c| c.batch_id).collect();
-    (visible(&q.sink), commits, crashed)
+    (visible(q.sink.as_ref()), commits, crashed)
 }
 
 /// Removes `sub` from `all` as a multiset; `None` if some element of `sub` is missing.
@@ -727,7 +727,7 @@ fn the_memory_sink_cannot_resume_in_append_mode() {
     q.add_data("clicks", &[click("e1", 2, 0)]).unwrap();
     q.run_next_batch().unwrap();
     let (c, sources, sink) = q.stop();
-    assert_eq!(sink.kind, SinkKind::Memory);
+    assert_eq!(sink.kind(), SinkKind::Memory);
     let err = StreamingQuery::restart(text, &cat, OutputMode::Append, StreamingConf::default(), c, sources, sink).unwrap_err();
     assert!(err.to_string().starts_with("This query does not support recovering from checkpoint location."), "{err}");
 }

@@ -79,7 +79,7 @@ fn continuous_accepts_map_like_queries_only() {
 #[test]
 fn the_sink_can_be_written_in_the_query() {
     let q = start("s.select('k').writeStream.format('kafka').option('topic', 't')").unwrap();
-    assert_eq!(q.sink.kind, SinkKind::Kafka);
+    assert_eq!(q.sink.kind(), SinkKind::Kafka);
     let Err(Error::Analysis(e)) = start("s.select('k').writeStream.trigger(once=True, availableNow=True)") else { panic!("two triggers") };
     assert_eq!(e.error_class, "ONLY_ALLOW_SINGLE_TRIGGER");
 }
@@ -108,11 +108,11 @@ fn available_now_respects_max_files_per_trigger_and_once_ignores_it() {
 
 #[test]
 fn a_socket_source_cannot_replay_after_a_crash() {
-    use streamlab_engine::streaming::{CrashPoint, Sink, SinkKind, SourceKind};
+    use streamlab_engine::streaming::{CrashPoint, SinkKind, SourceKind};
     let text = "s.select('k', 'ts')";
     let mut q = start(text).unwrap();
     q.set_source_kind("s", SourceKind::Socket);
-    q.sink = Sink::new(SinkKind::File);
+    q.sink = SinkKind::File.create();
     q.add_data("s", &rows(&[1, 2])).unwrap();
     // Batch 0 logs its offsets, then the process dies before running it.
     assert!(q.run_next_batch_crashing(Some(CrashPoint::AfterOffsetLog)).is_none());

@@ -15,7 +15,7 @@ use streamlab_engine::execution::group_state::CallReason;
 use streamlab_engine::execution::state_rows::{KeptReason, StateCell, StateNote, StateRowLabel};
 use streamlab_engine::frontend::compile;
 use streamlab_engine::scenario::{display_value, row_to_json, value_to_json, Scenario};
-use streamlab_engine::streaming::{BatchResult, CrashPoint, OutputMode, Sink, SinkKind, StartOptions, StreamingConf, StreamingQuery, Trigger};
+use streamlab_engine::streaming::{BatchResult, CrashPoint, OutputMode, SinkKind, StartOptions, StreamingConf, StreamingQuery, Trigger};
 use streamlab_engine::types::{format_timestamp_us, parse_timestamp_us, spark_type_name, DataType, Row, Value};
 use streamlab_engine::Error;
 
@@ -756,8 +756,8 @@ impl Session {
                 // A temporary checkpoint is not reused: the next start begins again from batch 0
                 // (and a memory sink is a new, empty sink).
                 let checkpoint = if self.temporary {
-                    if sink.kind == SinkKind::Memory {
-                        sink = Sink::new(SinkKind::Memory);
+                    if sink.kind() == SinkKind::Memory {
+                        sink = SinkKind::Memory.create();
                     }
                     streamlab_engine::streaming::Checkpoint::default()
                 } else {
@@ -994,7 +994,7 @@ impl Session {
         let cp = &q.checkpoint;
         let sink_rows = q
             .sink
-            .written
+            .written()
             .iter()
             .zip(q.sink.duplicate_flags())
             .map(|(w, duplicate)| {
@@ -1008,7 +1008,7 @@ impl Session {
             })
             .collect();
         RecoveryView {
-            sink: q.sink.kind,
+            sink: q.sink.kind(),
             sink_from_query: q.sink_named_in_query(),
             query_id: q.id.clone(),
             run_id: q.run_id.clone(),

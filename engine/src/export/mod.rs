@@ -20,8 +20,7 @@ use serde_json::{json, Map, Value as Json};
 
 use crate::error::Error;
 use crate::scenario::{run, value_to_json, Scenario};
-use crate::streaming::source::{kafka_schema, rate_schema};
-use crate::streaming::{SourceKind, Trigger};
+use crate::streaming::Trigger;
 use crate::types::{DataType, Row};
 
 /// The runner every exported script ends with.
@@ -155,12 +154,7 @@ fn trigger_note(t: Trigger) -> String {
 fn kind_note(scenario: &Scenario) -> Result<Option<String>, Error> {
     let mut note = String::new();
     for (name, def) in &scenario.sources {
-        let what = match def.source_kind()? {
-            SourceKind::Kafka { .. } => "a Kafka topic: its records are written as files with Kafka's columns (key, value, topic, partition, offset, timestamp, timestampType); on a cluster read it with spark.readStream.format(\"kafka\")",
-            SourceKind::Rate { .. } => "the rate source: the rows it made at each of the lab's triggers are written as files; spark.readStream.format(\"rate\") makes them from the wall clock instead",
-            SourceKind::Socket => "a socket source: its lines are written as files; spark.readStream.format(\"socket\") reads a TCP socket and cannot replay after a restart",
-            SourceKind::Memory | SourceKind::File { .. } => continue,
-        };
+        let Some(what) = def.source_kind()?.create(name, &[]).export_note() else { continue };
         note.push_str(&format!("# '{name}' is {what}.\n"));
     }
     Ok((!note.is_empty()).then_some(note))
@@ -173,11 +167,10 @@ fn feeds(scenario: &Scenario) -> Result<Map<String, Json>, Error> {
         .sources
         .iter()
         .map(|(name, def)| {
-            Ok(match def.source_kind()? {
-                SourceKind::Kafka { .. } => Some((name.clone(), kafka_schema())),
-                SourceKind::Rate { .. } => Some((name.clone(), rate_schema())),
-                _ => None,
-            })
+            // The sources whose rows Spark cannot make from the scenario's events (Kafka
+            // records, rate rows), with the schema they read.
+            let source = def.source_kind()?.create(name, &[]);
+            Ok(source.exports_made_rows().then(|| (name.clone(), source.columns())))
         })
         .collect::<Result<Vec<_>, Error>>()?
         .into_iter()

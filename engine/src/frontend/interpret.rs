@@ -509,13 +509,11 @@ impl<'a> Evaluator<'a> {
             }
             "format" => {
                 if let Some((Py::Str(f), fspan)) = pos.first() {
-                    self.sink = Some(match f.to_ascii_lowercase().as_str() {
-                        "memory" => SinkKind::Memory,
-                        "console" => SinkKind::Console,
-                        "kafka" => SinkKind::Kafka,
-                        "parquet" | "json" | "csv" | "orc" | "text" | "delta" => SinkKind::File,
-                        other => return Err(perr(format!("the sink format '{other}' is not modelled; use memory, console, kafka, parquet/json/csv or foreachBatch"), *fspan)),
-                    });
+                    let Some(kind) = SinkKind::from_format(f) else {
+                        let other = f.to_ascii_lowercase();
+                        return Err(perr(format!("the sink format '{other}' is not modelled; use memory, console, kafka, parquet/json/csv or foreachBatch"), *fspan));
+                    };
+                    self.sink = Some(kind);
                 }
                 return Ok(Py::WriteStream { df });
             }

@@ -6,7 +6,7 @@
 use crate::analysis::{check_start, resolve, SinkCapabilities, StartRequest};
 use crate::error::Error;
 use crate::plan::{Catalog, OutputMode};
-use crate::streaming::{Checkpoint, MemoryStream, Sink, StartOptions, StreamingConf, StreamingQuery, Trigger};
+use crate::streaming::{Checkpoint, Sink, Source, StartOptions, StreamingConf, StreamingQuery, Trigger};
 
 use super::compile;
 
@@ -31,13 +31,13 @@ impl StreamingQuery {
         let plan = resolve(&compiled.plan)?;
         let mode = compiled.output_mode.unwrap_or(mode);
         let trigger = compiled.trigger.unwrap_or_default();
-        let sink = compiled.sink.or(options.default_sink);
+        let sink = compiled.sink.or(options.default_sink).map(|k| k.create());
         let has_location = options.checkpoint_location.map(|set| set || compiled.checkpoint_location.is_some());
         let outcome = check_start(&StartRequest {
             plan: &plan,
             mode,
             continuous: matches!(trigger, Trigger::Continuous { .. }),
-            sink: sink.as_ref().map(|k| k as &dyn SinkCapabilities),
+            sink: sink.as_deref().map(|s| s as &dyn SinkCapabilities),
             query_name: compiled.query_name.as_deref(),
             sink_named_in_query: compiled.sink.is_some(),
             checkpoint_location: has_location,
@@ -48,8 +48,8 @@ impl StreamingQuery {
         q.checkpoint_location = compiled.checkpoint_location;
         q.name = compiled.query_name;
         q.set_start_outcome(compiled.sink.is_some(), outcome.temporary_checkpoint);
-        if let Some(kind) = sink {
-            q.sink = Sink::new(kind);
+        if let Some(sink) = sink {
+            q.sink = sink;
         }
         Ok(q)
     }
@@ -69,8 +69,8 @@ impl StreamingQuery {
         mode: OutputMode,
         conf: StreamingConf,
         checkpoint: Checkpoint,
-        sources: Vec<MemoryStream>,
-        sink: Sink,
+        sources: Vec<Box<dyn Source>>,
+        sink: Box<dyn Sink>,
     ) -> Result<StreamingQuery, Error> {
         let conf = StreamingQuery::restored_conf(conf, &checkpoint);
         let mut q = StreamingQuery::start(text, catalog, mode, conf)?;

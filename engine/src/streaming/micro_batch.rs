@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use super::sink::{CrashPoint, Sink, SinkKind};
 use super::progress::{SinkProgress, SourceProgress, StateOperatorProgress, StreamingQueryProgress};
-use super::source::{batch_to_rows, batch_to_rows_pruned, MemoryStream};
+use super::source::{batch_to_rows, batch_to_rows_pruned, MemoryStream, Source, SourceKind};
 use super::watermark_propagator;
 use super::watermark_tracker::{MultipleWatermarkPolicy, WatermarkTracker};
 use super::trigger::Trigger;
@@ -144,7 +144,7 @@ pub struct StreamingQuery {
     mode: OutputMode,
     conf: StreamingConf,
     /// Sources by index (order of first appearance in the plan).
-    sources: Vec<MemoryStream>,
+    sources: Vec<Box<dyn Source>>,
     /// End offsets of the last executed batch.
     committed: Vec<Option<i64>>,
     next_batch_id: u64,
@@ -157,7 +157,7 @@ pub struct StreamingQuery {
     /// Offset log, commit log and state versions.
     pub checkpoint: Checkpoint,
     /// Where the rows go (survives restarts, like the system it stands for).
-    pub sink: Sink,
+    pub sink: Box<dyn Sink>,
     /// How batches are triggered.
     pub trigger: Trigger,
     /// `option("checkpointLocation", ...)` as written in the query, if any.
@@ -265,12 +265,12 @@ impl StreamingQuery {
     /// A query over an already checked and optimized plan
     /// ([`crate::execution::optimizer::optimize`]).
     pub fn from_plan(plan: Plan, catalog: &Catalog, mode: OutputMode, conf: StreamingConf) -> StreamingQuery {
-        let mut sources: Vec<(usize, MemoryStream)> = Vec::new();
+        let mut sources: Vec<(usize, Box<dyn Source>)> = Vec::new();
         let mut delays: BTreeMap<usize, DelayMs> = BTreeMap::new();
         plan.walk(&mut |p| match &p.node {
             Node::Source { name, index } if !sources.iter().any(|(i, _)| i == index) => {
                 let schema: Vec<(String, DataType)> = catalog.streams.get(name).cloned().unwrap_or_default();
-                sources.push((*index, MemoryStream::new(name, &schema)));
+                sources.push((*index, Box::new(MemoryStream::new(name, &schema))));
             }
             Node::Watermark { delay_ms, watermark_index, .. } => {
                 delays.insert(*watermark_index, *delay_ms);
@@ -285,7 +285,7 @@ impl StreamingQuery {
                 first_watermark = Some(*watermark_index);
             }
         });
-        let sources: Vec<MemoryStream> = sources.into_iter().map(|(_, s)| s).collect();
+        let sources: Vec<Box<dyn Source>> = sources.into_iter().map(|(_, s)| s).collect();
         let n = sources.len();
         let tracker = WatermarkTracker::new(conf.watermark_policy, delays.into_values().collect());
         let checkpoint = Checkpoint { query_id: Some(uuid_from_seed(1)), runs: 1, ..Checkpoint::new(conf.min_deltas_for_snapshot, conf.min_batches_to_retain) };
@@ -308,7 +308,7 @@ impl StreamingQuery {
             rerun: None,
             source_columns: plan_source_columns,
             first_watermark,
-            sink: Sink::new(SinkKind::Memory),
+            sink: SinkKind::Memory.create(),
             trigger: Trigger::Default,
             checkpoint_location: None,
             terminated: false,
@@ -402,7 +402,7 @@ impl StreamingQuery {
 
     /// Names of the streaming sources the query reads, in source-index order.
     pub fn source_names(&self) -> Vec<String> {
-        self.sources.iter().map(|s| s.name.clone()).collect()
+        self.sources.iter().map(|s| s.name().to_string()).collect()
     }
 
     /// Sets the clock the next trigger reads (`batchTimestampMs`), ms since the epoch.
@@ -422,7 +422,7 @@ impl StreamingQuery {
         if rows.is_empty() {
             return Ok(());
         }
-        let Some(s) = self.sources.iter_mut().find(|s| s.name == source) else {
+        let Some(s) = self.sources.iter_mut().find(|s| s.name() == source) else {
             return Ok(());
         };
         s.add_rows(rows).map_err(|message| {
@@ -431,17 +431,21 @@ impl StreamingQuery {
         Ok(())
     }
 
-    /// Sets what kind of source `name` stands for (file with `maxFilesPerTrigger`, socket, ...).
-    pub fn set_source_kind(&mut self, name: &str, kind: super::source::SourceKind) {
-        if let Some(s) = self.sources.iter_mut().find(|s| s.name == name) {
-            s.kind = kind;
+    /// Sets what kind of source `name` stands for (file with `maxFilesPerTrigger`, socket, ...):
+    /// a new source of that kind over the same schema ([`SourceKind::create`]), set before
+    /// any data is added. A source already of `kind` is kept as it is.
+    pub fn set_source_kind(&mut self, name: &str, kind: SourceKind) {
+        if let Some(s) = self.sources.iter_mut().find(|s| s.name() == name) {
+            if s.kind() != kind {
+                *s = kind.create(name, &s.columns());
+            }
         }
     }
 
     /// For a Kafka source: the schema of the events written into `value`.
     pub fn set_payload_schema(&mut self, name: &str, schema: Vec<(String, DataType)>) {
-        if let Some(s) = self.sources.iter_mut().find(|s| s.name == name) {
-            s.payload_schema = schema;
+        if let Some(s) = self.sources.iter_mut().find(|s| s.name() == name) {
+            s.set_payload_schema(schema);
         }
     }
 
@@ -566,7 +570,7 @@ impl StreamingQuery {
         let reason = self.explaining.then(|| if rerun_pending { BatchReason::Recovered } else if new_data { BatchReason::NewData { rows: 0 } } else { self.watermark_moved() });
         if let Some(e) = self.deferred_failure.take() {
             // The batch is planned (its offsets are logged) and fails; the query terminates.
-            let end: Vec<Option<i64>> = self.sources.iter().map(MemoryStream::latest_offset).collect();
+            let end: Vec<Option<i64>> = self.sources.iter().map(|s| s.latest_offset()).collect();
             let entry = self.offset_entry(self.next_batch_id, self.tracker.current(), end);
             self.checkpoint.log_offsets(entry);
             self.failure = Some(e);
@@ -601,7 +605,7 @@ impl StreamingQuery {
         for (i, s) in self.sources.iter().enumerate() {
             let batches = s.get_batch(self.committed[i], end[i]);
             let rows: Vec<Row> = batches.iter().flat_map(|b| batch_to_rows_pruned(b, self.source_columns.get(&i).map(Vec::as_slice))).collect();
-            input_by_source.insert(s.name.clone(), batches);
+            input_by_source.insert(s.name().to_string(), batches);
             inputs.push(rows);
         }
         let input_rows: u64 = inputs.iter().map(|r| r.len() as u64).sum();
@@ -760,10 +764,10 @@ impl StreamingQuery {
         let mut rows = Vec::with_capacity(fates.len());
         for (i, s) in self.sources.iter().enumerate() {
             let first = s.first_row_index(self.committed[i]);
-            let source_rows = input_by_source.get(&s.name).map(|b| b.iter().flat_map(batch_to_rows).collect::<Vec<Row>>()).unwrap_or_default();
+            let source_rows = input_by_source.get(s.name()).map(|b| b.iter().flat_map(batch_to_rows).collect::<Vec<Row>>()).unwrap_or_default();
             for (k, row) in source_rows.into_iter().enumerate() {
                 rows.push(RowExplanation {
-                    source: s.name.clone(),
+                    source: s.name().to_string(),
                     offset: first + k,
                     row,
                     event_time_us: times.next().flatten(),
@@ -818,7 +822,7 @@ impl StreamingQuery {
 
     /// Stops the query; what survives is its checkpoint, its (replayable) sources and its
     /// sink.
-    pub fn stop(self) -> (Checkpoint, Vec<MemoryStream>, Sink) {
+    pub fn stop(self) -> (Checkpoint, Vec<Box<dyn Source>>, Box<dyn Sink>) {
         (self.checkpoint, self.sources, self.sink)
     }
 
@@ -838,12 +842,12 @@ impl StreamingQuery {
     /// # Errors
     /// The checkpoint checks ([`crate::checkpoint::check_recoverable`],
     /// [`crate::checkpoint::check_compatible`]).
-    pub fn resume_on(&mut self, mode: OutputMode, checkpoint: Checkpoint, sources: Vec<MemoryStream>, sink: Sink) -> Result<(), Error> {
-        cp::check_recoverable(&checkpoint, sink.kind.recovers_from_checkpoint(mode))?;
+    pub fn resume_on(&mut self, mode: OutputMode, checkpoint: Checkpoint, sources: Vec<Box<dyn Source>>, sink: Box<dyn Sink>) -> Result<(), Error> {
+        cp::check_recoverable(&checkpoint, sink.recovers_from_checkpoint(mode))?;
         cp::check_compatible(&checkpoint, &self.plan, self.sources.len())?;
         for mut s in sources {
             s.on_restart();
-            if let Some(slot) = self.sources.iter_mut().find(|x| x.name == s.name) {
+            if let Some(slot) = self.sources.iter_mut().find(|x| x.name() == s.name()) {
                 *slot = s;
             }
         }
@@ -871,8 +875,8 @@ impl StreamingQuery {
             // the topic, skipping what it already holds.
             None => {
                 for (i, s) in self.sources.iter().enumerate() {
-                    if let super::source::SourceKind::Kafka { starting_latest: true, .. } = s.kind {
-                        self.committed[i] = s.latest_offset();
+                    if let Some(start) = s.initial_offset() {
+                        self.committed[i] = Some(start);
                     }
                 }
             }
@@ -992,16 +996,9 @@ impl StreamingQuery {
             state_operators: state.to_vec(),
             sources,
             sink: SinkProgress {
-                description: match self.sink.kind {
-                    SinkKind::Memory => "MemorySink".into(),
-                    SinkKind::Console => "org.apache.spark.sql.execution.streaming.ConsoleTable$@".into(),
-                    SinkKind::File => "FileSink[<checkpoint>/out]".into(),
-                    SinkKind::Kafka => "KafkaTable".into(),
-                    SinkKind::ForeachBatchNaive | SinkKind::ForeachBatchIdempotent => "ForeachBatchSink".into(),
-                    SinkKind::Foreach => "ForeachWriterTable".into(),
-                },
+                description: self.sink.progress_description().into(),
                 // V1 sinks (file, foreachBatch) report -1.
-                num_output_rows: if matches!(self.sink.kind, SinkKind::File | SinkKind::ForeachBatchNaive | SinkKind::ForeachBatchIdempotent) { -1 } else { output_rows as i64 },
+                num_output_rows: if self.sink.reports_output_rows() { output_rows as i64 } else { -1 },
             },
         }
     }

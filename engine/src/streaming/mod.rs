@@ -14,7 +14,7 @@ pub use micro_batch::{BatchResult, Checkpoint, CommitLogEntry, EventTimeSummary,
 pub use crate::plan::OutputMode;
 
 pub use progress::{parse_progress, StateOperatorProgress, StreamingQueryProgress};
-pub use sink::{CrashPoint, Sink, SinkKind};
-pub use source::{kafka_schema, rate_schema, MemoryStream, SourceKind};
+pub use sink::{CrashPoint, DeliveryGuarantee, Sink, SinkKind};
+pub use source::{kafka_schema, rate_schema, MemoryStream, Source, SourceKind};
 pub use trigger::{Trigger, TriggerArg};
 pub use watermark_tracker::{MultipleWatermarkPolicy, WatermarkTracker};

@@ -5,19 +5,6 @@ use streamlab_engine::streaming::{CrashPoint, SinkKind};
 
 use crate::Lab;
 
-/// The i18n key of a sink's label.
-fn sink_label(kind: SinkKind) -> &'static str {
-    match kind {
-        SinkKind::Memory => "sink.memory",
-        SinkKind::Console => "sink.console",
-        SinkKind::File => "sink.file",
-        SinkKind::Kafka => "sink.kafka",
-        SinkKind::ForeachBatchNaive => "sink.fb-naive",
-        SinkKind::ForeachBatchIdempotent => "sink.fb-idempotent",
-        SinkKind::Foreach => "sink.foreach",
-    }
-}
-
 fn crash_key(point: CrashPoint) -> &'static str {
     match point {
         CrashPoint::AfterOffsetLog => "crash.after-offset-log",
@@ -45,12 +32,12 @@ pub fn RecoveryPanel() -> impl IntoView {
                         }
                     }>
                         {SinkKind::ALL.into_iter().map(|k| view! {
-                            <option value=k.id() selected=move || rec().is_some_and(|r| r.sink == k)>{move || lab.t(sink_label(k))}</option>
+                            <option value=k.id() selected=move || rec().is_some_and(|r| r.sink == k)>{move || lab.t(k.label_key())}</option>
                         }).collect_view()}
                     </select>
                 </label>
                 <span class="guarantee" data-testid="sink-guarantee">
-                    {move || rec().map(|r| if r.sink.exactly_once() { lab.t("guarantee.exactly") } else { lab.t("guarantee.atleast") })}
+                    {move || rec().map(|r| lab.t(r.sink.guarantee().label_key()))}
                 </span>
             </div>
             <label class="row">
