@@ -144,12 +144,12 @@ pub fn sorted<T: Ord + Clone>(rows: &[T]) -> Vec<T> {
 }
 
 /// A row as `[a, 1, 2026-01-01T12:00:00Z]`.
-pub fn show_row(row: &Row) -> String {
+pub fn show_row(row: &[Value]) -> String {
     format!("[{}]", row.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "))
 }
 
 fn show_rows(rows: &[Row]) -> String {
-    format!("{{{}}}", rows.iter().map(show_row).collect::<Vec<_>>().join(", "))
+    format!("{{{}}}", rows.iter().map(|r| show_row(r)).collect::<Vec<_>>().join(", "))
 }
 
 /// The first rows of a script's action, for the progress listing (the script is described
@@ -255,7 +255,7 @@ impl StreamTest {
             let outcome = catch_unwind(AssertUnwindSafe(|| s.act(action)));
             let outcome = match outcome {
                 Ok(r) => r,
-                Err(p) => Err(panic_text(&p)),
+                Err(p) => Err(panic_text(&*p)),
             };
             if let Err(why) = outcome {
                 s.fail(i, &descriptions, &why);
@@ -274,7 +274,7 @@ impl StreamTest {
     }
 }
 
-fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
+fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
     p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_else(|| "a panic without a message".into())
 }
 
