@@ -1,14 +1,18 @@
 //! The checkpoint's state versions (`checkpoint::StateVersions`): every retained version
 //! loads back to exactly the state the live query held after that batch, older ones are
-//! gone, and a restart after the snapshot moved on continues as if nothing happened.
+//! gone, and a restart after the snapshot moved on continues as if nothing happened. The
+//! queries run through the test driver's step-by-step API (`support::Stream`).
+
+mod support;
 
 use std::collections::BTreeMap;
 
 use streamlab_engine::checkpoint::StateVersion;
 use streamlab_engine::execution::OperatorState;
-use streamlab_engine::streaming::{OutputMode, SinkKind, StreamingConf, StreamingQuery};
+use streamlab_engine::streaming::{OutputMode, SinkKind, StreamingConf};
 use streamlab_engine::types::Row;
 use streamlab_engine::workloads::{self, ALL};
+use support::{test_stream, Start, Stream};
 
 /// Every state row of every operator, as text, in key order.
 fn dump(states: &BTreeMap<usize, OperatorState>) -> Vec<String> {
@@ -53,7 +57,7 @@ fn queries() -> Vec<(&'static str, OutputMode)> {
 
 /// 500 events a batch: 500 × 90 ms = 45 s of event time, so over 40 batches (30 minutes)
 /// the 10-minute watermark evicts state while new keys arrive.
-fn add(q: &mut StreamingQuery, batch: usize, with_orders: bool) {
+fn add(q: &mut Stream, batch: usize, with_orders: bool) {
     q.add_data("clicks", &workloads::clicks(batch * 500, 500)).expect("clicks fit");
     if with_orders {
         q.add_data("orders", &workloads::orders(batch * 500, 500)).expect("orders fit");
@@ -63,22 +67,22 @@ fn add(q: &mut StreamingQuery, batch: usize, with_orders: bool) {
 #[test]
 fn every_retained_version_loads_the_state_the_batch_left() {
     for (text, mode) in queries() {
-        let mut q = StreamingQuery::start(text, &workloads::catalog(), mode, conf()).expect("query");
+        let mut q = test_stream(text, mode, workloads::catalog()).conf(conf()).start().expect("query");
         let with_orders = text.contains("orders");
         // live[v] = the state after the batch that committed version v.
         let mut live: Vec<Vec<String>> = vec![Vec::new()];
         for b in 0..40 {
             add(&mut q, b, with_orders);
-            let r = q.run_next_batch().expect("a batch");
+            let r = q.run_batch().expect("a batch");
             assert_eq!(r.batch_id as usize, live.len() - 1);
-            live.push(dump(q.states()));
+            live.push(dump(q.query().states()));
             // No-data batches (eviction) commit versions too.
-            while let Some(r) = q.run_next_batch() {
+            while let Some(r) = q.run_batch() {
                 assert!(r.no_data);
-                live.push(dump(q.states()));
+                live.push(dump(q.query().states()));
             }
         }
-        let versions = &q.checkpoint.state;
+        let versions = &q.checkpoint().state;
         let latest = versions.latest_version();
         assert_eq!(latest as usize, live.len() - 1, "{text}");
         assert!(live.iter().any(|s| !s.is_empty()), "{text}: the query keeps state");
@@ -93,8 +97,8 @@ fn every_retained_version_loads_the_state_the_batch_left() {
         }
         assert!(versions.load(snapshot - 1).is_none(), "{text}: version {} was cleaned up", snapshot - 1);
         // The logs keep batches latest - 1 - 7 ..= latest - 1 (batch N commits version N + 1).
-        assert_eq!(q.checkpoint.offsets.len(), 8, "{text}");
-        assert_eq!(q.checkpoint.commits.first().map(|c| c.batch_id), Some(latest - 1 - 7), "{text}");
+        assert_eq!(q.checkpoint().offsets.len(), 8, "{text}");
+        assert_eq!(q.checkpoint().commits.first().map(|c| c.batch_id), Some(latest - 1 - 7), "{text}");
     }
 }
 
@@ -105,17 +109,15 @@ fn restart_after_snapshots_moved_continues_exactly() {
     for (text, mode) in queries() {
         let with_orders = text.contains("orders");
         let run = |stop_at: Option<usize>| -> Vec<Vec<Row>> {
-            let catalog = workloads::catalog();
-            let mut q = StreamingQuery::start(text, &catalog, mode, conf()).expect("query");
-            q.sink = SinkKind::ForeachBatchIdempotent.create();
+            let mut q = test_stream(text, mode, workloads::catalog()).conf(conf()).sink(SinkKind::ForeachBatchIdempotent).start().expect("query");
             let mut out = Vec::new();
             for b in 0..50 {
                 if Some(b) == stop_at {
-                    let (cp, sources, sink) = q.stop();
-                    q = StreamingQuery::restart(text, &catalog, mode, conf(), cp, sources, sink).expect("restart");
+                    q.stop();
+                    q.start_again(Start::same()).expect("restart");
                 }
                 add(&mut q, b, with_orders);
-                out.extend(q.process_all_available().into_iter().map(|r| r.rows));
+                out.extend(q.process_all_available().iter().map(|r| r.rows.clone()));
             }
             out
         };

@@ -13,8 +13,11 @@
 //! - where lineage reaches the sink, the `Emitted` fates are the output rows, each once;
 //! - the reason: new data for a batch with input, the watermark moving for a no-data batch.
 //!
-//! Prints how many cases, batches, rows and late fates it checked.
+//! Prints how many cases, batches, rows and late fates it checked. (It starts a query only to
+//! read its plan, through the test driver, `support`.)
 #![allow(clippy::disallowed_methods)] // a test, bench or example may read files and the clock
+
+mod support;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -23,7 +26,7 @@ use std::process::ExitCode;
 use streamlab_engine::analysis::{Node, Plan};
 use streamlab_engine::execution::explain::{BatchReason, RowFate};
 use streamlab_engine::scenario::{check_with, judge, run_explained, Driver, Scenario, Verdict};
-use streamlab_engine::streaming::StreamingQuery;
+use support::test_stream;
 
 #[derive(Default)]
 struct Counts {
@@ -114,8 +117,8 @@ fn check_case(scenario: &Scenario, driver: Driver, c: &mut Counts) -> Result<(),
         return Ok(());
     }
     let Ok((catalog, mode, conf)) = scenario.setup() else { return Ok(()) };
-    let Ok(q) = StreamingQuery::start(&scenario.query, &catalog, mode, conf) else { return Ok(()) };
-    let plan = q.plan();
+    let Ok(q) = test_stream(&scenario.query, mode, catalog).conf(conf).start() else { return Ok(()) };
+    let plan = q.query().plan();
     let blind = untraceable(plan);
     let lineage_to_sink = {
         let mut ok = true;

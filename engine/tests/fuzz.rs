@@ -16,7 +16,12 @@
 //! `STREAMLAB_FUZZ_ITERS=1000000 cargo test --release -p streamlab-engine --test fuzz -- --nocapture`
 //! (`STREAMLAB_FUZZ_SEED` picks another base seed; every finding prints the seed that
 //! reproduces it with `STREAMLAB_FUZZ_ONE=<seed>`).
+//!
+//! The queries start, run and restart through the test driver's step-by-step API
+//! (`support::Stream`): the input is random, so there is no fixed script.
 #![allow(clippy::disallowed_methods)] // a test, bench or example may read files and the clock
+
+mod support;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -25,8 +30,9 @@ use std::time::{Duration, Instant};
 
 use streamlab_engine::frontend::{compile, Catalog};
 use streamlab_engine::scenario::value_to_json;
-use streamlab_engine::streaming::{BatchResult, OutputMode, SinkKind, StreamingConf, StreamingQuery};
+use streamlab_engine::streaming::{BatchResult, OutputMode, SinkKind};
 use streamlab_engine::types::{timestamp_type, DataType, Row, Value};
+use support::{test_stream, Start};
 
 /// SplitMix64: small, fast and deterministic.
 struct Rng(u64);
@@ -279,11 +285,7 @@ struct EngineRun {
 }
 
 fn run_engine(text: &str, mode: OutputMode, clicks: &[Row], views: &[Row], r: &mut Rng) -> EngineRun {
-    let catalog = catalog();
-    let conf = StreamingConf::default();
-    let Ok(mut q) = StreamingQuery::start(text, &catalog, mode, conf.clone()) else { return EngineRun { batches: vec![], started: false } };
-    q.sink = SinkKind::ForeachBatchNaive.create();
-    let mut batches = Vec::new();
+    let Ok(mut q) = test_stream(text, mode, catalog()).sink(SinkKind::ForeachBatchNaive).start() else { return EngineRun { batches: vec![], started: false } };
     let steps = 1 + r.below(6);
     let cut = |len: usize, k: usize| len * k / steps;
     for k in 0..steps {
@@ -295,22 +297,21 @@ fn run_engine(text: &str, mode: OutputMode, clicks: &[Row], views: &[Row], r: &m
         if !v.is_empty() && text.contains("views") {
             q.add_data("views", v).expect("views fit");
         }
-        q.set_clock_ms(k as i64 * 1_000);
-        batches.extend(q.process_all_available());
+        q.set_clock(k as i64 * 1_000);
+        q.process_all_available();
         if q.exception().is_some() {
             break;
         }
         if r.chance(25) {
             // Stop and restart on the same checkpoint.
             RESTARTS.fetch_add(1, Ordering::Relaxed);
-            let (checkpoint, sources, sink) = q.stop();
-            match StreamingQuery::restart(text, &catalog, mode, conf.clone(), checkpoint, sources, sink) {
-                Ok(again) => q = again,
-                Err(e) => panic!("restart of a query that started refused: {e}"),
+            q.stop();
+            if let Err(e) = q.start_again(Start::same()) {
+                panic!("restart of a query that started refused: {e}");
             }
         }
     }
-    EngineRun { batches, started: true }
+    EngineRun { batches: q.into_parts().1, started: true }
 }
 
 /// The rows of a table as sortable text (doubles rounded to 9 significant digits).
@@ -355,8 +356,7 @@ fn engine_input(seed: u64) -> Option<String> {
     if mode == OutputMode::Complete && recomputable {
         let streamed = run.batches.last()?;
         // One batch with everything, no restart.
-        let catalog = catalog();
-        let mut q = StreamingQuery::start(&text, &catalog, mode, StreamingConf::default()).expect("started before");
+        let mut q = test_stream(&text, mode, catalog()).start().expect("started before");
         if !clicks.is_empty() {
             q.add_data("clicks", &clicks).expect("clicks fit");
         }
@@ -458,7 +458,7 @@ fn frontend_check(seed: u64) -> Option<String> {
     let catalog = catalog();
     let _ = compile(&text, &catalog);
     for mode in [OutputMode::Append, OutputMode::Update, OutputMode::Complete] {
-        if let Ok(mut q) = StreamingQuery::start(&text, &catalog, mode, StreamingConf::default()) {
+        if let Ok(mut q) = test_stream(&text, mode, catalog.clone()).start() {
             // One small batch through whatever compiled.
             let _ = q.add_data("clicks", &[vec![Value::str("u1"), Value::Long(1), Value::Timestamp(1_767_268_800_000_000)]]);
             let _ = q.process_all_available();

@@ -1,8 +1,13 @@
 //! A Kafka-like source: records with Kafka's schema; the event JSON is in `value` as bytes.
+//! The scenario tests go through `scenario::run` (the harness's loop, as the lab loads a
+//! Kafka scenario); the restart test is a `testStream` script (`support`).
+
+mod support;
 
 use serde_json::json;
 use streamlab_engine::scenario::{run, Scenario};
 use streamlab_engine::Error;
+use support::*;
 
 fn scenario(query: &str) -> Scenario {
     Scenario::from_json(
@@ -62,23 +67,25 @@ fn from_json_on_the_raw_bytes_is_rejected() {
 #[test]
 fn starting_offsets_latest_skips_what_a_new_query_finds() {
     use streamlab_engine::frontend::Catalog;
-    use streamlab_engine::streaming::{kafka_schema, Checkpoint, OutputMode, SinkKind, SourceKind, StreamingConf, StreamingQuery};
-    use streamlab_engine::types::{DataType, Value};
+    use streamlab_engine::streaming::{kafka_schema, OutputMode, SinkKind, SourceKind};
+    use streamlab_engine::types::DataType;
     let mut c = Catalog::default();
     c.streams.insert("t".into(), kafka_schema());
-    let text = "t.select('offset')";
     let run = |latest: bool| {
-        let mut q = StreamingQuery::start(text, &c, OutputMode::Append, StreamingConf::default()).unwrap();
-        q.set_source_kind("t", SourceKind::Kafka { partitions: 1, starting_latest: latest });
-        q.set_payload_schema("t", vec![("n".into(), DataType::Int64)]);
-        q.add_data("t", &[vec![Value::Long(1)]]).unwrap();
-        q.run_next_batch().unwrap();
-        // Stop, write one more record while down, and start a NEW query (no checkpoint).
-        let (_, mut src, _) = q.stop();
-        src[0].add_rows(&[vec![Value::Long(2)]]).unwrap();
-        let mut q = StreamingQuery::restart(text, &c, OutputMode::Append, StreamingConf::default(), Checkpoint::default(), src, SinkKind::Console.create()).unwrap();
-        q.add_data("t", &[vec![Value::Long(3)]]).unwrap();
-        q.process_all_available().iter().map(|b| b.rows.len()).sum::<usize>()
+        let s = test_stream("t.select('offset')", OutputMode::Append, c.clone())
+            .source_kind("t", SourceKind::Kafka { partitions: 1, starting_latest: latest })
+            .payload_schema("t", vec![("n".into(), DataType::Int64)])
+            .run(vec![
+                AddData("t", vec![row![1]]),
+                RunBatch(Some((0, 1))),
+                // Stop, write one more record while down, and start a NEW query (no checkpoint).
+                StopStream,
+                AddData("t", vec![row![2]]),
+                StartStream(Start::same().new_checkpoint(SinkKind::Console)),
+                AddData("t", vec![row![3]]),
+                ProcessAllAvailable,
+            ]);
+        s.last_run().iter().map(|b| b.rows.len()).sum::<usize>()
     };
     // earliest re-reads all 3 records; latest starts after the 2 already in the topic.
     assert_eq!(run(false), 3);

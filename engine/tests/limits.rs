@@ -3,14 +3,17 @@
 //! end to end (parse, evaluate, analyze, execute a batch) on a thread with a bounded stack.
 //!
 //! Timing is measured by the `parser` criterion benchmark (`engine/benches/parser.rs`), not
-//! here; these tests check outcomes only.
+//! here; these tests check outcomes only. Queries run through the test driver (`support`).
+
+mod support;
 
 use streamlab_engine::error::Error;
 use streamlab_engine::frontend::python::{parse_program, MAX_DEPTH, MAX_NESTING};
 use streamlab_engine::frontend::{compile, Catalog};
 use streamlab_engine::plan::limits::{MAX_TREE_DEPTH, MAX_TREE_NODES};
-use streamlab_engine::streaming::{OutputMode, StreamingConf, StreamingQuery};
-use streamlab_engine::types::{timestamp_type, DataType, Value};
+use streamlab_engine::streaming::OutputMode;
+use streamlab_engine::types::{timestamp_type, DataType};
+use support::*;
 
 fn catalog() -> Catalog {
     let mut c = Catalog::default();
@@ -40,9 +43,9 @@ fn run_on_small_stack(text: String, stack_kib: usize) -> Result<usize, String> {
     std::thread::Builder::new()
         .stack_size(stack_kib * 1024)
         .spawn(move || {
-            let mut q = StreamingQuery::start(&text, &catalog(), OutputMode::Append, StreamingConf::default()).map_err(|e| e.to_string())?;
-            q.add_data("clicks", &[vec![Value::Long(1), Value::Timestamp(0)]]).map_err(|e| e.to_string())?;
-            Ok(q.run_next_batch().map_or(0, |b| b.rows.len()))
+            let mut q = test_stream(&text, OutputMode::Append, catalog()).start().map_err(|e| e.to_string())?;
+            q.add_data("clicks", &[row![1, ts_us(0)]]).map_err(|e| e.to_string())?;
+            Ok(q.run_batch().map_or(0, |b| b.rows.len()))
         })
         .expect("spawn")
         .join()
@@ -155,9 +158,7 @@ fn a_window_of_a_day_sliding_every_microsecond_is_refused_with_the_numbers() {
     // Spark builds ceil(1 day / 1 µs) = 86 400 000 000 copies of each row and runs out of
     // memory; the lab refuses it and says how many windows per row that would be.
     let text = "clicks.groupBy(F.window('event_time', '1 day', '1 microsecond')).count()";
-    let e = StreamingQuery::start(text, &catalog(), OutputMode::Complete, StreamingConf::default()).expect_err("refused");
-    let Error::Unsupported(what) = &e else { panic!("{e:?}") };
-    assert!(what.contains("86400000000 windows"), "{what}");
+    test_stream(text, OutputMode::Complete, catalog()).run(vec![ExpectFailure(Fail::unsupported().message_contains("86400000000 windows"))]);
     // At the limit (1 000 windows per row) the query runs: one event, 1 000 window rows.
     let at_limit = "clicks.select(F.window('event_time', '1000 seconds', '1 second'), 'post_id')";
     assert_eq!(run_on_small_stack(at_limit.to_string(), STACK_KIB), Ok(1_000));
@@ -169,13 +170,10 @@ fn a_window_bound_that_overflows_fails_the_batch_as_spark_does() {
     // days makes `event_time - startTime` overflow for a 2026 event: Spark's ANSI arithmetic
     // fails the batch with ARITHMETIC_OVERFLOW (no panic, no wrapped window).
     let text = "clicks.groupBy(F.window('event_time', '106751991 days', '106751991 days', '-106751990 days')).count()";
-    let mut q = StreamingQuery::start(text, &catalog(), OutputMode::Complete, StreamingConf::default()).expect("starts");
-    // 2026-01-01T00:00:00Z: 1 767 225 600 000 000 µs + 106 751 990 days > i64::MAX.
-    q.add_data("clicks", &[vec![Value::Long(1), Value::Timestamp(1_767_225_600_000_000)]]).expect("row fits");
-    let b = q.run_next_batch();
-    assert!(b.is_none(), "{:?}", b.map(|b| b.rows));
-    let Some(Error::Analysis(a)) = q.exception() else { panic!("{:?}", q.exception()) };
-    assert_eq!(a.error_class, "STREAM_FAILED");
-    assert_eq!(a.cause.as_ref().map(|(c, _)| c.as_str()), Some("ARITHMETIC_OVERFLOW"));
-    assert!(a.message.contains("try_subtract"), "{}", a.message);
+    test_stream(text, OutputMode::Complete, catalog()).run(vec![
+        // 2026-01-01T00:00:00Z: 1 767 225 600 000 000 µs + 106 751 990 days > i64::MAX.
+        AddData("clicks", vec![row![1, ts_us(1_767_225_600_000_000)]]),
+        RunBatch(None),
+        ExpectFailure(Fail::class("STREAM_FAILED").cause("ARITHMETIC_OVERFLOW").message_contains("try_subtract")),
+    ]);
 }

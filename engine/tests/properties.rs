@@ -1,7 +1,7 @@
 //! Property tests of the micro-batch semantics (spec §2, §3, §5, §6): random events, random
 //! splits into micro-batches, and an independent model written here with plain integer
-//! arithmetic. Each batch is `add_data` followed by `process_all_available`, as a default
-//! trigger does.
+//! arithmetic. Each batch is `AddData` followed by `ProcessAllAvailable` (a `testStream`
+//! script, `support`), as a default trigger does.
 //!
 //! Case counts are kept at 128 per property: the file runs in about a second in a debug build,
 //! and the rarer boundary cases (an event time exactly at a watermark or dedup expiry) still
@@ -13,11 +13,13 @@ use proptest::prelude::*;
 use proptest::sample::Index;
 use proptest::test_runner::Config;
 use streamlab_engine::frontend::Catalog;
-use streamlab_engine::streaming::{BatchResult, OutputMode, StreamingConf, StreamingQuery};
+use streamlab_engine::streaming::{BatchResult, OutputMode, StreamingQuery};
 use streamlab_engine::types::{parse_timestamp_us, timestamp_type, DataType, Row, Value};
 
-const SEC_US: i64 = 1_000_000;
-const MIN_US: i64 = 60 * SEC_US;
+mod support;
+
+use support::{test_stream, AddData, ProcessAllAvailable, MIN_US, SEC_US};
+
 /// The delay of every `withWatermark('event_time', '10 minutes')` below, in ms.
 const DELAY_MS: i64 = 10 * 60 * 1000;
 /// Events fall in [BASE, BASE + 2 h).
@@ -94,25 +96,11 @@ fn split<T: Clone>(items: &[T], cuts: &[Index]) -> Vec<Vec<T>> {
     out
 }
 
-fn start(query: &str, mode: OutputMode) -> StreamingQuery {
-    StreamingQuery::start(query, &catalog(), mode, StreamingConf::default()).unwrap_or_else(|e| panic!("{query}: {e}"))
-}
-
-/// Each batch: add_data, then process_all_available. Returns every batch that ran.
-fn feed(q: &mut StreamingQuery, batches: &[Vec<Ev>]) -> Vec<BatchResult> {
-    let mut out = Vec::new();
-    for b in batches {
-        let rows: Vec<Row> = b.iter().map(|e| e.row()).collect();
-        q.add_data("clicks", &rows).expect("rows fit the schema");
-        out.extend(q.process_all_available());
-    }
-    out
-}
-
+/// Each batch: `AddData`, then `ProcessAllAvailable`. Returns the query and every batch that ran.
 fn run(query: &str, mode: OutputMode, batches: &[Vec<Ev>]) -> (StreamingQuery, Vec<BatchResult>) {
-    let mut q = start(query, mode);
-    let results = feed(&mut q, batches);
-    (q, results)
+    let script = batches.iter().flat_map(|b| [AddData("clicks", b.iter().map(|e| e.row()).collect()), ProcessAllAvailable]).collect();
+    let (q, results) = test_stream(query, mode, catalog()).run(script).into_parts();
+    (q.unwrap_or_else(|| panic!("{query}: the query is not running")), results)
 }
 
 fn col(q: &StreamingQuery, name: &str) -> usize {

@@ -1,53 +1,31 @@
-//! Crash recovery through the public API (spec §1.3 and §10): a `testStream`-style action
-//! script per scenario, with the expected sink contents worked out by hand, and a property
+//! Crash recovery through the public API (spec §1.3 and §10): a `testStream` script per
+//! scenario (`support`), with the expected sink contents worked out by hand, and a property
 //! test that crashes a random batch at a random point and compares the sink with a run
 //! that never crashed.
 
-use std::rc::Rc;
+mod support;
 
 use proptest::prelude::*;
-use streamlab_engine::error::Error;
-use streamlab_engine::frontend::Catalog;
-use streamlab_engine::streaming::{
-    Checkpoint, CrashPoint, OutputMode, Sink, SinkKind, Source, StreamingConf, StreamingQuery,
-};
+use streamlab_engine::streaming::{CrashPoint, OutputMode, SinkKind};
 use streamlab_engine::types::{timestamp_type, DataType, Row, Value};
+use support::*;
 
 // ---------------------------------------------------------------------------------------
 // Fixtures
 // ---------------------------------------------------------------------------------------
 
-fn catalog() -> Catalog {
-    let mut c = Catalog::default();
-    c.streams.insert(
-        "clicks".into(),
-        vec![
-            ("event_id".into(), DataType::Utf8),
-            ("post_id".into(), DataType::Int64),
-            ("event_time".into(), timestamp_type()),
-        ],
-    );
-    c
+fn catalog() -> streamlab_engine::frontend::Catalog {
+    streams(&[("clicks", &[("event_id", DataType::Utf8), ("post_id", DataType::Int64), ("event_time", timestamp_type())])])
 }
-
-const MIN_US: i64 = 60 * 1_000_000;
 
 /// A click `id` on `post` at `minute` minutes past the epoch.
 fn click(id: &str, post: i64, minute: i64) -> Row {
-    vec![
-        Value::str(id),
-        Value::Long(post),
-        Value::Timestamp(minute * MIN_US),
-    ]
+    row![id, post, ts_min(minute)]
 }
 
 /// A row of the windowed count: window [start, end) in minutes, post, count.
 fn wcount(start_min: i64, end_min: i64, post: i64, count: i64) -> Row {
-    let w: Rc<[Value]> = Rc::from(vec![
-        Value::Timestamp(start_min * MIN_US),
-        Value::Timestamp(end_min * MIN_US),
-    ]);
-    vec![Value::Struct(w), Value::Long(post), Value::Long(count)]
+    row![window_min(start_min, end_min), post, count]
 }
 
 const FILTER: &str = "clicks.filter(F.col('post_id') >= 2)";
@@ -55,10 +33,9 @@ const WINDOWED: &str =
     "clicks.withWatermark('event_time', '10 minutes').groupBy(F.window('event_time', '10 minutes'), 'post_id').count()";
 
 // ---------------------------------------------------------------------------------------
-// The StreamTest-style harness
+// The script
 // ---------------------------------------------------------------------------------------
 
-/// One step of a scripted stream test (after Spark's `testStream`).
 /// The sinks a query can resume into in append mode: every one but memory, which Spark
 /// refuses to recover from a checkpoint unless the mode is complete.
 const RESUMABLE: [SinkKind; 5] = [
@@ -69,224 +46,12 @@ const RESUMABLE: [SinkKind; 5] = [
     SinkKind::ForeachBatchIdempotent,
 ];
 
-enum Action {
-    /// Adds rows to a source; works while the query runs, is dead or is stopped.
-    AddData(&'static str, Vec<Row>),
-    /// `processAllAvailable` on a live query.
-    ProcessAll,
-    /// One trigger on a live query; `Some((batch_id, input_rows))` is the batch it must
-    /// run, `None` means the trigger must be idle.
-    RunBatch(Option<(u64, u64)>),
-    /// The next trigger runs a batch and dies at this point; the query stays dead (no
-    /// batch runs, the sink is untouched) until `StartStream`.
-    CrashNext(CrashPoint),
-    /// `stop()` on a live query.
-    StopStream,
-    /// `restart` on the checkpoint, sources and sink of a stopped or dead query.
-    StartStream,
-    /// The multiset of rows a reader of the sink sees.
-    CheckSinkVisible(Vec<Row>),
-    /// The multiset of (batch id, row) a reader sees.
-    CheckSinkVisibleByBatch(Vec<(u64, Row)>),
-    /// Rows a reader sees more than once (`Sink::duplicates`).
-    CheckDuplicates(usize),
-    /// The batch ids in the commit log, in order.
-    CheckBatchIds(Vec<u64>),
-    /// The number of runs so far; all share one query id and each has its own run id.
-    CheckRuns(usize),
+/// Runs `actions` against `query` writing to a fresh `sink` (the driver panics at the first
+/// action whose expectation does not hold, naming its index).
+fn check(query: &str, mode: OutputMode, sink: SinkKind, actions: Vec<Action<'_>>) {
+    test_stream(query, mode, catalog()).sink(sink).run(actions);
 }
 
-enum Phase {
-    Live(StreamingQuery),
-    Dead(StreamingQuery),
-    Stopped(Checkpoint, Vec<Box<dyn Source>>, Box<dyn Sink>),
-}
-
-fn sorted<T: Ord + Clone>(v: &[T]) -> Vec<T> {
-    let mut v = v.to_vec();
-    v.sort();
-    v
-}
-
-fn sink_of(p: &Phase) -> &dyn Sink {
-    match p {
-        Phase::Live(q) | Phase::Dead(q) => q.sink.as_ref(),
-        Phase::Stopped(_, _, s) => s.as_ref(),
-    }
-}
-
-fn checkpoint_of(p: &Phase) -> &Checkpoint {
-    match p {
-        Phase::Live(q) | Phase::Dead(q) => &q.checkpoint,
-        Phase::Stopped(c, _, _) => c,
-    }
-}
-
-/// Runs `actions` against `query` writing to a fresh `sink`; panics at the first action
-/// whose expectation does not hold, naming its index.
-fn check(query: &str, mode: OutputMode, sink: SinkKind, actions: &[Action]) {
-    let cat = catalog();
-    let mut q =
-        StreamingQuery::start(query, &cat, mode, StreamingConf::default()).expect("query starts");
-    q.sink = sink.create();
-    let mut ids = vec![(q.id.clone(), q.run_id.clone())];
-    let mut phase = Phase::Live(q);
-    for (i, action) in actions.iter().enumerate() {
-        let at = format!("action {i} ({sink:?})");
-        phase = match (action, phase) {
-            (Action::AddData(src, rows), Phase::Live(mut q)) => {
-                q.add_data(src, rows).expect("rows fit");
-                Phase::Live(q)
-            }
-            (Action::AddData(src, rows), Phase::Dead(mut q)) => {
-                q.add_data(src, rows).expect("rows fit");
-                Phase::Dead(q)
-            }
-            (Action::AddData(src, rows), Phase::Stopped(c, mut sources, s)) => {
-                let m = sources
-                    .iter_mut()
-                    .find(|m| m.name() == *src)
-                    .unwrap_or_else(|| panic!("{at}: no source {src}"));
-                m.add_rows(rows).expect("rows fit");
-                Phase::Stopped(c, sources, s)
-            }
-            (Action::ProcessAll, Phase::Live(mut q)) => {
-                q.process_all_available();
-                assert!(
-                    q.exception().is_none(),
-                    "{at}: query failed: {:?}",
-                    q.exception()
-                );
-                Phase::Live(q)
-            }
-            (Action::RunBatch(expect), Phase::Live(mut q)) => {
-                let got = q.run_next_batch().map(|b| (b.batch_id, b.input_rows));
-                assert_eq!(got, *expect, "{at}: (batch id, input rows) of the trigger");
-                Phase::Live(q)
-            }
-            (Action::CrashNext(point), Phase::Live(mut q)) => {
-                let before = q.sink.clone();
-                assert!(
-                    q.run_next_batch_crashing(Some(*point)).is_none(),
-                    "{at}: a crashing batch returns nothing"
-                );
-                match q.exception() {
-                    Some(Error::Execution(e)) => {
-                        assert!(format!("{e:?}").contains(point.id()), "{at}: {e:?}")
-                    }
-                    other => panic!("{at}: expected a crash at {}, got {other:?}", point.id()),
-                }
-                // Dead: a further trigger does nothing, the sink is unchanged by it.
-                let after_crash = q.sink.clone();
-                assert!(
-                    q.run_next_batch().is_none(),
-                    "{at}: a dead query ran a batch"
-                );
-                assert_eq!(q.sink.log(), after_crash.log(), "{at}: a dead query wrote to the sink");
-                if *point == CrashPoint::AfterOffsetLog {
-                    assert_eq!(
-                        q.sink.log(), before.log(),
-                        "{at}: nothing reaches the sink before the batch runs"
-                    );
-                }
-                Phase::Dead(q)
-            }
-            (Action::StopStream, Phase::Live(q)) => {
-                let (c, sources, s) = q.stop();
-                Phase::Stopped(c, sources, s)
-            }
-            (Action::StartStream, p @ (Phase::Dead(_) | Phase::Stopped(..))) => {
-                let (c, sources, s) = match p {
-                    Phase::Dead(q) => q.stop(),
-                    Phase::Stopped(c, sources, s) => (c, sources, s),
-                    Phase::Live(_) => unreachable!(),
-                };
-                let q = StreamingQuery::restart(
-                    query,
-                    &cat,
-                    mode,
-                    StreamingConf::default(),
-                    c,
-                    sources,
-                    s,
-                )
-                .expect("restarts");
-                assert_eq!(q.sink.kind(), sink, "{at}: the sink survives the restart");
-                ids.push((q.id.clone(), q.run_id.clone()));
-                Phase::Live(q)
-            }
-            (Action::CheckSinkVisible(rows), p) => {
-                let got: Vec<Row> = sink_of(&p)
-                    .visible_rows()
-                    .into_iter()
-                    .map(|w| w.row.clone())
-                    .collect();
-                assert_eq!(sorted(&got), sorted(rows), "{at}: visible rows");
-                p
-            }
-            (Action::CheckSinkVisibleByBatch(rows), p) => {
-                let got: Vec<(u64, Row)> = sink_of(&p)
-                    .visible_rows()
-                    .into_iter()
-                    .map(|w| (w.batch_id, w.row.clone()))
-                    .collect();
-                assert_eq!(sorted(&got), sorted(rows), "{at}: visible (batch id, row)");
-                p
-            }
-            (Action::CheckDuplicates(n), p) => {
-                assert_eq!(sink_of(&p).duplicates(), *n, "{at}: duplicates");
-                p
-            }
-            (Action::CheckBatchIds(expect), p) => {
-                let got: Vec<u64> = checkpoint_of(&p)
-                    .commits
-                    .iter()
-                    .map(|c| c.batch_id)
-                    .collect();
-                assert_eq!(&got, expect, "{at}: commit log batch ids");
-                p
-            }
-            (Action::CheckRuns(n), p) => {
-                assert_eq!(ids.len(), *n, "{at}: runs");
-                assert!(
-                    ids.iter().all(|(id, _)| *id == ids[0].0),
-                    "{at}: the query id changed: {ids:?}"
-                );
-                let mut runs: Vec<&String> = ids.iter().map(|(_, r)| r).collect();
-                runs.sort();
-                runs.dedup();
-                assert_eq!(runs.len(), *n, "{at}: run ids must differ per run: {ids:?}");
-                assert_eq!(
-                    checkpoint_of(&p).query_id.as_ref(),
-                    Some(&ids[0].0),
-                    "{at}: checkpoint metadata id"
-                );
-                p
-            }
-            (a, Phase::Live(_)) => panic!("{at}: {} needs a stopped or dead query", name(a)),
-            (a, Phase::Dead(_)) => panic!("{at}: {} on a dead query", name(a)),
-            (a, Phase::Stopped(..)) => panic!("{at}: {} on a stopped query", name(a)),
-        };
-    }
-}
-
-fn name(a: &Action) -> &'static str {
-    match a {
-        Action::AddData(..) => "AddData",
-        Action::ProcessAll => "ProcessAll",
-        Action::RunBatch(_) => "RunBatch",
-        Action::CrashNext(_) => "CrashNext",
-        Action::StopStream => "StopStream",
-        Action::StartStream => "StartStream",
-        Action::CheckSinkVisible(_) => "CheckSinkVisible",
-        Action::CheckSinkVisibleByBatch(_) => "CheckSinkVisibleByBatch",
-        Action::CheckDuplicates(_) => "CheckDuplicates",
-        Action::CheckBatchIds(_) => "CheckBatchIds",
-        Action::CheckRuns(_) => "CheckRuns",
-    }
-}
-
-use Action::*;
 
 // ---------------------------------------------------------------------------------------
 // Scripted scenarios
@@ -295,22 +60,22 @@ use Action::*;
 /// Batch 0: e1 (post 1) and e2 (post 2) → the filter keeps e2.
 /// Batch 1: e3 (post 2), e4 (post 3), e5 (post 1) → output [e3, e4]; the crash mid-sink
 /// writes the first half (1 row: e3), then the restart re-runs batch 1 with [e3, e4].
-fn filter_mid_sink_script(after_restart: Vec<Action>) -> Vec<Action> {
+fn filter_mid_sink_script(after_restart: Vec<Action<'static>>) -> Vec<Action<'static>> {
     let mut v = vec![
         AddData("clicks", vec![click("e1", 1, 0), click("e2", 2, 1)]),
-        ProcessAll,
-        CheckSinkVisible(vec![click("e2", 2, 1)]),
+        ProcessAllAvailable,
+        CheckAnswer(vec![click("e2", 2, 1)]),
         AddData(
             "clicks",
             vec![click("e3", 2, 2), click("e4", 3, 3), click("e5", 1, 4)],
         ),
         CrashNext(CrashPoint::MidSink),
         // Batch 1 has an offset entry and no commit entry.
-        CheckBatchIds(vec![0]),
-        StartStream,
+        CheckCommits(vec![0]),
+        StartStream(Start::same()),
         RunBatch(Some((1, 3))),
         RunBatch(None),
-        CheckBatchIds(vec![0, 1]),
+        CheckCommits(vec![0, 1]),
     ];
     v.extend(after_restart);
     v
@@ -324,8 +89,8 @@ fn file_sink_mid_sink_crash_each_row_seen_once() {
         FILTER,
         OutputMode::Append,
         SinkKind::File,
-        &filter_mid_sink_script(vec![
-            CheckSinkVisibleByBatch(vec![
+        filter_mid_sink_script(vec![
+            CheckAnswerByBatch(vec![
                 (0, click("e2", 2, 1)),
                 (1, click("e3", 2, 2)),
                 (1, click("e4", 3, 3)),
@@ -342,8 +107,8 @@ fn kafka_sink_mid_sink_crash_duplicates_the_rows_written_before_the_crash() {
         FILTER,
         OutputMode::Append,
         SinkKind::Kafka,
-        &filter_mid_sink_script(vec![
-            CheckSinkVisibleByBatch(vec![
+        filter_mid_sink_script(vec![
+            CheckAnswerByBatch(vec![
                 (0, click("e2", 2, 1)),
                 (1, click("e3", 2, 2)),
                 (1, click("e3", 2, 2)),
@@ -369,7 +134,7 @@ fn mid_sink_crash_per_sink() {
             FILTER,
             OutputMode::Append,
             kind,
-            &filter_mid_sink_script(vec![CheckSinkVisible(expect), CheckDuplicates(dups)]),
+            filter_mid_sink_script(vec![CheckAnswer(expect), CheckDuplicates(dups)]),
         );
     }
 }
@@ -385,26 +150,26 @@ fn crash_after_offset_log_reruns_the_logged_input_and_new_data_goes_to_the_next_
             FILTER,
             OutputMode::Append,
             kind,
-            &[
+            vec![
                 AddData("clicks", vec![click("e1", 1, 0), click("e2", 2, 1)]),
                 RunBatch(Some((0, 2))),
                 AddData("clicks", vec![click("e3", 2, 2)]),
                 CrashNext(CrashPoint::AfterOffsetLog),
                 AddData("clicks", vec![click("e4", 3, 3)]),
-                CheckSinkVisible(vec![click("e2", 2, 1)]),
-                StartStream,
+                CheckAnswer(vec![click("e2", 2, 1)]),
+                StartStream(Start::same()),
                 RunBatch(Some((1, 1))),
-                CheckSinkVisibleByBatch(vec![(0, click("e2", 2, 1)), (1, click("e3", 2, 2))]),
+                CheckAnswerByBatch(vec![(0, click("e2", 2, 1)), (1, click("e3", 2, 2))]),
                 RunBatch(Some((2, 1))),
                 RunBatch(None),
                 // Nothing was written by the crashed attempt, so no sink has duplicates.
-                CheckSinkVisibleByBatch(vec![
+                CheckAnswerByBatch(vec![
                     (0, click("e2", 2, 1)),
                     (1, click("e3", 2, 2)),
                     (2, click("e4", 3, 3)),
                 ]),
                 CheckDuplicates(0),
-                CheckBatchIds(vec![0, 1, 2]),
+                CheckCommits(vec![0, 1, 2]),
                 CheckRuns(2),
             ],
         );
@@ -421,23 +186,23 @@ fn crash_after_offset_log_reruns_the_logged_input_and_new_data_goes_to_the_next_
 ///   emits the same row again to the sink.
 /// - then c4 (post 2, 00:40): batch 3 (wm 00:15) emits nothing, wm → 00:30; no-data
 ///   batch 4 emits ([00:20, 00:30), post 2, 1).
-fn windowed_before_commit_script(expect_sink: Vec<(u64, Row)>, dups: usize) -> Vec<Action> {
+fn windowed_before_commit_script(expect_sink: Vec<(u64, Row)>, dups: usize) -> Vec<Action<'static>> {
     vec![
         AddData("clicks", vec![click("c1", 1, 1), click("c2", 1, 5)]),
-        ProcessAll,
-        CheckBatchIds(vec![0]),
+        ProcessAllAvailable,
+        CheckCommits(vec![0]),
         AddData("clicks", vec![click("c3", 2, 25)]),
         RunBatch(Some((1, 1))),
-        CheckSinkVisible(vec![]),
+        CheckAnswer(vec![]),
         CrashNext(CrashPoint::BeforeCommit),
-        CheckBatchIds(vec![0, 1]),
-        StartStream,
+        CheckCommits(vec![0, 1]),
+        StartStream(Start::same()),
         RunBatch(Some((2, 0))),
         RunBatch(None),
         AddData("clicks", vec![click("c4", 2, 40)]),
-        ProcessAll,
-        CheckBatchIds(vec![0, 1, 2, 3, 4]),
-        CheckSinkVisibleByBatch(expect_sink),
+        ProcessAllAvailable,
+        CheckCommits(vec![0, 1, 2, 3, 4]),
+        CheckAnswerByBatch(expect_sink),
         CheckDuplicates(dups),
         CheckRuns(2),
     ]
@@ -463,7 +228,7 @@ fn windowed_append_crash_before_commit_emits_the_window_once_or_twice() {
             WINDOWED,
             OutputMode::Append,
             kind,
-            &windowed_before_commit_script(once.clone(), 0),
+            windowed_before_commit_script(once.clone(), 0),
         );
     }
     // Console prints batch 2 again, Kafka re-sends it, naive foreachBatch appends again.
@@ -476,7 +241,7 @@ fn windowed_append_crash_before_commit_emits_the_window_once_or_twice() {
             WINDOWED,
             OutputMode::Append,
             kind,
-            &windowed_before_commit_script(twice.clone(), 1),
+            windowed_before_commit_script(twice.clone(), 1),
         );
     }
 }
@@ -491,21 +256,21 @@ fn stop_and_start_keeps_the_query_id_and_makes_a_new_run_id() {
             FILTER,
             OutputMode::Append,
             kind,
-            &[
+            vec![
                 AddData("clicks", vec![click("e1", 2, 0)]),
-                ProcessAll,
+                ProcessAllAvailable,
                 CheckRuns(1),
                 StopStream,
                 AddData("clicks", vec![click("e2", 3, 1), click("e3", 1, 2)]),
-                StartStream,
+                StartStream(Start::same()),
                 CheckRuns(2),
                 RunBatch(Some((1, 2))),
                 StopStream,
-                StartStream,
+                StartStream(Start::same()),
                 RunBatch(None),
                 CheckRuns(3),
-                CheckSinkVisibleByBatch(vec![(0, click("e1", 2, 0)), (1, click("e2", 3, 1))]),
-                CheckBatchIds(vec![0, 1]),
+                CheckAnswerByBatch(vec![(0, click("e1", 2, 0)), (1, click("e2", 3, 1))]),
+                CheckCommits(vec![0, 1]),
             ],
         );
     }
@@ -519,18 +284,18 @@ fn crash_run_ids_differ_and_query_id_is_kept() {
         FILTER,
         OutputMode::Append,
         SinkKind::Kafka,
-        &[
+        vec![
             AddData("clicks", vec![click("e1", 2, 0)]),
             CrashNext(CrashPoint::AfterOffsetLog),
-            StartStream,
+            StartStream(Start::same()),
             CrashNext(CrashPoint::BeforeCommit),
-            CheckSinkVisible(vec![click("e1", 2, 0)]),
-            CheckBatchIds(vec![]),
-            StartStream,
+            CheckAnswer(vec![click("e1", 2, 0)]),
+            CheckCommits(vec![]),
+            StartStream(Start::same()),
             RunBatch(Some((0, 1))),
             CheckRuns(3),
-            CheckSinkVisible(vec![click("e1", 2, 0), click("e1", 2, 0)]),
-            CheckBatchIds(vec![0]),
+            CheckAnswer(vec![click("e1", 2, 0), click("e1", 2, 0)]),
+            CheckCommits(vec![0]),
         ],
     );
 }
@@ -540,27 +305,8 @@ fn crash_run_ids_differ_and_query_id_is_kept() {
 // run without a crash, at-least-once sinks only repeat rows of the crashed batch.
 // ---------------------------------------------------------------------------------------
 
-/// Visible (batch id, row) of the sink, sorted.
-fn visible(sink: &dyn Sink) -> Vec<(u64, Row)> {
-    sorted(
-        &sink
-            .visible_rows()
-            .into_iter()
-            .map(|w| (w.batch_id, w.row.clone()))
-            .collect::<Vec<_>>(),
-    )
-}
-
-fn fresh(query: &str, kind: SinkKind) -> StreamingQuery {
-    let mut q = StreamingQuery::start(
-        query,
-        &catalog(),
-        OutputMode::Append,
-        StreamingConf::default(),
-    )
-    .expect("starts");
-    q.sink = kind.create();
-    q
+fn fresh(query: &str, kind: SinkKind) -> Stream {
+    test_stream(query, OutputMode::Append, catalog()).sink(kind).start().expect("starts")
 }
 
 /// What a run without a crash leaves: visible sink rows, rows per batch id, commit ids.
@@ -574,11 +320,10 @@ fn run_clean(query: &str, kind: SinkKind, steps: &[Vec<Row>]) -> CleanRun {
         q.add_data("clicks", step).expect("rows fit");
         for b in q.process_all_available() {
             assert_eq!(b.batch_id as usize, per_batch.len());
-            per_batch.push(b.rows);
+            per_batch.push(b.rows.clone());
         }
     }
-    let commits = q.checkpoint.commits.iter().map(|c| c.batch_id).collect();
-    (visible(q.sink.as_ref()), per_batch, commits)
+    (q.visible(), per_batch, q.commits())
 }
 
 /// Runs the steps, crashing batch `crash_batch` at `point`, restarting right away and
@@ -590,36 +335,26 @@ fn run_crashing(
     crash_batch: u64,
     point: CrashPoint,
 ) -> (Vec<(u64, Row)>, Vec<u64>, bool) {
-    let cat = catalog();
     let mut q = fresh(query, kind);
-    let first_id = q.id.clone();
+    let first_id = q.query().id.clone();
     let mut ran = 0u64;
     let mut crashed = false;
     for step in steps {
         q.add_data("clicks", step).expect("rows fit");
         loop {
             if !crashed && ran == crash_batch {
-                let r = q.run_next_batch_crashing(Some(point));
+                let r = q.run_batch_crashing(point);
                 assert!(r.is_none(), "a crashing batch returns nothing");
                 if q.exception().is_none() {
                     break; // idle trigger: the batch comes with a later step
                 }
                 crashed = true;
-                let (c, sources, s) = q.stop();
-                q = StreamingQuery::restart(
-                    query,
-                    &cat,
-                    OutputMode::Append,
-                    StreamingConf::default(),
-                    c,
-                    sources,
-                    s,
-                )
-                .expect("restarts");
-                assert_eq!(q.id, first_id);
+                q.stop();
+                q.start_again(Start::same()).expect("restarts");
+                assert_eq!(q.query().id, first_id);
                 continue;
             }
-            match q.run_next_batch() {
+            match q.run_batch() {
                 Some(b) => {
                     assert_eq!(b.batch_id, ran, "batch ids continue across the restart");
                     ran += 1;
@@ -629,8 +364,7 @@ fn run_crashing(
         }
         assert!(q.exception().is_none(), "{:?}", q.exception());
     }
-    let commits = q.checkpoint.commits.iter().map(|c| c.batch_id).collect();
-    (visible(q.sink.as_ref()), commits, crashed)
+    (q.visible(), q.commits(), crashed)
 }
 
 /// Removes `sub` from `all` as a multiset; `None` if some element of `sub` is missing.
@@ -721,13 +455,12 @@ proptest! {
 #[test]
 fn the_memory_sink_cannot_resume_in_append_mode() {
     // DataStreamWriter: recoverFromCheckpointLocation = (outputMode == Complete) for memory.
-    let cat = catalog();
-    let text = "clicks.filter(F.col('post_id') >= 2)";
-    let mut q = StreamingQuery::start(text, &cat, OutputMode::Append, StreamingConf::default()).unwrap();
-    q.add_data("clicks", &[click("e1", 2, 0)]).unwrap();
-    q.run_next_batch().unwrap();
-    let (c, sources, sink) = q.stop();
-    assert_eq!(sink.kind(), SinkKind::Memory);
-    let err = StreamingQuery::restart(text, &cat, OutputMode::Append, StreamingConf::default(), c, sources, sink).unwrap_err();
-    assert!(err.to_string().starts_with("This query does not support recovering from checkpoint location."), "{err}");
+    test_stream("clicks.filter(F.col('post_id') >= 2)", OutputMode::Append, catalog()).run(vec![
+        AddData("clicks", vec![click("e1", 2, 0)]),
+        RunBatch(Some((0, 1))),
+        StopStream,
+        assert_on("the default sink is memory", |t| assert_eq!(t.sink().kind(), SinkKind::Memory)),
+        StartStream(Start::same()),
+        ExpectFailure(Fail::any().text_starts_with("This query does not support recovering from checkpoint location.")),
+    ]);
 }
