@@ -1,4 +1,4 @@
-//! `Session`: the lab's one boundary to the engine (invariant 6). Plain Rust, no Leptos, so
+//! `LabSession`: the lab's one boundary to the engine (invariant 6). Plain Rust, no Leptos, so
 //! native tests can drive it the way the page does.
 //!
 //! The session keeps what the learner did (added rows, triggers) as a list of [`Action`]s.
@@ -31,9 +31,12 @@ pub use input::{parse_field, read_field};
 pub use replay::Action;
 pub use view::{BatchView, ErrorView, LabView, MetricView, RecoveryView, RowStatus, SinkRowView, SourceView, StateTableView};
 
-/// The lab's state: a scenario, the learner's actions and the query built from them.
+/// One learner's lab: a scenario, the learner's actions and the `StreamingQuery` built from
+/// them, with everything the page shows derived from it ([`LabSession::view`]). Named for the
+/// lab, not for Spark: it is neither a `SparkSession` nor a session window
+/// (`session_window`), which the engine models separately.
 #[derive(Debug, Clone)]
-pub struct Session {
+pub struct LabSession {
     scenario: Scenario,
     query_text: String,
     mode: OutputMode,
@@ -62,15 +65,15 @@ pub struct Session {
     /// Processing time added by [`Action::Wait`] so far, ms (the clock is 1 s per action plus
     /// this).
     waited_ms: i64,
-    /// Replay stops once this batch id has run ([`Session::view_as_of`]).
+    /// Replay stops once this batch id has run ([`LabSession::view_as_of`]).
     stop_after: Option<u64>,
 }
 
-impl Session {
+impl LabSession {
     /// A session over `scenario`, with nothing run yet.
-    pub fn from_scenario(scenario: Scenario) -> Session {
+    pub fn from_scenario(scenario: Scenario) -> LabSession {
         let mode = OutputMode::parse(&scenario.output_mode).unwrap_or(OutputMode::Append);
-        let mut s = Session {
+        let mut s = LabSession {
             query_text: scenario.query.clone(),
             mode,
             scenario,

@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 use serde_json::Value as Json;
 use streamlab_engine::types::{DataType, Row, Value};
 
-use super::{Action, Session};
+use super::{Action, LabSession};
 
-impl Session {
+impl LabSession {
     /// Adds one event to `source` from text fields (column → text). Empty fields are NULL;
     /// timestamps may be `12:07`, `12:07:30` (on the scenario's day) or any form Spark's JSON
     /// reader accepts. A value Spark's reader turns into NULL (`"seven"` in a long column) is
@@ -96,7 +96,7 @@ impl Session {
             let Some(Ok(schema)) = self.scenario.sources.get(source).map(|d| streamlab_engine::scenario::typed_schema(&d.schema)) else { continue };
             let typed: Vec<Row> = rows.iter().filter_map(|r| streamlab_engine::scenario::json_to_row(&schema, r).ok()).collect();
             if !typed.is_empty() {
-                // Marked with its step, so that [`Session::undo`] takes the step back whole.
+                // Marked with its step, so that [`LabSession::undo`] takes the step back whole.
                 self.step_of_action.insert(self.actions.len(), self.next_step);
                 self.apply(Action::Add { source: source.clone(), rows: typed });
             }

@@ -7,7 +7,7 @@ use serde_json::{Map, Value as Json};
 use streamlab_engine::scenario::{value_to_json, Scenario};
 use streamlab_engine::streaming::{OutputMode, SinkKind, Trigger};
 
-use super::{Action, Session};
+use super::{Action, LabSession};
 
 /// The parts of a session that [`crate::persist`] saves.
 pub(crate) struct SessionParts<'a> {
@@ -22,7 +22,7 @@ pub(crate) struct SessionParts<'a> {
     pub step_of_action: &'a BTreeMap<usize, usize>,
 }
 
-impl Session {
+impl LabSession {
     pub(crate) fn parts(&self) -> SessionParts<'_> {
         SessionParts {
             scenario: &self.scenario,
@@ -49,8 +49,8 @@ impl Session {
         next_step: usize,
         actions: Vec<Action>,
         step_of_action: BTreeMap<usize, usize>,
-    ) -> Session {
-        let mut s = Session::from_scenario(scenario);
+    ) -> LabSession {
+        let mut s = LabSession::from_scenario(scenario);
         s.query_text = query.clone();
         s.base_text = query;
         s.mode = mode;
@@ -68,10 +68,10 @@ impl Session {
     ///
     /// # Errors
     /// What is wrong with the JSON, with line and column.
-    pub fn from_json(text: &str) -> Result<Session, String> {
+    pub fn from_json(text: &str) -> Result<LabSession, String> {
         let scenario = Scenario::from_json(text).map_err(|e| e.to_string())?;
         scenario.catalog().map_err(|e| e.to_string())?;
-        Ok(Session::from_scenario(scenario))
+        Ok(LabSession::from_scenario(scenario))
     }
 
     /// The scenario's input values Spark's JSON reader turns into NULL, with their paths

@@ -3,9 +3,9 @@
 
 use streamlab_engine::streaming::StreamingQuery;
 
-use super::Session;
+use super::LabSession;
 
-impl Session {
+impl LabSession {
     /// The time picture ([`crate::picture`]): every batch so far with its input rows and the
     /// engine's explanation, the pending rows, and the state as it is now.
     pub fn picture(&self) -> crate::picture::Picture {

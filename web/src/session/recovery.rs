@@ -4,9 +4,9 @@
 use streamlab_engine::streaming::{CrashPoint, SinkKind, StreamingQuery};
 use streamlab_engine::types::Value;
 
-use super::{display_cell, Action, RecoveryView, Session, SinkRowView};
+use super::{display_cell, Action, RecoveryView, LabSession, SinkRowView};
 
-impl Session {
+impl LabSession {
     /// Gives the query a checkpoint location, or not (spec §10.7), and replays.
     pub fn set_checkpoint_location(&mut self, set: bool) {
         self.checkpoint_set = set;
@@ -19,7 +19,7 @@ impl Session {
         self.apply(Action::Restart(Some(text.to_string())));
     }
 
-    /// One trigger whose batch crashes at `point`; the query stops until [`Session::restart`].
+    /// One trigger whose batch crashes at `point`; the query stops until [`LabSession::restart`].
     ///
     /// # Errors
     /// When no batch is due (nothing would run, so nothing can crash).

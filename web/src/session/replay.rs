@@ -8,7 +8,7 @@ use streamlab_engine::types::Row;
 use streamlab_engine::Error;
 
 use super::format::error_view;
-use super::{timeline, Session};
+use super::{timeline, LabSession};
 
 /// One thing the learner did.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,7 +29,7 @@ pub enum Action {
     Wait(i64),
 }
 
-impl Session {
+impl LabSession {
     /// Steps back: forgets the last action of the log and replays the rest, so the lab shows
     /// exactly what it showed before that action (the engine is deterministic). A scenario
     /// step ("next step", or its events added by play) goes back whole: its events and the
@@ -51,7 +51,7 @@ impl Session {
         true
     }
 
-    /// How many actions the log holds (what [`Session::undo`] can take back).
+    /// How many actions the log holds (what [`LabSession::undo`] can take back).
     pub fn action_count(&self) -> usize {
         self.actions.len()
     }

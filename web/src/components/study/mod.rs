@@ -23,7 +23,7 @@ use crate::lesson::Lesson;
 use crate::progress::{Day, Notice, Progress};
 use crate::quiz::{Lang, Question, Topic};
 use crate::route::Route;
-use crate::session::Session;
+use crate::session::LabSession;
 use crate::Lab;
 
 /// Where the learner's progress record lives in browser storage (raw JSON text).
@@ -157,7 +157,7 @@ pub fn lab_changed(lab: Lab) -> bool {
 
 /// Replaces the lab with `o` now.
 pub fn do_open(lab: Lab, o: Opening) {
-    let mut session = Session::from_scenario(o.scenario);
+    let mut session = LabSession::from_scenario(o.scenario);
     let mut problem = None;
     if let Some(script) = &o.script {
         problem = crate::script::run(&mut session, script).err();
