@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 
 use streamlab_engine::analysis::Attr;
 use streamlab_engine::frontend::compile;
-use streamlab_engine::scenario::{display_value, Scenario};
-use streamlab_engine::streaming::{BatchResult, OutputMode, SinkKind, StreamingQuery, Trigger};
+use streamlab_engine::scenario::display_value;
+use streamlab_engine::streaming::{BatchResult, StreamingQuery};
 use streamlab_engine::types::{format_timestamp_us, parse_timestamp_us, spark_type_name, Row, Value};
 
 pub mod compare;
@@ -25,7 +25,14 @@ mod replay;
 pub mod timeline;
 mod view;
 
-pub use format::display_cell;
+// The engine's plain types the page names (a mode button, the trigger, sink and crash
+// pickers, a scenario to open, a mark's fate): components take them from here, never from
+// the engine (invariant 6, `tests/boundary.rs`).
+pub use streamlab_engine::execution::explain::FateKind;
+pub use streamlab_engine::scenario::Scenario;
+pub use streamlab_engine::streaming::{CrashPoint, OutputMode, SinkKind, Trigger};
+
+pub use format::{display_cell, display_time};
 use format::{batch_view, error_view, state_tables};
 pub use input::{parse_field, read_field};
 pub use replay::Action;
@@ -289,5 +296,17 @@ impl LabSession {
             recovery: self.query.as_ref().map(|q| self.recovery_view(q, day)),
             processing_clock_ms: self.processing_clock_ms(),
         }
+    }
+}
+
+/// The trigger the lab's picker means by `choice` (its `<option>` values: `processingTime`
+/// every 2 s, `once`, `availableNow`, `continuous` every 1 s; anything else the default).
+pub fn picker_trigger(choice: &str) -> Trigger {
+    match choice {
+        "processingTime" => Trigger::ProcessingTime { interval_ms: 2_000 },
+        "once" => Trigger::Once,
+        "availableNow" => Trigger::AvailableNow,
+        "continuous" => Trigger::Continuous { interval_ms: 1_000 },
+        _ => Trigger::Default,
     }
 }

@@ -4,7 +4,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::quiz;
-use crate::session::LabSession;
+use crate::session::{LabSession, Scenario};
 use crate::Lab;
 
 /// Replaces the lab's session with one over `scenario` JSON text or a preset.
@@ -15,7 +15,7 @@ fn load(lab: Lab, session: LabSession) {
 }
 
 /// Loads a scenario into the lab (used by presets, the scenario box and quiz "try it").
-pub fn load_scenario(lab: Lab, scenario: streamlab_engine::scenario::Scenario) {
+pub fn load_scenario(lab: Lab, scenario: Scenario) {
     load(lab, LabSession::from_scenario(scenario));
 }
 

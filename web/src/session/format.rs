@@ -81,6 +81,12 @@ pub fn display_cell(v: &Value, base_day_us: i64) -> String {
     }
 }
 
+/// A timestamp (µs since the epoch) as [`display_cell`] shows it: `12:07` on the scenario's
+/// day (the time picture's axis and watermark labels).
+pub fn display_time(us: i64, base_day_us: i64) -> String {
+    display_cell(&Value::Timestamp(us), base_day_us)
+}
+
 pub(super) fn batch_view(step: Option<usize>, b: &BatchResult, output: &[Attr], day: i64) -> BatchView {
     BatchView {
         id: b.batch_id,

@@ -17,13 +17,12 @@ pub use predict_panel::{PredictPanel, QuizLink};
 pub use quiz_page::{QuizPage, ReviewPage};
 
 use leptos::prelude::*;
-use streamlab_engine::scenario::Scenario;
 
 use crate::lesson::Lesson;
 use crate::progress::{Day, Notice, Progress};
 use crate::quiz::{Lang, Question, Topic};
 use crate::route::Route;
-use crate::session::LabSession;
+use crate::session::{LabSession, Scenario};
 use crate::Lab;
 
 /// Where the learner's progress record lives in browser storage (raw JSON text).
