@@ -6,6 +6,13 @@
 //! replays every action: the engine is deterministic, so the lab shows at once what Spark
 //! would have done with the new query over the same input. Nothing the learner did is lost,
 //! even while the query text does not compile.
+//!
+//! # Layout
+//! This file is the orchestration (construction, settings, triggers, [`LabSession::view`]);
+//! `replay` holds the action log and its replay, `view` the snapshot types, `format` the
+//! engine's values as text, `input` events in, `load_save` scenario JSON and export,
+//! `recovery` the sink, crashes and restarts, `picture` the time picture's gathering,
+//! [`compare`] the three output modes side by side, [`timeline`] the lab as of a past batch.
 
 use std::collections::BTreeMap;
 

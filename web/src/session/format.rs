@@ -11,6 +11,7 @@ use streamlab_engine::Error;
 
 use super::{BatchView, ErrorView, MetricView, RowStatus, StateTableView};
 
+/// An engine error as the page shows it, with its position in the query `text`.
 pub(super) fn error_view(e: &Error, text: &str) -> ErrorView {
     match e {
         Error::Parse(p) => ErrorView {
@@ -87,6 +88,7 @@ pub fn display_time(us: i64, base_day_us: i64) -> String {
     display_cell(&Value::Timestamp(us), base_day_us)
 }
 
+/// One batch's result as the batch list shows it, cells on the scenario's `day`.
 pub(super) fn batch_view(step: Option<usize>, b: &BatchResult, output: &[Attr], day: i64) -> BatchView {
     BatchView {
         id: b.batch_id,

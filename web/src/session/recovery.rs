@@ -43,6 +43,8 @@ impl LabSession {
         self.rebuild();
     }
 
+    /// The recovery panel: `q`'s checkpoint logs, the sink's rows with their duplicate flags,
+    /// and the query handle (status, trigger, listener events), times on the scenario's `day`.
     pub(super) fn recovery_view(&self, q: &StreamingQuery, day: i64) -> RecoveryView {
         let wm = |ms: i64| display_cell(&Value::Timestamp(ms * 1000), day);
         let cp = &q.checkpoint;
