@@ -5,7 +5,7 @@
 
 use streamlab_web::quiz::preset;
 use streamlab_web::script;
-use streamlab_web::session::Session;
+use streamlab_web::session::LabSession;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -44,7 +44,7 @@ fn main() {
         }
         i += 1;
     }
-    let mut session = Session::from_scenario(s.clone());
+    let mut session = LabSession::from_scenario(s.clone());
     if script_lines.is_empty() {
         script_lines.push("run_steps".into());
     }

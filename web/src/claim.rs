@@ -1,7 +1,7 @@
 //! Checking a question's claim against the engine (`quizzes/README.md`, "File format").
 //!
 //! A claim is checked on the facts of one run: the plain run (`scenario::run`, the conformance
-//! harness's semantics), or, when the claim has a `script`, a lab `Session` after those
+//! harness's semantics), or, when the claim has a `script`, a `LabSession` after those
 //! actions. Recovery keys (`duplicates`, `sink_visible_rows`, `runs`, `restart_error_contains`)
 //! without a script use [`recovery_run`]: a session with a sink, a crash and a restart.
 
@@ -15,14 +15,14 @@ use streamlab_engine::types::{format_timestamp_us, parse_timestamp_us, Value};
 use streamlab_engine::{Error, Stage};
 
 use crate::quiz::{day_of, scenario_day, scenario_day_us, Question};
-use crate::session::{display_cell, RecoveryView, Session};
+use crate::session::{display_cell, RecoveryView, LabSession};
 
 /// The claim a question's answer makes, checked against the engine by [`check_claim`].
 /// Every key given must hold; `batch` selects the batch the per-batch keys talk about.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Claim {
-    /// Lab actions ([`crate::script`]) run on a lab `Session` over the question's scenario;
+    /// Lab actions ([`crate::script`]) run on a `LabSession` over the question's scenario;
     /// with a script, every result key below describes the session after it instead of the
     /// plain run. A setting, not a result.
     pub script: Option<Vec<String>>,
@@ -64,7 +64,7 @@ pub struct Claim {
     /// Total rows the sink received over the whole run.
     pub emitted_total: Option<usize>,
 
-    // Recovery claims: the scenario driven through a lab `Session` writing to `sink`, with
+    // Recovery claims: the scenario driven through a `LabSession` writing to `sink`, with
     // an optional crash and restart (see `recovery_run`). The keys above always describe the
     // plain run without a crash (or the script's session).
     /// The sink (`SinkKind::id`); default `memory`. A setting, not a result.
@@ -93,7 +93,7 @@ impl Claim {
         results_only == Claim::default()
     }
 
-    /// True when the claim needs the recovery run (a `Session` with a sink, maybe a crash).
+    /// True when the claim needs the recovery run (a `LabSession` with a sink, maybe a crash).
     pub fn is_recovery(&self) -> bool {
         self.script.is_none() && (self.sink.is_some() || self.crash_at_batch.is_some() || self.crash_point.is_some() || self.has_recovery_results())
     }
@@ -188,7 +188,7 @@ fn plain_facts(q: &Question) -> Result<RunFacts, String> {
 }
 
 /// The facts of a lab session as it stands (what its view shows).
-pub(crate) fn session_facts(s: &Session) -> RunFacts {
+pub(crate) fn session_facts(s: &LabSession) -> RunFacts {
     let v = s.view();
     RunFacts {
         error: v.error.as_ref().map(|e| (e.error_class.clone().unwrap_or_default(), e.stage.clone().unwrap_or_default(), e.message.clone())),
@@ -210,7 +210,7 @@ pub(crate) fn session_facts(s: &Session) -> RunFacts {
 }
 
 fn script_facts(q: &Question, script: &[String]) -> Result<RunFacts, String> {
-    let mut s = Session::from_scenario(q.scenario()?);
+    let mut s = LabSession::from_scenario(q.scenario()?);
     crate::script::run(&mut s, script)?;
     Ok(session_facts(&s))
 }
@@ -401,12 +401,12 @@ fn ids_text(ids: &[u64]) -> String {
     ids.iter().map(|i| format!("b{i}")).collect::<Vec<_>>().join(" ")
 }
 
-fn batch_ids(s: &Session) -> Vec<u64> {
+fn batch_ids(s: &LabSession) -> Vec<u64> {
     s.view().batches.iter().map(|b| b.id).collect()
 }
 
 /// One trigger that must run a batch.
-fn trigger_one(s: &mut Session) -> Result<(), String> {
+fn trigger_one(s: &mut LabSession) -> Result<(), String> {
     let before = s.view().batches.len();
     s.trigger();
     let v = s.view();
@@ -417,7 +417,7 @@ fn trigger_one(s: &mut Session) -> Result<(), String> {
     Ok(())
 }
 
-/// Drives the question's scenario through a lab [`Session`] writing to the claim's `sink`
+/// Drives the question's scenario through a [`LabSession`] writing to the claim's `sink`
 /// (default memory). Without `crash_at_batch`: every step, as `run_step` does. With it: steps
 /// and triggers one batch at a time until the next batch would get id `crash_at_batch`, then
 /// `crash(crash_point)`, `restart()`, and (if the restart worked) triggers until idle — the
@@ -432,7 +432,7 @@ pub fn recovery_run(q: &Question) -> Result<RecoveryRun, String> {
         Some(id) => SinkKind::parse(id).ok_or_else(|| format!("unknown sink '{id}'"))?,
         None => SinkKind::Memory,
     };
-    let mut s = Session::from_scenario(q.scenario()?);
+    let mut s = LabSession::from_scenario(q.scenario()?);
     s.set_sink(kind);
     if let Some(e) = s.view().error {
         return Err(format!("the query does not start: {}", e.message));

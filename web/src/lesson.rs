@@ -13,7 +13,7 @@ use streamlab_engine::types::parse_timestamp_us;
 
 use crate::persist::parse_trigger;
 use crate::quiz::{preset, Lang};
-use crate::session::{LabView, Session};
+use crate::session::{LabView, LabSession};
 
 /// Every lesson file, in the order of the path: (file name without `.toml`, TOML text).
 const LESSON_FILES: &[(&str, &str)] = &[
@@ -306,8 +306,8 @@ impl Lesson {
     }
 
     /// A fresh lab session over the lesson's preset.
-    pub fn session(&self) -> Option<Session> {
-        preset(&self.preset).map(Session::from_scenario)
+    pub fn session(&self) -> Option<LabSession> {
+        preset(&self.preset).map(LabSession::from_scenario)
     }
 
     /// The step the learner is on after a lab change: from step `from` (the one they were

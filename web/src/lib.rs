@@ -44,19 +44,19 @@ pub mod share;
 use leptos::prelude::*;
 
 use quiz::Lang;
-use session::{LabView, Session};
+use session::{LabView, LabSession};
 
 /// The lab's shared state, provided as context: the session (local, not `Send`), a change
 /// counter, the language and the derived view.
 #[derive(Clone, Copy)]
 pub struct Lab {
-    session: StoredValue<Session, LocalStorage>,
+    session: StoredValue<LabSession, LocalStorage>,
     tick: RwSignal<u64>,
     pub lang: RwSignal<Lang>,
     pub view: Memo<LabView>,
     /// The batch whose details are shown (None = the last one, "live").
     pub selected_batch: RwSignal<Option<u64>>,
-    /// The lab as of the selected batch (`Session::view_as_of`), `None` while live; read it
+    /// The lab as of the selected batch (`LabSession::view_as_of`), `None` while live; read it
     /// through [`Lab::shown_with`].
     past: Memo<Option<LabView>>,
     /// A short message about the last action (e.g. a bad event field).
@@ -69,12 +69,12 @@ pub struct Lab {
 
 impl Lab {
     /// A lab over `session`.
-    pub fn new(session: Session, lang: Lang) -> Lab {
+    pub fn new(session: LabSession, lang: Lang) -> Lab {
         let session = StoredValue::new_local(session);
         let tick = RwSignal::new(0u64);
         let view = Memo::new(move |_| {
             tick.track();
-            session.with_value(Session::view)
+            session.with_value(LabSession::view)
         });
         let selected_batch = RwSignal::new(None);
         let past = Memo::new(move |_| {
@@ -96,7 +96,7 @@ impl Lab {
     }
 
     /// Changes the session and refreshes the view.
-    pub fn act<R>(&self, f: impl FnOnce(&mut Session) -> R) -> R {
+    pub fn act<R>(&self, f: impl FnOnce(&mut LabSession) -> R) -> R {
         let r = self.session.try_update_value(f).expect("the session lives as long as the page");
         self.tick.update(|t| *t += 1);
         r
@@ -112,7 +112,7 @@ impl Lab {
     }
 
     /// Reads the session without changing it.
-    pub fn read<R>(&self, f: impl FnOnce(&Session) -> R) -> R {
+    pub fn read<R>(&self, f: impl FnOnce(&LabSession) -> R) -> R {
         self.session.with_value(f)
     }
 
@@ -132,15 +132,15 @@ pub fn App() -> impl IntoView {
     // crashed the page the last time it was loaded, is set aside and the lab starts fresh.
     crash::begin_boot();
     debug_panic_on_load();
-    let saved = crash::stored_session().and_then(|t| match Session::from_saved_json(&t) {
+    let saved = crash::stored_session().and_then(|t| match LabSession::from_saved_json(&t) {
         Ok(s) => Some(s),
         Err(e) => {
             crash::set_aside(&format!("it could not be read: {e}"));
             None
         }
     });
-    let session = saved.or_else(|| quiz::preset("classic").map(Session::from_scenario)).unwrap_or_else(|| {
-        Session::from_json(r#"{"id":"empty","sources":{"clicks":{"schema":[["event_id","string"],["event_time","timestamp"]]}},"steps":[],"query":"clicks","output_mode":"append"}"#)
+    let session = saved.or_else(|| quiz::preset("classic").map(LabSession::from_scenario)).unwrap_or_else(|| {
+        LabSession::from_json(r#"{"id":"empty","sources":{"clicks":{"schema":[["event_id","string"],["event_time","timestamp"]]}},"steps":[],"query":"clicks","output_mode":"append"}"#)
             .expect("built-in scenario")
     });
     let lab = Lab::new(session, lang);

@@ -7,7 +7,7 @@ use serde_json::Value as Json;
 use streamlab_engine::scenario::{json_to_value, typed_schema, value_to_json, Scenario};
 use streamlab_engine::streaming::{CrashPoint, OutputMode, SinkKind, Trigger};
 
-use crate::session::{Action, Session};
+use crate::session::{Action, LabSession};
 
 /// One saved action.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -67,7 +67,7 @@ pub fn parse_trigger(s: &str) -> Option<Trigger> {
     })
 }
 
-impl Session {
+impl LabSession {
     /// The session as JSON for browser storage.
     pub fn to_saved_json(&self) -> String {
         let parts = self.parts();
@@ -102,11 +102,11 @@ impl Session {
         serde_json::to_string(&saved).unwrap_or_default()
     }
 
-    /// Rebuilds a session saved by [`Session::to_saved_json`].
+    /// Rebuilds a session saved by [`LabSession::to_saved_json`].
     ///
     /// # Errors
     /// What is wrong with the text (never panics on bad input).
-    pub fn from_saved_json(text: &str) -> Result<Session, String> {
+    pub fn from_saved_json(text: &str) -> Result<LabSession, String> {
         let saved: Saved = serde_json::from_str(text).map_err(|e| format!("saved session: {e}"))?;
         if saved.version != 1 {
             return Err(format!("saved session version {} is not supported", saved.version));
@@ -142,7 +142,7 @@ impl Session {
         }
         let sink = SinkKind::parse(&saved.sink).unwrap_or(SinkKind::Memory);
         let trigger = saved.trigger.as_deref().and_then(parse_trigger);
-        Ok(Session::restore(saved.scenario, saved.query, saved.mode, sink, trigger, saved.checkpoint_location, saved.next_step, actions, steps))
+        Ok(LabSession::restore(saved.scenario, saved.query, saved.mode, sink, trigger, saved.checkpoint_location, saved.next_step, actions, steps))
     }
 }
 
@@ -152,8 +152,8 @@ mod tests {
 
     #[test]
     fn bad_saved_text_is_an_error_not_a_panic() {
-        assert!(Session::from_saved_json("").is_err());
-        assert!(Session::from_saved_json("{\"version\": 2}").is_err());
-        assert!(Session::from_saved_json("[1,2,3]").is_err());
+        assert!(LabSession::from_saved_json("").is_err());
+        assert!(LabSession::from_saved_json("{\"version\": 2}").is_err());
+        assert!(LabSession::from_saved_json("[1,2,3]").is_err());
     }
 }

@@ -1,7 +1,7 @@
 //! The time picture's model: every micro-batch as a horizontal band (batch 0 at the bottom),
 //! every input row a mark at (its event time, the batch that read it) with its fate, the
 //! watermark each batch ran with (a staircase that moves only at batch ends), and windows as
-//! bars along event time. Plain Rust, built by [`crate::session::Session::picture`] from the
+//! bars along event time. Plain Rust, built by [`crate::session::LabSession::picture`] from the
 //! batches' results and the engine's explanations ([`BatchExplanation`]); the component
 //! (`components::time_picture`) only draws it.
 //!
@@ -557,15 +557,15 @@ pub fn narrate(band: &Band, next_watermark_ms: Option<i64>, lang: Lang, day_us: 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::Session;
+    use crate::session::LabSession;
     use streamlab_engine::types::parse_timestamp_us;
 
     fn at(s: &str) -> i64 {
         parse_timestamp_us(s).unwrap()
     }
 
-    fn classic_done() -> Session {
-        let mut s = Session::from_scenario(crate::quiz::preset("classic").unwrap());
+    fn classic_done() -> LabSession {
+        let mut s = LabSession::from_scenario(crate::quiz::preset("classic").unwrap());
         while s.run_step() {}
         s
     }
@@ -719,7 +719,7 @@ mod tests {
         let terms = crate::glossary::glossary().unwrap();
         let mut texts = Vec::new();
         for (id, _) in crate::quiz::presets() {
-            let mut s = Session::from_scenario(crate::quiz::preset(id).unwrap());
+            let mut s = LabSession::from_scenario(crate::quiz::preset(id).unwrap());
             while s.run_step() {}
             let p = s.picture();
             for (i, b) in p.bands.iter().enumerate() {

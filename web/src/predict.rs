@@ -5,7 +5,7 @@
 //! minimum event time, forgetting the delay, judging lateness by the event time instead of
 //! the window end, expecting another output mode's rows.
 //!
-//! Plain Rust: [`predictions`] takes the lab's `Session` and a seed; the page shows one,
+//! Plain Rust: [`predictions`] takes the `LabSession` and a seed; the page shows one,
 //! then the learner presses [`NextAction`] and sees the answer in the lab.
 
 use std::collections::BTreeSet;
@@ -14,7 +14,7 @@ use streamlab_engine::streaming::OutputMode;
 use streamlab_engine::types::{CalendarInterval, Value};
 
 use crate::quiz::permutation;
-use crate::session::{display_cell, BatchView, Session};
+use crate::session::{display_cell, BatchView, LabSession};
 
 /// What the prediction asks about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,13 +64,13 @@ pub struct Prediction {
 struct Ahead {
     action: NextAction,
     /// The session before the batch (after pushing the next step, if needed).
-    before: Session,
+    before: LabSession,
     batch: BatchView,
     /// Event times (ms) of the rows the batch reads, when their source has a timestamp column.
     input_times: Vec<i64>,
 }
 
-fn run_ahead(session: &Session) -> Result<Ahead, String> {
+fn run_ahead(session: &LabSession) -> Result<Ahead, String> {
     if let Some(e) = session.view().error {
         return Err(format!("the query does not run: {}", e.message));
     }
@@ -106,7 +106,7 @@ fn run_ahead(session: &Session) -> Result<Ahead, String> {
     Ok(Ahead { action, before, batch, input_times })
 }
 
-fn delays_ms(s: &Session) -> Vec<i64> {
+fn delays_ms(s: &LabSession) -> Vec<i64> {
     s.view().delays.iter().filter_map(|d| CalendarInterval::parse(d).ok()?.delay_ms().ok()).collect()
 }
 
@@ -214,7 +214,7 @@ fn joined(rows: &[Vec<String>]) -> Vec<String> {
     rows.iter().map(|r| r.join(" | ")).collect()
 }
 
-fn predict_rows(session: &Session, a: &Ahead, seed: u64) -> Result<Prediction, String> {
+fn predict_rows(session: &LabSession, a: &Ahead, seed: u64) -> Result<Prediction, String> {
     let right_rows = joined(&a.batch.rows);
     let mut wrong = Vec::new();
     if !right_rows.is_empty() {
@@ -314,7 +314,7 @@ fn predict_dropped(a: &Ahead, seed: u64) -> Result<Prediction, String> {
 /// Why none can be built: the query does not run, nothing is left to run, the query has no
 /// watermark (for `Watermark`, `Dropped`) or no state (for `Dropped`), or the mistakes do not
 /// give two distinct wrong choices.
-pub fn predict(session: &Session, kind: PredictKind, seed: u64) -> Result<Prediction, String> {
+pub fn predict(session: &LabSession, kind: PredictKind, seed: u64) -> Result<Prediction, String> {
     let a = run_ahead(session)?;
     match kind {
         PredictKind::Watermark => predict_watermark(&a, seed),
@@ -325,7 +325,7 @@ pub fn predict(session: &Session, kind: PredictKind, seed: u64) -> Result<Predic
 
 /// Every prediction that fits the session's next batch (watermark, rows, dropped), in that
 /// order; empty when nothing can run.
-pub fn predictions(session: &Session, seed: u64) -> Vec<Prediction> {
+pub fn predictions(session: &LabSession, seed: u64) -> Vec<Prediction> {
     [PredictKind::Watermark, PredictKind::Rows, PredictKind::Dropped].into_iter().filter_map(|k| predict(session, k, seed).ok()).collect()
 }
 

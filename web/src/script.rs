@@ -1,6 +1,6 @@
 //! Lab actions written as text, for lessons ("press Next step"), question claims that need a
 //! lab session (a trigger, a source kind, a restart) and tests. Each line is one thing a
-//! learner can do in the lab; [`apply`] does it on a [`Session`] through the same methods the
+//! learner can do in the lab; [`apply`] does it on a [`LabSession`] through the same methods the
 //! page calls, so a scripted run is exactly what a learner would see.
 //!
 //! Syntax (one action per line, `name` or `name: argument`):
@@ -29,7 +29,7 @@ use std::collections::BTreeMap;
 use streamlab_engine::streaming::{CrashPoint, OutputMode, SinkKind, Trigger};
 
 use crate::persist::parse_trigger;
-use crate::session::Session;
+use crate::session::LabSession;
 
 /// One lab action (see the module's table for the text form).
 #[derive(Debug, Clone, PartialEq)]
@@ -120,7 +120,7 @@ impl LabAction {
 ///
 /// # Errors
 /// What the session refused (a bad event field, no batch to crash, no step left, ...).
-pub fn apply(session: &mut Session, action: &LabAction) -> Result<(), String> {
+pub fn apply(session: &mut LabSession, action: &LabAction) -> Result<(), String> {
     match action {
         LabAction::NextStep => {
             if !session.run_step() {
@@ -163,7 +163,7 @@ pub fn apply(session: &mut Session, action: &LabAction) -> Result<(), String> {
 ///
 /// # Errors
 /// The first line that does not parse or apply, with its number (1-based).
-pub fn run(session: &mut Session, script: &[String]) -> Result<(), String> {
+pub fn run(session: &mut LabSession, script: &[String]) -> Result<(), String> {
     for (i, line) in script.iter().enumerate() {
         let action = LabAction::parse(line).map_err(|m| format!("script line {} ('{line}'): {m}", i + 1))?;
         apply(session, &action).map_err(|m| format!("script line {} ('{line}'): {m}", i + 1))?;

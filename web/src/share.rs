@@ -12,7 +12,7 @@ use base64::Engine as _;
 
 use crate::i18n::tr;
 use crate::quiz::Lang;
-use crate::session::Session;
+use crate::session::LabSession;
 
 /// The link format this version writes and reads.
 pub const SHARE_VERSION: u32 = 1;
@@ -86,7 +86,7 @@ pub fn encode_json(json: &str) -> Result<String, ShareError> {
 ///
 /// # Errors
 /// As [`encode_json`].
-pub fn encode(session: &Session) -> Result<String, ShareError> {
+pub fn encode(session: &LabSession) -> Result<String, ShareError> {
     encode_json(&session.to_saved_json())
 }
 
@@ -117,15 +117,15 @@ pub fn decode_json(fragment: &str) -> Result<String, ShareError> {
 ///
 /// # Errors
 /// As [`decode_json`], or [`ShareError::Session`] when the JSON is not a saved session.
-pub fn decode(fragment: &str) -> Result<Session, ShareError> {
+pub fn decode(fragment: &str) -> Result<LabSession, ShareError> {
     let json = decode_json(fragment)?;
-    Session::from_saved_json(&json).map_err(ShareError::Session)
+    LabSession::from_saved_json(&json).map_err(ShareError::Session)
 }
 
 /// What the page does with its address's fragment when it loads: `None` when the fragment
 /// is no share link (empty, or a page route such as `#/lab`), else the session it holds or
 /// why it cannot be opened. The page asks before opening it (the saved session is kept).
-pub fn from_location_hash(hash: &str) -> Option<Result<Session, ShareError>> {
+pub fn from_location_hash(hash: &str) -> Option<Result<LabSession, ShareError>> {
     let fragment = hash.trim().trim_start_matches('#');
     if !fragment.split('&').any(|part| part.starts_with(PREFIX)) {
         return None;
@@ -138,7 +138,7 @@ pub fn from_location_hash(hash: &str) -> Option<Result<Session, ShareError>> {
 ///
 /// # Errors
 /// As [`encode`].
-pub fn link_for(base: &str, session: &Session) -> Result<String, ShareError> {
+pub fn link_for(base: &str, session: &LabSession) -> Result<String, ShareError> {
     let base = base.split('#').next().unwrap_or(base);
     Ok(format!("{base}#{}", encode(session)?))
 }

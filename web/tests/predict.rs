@@ -5,10 +5,10 @@
 use proptest::prelude::*;
 use streamlab_web::predict::{predictions, NextAction, PredictKind, Prediction};
 use streamlab_web::quiz::{preset, presets};
-use streamlab_web::session::Session;
+use streamlab_web::session::LabSession;
 
 /// Runs the predicted action on `s` and checks the prediction against the batch it ran.
-fn verify(s: &Session, p: &Prediction) -> Result<(), String> {
+fn verify(s: &LabSession, p: &Prediction) -> Result<(), String> {
     let mut real = s.clone();
     let n = real.view().batches.len();
     match p.action {
@@ -38,7 +38,7 @@ fn verify(s: &Session, p: &Prediction) -> Result<(), String> {
     Ok(())
 }
 
-fn check_all(s: &Session, seed: u64, what: &str) -> usize {
+fn check_all(s: &LabSession, seed: u64, what: &str) -> usize {
     let ps = predictions(s, seed);
     for p in &ps {
         assert!(p.choices.len() >= 3 && p.answer < p.choices.len(), "{what}: {p:?}");
@@ -56,7 +56,7 @@ fn predictions_hold_for_every_preset_and_step() {
     let mut total = 0;
     let mut kinds = std::collections::BTreeMap::new();
     for (id, _) in presets() {
-        let mut s = Session::from_scenario(preset(id).unwrap());
+        let mut s = LabSession::from_scenario(preset(id).unwrap());
         for step in 0..=s.view().steps_total {
             // Before "Next step" (nothing due) and with the step's events pending.
             total += check_all(&s, step as u64, &format!("{id} after {step} steps"));
@@ -82,7 +82,7 @@ fn the_classic_watermark_prediction_offers_the_classic_mistakes() {
     // classic after step 0, with step 1's clicks (09:08, 09:16) pending: batch 2 runs with
     // 09:03, computed after batch 0 from 09:13 − 10 minutes. The wrong choices include the
     // batch's own max − delay (09:16 − 10 = 09:06) and the forgotten delay (09:13).
-    let mut s = Session::from_scenario(preset("classic").unwrap());
+    let mut s = LabSession::from_scenario(preset("classic").unwrap());
     s.run_step();
     s.push_step();
     let p = predictions(&s, 1).into_iter().find(|p| p.kind == PredictKind::Watermark).unwrap();
@@ -98,10 +98,10 @@ fn the_classic_watermark_prediction_offers_the_classic_mistakes() {
 
 #[test]
 fn nothing_to_predict_when_nothing_can_run() {
-    let mut s = Session::from_scenario(preset("stateless-filter").unwrap());
+    let mut s = LabSession::from_scenario(preset("stateless-filter").unwrap());
     while s.run_step() {}
     assert!(predictions(&s, 0).is_empty());
-    let broken = Session::from_scenario(preset("no-watermark-append-error").unwrap());
+    let broken = LabSession::from_scenario(preset("no-watermark-append-error").unwrap());
     assert!(predictions(&broken, 0).is_empty());
 }
 
@@ -122,7 +122,7 @@ proptest! {
     ) {
         let all = presets();
         let (id, _) = all[which % all.len()];
-        let mut s = Session::from_scenario(preset(id).unwrap());
+        let mut s = LabSession::from_scenario(preset(id).unwrap());
         for a in &acts {
             match a {
                 Act::NextStep => { s.run_step(); }

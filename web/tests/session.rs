@@ -7,14 +7,14 @@ use std::collections::BTreeMap;
 
 use streamlab_engine::scenario::Scenario;
 use streamlab_engine::streaming::OutputMode;
-use streamlab_web::session::{RowStatus, Session};
+use streamlab_web::session::{RowStatus, LabSession};
 
 fn corpus(id: &str) -> Scenario {
     let path = format!("{}/../engine/tests/spark/cases/{id}.json", env!("CARGO_MANIFEST_DIR"));
     Scenario::from_json(&std::fs::read_to_string(path).expect("corpus case")).expect("scenario")
 }
 
-fn run_all(s: &mut Session) {
+fn run_all(s: &mut LabSession) {
     while s.run_step() {}
 }
 
@@ -22,7 +22,7 @@ fn run_all(s: &mut Session) {
 fn next_step_reproduces_spark_batch_by_batch() {
     let case = corpus("window-sliding-classic-append");
     let expected = case.expected.clone().expect("expected");
-    let mut s = Session::from_scenario(case);
+    let mut s = LabSession::from_scenario(case);
     run_all(&mut s);
     let v = s.view();
     let got: Vec<(u64, usize)> = v.batches.iter().map(|b| (b.id, b.rows.len())).collect();
@@ -41,7 +41,7 @@ fn next_step_reproduces_spark_batch_by_batch() {
 #[test]
 fn invalid_mode_shows_sparks_error_and_keeps_the_input() {
     let case = corpus("stateless-filter-select-append");
-    let mut s = Session::from_scenario(case);
+    let mut s = LabSession::from_scenario(case);
     s.run_step();
     let rows_before = s.view().batches[0].rows.len();
     s.set_mode(OutputMode::Complete);
@@ -58,7 +58,7 @@ fn invalid_mode_shows_sparks_error_and_keeps_the_input() {
 
 #[test]
 fn delay_change_rewrites_the_query_and_replays() {
-    let mut s = Session::from_scenario(corpus("window-sliding-classic-append"));
+    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
     s.run_step();
     // Step 0 has events at 12:07, 12:08, 12:14; with a 10-minute delay the watermark is 12:04.
     assert_eq!(s.view().watermark.as_deref(), Some("2026-01-01T12:04:00Z"));
@@ -72,7 +72,7 @@ fn delay_change_rewrites_the_query_and_replays() {
 
 #[test]
 fn bad_event_fields_are_reported_and_nothing_is_lost() {
-    let mut s = Session::from_scenario(corpus("window-sliding-classic-append"));
+    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
     let mut f = BTreeMap::new();
     f.insert("event_id".to_string(), "x1".to_string());
     f.insert("post_id".to_string(), "seven".to_string());
@@ -102,7 +102,7 @@ fn bad_event_fields_are_reported_and_nothing_is_lost() {
 
 #[test]
 fn a_query_typo_points_at_its_position() {
-    let mut s = Session::from_scenario(corpus("window-sliding-classic-append"));
+    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
     s.set_query("clicks.select('event_id'");
     let e = s.view().error.expect("unclosed call");
     assert_eq!(e.kind, "ParseException");
@@ -115,19 +115,19 @@ fn a_query_typo_points_at_its_position() {
 
 #[test]
 fn a_saved_session_reopens_to_the_same_batches() {
-    let mut s = Session::from_scenario(corpus("window-tumbling-append-basic"));
+    let mut s = LabSession::from_scenario(corpus("window-tumbling-append-basic"));
     run_all(&mut s);
     let saved = s.to_scenario().to_json();
-    let mut again = Session::from_json(&saved).unwrap();
+    let mut again = LabSession::from_json(&saved).unwrap();
     run_all(&mut again);
-    let ids = |s: &Session| s.view().batches.iter().map(|b| (b.id, b.rows_json.clone())).collect::<Vec<_>>();
+    let ids = |s: &LabSession| s.view().batches.iter().map(|b| (b.id, b.rows_json.clone())).collect::<Vec<_>>();
     assert_eq!(ids(&s), ids(&again));
-    assert!(Session::from_json("{not json").is_err());
+    assert!(LabSession::from_json("{not json").is_err());
 }
 
 #[test]
 fn advancing_the_watermark_with_an_event_closes_windows() {
-    let mut s = Session::from_scenario(corpus("window-tumbling-append-basic"));
+    let mut s = LabSession::from_scenario(corpus("window-tumbling-append-basic"));
     s.run_step();
     let emitted_before: usize = s.view().batches.iter().map(|b| b.rows.len()).sum();
     assert_eq!(emitted_before, 0);
@@ -145,7 +145,7 @@ fn a_crash_mid_sink_duplicates_in_kafka_but_not_in_the_file_sink() {
     use streamlab_engine::streaming::{CrashPoint, SinkKind};
     // Classic case: batch 5 (no-data, watermark 12:11) emits the three [12:00,12:10) windows.
     let run = |kind: SinkKind| {
-        let mut s = Session::from_scenario(corpus("window-sliding-classic-append"));
+        let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
         s.set_sink(kind);
         s.run_step();
         s.run_step();
@@ -175,7 +175,7 @@ fn a_crash_mid_sink_duplicates_in_kafka_but_not_in_the_file_sink() {
 #[test]
 fn restart_with_a_changed_query_checks_the_state() {
     use streamlab_engine::streaming::SinkKind;
-    let mut s = Session::from_scenario(corpus("window-sliding-classic-append"));
+    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
     s.set_sink(SinkKind::File);
     s.run_step();
     // Grouping by user_id instead of post_id does not fit the state of the first run.
@@ -183,7 +183,7 @@ fn restart_with_a_changed_query_checks_the_state() {
     let e = s.view().error.expect("incompatible state");
     assert_eq!(e.error_class.as_deref(), Some("STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE"));
     // A filter is allowed: the second run continues with batch 2.
-    let mut s = Session::from_scenario(corpus("window-sliding-classic-append"));
+    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
     s.set_sink(SinkKind::File);
     s.run_step();
     s.restart_with("clicks.filter('post_id > 0').withWatermark('event_time', '10 minutes').groupBy(F.window('event_time', '10 minutes', '5 minutes'), 'post_id').count()");
@@ -202,7 +202,7 @@ fn restart_with_a_changed_query_checks_the_state() {
 #[test]
 fn a_once_trigger_runs_one_batch_and_stops() {
     use streamlab_engine::streaming::Trigger;
-    let mut s = Session::from_scenario(corpus("window-sliding-classic-append"));
+    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
     s.set_trigger(Trigger::Once);
     s.push_step();
     s.trigger();
@@ -220,7 +220,7 @@ fn a_once_trigger_runs_one_batch_and_stops() {
 fn the_socket_preset_loses_its_lines_after_a_crash() {
     use streamlab_engine::streaming::{CrashPoint, SinkKind};
     let preset = |kind: &str| {
-        let mut s = Session::from_scenario(streamlab_web::quiz::preset("socket-source").expect("preset"));
+        let mut s = LabSession::from_scenario(streamlab_web::quiz::preset("socket-source").expect("preset"));
         s.set_source_kind("clicks", kind, None);
         s.set_sink(SinkKind::File);
         s.push_step();
@@ -237,7 +237,7 @@ fn the_socket_preset_loses_its_lines_after_a_crash() {
 
 #[test]
 fn the_rate_preset_makes_rows_from_the_clock() {
-    let mut s = Session::from_scenario(streamlab_web::quiz::preset("rate-source").expect("preset"));
+    let mut s = LabSession::from_scenario(streamlab_web::quiz::preset("rate-source").expect("preset"));
     while s.run_step() {}
     let v = s.view();
     assert!(v.error.is_none(), "{:?}", v.error);
@@ -248,7 +248,7 @@ fn the_rate_preset_makes_rows_from_the_clock() {
 #[test]
 fn without_a_checkpoint_location_file_sinks_fail_and_others_start_over() {
     use streamlab_engine::streaming::SinkKind;
-    let mut s = Session::from_scenario(corpus("stateless-filter-select-append"));
+    let mut s = LabSession::from_scenario(corpus("stateless-filter-select-append"));
     s.set_checkpoint_location(false);
     s.set_sink(SinkKind::File);
     let e = s.view().error.expect("a file sink needs a checkpoint location");
@@ -268,7 +268,7 @@ fn without_a_checkpoint_location_file_sinks_fail_and_others_start_over() {
 #[test]
 fn a_saved_session_comes_back_with_its_checkpoint_and_sink() {
     use streamlab_engine::streaming::{CrashPoint, SinkKind};
-    let mut s = Session::from_scenario(corpus("window-sliding-classic-append"));
+    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
     s.set_sink(SinkKind::Kafka);
     s.run_step();
     s.run_step();
@@ -278,7 +278,7 @@ fn a_saved_session_comes_back_with_its_checkpoint_and_sink() {
     s.restart();
     s.trigger();
     let saved = s.to_saved_json();
-    let back = Session::from_saved_json(&saved).unwrap();
+    let back = LabSession::from_saved_json(&saved).unwrap();
     // Replaying the saved actions rebuilds the same batches, logs and sink (1 duplicate).
     assert_eq!(back.view(), s.view());
     assert_eq!(back.view().recovery.unwrap().duplicates, 1);
@@ -288,7 +288,7 @@ fn a_saved_session_comes_back_with_its_checkpoint_and_sink() {
 fn export_to_pyspark_carries_the_session_and_its_trigger() {
     use streamlab_engine::streaming::Trigger;
     let case = corpus("window-sliding-classic-append");
-    let mut s = Session::from_scenario(case);
+    let mut s = LabSession::from_scenario(case);
     // Two steps run in the lab: the script holds them as its two steps.
     assert!(s.run_step());
     assert!(s.run_step());
@@ -323,7 +323,7 @@ fn the_bench_page_measures_every_workload_and_the_replay() {
 #[test]
 fn the_query_texts_own_sink_wins_over_the_picker_and_the_view_says_so() {
     use streamlab_engine::streaming::SinkKind;
-    let mut s = Session::from_scenario(corpus("stateless-filter-select-append"));
+    let mut s = LabSession::from_scenario(corpus("stateless-filter-select-append"));
     s.set_sink(SinkKind::Console);
     let v = s.view().recovery.expect("a query");
     assert_eq!((v.sink, v.sink_from_query), (SinkKind::Console, false));

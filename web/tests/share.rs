@@ -7,15 +7,15 @@ use base64::Engine as _;
 use proptest::prelude::*;
 use streamlab_engine::streaming::{CrashPoint, OutputMode, SinkKind, Trigger};
 use streamlab_web::quiz::{preset, presets, Lang};
-use streamlab_web::session::Session;
+use streamlab_web::session::LabSession;
 use streamlab_web::share::{decode, decode_json, encode, encode_json, ShareError, MAX_JSON_BYTES, MAX_LINK_CHARS};
 
-fn lab(id: &str) -> Session {
-    Session::from_scenario(preset(id).unwrap())
+fn lab(id: &str) -> LabSession {
+    LabSession::from_scenario(preset(id).unwrap())
 }
 
 /// A session with settings and actions of every kind.
-fn busy() -> Session {
+fn busy() -> LabSession {
     let mut s = lab("classic");
     s.set_sink(SinkKind::File);
     s.run_step();

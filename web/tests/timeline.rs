@@ -1,9 +1,9 @@
-//! Native tests of scrubbing (`Session::view_as_of`) and the delay controls: the lab as of a
+//! Native tests of scrubbing (`LabSession::view_as_of`) and the delay controls: the lab as of a
 //! past batch must be exactly what the lab showed right after that batch ran.
 #![allow(clippy::disallowed_methods)] // a test may read files
 
 use streamlab_engine::scenario::Scenario;
-use streamlab_web::session::{LabView, Session};
+use streamlab_web::session::{LabView, LabSession};
 
 fn corpus(id: &str) -> Scenario {
     let path = format!(
@@ -61,7 +61,7 @@ fn a_past_batch_shows_what_the_lab_showed_right_after_it() {
         };
         let case = Scenario::from_json(&text).expect("scenario");
         // The reference: the same input, one trigger (one batch) at a time, looked at after each.
-        let mut by_trigger = Session::from_scenario(case.clone());
+        let mut by_trigger = LabSession::from_scenario(case.clone());
         let mut after = Vec::new();
         while by_trigger.push_step() {
             while by_trigger.batch_due() {
@@ -70,7 +70,7 @@ fn a_past_batch_shows_what_the_lab_showed_right_after_it() {
             }
         }
         // The lab: "next step" until the end, then back to each batch.
-        let mut s = Session::from_scenario(case);
+        let mut s = LabSession::from_scenario(case);
         while s.run_step() {}
         let live = s.view();
         assert_eq!(live.batches.len(), after.len(), "{id}");
@@ -88,7 +88,7 @@ fn a_past_batch_shows_what_the_lab_showed_right_after_it() {
 
 #[test]
 fn a_negative_delay_is_refused_beside_the_field_and_the_query_keeps_running() {
-    let mut s = Session::from_scenario(corpus("window-sliding-classic-append"));
+    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
     while s.run_step() {}
     let before = s.view();
     let e = s.set_delay(0, "-5 minutes").unwrap_err();
@@ -111,7 +111,7 @@ fn a_negative_delay_is_refused_beside_the_field_and_the_query_keeps_running() {
 
 #[test]
 fn an_event_in_year_9999_is_one_undo_away_from_harmless() {
-    let mut s = Session::from_scenario(corpus("window-sliding-classic-append"));
+    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
     s.run_step();
     s.run_step();
     let before = s.view();
@@ -156,7 +156,7 @@ fn an_event_in_year_9999_is_one_undo_away_from_harmless() {
 /// event is in two windows.
 #[test]
 fn the_classic_preset_under_the_delay_slider_and_the_batch_slider() {
-    let rows = |s: &Session| -> Vec<(u64, Vec<String>)> {
+    let rows = |s: &LabSession| -> Vec<(u64, Vec<String>)> {
         s.view()
             .batches
             .iter()
@@ -165,7 +165,7 @@ fn the_classic_preset_under_the_delay_slider_and_the_batch_slider() {
     };
     let cells = |v: &[&str]| v.iter().map(|c| c.to_string()).collect::<Vec<_>>();
     let mut s =
-        Session::from_scenario(streamlab_web::quiz::preset("classic").expect("classic preset"));
+        LabSession::from_scenario(streamlab_web::quiz::preset("classic").expect("classic preset"));
     s.run_step();
     s.run_step();
     // Spark runs a no-data batch whenever the watermark moves (append-mode aggregation).
@@ -229,7 +229,7 @@ fn the_classic_preset_under_the_delay_slider_and_the_batch_slider() {
 fn compare_modes_runs_the_same_input_in_each_mode() {
     use streamlab_engine::streaming::OutputMode;
     let mut s =
-        Session::from_scenario(streamlab_web::quiz::preset("classic").expect("classic preset"));
+        LabSession::from_scenario(streamlab_web::quiz::preset("classic").expect("classic preset"));
     s.run_step();
     s.run_step();
     let runs = s.compare_modes();

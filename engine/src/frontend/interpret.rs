@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use super::args;
 use super::pyspark_api::{self, ApiKind};
-use super::python::{Arg, Node, NodeKind, PyBinOp, PyUnOp};
+use super::python::{Arg, PyNode, PyNodeKind, PyBinOp, PyUnOp};
 use super::functions::scalar_function;
 use super::sql::{parse_select_item, parse_sql_expr};
 use super::{Catalog, ParseError, Span};
@@ -190,23 +190,23 @@ impl<'a> Evaluator<'a> {
         Ok(Evaluated { plan, output_mode: self.output_mode, watermark_delay_spans: self.delay_spans, trigger: self.trigger, sink: self.sink, checkpoint_location: self.checkpoint_location, query_name: self.query_name })
     }
 
-    fn eval(&mut self, node: &Node) -> R<Py> {
+    fn eval(&mut self, node: &PyNode) -> R<Py> {
         let span = node.span;
         Ok(match &node.kind {
-            NodeKind::Name(n) => self.lookup(n, span)?,
-            NodeKind::Str(s) => Py::Str(s.clone()),
-            NodeKind::Int(i) => Py::Int(*i),
-            NodeKind::Float(f) => Py::Float(*f),
-            NodeKind::Bool(b) => Py::Bool(*b),
-            NodeKind::NoneLit => Py::NoneVal,
-            NodeKind::List(items) | NodeKind::Tuple(items) => {
+            PyNodeKind::Name(n) => self.lookup(n, span)?,
+            PyNodeKind::Str(s) => Py::Str(s.clone()),
+            PyNodeKind::Int(i) => Py::Int(*i),
+            PyNodeKind::Float(f) => Py::Float(*f),
+            PyNodeKind::Bool(b) => Py::Bool(*b),
+            PyNodeKind::NoneLit => Py::NoneVal,
+            PyNodeKind::List(items) | PyNodeKind::Tuple(items) => {
                 Py::List(items.iter().map(|i| self.eval(i)).collect::<R<Vec<_>>>()?)
             }
-            NodeKind::Attr(obj, name) => {
+            PyNodeKind::Attr(obj, name) => {
                 let target = self.eval(obj)?;
                 self.attribute(target, name, span)?
             }
-            NodeKind::Index(obj, idx) => {
+            PyNodeKind::Index(obj, idx) => {
                 let target = self.eval(obj)?;
                 let idx_v = self.eval(idx)?;
                 match (target, idx_v) {
@@ -217,11 +217,11 @@ impl<'a> Evaluator<'a> {
                     (t, i) => return Err(perr(format!("cannot index a {} with a {}", t.type_name(), i.type_name()), span)),
                 }
             }
-            NodeKind::Call(f, args) => {
+            PyNodeKind::Call(f, args) => {
                 let callee = self.eval(f)?;
                 self.call(callee, args, span)?
             }
-            NodeKind::Unary(op, inner) => {
+            PyNodeKind::Unary(op, inner) => {
                 let v = self.eval(inner)?;
                 match (op, v) {
                     (PyUnOp::Invert, Py::Col(e)) => Py::Col(Expr::Not(Box::new(e))),
@@ -229,7 +229,7 @@ impl<'a> Evaluator<'a> {
                     (_, v) => return Err(perr(format!("this operator does not apply to a {}", v.type_name()), span)),
                 }
             }
-            NodeKind::Binary(op, l, r) => {
+            PyNodeKind::Binary(op, l, r) => {
                 let lv = self.eval(l)?;
                 let rv = self.eval(r)?;
                 self.binary(*op, lv, rv, span)?
@@ -417,7 +417,7 @@ impl<'a> Evaluator<'a> {
         // Spans of the string arguments, so `withWatermark` delays can be edited in place.
         if name == "withWatermark" {
             if let Some(a) = args.get(1) {
-                if matches!(a.value.kind, NodeKind::Str(_)) {
+                if matches!(a.value.kind, PyNodeKind::Str(_)) {
                     self.delay_spans.push(a.value.span);
                 }
             }

@@ -45,39 +45,41 @@ pub enum PyUnOp {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Arg {
     pub name: Option<String>,
-    pub value: Node,
+    pub value: PyNode,
 }
 
-/// One AST node with its source span.
+/// One node of the Python syntax tree (the query text as parsed, before `interpret.rs` builds
+/// a `LogicalPlan` from it), with its source span. Not the analyzed plan's
+/// `analysis::plan::Node`.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Node {
-    pub kind: NodeKind,
+pub struct PyNode {
+    pub kind: PyNodeKind,
     pub span: Span,
 }
 
-/// The node kinds of the subset.
+/// The kinds of Python syntax-tree node in the subset.
 #[derive(Debug, Clone, PartialEq)]
-pub enum NodeKind {
+pub enum PyNodeKind {
     Name(String),
     Str(String),
     Int(i64),
     Float(f64),
     Bool(bool),
     NoneLit,
-    List(Vec<Node>),
-    Tuple(Vec<Node>),
-    Attr(Box<Node>, String),
-    Call(Box<Node>, Vec<Arg>),
-    Index(Box<Node>, Box<Node>),
-    Binary(PyBinOp, Box<Node>, Box<Node>),
-    Unary(PyUnOp, Box<Node>),
+    List(Vec<PyNode>),
+    Tuple(Vec<PyNode>),
+    Attr(Box<PyNode>, String),
+    Call(Box<PyNode>, Vec<Arg>),
+    Index(Box<PyNode>, Box<PyNode>),
+    Binary(PyBinOp, Box<PyNode>, Box<PyNode>),
+    Unary(PyUnOp, Box<PyNode>),
 }
 
 /// A parsed program: `name = expr` statements, then the query expression.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Program {
-    pub assignments: Vec<(String, Node)>,
-    pub query: Node,
+    pub assignments: Vec<(String, PyNode)>,
+    pub query: PyNode,
 }
 
 fn pratt() -> PrattParser<Rule> {
@@ -240,10 +242,10 @@ fn span_of(p: &Pair<Rule>) -> Span {
 }
 
 /// A node and the depth of the tree under it (a leaf is 1).
-type Built = Result<(Node, usize), ParseError>;
+type Built = Result<(PyNode, usize), ParseError>;
 
 /// Wraps a new node over children of depth `below`, refusing to go past [`MAX_DEPTH`].
-fn node(kind: NodeKind, span: Span, below: usize) -> Built {
+fn node(kind: PyNodeKind, span: Span, below: usize) -> Built {
     let depth = below + 1;
     if depth > MAX_DEPTH {
         return Err(ParseError::new(
@@ -251,7 +253,7 @@ fn node(kind: NodeKind, span: Span, below: usize) -> Built {
             span,
         ));
     }
-    Ok((Node { kind, span }, depth))
+    Ok((PyNode { kind, span }, depth))
 }
 
 fn build_expr(pratt: &PrattParser<Rule>, pair: Pair<Rule>) -> Built {
@@ -266,7 +268,7 @@ fn build_pairs(pratt: &PrattParser<Rule>, pairs: Pairs<Rule>) -> Built {
         if matches!(p.as_rule(), Rule::neg | Rule::invert) {
             run += 1;
             if run >= MAX_DEPTH {
-                return node(NodeKind::NoneLit, span_of(&p), MAX_DEPTH);
+                return node(PyNodeKind::NoneLit, span_of(&p), MAX_DEPTH);
             }
         } else {
             run = 0;
@@ -279,11 +281,11 @@ fn build_pairs(pratt: &PrattParser<Rule>, pairs: Pairs<Rule>) -> Built {
             let span = Span::new(op.as_span().start(), rhs.span.end);
             match op.as_rule() {
                 Rule::neg => match rhs.kind {
-                    NodeKind::Int(v) => Ok((Node { kind: NodeKind::Int(v.wrapping_neg()), span }, depth)),
-                    NodeKind::Float(v) => Ok((Node { kind: NodeKind::Float(-v), span }, depth)),
-                    k => node(NodeKind::Unary(PyUnOp::Neg, Box::new(Node { kind: k, span: rhs.span })), span, depth),
+                    PyNodeKind::Int(v) => Ok((PyNode { kind: PyNodeKind::Int(v.wrapping_neg()), span }, depth)),
+                    PyNodeKind::Float(v) => Ok((PyNode { kind: PyNodeKind::Float(-v), span }, depth)),
+                    k => node(PyNodeKind::Unary(PyUnOp::Neg, Box::new(PyNode { kind: k, span: rhs.span })), span, depth),
                 },
-                _ => node(NodeKind::Unary(PyUnOp::Invert, Box::new(rhs)), span, depth),
+                _ => node(PyNodeKind::Unary(PyUnOp::Invert, Box::new(rhs)), span, depth),
             }
         })
         .map_postfix(|lhs, op| {
@@ -292,7 +294,7 @@ fn build_pairs(pratt: &PrattParser<Rule>, pairs: Pairs<Rule>) -> Built {
             match op.as_rule() {
                 Rule::attr => {
                     let name = op.into_inner().next().expect("grammar: attr name").as_str().to_string();
-                    node(NodeKind::Attr(Box::new(lhs), name), span, depth)
+                    node(PyNodeKind::Attr(Box::new(lhs), name), span, depth)
                 }
                 Rule::call => {
                     let mut args = Vec::new();
@@ -310,11 +312,11 @@ fn build_pairs(pratt: &PrattParser<Rule>, pairs: Pairs<Rule>) -> Built {
                         deepest = deepest.max(value.1);
                         args.push(Arg { name, value: value.0 });
                     }
-                    node(NodeKind::Call(Box::new(lhs), args), span, deepest)
+                    node(PyNodeKind::Call(Box::new(lhs), args), span, deepest)
                 }
                 _ => {
                     let (idx, d) = build_expr(pratt, op.into_inner().next().expect("grammar: index"))?;
-                    node(NodeKind::Index(Box::new(lhs), Box::new(idx)), span, depth.max(d))
+                    node(PyNodeKind::Index(Box::new(lhs), Box::new(idx)), span, depth.max(d))
                 }
             }
         })
@@ -337,7 +339,7 @@ fn build_pairs(pratt: &PrattParser<Rule>, pairs: Pairs<Rule>) -> Built {
                 _ => PyBinOp::Mod,
             };
             let span = Span::new(lhs.span.start, rhs.span.end);
-            node(NodeKind::Binary(bop, Box::new(lhs), Box::new(rhs)), span, ld.max(rd))
+            node(PyNodeKind::Binary(bop, Box::new(lhs), Box::new(rhs)), span, ld.max(rd))
         })
         .parse(pairs)
 }
@@ -345,18 +347,18 @@ fn build_pairs(pratt: &PrattParser<Rule>, pairs: Pairs<Rule>) -> Built {
 fn build_primary(pratt: &PrattParser<Rule>, p: Pair<Rule>) -> Built {
     let span = span_of(&p);
     let kind = match p.as_rule() {
-        Rule::ident => NodeKind::Name(p.as_str().to_string()),
+        Rule::ident => PyNodeKind::Name(p.as_str().to_string()),
         Rule::keyword => match p.as_str() {
-            "True" => NodeKind::Bool(true),
-            "False" => NodeKind::Bool(false),
-            _ => NodeKind::NoneLit,
+            "True" => PyNodeKind::Bool(true),
+            "False" => PyNodeKind::Bool(false),
+            _ => PyNodeKind::NoneLit,
         },
         Rule::number => {
             let s = p.as_str();
             if s.contains(['.', 'e', 'E']) {
-                NodeKind::Float(s.parse().map_err(|_| ParseError::new(format!("'{s}' is not a number"), span))?)
+                PyNodeKind::Float(s.parse().map_err(|_| ParseError::new(format!("'{s}' is not a number"), span))?)
             } else {
-                NodeKind::Int(s.parse().map_err(|_| ParseError::new(format!("the number {s} is too large"), span))?)
+                PyNodeKind::Int(s.parse().map_err(|_| ParseError::new(format!("the number {s} is too large"), span))?)
             }
         }
         Rule::string => {
@@ -368,11 +370,11 @@ fn build_primary(pratt: &PrattParser<Rule>, p: Pair<Rule>) -> Built {
                     _ => body = inner.as_str(),
                 }
             }
-            NodeKind::Str(if raw { body.to_string() } else { crate::pyfunc::unescape(body) })
+            PyNodeKind::Str(if raw { body.to_string() } else { crate::pyfunc::unescape(body) })
         }
         Rule::list => {
             let (items, deepest) = build_items(pratt, p.into_inner())?;
-            return node(NodeKind::List(items), span, deepest);
+            return node(PyNodeKind::List(items), span, deepest);
         }
         Rule::group => {
             // `()` and anything with a comma is a tuple; one expression alone is parenthesised.
@@ -384,15 +386,15 @@ fn build_primary(pratt: &PrattParser<Rule>, p: Pair<Rule>) -> Built {
                 let only = items.pop().expect("grammar: a group without a comma holds one expression");
                 return Ok((only, deepest));
             }
-            return node(NodeKind::Tuple(items), span, deepest);
+            return node(PyNodeKind::Tuple(items), span, deepest);
         }
         other => return Err(ParseError::new(format!("unsupported syntax ({other:?})"), span)),
     };
-    Ok((Node { kind, span }, 1))
+    Ok((PyNode { kind, span }, 1))
 }
 
 /// Builds a list of expressions, with the depth of the deepest.
-fn build_items<'i>(pratt: &PrattParser<Rule>, pairs: impl Iterator<Item = Pair<'i, Rule>>) -> Result<(Vec<Node>, usize), ParseError> {
+fn build_items<'i>(pratt: &PrattParser<Rule>, pairs: impl Iterator<Item = Pair<'i, Rule>>) -> Result<(Vec<PyNode>, usize), ParseError> {
     let mut items = Vec::new();
     let mut deepest = 0;
     for e in pairs {
@@ -407,7 +409,7 @@ fn build_items<'i>(pratt: &PrattParser<Rule>, pairs: impl Iterator<Item = Pair<'
 mod tests {
     use super::*;
 
-    fn q(text: &str) -> Node {
+    fn q(text: &str) -> PyNode {
         parse_program(text).unwrap().query
     }
 
@@ -415,19 +417,19 @@ mod tests {
     fn python_precedence_comparisons_bind_loosest() {
         // Python: `a == 1 & b` is `a == (1 & b)`.
         let n = q("a == 1 & b");
-        let NodeKind::Binary(PyBinOp::Eq, _, rhs) = n.kind else { panic!("{n:?}") };
-        assert!(matches!(rhs.kind, NodeKind::Binary(PyBinOp::And, _, _)));
+        let PyNodeKind::Binary(PyBinOp::Eq, _, rhs) = n.kind else { panic!("{n:?}") };
+        assert!(matches!(rhs.kind, PyNodeKind::Binary(PyBinOp::And, _, _)));
     }
 
     #[test]
     fn call_chain_with_kwargs_and_lists() {
         let n = q("clicks.dropDuplicates(['a', \"b\"]).join(o, on='k', how='left')");
-        let NodeKind::Call(f, args) = n.kind else { panic!() };
+        let PyNodeKind::Call(f, args) = n.kind else { panic!() };
         // join(o, on='k', how='left'): one positional and two keyword arguments.
         assert_eq!(args.len(), 3);
         assert_eq!(args[0].name, None);
         assert_eq!(args[2].name.as_deref(), Some("how"));
-        assert!(matches!(f.kind, NodeKind::Attr(_, ref m) if m == "join"));
+        assert!(matches!(f.kind, PyNodeKind::Attr(_, ref m) if m == "join"));
     }
 
     #[test]
@@ -452,8 +454,8 @@ mod tests {
 
     #[test]
     fn negative_numbers_and_tuples() {
-        assert_eq!(q("-5").kind, NodeKind::Int(-5));
-        assert!(matches!(q("('a', 'b')").kind, NodeKind::Tuple(ref v) if v.len() == 2));
-        assert!(matches!(q("()").kind, NodeKind::Tuple(ref v) if v.is_empty()));
+        assert_eq!(q("-5").kind, PyNodeKind::Int(-5));
+        assert!(matches!(q("('a', 'b')").kind, PyNodeKind::Tuple(ref v) if v.len() == 2));
+        assert!(matches!(q("()").kind, PyNodeKind::Tuple(ref v) if v.is_empty()));
     }
 }

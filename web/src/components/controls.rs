@@ -3,7 +3,6 @@
 use std::collections::BTreeMap;
 
 use gloo_timers::callback::Interval;
-use streamlab_engine::streaming::Trigger;
 use leptos::prelude::*;
 
 use crate::Lab;
@@ -249,13 +248,7 @@ pub fn RunPanel() -> impl IntoView {
             <SpeedPicker/>
             <label class="row">{move || lab.t("trigger.kind")}" "
                 <select data-testid="trigger-select" on:change=move |ev| {
-                    let t = match event_target_value(&ev).as_str() {
-                        "processingTime" => Trigger::ProcessingTime { interval_ms: 2_000 },
-                        "once" => Trigger::Once,
-                        "availableNow" => Trigger::AvailableNow,
-                        "continuous" => Trigger::Continuous { interval_ms: 1_000 },
-                        _ => Trigger::Default,
-                    };
+                    let t = crate::session::picker_trigger(&event_target_value(&ev));
                     lab.act(|s| s.set_trigger(t));
                 }>
                     <option value="default">{move || lab.t("trig.default")}</option>

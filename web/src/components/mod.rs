@@ -56,7 +56,7 @@ pub fn App() -> impl IntoView {
     // a refusal (storage full or disabled) is said on the page.
     Effect::new(move |_| {
         lab.view.track();
-        let json = lab.read(crate::session::Session::to_saved_json);
+        let json = lab.read(crate::session::LabSession::to_saved_json);
         lab.save_error.set(crate::crash::save_session(&json).err());
     });
     let study = expect_context::<Study>();

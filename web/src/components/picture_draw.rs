@@ -3,10 +3,10 @@
 
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use streamlab_engine::execution::explain::FateKind;
 
 use crate::picture::{kind_id, ticks, Picture, WindowStatus};
 use crate::quiz::Lang;
+use crate::session::{display_time, FateKind};
 
 /// Label area left of each lane (batch ids), px.
 const LEFT: i32 = 46;
@@ -152,7 +152,7 @@ pub fn draw(canvas: web_sys::HtmlCanvasElement, p: &Picture, g: &Geom, selected:
         for t in ticks(range, max_ticks) {
             let x = g.x(li, t);
             let _ = root.draw(&PathElement::new(vec![(x, g.bands_top), (x, g.bands_bottom)], GRID.stroke_width(1)));
-            let label = crate::session::display_cell(&streamlab_engine::types::Value::Timestamp(t), p.day_us);
+            let label = display_time(t, p.day_us);
             let _ = root.draw(&Text::new(label, (x, g.bands_bottom + 4), font(10).pos(Pos::new(HPos::Center, VPos::Top))));
         }
         let _ = root.draw(&PathElement::new(vec![(x0, g.bands_bottom), (x1, g.bands_bottom)], INK.stroke_width(1)));
@@ -212,7 +212,7 @@ pub fn draw(canvas: web_sys::HtmlCanvasElement, p: &Picture, g: &Geom, selected:
             if let Some(px) = prev {
                 let _ = root.draw(&PathElement::new(vec![(px, y), (x, y)], WM.stroke_width(2)));
             }
-            let label = format!("{} {}", if ko { "워터마크" } else { "watermark" }, crate::session::display_cell(&streamlab_engine::types::Value::Timestamp(next), p.day_us));
+            let label = format!("{} {}", if ko { "워터마크" } else { "watermark" }, display_time(next, p.day_us));
             let anchor = if x > (x0 + x1) / 2 { HPos::Right } else { HPos::Left };
             let _ = root.draw(&Text::new(label, (x, y - 2), ("sans-serif", 10).into_font().color(&WM).pos(Pos::new(anchor, VPos::Bottom))));
         }

@@ -7,10 +7,10 @@
 //! `r` reveal/hide the answers, `Esc` leave.
 
 use leptos::prelude::*;
-use streamlab_engine::streaming::OutputMode;
 
 use super::controls::{Player, SpeedPicker};
 use crate::quiz;
+use crate::session::OutputMode;
 use crate::Lab;
 
 /// Presenter mode's state, provided at the page's root.

@@ -2,8 +2,8 @@
 
 use leptos::html::Textarea;
 use leptos::prelude::*;
-use streamlab_engine::streaming::OutputMode;
 
+use crate::session::OutputMode;
 use crate::Lab;
 
 /// Query text, mode buttons and Spark's error when the combination is invalid.

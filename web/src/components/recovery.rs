@@ -1,8 +1,8 @@
 //! Checkpoint, sink and crash: break the query on purpose and watch it recover.
 
 use leptos::prelude::*;
-use streamlab_engine::streaming::{CrashPoint, SinkKind};
 
+use crate::session::{CrashPoint, SinkKind};
 use crate::Lab;
 
 fn crash_key(point: CrashPoint) -> &'static str {

@@ -4,19 +4,19 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::quiz;
-use crate::session::Session;
+use crate::session::{LabSession, Scenario};
 use crate::Lab;
 
 /// Replaces the lab's session with one over `scenario` JSON text or a preset.
-fn load(lab: Lab, session: Session) {
+fn load(lab: Lab, session: LabSession) {
     lab.act(|s| *s = session);
     lab.selected_batch.set(None);
     lab.notice.set(None);
 }
 
 /// Loads a scenario into the lab (used by presets, the scenario box and quiz "try it").
-pub fn load_scenario(lab: Lab, scenario: streamlab_engine::scenario::Scenario) {
-    load(lab, Session::from_scenario(scenario));
+pub fn load_scenario(lab: Lab, scenario: Scenario) {
+    load(lab, LabSession::from_scenario(scenario));
 }
 
 /// The preset picker.
@@ -74,7 +74,7 @@ pub fn ScenarioPanel() -> impl IntoView {
     let lab = expect_context::<Lab>();
     let text = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
-    let open = move |_| match Session::from_json(&text.get_untracked()) {
+    let open = move |_| match LabSession::from_json(&text.get_untracked()) {
         Ok(s) => {
             error.set(None);
             // Values Spark's JSON reader turns into NULL are kept as NULL; say which.
@@ -87,14 +87,14 @@ pub fn ScenarioPanel() -> impl IntoView {
         Err(e) => error.set(Some(e)),
     };
     let save = move |_| {
-        let scenario = lab.read(Session::to_scenario);
+        let scenario = lab.read(LabSession::to_scenario);
         let name = format!("{}.json", if scenario.id.is_empty() { "streamlab-session" } else { scenario.id.as_str() });
         if download(&name, "application/json", &scenario.to_json()).is_err() {
             text.set(scenario.to_json());
         }
     };
     // The same session as a PySpark script: the path from the lab to real Spark.
-    let export = move |_| match lab.read(Session::to_pyspark) {
+    let export = move |_| match lab.read(LabSession::to_pyspark) {
         Ok((name, script)) => {
             error.set(None);
             if download(&name, "text/x-python", &script).is_err() {

@@ -8,7 +8,7 @@
 use gloo_storage::Storage;
 use leptos::prelude::*;
 
-use crate::session::Session;
+use crate::session::LabSession;
 use crate::share::{self, ShareError};
 use crate::Lab;
 
@@ -19,7 +19,7 @@ pub const KEPT_KEY: &str = "streamlab.session.before-share";
 #[derive(Clone, Copy)]
 pub struct Incoming {
     /// The shared session, until opened or ignored.
-    session: StoredValue<Option<Session>, LocalStorage>,
+    session: StoredValue<Option<LabSession>, LocalStorage>,
     /// Something to ask: the link holds a lab.
     pub offer: RwSignal<bool>,
     /// Why the link cannot be opened.
@@ -123,7 +123,7 @@ pub fn ShareBanner() -> impl IntoView {
     let open = move |_| {
         let Some(shared) = inc.session.try_update_value(|s| s.take()).flatten() else { return };
         // The learner's own session waits in storage until restored.
-        let own = lab.read(Session::to_saved_json);
+        let own = lab.read(LabSession::to_saved_json);
         if gloo_storage::LocalStorage::raw().set_item(KEPT_KEY, &own).is_ok() {
             inc.kept.set(true);
         }
@@ -142,7 +142,7 @@ pub fn ShareBanner() -> impl IntoView {
     };
     let restore = move |_| {
         let raw = gloo_storage::LocalStorage::raw();
-        match raw.get_item(KEPT_KEY).ok().flatten().map(|t| Session::from_saved_json(&t)) {
+        match raw.get_item(KEPT_KEY).ok().flatten().map(|t| LabSession::from_saved_json(&t)) {
             Some(Ok(own)) => {
                 lab.act(|s| *s = own);
                 lab.selected_batch.set(None);

@@ -93,7 +93,7 @@ pub fn TimePicture() -> impl IntoView {
 
 /// "Time picture: 9 micro-batches, 10 rows (8 kept, 2 late); watermark now 09:25."
 fn summary(p: &Picture, lang: Lang) -> String {
-    use streamlab_engine::execution::explain::FateKind::*;
+    use crate::session::FateKind::*;
     let ko = lang == Lang::Ko;
     let counts: Vec<String> = [Kept, Late, Filtered, Deduplicated, Joined]
         .into_iter()
@@ -101,7 +101,7 @@ fn summary(p: &Picture, lang: Lang) -> String {
         .map(|k| format!("{} {}", crate::i18n::tr(lang, legend_key(kind_id(Some(k)))), p.count(k)))
         .collect();
     let rows = p.marks().filter(|(_, m)| m.band.is_some()).count();
-    let wm = p.next_watermark_ms.map(|w| crate::session::display_cell(&streamlab_engine::types::Value::Timestamp(w * 1000), p.day_us));
+    let wm = p.next_watermark_ms.map(|w| crate::session::display_time(w * 1000, p.day_us));
     if ko {
         format!("시간 그림: 마이크로 배치 {}개, 행 {rows}개 ({}){}", p.bands.len(), counts.join(", "), wm.map(|w| format!("; 현재 워터마크 {w}")).unwrap_or_default())
     } else {

@@ -174,7 +174,7 @@ pub fn CompareModes() -> impl IntoView {
             return Vec::new();
         }
         lab.view.track();
-        lab.read(crate::session::Session::compare_modes)
+        lab.read(crate::session::LabSession::compare_modes)
     });
     view! {
         <div class="compare">

@@ -4,7 +4,7 @@
 
 use streamlab_engine::streaming::OutputMode;
 
-use super::{BatchView, ErrorView, Session};
+use super::{BatchView, ErrorView, LabSession};
 
 /// One output mode's run of the session's input.
 #[derive(Debug, Clone, PartialEq)]
@@ -18,7 +18,7 @@ pub struct ModeRun {
     pub current: bool,
 }
 
-impl Session {
+impl LabSession {
     /// The session's actions replayed in append, update and complete mode (Spark's order).
     /// Costs three replays: the page computes it only while the comparison is open.
     pub fn compare_modes(&self) -> Vec<ModeRun> {

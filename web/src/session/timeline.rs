@@ -3,7 +3,7 @@
 //! # As of batch N
 //! The session does not keep a copy of the state store per batch. To show batch N, a copy of
 //! the session replays its action log and stops as soon as batch N has run
-//! ([`Session::view_as_of`]): the engine is deterministic, so the copy's state store, sink,
+//! ([`LabSession::view_as_of`]): the engine is deterministic, so the copy's state store, sink,
 //! metrics and watermark are exactly what the lab showed right after batch N. A "next step"
 //! (`processAllAvailable`) runs its batches one at a time here, so replay can stop between two
 //! batches of one step. This costs one replay per change while a past batch is shown (the same
@@ -12,7 +12,7 @@
 use streamlab_engine::streaming::{BatchResult, StreamingQuery};
 use streamlab_engine::types::CalendarInterval;
 
-use super::{LabView, Session};
+use super::{LabView, LabSession};
 
 /// True once replay has run batch `stop_after` (or any later one).
 pub(super) fn reached(stop_after: Option<u64>, batches: &[(Option<usize>, BatchResult)]) -> bool {
@@ -34,7 +34,7 @@ pub(super) fn run_all(q: &mut StreamingQuery, stop_after: Option<u64>) -> Vec<Ba
     out
 }
 
-impl Session {
+impl LabSession {
     /// What the page showed right after batch `batch_id` ran: the state store, the sink's
     /// rows, the metrics and the watermark as of that batch, and the batches up to it. A
     /// batch id past the last batch gives the live view.
@@ -52,7 +52,7 @@ impl Session {
         past.view()
     }
 
-    /// The time picture as of batch `batch_id` (the same replay as [`Session::view_as_of`]):
+    /// The time picture as of batch `batch_id` (the same replay as [`LabSession::view_as_of`]):
     /// only the batches up to it, its watermark steps and the state after it.
     pub fn picture_as_of(&self, batch_id: u64) -> crate::picture::Picture {
         if self.batches.last().is_none_or(|(_, b)| b.batch_id <= batch_id) {

@@ -17,13 +17,12 @@ pub use predict_panel::{PredictPanel, QuizLink};
 pub use quiz_page::{QuizPage, ReviewPage};
 
 use leptos::prelude::*;
-use streamlab_engine::scenario::Scenario;
 
 use crate::lesson::Lesson;
 use crate::progress::{Day, Notice, Progress};
 use crate::quiz::{Lang, Question, Topic};
 use crate::route::Route;
-use crate::session::Session;
+use crate::session::{LabSession, Scenario};
 use crate::Lab;
 
 /// Where the learner's progress record lives in browser storage (raw JSON text).
@@ -157,7 +156,7 @@ pub fn lab_changed(lab: Lab) -> bool {
 
 /// Replaces the lab with `o` now.
 pub fn do_open(lab: Lab, o: Opening) {
-    let mut session = Session::from_scenario(o.scenario);
+    let mut session = LabSession::from_scenario(o.scenario);
     let mut problem = None;
     if let Some(script) = &o.script {
         problem = crate::script::run(&mut session, script).err();

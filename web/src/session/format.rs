@@ -1,0 +1,160 @@
+//! Engine values as the lab shows them: cells on the scenario's day, batches, the labelled
+//! state tables and errors, turned into the text of the view types.
+
+use streamlab_engine::analysis::Attr;
+use streamlab_engine::execution::group_state::CallReason;
+use streamlab_engine::execution::state_rows::{KeptReason, StateCell, StateNote, StateRowLabel};
+use streamlab_engine::scenario::{display_value, row_to_json};
+use streamlab_engine::streaming::{BatchResult, StreamingQuery};
+use streamlab_engine::types::{format_timestamp_us, Row, Value};
+use streamlab_engine::Error;
+
+use super::{BatchView, ErrorView, MetricView, RowStatus, StateTableView};
+
+/// An engine error as the page shows it, with its position in the query `text`.
+pub(super) fn error_view(e: &Error, text: &str) -> ErrorView {
+    match e {
+        Error::Parse(p) => ErrorView {
+            kind: "ParseException".into(),
+            error_class: None,
+            message: p.message.clone(),
+            hint: None,
+            stage: Some("define".into()),
+            position: Some(p.span.line_col(text)),
+            span: Some((p.span.start, p.span.end)),
+        },
+        Error::Analysis(a) => ErrorView {
+            kind: "AnalysisException".into(),
+            error_class: Some(a.error_class.clone()),
+            message: a.spark_text(),
+            hint: a.hint.clone(),
+            stage: Some(
+                match a.stage {
+                    streamlab_engine::Stage::Define => "define",
+                    streamlab_engine::Stage::Start => "start",
+                    streamlab_engine::Stage::Run => "run",
+                }
+                .into(),
+            ),
+            position: a.span.map(|s| s.line_col(text)),
+            span: a.span.map(|s| (s.start, s.end)),
+        },
+        Error::Unsupported(f) => ErrorView {
+            kind: "not modelled yet".into(),
+            error_class: None,
+            message: format!("{f} is not modelled by Streamlab yet."),
+            hint: Some("the lab can run windows, watermarks, aggregations, dedup, limit, union and stream-static joins".into()),
+            stage: None,
+            position: None,
+            span: None,
+        },
+        other => ErrorView {
+            kind: "Error".into(),
+            error_class: None,
+            message: other.to_string(),
+            hint: None,
+            stage: None,
+            position: None,
+            span: None,
+        },
+    }
+}
+
+/// A cell as the lab shows it: times on the scenario's day as `12:07` (`12:07:30`,
+/// `12:04:59.999999`), other days in full; windows as `[12:00, 12:10)`.
+pub fn display_cell(v: &Value, base_day_us: i64) -> String {
+    match v {
+        Value::Timestamp(t) => {
+            let day = 86_400_000_000i64;
+            if t.div_euclid(day) * day != base_day_us {
+                return format_timestamp_us(*t);
+            }
+            let rem = t.rem_euclid(day);
+            let (h, m, s, us) = (rem / 3_600_000_000, rem / 60_000_000 % 60, rem / 1_000_000 % 60, rem % 1_000_000);
+            match (s, us) {
+                (0, 0) => format!("{h:02}:{m:02}"),
+                (_, 0) => format!("{h:02}:{m:02}:{s:02}"),
+                _ => format!("{h:02}:{m:02}:{s:02}.{us:06}"),
+            }
+        }
+        Value::Struct(f) if f.len() == 2 => format!("[{}, {})", display_cell(&f[0], base_day_us), display_cell(&f[1], base_day_us)),
+        other => display_value(other),
+    }
+}
+
+/// A timestamp (µs since the epoch) as [`display_cell`] shows it: `12:07` on the scenario's
+/// day (the time picture's axis and watermark labels).
+pub fn display_time(us: i64, base_day_us: i64) -> String {
+    display_cell(&Value::Timestamp(us), base_day_us)
+}
+
+/// One batch's result as the batch list shows it, cells on the scenario's `day`.
+pub(super) fn batch_view(step: Option<usize>, b: &BatchResult, output: &[Attr], day: i64) -> BatchView {
+    BatchView {
+        id: b.batch_id,
+        step,
+        input_rows: b.input_rows,
+        watermark: b.watermark_ms.map(|w| display_cell(&Value::Timestamp(w * 1000), day)),
+        watermark_ms: b.watermark_ms,
+        late_watermark: display_cell(&Value::Timestamp(b.late_watermark_ms * 1000), day),
+        late_watermark_ms: b.late_watermark_ms,
+        no_data: b.no_data,
+        rows: b.rows.iter().map(|r| r.iter().map(|v| display_cell(v, day)).collect()).collect(),
+        rows_json: b.rows.iter().map(|r| row_to_json(r, output).to_string()).collect(),
+        metrics: b
+            .state
+            .iter()
+            .map(|s| MetricView {
+                operator: s.operator_name.clone(),
+                total: s.num_rows_total,
+                updated: s.num_rows_updated,
+                removed: s.num_rows_removed,
+                dropped: s.num_rows_dropped_by_watermark,
+            })
+            .collect(),
+        progress_json: b.progress.to_json(),
+    }
+}
+
+/// The engine's labelled state tables as text: cells displayed on the scenario's day, labels
+/// as the panel's row styles, the join notes in both languages.
+pub(super) fn state_tables(q: &StreamingQuery, evicted: &[(usize, Row)], day: i64) -> Vec<StateTableView> {
+    let cell = |c: &StateCell| match c {
+        StateCell::Value(v) => display_cell(v, day),
+        StateCell::Gone => "—".to_string(),
+        StateCell::SessionFrom(t) => format!("[{}, …)", display_cell(&Value::Timestamp(*t), day)),
+        StateCell::Matched(true) => "✓".to_string(),
+        StateCell::Matched(false) => "—".to_string(),
+        StateCell::Blank => String::new(),
+        StateCell::Called(Some(CallReason::Data)) => "▶ rows".to_string(),
+        StateCell::Called(Some(CallReason::TimedOut)) => "⏰ hasTimedOut".to_string(),
+        StateCell::Called(None) => "—".to_string(),
+    };
+    let status = |l: StateRowLabel| match l {
+        StateRowLabel::Open { .. } => RowStatus::Open,
+        StateRowLabel::Closing { .. } => RowStatus::Closing,
+        StateRowLabel::Evicted => RowStatus::Evicted,
+        StateRowLabel::Kept(KeptReason::CompleteMode) => RowStatus::Kept,
+        StateRowLabel::Kept(KeptReason::NoWatermark | KeptReason::Counter) => RowStatus::NoWatermark,
+        StateRowLabel::Kept(KeptReason::NoTimeout) => RowStatus::NoTimeout,
+    };
+    let note = |n: Option<StateNote>| match n {
+        None => Default::default(),
+        Some(StateNote::NoStateWatermark) => ("no state watermark: rows stay forever".to_string(), "상태 워터마크 없음: 행이 영원히 남음".to_string()),
+        Some(StateNote::KeyWatermark) => ("state watermark on the join key: key <= watermark".to_string(), "조인 키의 상태 워터마크: 키 <= 워터마크".to_string()),
+        Some(StateNote::ValueWatermark { offset_ms }) => {
+            let sign = if offset_ms < 0 { "−" } else { "+" };
+            let d = streamlab_engine::types::format_duration_us(offset_ms.unsigned_abs().saturating_mul(1000).min(i64::MAX as u64) as i64);
+            (format!("state watermark: event time <= watermark {sign} {d}"), format!("상태 워터마크: 이벤트 시간 <= 워터마크 {sign} {d}"))
+        }
+    };
+    q.state_tables(evicted)
+        .into_iter()
+        .map(|t| StateTableView {
+            operator: t.operator,
+            columns: t.columns,
+            rows: t.rows.iter().map(|r| (r.cells.iter().map(cell).collect(), status(r.label))).collect(),
+            note: note(t.note),
+        })
+        .collect()
+}

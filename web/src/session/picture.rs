@@ -1,0 +1,45 @@
+//! The time picture's gathering: the session's batches, explanations, pending rows and
+//! state handed to [`crate::picture::build`].
+
+use streamlab_engine::streaming::StreamingQuery;
+
+use super::LabSession;
+
+impl LabSession {
+    /// The time picture ([`crate::picture`]): every batch so far with its input rows and the
+    /// engine's explanation, the pending rows, and the state as it is now.
+    pub fn picture(&self) -> crate::picture::Picture {
+        use crate::picture::{build, Band, BatchInput, SourceInfo};
+        let sources: Vec<SourceInfo> = self
+            .sources()
+            .into_iter()
+            .map(|s| SourceInfo {
+                time_index: s.time_column.as_ref().and_then(|t| s.columns.iter().position(|(c, _)| c == t)),
+                columns: s.columns.into_iter().map(|(c, _)| c).collect(),
+                name: s.name,
+            })
+            .collect();
+        let batches: Vec<BatchInput> = self
+            .batches
+            .iter()
+            .map(|(_, b)| BatchInput {
+                band: Band {
+                    batch_id: b.batch_id,
+                    no_data: b.no_data,
+                    input_rows: b.input_rows,
+                    watermark_ms: b.watermark_ms,
+                    emitted_rows: b.rows.len() as u64,
+                    dropped_rows: b.state.iter().map(|s| s.num_rows_dropped_by_watermark).sum(),
+                    removed_rows: b.state.iter().map(|s| s.num_rows_removed).sum(),
+                    explanation: b.explanation.clone(),
+                },
+                input: if b.explanation.is_some() { Vec::new() } else { b.input_by_source().into_iter().collect() },
+                output: b.rows.clone(),
+            })
+            .collect();
+        let has_watermark = self.query.as_ref().is_some_and(|q| q.plan().has_watermark());
+        let state = self.query.as_ref().map(|q| q.state_tables(&self.evicted)).unwrap_or_default();
+        let next = self.query.as_ref().filter(|_| has_watermark).map(StreamingQuery::current_watermark_ms);
+        build(&sources, &batches, &self.pending, &state, next, self.base_day_us())
+    }
+}

@@ -1,0 +1,103 @@
+//! Recovery: the sink, crashes, restarts and the checkpoint location, and the recovery
+//! panel's view of the checkpoint, the sink's rows and the query handle.
+
+use streamlab_engine::streaming::{CrashPoint, SinkKind, StreamingQuery};
+use streamlab_engine::types::Value;
+
+use super::{display_cell, Action, RecoveryView, LabSession, SinkRowView};
+
+impl LabSession {
+    /// Gives the query a checkpoint location, or not (spec §10.7), and replays.
+    pub fn set_checkpoint_location(&mut self, set: bool) {
+        self.checkpoint_set = set;
+        self.rebuild();
+    }
+
+    /// Stops the query and starts `text` on the same checkpoint (changing a query between
+    /// restarts, spec §12.5): Spark's error if the change does not fit the state.
+    pub fn restart_with(&mut self, text: &str) {
+        self.apply(Action::Restart(Some(text.to_string())));
+    }
+
+    /// One trigger whose batch crashes at `point`; the query stops until [`LabSession::restart`].
+    ///
+    /// # Errors
+    /// When no batch is due (nothing would run, so nothing can crash).
+    pub fn crash(&mut self, point: CrashPoint) -> Result<(), String> {
+        if !self.batch_due() || self.query.as_ref().is_some_and(|q| !q.is_active()) {
+            return Err("No batch is due, so there is nothing to crash: add events (or wait for a no-data batch) first.".into());
+        }
+        self.apply(Action::Crash(point));
+        Ok(())
+    }
+
+    /// Stops the query and starts it again on the same checkpoint: a batch that was logged
+    /// but not committed runs again.
+    pub fn restart(&mut self) {
+        self.apply(Action::Restart(None));
+    }
+
+    /// Picks the sink and replays everything into it.
+    pub fn set_sink(&mut self, kind: SinkKind) {
+        self.sink_kind = kind;
+        self.rebuild();
+    }
+
+    /// The recovery panel: `q`'s checkpoint logs, the sink's rows with their duplicate flags,
+    /// and the query handle (status, trigger, listener events), times on the scenario's `day`.
+    pub(super) fn recovery_view(&self, q: &StreamingQuery, day: i64) -> RecoveryView {
+        let wm = |ms: i64| display_cell(&Value::Timestamp(ms * 1000), day);
+        let cp = &q.checkpoint;
+        let sink_rows = q
+            .sink
+            .written()
+            .iter()
+            .zip(q.sink.duplicate_flags())
+            .map(|(w, duplicate)| {
+                SinkRowView {
+                    batch_id: w.batch_id,
+                    attempt: w.attempt,
+                    cells: w.row.iter().map(|v| display_cell(v, day)).collect(),
+                    visible: w.visible,
+                    duplicate,
+                }
+            })
+            .collect();
+        RecoveryView {
+            sink: q.sink.kind(),
+            sink_from_query: q.sink_named_in_query(),
+            query_id: q.id.clone(),
+            run_id: q.run_id.clone(),
+            runs: cp.runs,
+            offset_log: cp
+                .offsets
+                .iter()
+                .map(|o| {
+                    let offs: Vec<String> = o.offsets.iter().map(|x| x.map_or("-".into(), |v| v.to_string())).collect();
+                    (o.batch_id, offs.join(", "), wm(o.batch_watermark_ms))
+                })
+                .collect(),
+            commit_log: cp.commits.iter().map(|c| (c.batch_id, wm(c.next_batch_watermark_ms))).collect(),
+            sink_rows,
+            duplicates: q.sink.duplicates(),
+            crashed: self.crash.clone(),
+            active: q.is_active(),
+            status: if !q.is_active() {
+                "Stopped".into()
+            } else if q.has_new_data() {
+                "Waiting for next trigger (new data available)".into()
+            } else if q.wants_no_data_batch() {
+                "Waiting for next trigger (a no-data batch is due)".into()
+            } else {
+                "Waiting for data to arrive".into()
+            },
+            trigger: q.trigger.describe(),
+            recent_progress: self.batches.len().min(100),
+            events: self.events.clone(),
+            name: q.name.clone(),
+            checkpoint_set: self.checkpoint_set,
+            temporary: self.temporary,
+            sink_log: q.sink.log_text(&q.plan().output.iter().map(|a| a.name.clone()).collect::<Vec<_>>()),
+        }
+    }
+}

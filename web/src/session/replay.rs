@@ -1,0 +1,199 @@
+//! The action log and its replay: what the learner did, kept as [`Action`]s, and the
+//! rebuild that starts the query again and replays them after any change.
+
+use std::collections::BTreeSet;
+
+use streamlab_engine::streaming::{BatchResult, CrashPoint, SinkKind, StartOptions, StreamingConf, StreamingQuery};
+use streamlab_engine::types::Row;
+use streamlab_engine::Error;
+
+use super::format::error_view;
+use super::{timeline, LabSession};
+
+/// One thing the learner did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// Rows added to a source (one `MemoryStream` block).
+    Add { source: String, rows: Vec<Row> },
+    /// One trigger: at most one micro-batch.
+    Trigger,
+    /// Triggers until idle (what the default trigger does after new data arrives).
+    RunAll,
+    /// One trigger whose batch dies at a point (the process crashes).
+    Crash(CrashPoint),
+    /// Stop and start the query again on the same checkpoint, sources and sink; with a text,
+    /// the next run uses that query (a query changed between restarts).
+    Restart(Option<String>),
+    /// Processing time passes (ms) with no trigger: the query's clock moves on, so the next
+    /// trigger may time out keys of a `ProcessingTimeTimeout` state function.
+    Wait(i64),
+}
+
+impl LabSession {
+    /// Steps back: forgets the last action of the log and replays the rest, so the lab shows
+    /// exactly what it showed before that action (the engine is deterministic). A scenario
+    /// step ("next step", or its events added by play) goes back whole: its events and the
+    /// run they caused, and the step counter moves back to it. Returns false when there is
+    /// nothing to undo. Settings (mode, delay, sink, trigger) are not actions: they are
+    /// changed back by setting them again.
+    pub fn undo(&mut self) -> bool {
+        let Some(last) = self.actions.len().checked_sub(1) else { return false };
+        let mut cut = last;
+        if let Some(step) = self.step_of_action.get(&last).copied() {
+            while cut > 0 && self.step_of_action.get(&(cut - 1)) == Some(&step) && matches!(self.actions[cut - 1], Action::Add { .. }) {
+                cut -= 1;
+            }
+            self.next_step = step.min(self.next_step);
+        }
+        self.actions.truncate(cut);
+        self.step_of_action.retain(|i, _| *i < cut);
+        self.rebuild();
+        true
+    }
+
+    /// How many actions the log holds (what [`LabSession::undo`] can take back).
+    pub fn action_count(&self) -> usize {
+        self.actions.len()
+    }
+
+    pub(super) fn apply(&mut self, action: Action) {
+        self.actions.push(action.clone());
+        self.replay_one(self.actions.len() - 1, &action);
+    }
+
+    pub(super) fn rebuild(&mut self) {
+        self.batches.clear();
+        self.pending.clear();
+        self.evicted.clear();
+        self.error = None;
+        self.crash = None;
+        self.query = None;
+        self.events.clear();
+        self.waited_ms = 0;
+        self.query_text = self.base_text.clone();
+        // The picker's sink applies only when the text names none; the start checks (sink,
+        // output mode, checkpoint location) all run in the engine's `check_start`.
+        let options = StartOptions {
+            default_sink: Some(self.sink_kind),
+            checkpoint_location: Some(self.checkpoint_set || self.scenario.conf.contains_key("spark.sql.streaming.checkpointLocation")),
+        };
+        let built = self.scenario.catalog().and_then(|catalog| {
+            let conf = StreamingConf::from_map(&self.scenario.conf_strings()).map_err(Error::Scenario)?;
+            StreamingQuery::start_with(&self.query_text, &catalog, self.mode, conf, options)
+        });
+        match built {
+            Ok(mut q) => {
+                if let Some(t) = self.trigger {
+                    q.trigger = t;
+                }
+                // The time picture and its narration show the engine's own explanations.
+                q.set_explaining(true);
+                if let Err(e) = streamlab_engine::scenario::apply_source_kinds(&self.scenario, &mut q) {
+                    self.error = Some(error_view(&e, &self.query_text));
+                }
+                self.temporary = q.temporary_checkpoint();
+                self.events.push(format!("onQueryStarted: id={}, runId={}", q.id, q.run_id));
+                self.query = Some(q);
+            }
+            Err(e) => self.error = Some(error_view(&e, &self.query_text)),
+        }
+        let actions = self.actions.clone();
+        for (i, a) in actions.iter().enumerate() {
+            if timeline::reached(self.stop_after, &self.batches) {
+                break;
+            }
+            self.replay_one(i, a);
+        }
+    }
+
+    fn replay_one(&mut self, index: usize, action: &Action) {
+        let step = self.step_of_action.get(&index).copied();
+        match action {
+            Action::Add { source, rows } => {
+                for r in rows {
+                    self.pending.push((source.clone(), r.clone()));
+                }
+                if let Some(q) = &mut self.query {
+                    if let Err(e) = q.add_data(source, rows) {
+                        self.error = Some(error_view(&e, &self.query_text));
+                    }
+                }
+            }
+            Action::Wait(ms) => self.waited_ms = self.waited_ms.saturating_add(*ms),
+            Action::Restart(text) => {
+                let Some(q) = self.query.take() else { return };
+                if q.is_active() {
+                    self.events.push(format!("onQueryTerminated: id={}, runId={}, exception=None (stopped)", q.id, q.run_id));
+                }
+                if let Some(t) = text {
+                    self.query_text = t.clone();
+                }
+                let conf = StreamingConf::from_map(&self.scenario.conf_strings()).unwrap_or_default();
+                let (checkpoint, sources, mut sink) = q.stop();
+                // A temporary checkpoint is not reused: the next start begins again from batch 0
+                // (and a memory sink is a new, empty sink).
+                let checkpoint = if self.temporary {
+                    if sink.kind() == SinkKind::Memory {
+                        sink = SinkKind::Memory.create();
+                    }
+                    streamlab_engine::streaming::Checkpoint::default()
+                } else {
+                    checkpoint
+                };
+                let restarted = self
+                    .scenario
+                    .catalog()
+                    .and_then(|c| StreamingQuery::restart(&self.query_text, &c, self.mode, conf, checkpoint, sources, sink));
+                match restarted {
+                    Ok(mut q) => {
+                        if let Some(t) = self.trigger {
+                            q.trigger = t;
+                        }
+                        q.set_explaining(true);
+                        self.events.push(format!("onQueryStarted: id={}, runId={}", q.id, q.run_id));
+                        self.query = Some(q);
+                    }
+                    Err(e) => self.error = Some(error_view(&e, &self.query_text)),
+                }
+                self.crash = None;
+            }
+            Action::Trigger | Action::RunAll | Action::Crash(_) => {
+                let Some(q) = &mut self.query else { return };
+                q.set_clock_ms((index as i64).saturating_mul(1000).saturating_add(self.waited_ms));
+                let before = state_keys(q);
+                let was_active = q.is_active();
+                let results: Vec<BatchResult> = match action {
+                    Action::Trigger => q.fire(),
+                    Action::Crash(p) => q.run_next_batch_crashing(Some(*p)).into_iter().collect(),
+                    _ => timeline::run_all(q, self.stop_after),
+                };
+                for b in &results {
+                    self.events.push(format!("onQueryProgress: batchId={}, numInputRows={}", b.batch_id, b.input_rows));
+                }
+                match q.exception() {
+                    Some(e @ Error::Execution(streamlab_engine::error::ExecutionError::Crash { .. })) => self.crash = Some(e.to_string()),
+                    Some(e) => self.error = Some(error_view(e, &self.query_text)),
+                    None => {}
+                }
+                if was_active && !q.is_active() {
+                    let why = q.exception().map_or("None (the trigger finished)".to_string(), |e| e.to_string());
+                    self.events.push(format!("onQueryTerminated: id={}, runId={}, exception={why}", q.id, q.run_id));
+                }
+                if results.is_empty() {
+                    return;
+                }
+                let after = state_keys(q);
+                self.evicted = before.difference(&after).cloned().collect();
+                if results.iter().any(|b| b.input_rows > 0) || !q.has_new_data() {
+                    self.pending.clear();
+                }
+                self.batches.extend(results.into_iter().map(|b| (step, b)));
+            }
+        }
+    }
+}
+
+/// (operator id, row id) of every state row (the engine decides what a row is).
+fn state_keys(q: &StreamingQuery) -> BTreeSet<(usize, Row)> {
+    q.state_row_ids()
+}
