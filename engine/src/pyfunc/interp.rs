@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use super::parse::{BinOp, Expr, ExprKind, FuncDef, Stmt, StmtKind, Target, UnOp};
 use super::PyError;
+use crate::types::time::{NANOS_PER_MICRO, NANOS_PER_MILLI, NANOS_PER_SECOND};
 
 /// How many statements and expressions one call may evaluate before it is stopped (an
 /// infinite loop ends with a clear error instead of hanging the page).
@@ -130,7 +131,7 @@ impl GroupState {
                     ));
                 }
                 let ts = match arg(0) {
-                    Val::Timestamp(ns) => ns.div_euclid(1_000_000),
+                    Val::Timestamp(ns) => ns.div_euclid(NANOS_PER_MILLI),
                     other => match other.as_int() {
                         Some(i) => i,
                         None => return Err(Self::pyspark_error("PySparkTypeError", "NOT_INT", format!("Argument `timestampMs` should be an int, got {}.", other.type_name()), line)),
@@ -317,8 +318,8 @@ impl Val {
 }
 
 fn format_ns(ns: i64) -> String {
-    let secs = ns.div_euclid(1_000_000_000);
-    let sub = ns.rem_euclid(1_000_000_000);
+    let secs = ns.div_euclid(NANOS_PER_SECOND);
+    let sub = ns.rem_euclid(NANOS_PER_SECOND);
     match chrono::DateTime::from_timestamp(secs, sub as u32) {
         Some(t) => t.format("%Y-%m-%d %H:%M:%S%.f+0000").to_string(),
         None => ns.to_string(),
@@ -922,7 +923,7 @@ impl Interpreter {
             (Val::Timestamp(ns), "value") => Val::Int(*ns),
             (Val::Timestamp(ns), "year" | "month" | "day" | "hour" | "minute" | "second") => {
                 use chrono::{Datelike, Timelike};
-                let t = chrono::DateTime::from_timestamp(ns.div_euclid(1_000_000_000), 0).ok_or_else(|| PyError::runtime("OverflowError: timestamp out of range", line))?;
+                let t = chrono::DateTime::from_timestamp(ns.div_euclid(NANOS_PER_SECOND), 0).ok_or_else(|| PyError::runtime("OverflowError: timestamp out of range", line))?;
                 Val::Int(match name {
                     "year" => i64::from(t.year()),
                     "month" => i64::from(t.month()),
@@ -1176,9 +1177,9 @@ impl Interpreter {
                     Val::Str(s) => Val::Timestamp(parse_ts(&s).ok_or_else(|| PyError::runtime(format!("ValueError: could not convert string to Timestamp: '{s}'"), line))?),
                     v => {
                         let mult: i64 = match unit.as_deref() {
-                            Some("ms") => 1_000_000,
-                            Some("s") => 1_000_000_000,
-                            Some("us") => 1_000,
+                            Some("ms") => NANOS_PER_MILLI,
+                            Some("s") => NANOS_PER_SECOND,
+                            Some("us") => NANOS_PER_MICRO,
                             None | Some("ns") => 1,
                             Some(u) => return Err(PyError::runtime(format!("ValueError: unit '{u}' is not supported here (use 's', 'ms', 'us' or 'ns')"), line)),
                         };
@@ -1195,11 +1196,11 @@ impl Interpreter {
                 let mut ns: i64 = 0;
                 for (k, v) in &kwargs {
                     let mult: i64 = match k.as_str() {
-                        "days" => 86_400_000_000_000,
-                        "hours" => 3_600_000_000_000,
-                        "minutes" => 60_000_000_000,
-                        "seconds" => 1_000_000_000,
-                        "milliseconds" => 1_000_000,
+                        "days" => 86_400 * NANOS_PER_SECOND,
+                        "hours" => 3_600 * NANOS_PER_SECOND,
+                        "minutes" => 60 * NANOS_PER_SECOND,
+                        "seconds" => NANOS_PER_SECOND,
+                        "milliseconds" => NANOS_PER_MILLI,
                         _ => return Err(PyError::runtime(format!("TypeError: unexpected keyword argument '{k}'"), line)),
                     };
                     let n = v.as_f64().ok_or_else(|| PyError::runtime("TypeError: Timedelta takes numbers", line))?;

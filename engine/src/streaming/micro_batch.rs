@@ -23,7 +23,7 @@ use crate::error::Error;
 use crate::execution::explain::{self, BatchExplanation, BatchReason, OperatorSummary, RowExplanation};
 use crate::execution::{self, BatchContext, BatchEffects, OperatorState};
 use crate::plan::Catalog;
-use crate::types::{format_progress_ms, DataType, DelayMs, Row, WatermarkMs};
+use crate::types::{format_progress_ms, BatchId, DataType, DelayMs, Row, WatermarkMs};
 
 /// The session confs the engine reads (spark.sql.streaming.*).
 #[derive(Debug, Clone, PartialEq)]
@@ -147,7 +147,7 @@ pub struct StreamingQuery {
     sources: Vec<Box<dyn Source>>,
     /// End offsets of the last executed batch.
     committed: Vec<Option<i64>>,
-    next_batch_id: u64,
+    next_batch_id: BatchId,
     tracker: WatermarkTracker,
     /// The watermark the previous executed batch used (0 before the first batch).
     prev_batch_wm_ms: WatermarkMs,
@@ -298,7 +298,7 @@ impl StreamingQuery {
             conf,
             sources,
             committed: vec![None; n],
-            next_batch_id: 0,
+            next_batch_id: BatchId::FIRST,
             tracker,
             prev_batch_wm_ms: WatermarkMs::ZERO,
             last_executed: false,
@@ -571,12 +571,12 @@ impl StreamingQuery {
         if let Some(e) = self.deferred_failure.take() {
             // The batch is planned (its offsets are logged) and fails; the query terminates.
             let end: Vec<Option<i64>> = self.sources.iter().map(|s| s.latest_offset()).collect();
-            let entry = self.offset_entry(self.next_batch_id, self.tracker.current(), end);
+            let entry = self.offset_entry(self.next_batch_id.get(), self.tracker.current(), end);
             self.checkpoint.log_offsets(entry);
             self.failure = Some(e);
             return None;
         }
-        let batch_id = self.next_batch_id;
+        let batch_id = self.next_batch_id.get();
         let (wm, end) = match self.rerun.take() {
             // A recovered batch runs again exactly as logged; no new offset entry.
             Some(entry) => {
@@ -708,7 +708,8 @@ impl StreamingQuery {
         self.committed = end;
         self.prev_batch_wm_ms = wm;
         self.last_executed = true;
-        self.next_batch_id += 1;
+        // u64::MAX batches cannot run (one per µs would take 584,000 years): stay put there.
+        self.next_batch_id = self.next_batch_id.next().unwrap_or(self.next_batch_id);
         Some(BatchResult {
             batch_id,
             input_rows,
@@ -883,7 +884,8 @@ impl StreamingQuery {
             Some(l) if committed.is_some_and(|c| c.batch_id == l.batch_id) => {
                 // Batch L is complete: continue with L+1.
                 let c = committed.expect("checked");
-                self.next_batch_id = l.batch_id + 1;
+                let done = BatchId::new(l.batch_id);
+                self.next_batch_id = done.next().unwrap_or(done);
                 self.committed = l.offsets.clone();
                 self.tracker.set_current(WatermarkMs::from_ms(l.batch_watermark_ms.max(c.next_batch_watermark_ms)));
                 self.prev_batch_wm_ms = WatermarkMs::from_ms(l.batch_watermark_ms);
@@ -891,7 +893,7 @@ impl StreamingQuery {
             }
             Some(l) => {
                 // Batch L was planned but not committed: run it again as logged.
-                self.next_batch_id = l.batch_id;
+                self.next_batch_id = BatchId::new(l.batch_id);
                 let prev = l.batch_id.checked_sub(1).and_then(|p| checkpoint.offset(p)).cloned();
                 self.committed = prev.as_ref().map_or_else(|| vec![None; self.sources.len()], |p| p.offsets.clone());
                 self.prev_batch_wm_ms = prev.map_or(WatermarkMs::ZERO, |p| WatermarkMs::from_ms(p.batch_watermark_ms));

@@ -36,6 +36,10 @@ pub const MICROS_PER_DAY: i64 = 86_400 * MICROS_PER_SECOND;
 
 /// ns in one µs (pandas keeps timestamps in ns).
 pub const NANOS_PER_MICRO: i64 = 1_000;
+/// ns in one millisecond (pandas' `unit='ms'`, `Timedelta(milliseconds=…)`).
+pub const NANOS_PER_MILLI: i64 = 1_000_000;
+/// ns in one second (pandas' `unit='s'`, `Timedelta(seconds=…)`).
+pub const NANOS_PER_SECOND: i64 = 1_000_000_000;
 
 /// µs → ms, rounded toward −∞ (`Math.floorDiv(µs, 1000)`): `1999 → 1`, `-1 → -1`.
 pub const fn floor_micros_to_millis(us: i64) -> i64 {

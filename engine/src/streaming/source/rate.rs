@@ -11,6 +11,7 @@ use arrow_schema::{DataType, SchemaRef};
 use serde_json::Value as Json;
 
 use super::{whole_option, Blocks, Source, SourceKind};
+use crate::types::time::{floor_millis_to_seconds, millis_to_micros, MICROS_PER_SECOND, MILLIS_PER_SECOND};
 use crate::types::{Row, Value};
 
 /// The schema of the `rate` source: `timestamp` (µs) and `value` (long).
@@ -81,14 +82,17 @@ impl Source for RateStreamSource {
     /// timestamp `start + v / rowsPerSecond` seconds, spread evenly within its second.
     fn tick(&mut self, now_ms: i64) {
         let start = *self.start_ms.get_or_insert(now_ms);
-        let elapsed_s = (now_ms - start).max(0) / 1000;
+        let elapsed_s = floor_millis_to_seconds(now_ms.saturating_sub(start).max(0));
         let due = elapsed_s * i64::from(self.rows_per_second);
         if due <= self.rows {
             return;
         }
         let rps = i64::from(self.rows_per_second.max(1));
         let rows: Vec<Row> = (self.rows..due)
-            .map(|v| vec![Value::Timestamp((start + (v / rps) * 1000) * 1000 + (v % rps) * 1_000_000 / rps), Value::Long(v)])
+            .map(|v| {
+                let second_ms = start.saturating_add((v / rps).saturating_mul(MILLIS_PER_SECOND));
+                vec![Value::Timestamp(millis_to_micros(second_ms).saturating_add((v % rps) * MICROS_PER_SECOND / rps)), Value::Long(v)]
+            })
             .collect();
         self.rows = due;
         let _ = self.blocks.push_rows(&rows);
