@@ -13,19 +13,28 @@ use crate::error::{AnalysisError, Error, Stage};
 use crate::plan::OutputMode;
 
 /// What the start checks need to know about a sink (each sink type answers for itself).
+/// The provided methods are what most sinks answer; a sink overrides only where it differs.
 pub trait SinkCapabilities {
     /// The data source name Spark's messages print (`parquet` for the file sink, `memory`, ...).
     fn data_source_name(&self) -> &'static str;
     /// True if the sink needs `queryName(...)` (the memory sink: its rows become a view).
-    fn requires_query_name(&self) -> bool;
+    fn requires_query_name(&self) -> bool {
+        false
+    }
     /// True if the sink takes rows in `mode` (`STREAMING_OUTPUT_MODE.UNSUPPORTED_DATASOURCE`
     /// otherwise).
-    fn accepts_output_mode(&self, mode: OutputMode) -> bool;
+    fn accepts_output_mode(&self, _mode: OutputMode) -> bool {
+        true
+    }
     /// True if Spark runs the sink on a temporary checkpoint when no location is given
     /// (`useTempCheckpointLocation`).
-    fn allows_temporary_checkpoint(&self) -> bool;
+    fn allows_temporary_checkpoint(&self) -> bool {
+        true
+    }
     /// Spark's message when the sink cannot run with a continuous trigger, if it cannot.
-    fn continuous_unsupported(&self) -> Option<&'static str>;
+    fn continuous_unsupported(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 /// One `start()`: the analyzed plan and how it is written.

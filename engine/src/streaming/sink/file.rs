@@ -20,10 +20,6 @@ impl SinkCapabilities for FileStreamSink {
         "parquet"
     }
 
-    fn requires_query_name(&self) -> bool {
-        false
-    }
-
     /// Append only (spec §10.1).
     fn accepts_output_mode(&self, mode: OutputMode) -> bool {
         mode == OutputMode::Append
@@ -32,10 +28,6 @@ impl SinkCapabilities for FileStreamSink {
     /// It needs a real checkpoint location.
     fn allows_temporary_checkpoint(&self) -> bool {
         false
-    }
-
-    fn continuous_unsupported(&self) -> Option<&'static str> {
-        None
     }
 }
 

@@ -4,7 +4,6 @@
 
 use super::{DeliveryGuarantee, Sink, SinkKind, SinkLog};
 use crate::analysis::SinkCapabilities;
-use crate::plan::OutputMode;
 use crate::types::Row;
 
 /// The foreach sink: one partition, the writer's calls logged.
@@ -16,22 +15,6 @@ pub struct ForeachSink {
 impl SinkCapabilities for ForeachSink {
     fn data_source_name(&self) -> &'static str {
         "foreach"
-    }
-
-    fn requires_query_name(&self) -> bool {
-        false
-    }
-
-    fn accepts_output_mode(&self, _mode: OutputMode) -> bool {
-        true
-    }
-
-    fn allows_temporary_checkpoint(&self) -> bool {
-        true
-    }
-
-    fn continuous_unsupported(&self) -> Option<&'static str> {
-        None
     }
 }
 

@@ -6,7 +6,6 @@
 
 use super::{DeliveryGuarantee, Sink, SinkKind, SinkLog};
 use crate::analysis::SinkCapabilities;
-use crate::plan::OutputMode;
 use crate::types::Row;
 
 /// What the user's `foreachBatch` function does with a batch id.
@@ -36,18 +35,6 @@ impl ForeachBatchSink {
 impl SinkCapabilities for ForeachBatchSink {
     fn data_source_name(&self) -> &'static str {
         "foreachBatch"
-    }
-
-    fn requires_query_name(&self) -> bool {
-        false
-    }
-
-    fn accepts_output_mode(&self, _mode: OutputMode) -> bool {
-        true
-    }
-
-    fn allows_temporary_checkpoint(&self) -> bool {
-        true
     }
 
     /// `DataStreamWriter.start`'s check (a micro-batch-only sink).

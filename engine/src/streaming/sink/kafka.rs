@@ -4,7 +4,6 @@
 
 use super::{DeliveryGuarantee, Sink, SinkKind, SinkLog};
 use crate::analysis::SinkCapabilities;
-use crate::plan::OutputMode;
 use crate::types::Row;
 
 /// The Kafka sink: a topic the rows are appended to.
@@ -18,21 +17,9 @@ impl SinkCapabilities for KafkaSink {
         "kafka"
     }
 
-    fn requires_query_name(&self) -> bool {
-        false
-    }
-
-    fn accepts_output_mode(&self, _mode: OutputMode) -> bool {
-        true
-    }
-
     /// It needs a real checkpoint location.
     fn allows_temporary_checkpoint(&self) -> bool {
         false
-    }
-
-    fn continuous_unsupported(&self) -> Option<&'static str> {
-        None
     }
 }
 

@@ -23,18 +23,6 @@ impl SinkCapabilities for MemorySink {
     fn requires_query_name(&self) -> bool {
         true
     }
-
-    fn accepts_output_mode(&self, _mode: OutputMode) -> bool {
-        true
-    }
-
-    fn allows_temporary_checkpoint(&self) -> bool {
-        true
-    }
-
-    fn continuous_unsupported(&self) -> Option<&'static str> {
-        None
-    }
 }
 
 impl Sink for MemorySink {
