@@ -4,12 +4,10 @@
 
 use std::collections::BTreeMap;
 
-use arrow_array::RecordBatch;
-use arrow_schema::{DataType, SchemaRef};
+use arrow_schema::DataType;
 use serde_json::Value as Json;
 
 use super::{whole_option, Blocks, Source, SourceKind};
-use crate::types::Row;
 
 /// A directory of files; each `add_rows` call is one new file. A batch takes every new file,
 /// or at most `maxFilesPerTrigger` of them (`ReadLimit.maxFiles`), except under
@@ -46,16 +44,12 @@ impl Source for FileStreamSource {
         SourceKind::File { max_files_per_trigger: self.max_files_per_trigger }
     }
 
-    fn schema(&self) -> SchemaRef {
-        self.blocks.schema()
+    fn blocks(&self) -> &Blocks {
+        &self.blocks
     }
 
-    fn add_rows(&mut self, rows: &[Row]) -> Result<i64, String> {
-        self.blocks.push_rows(rows)
-    }
-
-    fn latest_offset(&self) -> Option<i64> {
-        self.blocks.latest_offset()
+    fn blocks_mut(&mut self) -> &mut Blocks {
+        &mut self.blocks
     }
 
     /// At most `maxFilesPerTrigger` files after `start` (all of them with `ignore_limits`).
@@ -68,14 +62,6 @@ impl Source for FileStreamSource {
             }
             _ => latest,
         }
-    }
-
-    fn get_batch(&self, start: Option<i64>, end: Option<i64>) -> Vec<RecordBatch> {
-        self.blocks.get_batch(start, end)
-    }
-
-    fn first_row_index(&self, start: Option<i64>) -> usize {
-        self.blocks.first_row_index(start)
     }
 
     fn clone_box(&self) -> Box<dyn Source> {

@@ -6,8 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use arrow_array::RecordBatch;
-use arrow_schema::{DataType, SchemaRef};
+use arrow_schema::DataType;
 use serde_json::Value as Json;
 
 use super::{whole_option, Blocks, Source, SourceKind};
@@ -120,26 +119,18 @@ impl Source for KafkaSource {
         SourceKind::Kafka { partitions: self.partitions, starting_latest: self.starting_latest }
     }
 
-    fn schema(&self) -> SchemaRef {
-        self.blocks.schema()
+    fn blocks(&self) -> &Blocks {
+        &self.blocks
+    }
+
+    fn blocks_mut(&mut self) -> &mut Blocks {
+        &mut self.blocks
     }
 
     /// `rows` are events of the payload schema, sent as one block of records.
     fn add_rows(&mut self, rows: &[Row]) -> Result<i64, String> {
         let records = self.encode_records(rows);
         self.blocks.push_rows(&records)
-    }
-
-    fn latest_offset(&self) -> Option<i64> {
-        self.blocks.latest_offset()
-    }
-
-    fn get_batch(&self, start: Option<i64>, end: Option<i64>) -> Vec<RecordBatch> {
-        self.blocks.get_batch(start, end)
-    }
-
-    fn first_row_index(&self, start: Option<i64>) -> usize {
-        self.blocks.first_row_index(start)
     }
 
     /// `startingOffsets = "latest"`: the end of the topic when the query first starts.

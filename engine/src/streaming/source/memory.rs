@@ -2,11 +2,9 @@
 //! lab push rows into. Replayable: its blocks stay, so a restarted query reads the same data
 //! again; a batch takes everything new (no read limit).
 
-use arrow_array::RecordBatch;
-use arrow_schema::{DataType, SchemaRef};
+use arrow_schema::DataType;
 
 use super::{Blocks, Source, SourceKind};
-use crate::types::Row;
 
 /// An append-only in-memory source; each `add_rows` call is one block (`addData`), its
 /// offset the block's index (`LongOffset`).
@@ -41,24 +39,12 @@ impl Source for MemoryStream {
         SourceKind::Memory
     }
 
-    fn schema(&self) -> SchemaRef {
-        self.blocks.schema()
+    fn blocks(&self) -> &Blocks {
+        &self.blocks
     }
 
-    fn add_rows(&mut self, rows: &[Row]) -> Result<i64, String> {
-        self.blocks.push_rows(rows)
-    }
-
-    fn latest_offset(&self) -> Option<i64> {
-        self.blocks.latest_offset()
-    }
-
-    fn get_batch(&self, start: Option<i64>, end: Option<i64>) -> Vec<RecordBatch> {
-        self.blocks.get_batch(start, end)
-    }
-
-    fn first_row_index(&self, start: Option<i64>) -> usize {
-        self.blocks.first_row_index(start)
+    fn blocks_mut(&mut self) -> &mut Blocks {
+        &mut self.blocks
     }
 
     fn clone_box(&self) -> Box<dyn Source> {

@@ -52,8 +52,16 @@ pub trait Source: std::fmt::Debug {
     /// The kind, with its options, as the registry names it.
     fn kind(&self) -> SourceKind;
 
+    /// The Arrow blocks the source has received or made (every kind keeps its data so).
+    fn blocks(&self) -> &Blocks;
+
+    /// The blocks, to add to or drop from.
+    fn blocks_mut(&mut self) -> &mut Blocks;
+
     /// The schema the query reads (for Kafka and rate: Spark's fixed schema).
-    fn schema(&self) -> SchemaRef;
+    fn schema(&self) -> SchemaRef {
+        self.blocks().schema()
+    }
 
     /// The schema as (column, Arrow type) pairs.
     fn columns(&self) -> Vec<(String, DataType)> {
@@ -66,10 +74,14 @@ pub trait Source: std::fmt::Debug {
     ///
     /// # Errors
     /// A message naming the row and column whose value does not fit the column type.
-    fn add_rows(&mut self, rows: &[Row]) -> Result<i64, String>;
+    fn add_rows(&mut self, rows: &[Row]) -> Result<i64, String> {
+        self.blocks_mut().push_rows(rows)
+    }
 
     /// The latest offset (`latestOffset` without limits): the last block, `None` when empty.
-    fn latest_offset(&self) -> Option<i64>;
+    fn latest_offset(&self) -> Option<i64> {
+        self.blocks().latest_offset()
+    }
 
     /// The end offset of the next batch after `start` (`latestOffset(start, ReadLimit)`): the
     /// latest, or less for a source with a rate limit. `ignore_limits` is `trigger(once=True)`,
@@ -80,11 +92,15 @@ pub trait Source: std::fmt::Debug {
     }
 
     /// The blocks after `start` up to and including `end` (`getBatch(start, end)`).
-    fn get_batch(&self, start: Option<i64>, end: Option<i64>) -> Vec<RecordBatch>;
+    fn get_batch(&self, start: Option<i64>, end: Option<i64>) -> Vec<RecordBatch> {
+        self.blocks().get_batch(start, end)
+    }
 
     /// The stream-wide index (0-based, over every row ever added) of the first row that
     /// `get_batch(start, _)` returns.
-    fn first_row_index(&self, start: Option<i64>) -> usize;
+    fn first_row_index(&self, start: Option<i64>) -> usize {
+        self.blocks().first_row_index(start)
+    }
 
     /// Where a new query (one without checkpoint offsets) starts reading: `None` from the
     /// beginning; Kafka with `startingOffsets = "latest"` at the current end of the topic.

@@ -6,8 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use arrow_array::RecordBatch;
-use arrow_schema::{DataType, SchemaRef};
+use arrow_schema::DataType;
 use serde_json::Value as Json;
 
 use super::{whole_option, Blocks, Source, SourceKind};
@@ -57,25 +56,12 @@ impl Source for RateStreamSource {
         SourceKind::Rate { rows_per_second: self.rows_per_second }
     }
 
-    fn schema(&self) -> SchemaRef {
-        self.blocks.schema()
+    fn blocks(&self) -> &Blocks {
+        &self.blocks
     }
 
-    /// Rows pushed by hand are one block, as for a memory stream.
-    fn add_rows(&mut self, rows: &[Row]) -> Result<i64, String> {
-        self.blocks.push_rows(rows)
-    }
-
-    fn latest_offset(&self) -> Option<i64> {
-        self.blocks.latest_offset()
-    }
-
-    fn get_batch(&self, start: Option<i64>, end: Option<i64>) -> Vec<RecordBatch> {
-        self.blocks.get_batch(start, end)
-    }
-
-    fn first_row_index(&self, start: Option<i64>) -> usize {
-        self.blocks.first_row_index(start)
+    fn blocks_mut(&mut self) -> &mut Blocks {
+        &mut self.blocks
     }
 
     /// Makes the rows due by `now_ms`: the first tick starts the clock; row `v` gets the

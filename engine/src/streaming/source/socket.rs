@@ -3,11 +3,9 @@
 //! received but no batch committed is gone after a restart (a new connection) — no
 //! exactly-once, whatever the sink.
 
-use arrow_array::RecordBatch;
-use arrow_schema::{DataType, SchemaRef};
+use arrow_schema::DataType;
 
 use super::{Blocks, Source, SourceKind};
-use crate::types::Row;
 
 /// Lines read from a TCP socket; each `add_rows` call is one block of lines. Offsets count
 /// blocks from the start of the query's first run; a restart skips to what arrives after it.
@@ -33,24 +31,12 @@ impl Source for TextSocketSource {
         SourceKind::Socket
     }
 
-    fn schema(&self) -> SchemaRef {
-        self.blocks.schema()
+    fn blocks(&self) -> &Blocks {
+        &self.blocks
     }
 
-    fn add_rows(&mut self, rows: &[Row]) -> Result<i64, String> {
-        self.blocks.push_rows(rows)
-    }
-
-    fn latest_offset(&self) -> Option<i64> {
-        self.blocks.latest_offset()
-    }
-
-    fn get_batch(&self, start: Option<i64>, end: Option<i64>) -> Vec<RecordBatch> {
-        self.blocks.get_batch(start, end)
-    }
-
-    fn first_row_index(&self, start: Option<i64>) -> usize {
-        self.blocks.first_row_index(start)
+    fn blocks_mut(&mut self) -> &mut Blocks {
+        &mut self.blocks
     }
 
     /// The new connection does not see what the old one received.
