@@ -369,6 +369,20 @@ async function main() {
       assert(dups === 1, `after reload: ${dups} duplicates, want 1`);
     });
 
+    await check("a sink named in the query text wins over the picker, and the lab says so", async () => {
+      await lab.selectPreset('classic');
+      await lab.waitForFreshScenario();
+      const original = await lab.queryText();
+      assert(!(await lab.el('sink-select').isDisabled()), 'the picker is disabled before the text names a sink');
+      await lab.setQuery(`${original}.writeStream.format('console')`);
+      await lab.el('sink-from-query').waitFor({ state: 'visible' });
+      assert(await lab.el('sink-select').isDisabled(), 'the picker stays editable while the text names the sink');
+      assert((await lab.el('sink-select').inputValue()) === 'console', `the picker shows ${await lab.el('sink-select').inputValue()}`);
+      await lab.setQuery(original);
+      await lab.page.waitForFunction(() => !document.querySelector('[data-testid="sink-from-query"]'));
+      assert(!(await lab.el('sink-select').isDisabled()), 'the picker stays disabled after the text no longer names a sink');
+    });
+
     for (const [preset, shot, needle] of [
       ['session-window', 'session-window.png', 'sessionWindowStateStoreSaveExec'],
       ['stream-stream-outer-join', 'outer-join.png', 'symmetricHashJoin'],

@@ -124,6 +124,7 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("recovery", "Checkpoint, sink and crashes", "체크포인트, 싱크, 장애"),
     ("recovery.help", "End-to-end exactly-once needs three things: a replayable source, offsets in the checkpoint (written before a batch runs), and an idempotent sink. Crash a batch, restart on the same checkpoint, and compare the sinks.", "종단 간 exactly-once에는 세 가지가 필요합니다: 다시 읽을 수 있는 소스, 배치 실행 전에 체크포인트에 기록되는 오프셋, 그리고 멱등적인 싱크. 배치를 중간에 죽이고 같은 체크포인트로 재시작한 뒤 싱크를 비교해 보세요."),
     ("sink.kind", "Sink", "싱크"),
+    ("sink.from-query", "the query text chooses this sink (writeStream.format, foreachBatch or foreach) and wins over the picker: edit the query to change it", "쿼리 텍스트가 이 싱크를 고릅니다 (writeStream.format, foreachBatch, foreach). 선택 상자보다 우선하므로 바꾸려면 쿼리를 고치세요"),
     ("guarantee.exactly", "exactly-once: a re-run batch is not written twice", "exactly-once: 다시 실행된 배치가 두 번 기록되지 않음"),
     ("guarantee.atleast", "at-least-once: a re-run batch is written again", "at-least-once: 다시 실행된 배치가 또 기록됨"),
     ("crash.point", "Crash point", "장애 지점"),

@@ -26,7 +26,7 @@ pub fn RecoveryPanel() -> impl IntoView {
             <p class="help">{move || lab.t("recovery.help")}</p>
             <div class="row">
                 <label>{move || lab.t("sink.kind")}" "
-                    <select data-testid="sink-select" on:change=move |ev| {
+                    <select data-testid="sink-select" disabled=move || rec().is_some_and(|r| r.sink_from_query) on:change=move |ev| {
                         if let Some(k) = SinkKind::parse(&event_target_value(&ev)) {
                             lab.act(|s| s.set_sink(k));
                         }
@@ -40,6 +40,11 @@ pub fn RecoveryPanel() -> impl IntoView {
                     {move || rec().map(|r| lab.t(r.sink.guarantee().label_key()))}
                 </span>
             </div>
+            // The text's own sink wins over the picker (StartOptions::default_sink): say so
+            // beside the disabled picker instead of overriding it silently.
+            {move || rec().filter(|r| r.sink_from_query).map(|_| view! {
+                <p class="help" data-testid="sink-from-query">{lab.t("sink.from-query")}</p>
+            })}
             <label class="row">
                 <input type="checkbox" data-testid="checkpoint-location" prop:checked=move || rec().is_none_or(|r| r.checkpoint_set)
                     on:change=move |ev| {
