@@ -275,6 +275,7 @@ const MESSAGES: &[(&str, &str)] = &[
     ("in the Python code above the query, line {}: {}", "쿼리 위의 파이썬 코드 {}번째 줄: {}"),
     ("in the Python code above the query: {}", "쿼리 위의 파이썬 코드: {}"),
     ("{}() is Python code from the prelude; Streamlab runs Python only as an applyInPandasWithState state function, not as a UDF", "{}()은(는) 앞부분의 파이썬 코드입니다. Streamlab은 파이썬을 UDF가 아니라 applyInPandasWithState의 상태 함수로만 실행합니다"),
+    ("simulated crash in batch {} ({}): the query stopped; restart it on the same checkpoint", "모의 장애, 배치 {} ({}): 쿼리가 멈췄습니다. 같은 체크포인트로 재시작하세요"),
     ("No batch is due, so there is nothing to crash: add events (or wait for a no-data batch) first.", "실행할 배치가 없어 중단시킬 것이 없습니다. 먼저 이벤트를 추가하세요 (또는 데이터 없는 배치를 기다리세요)."),
     ("no source named '{}'", "'{}'라는 소스가 없습니다"),
     ("this source has no timestamp column", "이 소스에는 timestamp 열이 없습니다"),
@@ -457,6 +458,11 @@ mod tests {
             "post_id: 문자열 \"seven\"은(는) long에 들어가는 정수가 아니므로 Spark는 NULL로 읽습니다; event_time: '25:00'은(는) 시각이 아닙니다. 12:07 또는 12:07:30처럼 쓰세요"
         );
         assert_eq!(localize(Lang::Ko, "no source named 'x'"), "'x'라는 소스가 없습니다");
+        // A sentence that itself holds `; ` (the engine's crash message), with two holes.
+        assert_eq!(
+            localize(Lang::Ko, "simulated crash in batch 5 (mid-sink): the query stopped; restart it on the same checkpoint"),
+            "모의 장애, 배치 5 (mid-sink): 쿼리가 멈췄습니다. 같은 체크포인트로 재시작하세요"
+        );
         // Two notes of the same kind stay two notes.
         assert_eq!(
             localize(Lang::Ko, "a: the number 1.5 (with a fraction) is not a whole number that fits a long: Spark reads NULL; b: an empty string is not a whole number that fits a long: Spark reads NULL"),

@@ -74,8 +74,8 @@ pub fn RecoveryPanel() -> impl IntoView {
                 </button>
                 <button data-testid="restart-query" on:click=move |_| { message.set(None); lab.act(|s| s.restart()) }>{move || lab.t("restart")}</button>
             </div>
-            {move || message.get().map(|m| view! { <p class="notice" role="status" data-testid="crash-notice">{m}</p> })}
-            {move || rec().and_then(|r| r.crashed).map(|c| view! { <p class="error" role="alert" data-testid="crash-status">{c}</p> })}
+            {move || message.get().map(|m| view! { <p class="notice" role="status" data-testid="crash-notice">{move || crate::i18n::localize(lab.lang.get(), &m)}</p> })}
+            {move || rec().and_then(|r| r.crashed).map(|c| view! { <p class="error" role="alert" data-testid="crash-status">{move || crate::i18n::localize(lab.lang.get(), &c)}</p> })}
             <NextRunQuery/>
             {move || rec().map(|r| view! {
                 <p class="help" data-testid="query-status">"isActive = "{r.active.to_string()}" · status: "{r.status.clone()}
