@@ -70,13 +70,7 @@ fn view(p: &StreamingQueryProgress) -> ImportedBatchView {
         metrics: p
             .state_operators
             .iter()
-            .map(|s| MetricView {
-                operator: s.operator_name.clone(),
-                total: s.num_rows_total,
-                updated: s.num_rows_updated,
-                removed: s.num_rows_removed,
-                dropped: s.num_rows_dropped_by_watermark,
-            })
+            .map(MetricView::of)
             .collect(),
         sources: p.sources.iter().map(|s| (s.description.clone(), offset(&s.start_offset), offset(&s.end_offset), s.num_input_rows)).collect(),
         sink: (p.sink.description.clone(), p.sink.num_output_rows),

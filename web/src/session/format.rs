@@ -104,13 +104,7 @@ pub(super) fn batch_view(step: Option<usize>, b: &BatchResult, output: &[Attr], 
         metrics: b
             .state
             .iter()
-            .map(|s| MetricView {
-                operator: s.operator_name.clone(),
-                total: s.num_rows_total,
-                updated: s.num_rows_updated,
-                removed: s.num_rows_removed,
-                dropped: s.num_rows_dropped_by_watermark,
-            })
+            .map(MetricView::of)
             .collect(),
         progress_json: b.progress.to_json(),
     }

@@ -1,7 +1,7 @@
 //! The snapshot types the page reads: [`LabView`] and the views of its panels, plain data
 //! that components render and native tests compare.
 
-use streamlab_engine::streaming::{OutputMode, SinkKind};
+use streamlab_engine::streaming::{OutputMode, SinkKind, StateOperatorProgress};
 
 /// One unit the sink wrote, for the sink panel.
 #[derive(Debug, Clone, PartialEq)]
@@ -91,6 +91,20 @@ pub struct MetricView {
     pub updated: u64,
     pub removed: u64,
     pub dropped: u64,
+}
+
+impl MetricView {
+    /// The numbers of one `stateOperators` entry, from a batch the lab ran or a progress
+    /// report pasted from Spark.
+    pub fn of(s: &StateOperatorProgress) -> MetricView {
+        MetricView {
+            operator: s.operator_name.clone(),
+            total: s.num_rows_total,
+            updated: s.num_rows_updated,
+            removed: s.num_rows_removed,
+            dropped: s.num_rows_dropped_by_watermark,
+        }
+    }
 }
 
 /// One executed micro-batch.
