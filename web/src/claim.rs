@@ -190,18 +190,20 @@ fn plain_facts(q: &Question) -> Result<RunFacts, String> {
 /// The facts of a lab session as it stands (what its view shows).
 pub(crate) fn session_facts(s: &LabSession) -> RunFacts {
     let v = s.view();
+    let progress = s.progress_jsons();
     RunFacts {
         error: v.error.as_ref().map(|e| (e.error_class.clone().unwrap_or_default(), e.stage.clone().unwrap_or_default(), e.message.clone())),
         batches: v
             .batches
             .iter()
-            .map(|b| BatchFacts {
+            .zip(&progress)
+            .map(|(b, progress)| BatchFacts {
                 id: b.id,
                 rows: b.rows.iter().map(|r| row_text(r)).collect(),
                 watermark_ms: b.watermark_ms,
                 late_watermark_ms: b.late_watermark_ms,
                 no_data: b.no_data,
-                progress: serde_json::from_str(&b.progress_json).unwrap_or(Json::Null),
+                progress: serde_json::from_str(progress).unwrap_or(Json::Null),
             })
             .collect(),
         labels: v.batches.iter().map(|b| format!("b{}", b.id)).collect(),

@@ -102,7 +102,7 @@ fn run_ahead(session: &LabSession) -> Result<Ahead, String> {
     let mut after = before.clone();
     let n = after.view().batches.len();
     after.trigger();
-    let batch = after.view().batches.get(n).cloned().ok_or("the trigger runs no batch (the query has stopped)")?;
+    let batch = after.view().batches.get(n).map(|b| (**b).clone()).ok_or("the trigger runs no batch (the query has stopped)")?;
     Ok(Ahead { action, before, batch, input_times })
 }
 

@@ -40,7 +40,7 @@ pub use streamlab_engine::scenario::Scenario;
 pub use streamlab_engine::streaming::{CrashPoint, OutputMode, SinkKind, Trigger};
 
 pub use format::{display_cell, display_time};
-use format::{batch_view, error_view, state_tables};
+use format::{error_view, state_tables};
 pub use input::{parse_field, read_field};
 pub use replay::Action;
 pub use view::{BatchView, ErrorView, LabView, MetricView, RecoveryView, RowStatus, SinkRowView, SourceView, StateTableView};
@@ -81,6 +81,12 @@ pub struct LabSession {
     waited_ms: i64,
     /// Replay stops once this batch id has run ([`LabSession::view_as_of`]).
     stop_after: Option<u64>,
+    /// Each `withWatermark` delay as written in the query text (`LabView::delays`), found
+    /// when the text changes rather than by compiling it again for every view.
+    delays: Vec<String>,
+    /// `batches` as the batch list shows them, made once per batch as it runs (a step with
+    /// 10,000 rows in an earlier batch does not write them out again), without progress JSON.
+    batch_views: Vec<std::sync::Arc<BatchView>>,
 }
 
 impl LabSession {
@@ -108,6 +114,8 @@ impl LabSession {
             checkpoint_set: true,
             temporary: false,
             stop_after: None,
+            delays: Vec::new(),
+            batch_views: Vec::new(),
         };
         s.base_text = s.query_text.clone();
         s.rebuild();
@@ -262,15 +270,38 @@ impl LabSession {
             .collect()
     }
 
+    /// Finds [`LabSession::delays`] in the current query text (none when it does not compile).
+    fn find_delays(&mut self) {
+        let text = &self.query_text;
+        self.delays = self
+            .scenario
+            .catalog()
+            .ok()
+            .and_then(|c| compile(text, &c).ok())
+            .map(|c| c.watermark_delay_spans.iter().filter_map(|s| text.get(s.start + 1..s.end.saturating_sub(1))).map(str::to_string).collect())
+            .unwrap_or_default();
+    }
+
+    /// The cached batch views, the last one with its progress JSON.
+    fn batch_views_with_progress(&self) -> Vec<std::sync::Arc<BatchView>> {
+        let mut views = self.batch_views.clone();
+        if let (Some(last), Some((_, b))) = (views.last_mut(), self.batches.last()) {
+            *last = std::sync::Arc::new(BatchView { progress_json: b.progress.to_json(), ..(**last).clone() });
+        }
+        views
+    }
+
+    /// Every batch's `StreamingQueryProgress` as JSON, oldest first ([`LabView`] carries only
+    /// the last batch's: the page shows no other, and writing a hundred of them on every
+    /// slider step cost more than drawing them).
+    pub fn progress_jsons(&self) -> Vec<String> {
+        self.batches.iter().map(|(_, b)| b.progress.to_json()).collect()
+    }
+
     /// Everything the page shows.
     pub fn view(&self) -> LabView {
         let output: Vec<Attr> = self.query.as_ref().map(|q| q.plan().output.clone()).unwrap_or_default();
         let catalog = self.scenario.catalog().ok();
-        let delays = catalog
-            .as_ref()
-            .and_then(|c| compile(&self.query_text, c).ok())
-            .map(|c| c.watermark_delay_spans.iter().map(|s| self.query_text[s.start + 1..s.end - 1].to_string()).collect())
-            .unwrap_or_default();
         let has_watermark = self.query.as_ref().is_some_and(|q| q.plan().has_watermark());
         let day = self.base_day_us();
         LabView {
@@ -281,11 +312,11 @@ impl LabSession {
             sources: self.sources(),
             pending: self.pending.iter().map(|(s, r)| (s.clone(), r.iter().map(|v| display_cell(v, day)).collect())).collect(),
             output_columns: output.iter().map(|a| format!("{}: {}", a.name, spark_type_name(&a.data_type))).collect(),
-            batches: self.batches.iter().map(|(step, b)| batch_view(*step, b, &output, day)).collect(),
+            batches: self.batch_views_with_progress(),
             state: self.query.as_ref().map(|q| state_tables(q, &self.evicted, day)).unwrap_or_default(),
             watermark: self.query.as_ref().filter(|_| has_watermark).map(|q| format_timestamp_us(q.current_watermark_ms() * 1000)),
             day: format_timestamp_us(day).get(..10).unwrap_or_default().to_string(),
-            delays,
+            delays: self.delays.clone(),
             no_data_batch_due: self.query.as_ref().is_some_and(StreamingQuery::wants_no_data_batch),
             steps_done: self.next_step,
             steps_total: self.scenario.steps.len(),

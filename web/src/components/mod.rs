@@ -54,10 +54,10 @@ pub fn App() -> impl IntoView {
     });
     // Save the session after every change (browser storage is the lab's checkpoint store);
     // a refusal (storage full or disabled) is said on the page.
+    let saver = Saver::new(lab);
     Effect::new(move |_| {
         lab.view.track();
-        let json = lab.read(crate::session::LabSession::to_saved_json);
-        lab.save_error.set(crate::crash::save_session(&json).err());
+        saver.changed();
     });
     let study = expect_context::<Study>();
     view! {
@@ -190,4 +190,73 @@ fn StorageBanner() -> impl IntoView {
             <div class="banner" role="alert" data-testid="save-error"><p>{move || crate::i18n::localize(lab.lang.get(), &e)}</p></div>
         })}
     }
+}
+
+/// How long the lab waits after a change that follows a save closely before saving again, ms.
+const SAVE_QUIET_MS: u32 = 400;
+
+/// Saves the session in browser storage as it changes, without saving it on every step of a
+/// dragged slider. A change after a quiet spell is saved at once, so a crash right after one
+/// action loses nothing; changes within [`SAVE_QUIET_MS`] of a save (a slider being dragged,
+/// play) are saved once, that long after the last of them, and at once if the page is hidden
+/// or closed first (`pagehide`, `visibilitychange`). Serialising a 1,000-event session and
+/// writing it to storage takes longer than the replay it follows, so saving each slider step
+/// would cost more than the step.
+#[derive(Clone, Copy)]
+struct Saver {
+    lab: Lab,
+    /// The trailing save, while one is due.
+    due: StoredValue<Option<gloo_timers::callback::Timeout>, LocalStorage>,
+    /// When the last save ran (`performance.now()`, ms).
+    last: StoredValue<f64>,
+}
+
+impl Saver {
+    fn new(lab: Lab) -> Saver {
+        let saver = Saver { lab, due: StoredValue::new_local(None), last: StoredValue::new(f64::NEG_INFINITY) };
+        saver.flush_when_hidden();
+        saver
+    }
+
+    fn changed(self) {
+        let quiet = now_ms() - self.last.get_value() >= f64::from(SAVE_QUIET_MS);
+        if quiet && self.due.with_value(Option::is_none) {
+            self.save();
+            return;
+        }
+        // Dropping the timer that was due cancels it: the save waits for the last change.
+        let timer = gloo_timers::callback::Timeout::new(SAVE_QUIET_MS, move || {
+            self.due.set_value(None);
+            self.save();
+        });
+        self.due.set_value(Some(timer));
+    }
+
+    fn save(self) {
+        self.last.set_value(now_ms());
+        let json = self.lab.read(crate::session::LabSession::to_saved_json);
+        self.lab.save_error.set(crate::crash::save_session(&json).err());
+    }
+
+    /// A save still due when the page goes away is done then.
+    fn flush_when_hidden(self) {
+        use wasm_bindgen::closure::Closure;
+        use wasm_bindgen::JsCast;
+        let Some(window) = web_sys::window() else { return };
+        let flush = Closure::<dyn Fn()>::new(move || {
+            if let Some(Some(timer)) = self.due.try_update_value(Option::take) {
+                timer.cancel();
+                self.save();
+            }
+        });
+        for event in ["pagehide", "visibilitychange"] {
+            let _ = window.add_event_listener_with_callback(event, flush.as_ref().unchecked_ref());
+        }
+        // The listener lives as long as the page.
+        flush.forget();
+    }
+}
+
+fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }

@@ -2,11 +2,13 @@
 
 use leptos::prelude::*;
 
+use std::sync::Arc;
+
 use crate::session::{BatchView, RowStatus};
 use crate::Lab;
 
 /// The batch shown everywhere: the selected one (the lab as of it), else the last.
-fn selected(lab: Lab) -> Option<BatchView> {
+fn selected(lab: Lab) -> Option<Arc<BatchView>> {
     lab.shown_with(|v| v.batches.last().cloned())
 }
 
@@ -78,7 +80,7 @@ pub fn SinkPanel() -> impl IntoView {
             {move || {
                 let (cols, batches) = lab.shown_with(|v| (v.output_columns.clone(), v.batches.clone()));
                 let current = batches.last().map(|b| b.id);
-                let with_rows: Vec<BatchView> = batches.into_iter().rev().filter(|b| !b.rows.is_empty()).collect();
+                let with_rows: Vec<Arc<BatchView>> = batches.into_iter().rev().filter(|b| !b.rows.is_empty()).collect();
                 if with_rows.is_empty() {
                     return view! { <p class="muted">{lab.t("sink.none")}</p> }.into_any();
                 }
@@ -89,14 +91,14 @@ pub fn SinkPanel() -> impl IntoView {
                     <table class="grid">
                         <thead><tr><th>{lab.t("batch.id")}</th>{names.into_iter().map(|n| view! { <th>{n}</th> }).collect_view()}</tr></thead>
                         <tbody>
-                            {with_rows.into_iter().flat_map(|b| {
+                            {with_rows.into_iter().flat_map(|b| (0..b.rows.len()).map(move |i| (b.clone(), i))).take(shown).map(|(b, i)| {
                                 let id = b.id;
-                                b.rows.into_iter().zip(b.rows_json).map(move |(cells, json)| view! {
-                                    <tr data-testid="emitted-row" data-batch-id=id.to_string() data-json=json class:current={current == Some(id)}>
-                                        <td>{id}</td>{cells.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}
+                                view! {
+                                    <tr data-testid="emitted-row" data-batch-id=id.to_string() data-json=b.rows_json[i].clone() class:current={current == Some(id)}>
+                                        <td>{id}</td>{b.rows[i].iter().map(|c| view! { <td>{c.clone()}</td> }).collect_view()}
                                     </tr>
-                                })
-                            }).take(shown).collect_view()}
+                                }
+                            }).collect_view()}
                         </tbody>
                     </table>
                     <MoreRows shown=shown total=total limit=limit/>

@@ -57,12 +57,31 @@ pub fn TimePicture() -> impl IntoView {
             None => p.bands.len().checked_sub(1),
         })
     };
-    // Draw once per change of the picture, the selection, the highlight or the language.
+    // The canvas's width in CSS px, measured when it is mounted and when the window is
+    // resized, never while drawing: reading a layout value right after the page changed
+    // forces the browser to lay out the whole page again, which cost more than the replay.
+    let width = RwSignal::new(0);
+    let measure = move || {
+        if let Some(c) = canvas.get_untracked() {
+            width.set(c.client_width());
+        }
+    };
     Effect::new(move |_| {
-        let (sel, hl, lang) = (selected_band(), highlight.get(), lab.lang.get());
+        if canvas.get().is_some() && width.get_untracked() == 0 {
+            measure();
+        }
+    });
+    let resize = window_event_listener(leptos::ev::resize, move |_| measure());
+    on_cleanup(move || resize.remove());
+    // Draw once per change of the picture, the selection, the highlight, the width or the
+    // language.
+    Effect::new(move |_| {
+        let (sel, hl, lang, w) = (selected_band(), highlight.get(), lab.lang.get(), width.get());
         let Some(c) = canvas.get() else { return };
+        // Not measured yet (the canvas was hidden when mounted): measure now.
+        let w = if w > 0 { w } else { c.client_width() };
         picture.with(|p| {
-            let g = Geom::new(p, c.client_width());
+            let g = Geom::new(p, w);
             c.set_width(g.width as u32);
             c.set_height(g.height as u32);
             draw(c.clone(), p, &g, sel, hl, lang);
@@ -148,6 +167,9 @@ fn Overlay(picture: Pic, geom: Geom, focused: RwSignal<Option<(usize, usize)>>, 
         (p.lanes.iter().enumerate().flat_map(|(li, l)| l.marks.iter().enumerate().map(move |(mi, m)| (li, mi, m.clone()))).collect(), p.lanes.iter().map(|l| l.source.clone()).collect())
     });
     let r = g.mark_r + 2;
+    // The buttons carry no listeners of their own: the overlay listens once for all of them
+    // (events bubble to it) and reads which mark from `data-mark`. A thousand marks with five
+    // listeners each cost more to attach and detach on every change than the replay did.
     let buttons = marks
         .into_iter()
         .filter_map(|(li, mi, m)| {
@@ -158,11 +180,9 @@ fn Overlay(picture: Pic, geom: Geom, focused: RwSignal<Option<(usize, usize)>>, 
             let label = m.cells.iter().map(|(c, v)| format!("{c}={v}")).collect::<Vec<_>>().join(", ");
             Some(view! {
                 <button class="tp-mark" style=style data-testid="picture-mark" data-fate=kind_id(m.kind)
+                    data-mark=format!("{li}:{mi}") data-late-band=late_band.map(|b| b.to_string())
                     data-band=m.band.map(|b| b.to_string()).unwrap_or_default() aria-label=label
-                    aria-pressed=move || late_band.map(|lb| (highlight.get() == Some(lb)).to_string())
-                    on:mouseenter=move |_| focused.set(Some((li, mi))) on:focus=move |_| focused.set(Some((li, mi)))
-                    on:mouseleave=move |_| focused.set(None) on:blur=move |_| focused.set(None)
-                    on:click=move |_| if late_band.is_some() { highlight.update(|h| *h = if *h == late_band { None } else { late_band }) }>
+                    aria-pressed=late_band.map(|lb| move || (highlight.get() == Some(lb)).to_string())>
                 </button>
             })
         })
@@ -186,7 +206,16 @@ fn Overlay(picture: Pic, geom: Geom, focused: RwSignal<Option<(usize, usize)>>, 
         })
         .collect_view();
     view! {
-        <div class="tp-overlay" style=format!("width:{}px;height:{}px", g.width, g.height)>
+        <div class="tp-overlay" style=format!("width:{}px;height:{}px", g.width, g.height)
+            on:mouseover=move |ev| focused.set(mark_of(&ev))
+            on:focusin=move |ev| focused.set(mark_of(&ev))
+            on:mouseout=move |_| focused.set(None) on:focusout=move |_| focused.set(None)
+            on:click=move |ev| {
+                let late_band = event_element(&ev).and_then(|e| e.get_attribute("data-late-band")).and_then(|b| b.parse::<usize>().ok());
+                if late_band.is_some() {
+                    highlight.update(|h| *h = if *h == late_band { None } else { late_band });
+                }
+            }>
             {buttons}
             {axes}
             {move || focused.get().and_then(|(li, mi)| picture.with(|p| {
@@ -196,6 +225,19 @@ fn Overlay(picture: Pic, geom: Geom, focused: RwSignal<Option<(usize, usize)>>, 
             }))}
         </div>
     }
+}
+
+/// The element an overlay event happened on.
+fn event_element(ev: &web_sys::Event) -> Option<web_sys::Element> {
+    use wasm_bindgen::JsCast;
+    ev.target()?.dyn_into::<web_sys::Element>().ok()
+}
+
+/// The (lane, mark) of the mark button an overlay event happened on, from its `data-mark`.
+fn mark_of(ev: &web_sys::Event) -> Option<(usize, usize)> {
+    let id = event_element(ev)?.get_attribute("data-mark")?;
+    let (li, mi) = id.split_once(':')?;
+    Some((li.parse().ok()?, mi.parse().ok()?))
 }
 
 /// The card of one mark: its cells, its fates with their rules, in the chosen language.

@@ -37,7 +37,7 @@ impl LabSession {
                     batches: if v.error.is_some() {
                         Vec::new()
                     } else {
-                        v.batches
+                        v.batches.iter().map(|b| (**b).clone()).collect()
                     },
                     error: v.error,
                     current: mode == self.mode,

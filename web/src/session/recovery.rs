@@ -48,11 +48,13 @@ impl LabSession {
     pub(super) fn recovery_view(&self, q: &StreamingQuery, day: i64) -> RecoveryView {
         let wm = |ms: i64| display_cell(&Value::Timestamp(ms * 1000), day);
         let cp = &q.checkpoint;
+        let duplicate_flags = q.sink.duplicate_flags();
+        let duplicates = duplicate_flags.iter().filter(|d| **d).count();
         let sink_rows = q
             .sink
             .written()
             .iter()
-            .zip(q.sink.duplicate_flags())
+            .zip(duplicate_flags)
             .map(|(w, duplicate)| {
                 SinkRowView {
                     batch_id: w.batch_id,
@@ -79,7 +81,7 @@ impl LabSession {
                 .collect(),
             commit_log: cp.commits.iter().map(|c| (c.batch_id, wm(c.next_batch_watermark_ms))).collect(),
             sink_rows,
-            duplicates: q.sink.duplicates(),
+            duplicates,
             crashed: self.crash.clone(),
             active: q.is_active(),
             status: if !q.is_active() {

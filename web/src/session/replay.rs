@@ -7,7 +7,7 @@ use streamlab_engine::streaming::{BatchResult, CrashPoint, SinkKind, StartOption
 use streamlab_engine::types::Row;
 use streamlab_engine::Error;
 
-use super::format::error_view;
+use super::format::{batch_view, error_view};
 use super::{timeline, LabSession};
 
 /// One thing the learner did.
@@ -63,6 +63,7 @@ impl LabSession {
 
     pub(super) fn rebuild(&mut self) {
         self.batches.clear();
+        self.batch_views.clear();
         self.pending.clear();
         self.evicted.clear();
         self.error = None;
@@ -97,13 +98,15 @@ impl LabSession {
             }
             Err(e) => self.error = Some(error_view(&e, &self.query_text)),
         }
-        let actions = self.actions.clone();
+        let actions = std::mem::take(&mut self.actions);
         for (i, a) in actions.iter().enumerate() {
             if timeline::reached(self.stop_after, &self.batches) {
                 break;
             }
             self.replay_one(i, a);
         }
+        self.actions = actions;
+        self.find_delays();
     }
 
     fn replay_one(&mut self, index: usize, action: &Action) {
@@ -127,6 +130,7 @@ impl LabSession {
                 }
                 if let Some(t) = text {
                     self.query_text = t.clone();
+                    self.find_delays();
                 }
                 let conf = StreamingConf::from_map(&self.scenario.conf_strings()).unwrap_or_default();
                 let (checkpoint, sources, mut sink) = q.stop();
@@ -187,6 +191,8 @@ impl LabSession {
                 if results.iter().any(|b| b.input_rows > 0) || !q.has_new_data() {
                     self.pending.clear();
                 }
+                let (output, day) = (q.plan().output.clone(), self.base_day_us());
+                self.batch_views.extend(results.iter().map(|b| std::sync::Arc::new(batch_view(step, b, &output, day, false))));
                 self.batches.extend(results.into_iter().map(|b| (step, b)));
             }
         }

@@ -126,6 +126,8 @@ pub struct BatchView {
     /// Emitted rows in the corpus JSON format (`data-json`).
     pub rows_json: Vec<String>,
     pub metrics: Vec<MetricView>,
+    /// `StreamingQueryProgress` as JSON; only for the view's last batch (empty for the others:
+    /// [`crate::session::LabSession::progress_jsons`] has them all).
     pub progress_json: String,
 }
 
@@ -169,7 +171,8 @@ pub struct LabView {
     /// (source, display cells) of rows added but not yet read by a batch.
     pub pending: Vec<(String, Vec<String>)>,
     pub output_columns: Vec<String>,
-    pub batches: Vec<BatchView>,
+    /// Shared with the session's cache of batch views (cloning the view copies no rows).
+    pub batches: Vec<std::sync::Arc<BatchView>>,
     pub state: Vec<StateTableView>,
     /// The global watermark the next batch will run with.
     pub watermark: Option<String>,

@@ -242,6 +242,10 @@ pub trait Sink: SinkCapabilities + std::fmt::Debug {
     /// sink of 10,000 rows costs 10,000 look-ups, not 10,000².
     fn duplicate_flags(&self) -> Vec<bool> {
         let written = self.written();
+        // Only a later attempt of a batch can repeat a row.
+        if written.iter().all(|w| w.attempt == 0) {
+            return vec![false; written.len()];
+        }
         let mut first: BTreeMap<(u64, &Row), u32> = BTreeMap::new();
         for p in written.iter().filter(|w| w.visible) {
             first.entry((p.batch_id, &p.row)).and_modify(|a| *a = (*a).min(p.attempt)).or_insert(p.attempt);
