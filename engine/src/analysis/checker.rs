@@ -117,6 +117,7 @@ impl UnsupportedOperationChecker {
                 Node::Generate { .. } => None,
                 Node::Window { .. } => Some("Window"),
                 Node::FlatMapGroupsWithState { .. } => Some("FlatMapGroupsInPandasWithState"),
+                Node::TransformWithState { .. } => Some("TransformWithStateInPySpark"),
                 Node::Union { .. } => Some("Union"),
                 Node::StaticJoin { .. } | Node::StreamJoin { .. } => Some("Join"),
                 Node::Static { .. } => Some("LocalRelation"),
