@@ -89,6 +89,8 @@ struct Session {
     store: StateStore<TwsEntry>,
     vars: BTreeMap<String, VarDef>,
     key: Row,
+    /// Number of grouping key columns (the store key's prefix).
+    key_len: usize,
     time_mode: TimeMode,
     updated: u64,
     removed: u64,
@@ -250,10 +252,15 @@ impl ProcessorBackend for Session {
         Ok(())
     }
 
+    /// Drops the variable for every key (Spark removes its column family), without counting
+    /// removed rows.
     fn delete_var(&mut self, name: &str) -> Result<(), PyError> {
-        if self.vars.contains_key(name) {
-            self.clear(name)?;
+        let n = self.key_len;
+        let gone: Vec<Row> = self.store.iter().filter(|(k, e)| !matches!(e, TwsEntry::Timer) && k.get(n).is_some_and(|v| matches!(v, Value::Str(s) if &**s == name))).map(|(k, _)| k.clone()).collect();
+        for k in gone {
+            self.store.remove(&k);
         }
+        self.vars.remove(name);
         Ok(())
     }
 
@@ -333,6 +340,7 @@ pub fn run_transform_with_state(
         store: std::mem::take(&mut state.store),
         vars: BTreeMap::new(),
         key: Vec::new(),
+        key_len: spec.keys.len(),
         time_mode: spec.time_mode,
         updated: 0,
         removed: 0,
@@ -344,7 +352,7 @@ pub fn run_transform_with_state(
         // The processor kept the handle somewhere past the batch: take the store out anyway.
         Err(rc) => {
             let mut b = rc.borrow_mut();
-            Session { store: std::mem::take(&mut b.store), vars: BTreeMap::new(), key: Vec::new(), time_mode: b.time_mode, updated: b.updated, removed: b.removed }
+            Session { store: std::mem::take(&mut b.store), vars: BTreeMap::new(), key: Vec::new(), key_len: b.key_len, time_mode: b.time_mode, updated: b.updated, removed: b.removed }
         }
     };
     state.store = std::mem::take(&mut s.store);

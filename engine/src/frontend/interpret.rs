@@ -409,9 +409,19 @@ impl<'a> Evaluator<'a> {
 
     fn call(&mut self, callee: Py, args: &[Arg], span: Span) -> R<Py> {
         if let Py::Python(name) = &callee {
-            // `MyProcessor()`: an instance of a prelude class, for transformWithStateInPandas.
-            if args.is_empty() && prelude_defines_class(&self.catalog.prelude, name) {
-                return Ok(Py::PythonCall(format!("{name}()")));
+            // `MyProcessor(...)` with literal arguments: an instance of a prelude class, for
+            // transformWithStateInPandas.
+            if prelude_defines_class(&self.catalog.prelude, name) {
+                let name = name.clone();
+                let (pos, kw) = self.eval_args(args)?;
+                let mut parts = Vec::new();
+                for (v, s) in pos.iter().map(|(v, s)| (v, *s)).chain(kw.iter().map(|(_, (v, s))| (v, *s))) {
+                    parts.push(python_literal(v).ok_or_else(|| perr(format!("{name}(...) takes literal arguments here (strings, numbers, True/False/None), not a {}", v.type_name()), s))?);
+                }
+                let kw_names: Vec<&String> = kw.keys().collect();
+                let n_pos = pos.len();
+                let text: Vec<String> = parts.into_iter().enumerate().map(|(i, p)| if i < n_pos { p } else { format!("{}={p}", kw_names[i - n_pos]) }).collect();
+                return Ok(Py::PythonCall(format!("{name}({})", text.join(", "))));
             }
             return Err(Error::Parse(ParseError::not_modelled(
                 format!("running the prelude's Python function {name}()"),
@@ -1231,4 +1241,16 @@ fn prelude_defines_class(prelude: &str, name: &str) -> bool {
     crate::pyfunc::parse_module(prelude)
         .ok()
         .is_some_and(|m| m.iter().any(|s| matches!(&s.kind, crate::pyfunc::parse::StmtKind::Class { name: n, .. } if n == name)))
+}
+
+/// `v` as Python source text, for a literal argument of a processor's constructor.
+fn python_literal(v: &Py) -> Option<String> {
+    Some(match v {
+        Py::Str(t) => format!("'{}'", t.replace('\\', "\\\\").replace('\'', "\\'").replace('\n', "\\n")),
+        Py::Int(i) => i.to_string(),
+        Py::Float(f) => format!("{f:?}"),
+        Py::Bool(b) => if *b { "True" } else { "False" }.to_string(),
+        Py::NoneVal => "None".to_string(),
+        _ => return None,
+    })
 }
