@@ -51,15 +51,19 @@ pub struct TwsStore {
 impl TwsStore {
     /// The (grouping key, expiry ms) of every timer, by time then key.
     pub fn timers(&self, key_len: usize) -> Vec<(Row, i64)> {
-        let mut out: Vec<(Row, i64)> = self
-            .store
-            .iter()
-            .filter(|(_, e)| matches!(e, TwsEntry::Timer))
-            .filter_map(|(k, _)| Some((k[..key_len].to_vec(), k.get(key_len + 1).and_then(Value::as_i64)?)))
-            .collect();
-        out.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
-        out
+        timers_of(&self.store, key_len)
     }
+}
+
+/// The (grouping key, expiry ms) of every timer in `store`, by time then key.
+fn timers_of(store: &StateStore<TwsEntry>, key_len: usize) -> Vec<(Row, i64)> {
+    let mut out: Vec<(Row, i64)> = store
+        .iter()
+        .filter(|(_, e)| matches!(e, TwsEntry::Timer))
+        .filter_map(|(k, _)| Some((k[..key_len].to_vec(), k.get(key_len + 1).and_then(Value::as_i64)?)))
+        .collect();
+    out.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+    out
 }
 
 /// What one operator needs besides its state.
@@ -401,11 +405,7 @@ fn run_calls(session: &Rc<RefCell<Session>>, groups: BTreeMap<Row, Vec<Row>>, sp
         TimeMode::EventTime => has_watermark.then_some(evict_ms.ms()),
     };
     if let Some(threshold) = threshold {
-        let due: Vec<(Row, i64)> = {
-            let s = session.borrow();
-            let store = TwsStore { store: s.store.clone() };
-            store.timers(spec.keys.len()).into_iter().filter(|(_, t)| *t <= threshold).collect()
-        };
+        let due: Vec<(Row, i64)> = timers_of(&session.borrow().store, spec.keys.len()).into_iter().filter(|(_, t)| *t <= threshold).collect();
         for (key, t) in due {
             session.borrow_mut().key = key.clone();
             if let Some(got) = interp
