@@ -24,6 +24,7 @@ fn dump(states: &BTreeMap<usize, OperatorState>) -> Vec<String> {
             OperatorState::Limit(l) => out.extend(l.store.iter().map(|(k, v)| format!("{op} {k:?} {v:?}"))),
             OperatorState::Session(x) => out.extend(x.store.iter().map(|(k, v)| format!("{op} {k:?} {v:?}"))),
             OperatorState::GroupState(g) => out.extend(g.store.iter().map(|(k, v)| format!("{op} {k:?} {v:?}"))),
+            OperatorState::Tws(t) => out.extend(t.store.iter().map(|(k, v)| format!("{op} {k:?} {v:?}"))),
             OperatorState::StreamJoin(j) => {
                 out.extend(j.left.iter().map(|(k, v)| format!("{op} L {k:?} {v:?}")));
                 out.extend(j.right.iter().map(|(k, v)| format!("{op} R {k:?} {v:?}")));

@@ -93,13 +93,14 @@ fn untraceable(plan: &Plan) -> BTreeSet<usize> {
             | Node::Dedup { op_id, .. }
             | Node::Limit { op_id, .. }
             | Node::StreamJoin { op_id, .. }
-            | Node::FlatMapGroupsWithState { op_id, .. } => Some(*op_id),
+            | Node::FlatMapGroupsWithState { op_id, .. }
+            | Node::TransformWithState { op_id, .. } => Some(*op_id),
             _ => None,
         };
         if let (Some(op), true) = (op, breaks) {
             out.insert(op);
         }
-        breaks || matches!(p.node, Node::Aggregate { .. } | Node::StreamJoin { .. } | Node::FlatMapGroupsWithState { .. })
+        breaks || matches!(p.node, Node::Aggregate { .. } | Node::StreamJoin { .. } | Node::FlatMapGroupsWithState { .. } | Node::TransformWithState { .. })
     }
     let mut out = BTreeSet::new();
     go(plan, &mut out);
@@ -122,7 +123,7 @@ fn check_case(scenario: &Scenario, driver: Driver, c: &mut Counts) -> Result<(),
     let blind = untraceable(plan);
     let lineage_to_sink = {
         let mut ok = true;
-        plan.walk(&mut |p| ok &= !matches!(p.node, Node::Aggregate { .. } | Node::StreamJoin { .. } | Node::FlatMapGroupsWithState { .. }));
+        plan.walk(&mut |p| ok &= !matches!(p.node, Node::Aggregate { .. } | Node::StreamJoin { .. } | Node::FlatMapGroupsWithState { .. } | Node::TransformWithState { .. }));
         ok
     };
     let has_static = {

@@ -83,10 +83,10 @@ fn scenario(query: &str, prelude: &str) -> Scenario {
 #[test]
 fn a_pyspark_api_not_modelled_is_unsupported_and_a_typo_is_a_failure() {
     let s = scenario(
-        "clicks.groupBy('user_id').transformWithStateInPandas(counter, 'user_id STRING, n LONG', 'update', 'None')",
-        "class Counter:\n    pass\ncounter = Counter()\n",
+        "clicks.groupBy('user_id').applyInPandas(per_user, 'user_id STRING, n LONG')",
+        "def per_user(pdf):\n    return pdf\n",
     );
-    assert_eq!(check(&s), Verdict::Unsupported("GroupedData.transformWithStateInPandas()".into()));
+    assert_eq!(check(&s), Verdict::Unsupported("GroupedData.applyInPandas()".into()));
     // Calling a prelude function as a UDF: Streamlab does not run Python.
     let s = scenario("clicks.select(my_udf('user_id'))", "def my_udf(x):\n    return x\n");
     assert!(matches!(check(&s), Verdict::Unsupported(f) if f.contains("my_udf")));

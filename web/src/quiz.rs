@@ -83,6 +83,7 @@ const PRESETS: &[(&str, &str)] = &[
     ("apply-in-pandas-count", include_str!("../../assets/scenarios/apply-in-pandas-count.json")),
     ("apply-in-pandas-session", include_str!("../../assets/scenarios/apply-in-pandas-session.json")),
     ("apply-in-pandas-mode-error", include_str!("../../assets/scenarios/apply-in-pandas-mode-error.json")),
+    ("transform-with-state-session", include_str!("../../assets/scenarios/transform-with-state-session.json")),
 ];
 
 /// One language's text of a question.

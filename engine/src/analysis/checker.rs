@@ -117,6 +117,7 @@ impl UnsupportedOperationChecker {
                 Node::Generate { .. } => None,
                 Node::Window { .. } => Some("Window"),
                 Node::FlatMapGroupsWithState { .. } => Some("FlatMapGroupsInPandasWithState"),
+                Node::TransformWithState { .. } => Some("TransformWithStateInPySpark"),
                 Node::Union { .. } => Some("Union"),
                 Node::StaticJoin { .. } | Node::StreamJoin { .. } => Some("Join"),
                 Node::Static { .. } => Some("LocalRelation"),
@@ -293,6 +294,7 @@ fn check_global_watermark_limit(plan: &Plan, mode: OutputMode) -> R {
         Node::Dedup { within_watermark: false, event_time_in_key, .. } => *event_time_in_key,
         Node::Dedup { within_watermark: true, .. } => true,
         Node::StreamJoin { .. } => true,
+        Node::TransformWithState { .. } => p.streaming,
         _ => false,
     };
     if is_stateful(plan) && mode != OutputMode::Append {

@@ -201,6 +201,20 @@ pub enum Node {
         event_time_col: Option<usize>,
         op_id: usize,
     },
+    /// `TransformWithStateInPySparkExec` (`transformWithStateInPandas`,
+    /// `transformWithState`): calls the processor's `handleInputRows` once per key with data,
+    /// then `handleExpiredTimer` once per due timer. `keys` are the grouping expressions over
+    /// the input, `event_time_col` the input's watermarked column (late rows are dropped only
+    /// with `EventTime`). Output: the processor's output schema, with no watermark.
+    TransformWithState {
+        input: Box<Plan>,
+        keys: Vec<BoundExpr>,
+        processor: Rc<crate::pyfunc::PythonProcessor>,
+        mode: OutputMode,
+        time_mode: crate::pyfunc::TimeMode,
+        event_time_col: Option<usize>,
+        op_id: usize,
+    },
 }
 
 /// One window function of a `Window` node, as Spark's error names it (upper case):
@@ -238,7 +252,8 @@ impl Plan {
             | Node::Window { input, .. }
             | Node::Sort { input, .. }
             | Node::Generate { input, .. }
-            | Node::FlatMapGroupsWithState { input, .. } => vec![input],
+            | Node::FlatMapGroupsWithState { input, .. }
+            | Node::TransformWithState { input, .. } => vec![input],
             Node::StaticJoin { left, right, .. } | Node::StreamJoin { left, right, .. } => vec![left, right],
             Node::Union { inputs } => inputs.iter().collect(),
         }
@@ -263,6 +278,9 @@ impl Plan {
             Node::Limit { op_id, .. } => out.push((*op_id, "globalLimit")),
             Node::StreamJoin { op_id, .. } => out.push((*op_id, "symmetricHashJoin")),
             Node::FlatMapGroupsWithState { op_id, .. } => out.push((*op_id, "applyInPandasWithState")),
+            Node::TransformWithState { op_id, processor, .. } => {
+                out.push((*op_id, if processor.use_pandas { "transformWithStateInPandasExec" } else { "transformWithStateInPySparkExec" }))
+            }
             _ => {}
         });
         out
@@ -334,6 +352,14 @@ impl Plan {
                 names(self),
                 mode.as_str(),
                 timeout.name()
+            ),
+            Node::TransformWithState { input, keys, processor, mode, time_mode, op_id, .. } => format!(
+                "TransformWithStateInPySpark {}, [{}], [{}], {}, {}, operator {op_id}",
+                processor.ctor,
+                keys.iter().map(|k| show_expr(k, &input.output)).collect::<Vec<_>>().join(", "),
+                names(self),
+                mode.as_str(),
+                time_mode.name()
             ),
         }
     }
@@ -446,7 +472,8 @@ impl Plan {
             | Node::Limit { input, .. }
             | Node::CollectLimit { input, .. }
             | Node::Window { input, .. }
-            | Node::FlatMapGroupsWithState { input, .. } => {
+            | Node::FlatMapGroupsWithState { input, .. }
+            | Node::TransformWithState { input, .. } => {
                 input.require(&child_all(input), out)
             }
             Node::Union { inputs } => inputs.iter().for_each(|i| i.require(&child_all(i), out)),

@@ -265,6 +265,26 @@ impl Resolver {
                     streaming,
                 })
             }
+            LogicalPlan::TransformWithState { input, grouping, processor, output, mode, time_mode } => {
+                let input = self.plan(input)?;
+                let keys = grouping.iter().map(|g| Ok(bind(g, &input.output)?.0)).collect::<R<Vec<_>>>()?;
+                let event_time_col = input.output.iter().position(Attr::is_event_time);
+                let out = output.iter().map(|(n, t)| Attr::new(n, t.clone())).collect();
+                let streaming = input.streaming;
+                Ok(Plan {
+                    node: Node::TransformWithState {
+                        input: Box::new(input),
+                        keys,
+                        processor: Rc::clone(processor),
+                        mode: *mode,
+                        time_mode: *time_mode,
+                        event_time_col,
+                        op_id: 0,
+                    },
+                    output: out,
+                    streaming,
+                })
+            }
             LogicalPlan::Join { left, right, join_type, on } => {
                 let l = self.plan(left)?;
                 let r = self.plan(right)?;
@@ -1061,7 +1081,8 @@ pub(crate) fn number_stateful_operators(plan: &mut Plan, next: &mut usize) {
         | Node::Dedup { op_id, .. }
         | Node::Limit { op_id, .. }
         | Node::StreamJoin { op_id, .. }
-        | Node::FlatMapGroupsWithState { op_id, .. } => {
+        | Node::FlatMapGroupsWithState { op_id, .. }
+        | Node::TransformWithState { op_id, .. } => {
             *op_id = *next;
             *next += 1;
         }
@@ -1080,7 +1101,8 @@ pub(crate) fn number_stateful_operators(plan: &mut Plan, next: &mut usize) {
         | Node::Window { input, .. }
         | Node::Sort { input, .. }
         | Node::Generate { input, .. }
-        | Node::FlatMapGroupsWithState { input, .. } => number_stateful_operators(input, next),
+        | Node::FlatMapGroupsWithState { input, .. }
+        | Node::TransformWithState { input, .. } => number_stateful_operators(input, next),
         Node::StaticJoin { left, right, .. } | Node::StreamJoin { left, right, .. } => {
             number_stateful_operators(left, next);
             number_stateful_operators(right, next);

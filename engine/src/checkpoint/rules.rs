@@ -24,7 +24,7 @@ pub fn operator_metadata(plan: &Plan) -> Vec<OperatorMetadata> {
                 join.keys.iter().map(|(l, _)| format!("{}:{}", left.output[*l].name, crate::types::spark_type_name(&left.output[*l].data_type))).collect(),
             ),
             Node::Limit { .. } => Some(vec![]),
-            Node::FlatMapGroupsWithState { input, keys, .. } => Some(
+            Node::FlatMapGroupsWithState { input, keys, .. } | Node::TransformWithState { input, keys, .. } => Some(
                 keys.iter()
                     .map(|k| match k {
                         crate::analysis::BoundExpr::Col(c) => format!("{}:{}", input.output[*c].name, crate::types::spark_type_name(&input.output[*c].data_type)),

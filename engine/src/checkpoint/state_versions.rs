@@ -20,6 +20,7 @@ use crate::execution::aggregate::{AggBuffer, AggregateState};
 use crate::execution::dedup::DedupState;
 use crate::execution::group_state::{GroupStateStore, KeyState};
 use crate::execution::limit::LimitState;
+use crate::execution::transform_with_state::{TwsEntry, TwsStore};
 use crate::execution::session_window::{SessionState, SessionWindow};
 use crate::execution::stream_join::{Buffered, StreamJoinState};
 use crate::execution::OperatorState;
@@ -41,6 +42,7 @@ pub enum OperatorDelta {
     /// A stream-stream join's two sides.
     StreamJoin { left: StoreDelta<Vec<Buffered>>, right: StoreDelta<Vec<Buffered>> },
     GroupState(StoreDelta<KeyState>),
+    Tws(StoreDelta<TwsEntry>),
 }
 
 impl OperatorDelta {
@@ -53,6 +55,7 @@ impl OperatorDelta {
             OperatorState::Session(s) => OperatorDelta::Session(s.store.take_delta()),
             OperatorState::StreamJoin(j) => OperatorDelta::StreamJoin { left: j.left.take_delta(), right: j.right.take_delta() },
             OperatorState::GroupState(g) => OperatorDelta::GroupState(g.store.take_delta()),
+            OperatorState::Tws(t) => OperatorDelta::Tws(t.store.take_delta()),
         }
     }
 
@@ -68,6 +71,7 @@ impl OperatorDelta {
             OperatorDelta::Session(d) => (written(d), BTreeSet::new()),
             OperatorDelta::StreamJoin { left, right } => (written(left), written(right)),
             OperatorDelta::GroupState(d) => (written(d), BTreeSet::new()),
+            OperatorDelta::Tws(d) => (written(d), BTreeSet::new()),
         }
     }
 
@@ -80,6 +84,7 @@ impl OperatorDelta {
             OperatorDelta::Session(d) => d.len(),
             OperatorDelta::StreamJoin { left, right } => left.len() + right.len(),
             OperatorDelta::GroupState(d) => d.len(),
+            OperatorDelta::Tws(d) => d.len(),
         }
     }
 
@@ -97,6 +102,7 @@ impl OperatorDelta {
             OperatorDelta::Session(_) => OperatorState::Session(SessionState::default()),
             OperatorDelta::StreamJoin { .. } => OperatorState::StreamJoin(StreamJoinState::default()),
             OperatorDelta::GroupState(_) => OperatorState::GroupState(GroupStateStore::default()),
+            OperatorDelta::Tws(_) => OperatorState::Tws(TwsStore::default()),
         }
     }
 
@@ -109,6 +115,7 @@ impl OperatorDelta {
             (OperatorDelta::Limit(d), OperatorState::Limit(s)) => s.store.apply_delta(d),
             (OperatorDelta::Session(d), OperatorState::Session(s)) => s.store.apply_delta(d),
             (OperatorDelta::GroupState(d), OperatorState::GroupState(g)) => g.store.apply_delta(d),
+            (OperatorDelta::Tws(d), OperatorState::Tws(t)) => t.store.apply_delta(d),
             (OperatorDelta::StreamJoin { left, right }, OperatorState::StreamJoin(j)) => {
                 j.left.apply_delta(left);
                 j.right.apply_delta(right);

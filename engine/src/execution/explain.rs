@@ -269,7 +269,7 @@ pub fn trace(plan: &Plan, ctx: &BatchContext, states: &BTreeMap<usize, OperatorS
 /// join and no state function in the plan.
 fn lineage_reaches_sink(plan: &Plan) -> bool {
     let mut ok = true;
-    plan.walk(&mut |p| ok &= !matches!(p.node, Node::Aggregate { .. } | Node::StreamJoin { .. } | Node::FlatMapGroupsWithState { .. }));
+    plan.walk(&mut |p| ok &= !matches!(p.node, Node::Aggregate { .. } | Node::StreamJoin { .. } | Node::FlatMapGroupsWithState { .. } | Node::TransformWithState { .. }));
     ok
 }
 
@@ -394,7 +394,13 @@ impl Tracer<'_> {
             }
             // `applyInPandasWithState`: a row is late (only with EventTimeTimeout) or handed to
             // the function under its key; what the function makes of it is the function's.
-            Node::FlatMapGroupsWithState { input, keys, timeout, event_time_col, op_id, .. } => {
+            Node::FlatMapGroupsWithState { input, keys, event_time_col, op_id, .. } | Node::TransformWithState { input, keys, event_time_col, op_id, .. } => {
+                let timeout = match &plan.node {
+                    Node::TransformWithState { time_mode, .. } => super::transform_with_state::as_timeout(*time_mode),
+                    Node::FlatMapGroupsWithState { timeout, .. } => *timeout,
+                    _ => unreachable!("matched above"),
+                };
+                let timeout = &timeout;
                 let rows = self.run(input);
                 let (late_ms, _) = self.ctx.watermarks(*op_id);
                 let operator = self.name(*op_id);

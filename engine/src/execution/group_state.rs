@@ -75,7 +75,7 @@ pub fn row_is_late(timeout: GroupStateTimeout, event_time_us: Option<i64>, late_
 /// A failure of the Python function: (error condition, message), as the batch reports it.
 pub type CallError = (String, String);
 
-fn val_of(v: &Value) -> Val {
+pub(crate) fn val_of(v: &Value) -> Val {
     match v {
         Value::Null => Val::None,
         Value::Bool(b) => Val::Bool(*b),
@@ -105,7 +105,7 @@ fn value_of(v: &Val, t: &DataType, what: &str) -> Result<Value, String> {
     })
 }
 
-fn tuple_to_row(v: &[Val], schema: &[(String, DataType)]) -> Result<Row, String> {
+pub(crate) fn tuple_to_row(v: &[Val], schema: &[(String, DataType)]) -> Result<Row, String> {
     if v.len() != schema.len() {
         return Err(format!("the state tuple has {} values but stateStructType has {} fields", v.len(), schema.len()));
     }
@@ -114,7 +114,7 @@ fn tuple_to_row(v: &[Val], schema: &[(String, DataType)]) -> Result<Row, String>
 
 /// The rows of the DataFrames `yielded` (a list of frames), in the output schema: by column
 /// name when every output field is a column, by position otherwise.
-fn frames_to_rows(yielded: Val, output: &[(String, DataType)]) -> Result<Vec<Row>, String> {
+pub(crate) fn frames_to_rows(yielded: Val, output: &[(String, DataType)]) -> Result<Vec<Row>, String> {
     let frames = match yielded {
         Val::List(l) => l.borrow().clone(),
         Val::Tuple(t) => t.as_ref().clone(),
@@ -145,7 +145,7 @@ fn frames_to_rows(yielded: Val, output: &[(String, DataType)]) -> Result<Vec<Row
     Ok(rows)
 }
 
-fn python_failure(e: PyError, udf: &str) -> CallError {
+pub(crate) fn python_failure(e: PyError, udf: &str) -> CallError {
     let condition = e.condition.clone().unwrap_or_else(|| "PYTHON_EXCEPTION".into());
     let at = if e.line > 0 { format!(" (line {} of the Python code, in {udf})", e.line) } else { format!(" (in {udf})") };
     (condition, format!("{}{at}: {}", crate::pyfunc::PYTHON_WORKER, e.message))

@@ -20,6 +20,7 @@ pub mod optimizer;
 pub mod session_window;
 pub mod state_rows;
 pub mod stream_join;
+pub mod transform_with_state;
 pub mod watermark;
 pub mod window;
 
@@ -54,6 +55,7 @@ pub enum OperatorState {
     Session(session_window::SessionState),
     StreamJoin(stream_join::StreamJoinState),
     GroupState(group_state::GroupStateStore),
+    Tws(transform_with_state::TwsStore),
 }
 
 /// Everything one batch needs besides the plan.
@@ -72,6 +74,8 @@ pub struct BatchContext {
     /// `PropagateWatermarkSimulator` gives them from wm(N-1) and wm(N); an operator not
     /// listed gets 0 for both (its input has no watermark, or the global one is 0).
     pub op_watermarks: BTreeMap<usize, (WatermarkMs, WatermarkMs)>,
+    /// The session's state store provider is RocksDB (`transformWithState` needs it).
+    pub rocksdb_state_store: bool,
 }
 
 /// What a batch produced besides output rows.
@@ -95,7 +99,7 @@ impl BatchContext {
             }
         });
         let inputs = readers.into_iter().zip(inputs).collect();
-        BatchContext { inputs: std::cell::RefCell::new(inputs), mode, wm_for_late_events_ms, wm_for_eviction_ms, op_watermarks: BTreeMap::new() }
+        BatchContext { inputs: std::cell::RefCell::new(inputs), mode, wm_for_late_events_ms, wm_for_eviction_ms, op_watermarks: BTreeMap::new(), rocksdb_state_store: true }
     }
 
     /// The (late, eviction) watermarks of stateful operator `op_id`.
@@ -302,6 +306,34 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
                 }
             }
         }
+        Node::TransformWithState { input, keys, processor, time_mode, event_time_col, op_id, .. } => {
+            let rows = execute(input, ctx, states, fx);
+            if !ctx.rocksdb_state_store {
+                // `TransformWithStateExec.validateAndMaybeEvolveStateSchema` on the first batch.
+                functions::raise(
+                    "UNSUPPORTED_FEATURE.STORE_BACKEND_NOT_SUPPORTED_FOR_TWS",
+                    "The feature is not supported: Store backend org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider is not supported by TransformWithState operator. Please use RocksDBStateStoreProvider.".into(),
+                );
+                return Vec::new();
+            }
+            let OperatorState::Tws(state) = states.entry(*op_id).or_insert_with(|| OperatorState::Tws(transform_with_state::TwsStore::default())) else {
+                unreachable!("operator {op_id} is transformWithState")
+            };
+            let (late, evict) = ctx.watermarks(*op_id);
+            let input_schema: Vec<(String, crate::types::DataType)> = input.output.iter().map(|a| (a.name.clone(), a.data_type.clone())).collect();
+            let output: Vec<(String, crate::types::DataType)> = plan.output.iter().map(|a| (a.name.clone(), a.data_type.clone())).collect();
+            let spec = transform_with_state::TwsSpec { keys, processor, input: &input_schema, output: &output, time_mode: *time_mode, event_time_col: *event_time_col };
+            match transform_with_state::run_transform_with_state(state, rows, &spec, late, evict, event_time_col.is_some(), functions::batch_timestamp_ms()) {
+                Ok((out, m)) => {
+                    fx.metrics.insert(*op_id, m);
+                    out
+                }
+                Err((condition, message)) => {
+                    functions::raise(&condition, message);
+                    Vec::new()
+                }
+            }
+        }
         Node::Window { .. } => unreachable!("window functions are rejected on a stream by the checker and unsupported on a static table"),
         Node::CollectLimit { input, n } => {
             let mut rows = execute(input, ctx, states, fx);
@@ -368,6 +400,8 @@ pub fn operators_wanting_another_batch(plan: &Plan, mode: OutputMode, prev: &BTr
             // trigger; the lab has no wall clock: `StreamingQuery` runs one when a key's
             // timeout is before its clock.)
             Node::FlatMapGroupsWithState { op_id, timeout: crate::pyfunc::GroupStateTimeout::EventTimeTimeout, .. } => (op_id, moved(op_id)),
+            // `TransformWithStateExec.shouldRunAnotherBatch` with EventTime: the watermark moved.
+            Node::TransformWithState { op_id, time_mode: crate::pyfunc::TimeMode::EventTime, .. } => (op_id, moved(op_id)),
             Node::StreamJoin { spec, op_id, .. } => {
                 let cleans = spec.left_state != crate::analysis::StateWatermark::None || spec.right_state != crate::analysis::StateWatermark::None;
                 (op_id, cleans && moved(op_id))

@@ -181,6 +181,14 @@ fn push(plan: Plan, preds: Vec<BoundExpr>) -> Plan {
         Node::Limit { input, n, op_id } => filter(rebuild(Node::Limit { input: Box::new(push(*input, Vec::new())), n, op_id }, &shell), preds),
         Node::CollectLimit { input, n } => filter(rebuild(Node::CollectLimit { input: Box::new(push(*input, Vec::new())), n }, &shell), preds),
         Node::Window { input, functions } => filter(rebuild(Node::Window { input: Box::new(push(*input, Vec::new())), functions }, &shell), preds),
+        // The processor's output is new columns: nothing above it moves below it.
+        Node::TransformWithState { input, keys, processor, mode, time_mode, event_time_col, op_id } => filter(
+            rebuild(
+                Node::TransformWithState { input: Box::new(push(*input, Vec::new())), keys, processor, mode, time_mode, event_time_col, op_id },
+                &shell,
+            ),
+            preds,
+        ),
         // The function's output is new columns: nothing above it moves below it.
         Node::FlatMapGroupsWithState { input, keys, udf, state_schema, mode, timeout, event_time_col, op_id } => filter(
             rebuild(
@@ -367,7 +375,7 @@ fn add_all(set: &mut Vec<BoundExpr>, more: impl IntoIterator<Item = BoundExpr>) 
 /// `QueryPlanConstraints.constraints`: predicates that hold on every row `plan` outputs.
 fn constraints(plan: &Plan) -> Vec<BoundExpr> {
     let mut valid: Vec<BoundExpr> = match &plan.node {
-        Node::Source { .. } | Node::Static { .. } | Node::Window { .. } | Node::FlatMapGroupsWithState { .. } => Vec::new(),
+        Node::Source { .. } | Node::Static { .. } | Node::Window { .. } | Node::FlatMapGroupsWithState { .. } | Node::TransformWithState { .. } => Vec::new(),
         // What holds on every input holds on the union (columns by position).
         Node::Union { inputs } => {
             let mut each = inputs.iter().map(constraints);
@@ -543,6 +551,9 @@ fn map_children_with(node: Node, f: &dyn Fn(Plan) -> Plan) -> Node {
         Node::Window { input, functions } => Node::Window { input: b(input), functions },
         Node::FlatMapGroupsWithState { input, keys, udf, state_schema, mode, timeout, event_time_col, op_id } => {
             Node::FlatMapGroupsWithState { input: b(input), keys, udf, state_schema, mode, timeout, event_time_col, op_id }
+        }
+        Node::TransformWithState { input, keys, processor, mode, time_mode, event_time_col, op_id } => {
+            Node::TransformWithState { input: b(input), keys, processor, mode, time_mode, event_time_col, op_id }
         }
         Node::Generate { input, generator, outer, position } => Node::Generate { input: b(input), generator, outer, position },
         Node::Sort { input, order } => Node::Sort { input: b(input), order },

@@ -385,6 +385,53 @@ impl OperatorState {
             OperatorState::Session(s) => s,
             OperatorState::StreamJoin(j) => j,
             OperatorState::GroupState(g) => g,
+            OperatorState::Tws(t) => t,
         }
+    }
+}
+
+impl StatefulOperator for super::transform_with_state::TwsStore {
+    fn row_ids(&self) -> Vec<Row> {
+        self.store.iter().map(|(k, _)| k.clone()).collect()
+    }
+
+    /// Key columns, then each state row of the key: the variable (with a map entry's user key,
+    /// or `$timer`) and its value (a list's elements, a timer's expiry). Timers are open until
+    /// their time; state variables are kept until the processor clears them.
+    fn tables(&self, op_id: usize, name: &str, node: &Plan, ctx: &LabelContext<'_>) -> Vec<StateTable> {
+        use super::transform_with_state::TwsEntry;
+        let Node::TransformWithState { input, keys, .. } = &node.node else { return vec![] };
+        let mut columns: Vec<String> = keys
+            .iter()
+            .map(|k| match k {
+                crate::analysis::BoundExpr::Col(c) => input.output[*c].name.clone(),
+                _ => "key".to_string(),
+            })
+            .collect();
+        columns.push("state".into());
+        columns.push("value".into());
+        let n = keys.len();
+        let text = |r: &[Value]| r.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ");
+        let rows = self
+            .store
+            .iter()
+            .map(|(k, e)| {
+                let mut cells = values(&k[..n.min(k.len())]);
+                let var = k.get(n).map(|v| v.to_string()).unwrap_or_default();
+                let (what, value, label) = match e {
+                    TwsEntry::Value(r) => (var, format!("({})", text(r)), StateRowLabel::Kept(KeptReason::NoTimeout)),
+                    TwsEntry::List(rs) => (var, format!("[{}]", rs.iter().map(|r| format!("({})", text(r))).collect::<Vec<_>>().join(", ")), StateRowLabel::Kept(KeptReason::NoTimeout)),
+                    TwsEntry::MapValue(r) => (format!("{var}[{}]", text(&k[n + 1..])), format!("({})", text(r)), StateRowLabel::Kept(KeptReason::NoTimeout)),
+                    TwsEntry::Timer => {
+                        let ms = k.get(n + 1).and_then(Value::as_i64).unwrap_or_default();
+                        (var, ms.to_string(), StateRowLabel::Open { evicts_at_us: Some(EventTime::from_micros(ms.saturating_mul(1000))) })
+                    }
+                };
+                cells.push(StateCell::Value(Value::Str(std::rc::Rc::from(what))));
+                cells.push(StateCell::Value(Value::Str(std::rc::Rc::from(value))));
+                StateRow { cells, label, updated_this_batch: ctx.updated.contains(k) }
+            })
+            .collect();
+        vec![StateTable { op_id, operator: name.into(), columns, rows, note: None }]
     }
 }

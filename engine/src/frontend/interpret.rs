@@ -36,6 +36,9 @@ enum Py {
     /// A name the scenario's Python prelude defines (a function, a module): passed around,
     /// never run.
     Python(String),
+    /// A call of a class the prelude defines, as text (`CountProc()`): a stateful processor
+    /// for `transformWithStateInPandas`, built when the plan is.
+    PythonCall(String),
 }
 
 impl Py {
@@ -55,6 +58,7 @@ impl Py {
             Py::List(_) => "list",
             Py::WindowSpec(_) => "WindowSpec",
             Py::Python(_) => "Python object",
+            Py::PythonCall(_) => "Python object",
         }
     }
 }
@@ -121,7 +125,7 @@ fn py_size(v: &Py) -> limits::TreeSize {
             depth: acc.depth.max(s.depth + 1),
             nodes: acc.nodes.saturating_add(s.nodes),
         }),
-        Py::Module(_) | Py::Python(_) | Py::Int(_) | Py::Float(_) | Py::Bool(_) | Py::NoneVal => limits::TreeSize { depth: 1, nodes: 1 },
+        Py::Module(_) | Py::Python(_) | Py::PythonCall(_) | Py::Int(_) | Py::Float(_) | Py::Bool(_) | Py::NoneVal => limits::TreeSize { depth: 1, nodes: 1 },
     }
 }
 
@@ -405,6 +409,20 @@ impl<'a> Evaluator<'a> {
 
     fn call(&mut self, callee: Py, args: &[Arg], span: Span) -> R<Py> {
         if let Py::Python(name) = &callee {
+            // `MyProcessor(...)` with literal arguments: an instance of a prelude class, for
+            // transformWithStateInPandas.
+            if prelude_defines_class(&self.catalog.prelude, name) {
+                let name = name.clone();
+                let (pos, kw) = self.eval_args(args)?;
+                let mut parts = Vec::new();
+                for (v, s) in pos.iter().map(|(v, s)| (v, *s)).chain(kw.iter().map(|(_, (v, s))| (v, *s))) {
+                    parts.push(python_literal(v).ok_or_else(|| perr(format!("{name}(...) takes literal arguments here (strings, numbers, True/False/None), not a {}", v.type_name()), s))?);
+                }
+                let kw_names: Vec<&String> = kw.keys().collect();
+                let n_pos = pos.len();
+                let text: Vec<String> = parts.into_iter().enumerate().map(|(i, p)| if i < n_pos { p } else { format!("{}={p}", kw_names[i - n_pos]) }).collect();
+                return Ok(Py::PythonCall(format!("{name}({})", text.join(", "))));
+            }
             return Err(Error::Parse(ParseError::not_modelled(
                 format!("running the prelude's Python function {name}()"),
                 format!("{name}() is Python code from the prelude; Streamlab runs Python only as an applyInPandasWithState state function, not as a UDF"),
@@ -798,6 +816,7 @@ impl<'a> Evaluator<'a> {
                     .collect()
             }
             "applyInPandasWithState" => return self.apply_in_pandas_with_state(input, grouping, pos, span),
+            "transformWithStateInPandas" | "transformWithState" => return self.transform_with_state(input, grouping, name == "transformWithStateInPandas", pos, span),
             other => {
                 return Err(unknown_api(
                     ApiKind::GroupedData,
@@ -844,6 +863,53 @@ impl<'a> Evaluator<'a> {
         let timeout = crate::pyfunc::GroupStateTimeout::parse(&strs[3].0)
             .ok_or_else(|| perr(format!("timeoutConf must be 'NoTimeout', 'ProcessingTimeTimeout' or 'EventTimeTimeout', not '{}'", strs[3].0), strs[3].1))?;
         Ok(Py::Df(Rc::new(LogicalPlan::FlatMapGroupsInPandasWithState { input, grouping, udf: Rc::new(udf), output, state, mode, timeout })))
+    }
+
+    /// `transformWithStateInPandas(statefulProcessor, outputStructType, outputMode, timeMode)`
+    /// and the row-based `transformWithState` (PySpark's `GroupedData`, 4.0/4.1):
+    /// `statefulProcessor` builds an instance of a `StatefulProcessor` class of the prelude
+    /// (`CountProc()`), run by [`crate::pyfunc`]. `initialState` and `eventTimeColumnName` are
+    /// not supported.
+    fn transform_with_state(&mut self, input: Rc<LogicalPlan>, grouping: Vec<Expr>, use_pandas: bool, pos: Vec<(Py, Span)>, span: Span) -> R<Py> {
+        let api = if use_pandas { "transformWithStateInPandas" } else { "transformWithState" };
+        if pos.len() != 4 {
+            return Err(perr(format!("{api}(statefulProcessor, outputStructType, outputMode, timeMode) takes 4 arguments here, {} given (initialState and eventTimeColumnName are not supported)", pos.len()), span));
+        }
+        let mut it = pos.into_iter();
+        let (proc, pspan) = it.next().expect("4 arguments");
+        // `MyProcessor()`, or a name the prelude bound to an instance.
+        let (Py::PythonCall(ctor) | Py::Python(ctor)) = proc else {
+            return Err(perr(format!("the first argument of {api} is an instance of a StatefulProcessor class defined above the query (MyProcessor()), not a {}", proc.type_name()), pspan));
+        };
+        let mut strs = Vec::new();
+        for (v, s) in it {
+            match v {
+                Py::Str(t) => strs.push((t, s)),
+                other => return Err(perr(format!("{api}: expected a string here, not a {}", other.type_name()), s)),
+            }
+        }
+        let processor = crate::pyfunc::PythonProcessor::from_source(&self.catalog.prelude, &ctor, use_pandas).map_err(|e| {
+            perr(if e.line > 0 { format!("in the Python code above the query, line {}: {}", e.line, e.message) } else { format!("in the Python code above the query: {}", e.message) }, pspan)
+        })?;
+        let output = crate::analysis::parse_ddl_schema(&strs[0].0).map_err(|m| perr(m, strs[0].1))?;
+        let mode = match strs[1].0.to_ascii_lowercase().as_str() {
+            "append" => OutputMode::Append,
+            "update" => OutputMode::Update,
+            "complete" => OutputMode::Complete,
+            other => return Err(perr(format!("outputMode of {api} must be 'append' or 'update', not '{other}'"), strs[1].1)),
+        };
+        let time_mode = crate::pyfunc::TimeMode::parse(&strs[2].0).ok_or_else(|| {
+            Error::Analysis(
+                AnalysisError::new(
+                    Stage::Define,
+                    "STATEFUL_PROCESSOR_UNKNOWN_TIME_MODE",
+                    format!("Unknown time mode {}. Accepted timeMode modes are 'none', 'processingTime', 'eventTime'", strs[2].0),
+                )
+                .with_hint("timeMode is 'None', 'ProcessingTime' or 'EventTime'")
+                .with_span(strs[2].1),
+            )
+        })?;
+        Ok(Py::Df(Rc::new(LogicalPlan::TransformWithState { input, grouping, processor: Rc::new(processor), output, mode, time_mode })))
     }
 
     fn column_method(&mut self, e: Expr, name: &str, pos: Vec<(Py, Span)>, span: Span) -> R<Py> {
@@ -1168,4 +1234,23 @@ fn first_source(plan: &LogicalPlan) -> String {
         LogicalPlan::StreamingRelation { source, .. } => format!("StreamingRelation {source}"),
         other => other.children().first().map(|c| first_source(c)).unwrap_or_default(),
     }
+}
+
+/// True if the Python text `prelude` defines a class `name` at its top level.
+fn prelude_defines_class(prelude: &str, name: &str) -> bool {
+    crate::pyfunc::parse_module(prelude)
+        .ok()
+        .is_some_and(|m| m.iter().any(|s| matches!(&s.kind, crate::pyfunc::parse::StmtKind::Class { name: n, .. } if n == name)))
+}
+
+/// `v` as Python source text, for a literal argument of a processor's constructor.
+fn python_literal(v: &Py) -> Option<String> {
+    Some(match v {
+        Py::Str(t) => format!("'{}'", t.replace('\\', "\\\\").replace('\'', "\\'").replace('\n', "\\n")),
+        Py::Int(i) => i.to_string(),
+        Py::Float(f) => format!("{f:?}"),
+        Py::Bool(b) => if *b { "True" } else { "False" }.to_string(),
+        Py::NoneVal => "None".to_string(),
+        _ => return None,
+    })
 }

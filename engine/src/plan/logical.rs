@@ -103,6 +103,18 @@ pub enum LogicalPlan {
         mode: super::OutputMode,
         timeout: crate::pyfunc::GroupStateTimeout,
     },
+    /// `groupBy(grouping).transformWithStateInPandas(statefulProcessor, outputStructType,
+    /// outputMode, timeMode)` and the row-based `transformWithState` (Spark's
+    /// `TransformWithStateInPySpark`): the processor instance, the output DDL schema, the
+    /// operator's output mode (append or update) and time mode.
+    TransformWithState {
+        input: Rc<LogicalPlan>,
+        grouping: Vec<Expr>,
+        processor: Rc<crate::pyfunc::PythonProcessor>,
+        output: Vec<(String, DataType)>,
+        mode: super::OutputMode,
+        time_mode: crate::pyfunc::TimeMode,
+    },
 }
 
 impl LogicalPlan {
@@ -122,7 +134,8 @@ impl LogicalPlan {
             | LogicalPlan::Sort { input, .. }
             | LogicalPlan::Limit { input, .. }
             | LogicalPlan::SubqueryAlias { input, .. }
-            | LogicalPlan::FlatMapGroupsInPandasWithState { input, .. } => vec![input],
+            | LogicalPlan::FlatMapGroupsInPandasWithState { input, .. }
+            | LogicalPlan::TransformWithState { input, .. } => vec![input],
             LogicalPlan::Join { left, right, .. } => vec![left, right],
             LogicalPlan::Union { inputs, .. } => inputs.iter().collect(),
         }
@@ -167,6 +180,10 @@ impl LogicalPlan {
                     mode.as_str(),
                     timeout.name()
                 )
+            }
+            LogicalPlan::TransformWithState { grouping, processor, output, mode, time_mode, .. } => {
+                let schema = output.iter().map(|(n, t)| format!("{n}: {}", crate::types::spark_type_name(t))).collect::<Vec<_>>().join(", ");
+                format!("TransformWithStateInPySpark {}, [{}], [{schema}], {}, {}", processor.ctor, list(grouping), mode.as_str(), time_mode.name())
             }
             LogicalPlan::Deduplicate { keys, .. } => match keys {
                 Some(k) => format!("Deduplicate [{}]", k.join(", ")),

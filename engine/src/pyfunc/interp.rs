@@ -216,6 +216,37 @@ pub enum Val {
     State(Rc<RefCell<GroupState>>),
     /// `df.iloc` / `series.iloc`.
     ILoc(Box<Val>),
+    /// A `class` statement's value: its name and attributes (methods, class constants).
+    Class(Rc<ClassDef>),
+    /// An instance of a [`Val::Class`]: `self`.
+    Object(Rc<Object>),
+    /// `pyspark.sql.Row(name=value, ...)`: named fields in order.
+    Row(Rc<Vec<(String, Val)>>),
+    /// `transformWithState`'s handle, state variables, timer values (`super::processor`).
+    Processor(super::processor::ProcVal),
+}
+
+/// What a `class` statement defines: methods and class attributes, with those of its bases
+/// (user classes only; `StatefulProcessor` and `object` add nothing).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClassDef {
+    pub name: String,
+    pub attrs: BTreeMap<String, Val>,
+}
+
+/// An instance: its class and its own attributes (`self.x = ...`).
+#[derive(Debug, PartialEq)]
+pub struct Object {
+    pub class: Rc<ClassDef>,
+    pub attrs: RefCell<BTreeMap<String, Val>>,
+}
+
+impl Object {
+    /// A copy with its own attribute map (each batch's processor starts from the one the query
+    /// was built with, as PySpark unpickles a fresh copy per task).
+    pub fn fresh_copy(&self) -> Rc<Object> {
+        Rc::new(Object { class: Rc::clone(&self.class), attrs: RefCell::new(self.attrs.borrow().clone()) })
+    }
 }
 
 impl Val {
@@ -239,6 +270,10 @@ impl Val {
             Val::Method(..) => "method",
             Val::State(_) => "GroupState",
             Val::ILoc(_) => "_iLocIndexer",
+            Val::Class(_) => "type",
+            Val::Object(_) => "object",
+            Val::Row(_) => "Row",
+            Val::Processor(p) => p.type_name(),
         }
     }
 
@@ -304,6 +339,9 @@ impl Val {
             Val::List(l) => format!("[{}]", l.borrow().iter().map(Val::repr).collect::<Vec<_>>().join(", ")),
             Val::Dict(d) => format!("{{{}}}", d.borrow().iter().map(|(k, v)| format!("{}: {}", k.repr(), v.repr())).collect::<Vec<_>>().join(", ")),
             Val::Timestamp(ns) => format!("Timestamp('{}')", format_ns(*ns)),
+            Val::Row(fields) => format!("Row({})", fields.iter().map(|(n, v)| format!("{n}={}", v.repr())).collect::<Vec<_>>().join(", ")),
+            Val::Object(o) => format!("<{} object>", o.class.name),
+            Val::Class(c) => format!("<class '{}'>", c.name),
             other => format!("<{}>", other.type_name()),
         }
     }
@@ -396,6 +434,44 @@ impl Interpreter {
             Some(Val::Func(f)) => Some(Rc::clone(f)),
             _ => None,
         }
+    }
+
+    /// The value of the top-level name `name`, if the module defines it.
+    pub fn global(&self, name: &str) -> Option<Val> {
+        self.globals.get(name).cloned()
+    }
+
+    /// Calls the method `name` of the instance `obj` with `args` (after `self`), with a fresh
+    /// step budget; `Ok(None)` when the class does not define it.
+    ///
+    /// # Errors
+    /// What the method raised, with its line.
+    pub fn call_method(&mut self, obj: &Rc<Object>, name: &str, args: Vec<Val>) -> R<Option<Val>> {
+        let Some(Val::Func(f)) = obj.class.attrs.get(name).cloned() else { return Ok(None) };
+        self.steps = 0;
+        let mut all = vec![Val::Object(Rc::clone(obj))];
+        all.extend(args);
+        self.call_func(&f, all, Vec::new(), f.line).map(Some)
+    }
+
+    /// Evaluates the expression text `src` (for example `CountProc()`) against the module's
+    /// globals.
+    ///
+    /// # Errors
+    /// Its syntax error or what it raised.
+    pub fn eval_text(&mut self, src: &str) -> R<Val> {
+        let module = super::parse::parse_module(src)?;
+        let mut frame = Scope { locals: BTreeMap::new(), yielded: None };
+        let mut last = Val::None;
+        for s in &module {
+            if let StmtKind::Expr(e) = &s.kind {
+                self.steps = 0;
+                last = self.eval(e, &mut frame)?;
+            } else {
+                return Err(PyError::syntax("SyntaxError: expected an expression", s.line));
+            }
+        }
+        Ok(last)
     }
 
     /// Calls `f` with `args`; a generator function returns what it yielded, as a list.
@@ -494,6 +570,8 @@ impl Interpreter {
             "dict" => "dict",
             "any" => "any",
             "all" => "all",
+            "iter" => "iter",
+            "object" => "object",
             _ => return Err(PyError::runtime(format!("NameError: name '{name}' is not defined"), line)),
         };
         Ok(Val::Builtin(builtin))
@@ -544,7 +622,12 @@ impl Interpreter {
                     other => return Err(PyError::runtime(format!("TypeError: '{}' object does not support item assignment", other.type_name()), line)),
                 }
             }
-            Target::Attr(_, name) => return Err(PyError::runtime(format!("AttributeError: cannot set attribute '{name}' here"), line)),
+            Target::Attr(obj, name) => match self.eval(obj, frame)? {
+                Val::Object(o) => {
+                    o.attrs.borrow_mut().insert(name.clone(), v);
+                }
+                other => return Err(PyError::runtime(format!("AttributeError: '{}' object attribute '{name}' is read-only", other.type_name()), line)),
+            },
         }
         Ok(())
     }
@@ -555,6 +638,24 @@ impl Interpreter {
         match &s.kind {
             StmtKind::Def(f) => {
                 frame.locals.insert(f.name.clone(), Val::Func(Rc::clone(f)));
+            }
+            StmtKind::Class { name, bases, body } => {
+                let mut attrs = BTreeMap::new();
+                for b in bases {
+                    match self.eval(b, frame)? {
+                        Val::Class(c) => attrs.extend(c.attrs.iter().map(|(k, v)| (k.clone(), v.clone()))),
+                        // `StatefulProcessor`, `object`, typing names: nothing to inherit.
+                        Val::Module(_) | Val::Builtin("object") => {}
+                        other => return Err(PyError::runtime(format!("TypeError: a class may not inherit from a {}", other.type_name()), line)),
+                    }
+                }
+                let mut scope = Scope { locals: BTreeMap::new(), yielded: None };
+                match self.exec_block(body, &mut scope)? {
+                    Flow::Normal => {}
+                    _ => return Err(PyError::runtime("SyntaxError: 'return' outside function", line)),
+                }
+                attrs.extend(scope.locals);
+                frame.locals.insert(name.clone(), Val::Class(Rc::new(ClassDef { name: name.clone(), attrs })));
             }
             StmtKind::If { branches, orelse } => {
                 for (test, body) in branches {
@@ -618,9 +719,11 @@ impl Interpreter {
             }
             StmtKind::FromImport(module, names) => {
                 known_module(module).ok_or_else(|| PyError::runtime(format!("ModuleNotFoundError: No module named '{module}'"), line))?;
-                for (_, bound) in names {
-                    // Type names and helpers used only in annotations.
-                    frame.locals.insert(bound.clone(), Val::Module("typing"));
+                for (imported, bound) in names {
+                    // `Row` is a value; other names (StatefulProcessor, type names) only matter in
+                    // class bases and annotations.
+                    let v = if imported == "Row" && module.starts_with("pyspark") { Val::Builtin("Row") } else { Val::Module("typing") };
+                    frame.locals.insert(bound.clone(), v);
                 }
             }
             StmtKind::Assign { targets, value } => {
@@ -636,6 +739,10 @@ impl Interpreter {
                         let o = self.eval(o, frame)?;
                         let i = self.eval(i, frame)?;
                         self.index(&o, &i, line)?
+                    }
+                    Target::Attr(o, name) => {
+                        let o = self.eval(o, frame)?;
+                        self.attr(o, name, line)?
                     }
                     _ => return Err(PyError::runtime("SyntaxError: illegal expression for augmented assignment", line)),
                 };
@@ -658,6 +765,8 @@ impl Interpreter {
             Val::Str(s) => s.chars().map(|c| Val::Str(Rc::from(c.to_string()))).collect(),
             Val::Series(s) => s.values.clone(),
             Val::Frame(f) => f.columns.iter().map(|(n, _)| Val::Str(Rc::from(n.as_str()))).collect(),
+            Val::Row(fields) => fields.iter().map(|(_, v)| v.clone()).collect(),
+            Val::Processor(p) => p.iterate(line)?,
             other => return Err(PyError::runtime(format!("TypeError: '{}' object is not iterable", other.type_name()), line)),
         })
     }
@@ -904,6 +1013,23 @@ impl Interpreter {
 
     fn attr(&mut self, o: Val, name: &str, line: usize) -> R<Val> {
         Ok(match (&o, name) {
+            (Val::Object(obj), _) => {
+                if let Some(v) = obj.attrs.borrow().get(name) {
+                    return Ok(v.clone());
+                }
+                match obj.class.attrs.get(name) {
+                    Some(Val::Func(_)) => Val::Method(Box::new(o.clone()), Rc::from(name)),
+                    Some(v) => v.clone(),
+                    None => return Err(PyError::runtime(format!("AttributeError: '{}' object has no attribute '{name}'", obj.class.name), line)),
+                }
+            }
+            (Val::Class(c), _) => c.attrs.get(name).cloned().ok_or_else(|| PyError::runtime(format!("AttributeError: type object '{}' has no attribute '{name}'", c.name), line))?,
+            (Val::Row(fields), _) => match fields.iter().find(|(n, _)| n == name) {
+                Some((_, v)) => v.clone(),
+                None if name == "asDict" => Val::Method(Box::new(o.clone()), Rc::from(name)),
+                None => return Err(PyError::runtime(format!("AttributeError: {name}"), line)),
+            },
+            (Val::Processor(p), _) => p.attr(&o, name, line)?,
             (Val::State(s), _) => {
                 let is_method = matches!(name, "update" | "remove" | "setTimeoutDuration" | "setTimeoutTimestamp" | "getCurrentWatermarkMs" | "getCurrentProcessingTimeMs");
                 if is_method {
@@ -958,6 +1084,10 @@ impl Interpreter {
         };
         Ok(match o {
             Val::Tuple(t) => t[seq_index(t.len())?].clone(),
+            Val::Row(fields) => match i {
+                Val::Str(n) => fields.iter().find(|(f, _)| f.as_str() == &**n).map(|(_, v)| v.clone()).ok_or_else(|| PyError::runtime(format!("ValueError: {n}"), line))?,
+                _ => fields[seq_index(fields.len())?].1.clone(),
+            },
             Val::List(l) => {
                 let l = l.borrow();
                 l[seq_index(l.len())?].clone()
@@ -1057,6 +1187,19 @@ impl Interpreter {
             Val::Func(def) => self.call_func(&def, args, kwargs, line),
             Val::Builtin(name) => self.builtin(name, args, kwargs, line),
             Val::Method(obj, name) => self.method(*obj, &name, args, kwargs, line),
+            Val::Class(c) => {
+                let obj = Rc::new(Object { class: Rc::clone(&c), attrs: RefCell::new(BTreeMap::new()) });
+                match c.attrs.get("__init__") {
+                    Some(Val::Func(init)) => {
+                        let mut all = vec![Val::Object(Rc::clone(&obj))];
+                        all.extend(args);
+                        self.call_func(init, all, kwargs, line)?;
+                    }
+                    _ if !args.is_empty() || !kwargs.is_empty() => return Err(PyError::runtime(format!("TypeError: {}() takes no arguments", c.name), line)),
+                    _ => {}
+                }
+                Ok(Val::Object(obj))
+            }
             Val::Module("typing") => Ok(Val::None),
             other => Err(PyError::runtime(format!("TypeError: '{}' object is not callable", other.type_name()), line)),
         }
@@ -1073,6 +1216,7 @@ impl Interpreter {
                 Val::Dict(d) => d.borrow().len(),
                 Val::Frame(f) => f.len,
                 Val::Series(s) => s.values.len(),
+                Val::Row(fields) => fields.len(),
                 other => return Err(PyError::runtime(format!("TypeError: object of type '{}' has no len()", other.type_name()), line)),
             } as i64),
             "min" | "max" => {
@@ -1168,6 +1312,14 @@ impl Interpreter {
                 Val::Bool(if name == "any" { t.iter().any(|b| *b) } else { t.iter().all(|b| *b) })
             }
             "print" | "isinstance" => Val::None,
+            "iter" => Val::List(Rc::new(RefCell::new(self.iterate(&one()?, line)?))),
+            "object" => return Err(PyError::runtime("TypeError: object() is not supported in Streamlab's Python", line)),
+            "Row" => {
+                if !args.is_empty() {
+                    return Err(PyError::runtime("TypeError: Row(...) takes named fields in Streamlab's Python: Row(name=value, ...)", line));
+                }
+                Val::Row(Rc::new(kwargs))
+            }
             "pd.DataFrame" => frame_from(args, kwargs, line)?,
             "pd.Series" => Val::Series(Rc::new(Series { name: kw("name").map(|n| n.str_value()), values: args.first().map(|v| self.iterate(v, line)).transpose()?.unwrap_or_default() })),
             "pd.Timestamp" | "pd.to_datetime" => {
@@ -1244,6 +1396,17 @@ impl Interpreter {
         let kw = |k: &str| kwargs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
         Ok(match (&obj, name) {
             (Val::State(s), _) => s.borrow_mut().call(name, &args, line)?,
+            (Val::Object(o), _) => match o.class.attrs.get(name) {
+                Some(Val::Func(f)) => {
+                    let f = Rc::clone(f);
+                    let mut all = vec![obj.clone()];
+                    all.extend(args);
+                    self.call_func(&f, all, kwargs, line)?
+                }
+                _ => return Err(PyError::runtime(format!("AttributeError: '{}' object has no attribute '{name}'", o.class.name), line)),
+            },
+            (Val::Row(fields), "asDict") => Val::Dict(Rc::new(RefCell::new(fields.iter().map(|(n, v)| (Val::Str(Rc::from(n.as_str())), v.clone())).collect()))),
+            (Val::Processor(p), _) => p.call(name, args, line)?,
             (Val::List(l), "append") => {
                 let mut l = l.borrow_mut();
                 if l.len() >= MAX_ITEMS {

@@ -12,8 +12,10 @@
 
 pub mod interp;
 pub mod parse;
+pub mod processor;
 
-pub use interp::{GroupState, GroupStateTimeout, Interpreter, Val};
+pub use interp::{ClassDef, GroupState, GroupStateTimeout, Interpreter, Object, Val};
+pub use processor::{Backend, ProcVal, ProcessorBackend, TimeMode, Tuple, VarKind};
 pub use parse::{parse_module, unescape, FuncDef, Stmt};
 
 /// How a batch that failed in a Python function says so (Spark's `PythonException`: "An
@@ -47,6 +49,45 @@ impl PythonUdf {
         let interp = Interpreter::new(&module)?;
         let func = interp.function(name).ok_or_else(|| PyError::runtime(format!("NameError: name '{name}' is not defined"), 0))?;
         Ok(PythonUdf { name: name.to_string(), func, module: interp })
+    }
+}
+
+/// The `StatefulProcessor` instance a query passes to `transformWithStateInPandas`
+/// (`CountProc()`): its class, the expression that built it, the instance and its module.
+#[derive(Debug, Clone)]
+pub struct PythonProcessor {
+    pub class_name: String,
+    /// The call text, e.g. `CountProc()`.
+    pub ctor: String,
+    pub instance: std::rc::Rc<Object>,
+    pub module: Interpreter,
+    /// `transformWithStateInPandas` (DataFrames in and out) rather than `transformWithState`
+    /// (`Row`s).
+    pub use_pandas: bool,
+}
+
+impl PartialEq for PythonProcessor {
+    fn eq(&self, other: &PythonProcessor) -> bool {
+        self.ctor == other.ctor && self.use_pandas == other.use_pandas && self.instance.class == other.instance.class
+    }
+}
+
+impl PythonProcessor {
+    /// Builds the processor `ctor` (a call of a class the Python text `source` defines).
+    ///
+    /// # Errors
+    /// The module's syntax error, what its top level or the constructor raised, or a
+    /// `TypeError` when `ctor` does not build a class instance.
+    pub fn from_source(source: &str, ctor: &str, use_pandas: bool) -> Result<PythonProcessor, PyError> {
+        let module = parse_module(source)?;
+        let mut interp = Interpreter::new(&module)?;
+        match interp.eval_text(ctor).map_err(|mut e| {
+            e.line = 0;
+            e
+        })? {
+            Val::Object(instance) => Ok(PythonProcessor { class_name: instance.class.name.clone(), ctor: ctor.to_string(), instance, module: interp, use_pandas }),
+            other => Err(PyError::runtime(format!("TypeError: the stateful processor must be an instance of a StatefulProcessor class, not {}", other.type_name()), 0)),
+        }
     }
 }
 
@@ -160,6 +201,26 @@ mod tests {
         assert_eq!((e.message.as_str(), e.line), ("IndentationError: unexpected indent", 3));
         let e = run("def f():\n    return zz + 1\n", "f", vec![]).expect_err("name");
         assert_eq!((e.message.as_str(), e.line), ("NameError: name 'zz' is not defined", 2));
+    }
+
+    #[test]
+    fn classes_have_methods_self_attributes_and_inherited_methods() {
+        // `Counter(5).bump(2)` twice: 5 + 2 + 2 = 9; `Sub` inherits `bump` and adds `twice`.
+        let src = "class Counter:\n    def __init__(self, start):\n        self.n = start\n    def bump(self, k):\n        self.n += k\n        return self.n\nclass Sub(Counter):\n    def twice(self):\n        return self.bump(1) + self.bump(1)\ndef f():\n    c = Counter(5)\n    c.bump(2)\n    s = Sub(0)\n    return (c.bump(2), s.twice(), s.n)\n";
+        let out = run(src, "f", vec![]).expect("runs");
+        assert_eq!(out, Val::Tuple(Rc::new(vec![Val::Int(9), Val::Int(3), Val::Int(2)])));
+        // A missing attribute names the class and the line.
+        let e = run("class A:\n    pass\ndef f():\n    a = A()\n    return a.zz\n", "f", vec![]).expect_err("no attribute");
+        assert_eq!((e.message.as_str(), e.line), ("AttributeError: 'A' object has no attribute 'zz'", 5));
+    }
+
+    #[test]
+    fn a_processor_instance_is_built_from_its_class() {
+        let src = "from pyspark.sql.streaming import StatefulProcessor\nclass P(StatefulProcessor):\n    def init(self, handle):\n        self.h = handle\n";
+        let p = PythonProcessor::from_source(src, "P()", true).expect("builds");
+        assert_eq!(p.class_name, "P");
+        let e = PythonProcessor::from_source(src, "Q()", true).expect_err("no class Q");
+        assert_eq!(e.message, "NameError: name 'Q' is not defined");
     }
 
     #[test]

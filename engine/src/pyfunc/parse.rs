@@ -151,6 +151,8 @@ pub struct FuncDef {
 #[derive(Debug, Clone, PartialEq)]
 pub enum StmtKind {
     Def(std::rc::Rc<FuncDef>),
+    /// `class Name(Base, ...):` with its body (methods, class attributes).
+    Class { name: String, bases: Vec<Expr>, body: Vec<Stmt> },
     If { branches: Vec<(Expr, Vec<Stmt>)>, orelse: Vec<Stmt> },
     For { target: Target, iter: Expr, body: Vec<Stmt> },
     While { test: Expr, body: Vec<Stmt> },
@@ -384,6 +386,19 @@ impl Builder<'_> {
         let rule = p.as_rule();
         let mut inner = p.into_inner();
         let kind = match rule {
+            Rule::class_stmt => {
+                inner.next(); // k_class
+                let name = inner.next().map(|n| n.as_str().to_string()).unwrap_or_default();
+                let mut bases = Vec::new();
+                let mut body = Vec::new();
+                for q in inner {
+                    match q.as_rule() {
+                        Rule::suite => body = self.block(q)?,
+                        _ => bases.push(self.test(q)?),
+                    }
+                }
+                StmtKind::Class { name, bases, body }
+            }
             Rule::def_stmt => {
                 inner.next(); // k_def
                 let name = inner.next().map(|n| n.as_str().to_string()).unwrap_or_default();

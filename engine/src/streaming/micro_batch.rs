@@ -40,6 +40,9 @@ pub struct StreamingConf {
     /// `spark.sql.streaming.minBatchesToRetain` (default 100): state versions and log entries
     /// kept.
     pub min_batches_to_retain: u64,
+    /// `spark.sql.streaming.stateStore.providerClass` names `RocksDBStateStoreProvider`
+    /// (default: the HDFS-backed provider, which `transformWithState` refuses).
+    pub rocksdb_state_store: bool,
 }
 
 impl Default for StreamingConf {
@@ -50,6 +53,7 @@ impl Default for StreamingConf {
             shuffle_partitions: 200,
             min_deltas_for_snapshot: DEFAULT_MIN_DELTAS_FOR_SNAPSHOT,
             min_batches_to_retain: DEFAULT_MIN_BATCHES_TO_RETAIN,
+            rocksdb_state_store: false,
         }
     }
 }
@@ -77,6 +81,7 @@ impl StreamingConf {
                 // Both must be positive (`SQLConf`'s checkValue).
                 "spark.sql.streaming.stateStore.minDeltasForSnapshot" => c.min_deltas_for_snapshot = positive(k, v)?,
                 "spark.sql.streaming.minBatchesToRetain" => c.min_batches_to_retain = positive(k, v)?,
+                "spark.sql.streaming.stateStore.providerClass" => c.rocksdb_state_store = v.trim().ends_with(".RocksDBStateStoreProvider"),
                 _ => {}
             }
         }
@@ -501,15 +506,29 @@ impl StreamingQuery {
                     }
                 }
             }
+            // `transformWithState` with ProcessingTime: a timer at or before the clock.
+            if let Node::TransformWithState { op_id, keys, time_mode: crate::pyfunc::TimeMode::ProcessingTime, .. } = &p.node {
+                if let Some(OperatorState::Tws(t)) = self.states.get(op_id) {
+                    if due.is_none() && t.timers(keys.len()).iter().any(|(_, ms)| *ms <= self.clock_ms) {
+                        due = Some((*op_id, names.get(op_id).map(|n| n.to_string()).unwrap_or_default()));
+                    }
+                }
+            }
         });
         due
     }
 
-    /// True if the query holds an `applyInPandasWithState` with `ProcessingTimeTimeout` (the
-    /// lab shows its clock).
+    /// True if the query holds an `applyInPandasWithState` with `ProcessingTimeTimeout` or a
+    /// `transformWithState` with `timeMode='ProcessingTime'` (the lab shows its clock).
     pub fn uses_processing_time_timeout(&self) -> bool {
         let mut found = false;
-        self.plan.walk(&mut |p| found |= matches!(p.node, Node::FlatMapGroupsWithState { timeout: crate::pyfunc::GroupStateTimeout::ProcessingTimeTimeout, .. }));
+        self.plan.walk(&mut |p| {
+            found |= matches!(
+                p.node,
+                Node::FlatMapGroupsWithState { timeout: crate::pyfunc::GroupStateTimeout::ProcessingTimeTimeout, .. }
+                    | Node::TransformWithState { time_mode: crate::pyfunc::TimeMode::ProcessingTime, .. }
+            )
+        });
         found
     }
 
@@ -625,6 +644,7 @@ impl StreamingQuery {
         };
         let per_source: Vec<u64> = inputs.iter().map(|r| r.len() as u64).collect();
         let mut ctx = BatchContext::new(&self.plan, inputs, self.mode, wm_for_late_events_ms, wm);
+        ctx.rocksdb_state_store = self.conf.rocksdb_state_store;
         ctx.op_watermarks = op_watermarks;
         let mut fx = BatchEffects::default();
         // `current_timestamp()` is the batch's timestamp; an expression that fails (ANSI mode)

@@ -17,6 +17,7 @@ fn find_op(plan: &Plan, op: usize) -> Option<&Plan> {
         | Node::Limit { op_id, .. }
         | Node::StreamJoin { op_id, .. }
         | Node::FlatMapGroupsWithState { op_id, .. }
+        | Node::TransformWithState { op_id, .. }
             if *op_id == op =>
         {
             Some(plan)

@@ -61,8 +61,9 @@ fn output_watermark(plan: &Plan, origin: WatermarkMs, inputs: &mut BTreeMap<usiz
             inputs.insert(*op_id, input.unwrap_or(WatermarkMs::ZERO).max(WatermarkMs::ZERO));
             input
         }
-        // `applyInPandasWithState` outputs no watermark (spec §9.1, `produceOutputWatermark`).
-        Node::FlatMapGroupsWithState { op_id, .. } => {
+        // `applyInPandasWithState` outputs no watermark (spec §9.1, `produceOutputWatermark`);
+        // nor does `transformWithState` without `eventTimeColumnName` (not supported here).
+        Node::FlatMapGroupsWithState { op_id, .. } | Node::TransformWithState { op_id, .. } => {
             inputs.insert(*op_id, input.unwrap_or(WatermarkMs::ZERO).max(WatermarkMs::ZERO));
             None
         }
