@@ -18,12 +18,13 @@ if ! java -version 2>&1 | grep -q 'version "17'; then
 fi
 
 venv=.venv-spark
-# pandas and pyarrow: the applyInPandasWithState presets run Python state functions.
-if ! "$venv/bin/python" -c 'import pyspark, pandas, pyarrow, sys; sys.exit(pyspark.__version__ != "4.3.0")' 2>/dev/null; then
-  echo "spark-check: installing PySpark 4.3.0, pandas and pyarrow into $venv (about 400 MB)"
+# pandas and pyarrow: the applyInPandasWithState presets run Python state functions;
+# protobuf: transformWithStateInPandas talks to its Python worker through it.
+if ! "$venv/bin/python" -c 'import pyspark, pandas, pyarrow, google.protobuf, sys; sys.exit(pyspark.__version__ != "4.3.0")' 2>/dev/null; then
+  echo "spark-check: installing PySpark 4.3.0, pandas, pyarrow and protobuf into $venv (about 400 MB)"
   rm -rf "$venv"
-  python3 -m venv "$venv" && "$venv/bin/pip" install -q --disable-pip-version-check pyspark==4.3.0 'pandas<3' pyarrow \
-    || { echo "spark-check: could not install PySpark 4.3.0, pandas and pyarrow into $venv (pip failed; is PyPI reachable?)" >&2; exit 1; }
+  python3 -m venv "$venv" && "$venv/bin/pip" install -q --disable-pip-version-check pyspark==4.3.0 'pandas<3' pyarrow protobuf \
+    || { echo "spark-check: could not install PySpark 4.3.0, pandas, pyarrow and protobuf into $venv (pip failed; is PyPI reachable?)" >&2; exit 1; }
 fi
 echo "spark-check: Java and PySpark ready after $((SECONDS - t0))s"
 
