@@ -7,7 +7,7 @@
 use leptos::prelude::*;
 
 use super::picture_draw::{draw, Geom};
-use crate::picture::{fate_text, kind_id, narrate, Mark, Picture};
+use crate::picture::{fate_text, key_step, kind_id, narrate, snap, snap_step, step_from, KeyColumns, Mark, Picture};
 use crate::quiz::Lang;
 use crate::Lab;
 
@@ -57,9 +57,28 @@ pub fn TimePicture() -> impl IntoView {
             None => p.bands.len().checked_sub(1),
         })
     };
-    // Draw once per change of the picture, the selection, the highlight or the language.
+    // The canvas's width, read again after a window resize (at most once a frame).
+    let width = RwSignal::new(0i32);
+    let frame_due = StoredValue::new(false);
+    let resize = window_event_listener(leptos::ev::resize, move |_| {
+        if frame_due.get_value() {
+            return;
+        }
+        frame_due.set_value(true);
+        request_animation_frame(move || {
+            frame_due.set_value(false);
+            let w = canvas.get_untracked().map_or(0, |c| c.client_width());
+            if w != width.get_untracked() {
+                width.set(w);
+            }
+        });
+    });
+    on_cleanup(move || resize.remove());
+    // Draw once per change of the picture, the selection, the highlight, the language or the
+    // width.
     Effect::new(move |_| {
         let (sel, hl, lang) = (selected_band(), highlight.get(), lab.lang.get());
+        width.track();
         let Some(c) = canvas.get() else { return };
         picture.with(|p| {
             let g = Geom::new(p, c.client_width());
@@ -101,11 +120,19 @@ fn summary(p: &Picture, lang: Lang) -> String {
         .map(|k| format!("{} {}", crate::i18n::tr(lang, legend_key(kind_id(Some(k)))), p.count(k)))
         .collect();
     let rows = p.marks().filter(|(_, m)| m.band.is_some()).count();
-    let wm = p.next_watermark_ms.map(|w| crate::session::display_time(w * 1000, p.day_us));
+    // Spark's watermark is 0 (the epoch) until a batch with data sets it.
+    let wm = match p.next_watermark_ms {
+        None => String::new(),
+        Some(0) => format!("; {}", crate::i18n::tr(lang, "watermark.not_yet")),
+        Some(w) => {
+            let at = crate::session::display_time(w.saturating_mul(1000), p.day_us);
+            if ko { format!("; 현재 워터마크 {at}") } else { format!("; watermark now {at}") }
+        }
+    };
     if ko {
-        format!("시간 그림: 마이크로 배치 {}개, 행 {rows}개 ({}){}", p.bands.len(), counts.join(", "), wm.map(|w| format!("; 현재 워터마크 {w}")).unwrap_or_default())
+        format!("시간 그림: 마이크로 배치 {}개, 행 {rows}개 ({}){wm}", p.bands.len(), counts.join(", "))
     } else {
-        format!("Time picture: {} micro-batches, {rows} rows ({}){}", p.bands.len(), counts.join(", "), wm.map(|w| format!("; watermark now {w}")).unwrap_or_default())
+        format!("Time picture: {} micro-batches, {rows} rows ({}){wm}", p.bands.len(), counts.join(", "))
     }
 }
 
@@ -138,12 +165,65 @@ fn Legend() -> impl IntoView {
     }
 }
 
+/// A mark being dragged: which one, where the pointer went down, how far it moved.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Drag {
+    lane: usize,
+    mark: usize,
+    origin: (usize, usize),
+    /// The mark's centre and the pointer's x when the drag began, px.
+    at: (i32, i32),
+    start_x: i32,
+    dx: i32,
+}
+
+impl Drag {
+    /// True once the pointer moved far enough to be a drag, not a click.
+    fn moved(&self) -> bool {
+        self.dx.abs() > 3
+    }
+}
+
+/// The event time a drag of `d` puts its mark at: the pointer's x on the lane's axis, snapped
+/// to the axis grain ([`snap_step`]).
+fn drag_time(g: &Geom, d: &Drag) -> i64 {
+    let ((x0, x1), range) = g.lanes[d.lane.min(g.lanes.len() - 1)];
+    snap(g.time_at(d.lane, d.at.0 + d.dx), snap_step(range, x1 - x0))
+}
+
+/// Moves a mark's row to `t` (one action of the log), then gives the focus back to the moved
+/// mark once the picture is drawn again (its button is a new one).
+fn move_mark(lab: Lab, origin: (usize, usize), t: i64, refocus: bool) {
+    let r = lab.act(|s| s.move_event(origin.0, origin.1, t));
+    lab.notice.set(r.err());
+    if refocus {
+        request_animation_frame(move || focus_origin(origin));
+    }
+}
+
+/// Focuses the mark button of the row at `origin` (a keyboard move keeps the focus on it).
+fn focus_origin(origin: (usize, usize)) {
+    use wasm_bindgen::JsCast;
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    let selector = format!(".tp-mark[data-origin=\"{}:{}\"]", origin.0, origin.1);
+    if let Some(el) = doc.query_selector(&selector).ok().flatten().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+        let _ = el.focus();
+    }
+}
+
 /// Buttons over the marks (hover or focus shows the card; a late one highlights its
-/// watermark step) and, under each lane, the axis strip that adds an event where clicked.
+/// watermark step; a drag, or Alt/Shift + ← / →, moves the row along event time) and, under
+/// each lane, the axis strip that adds an event where clicked.
 #[component]
 fn Overlay(picture: Pic, geom: Geom, focused: RwSignal<Option<(usize, usize)>>, highlight: RwSignal<Option<usize>>) -> impl IntoView {
     let lab = expect_context::<Lab>();
     let g = geom.clone();
+    let drag = RwSignal::new(None::<Drag>);
+    let dragging = Memo::new(move |_| drag.with(|d| d.is_some_and(|d| d.moved())));
+    // The click that ends a drag is not a click on the mark.
+    let dragged = StoredValue::new(false);
+    // One copy of the layout for every mark's handlers.
+    let shared = StoredValue::new(geom.clone());
     let (marks, lanes): (Vec<(usize, usize, Mark)>, Vec<String>) = picture.with_untracked(|p| {
         (p.lanes.iter().enumerate().flat_map(|(li, l)| l.marks.iter().enumerate().map(move |(mi, m)| (li, mi, m.clone()))).collect(), p.lanes.iter().map(|l| l.source.clone()).collect())
     });
@@ -151,18 +231,70 @@ fn Overlay(picture: Pic, geom: Geom, focused: RwSignal<Option<(usize, usize)>>, 
     let buttons = marks
         .into_iter()
         .filter_map(|(li, mi, m)| {
+            let (x, y) = g.mark_at(li, mi)?;
             let t = m.event_time_us?;
-            let (x, y) = (g.x(li, t), g.mark_y(m.band, m.slot));
             let style = format!("left:{}px;top:{}px;width:{}px;height:{}px", x - r, y - r, 2 * r, 2 * r);
             let late_band = m.late_band;
+            let origin = m.origin;
             let label = m.cells.iter().map(|(c, v)| format!("{c}={v}")).collect::<Vec<_>>().join(", ");
+            let key_step = key_step(g.lanes[li.min(g.lanes.len() - 1)].1);
             Some(view! {
-                <button class="tp-mark" style=style data-testid="picture-mark" data-fate=kind_id(m.kind)
+                <button class="tp-mark" class:tp-draggable=origin.is_some() style=style data-testid="picture-mark" data-fate=kind_id(m.kind)
                     data-band=m.band.map(|b| b.to_string()).unwrap_or_default() aria-label=label
+                    data-origin=origin.map(|(a, r)| format!("{a}:{r}")) data-time-us=t.to_string()
+                    aria-keyshortcuts=origin.map(|_| "Alt+ArrowLeft Alt+ArrowRight Shift+ArrowLeft Shift+ArrowRight")
                     aria-pressed=move || late_band.map(|lb| (highlight.get() == Some(lb)).to_string())
                     on:mouseenter=move |_| focused.set(Some((li, mi))) on:focus=move |_| focused.set(Some((li, mi)))
                     on:mouseleave=move |_| focused.set(None) on:blur=move |_| focused.set(None)
-                    on:click=move |_| if late_band.is_some() { highlight.update(|h| *h = if *h == late_band { None } else { late_band }) }>
+                    on:pointerdown=move |ev: web_sys::PointerEvent| {
+                        let Some(origin) = origin else { return };
+                        if ev.button() != 0 {
+                            return;
+                        }
+                        use wasm_bindgen::JsCast;
+                        if let Some(el) = ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
+                            let _ = el.set_pointer_capture(ev.pointer_id());
+                        }
+                        drag.set(Some(Drag { lane: li, mark: mi, origin, at: (x, y), start_x: ev.client_x(), dx: 0 }));
+                    }
+                    on:pointermove=move |ev: web_sys::PointerEvent| {
+                        if drag.with_untracked(|d| d.is_some_and(|d| d.mark == mi && d.lane == li)) {
+                            drag.update(|d| if let Some(d) = d { d.dx = ev.client_x() - d.start_x });
+                        }
+                    }
+                    on:pointerup=move |_| {
+                        let Some(d) = drag.get_untracked().filter(|d| d.mark == mi && d.lane == li) else { return };
+                        drag.set(None);
+                        if d.moved() {
+                            dragged.set_value(true);
+                            move_mark(lab, d.origin, shared.with_value(|g| drag_time(g, &d)), false);
+                        }
+                    }
+                    on:pointercancel=move |_| drag.set(None)
+                    on:keydown=move |ev: web_sys::KeyboardEvent| {
+                        let Some(origin) = origin else { return };
+                        let forward = match ev.key().as_str() {
+                            "ArrowRight" => true,
+                            "ArrowLeft" => false,
+                            _ => return,
+                        };
+                        if !(ev.alt_key() || ev.shift_key()) || ev.ctrl_key() || ev.meta_key() {
+                            return;
+                        }
+                        // The batch slider's ← / → wait for a plain key: this one is the mark's.
+                        ev.prevent_default();
+                        ev.stop_propagation();
+                        move_mark(lab, origin, step_from(t, key_step, forward), true);
+                    }
+                    on:click=move |_| {
+                        if dragged.get_value() {
+                            dragged.set_value(false);
+                            return;
+                        }
+                        if late_band.is_some() {
+                            highlight.update(|h| *h = if *h == late_band { None } else { late_band });
+                        }
+                    }>
                 </button>
             })
         })
@@ -171,13 +303,13 @@ fn Overlay(picture: Pic, geom: Geom, focused: RwSignal<Option<(usize, usize)>>, 
         .into_iter()
         .enumerate()
         .map(|(li, source)| {
-            let ((x0, x1), _) = g.lanes[li];
+            let ((x0, x1), range) = g.lanes[li];
             let style = format!("left:{x0}px;width:{}px;top:{}px;height:26px", x1 - x0, g.bands_bottom);
             let gg = g.clone();
             view! {
                 <div class="tp-axis" style=style data-testid="picture-axis" data-source=source.clone() title=move || lab.t("picture.axis")
                     on:click=move |ev| {
-                        let t = gg.time_at(li, x0 + ev.offset_x());
+                        let t = snap(gg.time_at(li, x0 + ev.offset_x()), snap_step(range, x1 - x0));
                         let r = lab.act(|s| s.add_event_at(&source, t));
                         lab.notice.set(r.err());
                     }>
@@ -185,37 +317,55 @@ fn Overlay(picture: Pic, geom: Geom, focused: RwSignal<Option<(usize, usize)>>, 
             }
         })
         .collect_view();
+    // While a mark is dragged: a ghost at the pointer with the time it would get.
+    let ghost_geom = g.clone();
+    let ghost = move || {
+        let d = drag.get().filter(Drag::moved)?;
+        let g = &ghost_geom;
+        let ((x0, x1), _) = g.lanes[d.lane.min(g.lanes.len() - 1)];
+        let x = (d.at.0 + d.dx).clamp(x0, x1);
+        let day = picture.with_untracked(|p| p.day_us);
+        let label = crate::session::display_time(drag_time(g, &d), day);
+        Some(view! {
+            <div class="tp-ghost" data-testid="picture-drag-ghost" style=format!("left:{}px;top:{}px;width:{}px;height:{}px", x - r, d.at.1 - r, 2 * r, 2 * r)>
+                <span class="tp-ghost-time">{label}</span>
+            </div>
+        })
+    };
     view! {
-        <div class="tp-overlay" style=format!("width:{}px;height:{}px", g.width, g.height)>
+        <div class="tp-overlay" class:tp-dragging=move || dragging.get() style=format!("width:{}px;height:{}px", g.width, g.height)>
             {buttons}
             {axes}
-            {move || focused.get().and_then(|(li, mi)| picture.with(|p| {
+            {ghost}
+            {move || focused.get().filter(|_| !dragging.get()).and_then(|(li, mi)| picture.with(|p| {
                 let m = p.lanes.get(li)?.marks.get(mi)?.clone();
                 let batch_id = m.band.and_then(|b| p.bands.get(b)).map(|b| b.batch_id);
-                Some(card(&m, batch_id, &geom, li, p.day_us, lab))
+                Some(card(&m, batch_id, &geom, li, mi, &p.key_columns, p.day_us, lab))
             }))}
         </div>
     }
 }
 
-/// The card of one mark: its cells, its fates with their rules, in the chosen language.
-fn card(m: &Mark, batch_id: Option<u64>, g: &Geom, lane: usize, day_us: i64, lab: Lab) -> impl IntoView {
+/// The card of one mark: its cells, its fates with their rules (keys named by their
+/// columns), in the chosen language, and how to move it.
+#[allow(clippy::too_many_arguments)]
+fn card(m: &Mark, batch_id: Option<u64>, g: &Geom, lane: usize, mark: usize, keys: &KeyColumns, day_us: i64, lab: Lab) -> impl IntoView {
     let lang = lab.lang.get_untracked();
-    let x = m.event_time_us.map_or(0, |t| g.x(lane, t));
-    let y = g.mark_y(m.band, m.slot);
+    let (x, y) = g.mark_at(lane, mark).unwrap_or((0, 0));
     // Opens to the side with more room, above the mark when it sits low.
     let left = if x > g.width / 2 { format!("right:{}px", g.width - x + 8) } else { format!("left:{}px", x + 8) };
     let top = if y > g.height / 2 { format!("bottom:{}px", g.height - y + 8) } else { format!("top:{}px", y + 8) };
     let fates: Vec<String> = if m.fates.is_empty() {
         vec![crate::i18n::tr(lang, if m.band.is_none() { "picture.card.pending" } else { "picture.card.nofate" }).to_string()]
     } else {
-        m.fates.iter().map(|f| fate_text(f, lang, day_us)).collect()
+        m.fates.iter().map(|f| fate_text(f, lang, day_us, keys)).collect()
     };
     view! {
         <div class="tp-card" role="tooltip" data-testid="picture-card" style=format!("{left};{top}")>
             <p class="tp-card-row">{m.cells.iter().map(|(c, v)| format!("{c}: {v}")).collect::<Vec<_>>().join(" · ")}</p>
             <ul>{fates.into_iter().map(|f| view! { <li>{f}</li> }).collect_view()}</ul>
             {batch_id.map(|id| view! { <p class="muted">{lab.t("picture.card.batch")}" "{id}</p> })}
+            {m.origin.map(|_| view! { <p class="muted tp-card-move">{crate::i18n::tr(lang, "picture.card.move")}</p> })}
         </div>
     }
 }
