@@ -85,7 +85,7 @@ impl Geom {
             let h = (bottom - top) as f64;
             let centre = (top as f64 + h * 0.62).round() as i32;
             let (lo, hi) = ((top as f64 + h * 0.3).round() as i32, bottom - 1);
-            let step = (r + 2).max(3);
+            let step = (r + 1).max(3);
             let mut rows = vec![0];
             for k in 1..8 {
                 for dy in [-k * step, k * step] {

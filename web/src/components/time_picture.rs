@@ -36,20 +36,28 @@ pub fn TimePicture() -> impl IntoView {
     // The picture holds engine rows (not `Send`), so it lives in local storage and a version
     // signal says when it changed (rebuilt once per change of the view).
     let picture = Pic { store: StoredValue::new_local(Picture::default()), version: RwSignal::new(0) };
+    let highlight = RwSignal::new(None::<usize>);
     Effect::new(move |_| {
         // The picture follows the batch slider: as of the selected batch, else live.
         lab.view.track();
         let sel = lab.selected_batch.get();
-        picture.store.set_value(lab.read(|s| match sel {
+        let p = lab.read(|s| match sel {
             Some(id) => s.picture_as_of(id),
             None => s.picture(),
-        }));
+        });
+        // A highlighted watermark step stays only while a late mark still points at it (a
+        // drag can make the late row on time).
+        if let Some(h) = highlight.get_untracked() {
+            if !p.marks().any(|(_, m)| m.late_band == Some(h)) {
+                highlight.set(None);
+            }
+        }
+        picture.store.set_value(p);
         picture.version.update(|v| *v += 1);
     });
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let geom = RwSignal::new(None::<Geom>);
     let focused = RwSignal::new(None::<(usize, usize)>);
-    let highlight = RwSignal::new(None::<usize>);
     let selected_band = move || {
         let sel = lab.selected_batch.get();
         picture.with(|p| match sel {
