@@ -548,6 +548,20 @@ async function main() {
       assert(/post_id = /.test(card) || /late/.test(card), `card after the move ${JSON.stringify(card)}`);
       await lab.el('undo').click();
       await lab.page.waitForFunction(([s, t]) => Number(document.querySelector(s)?.dataset.timeUs) === t, [sel, lateMark.t]);
+      // A narrower window redraws the canvas at its new width (and the overlay with it).
+      const canvasWidth = () => lab.el('picture-canvas').evaluate((c) => [c.width, c.clientWidth]);
+      const [w0] = await canvasWidth();
+      await lab.page.setViewportSize({ width: 1000, height: 900 });
+      await lab.page.waitForFunction((w) => {
+        const c = document.querySelector('[data-testid="picture-canvas"]');
+        return c && c.width !== w && c.width === c.clientWidth;
+      }, w0);
+      await lab.page.setViewportSize({ width: 1280, height: 900 });
+      await lab.page.waitForFunction(() => {
+        const c = document.querySelector('[data-testid="picture-canvas"]');
+        return c && c.width === c.clientWidth;
+      });
+      console.log(`     resize: canvas ${w0} px → ${JSON.stringify(await canvasWidth())} after 1000 → 1280 px`);
     });
 
     // picture: at 1280×720 the picture is on screen right after load.
