@@ -459,6 +459,111 @@ async function main() {
       await lab.page.waitForFunction(() => document.querySelector('[data-testid="pending-count"]')?.textContent.trim() === '0');
     });
 
+    // picture: an axis click lands on a whole second with an event id the example never uses;
+    // dragging a mark (mouse) or Alt+→ on a focused one changes its row's event time, the
+    // engine replays (the late row is no longer late, the results change), and one undo each
+    // puts everything back.
+    await check('picture: an axis click snaps to a whole second with a new id; dragging a mark or Alt+→ moves its row, the results follow, undo restores', async () => {
+      await lab.selectPreset('classic');
+      const n = await lab.waitForFreshScenario();
+      // Before a batch with data sets it, Spark's watermark is 0 (the epoch): the lab shows
+      // Spark's value and says what it means, in the panel and for batch 0 in the list; the
+      // progress JSON keeps Spark's raw value.
+      const wm0 = await lab.text('watermark-value');
+      assert(wm0.includes('1970-01-01T00:00:00Z') && wm0.includes('no watermark yet'), `watermark before any batch ${JSON.stringify(wm0)}`);
+      await lab.click('run-step');
+      await lab.page.waitForFunction(() => document.querySelectorAll('[data-testid="batch-row"]').length > 0);
+      const row0 = await lab.el('batch-list').locator('[data-testid="batch-row"][data-batch-id="0"] td.ts').innerText();
+      assert(row0.trim() === 'no watermark yet', `batch 0's watermark cell ${JSON.stringify(row0)}`);
+      await lab.el('batch-list').locator('[data-testid="batch-row"][data-batch-id="0"]').click();
+      const progress = await lab.el('progress-json').first().textContent();
+      assert(progress.includes('1970-01-01T00:00:00.000Z'), `batch 0's progress JSON lacks Spark's watermark 0: ${progress.slice(0, 300)}`);
+      await lab.toggleLang('ko');
+      assert((await lab.el('batch-list').locator('[data-testid="batch-row"][data-batch-id="0"] td.ts').innerText()).trim() === '아직 워터마크 없음', 'Korean batch 0 watermark');
+      await lab.page.screenshot({ path: path.join(outDir, 'watermark-not-yet-ko.png') });
+      await lab.toggleLang('en');
+      await lab.el('undo').click();
+      await lab.waitForFreshScenario();
+      await lab.runAllSteps(n + 1);
+      const markInfo = () => lab.el('time-picture').locator('[data-testid="picture-mark"]').evaluateAll((els) =>
+        els.map((e) => ({ fate: e.dataset.fate, band: e.dataset.band, origin: e.dataset.origin ?? null, t: Number(e.dataset.timeUs), label: e.getAttribute('aria-label') })));
+      // Every mark is on its own pixels (marks at one time in one band are stacked).
+      const boxes = await lab.el('time-picture').locator('[data-testid="picture-mark"]').evaluateAll((els) => els.map((e) => `${e.style.left},${e.style.top}`));
+      assert(new Set(boxes).size === boxes.length, `marks on the same spot: ${boxes.join(' ')}`);
+      // A kept mark's card names the grouping column (group post_id = 1, not group 1).
+      await lab.el('time-picture').locator('[data-testid="picture-mark"][data-fate="kept"]').first().focus();
+      const keptCard = await lab.text('picture-card');
+      assert(/group post_id = \d/.test(keptCard), `kept card ${JSON.stringify(keptCard)}`);
+      // The axis click.
+      const axis = lab.el('picture-axis').first();
+      const abox = await axis.boundingBox();
+      await axis.click({ position: { x: abox.width * 0.37 + 0.3, y: abox.height / 2 } });
+      await lab.page.waitForFunction(() => document.querySelector('[data-testid="pending-count"]')?.textContent.trim() === '1');
+      const added = (await markInfo()).find((m) => m.fate === 'pending');
+      assert(added && added.t % 1e6 === 0, `the clicked event's time ${added?.t} µs is not a whole second`);
+      const id = /event_id=([^,]+)/.exec(added.label)?.[1];
+      assert(id && !/^c([1-9]|10)$/.test(id), `the clicked event's id ${id} is one of the example's (c1 … c10)`);
+      console.log(`     axis click: ${id} at ${new Date(added.t / 1000).toISOString()}`);
+      await lab.el('undo').click();
+      await lab.page.waitForFunction(() => document.querySelector('[data-testid="pending-count"]')?.textContent.trim() === '0');
+      // The drag: the late mark (c8, 09:03) to the right end of the axis.
+      const before = await markInfo();
+      const rowsBefore = JSON.stringify(await lab.emittedRows());
+      const droppedBefore = (await lab.batchNumbers()).reduce((a, b) => a + b.dropped, 0);
+      const lateMark = before.find((m) => m.fate === 'late' && m.origin);
+      assert(lateMark, `no draggable late mark: ${JSON.stringify(before)}`);
+      const sel = `[data-testid="picture-mark"][data-origin="${lateMark.origin}"]`;
+      const mbox = await lab.page.locator(sel).boundingBox();
+      const [x0, y0] = [mbox.x + mbox.width / 2, mbox.y + mbox.height / 2];
+      const x1 = abox.x + abox.width * 0.9;
+      await lab.page.mouse.move(x0, y0);
+      await lab.page.mouse.down();
+      for (let i = 1; i <= 8; i += 1) await lab.page.mouse.move(x0 + ((x1 - x0) * i) / 8, y0);
+      await lab.el('picture-drag-ghost').waitFor({ state: 'visible' });
+      await lab.page.mouse.up();
+      await lab.page.waitForFunction(([s, t]) => {
+        const e = document.querySelector(s);
+        return e && Number(e.dataset.timeUs) !== t;
+      }, [sel, lateMark.t]);
+      const moved = (await markInfo()).find((m) => m.origin === lateMark.origin);
+      assert(moved.t > lateMark.t && moved.t % 1e6 === 0, `dragged to ${moved.t} µs (from ${lateMark.t})`);
+      assert(moved.fate !== 'late', `the dragged mark is still ${moved.fate}`);
+      const droppedAfter = (await lab.batchNumbers()).reduce((a, b) => a + b.dropped, 0);
+      assert(droppedAfter < droppedBefore, `numRowsDroppedByWatermark ${droppedBefore} → ${droppedAfter} after moving the late row`);
+      assert(JSON.stringify(await lab.emittedRows()) !== rowsBefore, 'the emitted rows did not change after the drag');
+      console.log(`     drag: ${lateMark.origin} ${new Date(lateMark.t / 1000).toISOString()} → ${new Date(moved.t / 1000).toISOString()}, ${moved.fate}; dropped ${droppedBefore} → ${droppedAfter}`);
+      await lab.pictureShot(path.join(outDir, 'picture-dragged.png'));
+      await lab.el('undo').click();
+      await lab.page.waitForFunction(([s, t]) => Number(document.querySelector(s)?.dataset.timeUs) === t, [sel, lateMark.t]);
+      assert(JSON.stringify(await lab.emittedRows()) === rowsBefore, 'undo did not restore the emitted rows');
+      assert((await markInfo()).find((m) => m.origin === lateMark.origin).fate === 'late', 'undo did not make the row late again');
+      // The keyboard: Alt+→ on the focused mark moves it one step later and keeps the focus.
+      await lab.page.locator(sel).focus();
+      await lab.page.keyboard.press('Alt+ArrowRight');
+      await lab.page.waitForFunction(([s, t]) => Number(document.querySelector(s)?.dataset.timeUs) > t, [sel, lateMark.t]);
+      const stepped = (await markInfo()).find((m) => m.origin === lateMark.origin);
+      assert(stepped.t % 1e6 === 0 && stepped.t - lateMark.t <= 3600e6, `Alt+→ moved it to ${stepped.t} µs`);
+      await lab.page.waitForFunction((o) => document.activeElement?.dataset?.origin === o, lateMark.origin);
+      const card = await lab.text('picture-card');
+      assert(/post_id = /.test(card) || /late/.test(card), `card after the move ${JSON.stringify(card)}`);
+      await lab.el('undo').click();
+      await lab.page.waitForFunction(([s, t]) => Number(document.querySelector(s)?.dataset.timeUs) === t, [sel, lateMark.t]);
+      // A narrower window redraws the canvas at its new width (and the overlay with it).
+      const canvasWidth = () => lab.el('picture-canvas').evaluate((c) => [c.width, c.clientWidth]);
+      const [w0] = await canvasWidth();
+      await lab.page.setViewportSize({ width: 1000, height: 900 });
+      await lab.page.waitForFunction((w) => {
+        const c = document.querySelector('[data-testid="picture-canvas"]');
+        return c && c.width !== w && c.width === c.clientWidth;
+      }, w0);
+      await lab.page.setViewportSize({ width: 1280, height: 900 });
+      await lab.page.waitForFunction(() => {
+        const c = document.querySelector('[data-testid="picture-canvas"]');
+        return c && c.width === c.clientWidth;
+      });
+      console.log(`     resize: canvas ${w0} px → ${JSON.stringify(await canvasWidth())} after 1000 → 1280 px`);
+    });
+
     // picture: at 1280×720 the picture is on screen right after load.
     await check('picture: at 1280×720 the time picture is inside the viewport', async () => {
       await lab.page.setViewportSize({ width: 1280, height: 720 });

@@ -26,6 +26,9 @@ pub enum SavedAction {
     Restart { query: Option<String> },
     /// Processing time passing without a trigger, ms.
     Wait { ms: i64 },
+    /// An added row moved along event time (the picture's drag): row `row` of the Add at
+    /// index `action`, column `column`, now at `event_time_us`.
+    Retime { action: usize, row: usize, column: usize, event_time_us: i64 },
 }
 
 /// A saved lab session.
@@ -86,6 +89,7 @@ impl LabSession {
                 Action::Crash(p) => SavedAction::Crash { at: p.id().to_string() },
                 Action::Restart(q) => SavedAction::Restart { query: q.clone() },
                 Action::Wait(ms) => SavedAction::Wait { ms: *ms },
+                Action::Retime { action, row, column, event_time_us } => SavedAction::Retime { action: *action, row: *row, column: *column, event_time_us: *event_time_us },
             })
             .collect();
         let saved = Saved {
@@ -138,6 +142,17 @@ impl LabSession {
                 SavedAction::Restart { query } => Action::Restart(query.clone()),
                 SavedAction::Wait { ms } if *ms > 0 => Action::Wait(*ms),
                 SavedAction::Wait { ms } => return Err(format!("saved session: a wait of {ms} ms is not positive")),
+                SavedAction::Retime { action, row, column, event_time_us } => {
+                    // The move must name a cell of an earlier added row.
+                    let target = actions.get(*action).and_then(|a| match a {
+                        Action::Add { rows, .. } => rows.get(*row).and_then(|r| r.get(*column)),
+                        _ => None,
+                    });
+                    if target.is_none() {
+                        return Err(format!("saved session: action {i} moves a row that action {action} did not add"));
+                    }
+                    Action::Retime { action: *action, row: *row, column: *column, event_time_us: *event_time_us }
+                }
             });
         }
         let sink = SinkKind::parse(&saved.sink).unwrap_or(SinkKind::Memory);
@@ -155,5 +170,20 @@ mod tests {
         assert!(LabSession::from_saved_json("").is_err());
         assert!(LabSession::from_saved_json("{\"version\": 2}").is_err());
         assert!(LabSession::from_saved_json("[1,2,3]").is_err());
+    }
+
+    #[test]
+    fn a_moved_row_is_saved_and_a_bad_move_is_an_error() {
+        let mut s = LabSession::from_scenario(crate::quiz::preset("classic").unwrap());
+        s.run_step();
+        let t = streamlab_engine::types::parse_timestamp_us("2026-03-02T09:30:00Z").unwrap();
+        assert_eq!(s.move_event(0, 0, t), Ok(true));
+        let json = s.to_saved_json();
+        let back = LabSession::from_saved_json(&json).unwrap();
+        assert_eq!(back.to_saved_json(), json);
+        assert_eq!(back.view().batches, s.view().batches);
+        // A move naming an action that is not an earlier Add is refused, not a panic.
+        let bad = json.replace("\"action\":0", "\"action\":7");
+        assert!(LabSession::from_saved_json(&bad).is_err());
     }
 }

@@ -9,6 +9,8 @@
 //! without an explanation shows its input rows as `Kept`. Times are µs since the epoch,
 //! watermarks ms (as the engine holds them).
 
+use std::collections::BTreeMap;
+
 use streamlab_engine::execution::explain::{BatchExplanation, BatchReason, FateKind, JoinSide, RowExplanation, RowFate};
 use streamlab_engine::execution::state_rows::{StateCell, StateRowLabel, StateTable};
 use streamlab_engine::types::{Row, Value};
@@ -53,6 +55,13 @@ pub struct Mark {
     /// For a late row: the band whose watermark made it late (the first batch that ran with
     /// the watermark it was judged against).
     pub late_band: Option<usize>,
+    /// Its offset in its source (from the engine's explanation), or, for a pending row, its
+    /// index among the pending rows: how the session finds the row in its log.
+    pub offset: Option<usize>,
+    /// Where the row sits in the session's action log, (action index, row index), when the
+    /// session could tell (filled by [`crate::session::LabSession::picture`]): a mark with an
+    /// origin can be dragged along event time.
+    pub origin: Option<(usize, usize)>,
 }
 
 /// What a window bar shows.
@@ -109,7 +118,13 @@ pub struct Picture {
     pub day_us: i64,
     /// True if some row is pending (a band above the last batch holds them).
     pub has_pending: bool,
+    /// The names of each stateful operator's key values (`explain::key_columns`), so a card
+    /// says `post_id = 1` rather than `1`.
+    pub key_columns: KeyColumns,
 }
+
+/// Key column names by stateful operator id.
+pub type KeyColumns = BTreeMap<usize, Vec<String>>;
 
 /// A source as the picture needs it: name, column names, event-time column index.
 #[derive(Debug, Clone, PartialEq)]
@@ -175,6 +190,8 @@ pub fn build(sources: &[SourceInfo], batches: &[BatchInput], pending: &[(String,
                             kind: Some(FateKind::Kept),
                             fates: Vec::new(),
                             late_band: None,
+                            offset: None,
+                            origin: None,
                         });
                         slots[li] += 1;
                     }
@@ -196,10 +213,20 @@ pub fn build(sources: &[SourceInfo], batches: &[BatchInput], pending: &[(String,
         }
     }
     let mut pending_slots = vec![0usize; lanes.len()];
-    for (source, row) in pending {
+    for (pi, (source, row)) in pending.iter().enumerate() {
         let Some(li) = lane_of(source) else { continue };
         let src = &sources[li];
-        lanes[li].marks.push(Mark { band: None, slot: pending_slots[li], event_time_us: time_of(src, row), cells: cells_of(src, row), kind: None, fates: Vec::new(), late_band: None });
+        lanes[li].marks.push(Mark {
+            band: None,
+            slot: pending_slots[li],
+            event_time_us: time_of(src, row),
+            cells: cells_of(src, row),
+            kind: None,
+            fates: Vec::new(),
+            late_band: None,
+            offset: Some(pi),
+            origin: None,
+        });
         pending_slots[li] += 1;
     }
     for table in state {
@@ -252,7 +279,7 @@ pub fn build(sources: &[SourceInfo], batches: &[BatchInput], pending: &[(String,
         lane.range_us = range_of(lane);
     }
     // A lane with nothing in it (the other side of a union before any row) still shows.
-    Picture { has_pending: !pending.is_empty(), bands, lanes, next_watermark_ms, day_us }
+    Picture { has_pending: !pending.is_empty(), bands, lanes, next_watermark_ms, day_us, key_columns: KeyColumns::new() }
 }
 
 fn mark_from_explanation(r: &RowExplanation, src: &SourceInfo, band: usize, slot: usize, bands: &[Band], day_us: i64) -> Mark {
@@ -268,6 +295,8 @@ fn mark_from_explanation(r: &RowExplanation, src: &SourceInfo, band: usize, slot
         kind: Some(r.kind()),
         fates: r.fates.clone(),
         late_band,
+        offset: Some(r.offset),
+        origin: None,
     }
 }
 
@@ -361,10 +390,50 @@ impl Picture {
     }
 }
 
+/// The round steps of the event-time axis, seconds.
+const STEPS_S: &[i64] = &[1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400];
+
+/// The smallest round step (µs, 1 s … 1 day) at least `span / n` long.
+fn round_step(range: (i64, i64), n: i64) -> i64 {
+    let per = (range.1 as i128 - range.0 as i128).max(0) / n.max(1) as i128;
+    STEPS_S.iter().map(|s| s * 1_000_000).find(|s| *s as i128 >= per).unwrap_or(86_400_000_000)
+}
+
+/// The grain a pointer on the event-time axis snaps to (µs): the smallest round step of at
+/// least one pixel of a `width_px`-wide axis over `range` — whole seconds at the finest, so a
+/// click or a drag never makes a time like `09:23:10.140845`.
+pub fn snap_step(range: (i64, i64), width_px: i32) -> i64 {
+    round_step(range, i64::from(width_px.max(1)))
+}
+
+/// The step of a keyboard move of a mark (Alt or Shift + ← / →): a round step of about a
+/// sixtieth of the axis (1 minute on an hour).
+pub fn key_step(range: (i64, i64)) -> i64 {
+    round_step(range, 60)
+}
+
+/// `t` rounded to the nearest multiple of `step` (µs).
+pub fn snap(t: i64, step: i64) -> i64 {
+    let step = step.max(1);
+    t.saturating_add(step / 2).div_euclid(step).saturating_mul(step)
+}
+
+/// The next multiple of `step` after `t` (`forward`) or before it: where a keyboard move goes.
+pub fn step_from(t: i64, step: i64, forward: bool) -> i64 {
+    let step = step.max(1);
+    let base = t.div_euclid(step).saturating_mul(step);
+    if forward {
+        base.saturating_add(step)
+    } else if base < t {
+        base
+    } else {
+        base.saturating_sub(step)
+    }
+}
+
 /// Tick times for an axis over `range` (µs) with at most `max_ticks` labels: multiples of a
 /// round step (1 s … 1 day).
 pub fn ticks(range: (i64, i64), max_ticks: usize) -> Vec<i64> {
-    const STEPS_S: &[i64] = &[1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400];
     let (lo, hi) = range;
     if hi <= lo || max_ticks == 0 {
         return Vec::new();
@@ -410,8 +479,18 @@ fn win(day_us: i64, w: (i64, i64)) -> String {
     format!("[{}, {})", t(day_us, w.0), t(day_us, w.1))
 }
 
-/// One fate as a sentence, with the rule that decided it.
-pub fn fate_text(f: &RowFate, lang: Lang, day_us: i64) -> String {
+/// A key with its column names, `user_id = u3, post_id = 1` (the values alone when the names
+/// are unknown or do not fit).
+fn key_text(key: &Row, names: Option<&Vec<String>>, day_us: i64) -> String {
+    match names.filter(|n| n.len() == key.len()) {
+        Some(names) => names.iter().zip(key).map(|(n, v)| format!("{n} = {}", display_cell(v, day_us))).collect::<Vec<_>>().join(", "),
+        None => row_text(key, day_us),
+    }
+}
+
+/// One fate as a sentence, with the rule that decided it; `keys` names the key values of
+/// each operator ([`Picture::key_columns`]).
+pub fn fate_text(f: &RowFate, lang: Lang, day_us: i64, keys: &KeyColumns) -> String {
     let ko = lang == Lang::Ko;
     match f {
         RowFate::Filtered { predicate } => {
@@ -437,17 +516,22 @@ pub fn fate_text(f: &RowFate, lang: Lang, day_us: i64) -> String {
                 }
             }
         },
-        RowFate::Aggregated { key, window, .. } => {
-            let key = row_text(key, day_us);
+        RowFate::Aggregated { op_id, key, window } => {
+            let empty = key.is_empty();
+            let key = key_text(key, keys.get(op_id), day_us);
             match (window, ko) {
+                (Some(w), false) if empty => format!("aggregated into window {} (no grouping column besides the window)", win(day_us, *w)),
+                (Some(w), true) if empty => format!("윈도우 {}에 집계됨 (윈도우 말고 그룹 열 없음)", win(day_us, *w)),
                 (Some(w), false) => format!("aggregated into window {} (group {key})", win(day_us, *w)),
                 (Some(w), true) => format!("윈도우 {}에 집계됨 (그룹 {key})", win(day_us, *w)),
+                (None, false) if empty => "aggregated into the one group (no grouping column)".to_string(),
+                (None, true) if empty => "하나뿐인 그룹에 집계됨 (그룹 열 없음)".to_string(),
                 (None, false) => format!("aggregated into group {key}"),
                 (None, true) => format!("그룹 {key}에 집계됨"),
             }
         }
-        RowFate::Deduplicated { key, in_batch, expires_at_us, .. } => {
-            let key = row_text(key, day_us);
+        RowFate::Deduplicated { op_id, key, in_batch, expires_at_us } => {
+            let key = key_text(key, keys.get(op_id), day_us);
             let until = expires_at_us.map(|e| t(day_us, e));
             match ko {
                 false => format!(
@@ -462,8 +546,8 @@ pub fn fate_text(f: &RowFate, lang: Lang, day_us: i64) -> String {
                 ),
             }
         }
-        RowFate::FirstOfKey { key, expires_at_us, .. } => {
-            let key = row_text(key, day_us);
+        RowFate::FirstOfKey { op_id, key, expires_at_us } => {
+            let key = key_text(key, keys.get(op_id), day_us);
             let until = expires_at_us.map(|e| t(day_us, e));
             match ko {
                 false => format!("kept: the first row of key {key}; the key is kept {}", until.map_or("forever (no watermark)".to_string(), |u| format!("until the watermark passes {u}"))),
@@ -520,8 +604,11 @@ pub fn narrate(band: &Band, next_watermark_ms: Option<i64>, lang: Lang, day_us: 
         (None, false) => format!("Batch {id} ran because {} new row(s) arrived.", band.input_rows),
         (None, true) => format!("배치 {id}: 새 행 {}개가 들어와서 실행되었습니다.", band.input_rows),
     });
-    if let Some(w) = band.watermark_ms {
-        out.push(if ko { format!("실행 시 워터마크: {}.", wm(day_us, w)) } else { format!("It ran with the watermark at {}.", wm(day_us, w)) });
+    match band.watermark_ms {
+        // Spark's initial watermark: 0, the epoch, until a batch with data sets one.
+        Some(0) => out.push(if ko { "아직 워터마크 없이 실행되었습니다 (Spark는 0, 즉 1970-01-01T00:00:00Z로 보고).".to_string() } else { "It ran with no watermark yet (Spark reports 0, 1970-01-01T00:00:00Z).".to_string() }),
+        Some(w) => out.push(if ko { format!("실행 시 워터마크: {}.", wm(day_us, w)) } else { format!("It ran with the watermark at {}.", wm(day_us, w)) }),
+        None => {}
     }
     if let Some(ex) = &band.explanation {
         let count = |k: FateKind| ex.rows.iter().filter(|r| r.kind() == k).count();
@@ -653,6 +740,25 @@ mod tests {
         assert!(ticks((0, at("9999-01-01T00:00:00Z")), 6).len() <= 7);
     }
 
+    #[test]
+    fn pointer_and_keyboard_steps_are_whole_seconds() {
+        let lo = at("2026-03-02T08:53:00Z");
+        let hi = at("2026-03-02T09:43:00Z");
+        // 50 minutes over 600 px: 5 s a pixel; an hour's keyboard step is a minute.
+        assert_eq!(snap_step((lo, hi), 600), 5_000_000);
+        assert_eq!(key_step((lo, hi)), 60_000_000);
+        // Never below a second, even zoomed in; a span of years still gives a step.
+        assert_eq!(snap_step((lo, lo + 1_000_000), 1000), 1_000_000);
+        assert_eq!(snap_step((0, i64::MAX), 1), 86_400_000_000);
+        let t = at("2026-03-02T09:23:10Z") + 140_845;
+        assert_eq!(snap(t, 1_000_000), at("2026-03-02T09:23:10Z"));
+        assert_eq!(snap(t, 5_000_000), at("2026-03-02T09:23:10Z"));
+        assert_eq!(step_from(at("2026-03-02T09:03:00Z"), 60_000_000, true), at("2026-03-02T09:04:00Z"));
+        assert_eq!(step_from(at("2026-03-02T09:03:00Z"), 60_000_000, false), at("2026-03-02T09:02:00Z"));
+        assert_eq!(step_from(at("2026-03-02T09:03:10Z"), 60_000_000, false), at("2026-03-02T09:03:00Z"));
+        assert_eq!(step_from(i64::MAX, 60_000_000, true), i64::MAX);
+    }
+
     fn late_row(source: &str, w: i64) -> RowExplanation {
         RowExplanation {
             source: source.into(),
@@ -684,7 +790,7 @@ mod tests {
         let m = &p.lanes[0].marks[0];
         assert_eq!((m.band, m.kind, m.late_band), (Some(2), Some(FateKind::Late), Some(1)));
         assert_eq!(p.count(FateKind::Late), 1);
-        let en = fate_text(&m.fates[0], Lang::En, p.day_us);
+        let en = fate_text(&m.fates[0], Lang::En, p.day_us, &p.key_columns);
         assert_eq!(en, "late: StateStoreSaveExec dropped it because its window [08:55, 09:05) ends at or before the previous batch's watermark 09:14 (eventTimeWatermarkForLateEvents)");
     }
 
@@ -727,7 +833,7 @@ mod tests {
                 texts.push(narrate(b, next, Lang::Ko, p.day_us));
             }
             for (_, m) in p.marks() {
-                texts.extend(m.fates.iter().map(|f| fate_text(f, Lang::Ko, p.day_us)));
+                texts.extend(m.fates.iter().map(|f| fate_text(f, Lang::Ko, p.day_us, &p.key_columns)));
             }
         }
         // And every fate kind's sentence, built by hand (the engine may not produce each yet).
@@ -742,7 +848,8 @@ mod tests {
             RowFate::OverLimit { op_id: 0 },
             RowFate::Emitted { index: 0 },
         ] {
-            texts.push(fate_text(&f, Lang::Ko, 0));
+            texts.push(fate_text(&f, Lang::Ko, 0, &KeyColumns::from([(0, vec!["post_id".to_string()])])));
+            texts.push(fate_text(&f, Lang::Ko, 0, &KeyColumns::new()));
         }
         for t in &texts {
             assert_eq!(crate::glossary::banned_in(t, &terms), vec![], "in {t}");
@@ -754,17 +861,98 @@ mod tests {
     fn a_click_on_the_axis_adds_a_pending_event_that_undo_takes_back() {
         let mut s = classic_done();
         let before = s.action_count();
-        s.add_event_at("clicks", at("2026-03-02T09:30:00Z")).unwrap();
+        // A pixel of the axis is some fraction of a second: the event lands on a whole second.
+        s.add_event_at("clicks", at("2026-03-02T09:30:00Z") + 140_845).unwrap();
         let p = s.picture();
         assert!(p.has_pending);
         let pending: Vec<_> = p.marks().filter(|(_, m)| m.band.is_none()).collect();
         assert_eq!(pending.len(), 1);
-        // Other fields from the last event (c10, post 1).
-        assert!(pending[0].1.cells.iter().any(|(c, v)| c == "event_id" && v == "c10"));
+        // Other fields from the last event (c10, user u6, post 1), but a new event id:
+        // classic.json uses c1 … c10.
+        let cell = |c: &str| pending[0].1.cells.iter().find(|(n, _)| n == c).map(|(_, v)| v.clone());
+        assert_eq!((cell("event_id"), cell("post_id")), (Some("c11".into()), Some("1".into())));
         assert_eq!(pending[0].1.event_time_us, Some(at("2026-03-02T09:30:00Z")));
+        // The pending mark knows its row in the log, so it can be dragged.
+        assert_eq!(pending[0].1.origin, Some((before, 0)));
         assert!(s.undo());
         assert_eq!(s.action_count(), before);
         assert!(!s.picture().has_pending);
         assert!(s.add_event_at("nope", 0).is_err());
+    }
+
+    #[test]
+    fn an_axis_click_early_in_the_example_skips_the_ids_of_later_steps() {
+        // After step 1 (c1, c2, c3) the example's later steps still hold c4 … c10: a click
+        // gets c11, never an id the example will add.
+        let mut s = LabSession::from_scenario(crate::quiz::preset("classic").unwrap());
+        s.run_step();
+        s.add_event_at("clicks", at("2026-03-02T09:20:00Z")).unwrap();
+        s.add_event_at("clicks", at("2026-03-02T09:21:00Z")).unwrap();
+        let ids: Vec<String> = s.pending_rows().iter().map(|(_, r)| display_cell(&r[0], 0)).collect();
+        assert_eq!(ids, vec!["c11", "c12"]);
+        assert_eq!(crate::session::next_unused("", &[]), "e1");
+        assert_eq!(crate::session::next_unused("order", &["order-1".into()]), "order-2");
+    }
+
+    #[test]
+    fn dragging_a_mark_moves_its_row_replays_and_undo_puts_it_back() {
+        let mut s = classic_done();
+        let before = (s.action_count(), s.view().batches, s.picture());
+        // c8 (09:03, read by batch 6) is late; moved to 09:30 it is on time and counted.
+        let c8 = before.2.lanes[0].marks.iter().find(|m| m.cells.iter().any(|(c, v)| c == "event_id" && v == "c8")).unwrap().clone();
+        let (action, row) = c8.origin.expect("a read row has an origin");
+        assert_eq!(s.move_event(action, row, at("2026-03-02T09:30:00Z") + 400_000), Ok(true));
+        assert_eq!(s.action_count(), before.0 + 1);
+        let p = s.picture();
+        let moved = p.lanes[0].marks.iter().find(|m| m.origin == c8.origin).unwrap();
+        assert_eq!((moved.event_time_us, moved.kind), (Some(at("2026-03-02T09:30:00Z")), Some(FateKind::Kept)));
+        assert_eq!(p.count(FateKind::Late), 0);
+        assert_ne!(s.view().batches, before.1);
+        // The same time again is no action.
+        assert_eq!(s.move_event(action, row, at("2026-03-02T09:30:00Z")), Ok(false));
+        assert_eq!(s.action_count(), before.0 + 1);
+        // One undo restores everything.
+        assert!(s.undo());
+        assert_eq!((s.action_count(), s.view().batches, s.picture()), before);
+        // Nonsense targets are errors, not panics; a far time is clamped to Spark's range.
+        assert!(s.move_event(1, 0, 0).is_err());
+        assert!(s.move_event(0, 99, 0).is_err());
+        assert!(s.move_event(usize::MAX, 0, 0).is_err());
+        assert_eq!(s.move_event(action, row, i64::MAX), Ok(true));
+        assert!(s.undo());
+    }
+
+    #[test]
+    fn every_mark_of_every_preset_finds_its_row_and_keys_have_names() {
+        for (id, _) in crate::quiz::presets() {
+            let mut s = LabSession::from_scenario(crate::quiz::preset(id).unwrap());
+            while s.run_step() {}
+            let p = s.picture();
+            for (li, m) in p.marks() {
+                // Memory and file sources hold the rows as added (Kafka and rate rows are the
+                // source's own).
+                let kind = s.scenario().sources.get(&p.lanes[li].source).and_then(|d| d.kind.clone()).unwrap_or_default();
+                if matches!(kind.as_str(), "" | "memory" | "file" | "socket") && m.event_time_us.is_some() {
+                    assert!(m.origin.is_some(), "{id}: {:?}", m.cells);
+                }
+                for f in &m.fates {
+                    if let RowFate::Aggregated { op_id, key, .. } | RowFate::FirstOfKey { op_id, key, .. } | RowFate::Deduplicated { op_id, key, .. } = f {
+                        assert_eq!(p.key_columns.get(op_id).map(Vec::len), Some(key.len()), "{id}: {f:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_card_names_the_grouping_column() {
+        let p = classic_done().picture();
+        let c1 = p.lanes[0].marks.iter().find(|m| m.cells.iter().any(|(c, v)| c == "event_id" && v == "c1")).unwrap();
+        let texts: Vec<String> = c1.fates.iter().map(|f| fate_text(f, Lang::En, p.day_us, &p.key_columns)).collect();
+        // c1 (09:02, post 1) feeds two sliding windows.
+        assert!(texts.contains(&"aggregated into window [08:55, 09:05) (group post_id = 1)".to_string()), "{texts:?}");
+        assert!(texts.contains(&"aggregated into window [09:00, 09:10) (group post_id = 1)".to_string()), "{texts:?}");
+        let ko: Vec<String> = c1.fates.iter().map(|f| fate_text(f, Lang::Ko, p.day_us, &p.key_columns)).collect();
+        assert!(ko.contains(&"윈도우 [08:55, 09:05)에 집계됨 (그룹 post_id = 1)".to_string()), "{ko:?}");
     }
 }

@@ -41,7 +41,7 @@ pub use streamlab_engine::streaming::{CrashPoint, OutputMode, SinkKind, Trigger}
 
 pub use format::{display_cell, display_time};
 use format::{error_view, state_tables};
-pub use input::{parse_field, read_field};
+pub use input::{next_unused, parse_field, read_field};
 pub use replay::Action;
 pub use view::{BatchView, ErrorView, LabView, MetricView, RecoveryView, RowStatus, SinkRowView, SourceView, StateTableView};
 
@@ -315,6 +315,7 @@ impl LabSession {
             batches: self.batch_views_with_progress(),
             state: self.query.as_ref().map(|q| state_tables(q, &self.evicted, day)).unwrap_or_default(),
             watermark: self.query.as_ref().filter(|_| has_watermark).map(|q| format_timestamp_us(q.current_watermark_ms() * 1000)),
+            watermark_ms: self.query.as_ref().filter(|_| has_watermark).map(StreamingQuery::current_watermark_ms),
             day: format_timestamp_us(day).get(..10).unwrap_or_default().to_string(),
             delays: self.delays.clone(),
             no_data_batch_due: self.query.as_ref().is_some_and(StreamingQuery::wants_no_data_batch),

@@ -265,6 +265,46 @@ pub fn trace(plan: &Plan, ctx: &BatchContext, states: &BTreeMap<usize, OperatorS
     t.out
 }
 
+/// The names of the values in each stateful operator's fate `key` ([`RowFate::Aggregated`],
+/// [`RowFate::Late`], [`RowFate::Deduplicated`], [`RowFate::FirstOfKey`]), by operator id, so
+/// a key can be shown as `user_id = u3`: an aggregation's grouping columns without its window
+/// or session column, `applyInPandasWithState`'s grouping expressions, the `dropDuplicates`
+/// columns. Operators whose fates carry no key are absent.
+///
+/// # Examples
+/// ```
+/// use streamlab_engine::execution::explain::key_columns;
+/// use streamlab_engine::streaming::{OutputMode, StreamingConf, StreamingQuery};
+/// use streamlab_engine::workloads::catalog;
+///
+/// let text = "clicks.withWatermark('event_time', '10 minutes').groupBy(F.window('event_time', '10 minutes'), 'post_id').count()";
+/// let q = StreamingQuery::start(text, &catalog(), OutputMode::Append, StreamingConf::default()).unwrap();
+/// assert_eq!(key_columns(q.plan()).get(&0), Some(&vec!["post_id".to_string()]));
+/// ```
+pub fn key_columns(plan: &Plan) -> BTreeMap<usize, Vec<String>> {
+    let mut out = BTreeMap::new();
+    plan.walk(&mut |p| match &p.node {
+        Node::Aggregate { keys, session, op_id, .. } => {
+            // The grouping columns lead the output; the session column stands among them at
+            // its position (not one of `keys`), a time window is one of `keys`.
+            let (n, skip) = match session {
+                Some(spec) => (keys.len() + 1, Some(spec.position)),
+                None => (keys.len(), window_column(&p.output[..keys.len().min(p.output.len())])),
+            };
+            let names = p.output.iter().take(n).enumerate().filter(|(i, _)| Some(*i) != skip).map(|(_, a)| a.name.clone()).collect();
+            out.insert(*op_id, names);
+        }
+        Node::FlatMapGroupsWithState { input, keys, op_id, .. } => {
+            out.insert(*op_id, keys.iter().map(|k| show_expr(k, &input.output)).collect());
+        }
+        Node::Dedup { input, keys, op_id, .. } => {
+            out.insert(*op_id, keys.iter().map(|i| input.output.get(*i).map_or_else(|| format!("#{i}"), |a| a.name.clone())).collect());
+        }
+        _ => {}
+    });
+    out
+}
+
 /// True if output rows can be followed back to input rows: no aggregation, no stream-stream
 /// join and no state function in the plan.
 fn lineage_reaches_sink(plan: &Plan) -> bool {

@@ -19,6 +19,11 @@ pub fn WatermarkPanel() -> impl IntoView {
             <h2>{move || lab.t("watermark")}</h2>
             <p class="wm-value" data-testid="watermark-value">
                 {move || lab.shown_with(|v| v.watermark.clone()).unwrap_or_else(|| lab.t("watermark.none").to_string())}
+                // Spark's initial watermark is 0, the epoch: the value stays (it is what Spark
+                // prints), the lab says what it means beside it.
+                {move || (lab.shown_with(|v| v.watermark_ms) == Some(0)).then(|| view! {
+                    " "<span class="wm-not-yet" data-testid="watermark-not-yet" title=move || lab.t("watermark.not_yet.help")>"("{move || lab.t("watermark.not_yet")}")"</span>
+                })}
             </p>
             <p class="help">{move || lab.t("watermark.help")}</p>
             // Rebuilt only when the number of delays changes, so a slider keeps its drag.

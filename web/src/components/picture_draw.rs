@@ -29,6 +29,10 @@ pub struct Geom {
     pub band_h: f64,
     pub bands: usize,
     pub mark_r: i32,
+    /// Each mark's centre, lane by lane in the picture's order (`None`: no event time).
+    /// Marks that would cover each other (same band, a few pixels apart) are stacked
+    /// ([`Geom::place_marks`]), so every one stays visible and can be focused.
+    pub marks: Vec<Vec<Option<(i32, i32)>>>,
 }
 
 impl Geom {
@@ -55,7 +59,65 @@ impl Geom {
         }
         .min((band_h * 0.3).floor() as i32)
         .max(2);
-        Geom { width, height: bands_bottom + BOTTOM, lanes, strip_top: 6, strip_h, bands_top, bands_bottom, band_h, bands: p.bands.len(), mark_r }
+        let mut g = Geom { width, height: bands_bottom + BOTTOM, lanes, strip_top: 6, strip_h, bands_top, bands_bottom, band_h, bands: p.bands.len(), mark_r, marks: Vec::new() };
+        g.marks = p.lanes.iter().enumerate().map(|(li, l)| g.place_marks(li, l)).collect();
+        g
+    }
+
+    /// The centre of mark `mi` of lane `li`.
+    pub fn mark_at(&self, li: usize, mi: usize) -> Option<(i32, i32)> {
+        self.marks.get(li)?.get(mi).copied().flatten()
+    }
+
+    /// Places a lane's marks: each at its event time, in the lower part of its band (the upper
+    /// part holds the band's window bars). Marks closer than a mark's width share the band in
+    /// rows (the middle one, then above and below, as many as the band holds); when every row
+    /// is taken at that place, a mark moves right by half a mark (at most a mark and a half), so
+    /// a pile of rows at one time shows as a short fan instead of one mark.
+    fn place_marks(&self, li: usize, lane: &crate::picture::Lane) -> Vec<Option<(i32, i32)>> {
+        let r = self.mark_r;
+        let mut out = vec![None; lane.marks.len()];
+        let mut bands: Vec<Option<usize>> = lane.marks.iter().map(|m| m.band).collect();
+        bands.sort_unstable();
+        bands.dedup();
+        for band in bands {
+            let (top, bottom) = self.band_y(band);
+            let h = (bottom - top) as f64;
+            let centre = (top as f64 + h * 0.62).round() as i32;
+            let (lo, hi) = ((top as f64 + h * 0.3).round() as i32, bottom - 1);
+            let step = (r + 1).max(3);
+            let mut rows = vec![0];
+            for k in 1..8 {
+                for dy in [-k * step, k * step] {
+                    if centre + dy - r / 2 >= lo && centre + dy + r / 2 <= hi {
+                        rows.push(dy);
+                    }
+                }
+            }
+            let mut order: Vec<(i32, usize)> = lane
+                .marks
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| m.band == band)
+                .filter_map(|(i, m)| m.event_time_us.map(|t| (self.x(li, t), i)))
+                .collect();
+            order.sort_unstable();
+            let mut last: Vec<Option<i32>> = vec![None; rows.len()];
+            for (x, i) in order {
+                let free = last.iter().position(|l| l.is_none_or(|l| x - l > 2 * r));
+                let (row, x) = match free {
+                    Some(k) => (k, x),
+                    None => {
+                        let (k, l) = last.iter().enumerate().filter_map(|(k, l)| l.map(|l| (k, l))).min_by_key(|(_, l)| *l).unwrap_or((0, x));
+                        let shifted = l + r + 1;
+                        (k, if shifted - x <= 3 * r { shifted.max(x) } else { x })
+                    }
+                };
+                last[row] = Some(x);
+                out[i] = Some((x, centre + rows[row]));
+            }
+        }
+        out
     }
 
     /// The x pixel of event time `t` (µs) in lane `lane`, clamped to the plot area.
@@ -85,14 +147,6 @@ impl Geom {
         ((bottom - self.band_h).round() as i32, bottom.round() as i32)
     }
 
-    /// The centre of a mark in band `band` at slot `slot`: in the lower two thirds of the
-    /// band (the upper third holds the band's window bars), three rows of jitter.
-    pub fn mark_y(&self, band: Option<usize>, slot: usize) -> i32 {
-        let (top, bottom) = self.band_y(band);
-        let h = (bottom - top) as f64;
-        let jitter = if h >= 16.0 { (slot % 3) as f64 - 1.0 } else { 0.0 };
-        (top as f64 + h * 0.66 + jitter * h * 0.17).round() as i32
-    }
 }
 
 /// A fate kind's colour (the legend's CSS uses the same).
@@ -217,9 +271,8 @@ pub fn draw(canvas: web_sys::HtmlCanvasElement, p: &Picture, g: &Geom, selected:
             let _ = root.draw(&Text::new(label, (x, y - 2), ("sans-serif", 10).into_font().color(&WM).pos(Pos::new(anchor, VPos::Bottom))));
         }
         // Marks, shaped and coloured by fate.
-        for m in &lane.marks {
-            let Some(t) = m.event_time_us else { continue };
-            let (x, y) = (g.x(li, t), g.mark_y(m.band, m.slot));
+        for (mi, m) in lane.marks.iter().enumerate() {
+            let Some((x, y)) = g.mark_at(li, mi) else { continue };
             draw_mark(&root, kind_id(m.kind), m.kind, (x, y), g.mark_r);
         }
     }

@@ -47,7 +47,13 @@ pub fn BatchList() -> impl IntoView {
                                         <td>{id}{b.no_data.then(|| view! { <span class="tag">{lab.t("batch.nodata")}</span> })}</td>
                                         <td>{b.step.map(|s| s.to_string()).unwrap_or_default()}</td>
                                         <td>{b.input_rows}</td>
-                                        <td class="ts">{b.watermark.clone().unwrap_or_else(|| "—".into())}</td>
+                                        {if b.watermark_ms == Some(0) {
+                                            // Spark's initial 0 (the epoch): said in words, the
+                                            // raw value in the title and the progress JSON.
+                                            view! { <td class="ts wm-not-yet" title=b.watermark.clone().unwrap_or_default()>{lab.t("watermark.not_yet")}</td> }.into_any()
+                                        } else {
+                                            view! { <td class="ts">{b.watermark.clone().unwrap_or_else(|| "—".into())}</td> }.into_any()
+                                        }}
                                         <td class:hot={!b.rows.is_empty()}>{b.rows.len()}</td>
                                         <td class:warn={dropped > 0}>{dropped}</td>
                                     </tr>
@@ -164,7 +170,7 @@ pub fn StatePanel() -> impl IntoView {
                                     {t.rows.into_iter().take(shown).map(|(cells, status)| view! {
                                         <tr data-testid="state-row" class=format!("st-{status:?}").to_lowercase()>
                                             {cells.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}
-                                            <td class="status">{status_label(status)}</td>
+                                            <td class="status" title=status_label(status)><span class="status-text">{status_label(status)}</span></td>
                                         </tr>
                                     }).collect_view()}
                                 </tbody>
@@ -204,7 +210,8 @@ pub fn MetricsPanel() -> impl IntoView {
                     </tbody>
                 </table>
                 </div>
-                <p class="help">{lab.t("late.wm")}" "{b.late_watermark.clone()}</p>
+                <p class="help">{lab.t("late.wm")}" "{b.late_watermark.clone()}
+                    {(b.late_watermark_ms == 0).then(|| view! { " ("{lab.t("watermark.not_yet")}")" })}</p>
                 <details>
                     <summary>{lab.t("progress")}</summary>
                     <pre class="json" data-testid="progress-json">{b.progress_json.clone()}</pre>

@@ -7,7 +7,7 @@
 use leptos::prelude::*;
 
 use super::picture_draw::{draw, Geom};
-use crate::picture::{fate_text, kind_id, narrate, Mark, Picture};
+use crate::picture::{fate_text, key_step, kind_id, narrate, snap, snap_step, step_from, KeyColumns, Mark, Picture};
 use crate::quiz::Lang;
 use crate::Lab;
 
@@ -36,20 +36,28 @@ pub fn TimePicture() -> impl IntoView {
     // The picture holds engine rows (not `Send`), so it lives in local storage and a version
     // signal says when it changed (rebuilt once per change of the view).
     let picture = Pic { store: StoredValue::new_local(Picture::default()), version: RwSignal::new(0) };
+    let highlight = RwSignal::new(None::<usize>);
     Effect::new(move |_| {
         // The picture follows the batch slider: as of the selected batch, else live.
         lab.view.track();
         let sel = lab.selected_batch.get();
-        picture.store.set_value(lab.read(|s| match sel {
+        let p = lab.read(|s| match sel {
             Some(id) => s.picture_as_of(id),
             None => s.picture(),
-        }));
+        });
+        // A highlighted watermark step stays only while a late mark still points at it (a
+        // drag can make the late row on time).
+        if let Some(h) = highlight.get_untracked() {
+            if !p.marks().any(|(_, m)| m.late_band == Some(h)) {
+                highlight.set(None);
+            }
+        }
+        picture.store.set_value(p);
         picture.version.update(|v| *v += 1);
     });
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let geom = RwSignal::new(None::<Geom>);
     let focused = RwSignal::new(None::<(usize, usize)>);
-    let highlight = RwSignal::new(None::<usize>);
     let selected_band = move || {
         let sel = lab.selected_batch.get();
         picture.with(|p| match sel {
@@ -57,13 +65,15 @@ pub fn TimePicture() -> impl IntoView {
             None => p.bands.len().checked_sub(1),
         })
     };
-    // The canvas's width in CSS px, measured when it is mounted and when the window is
-    // resized, never while drawing: reading a layout value right after the page changed
-    // forces the browser to lay out the whole page again, which cost more than the replay.
-    let width = RwSignal::new(0);
+    // The canvas's width in CSS px, measured when it is mounted and after a window resize (at
+    // most once a frame), never while drawing: reading a layout value right after the page
+    // changed forces the browser to lay out the whole page again, which cost more than the
+    // replay.
+    let width = RwSignal::new(0i32);
     let measure = move || {
-        if let Some(c) = canvas.get_untracked() {
-            width.set(c.client_width());
+        let w = canvas.get_untracked().map_or(0, |c| c.client_width());
+        if w != width.get_untracked() {
+            width.set(w);
         }
     };
     Effect::new(move |_| {
@@ -71,10 +81,20 @@ pub fn TimePicture() -> impl IntoView {
             measure();
         }
     });
-    let resize = window_event_listener(leptos::ev::resize, move |_| measure());
+    let frame_due = StoredValue::new(false);
+    let resize = window_event_listener(leptos::ev::resize, move |_| {
+        if frame_due.get_value() {
+            return;
+        }
+        frame_due.set_value(true);
+        request_animation_frame(move || {
+            frame_due.set_value(false);
+            measure();
+        });
+    });
     on_cleanup(move || resize.remove());
-    // Draw once per change of the picture, the selection, the highlight, the width or the
-    // language.
+    // Draw once per change of the picture, the selection, the highlight, the language or the
+    // width.
     Effect::new(move |_| {
         let (sel, hl, lang, w) = (selected_band(), highlight.get(), lab.lang.get(), width.get());
         let Some(c) = canvas.get() else { return };
@@ -120,11 +140,19 @@ fn summary(p: &Picture, lang: Lang) -> String {
         .map(|k| format!("{} {}", crate::i18n::tr(lang, legend_key(kind_id(Some(k)))), p.count(k)))
         .collect();
     let rows = p.marks().filter(|(_, m)| m.band.is_some()).count();
-    let wm = p.next_watermark_ms.map(|w| crate::session::display_time(w * 1000, p.day_us));
+    // Spark's watermark is 0 (the epoch) until a batch with data sets it.
+    let wm = match p.next_watermark_ms {
+        None => String::new(),
+        Some(0) => format!("; {}", crate::i18n::tr(lang, "watermark.not_yet")),
+        Some(w) => {
+            let at = crate::session::display_time(w.saturating_mul(1000), p.day_us);
+            if ko { format!("; 현재 워터마크 {at}") } else { format!("; watermark now {at}") }
+        }
+    };
     if ko {
-        format!("시간 그림: 마이크로 배치 {}개, 행 {rows}개 ({}){}", p.bands.len(), counts.join(", "), wm.map(|w| format!("; 현재 워터마크 {w}")).unwrap_or_default())
+        format!("시간 그림: 마이크로 배치 {}개, 행 {rows}개 ({}){wm}", p.bands.len(), counts.join(", "))
     } else {
-        format!("Time picture: {} micro-batches, {rows} rows ({}){}", p.bands.len(), counts.join(", "), wm.map(|w| format!("; watermark now {w}")).unwrap_or_default())
+        format!("Time picture: {} micro-batches, {rows} rows ({}){wm}", p.bands.len(), counts.join(", "))
     }
 }
 
@@ -157,31 +185,88 @@ fn Legend() -> impl IntoView {
     }
 }
 
+/// A mark being dragged: which one, where the pointer went down, how far it moved.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Drag {
+    lane: usize,
+    mark: usize,
+    origin: (usize, usize),
+    /// The mark's centre and the pointer's x when the drag began, px.
+    at: (i32, i32),
+    start_x: i32,
+    dx: i32,
+}
+
+impl Drag {
+    /// True once the pointer moved far enough to be a drag, not a click.
+    fn moved(&self) -> bool {
+        self.dx.abs() > 3
+    }
+}
+
+/// The event time a drag of `d` puts its mark at: the pointer's x on the lane's axis, snapped
+/// to the axis grain ([`snap_step`]).
+fn drag_time(g: &Geom, d: &Drag) -> i64 {
+    let ((x0, x1), range) = g.lanes[d.lane.min(g.lanes.len() - 1)];
+    snap(g.time_at(d.lane, d.at.0 + d.dx), snap_step(range, x1 - x0))
+}
+
+/// Moves a mark's row to `t` (one action of the log), then gives the focus back to the moved
+/// mark once the picture is drawn again (its button is a new one).
+fn move_mark(lab: Lab, origin: (usize, usize), t: i64, refocus: bool) {
+    let r = lab.act(|s| s.move_event(origin.0, origin.1, t));
+    lab.notice.set(r.err());
+    if refocus {
+        request_animation_frame(move || focus_origin(origin));
+    }
+}
+
+/// Focuses the mark button of the row at `origin` (a keyboard move keeps the focus on it).
+fn focus_origin(origin: (usize, usize)) {
+    use wasm_bindgen::JsCast;
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    let selector = format!(".tp-mark[data-origin=\"{}:{}\"]", origin.0, origin.1);
+    if let Some(el) = doc.query_selector(&selector).ok().flatten().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+        let _ = el.focus();
+    }
+}
+
 /// Buttons over the marks (hover or focus shows the card; a late one highlights its
-/// watermark step) and, under each lane, the axis strip that adds an event where clicked.
+/// watermark step; a drag, or Alt/Shift + ← / →, moves the row along event time) and, under
+/// each lane, the axis strip that adds an event where clicked.
 #[component]
 fn Overlay(picture: Pic, geom: Geom, focused: RwSignal<Option<(usize, usize)>>, highlight: RwSignal<Option<usize>>) -> impl IntoView {
     let lab = expect_context::<Lab>();
     let g = geom.clone();
+    let drag = RwSignal::new(None::<Drag>);
+    let dragging = Memo::new(move |_| drag.with(|d| d.is_some_and(|d| d.moved())));
+    // The click that ends a drag is not a click on the mark.
+    let dragged = StoredValue::new(false);
+    // One copy of the layout for every mark's handlers.
+    let shared = StoredValue::new(geom.clone());
     let (marks, lanes): (Vec<(usize, usize, Mark)>, Vec<String>) = picture.with_untracked(|p| {
         (p.lanes.iter().enumerate().flat_map(|(li, l)| l.marks.iter().enumerate().map(move |(mi, m)| (li, mi, m.clone()))).collect(), p.lanes.iter().map(|l| l.source.clone()).collect())
     });
     let r = g.mark_r + 2;
     // The buttons carry no listeners of their own: the overlay listens once for all of them
-    // (events bubble to it) and reads which mark from `data-mark`. A thousand marks with five
-    // listeners each cost more to attach and detach on every change than the replay did.
+    // (the events bubble to it) and reads which mark from its `data-*` attributes. A thousand
+    // marks with ten listeners each cost more to attach and detach on every change than the
+    // replay did.
     let buttons = marks
         .into_iter()
         .filter_map(|(li, mi, m)| {
+            let (x, y) = g.mark_at(li, mi)?;
             let t = m.event_time_us?;
-            let (x, y) = (g.x(li, t), g.mark_y(m.band, m.slot));
             let style = format!("left:{}px;top:{}px;width:{}px;height:{}px", x - r, y - r, 2 * r, 2 * r);
             let late_band = m.late_band;
+            let origin = m.origin;
             let label = m.cells.iter().map(|(c, v)| format!("{c}={v}")).collect::<Vec<_>>().join(", ");
             Some(view! {
-                <button class="tp-mark" style=style data-testid="picture-mark" data-fate=kind_id(m.kind)
-                    data-mark=format!("{li}:{mi}") data-late-band=late_band.map(|b| b.to_string())
+                <button class="tp-mark" class:tp-draggable=origin.is_some() style=style data-testid="picture-mark" data-fate=kind_id(m.kind)
                     data-band=m.band.map(|b| b.to_string()).unwrap_or_default() aria-label=label
+                    data-mark=format!("{li}:{mi}") data-late-band=late_band.map(|b| b.to_string())
+                    data-origin=origin.map(|(a, r)| format!("{a}:{r}")) data-time-us=t.to_string()
+                    aria-keyshortcuts=origin.map(|_| "Alt+ArrowLeft Alt+ArrowRight Shift+ArrowLeft Shift+ArrowRight")
                     aria-pressed=late_band.map(|lb| move || (highlight.get() == Some(lb)).to_string())>
                 </button>
             })
@@ -191,13 +276,13 @@ fn Overlay(picture: Pic, geom: Geom, focused: RwSignal<Option<(usize, usize)>>, 
         .into_iter()
         .enumerate()
         .map(|(li, source)| {
-            let ((x0, x1), _) = g.lanes[li];
+            let ((x0, x1), range) = g.lanes[li];
             let style = format!("left:{x0}px;width:{}px;top:{}px;height:26px", x1 - x0, g.bands_bottom);
             let gg = g.clone();
             view! {
                 <div class="tp-axis" style=style data-testid="picture-axis" data-source=source.clone() title=move || lab.t("picture.axis")
                     on:click=move |ev| {
-                        let t = gg.time_at(li, x0 + ev.offset_x());
+                        let t = snap(gg.time_at(li, x0 + ev.offset_x()), snap_step(range, x1 - x0));
                         let r = lab.act(|s| s.add_event_at(&source, t));
                         lab.notice.set(r.err());
                     }>
@@ -205,12 +290,72 @@ fn Overlay(picture: Pic, geom: Geom, focused: RwSignal<Option<(usize, usize)>>, 
             }
         })
         .collect_view();
+    // While a mark is dragged: a ghost at the pointer with the time it would get.
+    let ghost_geom = g.clone();
+    let ghost = move || {
+        let d = drag.get().filter(Drag::moved)?;
+        let g = &ghost_geom;
+        let ((x0, x1), _) = g.lanes[d.lane.min(g.lanes.len() - 1)];
+        let x = (d.at.0 + d.dx).clamp(x0, x1);
+        let day = picture.with_untracked(|p| p.day_us);
+        let label = crate::session::display_time(drag_time(g, &d), day);
+        Some(view! {
+            <div class="tp-ghost" data-testid="picture-drag-ghost" style=format!("left:{}px;top:{}px;width:{}px;height:{}px", x - r, d.at.1 - r, 2 * r, 2 * r)>
+                <span class="tp-ghost-time">{label}</span>
+            </div>
+        })
+    };
     view! {
-        <div class="tp-overlay" style=format!("width:{}px;height:{}px", g.width, g.height)
-            on:mouseover=move |ev| focused.set(mark_of(&ev))
-            on:focusin=move |ev| focused.set(mark_of(&ev))
+        <div class="tp-overlay" class:tp-dragging=move || dragging.get() style=format!("width:{}px;height:{}px", g.width, g.height)
+            on:mouseover=move |ev| focused.set(mark_of(&ev)) on:focusin=move |ev| focused.set(mark_of(&ev))
             on:mouseout=move |_| focused.set(None) on:focusout=move |_| focused.set(None)
+            on:pointerdown=move |ev: web_sys::PointerEvent| {
+                let (Some((li, mi)), Some(origin)) = (mark_of(&ev), origin_of(&ev)) else { return };
+                if ev.button() != 0 {
+                    return;
+                }
+                let Some(at) = shared.with_value(|g| g.mark_at(li, mi)) else { return };
+                if let Some(el) = event_element(&ev) {
+                    let _ = el.set_pointer_capture(ev.pointer_id());
+                }
+                drag.set(Some(Drag { lane: li, mark: mi, origin, at, start_x: ev.client_x(), dx: 0 }));
+            }
+            on:pointermove=move |ev: web_sys::PointerEvent| {
+                if drag.with_untracked(Option::is_some) {
+                    drag.update(|d| if let Some(d) = d { d.dx = ev.client_x() - d.start_x });
+                }
+            }
+            on:pointerup=move |_| {
+                let Some(d) = drag.get_untracked() else { return };
+                drag.set(None);
+                if d.moved() {
+                    dragged.set_value(true);
+                    move_mark(lab, d.origin, shared.with_value(|g| drag_time(g, &d)), false);
+                }
+            }
+            on:pointercancel=move |_| drag.set(None)
+            on:keydown=move |ev: web_sys::KeyboardEvent| {
+                let (Some((li, _)), Some(origin)) = (mark_of(&ev), origin_of(&ev)) else { return };
+                let Some(t) = event_element(&ev).and_then(|e| e.get_attribute("data-time-us")).and_then(|t| t.parse::<i64>().ok()) else { return };
+                let forward = match ev.key().as_str() {
+                    "ArrowRight" => true,
+                    "ArrowLeft" => false,
+                    _ => return,
+                };
+                if !(ev.alt_key() || ev.shift_key()) || ev.ctrl_key() || ev.meta_key() {
+                    return;
+                }
+                // The batch slider's ← / → wait for a plain key: this one is the mark's.
+                ev.prevent_default();
+                ev.stop_propagation();
+                let step = shared.with_value(|g| key_step(g.lanes[li.min(g.lanes.len() - 1)].1));
+                move_mark(lab, origin, step_from(t, step, forward), true);
+            }
             on:click=move |ev| {
+                if dragged.get_value() {
+                    dragged.set_value(false);
+                    return;
+                }
                 let late_band = event_element(&ev).and_then(|e| e.get_attribute("data-late-band")).and_then(|b| b.parse::<usize>().ok());
                 if late_band.is_some() {
                     highlight.update(|h| *h = if *h == late_band { None } else { late_band });
@@ -218,10 +363,11 @@ fn Overlay(picture: Pic, geom: Geom, focused: RwSignal<Option<(usize, usize)>>, 
             }>
             {buttons}
             {axes}
-            {move || focused.get().and_then(|(li, mi)| picture.with(|p| {
+            {ghost}
+            {move || focused.get().filter(|_| !dragging.get()).and_then(|(li, mi)| picture.with(|p| {
                 let m = p.lanes.get(li)?.marks.get(mi)?.clone();
                 let batch_id = m.band.and_then(|b| p.bands.get(b)).map(|b| b.batch_id);
-                Some(card(&m, batch_id, &geom, li, p.day_us, lab))
+                Some(card(&m, batch_id, &geom, li, mi, &p.key_columns, p.day_us, lab))
             }))}
         </div>
     }
@@ -233,31 +379,43 @@ fn event_element(ev: &web_sys::Event) -> Option<web_sys::Element> {
     ev.target()?.dyn_into::<web_sys::Element>().ok()
 }
 
-/// The (lane, mark) of the mark button an overlay event happened on, from its `data-mark`.
-fn mark_of(ev: &web_sys::Event) -> Option<(usize, usize)> {
-    let id = event_element(ev)?.get_attribute("data-mark")?;
-    let (li, mi) = id.split_once(':')?;
-    Some((li.parse().ok()?, mi.parse().ok()?))
+/// Two numbers `a:b` from an attribute of the element an overlay event happened on.
+fn pair_of(ev: &web_sys::Event, attribute: &str) -> Option<(usize, usize)> {
+    let id = event_element(ev)?.get_attribute(attribute)?;
+    let (a, b) = id.split_once(':')?;
+    Some((a.parse().ok()?, b.parse().ok()?))
 }
 
-/// The card of one mark: its cells, its fates with their rules, in the chosen language.
-fn card(m: &Mark, batch_id: Option<u64>, g: &Geom, lane: usize, day_us: i64, lab: Lab) -> impl IntoView {
+/// The (lane, mark) of the mark button an overlay event happened on (`data-mark`).
+fn mark_of(ev: &web_sys::Event) -> Option<(usize, usize)> {
+    pair_of(ev, "data-mark")
+}
+
+/// The (action, row) a draggable mark's row was added by (`data-origin`).
+fn origin_of(ev: &web_sys::Event) -> Option<(usize, usize)> {
+    pair_of(ev, "data-origin")
+}
+
+/// The card of one mark: its cells, its fates with their rules (keys named by their
+/// columns), in the chosen language, and how to move it.
+#[allow(clippy::too_many_arguments)]
+fn card(m: &Mark, batch_id: Option<u64>, g: &Geom, lane: usize, mark: usize, keys: &KeyColumns, day_us: i64, lab: Lab) -> impl IntoView {
     let lang = lab.lang.get_untracked();
-    let x = m.event_time_us.map_or(0, |t| g.x(lane, t));
-    let y = g.mark_y(m.band, m.slot);
+    let (x, y) = g.mark_at(lane, mark).unwrap_or((0, 0));
     // Opens to the side with more room, above the mark when it sits low.
     let left = if x > g.width / 2 { format!("right:{}px", g.width - x + 8) } else { format!("left:{}px", x + 8) };
     let top = if y > g.height / 2 { format!("bottom:{}px", g.height - y + 8) } else { format!("top:{}px", y + 8) };
     let fates: Vec<String> = if m.fates.is_empty() {
         vec![crate::i18n::tr(lang, if m.band.is_none() { "picture.card.pending" } else { "picture.card.nofate" }).to_string()]
     } else {
-        m.fates.iter().map(|f| fate_text(f, lang, day_us)).collect()
+        m.fates.iter().map(|f| fate_text(f, lang, day_us, keys)).collect()
     };
     view! {
         <div class="tp-card" role="tooltip" data-testid="picture-card" style=format!("{left};{top}")>
             <p class="tp-card-row">{m.cells.iter().map(|(c, v)| format!("{c}: {v}")).collect::<Vec<_>>().join(" · ")}</p>
             <ul>{fates.into_iter().map(|f| view! { <li>{f}</li> }).collect_view()}</ul>
             {batch_id.map(|id| view! { <p class="muted">{lab.t("picture.card.batch")}" "{id}</p> })}
+            {m.origin.map(|_| view! { <p class="muted tp-card-move">{crate::i18n::tr(lang, "picture.card.move")}</p> })}
         </div>
     }
 }

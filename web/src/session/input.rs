@@ -54,10 +54,80 @@ impl LabSession {
     ///
     /// # Errors
     /// No such source, or the source has no timestamp column.
+    ///
+    /// The time is rounded to whole seconds (a pixel of the axis is never a fraction of a
+    /// microsecond). The source's id column ([`id_column`]) gets an id used nowhere in the
+    /// scenario — not in its steps still to come, not in any row added — so the new event is
+    /// never mistaken for one of the example's.
     pub fn add_event_at(&mut self, source: &str, event_time_us: i64) -> Result<(), String> {
-        let row = self.row_at(source, Value::Timestamp(event_time_us))?;
+        let mut row = self.row_at(source, Value::Timestamp(whole_seconds(event_time_us)))?;
+        self.fresh_id(source, &mut row);
         self.apply(Action::Add { source: source.to_string(), rows: vec![row] });
         Ok(())
+    }
+
+    /// Moves an added row along event time (the time picture's drag): row `row` of the log's
+    /// action `action` (an [`Action::Add`]) gets `event_time_us`, rounded to whole seconds and
+    /// kept inside Spark's timestamp range, in its source's event-time column, and every batch
+    /// is replayed as if the row had always had that time. It is one action of the log
+    /// ([`Action::Retime`]): [`LabSession::undo`] puts the row back. Returns false, and adds
+    /// nothing, when the row already has that time.
+    ///
+    /// # Errors
+    /// The action is not an added row, or its source has no timestamp column.
+    pub fn move_event(&mut self, action: usize, row: usize, event_time_us: i64) -> Result<bool, String> {
+        let actions = super::replay::effective_actions(&self.actions);
+        let Some(Action::Add { source, rows }) = actions.get(action) else { return Err(format!("action {action} did not add rows")) };
+        let current = rows.get(row).ok_or_else(|| format!("action {action} added no row {row}"))?;
+        let view = self.sources().into_iter().find(|s| s.name == *source).ok_or_else(|| format!("no source named '{source}'"))?;
+        let time_col = view.time_column.ok_or("this source has no timestamp column")?;
+        let column = view.columns.iter().position(|(c, _)| *c == time_col).filter(|c| *c < current.len()).ok_or("this row has no event-time cell")?;
+        let to = whole_seconds(event_time_us).clamp(MIN_TIMESTAMP_US, MAX_TIMESTAMP_US);
+        if current[column] == Value::Timestamp(to) {
+            return Ok(false);
+        }
+        self.actions.push(Action::Retime { action, row, column, event_time_us: to });
+        // A move changes history, not just the end of it: replay everything.
+        self.rebuild();
+        Ok(true)
+    }
+
+    /// Where each row added to `source` sits in the log, (action index, row index), in the
+    /// order the source holds them (a row's stream offset is its position here), with the row
+    /// as replay reads it.
+    pub(super) fn added_rows(&self, source: Option<&str>) -> Vec<((usize, usize), String, Row)> {
+        super::replay::effective_actions(&self.actions)
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, a)| match a {
+                Action::Add { source: s, rows } if source.is_none_or(|n| n == s) => Some(rows.into_iter().enumerate().map(move |(r, row)| ((i, r), s.clone(), row)).collect::<Vec<_>>()),
+                _ => None,
+            })
+            .flatten()
+            .collect()
+    }
+
+    /// Gives `row`'s id column (if the source has one) an id no event of the scenario uses.
+    fn fresh_id(&self, source: &str, row: &mut Row) {
+        let Some(def) = self.scenario.sources.get(source) else { return };
+        let Some((index, name, t)) = id_column(&def.schema) else { return };
+        let Some(cell) = row.get_mut(index) else { return };
+        // Every value of a column of that name: the scenario's steps (all sources) and every
+        // row added so far.
+        let mut used: Vec<String> = self.scenario.steps.iter().flat_map(|s| s.values().flatten()).filter_map(|r| r.get(&name)).map(json_text).collect();
+        for (src, d) in &self.scenario.sources {
+            if let Some(j) = d.schema.iter().position(|(c, _)| *c == name) {
+                used.extend(self.added_rows(Some(src)).into_iter().filter_map(|(_, _, r)| r.get(j).map(value_text)));
+            }
+        }
+        let last = value_text(cell);
+        *cell = match t.as_str() {
+            "string" => Value::str(&next_unused(&last, &used)),
+            _ => {
+                let max = used.iter().filter_map(|u| u.parse::<i64>().ok()).max().unwrap_or(0);
+                Value::Long(max.saturating_add(1))
+            }
+        };
     }
 
     /// The source's last added row with its time column set to `ts`.
@@ -152,5 +222,57 @@ pub fn read_field(text: &str, t: &DataType, base_day_us: i64) -> Result<(Value, 
         JsonRead::Value(v) => Ok((v, None)),
         JsonRead::Null(why) => Ok((Value::Null, Some(why))),
         JsonRead::Unsupported(m) => Err(m),
+    }
+}
+
+/// Spark's timestamp range (0001-01-01 to 9999-12-31 23:59:59 UTC), µs.
+const MIN_TIMESTAMP_US: i64 = -62_135_596_800_000_000;
+const MAX_TIMESTAMP_US: i64 = 253_402_300_799_000_000;
+
+/// `us` rounded to the nearest whole second.
+pub(super) fn whole_seconds(us: i64) -> i64 {
+    us.saturating_add(500_000).div_euclid(1_000_000).saturating_mul(1_000_000)
+}
+
+/// A source's id column: its first column, when that is named `id` or `…_id` / `…Id` and
+/// holds strings or longs (`event_id`, `order_id` in the examples): (index, name, type).
+pub(super) fn id_column(schema: &[(String, String)]) -> Option<(usize, String, String)> {
+    let (name, t) = schema.first()?;
+    let named = name.eq_ignore_ascii_case("id") || name.ends_with("_id") || name.ends_with("Id");
+    (named && matches!(t.as_str(), "string" | "long" | "int" | "integer" | "bigint")).then(|| (0, name.clone(), t.clone()))
+}
+
+fn json_text(j: &Json) -> String {
+    match j {
+        Json::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn value_text(v: &Value) -> String {
+    match v {
+        Value::Str(s) => s.to_string(),
+        Value::Null => String::new(),
+        other => streamlab_engine::scenario::display_value(other),
+    }
+}
+
+/// The next id after `last` in its pattern (`c10` → `c11`, skipping any in `used`); an id
+/// without a number gets `-1`, `-2`, …; no last id gives `e1`, `e2`, ….
+pub fn next_unused(last: &str, used: &[String]) -> String {
+    let digits = last.len() - last.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let prefix = match (last.is_empty(), digits) {
+        (true, _) => "e".to_string(),
+        (false, 0) => format!("{last}-"),
+        (false, d) => last[..last.len() - d].to_string(),
+    };
+    let numbered = |u: &String| u.strip_prefix(prefix.as_str()).and_then(|n| n.parse::<u64>().ok());
+    let mut n = used.iter().filter_map(numbered).max().unwrap_or(0).saturating_add(1);
+    loop {
+        let id = format!("{prefix}{n}");
+        if !used.contains(&id) || n == u64::MAX {
+            return id;
+        }
+        n += 1;
     }
 }

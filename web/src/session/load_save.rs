@@ -89,7 +89,7 @@ impl LabSession {
         s.expected = None;
         let mut steps = Vec::new();
         let mut current: BTreeMap<String, Vec<Map<String, Json>>> = BTreeMap::new();
-        for a in &self.actions {
+        for a in &super::replay::effective_actions(&self.actions) {
             match a {
                 Action::Add { source, rows } => {
                     let schema = self.scenario.sources.get(source).and_then(|d| streamlab_engine::scenario::typed_schema(&d.schema).ok()).unwrap_or_default();
@@ -99,7 +99,7 @@ impl LabSession {
                     }
                 }
                 Action::Trigger | Action::RunAll | Action::Crash(_) => steps.push(std::mem::take(&mut current)),
-                Action::Restart(_) | Action::Wait(_) => {}
+                Action::Restart(_) | Action::Wait(_) | Action::Retime { .. } => {}
             }
         }
         if !current.is_empty() {

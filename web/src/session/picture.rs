@@ -2,8 +2,9 @@
 //! state handed to [`crate::picture::build`].
 
 use streamlab_engine::streaming::StreamingQuery;
+use streamlab_engine::types::Row;
 
-use super::LabSession;
+use super::{display_cell, LabSession};
 
 impl LabSession {
     /// The time picture ([`crate::picture`]): every batch so far with its input rows and the
@@ -40,6 +41,30 @@ impl LabSession {
         let has_watermark = self.query.as_ref().is_some_and(|q| q.plan().has_watermark());
         let state = self.query.as_ref().map(|q| q.state_tables(&self.evicted)).unwrap_or_default();
         let next = self.query.as_ref().filter(|_| has_watermark).map(StreamingQuery::current_watermark_ms);
-        build(&sources, &batches, &self.pending, &state, next, self.base_day_us())
+        let mut p = build(&sources, &batches, &self.pending, &state, next, self.base_day_us());
+        p.key_columns = self.query.as_ref().map(|q| streamlab_engine::execution::explain::key_columns(q.plan())).unwrap_or_default();
+        self.find_origins(&mut p);
+        p
+    }
+
+    /// Finds each mark's row in the action log: a read row by its stream offset (the n-th row
+    /// added to its source), a pending row by its place among the last rows added. A row is
+    /// taken only if it shows the same cells as the log's row (a source that reshapes its
+    /// rows, or an add the engine refused, leaves the mark without an origin: not draggable).
+    fn find_origins(&self, p: &mut crate::picture::Picture) {
+        let day = self.base_day_us();
+        let all = self.added_rows(None);
+        let pending_from = all.len().saturating_sub(self.pending.len());
+        for lane in &mut p.lanes {
+            let own: Vec<&((usize, usize), String, Row)> = all.iter().filter(|(_, s, _)| *s == lane.source).collect();
+            for m in &mut lane.marks {
+                let Some(offset) = m.offset else { continue };
+                let found = if m.band.is_some() { own.get(offset).copied() } else { all.get(pending_from + offset) };
+                let same = found.is_some_and(|(_, s, row)| {
+                    *s == lane.source && row.len() == m.cells.len() && row.iter().zip(&m.cells).all(|(v, (_, c))| display_cell(v, day) == *c)
+                });
+                m.origin = if same { found.map(|(o, _, _)| *o) } else { None };
+            }
+        }
     }
 }

@@ -27,6 +27,31 @@ pub enum Action {
     /// Processing time passes (ms) with no trigger: the query's clock moves on, so the next
     /// trigger may time out keys of a `ProcessingTimeTimeout` state function.
     Wait(i64),
+    /// An added row moved along event time (the time picture's drag): row `row` of the
+    /// [`Action::Add`] at index `action` of the log has `event_time_us` (µs, whole seconds) in
+    /// column `column`. The Add itself stays as it was, so undo (which forgets the last action)
+    /// puts the row back; replay reads every Add with the moves of the log applied
+    /// ([`effective_actions`]), as if the row had always had that time.
+    Retime { action: usize, row: usize, column: usize, event_time_us: i64 },
+}
+
+/// The log as replay reads it: each [`Action::Add`] with every later [`Action::Retime`] that
+/// targets it applied (in log order, the last move wins). A move whose target is not an
+/// earlier added row is ignored (a saved log is checked when it is read).
+pub(super) fn effective_actions(actions: &[Action]) -> Vec<Action> {
+    let mut out = actions.to_vec();
+    for (i, a) in actions.iter().enumerate() {
+        let Action::Retime { action, row, column, event_time_us } = a else { continue };
+        if *action >= i {
+            continue;
+        }
+        if let Some(Action::Add { rows, .. }) = out.get_mut(*action) {
+            if let Some(cell) = rows.get_mut(*row).and_then(|r| r.get_mut(*column)) {
+                *cell = streamlab_engine::types::Value::Timestamp(*event_time_us);
+            }
+        }
+    }
+    out
 }
 
 impl LabSession {
@@ -98,14 +123,13 @@ impl LabSession {
             }
             Err(e) => self.error = Some(error_view(&e, &self.query_text)),
         }
-        let actions = std::mem::take(&mut self.actions);
+        let actions = effective_actions(&self.actions);
         for (i, a) in actions.iter().enumerate() {
             if timeline::reached(self.stop_after, &self.batches) {
                 break;
             }
             self.replay_one(i, a);
         }
-        self.actions = actions;
         self.find_delays();
     }
 
@@ -123,6 +147,8 @@ impl LabSession {
                 }
             }
             Action::Wait(ms) => self.waited_ms = self.waited_ms.saturating_add(*ms),
+            // Applied to its Add before replay starts ([`effective_actions`]).
+            Action::Retime { .. } => {}
             Action::Restart(text) => {
                 let Some(q) = self.query.take() else { return };
                 if q.is_active() {

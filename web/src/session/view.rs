@@ -176,6 +176,8 @@ pub struct LabView {
     pub state: Vec<StateTableView>,
     /// The global watermark the next batch will run with.
     pub watermark: Option<String>,
+    /// The same, ms since the epoch (0, Spark's initial watermark, means none set yet).
+    pub watermark_ms: Option<i64>,
     /// The day (`2026-01-01`, UTC) that short times like `12:07` are on.
     pub day: String,
     /// Each `withWatermark` delay as written in the query.
