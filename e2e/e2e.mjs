@@ -617,6 +617,36 @@ async function main() {
       });
     }
 
+    // tws: transformWithStateInPandas, a StatefulProcessor class typed above the query.
+    await check('the transformWithState session preset runs: timers emit each session, in English and Korean; a loop in a method shows its line', async () => {
+      await lab.selectPreset('transform-with-state-session');
+      const n = await lab.waitForFreshScenario();
+      await lab.runAllSteps(n + 1);
+      assert(!(await lab.hasQueryError()), `query-error: ${await lab.text('query-error').catch(() => '')}`);
+      assert((await lab.text('state-store')).includes('transformWithStateInPandas'), 'state store lacks transformWithStateInPandas');
+      // Real Spark (preset-transform-with-state-session): u1 and u2 in no-data batch 5, u3 in no-data batch 8.
+      const rows = await lab.emittedRows();
+      const users = rows.map(({ row }) => row.user_id).sort();
+      assert(JSON.stringify(users) === JSON.stringify(['u1', 'u2', 'u3']), `emitted sessions for ${JSON.stringify(users)}`);
+      const u1 = rows.find(({ row }) => row.user_id === 'u1');
+      assert(u1.batchId === 5 && u1.row.clicks === 3, `u1's session: ${JSON.stringify(u1)}`);
+      await lab.screenshot(path.join(outDir, 'transform-with-state-en.png'));
+      await lab.toggleLang('ko');
+      await lab.screenshot(path.join(outDir, 'transform-with-state-ko.png'));
+      await lab.toggleLang('en');
+      const original = await lab.queryText();
+      await lab.selectPreset('transform-with-state-session');
+      await lab.waitForFreshScenario();
+      await lab.setQuery(original.replace('        clicks += len(pdf)', '        while True:\n            clicks += len(pdf)'));
+      await lab.el('run-step').click();
+      await lab.el('query-error').waitFor({ state: 'visible' });
+      const text = await lab.text('query-error');
+      assert(/line 1[56][\s\S]*steps/.test(text), `the error says ${JSON.stringify(text.slice(0, 300))}`);
+      assert((await lab.el('crash-screen').count()) === 0, 'the crash screen is shown');
+      await lab.setQuery(original);
+      await lab.page.waitForFunction(() => !document.querySelector('[data-testid="query-error"]'));
+    });
+
     await check('a state function that never ends, or raises, shows its line and the lab keeps working', async () => {
       await lab.selectPreset('apply-in-pandas-count');
       await lab.waitForFreshScenario();

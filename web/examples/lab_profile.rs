@@ -7,6 +7,8 @@
 //!
 //! (`perf record --call-graph dwarf target/release/examples/lab_profile` shows the callers.)
 
+#![allow(clippy::disallowed_methods)] // a test, bench or example may read files and the clock
+
 use std::time::Instant;
 use streamlab_web::session::LabSession;
 

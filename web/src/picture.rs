@@ -34,7 +34,7 @@ pub struct Band {
     /// State rows removed, summed over the stateful operators (`numRowsRemoved`).
     pub removed_rows: u64,
     /// The engine's explanation, when it gave one (shared with the batch's result).
-    pub explanation: Option<std::sync::Arc<BatchExplanation>>,
+    pub explanation: Option<std::rc::Rc<BatchExplanation>>,
 }
 
 /// One input row on the picture.
@@ -773,7 +773,7 @@ mod tests {
     }
 
     fn band(id: u64, wm_ms: i64, ex: Option<BatchExplanation>) -> Band {
-        Band { batch_id: id, no_data: false, input_rows: 1, watermark_ms: Some(wm_ms), emitted_rows: 0, dropped_rows: 2, removed_rows: 0, explanation: ex.map(std::sync::Arc::new) }
+        Band { batch_id: id, no_data: false, input_rows: 1, watermark_ms: Some(wm_ms), emitted_rows: 0, dropped_rows: 2, removed_rows: 0, explanation: ex.map(std::rc::Rc::new) }
     }
 
     #[test]
@@ -807,7 +807,7 @@ mod tests {
             emitted_rows: 3,
             operators: vec![],
         };
-        let b = Band { batch_id: 5, no_data: true, input_rows: 0, watermark_ms: Some(to), emitted_rows: 3, dropped_rows: 0, removed_rows: 3, explanation: Some(std::sync::Arc::new(ex)) };
+        let b = Band { batch_id: 5, no_data: true, input_rows: 0, watermark_ms: Some(to), emitted_rows: 3, dropped_rows: 0, removed_rows: 3, explanation: Some(std::rc::Rc::new(ex)) };
         assert_eq!(
             narrate(&b, Some(to), Lang::En, day),
             "Batch 5 ran without new data because the watermark moved from 12:01 to 12:11, and StateStoreSaveExec uses it (shouldRunAnotherBatch). It ran with the watermark at 12:11. It emitted 3 row(s) and removed 3 state row(s)."

@@ -268,7 +268,7 @@ pub fn trace(plan: &Plan, ctx: &BatchContext, states: &BTreeMap<usize, OperatorS
 /// The names of the values in each stateful operator's fate `key` ([`RowFate::Aggregated`],
 /// [`RowFate::Late`], [`RowFate::Deduplicated`], [`RowFate::FirstOfKey`]), by operator id, so
 /// a key can be shown as `user_id = u3`: an aggregation's grouping columns without its window
-/// or session column, `applyInPandasWithState`'s grouping expressions, the `dropDuplicates`
+/// or session column, `applyInPandasWithState`'s and `transformWithState`'s grouping expressions, the `dropDuplicates`
 /// columns. Operators whose fates carry no key are absent.
 ///
 /// # Examples
@@ -294,7 +294,7 @@ pub fn key_columns(plan: &Plan) -> BTreeMap<usize, Vec<String>> {
             let names = p.output.iter().take(n).enumerate().filter(|(i, _)| Some(*i) != skip).map(|(_, a)| a.name.clone()).collect();
             out.insert(*op_id, names);
         }
-        Node::FlatMapGroupsWithState { input, keys, op_id, .. } => {
+        Node::FlatMapGroupsWithState { input, keys, op_id, .. } | Node::TransformWithState { input, keys, op_id, .. } => {
             out.insert(*op_id, keys.iter().map(|k| show_expr(k, &input.output)).collect());
         }
         Node::Dedup { input, keys, op_id, .. } => {

@@ -129,8 +129,8 @@ pub struct BatchResult {
     pub no_data: bool,
     /// Why the batch ran and what became of each input row; computed only while
     /// [`StreamingQuery::set_explaining`] is on (the lab turns it on, benchmarks leave it off).
-    /// Shared (`Arc`), so the lab's views and picture hold it without copying every row's fates.
-    pub explanation: Option<std::sync::Arc<crate::execution::explain::BatchExplanation>>,
+    /// Shared (`Rc`), so the lab's views and picture hold it without copying every row's fates.
+    pub explanation: Option<std::rc::Rc<crate::execution::explain::BatchExplanation>>,
 }
 
 impl BatchResult {
@@ -722,7 +722,7 @@ impl StreamingQuery {
             })
             .collect();
         let explanation = match (reason, trace) {
-            (Some(reason), Some(trace)) => Some(std::sync::Arc::new(self.explanation(batch_id, reason, trace, &input_by_source, has_watermark.then_some(wm.ms()), &ctx, &state, rows.len()))),
+            (Some(reason), Some(trace)) => Some(std::rc::Rc::new(self.explanation(batch_id, reason, trace, &input_by_source, has_watermark.then_some(wm.ms()), &ctx, &state, rows.len()))),
             _ => None,
         };
         let progress = self.progress(batch_id, &per_source, &end, &event_time, &state, rows.len());
