@@ -637,7 +637,7 @@ async function main() {
       const original = await lab.queryText();
       await lab.selectPreset('transform-with-state-session');
       await lab.waitForFreshScenario();
-      await lab.setQuery(original.replace('        clicks += len(pdf)', '        while True:\n            clicks += len(pdf)'));
+      await lab.setQuery(original.replace('            clicks += len(pdf)', '            while True:\n                clicks += len(pdf)'));
       await lab.el('run-step').click();
       await lab.el('query-error').waitFor({ state: 'visible' });
       const text = await lab.text('query-error');
@@ -713,7 +713,12 @@ async function main() {
     });
 
     await check('a corrupted saved session is set aside with a message; the lab works', async () => {
-      await page.evaluate(() => localStorage.setItem('streamlab.session.v1', '{not json'));
+      // The lab saves a change that is still due when the page hides (pagehide): do that first,
+      // so the reload's own pagehide has nothing to save over the corrupted text.
+      await page.evaluate(() => {
+        window.dispatchEvent(new Event('pagehide'));
+        localStorage.setItem('streamlab.session.v1', '{not json');
+      });
       await page.reload({ waitUntil: 'load' });
       await lab.el('run-step').waitFor({ state: 'visible' });
       const notice = lab.el('storage-notice');

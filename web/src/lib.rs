@@ -111,6 +111,13 @@ impl Lab {
         }
     }
 
+    /// Subscribes the running effect to every change of the session, including one the view
+    /// does not show (a row moved within its batch changes the picture and the saved log but
+    /// maybe no panel).
+    pub fn track_session(&self) {
+        self.tick.track();
+    }
+
     /// Reads the session without changing it.
     pub fn read<R>(&self, f: impl FnOnce(&LabSession) -> R) -> R {
         self.session.with_value(f)

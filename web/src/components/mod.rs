@@ -56,7 +56,7 @@ pub fn App() -> impl IntoView {
     // a refusal (storage full or disabled) is said on the page.
     let saver = Saver::new(lab);
     Effect::new(move |_| {
-        lab.view.track();
+        lab.track_session();
         saver.changed();
     });
     let study = expect_context::<Study>();

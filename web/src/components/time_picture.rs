@@ -38,8 +38,9 @@ pub fn TimePicture() -> impl IntoView {
     let picture = Pic { store: StoredValue::new_local(Picture::default()), version: RwSignal::new(0) };
     let highlight = RwSignal::new(None::<usize>);
     Effect::new(move |_| {
-        // The picture follows the batch slider: as of the selected batch, else live.
-        lab.view.track();
+        // The picture follows the batch slider: as of the selected batch, else live; and every
+        // change of the session (a row moved inside its batch may change no panel).
+        lab.track_session();
         let sel = lab.selected_batch.get();
         let p = lab.read(|s| match sel {
             Some(id) => s.picture_as_of(id),

@@ -1,0 +1,12 @@
+import { chromium } from 'playwright-core';
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox','--disable-gpu'] });
+const p = await b.newPage({ viewport: { width: 1280, height: 800 } });
+p.on('console', m => { if (m.type()==='error' || m.type()==='warning') console.log('CONSOLE', m.type(), m.text()); });
+p.on('pageerror', e => console.log('PAGEERROR', e.message));
+await p.goto('http://127.0.0.1:8765/#/lab');
+await p.waitForTimeout(2000);
+await p.screenshot({ path: '/tmp/tryout-shots/01-lab.png', fullPage: true });
+console.log((await p.innerText('body')).slice(0, 4000));
+const btns = await p.$$eval('button, select, input, [role=button]', els => els.map(e => `${e.tagName} ${e.type||''} id=${e.id} aria=${e.getAttribute('aria-label')} txt=${(e.innerText||e.value||'').slice(0,60)}`));
+console.log(btns.join('\n'));
+await b.close();
