@@ -400,7 +400,10 @@ impl StatefulOperator for super::transform_with_state::TwsStore {
     /// their time; state variables are kept until the processor clears them.
     fn tables(&self, op_id: usize, name: &str, node: &Plan, ctx: &LabelContext<'_>) -> Vec<StateTable> {
         use super::transform_with_state::TwsEntry;
-        let Node::TransformWithState { input, keys, .. } = &node.node else { return vec![] };
+        let Node::TransformWithState { input, keys, time_mode, .. } = &node.node else { return vec![] };
+        // An event-time timer is a point on the event-time axis (shown as a time, and placed on
+        // the picture); a processing-time timer is the query clock's ms.
+        let event_time = *time_mode == crate::pyfunc::TimeMode::EventTime;
         let mut columns: Vec<String> = keys
             .iter()
             .map(|k| match k {
@@ -418,17 +421,20 @@ impl StatefulOperator for super::transform_with_state::TwsStore {
             .map(|(k, e)| {
                 let mut cells = values(&k[..n.min(k.len())]);
                 let var = k.get(n).map(|v| v.to_string()).unwrap_or_default();
+                let str_value = |t: String| Value::Str(std::rc::Rc::from(t));
                 let (what, value, label) = match e {
-                    TwsEntry::Value(r) => (var, format!("({})", text(r)), StateRowLabel::Kept(KeptReason::NoTimeout)),
-                    TwsEntry::List(rs) => (var, format!("[{}]", rs.iter().map(|r| format!("({})", text(r))).collect::<Vec<_>>().join(", ")), StateRowLabel::Kept(KeptReason::NoTimeout)),
-                    TwsEntry::MapValue(r) => (format!("{var}[{}]", text(&k[n + 1..])), format!("({})", text(r)), StateRowLabel::Kept(KeptReason::NoTimeout)),
+                    TwsEntry::Value(r) => (var, str_value(format!("({})", text(r))), StateRowLabel::Kept(KeptReason::NoTimeout)),
+                    TwsEntry::List(rs) => (var, str_value(format!("[{}]", rs.iter().map(|r| format!("({})", text(r))).collect::<Vec<_>>().join(", "))), StateRowLabel::Kept(KeptReason::NoTimeout)),
+                    TwsEntry::MapValue(r) => (format!("{var}[{}]", text(&k[n + 1..])), str_value(format!("({})", text(r))), StateRowLabel::Kept(KeptReason::NoTimeout)),
                     TwsEntry::Timer => {
                         let ms = k.get(n + 1).and_then(Value::as_i64).unwrap_or_default();
-                        (var, ms.to_string(), StateRowLabel::Open { evicts_at_us: Some(EventTime::from_micros(ms.saturating_mul(1000))) })
+                        let us = ms.saturating_mul(1000);
+                        let value = if event_time { Value::Timestamp(us) } else { str_value(ms.to_string()) };
+                        (var, value, StateRowLabel::Open { evicts_at_us: Some(EventTime::from_micros(us)) })
                     }
                 };
-                cells.push(StateCell::Value(Value::Str(std::rc::Rc::from(what))));
-                cells.push(StateCell::Value(Value::Str(std::rc::Rc::from(value))));
+                cells.push(StateCell::Value(str_value(what)));
+                cells.push(StateCell::Value(value));
                 StateRow { cells, label, updated_this_batch: ctx.updated.contains(k) }
             })
             .collect();
