@@ -72,6 +72,25 @@ pub fn row_is_late(timeout: GroupStateTimeout, event_time_us: Option<i64>, late_
     timeout == GroupStateTimeout::EventTimeTimeout && event_time_us.is_some_and(|t| EventTime::from_micros(t).is_past(late_ms))
 }
 
+/// The batch's input rows by grouping key (keys in order, rows in input order), without the
+/// rows [`row_is_late`] drops, and how many it dropped (`numRowsDroppedByWatermark`). Shared by
+/// `applyInPandasWithState` and `transformWithState` (whose `EventTime` mode drops as
+/// `EventTimeTimeout` does).
+pub(crate) fn group_rows(input: Vec<Row>, keys: &[BoundExpr], event_time_col: Option<usize>, timeout: GroupStateTimeout, late_ms: WatermarkMs) -> (BTreeMap<Row, Vec<Row>>, u64) {
+    let mut dropped = 0u64;
+    let mut groups: BTreeMap<Row, Vec<Row>> = BTreeMap::new();
+    for row in input {
+        let t = event_time_col.and_then(|c| row.get(c)).and_then(Value::event_time_us);
+        if row_is_late(timeout, t, late_ms) {
+            dropped += 1;
+            continue;
+        }
+        let key: Row = keys.iter().map(|k| eval::eval(k, &row)).collect();
+        groups.entry(key).or_default().push(row);
+    }
+    (groups, dropped)
+}
+
 /// A failure of the Python function: (error condition, message), as the batch reports it.
 pub type CallError = (String, String);
 
@@ -170,17 +189,7 @@ pub fn run_group_state(
     has_watermark: bool,
     batch_ts_ms: i64,
 ) -> Result<(Vec<Row>, OperatorMetrics), CallError> {
-    let mut dropped = 0u64;
-    let mut groups: BTreeMap<Row, Vec<Row>> = BTreeMap::new();
-    for row in input {
-        let t = spec.event_time_col.and_then(|c| row.get(c)).and_then(Value::event_time_us);
-        if row_is_late(spec.timeout, t, late_ms) {
-            dropped += 1;
-            continue;
-        }
-        let key: Row = spec.keys.iter().map(|k| eval::eval(k, &row)).collect();
-        groups.entry(key).or_default().push(row);
-    }
+    let (groups, dropped) = group_rows(input, spec.keys, spec.event_time_col, spec.timeout, late_ms);
     state.last_calls.clear();
     let mut out = Vec::new();
     let mut updated = 0u64;

@@ -108,6 +108,21 @@ impl BatchContext {
     }
 }
 
+/// A Python state operator's rows, its metrics recorded in `fx`; a failure of the Python code
+/// fails the batch with its condition and message ([`functions::raise`]).
+fn python_operator_output(result: Result<(Vec<Row>, OperatorMetrics), group_state::CallError>, op_id: usize, fx: &mut BatchEffects) -> Vec<Row> {
+    match result {
+        Ok((out, m)) => {
+            fx.metrics.insert(op_id, m);
+            out
+        }
+        Err((condition, message)) => {
+            functions::raise(&condition, message);
+            Vec::new()
+        }
+    }
+}
+
 /// Runs `plan` over one batch, updating `states` (keyed by operator id).
 pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, OperatorState>, fx: &mut BatchEffects) -> Vec<Row> {
     match &plan.node {
@@ -295,16 +310,8 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
                 timeout: *timeout,
                 event_time_col: *event_time_col,
             };
-            match group_state::run_group_state(state, rows, &spec, late, evict, event_time_col.is_some(), functions::batch_timestamp_ms()) {
-                Ok((out, m)) => {
-                    fx.metrics.insert(*op_id, m);
-                    out
-                }
-                Err((condition, message)) => {
-                    functions::raise(&condition, message);
-                    Vec::new()
-                }
-            }
+            let result = group_state::run_group_state(state, rows, &spec, late, evict, event_time_col.is_some(), functions::batch_timestamp_ms());
+            python_operator_output(result, *op_id, fx)
         }
         Node::TransformWithState { input, keys, processor, time_mode, event_time_col, op_id, .. } => {
             let rows = execute(input, ctx, states, fx);
@@ -323,16 +330,8 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
             let input_schema: Vec<(String, crate::types::DataType)> = input.output.iter().map(|a| (a.name.clone(), a.data_type.clone())).collect();
             let output: Vec<(String, crate::types::DataType)> = plan.output.iter().map(|a| (a.name.clone(), a.data_type.clone())).collect();
             let spec = transform_with_state::TwsSpec { keys, processor, input: &input_schema, output: &output, time_mode: *time_mode, event_time_col: *event_time_col };
-            match transform_with_state::run_transform_with_state(state, rows, &spec, late, evict, event_time_col.is_some(), functions::batch_timestamp_ms()) {
-                Ok((out, m)) => {
-                    fx.metrics.insert(*op_id, m);
-                    out
-                }
-                Err((condition, message)) => {
-                    functions::raise(&condition, message);
-                    Vec::new()
-                }
-            }
+            let result = transform_with_state::run_transform_with_state(state, rows, &spec, late, evict, event_time_col.is_some(), functions::batch_timestamp_ms());
+            python_operator_output(result, *op_id, fx)
         }
         Node::Window { .. } => unreachable!("window functions are rejected on a stream by the checker and unsupported on a static table"),
         Node::CollectLimit { input, n } => {

@@ -17,7 +17,7 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use super::group_state::{frames_to_rows, python_failure, row_is_late, tuple_to_row, val_of, CallError, MAX_RECORDS_PER_BATCH};
+use super::group_state::{frames_to_rows, group_rows, python_failure, tuple_to_row, val_of, CallError, MAX_RECORDS_PER_BATCH};
 use super::OperatorMetrics;
 use crate::analysis::BoundExpr;
 use crate::pyfunc::interp::Frame;
@@ -329,17 +329,7 @@ pub fn run_transform_with_state(
     has_watermark: bool,
     batch_ts_ms: i64,
 ) -> Result<(Vec<Row>, OperatorMetrics), CallError> {
-    let mut dropped = 0u64;
-    let mut groups: BTreeMap<Row, Vec<Row>> = BTreeMap::new();
-    for row in input {
-        let t = spec.event_time_col.and_then(|c| row.get(c)).and_then(Value::event_time_us);
-        if row_is_late(as_timeout(spec.time_mode), t, late_ms) {
-            dropped += 1;
-            continue;
-        }
-        let key: Row = spec.keys.iter().map(|k| super::eval::eval(k, &row)).collect();
-        groups.entry(key).or_default().push(row);
-    }
+    let (groups, dropped) = group_rows(input, spec.keys, spec.event_time_col, as_timeout(spec.time_mode), late_ms);
     let session = Rc::new(RefCell::new(Session {
         store: std::mem::take(&mut state.store),
         vars: BTreeMap::new(),
