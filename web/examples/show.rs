@@ -56,7 +56,8 @@ fn main() {
     if let Some(e) = &v.error {
         println!("ERROR {} {:?} at {:?}: {}", e.kind, e.error_class, e.stage, e.message);
     }
-    for b in &v.batches {
+    let progress_jsons = session.progress_jsons();
+    for (b, progress_json) in v.batches.iter().zip(&progress_jsons) {
         let m: Vec<String> = b.metrics.iter().map(|m| format!("{}(tot {} upd {} rem {} drop {})", m.operator, m.total, m.updated, m.removed, m.dropped)).collect();
         println!(
             "b{} step {:?} {}in {} wm {} late {} -> {} rows {}",
@@ -73,7 +74,7 @@ fn main() {
             println!("      {}", r.join(" | "));
         }
         if progress {
-            println!("{}", b.progress_json);
+            println!("{progress_json}");
         }
     }
     println!("current wm {:?}; steps {}/{}; due {}", v.watermark, v.steps_done, v.steps_total, v.no_data_batch_due);

@@ -85,7 +85,7 @@ pub struct LabSession {
     /// when the text changes rather than by compiling it again for every view.
     delays: Vec<String>,
     /// `batches` as the batch list shows them, made once per batch as it runs (a step with
-    /// 10,000 rows in an earlier batch does not write them out again), without progress JSON.
+    /// 10,000 rows in an earlier batch does not write them out again).
     batch_views: Vec<std::sync::Arc<BatchView>>,
 }
 
@@ -282,17 +282,8 @@ impl LabSession {
             .unwrap_or_default();
     }
 
-    /// The cached batch views, the last one with its progress JSON.
-    fn batch_views_with_progress(&self) -> Vec<std::sync::Arc<BatchView>> {
-        let mut views = self.batch_views.clone();
-        if let (Some(last), Some((_, b))) = (views.last_mut(), self.batches.last()) {
-            *last = std::sync::Arc::new(BatchView { progress_json: b.progress.to_json(), ..(**last).clone() });
-        }
-        views
-    }
-
-    /// Every batch's `StreamingQueryProgress` as JSON, oldest first ([`LabView`] carries only
-    /// the last batch's: the page shows no other, and writing a hundred of them on every
+    /// Every batch's `StreamingQueryProgress` as JSON, oldest first ([`LabView::progress_json`]
+    /// is only the last batch's: the page shows no other, and writing a hundred of them on every
     /// slider step cost more than drawing them).
     pub fn progress_jsons(&self) -> Vec<String> {
         self.batches.iter().map(|(_, b)| b.progress.to_json()).collect()
@@ -312,7 +303,7 @@ impl LabSession {
             sources: self.sources(),
             pending: self.pending.iter().map(|(s, r)| (s.clone(), r.iter().map(|v| display_cell(v, day)).collect())).collect(),
             output_columns: output.iter().map(|a| format!("{}: {}", a.name, spark_type_name(&a.data_type))).collect(),
-            batches: self.batch_views_with_progress(),
+            batches: self.batch_views.clone(),
             state: self.query.as_ref().map(|q| state_tables(q, &self.evicted, day)).unwrap_or_default(),
             watermark: self.query.as_ref().filter(|_| has_watermark).map(|q| format_timestamp_us(q.current_watermark_ms() * 1000)),
             watermark_ms: self.query.as_ref().filter(|_| has_watermark).map(StreamingQuery::current_watermark_ms),
@@ -334,6 +325,7 @@ impl LabSession {
             plan: self.query.as_ref().map(|q| q.plan().to_string()),
             recovery: self.query.as_ref().map(|q| self.recovery_view(q, day)),
             processing_clock_ms: self.processing_clock_ms(),
+            progress_json: self.batches.last().map(|(_, b)| b.progress.to_json()),
         }
     }
 }

@@ -214,7 +214,7 @@ pub fn MetricsPanel() -> impl IntoView {
                     {(b.late_watermark_ms == 0).then(|| view! { " ("{lab.t("watermark.not_yet")}")" })}</p>
                 <details>
                     <summary>{lab.t("progress")}</summary>
-                    <pre class="json" data-testid="progress-json">{b.progress_json.clone()}</pre>
+                    <pre class="json" data-testid="progress-json">{lab.shown_with(|v| v.progress_json.clone()).unwrap_or_default()}</pre>
                 </details>
             })}
             <details>

@@ -88,9 +88,8 @@ pub fn display_time(us: i64, base_day_us: i64) -> String {
     display_cell(&Value::Timestamp(us), base_day_us)
 }
 
-/// One batch's result as the batch list shows it, cells on the scenario's `day`; its
-/// progress JSON only when `with_progress` (the page shows the last batch's).
-pub(super) fn batch_view(step: Option<usize>, b: &BatchResult, output: &[Attr], day: i64, with_progress: bool) -> BatchView {
+/// One batch's result as the batch list shows it, cells on the scenario's `day`.
+pub(super) fn batch_view(step: Option<usize>, b: &BatchResult, output: &[Attr], day: i64) -> BatchView {
     BatchView {
         id: b.batch_id,
         step,
@@ -107,7 +106,6 @@ pub(super) fn batch_view(step: Option<usize>, b: &BatchResult, output: &[Attr], 
             .iter()
             .map(MetricView::of)
             .collect(),
-        progress_json: if with_progress { b.progress.to_json() } else { String::new() },
     }
 }
 

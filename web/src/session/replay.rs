@@ -218,7 +218,7 @@ impl LabSession {
                     self.pending.clear();
                 }
                 let (output, day) = (q.plan().output.clone(), self.base_day_us());
-                self.batch_views.extend(results.iter().map(|b| std::sync::Arc::new(batch_view(step, b, &output, day, false))));
+                self.batch_views.extend(results.iter().map(|b| std::sync::Arc::new(batch_view(step, b, &output, day))));
                 self.batches.extend(results.into_iter().map(|b| (step, b)));
             }
         }

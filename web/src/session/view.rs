@@ -126,9 +126,6 @@ pub struct BatchView {
     /// Emitted rows in the corpus JSON format (`data-json`).
     pub rows_json: Vec<String>,
     pub metrics: Vec<MetricView>,
-    /// `StreamingQueryProgress` as JSON; only for the view's last batch (empty for the others:
-    /// [`crate::session::LabSession::progress_jsons`] has them all).
-    pub progress_json: String,
 }
 
 /// Whether a state row will be closed by the next batch.
@@ -194,4 +191,7 @@ pub struct LabView {
     /// The processing-time clock (ms) when the query's state function uses
     /// `ProcessingTimeTimeout`.
     pub processing_clock_ms: Option<i64>,
+    /// The last batch's `StreamingQueryProgress` as JSON (the metrics panel's; every batch's:
+    /// [`crate::session::LabSession::progress_jsons`]).
+    pub progress_json: Option<String>,
 }
