@@ -647,6 +647,26 @@ async function main() {
       await lab.page.waitForFunction(() => !document.querySelector('[data-testid="query-error"]'));
     });
 
+    // A processing-time timeout on the lab's clock (web/tests/session.rs works the times out).
+    await check('the device-silence preset alerts on the processing-time clock; Wait then Trigger alerts the last device, in English and Korean', async () => {
+      await lab.selectPreset('device-silence-alert');
+      const n = await lab.waitForFreshScenario();
+      await lab.runAllSteps(n + 1);
+      assert(!(await lab.hasQueryError()), `query-error: ${await lab.text('query-error').catch(() => '')}`);
+      const alerts = async () => (await lab.emittedRows()).map(({ row }) => `${row.device_id}:${row.readings}`).sort();
+      assert(JSON.stringify(await alerts()) === JSON.stringify(['d2:2', 'd3:1']), `alerts ${JSON.stringify(await alerts())}`);
+      assert((await lab.text('processing-clock-time')) === '0:00:07', `clock ${await lab.text('processing-clock-time')}`);
+      await lab.el('wait-10s').click();
+      await lab.page.waitForFunction(() => document.querySelector('[data-testid="processing-clock-time"]')?.textContent === '0:00:17');
+      await lab.el('trigger-batch').click();
+      await lab.page.waitForFunction(() => document.querySelectorAll('[data-testid="emitted-row"]').length === 3);
+      assert(JSON.stringify(await alerts()) === JSON.stringify(['d1:7', 'd2:2', 'd3:1']), `alerts after the wait ${JSON.stringify(await alerts())}`);
+      await lab.screenshot(path.join(outDir, 'device-silence-en.png'));
+      await lab.toggleLang('ko');
+      await lab.screenshot(path.join(outDir, 'device-silence-ko.png'));
+      await lab.toggleLang('en');
+    });
+
     await check('a state function that never ends, or raises, shows its line and the lab keeps working', async () => {
       await lab.selectPreset('apply-in-pandas-count');
       await lab.waitForFreshScenario();

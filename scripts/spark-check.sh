@@ -34,4 +34,4 @@ mkdir -p "$out/scripts" "$out/recorded"
 cargo run --offline --locked -q -p streamlab-engine --example export -- --all assets/scenarios -o "$out/scripts" >/dev/null
 PYSPARK_PYTHON="$STREAMLAB_ROOT/$venv/bin/python" "$venv/bin/python" scripts/spark_check.py "$out/scripts" "$out/recorded"
 STREAMLAB_CONFORMANCE_DIR="$STREAMLAB_ROOT/$out/recorded" cargo test --offline --locked -q -p streamlab-engine --test conformance
-echo "spark-check: every preset's exported script ran on Spark 4.3.0 and matched the engine, in $((SECONDS - t0))s"
+echo "spark-check: every preset's exported script ran on Spark 4.3.0 and matched the engine (but those on the wall clock, named above), in $((SECONDS - t0))s"

@@ -9,10 +9,19 @@ runner (scripts/spark-check.sh). One line per script; exit 1 if a script could n
 """
 import io
 import os
+import re
 import runpy
 import sys
 import time
 import traceback
+
+
+def uses_wall_clock(scenario):
+    """True if the query's state function times out on processing time (applyInPandasWithState
+    with ProcessingTimeTimeout, or transformWithState with timeMode ProcessingTime): Spark then
+    runs a batch on every trigger and fires timeouts by its wall clock."""
+    text = (scenario.get("prelude") or "") + scenario["query"]
+    return "ProcessingTimeTimeout" in text or re.search(r"""timeMode\s*=\s*['"]ProcessingTime['"]""", text) is not None
 
 
 def main(argv):
@@ -39,6 +48,10 @@ def main(argv):
         log = io.StringIO()
         try:
             module = runpy.run_path(path, run_name="streamlab_export")
+            if uses_wall_clock(module["SCENARIO"]):
+                print("%-32s not compared with Spark: its timeouts follow Spark's wall clock, which the lab "
+                      "replaces with one second per action, so the batches cannot match one for one" % name, flush=True)
+                continue
             expected = module["run"](spark=spark, record=os.path.join(out, name + ".json"), out=log)
             err = expected["error"]
             status = "Spark error %s %s" % (err["stage"], err.get("cause_error_class") or err["error_class"]) if err else "ok"

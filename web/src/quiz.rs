@@ -82,6 +82,7 @@ const PRESETS: &[(&str, &str)] = &[
     ("tumbling-start-time", include_str!("../../assets/scenarios/tumbling-start-time.json")),
     ("apply-in-pandas-count", include_str!("../../assets/scenarios/apply-in-pandas-count.json")),
     ("apply-in-pandas-session", include_str!("../../assets/scenarios/apply-in-pandas-session.json")),
+    ("device-silence-alert", include_str!("../../assets/scenarios/device-silence-alert.json")),
     ("apply-in-pandas-mode-error", include_str!("../../assets/scenarios/apply-in-pandas-mode-error.json")),
     ("transform-with-state-session", include_str!("../../assets/scenarios/transform-with-state-session.json")),
 ];

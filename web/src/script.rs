@@ -23,6 +23,7 @@
 //! | `query: <text>` | replace the query text |
 //! | `push: <source> col=value, col=value` | add one event (times as `09:30` on the scenario's day) |
 //! | `advance: <source> <time>` | add an event at that time (other columns copied) and run until idle |
+//! | `wait: <ms>` | processing time passes (the clock's "Wait" buttons), no batch |
 
 use std::collections::BTreeMap;
 
@@ -50,6 +51,8 @@ pub enum LabAction {
     Query(String),
     Push { source: String, fields: BTreeMap<String, String> },
     Advance { source: String, time: String },
+    /// Processing time passes, ms (the clock's "Wait" buttons).
+    Wait(i64),
 }
 
 impl LabAction {
@@ -111,6 +114,7 @@ impl LabAction {
                 let (source, time) = need("a source and a time")?.split_once(' ').ok_or("'advance' needs '<source> <time>'")?;
                 Ok(LabAction::Advance { source: source.to_string(), time: time.trim().to_string() })
             }
+            "wait" => need("a time in ms")?.parse::<i64>().map(LabAction::Wait).map_err(|_| format!("'wait' needs whole milliseconds, got '{arg}'")),
             other => Err(format!("unknown lab action '{other}'")),
         }
     }
@@ -155,6 +159,7 @@ pub fn apply(session: &mut LabSession, action: &LabAction) -> Result<(), String>
             session.push_event(source, fields)?;
         }
         LabAction::Advance { source, time } => session.advance_with_event(source, time)?,
+        LabAction::Wait(ms) => session.wait(*ms)?,
     }
     Ok(())
 }

@@ -76,9 +76,11 @@ pub struct LabSession {
     checkpoint_set: bool,
     /// The current run's checkpoint is temporary: the next start does not reuse it.
     temporary: bool,
-    /// Processing time added by [`Action::Wait`] so far, ms (the clock is 1 s per action plus
-    /// this).
+    /// Processing time added by [`Action::Wait`] so far, ms, and the batch-running actions
+    /// (trigger, run, crash) replayed so far: the clock is 1 s per such action plus the time
+    /// waited ([`LabSession::clock_now`]).
     waited_ms: i64,
+    runs: i64,
     /// Replay stops once this batch id has run ([`LabSession::view_as_of`]).
     stop_after: Option<u64>,
     /// Each `withWatermark` delay as written in the query text (`LabView::delays`), found
@@ -111,6 +113,7 @@ impl LabSession {
             trigger: None,
             events: Vec::new(),
             waited_ms: 0,
+            runs: 0,
             checkpoint_set: true,
             temporary: false,
             stop_after: None,
@@ -233,7 +236,15 @@ impl LabSession {
     /// `ProcessingTimeTimeout`.
     pub fn processing_clock_ms(&self) -> Option<i64> {
         let q = self.query.as_ref()?;
-        q.uses_processing_time_timeout().then(|| q.clock_ms().max((self.actions.len() as i64).saturating_mul(1000).saturating_add(self.waited_ms)))
+        q.uses_processing_time_timeout().then(|| q.clock_ms().max(self.clock_now()))
+    }
+
+    /// The lab's processing-time clock (ms) for the next trigger: each trigger (a step's run,
+    /// a single trigger, a crash) runs one second after the one before, the first at 0, and
+    /// "Wait" adds its time. Adding events takes no time. So step k of a scenario runs at k s,
+    /// as in the plain run (`scenario::run`), and "Wait 10 s" moves the clock by exactly 10 s.
+    fn clock_now(&self) -> i64 {
+        self.runs.saturating_mul(1000).saturating_add(self.waited_ms)
     }
 
     /// Forgets every action and starts the scenario again.

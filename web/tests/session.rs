@@ -340,3 +340,38 @@ fn the_query_texts_own_sink_wins_over_the_picker_and_the_view_says_so() {
     let e = s.view().error.expect("kafka needs a checkpoint location");
     assert_eq!(e.error_class.as_deref(), Some("_LEGACY_ERROR_TEMP_1298"));
 }
+
+/// The device-silence preset on the lab's clock: each trigger one second after the one before,
+/// so step k's batch runs at k s (as in `scenario::run`). Each reading sets its device's timeout
+/// to that batch's clock + 3 s; a key times out in the first batch whose clock is strictly past
+/// it (Spark's `timeoutTimestamp < batchTimestampMs`, spec §9.1):
+/// - d2 reads last in step 1 (1 s, timeout 4 s): step 4 runs at exactly 4 s and does not fire
+///   it; step 5 (5 s) does, alerting d2 (2 readings, max temp 30.4);
+/// - d3 reads once in step 2 (2 s, timeout 5 s): alert in step 6's batch (6 s);
+/// - d1 reads in every step, 1 s apart, so it never times out while the steps run; its last
+///   reading (step 6, 6 s) sets 9 s. After 7 triggers the clock is 7 s; waiting 10 s makes it
+///   17 s, and the trigger then runs a batch without data that alerts d1 (7 readings, 22.3).
+#[test]
+fn the_device_silence_preset_alerts_on_the_processing_time_clock() {
+    let mut s = LabSession::from_scenario(streamlab_web::quiz::preset("device-silence-alert").expect("preset"));
+    assert_eq!(s.processing_clock_ms(), Some(0));
+    while s.run_step() {}
+    let v = s.view();
+    assert!(v.error.is_none(), "{:?}", v.error);
+    let alerts = |v: &streamlab_web::session::LabView| -> Vec<(Option<usize>, Vec<String>)> {
+        v.batches.iter().flat_map(|b| b.rows.iter().map(move |r| (b.step, r.clone()))).collect()
+    };
+    let row = |d: &str, n: &str, t: &str| vec![d.to_string(), "silent".to_string(), n.to_string(), t.to_string()];
+    assert_eq!(alerts(&v), vec![(Some(5), row("d2", "2", "30.4")), (Some(6), row("d3", "1", "18.2"))]);
+    // Seven batches, one per step: no batch runs between steps on the lab's clock.
+    assert_eq!(v.batches.len(), 7);
+    assert_eq!(s.processing_clock_ms(), Some(7_000));
+    s.wait(10_000).expect("a positive wait");
+    assert_eq!(s.processing_clock_ms(), Some(17_000));
+    s.trigger();
+    let v = s.view();
+    let last = v.batches.last().expect("a batch");
+    assert_eq!((last.input_rows, last.rows.clone()), (0, vec![row("d1", "7", "22.3")]));
+    // Every device has timed out and removed its state.
+    assert_eq!(last.metrics[0].total, 0);
+}

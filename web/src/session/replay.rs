@@ -96,6 +96,7 @@ impl LabSession {
         self.query = None;
         self.events.clear();
         self.waited_ms = 0;
+        self.runs = 0;
         self.query_text = self.base_text.clone();
         // The picker's sink applies only when the text names none; the start checks (sink,
         // output mode, checkpoint location) all run in the engine's `check_start`.
@@ -188,8 +189,10 @@ impl LabSession {
                 self.crash = None;
             }
             Action::Trigger | Action::RunAll | Action::Crash(_) => {
+                let clock = self.clock_now();
                 let Some(q) = &mut self.query else { return };
-                q.set_clock_ms((index as i64).saturating_mul(1000).saturating_add(self.waited_ms));
+                self.runs += 1;
+                q.set_clock_ms(clock);
                 let before = state_keys(q);
                 let was_active = q.is_active();
                 let results: Vec<BatchResult> = match action {
