@@ -290,7 +290,12 @@ fn mark_from_explanation(r: &RowExplanation, src: &SourceInfo, band: usize, slot
     Mark {
         band: Some(band),
         slot,
-        event_time_us: r.event_time_us,
+        // Without a watermark the engine traces no event time; the source's time column
+        // still places the row on the axis (as it does for a batch without a trace).
+        event_time_us: r.event_time_us.or_else(|| match src.time_index.and_then(|i| r.row.get(i)) {
+            Some(Value::Timestamp(t)) => Some(*t),
+            _ => None,
+        }),
         cells: src.columns.iter().cloned().zip(r.row.iter().map(|v| display_cell(v, day_us))).collect(),
         kind: Some(r.kind()),
         fates: r.fates.clone(),

@@ -365,6 +365,13 @@ fn the_device_silence_preset_alerts_on_the_processing_time_clock() {
     assert_eq!(alerts(&v), vec![(Some(5), row("d2", "2", "30.4")), (Some(6), row("d3", "1", "18.2"))]);
     // Seven batches, one per step: no batch runs between steps on the lab's clock.
     assert_eq!(v.batches.len(), 7);
+    // Without a watermark the picture still places each reading at its event time: 10
+    // readings, the first (r1) at 2026-03-02T09:00:00Z = 1772442000 s.
+    let p = s.picture();
+    let times: Vec<Option<i64>> = p.lanes[0].marks.iter().map(|m| m.event_time_us).collect();
+    assert_eq!(times.len(), 10);
+    assert_eq!(times[0], Some(1_772_442_000_000_000));
+    assert!(times.iter().all(Option::is_some), "{times:?}");
     assert_eq!(s.processing_clock_ms(), Some(7_000));
     s.wait(10_000).expect("a positive wait");
     assert_eq!(s.processing_clock_ms(), Some(17_000));
