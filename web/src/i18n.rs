@@ -95,7 +95,7 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("status.nowm", "kept forever (no event-time key)", "영원히 유지 (이벤트 시간 키 없음)"),
     ("picture.help.summary", "How to read the picture", "그림 읽는 법"),
     ("clock.title", "Processing-time clock", "처리 시간 시계"),
-    ("clock.help", "(the lab's clock, where Spark reads the wall clock: each trigger runs one second after the one before, adding events takes no time, and Wait moves the clock on by its time; a ProcessingTimeTimeout fires in the first batch whose clock is strictly past the timeout, so wait, then trigger)", "(Spark라면 실제 시계를 읽는 자리의 실습 시계: 트리거마다 앞의 트리거보다 1초 뒤에 실행되고, 이벤트 추가에는 시간이 들지 않으며, 기다리기는 그 시간만큼 시계를 움직입니다. ProcessingTimeTimeout은 시계가 타임아웃을 엄격히 넘은 첫 배치에서 발생하므로, 기다린 뒤 트리거하세요)"),
+    ("clock.help", "is when the next trigger runs. This is the lab's clock, where Spark reads the wall clock: each trigger runs one second after the one before, adding events takes no time, and Wait moves the clock on by its time. A ProcessingTimeTimeout fires in the first batch whose clock is strictly past the timeout, so wait, then press “Trigger one batch”.", "에 다음 트리거가 실행됩니다. Spark라면 실제 시계를 읽는 자리의 실습 시계입니다. 트리거마다 앞의 트리거보다 1초 뒤에 실행되고, 이벤트 추가에는 시간이 들지 않으며, 기다리기는 그 시간만큼 시계를 움직입니다. ProcessingTimeTimeout은 시계가 타임아웃을 엄격히 넘은 첫 배치에서 발생하므로, 기다린 뒤 “배치 하나 실행”을 누르세요."),
     ("clock.wait10s", "Wait 10 s", "10초 기다리기"),
     ("clock.wait1m", "Wait 1 min", "1분 기다리기"),
     ("status.notimeout", "kept until the function removes it (no timeout set)", "함수가 지울 때까지 유지 (타임아웃 없음)"),
