@@ -50,7 +50,7 @@ def main(argv):
             module = runpy.run_path(path, run_name="streamlab_export")
             if uses_wall_clock(module["SCENARIO"]):
                 print("%-32s not compared with Spark: its timeouts follow Spark's wall clock, which the lab "
-                      "replaces with one second per action, so the batches cannot match one for one" % name, flush=True)
+                      "replaces with one second per trigger, so the batches cannot match one for one" % name, flush=True)
                 continue
             expected = module["run"](spark=spark, record=os.path.join(out, name + ".json"), out=log)
             err = expected["error"]

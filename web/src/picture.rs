@@ -156,10 +156,6 @@ pub fn build(sources: &[SourceInfo], batches: &[BatchInput], pending: &[(String,
         .collect();
     let lane_of = |name: &str| sources.iter().position(|s| s.name == name);
     let cells_of = |src: &SourceInfo, row: &Row| -> Vec<(String, String)> { src.columns.iter().cloned().zip(row.iter().map(|v| display_cell(v, day_us))).collect() };
-    let time_of = |src: &SourceInfo, row: &Row| src.time_index.and_then(|i| match row.get(i) {
-        Some(Value::Timestamp(t)) => Some(*t),
-        _ => None,
-    });
     for (bi, b) in batches.iter().enumerate() {
         let mut slots = vec![0usize; lanes.len()];
         let mut updated: Vec<(usize, i64, i64, String)> = Vec::new();
@@ -185,7 +181,7 @@ pub fn build(sources: &[SourceInfo], batches: &[BatchInput], pending: &[(String,
                         lanes[li].marks.push(Mark {
                             band: Some(bi),
                             slot: slots[li],
-                            event_time_us: time_of(src, row),
+                            event_time_us: row_time(src, row),
                             cells: cells_of(src, row),
                             kind: Some(FateKind::Kept),
                             fates: Vec::new(),
@@ -219,7 +215,7 @@ pub fn build(sources: &[SourceInfo], batches: &[BatchInput], pending: &[(String,
         lanes[li].marks.push(Mark {
             band: None,
             slot: pending_slots[li],
-            event_time_us: time_of(src, row),
+            event_time_us: row_time(src, row),
             cells: cells_of(src, row),
             kind: None,
             fates: Vec::new(),
@@ -282,6 +278,14 @@ pub fn build(sources: &[SourceInfo], batches: &[BatchInput], pending: &[(String,
     Picture { has_pending: !pending.is_empty(), bands, lanes, next_watermark_ms, day_us, key_columns: KeyColumns::new() }
 }
 
+/// The row's event time (µs) in its source's time column, if it has one and it is set.
+fn row_time(src: &SourceInfo, row: &Row) -> Option<i64> {
+    match src.time_index.and_then(|i| row.get(i)) {
+        Some(Value::Timestamp(t)) => Some(*t),
+        _ => None,
+    }
+}
+
 fn mark_from_explanation(r: &RowExplanation, src: &SourceInfo, band: usize, slot: usize, bands: &[Band], day_us: i64) -> Mark {
     let late_band = r.fates.iter().find_map(|f| match f {
         RowFate::Late { watermark_ms, .. } => bands.iter().position(|b| b.watermark_ms == Some(*watermark_ms)),
@@ -292,10 +296,7 @@ fn mark_from_explanation(r: &RowExplanation, src: &SourceInfo, band: usize, slot
         slot,
         // Without a watermark the engine traces no event time; the source's time column
         // still places the row on the axis (as it does for a batch without a trace).
-        event_time_us: r.event_time_us.or_else(|| match src.time_index.and_then(|i| r.row.get(i)) {
-            Some(Value::Timestamp(t)) => Some(*t),
-            _ => None,
-        }),
+        event_time_us: r.event_time_us.or_else(|| row_time(src, &r.row)),
         cells: src.columns.iter().cloned().zip(r.row.iter().map(|v| display_cell(v, day_us))).collect(),
         kind: Some(r.kind()),
         fates: r.fates.clone(),

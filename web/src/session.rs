@@ -76,10 +76,10 @@ pub struct LabSession {
     checkpoint_set: bool,
     /// The current run's checkpoint is temporary: the next start does not reuse it.
     temporary: bool,
-    /// Processing time added by [`Action::Wait`] so far, ms, and the batch-running actions
-    /// (trigger, run, crash) replayed so far: the clock is 1 s per such action plus the time
-    /// waited ([`LabSession::clock_now`]).
+    /// Processing time added by [`Action::Wait`] so far, ms ([`LabSession::clock_now`]).
     waited_ms: i64,
+    /// Batch-running actions (trigger, run, crash) replayed so far: one second each on the
+    /// clock ([`LabSession::clock_now`]).
     runs: i64,
     /// Replay stops once this batch id has run ([`LabSession::view_as_of`]).
     stop_after: Option<u64>,
@@ -244,7 +244,7 @@ impl LabSession {
     /// "Wait" adds its time. Adding events takes no time. So step k of a scenario runs at k s,
     /// as in the plain run (`scenario::run`), and "Wait 10 s" moves the clock by exactly 10 s.
     fn clock_now(&self) -> i64 {
-        self.runs.saturating_mul(1000).saturating_add(self.waited_ms)
+        self.runs.saturating_mul(streamlab_engine::types::time::MILLIS_PER_SECOND).saturating_add(self.waited_ms)
     }
 
     /// Forgets every action and starts the scenario again.

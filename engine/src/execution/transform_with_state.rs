@@ -147,10 +147,9 @@ impl ProcessorBackend for Session {
         // TTL runs on processing time: Spark refuses it in any other time mode
         // (`tws-ttl-in-none-mode-error`, `tws-ttl-in-event-time-mode-error`).
         if ttl_ms.is_some() && self.time_mode != TimeMode::ProcessingTime {
-            let mode = if self.time_mode == TimeMode::EventTime { "EventTime" } else { "NoTime" };
             return Err(err(
                 "STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL",
-                format!("Cannot use TTL for state={name} in timeMode={mode}, use TimeMode.ProcessingTime() instead."),
+                format!("Cannot use TTL for state={name} in timeMode={}, use TimeMode.ProcessingTime() instead.", self.time_mode.name()),
             ));
         }
         if ttl_ms.is_some() {
