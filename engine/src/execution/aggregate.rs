@@ -214,16 +214,20 @@ impl AggBuffer {
 
 /// Feeds one input row to `buf`, the buffer of `agg`.
 pub fn feed(buf: &mut AggBuffer, agg: &BoundAgg, row: &Row) {
+    feed_values(buf, agg, agg.arg.as_ref().map(|a| eval(a, row)), agg.by.as_ref().map(|b| eval(b, row)));
+}
+
+/// Feeds one input row to `buf` given the row's value of `agg`'s argument (`None` for
+/// `count(*)`) and of its ordering (`max_by`/`min_by`): what [`feed`] does after evaluating
+/// them, for a caller that read them from columns.
+pub fn feed_values(buf: &mut AggBuffer, agg: &BoundAgg, arg: Option<Value>, by: Option<Value>) {
     if agg.func == AggFunc::CountIf {
         // Only rows whose condition is TRUE count.
-        let v = agg.arg.as_ref().map(|a| eval(a, row)).filter(|v| matches!(v, Value::Bool(true)));
+        let v = arg.filter(|v| matches!(v, Value::Bool(true)));
         buf.update(Some(v.unwrap_or(Value::Null)));
         return;
     }
-    match &agg.by {
-        Some(by) => buf.update_by(agg.arg.as_ref().map(|a| eval(a, row)), Some(eval(by, row))),
-        None => buf.update_by(agg.arg.as_ref().map(|a| eval(a, row)), None),
-    }
+    buf.update_by(arg, by);
 }
 
 fn add(acc: Option<Value>, v: &Value) -> Value {
@@ -264,25 +268,10 @@ pub struct AggregateOutput {
     pub metrics: OperatorMetrics,
 }
 
-/// Runs one batch of a streaming aggregation. `input` hands every input row to the given
-/// function (so a window expansion below can feed rows without materializing them).
-///
-/// `event_time_key` is the grouping column carrying the watermark tag; lateness is judged
-/// against `wm_for_late_events_ms` and eviction against `wm_for_eviction_ms` (spec §2.4), on the window end for
-/// window keys. Complete mode ignores the watermark (spec §5.2).
-#[allow(clippy::too_many_arguments)]
-pub fn run_aggregate(
-    state: &mut AggregateState,
-    input: &mut dyn FnMut(&mut dyn FnMut(&Row)),
-    keys: &[BoundExpr],
-    aggs: &[BoundAgg],
-    event_time_key: Option<usize>,
-    mode: OutputMode,
-    wm_for_late_events_ms: WatermarkMs,
-    wm_for_eviction_ms: WatermarkMs,
-) -> AggregateOutput {
-    // Partial aggregation: one buffer set per key in this batch (Spark's partial agg + shuffle).
-    // A hash map for speed; the keys are sorted below so the state sees them in order.
+/// One batch's partial aggregation (Spark's partial aggregate and shuffle): one buffer set per
+/// grouping key in the batch, in no particular order. `input` hands every input row to the
+/// given function (so a window expansion below can feed rows without materializing them).
+pub fn partial_aggregate(input: &mut dyn FnMut(&mut dyn FnMut(&Row)), keys: &[BoundExpr], aggs: &[BoundAgg]) -> Vec<(Row, Vec<AggBuffer>)> {
     let mut partial: HashMap<Row, Vec<AggBuffer>> = HashMap::default();
     // One key buffer reused for every row: a key is copied only when it is new.
     let mut key: Row = Vec::with_capacity(keys.len());
@@ -297,7 +286,25 @@ pub fn run_aggregate(
             feed(buf, agg, row);
         }
     });
-    let mut partial: Vec<(Row, Vec<AggBuffer>)> = partial.into_iter().collect();
+    partial.into_iter().collect()
+}
+
+/// Runs one batch of a streaming aggregation over its partial aggregation `partial` (from
+/// [`partial_aggregate`] or the columnar path, [`super::columnar`]): the keys are merged into
+/// the state in key order, then the output mode's rows are emitted.
+///
+/// `event_time_key` is the grouping column carrying the watermark tag; lateness is judged
+/// against `wm_for_late_events_ms` and eviction against `wm_for_eviction_ms` (spec §2.4), on the window end for
+/// window keys. Complete mode ignores the watermark (spec §5.2).
+pub fn run_aggregate(
+    state: &mut AggregateState,
+    mut partial: Vec<(Row, Vec<AggBuffer>)>,
+    event_time_key: Option<usize>,
+    mode: OutputMode,
+    wm_for_late_events_ms: WatermarkMs,
+    wm_for_eviction_ms: WatermarkMs,
+) -> AggregateOutput {
+    // The state sees the keys in order (a hash map gathered them).
     partial.sort_by(|a, b| a.0.cmp(&b.0));
     let watermarked = watermarked_key(event_time_key, mode);
     let is_past = |key: &Row, wm: WatermarkMs| key_is_past(key, watermarked, wm);

@@ -249,9 +249,9 @@ pub fn trace(plan: &Plan, ctx: &BatchContext, states: &BTreeMap<usize, OperatorS
     let inputs = ctx.inputs.borrow();
     let mut bases = Vec::with_capacity(inputs.len());
     let mut total = 0;
-    for (_, rows) in inputs.iter() {
+    for input in inputs.iter() {
         bases.push(total);
-        total += rows.len();
+        total += input.num_rows();
     }
     drop(inputs);
     let names = plan.stateful_operators().into_iter().map(|(id, n)| (id, n.to_string())).collect();
@@ -338,9 +338,9 @@ impl Tracer<'_> {
     fn run(&mut self, plan: &Plan) -> Vec<Traced> {
         match &plan.node {
             Node::Source { index, .. } => {
-                let inputs = self.ctx.inputs.borrow();
+                let mut inputs = self.ctx.inputs.borrow_mut();
                 let base = self.bases.get(*index).copied().unwrap_or(0);
-                inputs.get(*index).map(|(_, rows)| rows.iter().enumerate().map(|(k, r)| (Some(base + k), r.clone())).collect()).unwrap_or_default()
+                inputs.get_mut(*index).map(|input| input.rows().iter().enumerate().map(|(k, r)| (Some(base + k), r.clone())).collect()).unwrap_or_default()
             }
             Node::Static { rows, .. } => rows.iter().map(|r| (None, r.clone())).collect(),
             Node::Project { input, exprs } => self.run(input).into_iter().map(|(o, r)| (o, exprs.iter().map(|e| eval(e, &r)).collect())).collect(),

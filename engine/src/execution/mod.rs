@@ -7,6 +7,7 @@
 //! inline in [`execute`].
 
 pub mod aggregate;
+pub mod columnar;
 pub mod dedup;
 pub mod eval;
 pub mod explain;
@@ -27,6 +28,7 @@ pub mod window;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+use arrow_array::RecordBatch;
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::analysis::{Node, Plan};
@@ -60,9 +62,9 @@ pub enum OperatorState {
 
 /// Everything one batch needs besides the plan.
 pub struct BatchContext {
-    /// New rows per source index, with how many plan leaves still read each: the last
-    /// reader takes the rows instead of copying them.
-    pub inputs: std::cell::RefCell<Vec<(usize, Vec<Row>)>>,
+    /// This batch's new data per source index ([`SourceInput`]): Arrow blocks, decoded into
+    /// rows only when an operator reads them row by row.
+    pub inputs: std::cell::RefCell<Vec<SourceInput>>,
     pub mode: OutputMode,
     /// The global watermark for dropping late rows: wm(N-1) (spec §2.4; Spark's
     /// `eventTimeWatermarkForLateEvents`).
@@ -78,6 +80,38 @@ pub struct BatchContext {
     pub rocksdb_state_store: bool,
 }
 
+/// One source's new data in a batch: its Arrow blocks in offset order, and its rows once a
+/// row-wise reader asked for them (decoded once, only the `used` columns).
+#[derive(Debug)]
+pub struct SourceInput {
+    /// Plan leaves that still read this source.
+    pub readers: usize,
+    pub blocks: Vec<RecordBatch>,
+    /// The columns some operator reads (`None`: all).
+    pub used: Option<Vec<bool>>,
+    rows: Option<Vec<Row>>,
+}
+
+impl SourceInput {
+    /// The number of rows, decoded or not.
+    pub fn num_rows(&self) -> usize {
+        self.blocks.iter().map(RecordBatch::num_rows).sum()
+    }
+
+    /// The rows, decoding the blocks on first use.
+    pub fn rows(&mut self) -> &[Row] {
+        self.decode();
+        self.rows.as_deref().unwrap_or_default()
+    }
+
+    fn decode(&mut self) {
+        if self.rows.is_none() {
+            let used = self.used.as_deref();
+            self.rows = Some(self.blocks.iter().flat_map(|b| crate::types::arrow::batch_to_rows_pruned(b, used)).collect());
+        }
+    }
+}
+
 /// What a batch produced besides output rows.
 #[derive(Debug, Default)]
 pub struct BatchEffects {
@@ -88,8 +122,9 @@ pub struct BatchEffects {
 }
 
 impl BatchContext {
-    /// A context for `plan` over `inputs` (rows per source index).
-    pub fn new(plan: &Plan, inputs: Vec<Vec<Row>>, mode: OutputMode, wm_for_late_events_ms: WatermarkMs, wm_for_eviction_ms: WatermarkMs) -> BatchContext {
+    /// A context for `plan` over `inputs`: per source index, its new Arrow blocks and which
+    /// of its columns some operator reads (`None`: all; the others decode as NULL).
+    pub fn new(plan: &Plan, inputs: Vec<(Vec<RecordBatch>, Option<Vec<bool>>)>, mode: OutputMode, wm_for_late_events_ms: WatermarkMs, wm_for_eviction_ms: WatermarkMs) -> BatchContext {
         let mut readers = vec![0usize; inputs.len()];
         plan.walk(&mut |p| {
             if let Node::Source { index, .. } = &p.node {
@@ -98,8 +133,32 @@ impl BatchContext {
                 }
             }
         });
-        let inputs = readers.into_iter().zip(inputs).collect();
+        let inputs = readers.into_iter().zip(inputs).map(|(readers, (blocks, used))| SourceInput { readers, blocks, used, rows: None }).collect();
         BatchContext { inputs: std::cell::RefCell::new(inputs), mode, wm_for_late_events_ms, wm_for_eviction_ms, op_watermarks: BTreeMap::new(), rocksdb_state_store: true }
+    }
+
+    /// Source `index`'s rows for one plan leaf that reads them row by row: the last reader
+    /// takes them, earlier ones get a copy. Empty for an unknown index.
+    pub fn take_rows(&self, index: usize) -> Vec<Row> {
+        let mut inputs = self.inputs.borrow_mut();
+        let Some(input) = inputs.get_mut(index) else { return Vec::new() };
+        input.decode();
+        let rows = input.rows.as_mut().expect("decoded above");
+        if input.readers <= 1 {
+            input.readers = 0;
+            std::mem::take(rows)
+        } else {
+            input.readers -= 1;
+            rows.clone()
+        }
+    }
+
+    /// One plan leaf over source `index` read its blocks as columns (the columnar path): the
+    /// source has one reader fewer, so the last row-wise reader takes its rows.
+    pub fn release(&self, index: usize) {
+        if let Some(input) = self.inputs.borrow_mut().get_mut(index) {
+            input.readers = input.readers.saturating_sub(1);
+        }
     }
 
     /// The (late, eviction) watermarks of stateful operator `op_id`.
@@ -126,17 +185,7 @@ fn python_operator_output(result: Result<(Vec<Row>, OperatorMetrics), group_stat
 /// Runs `plan` over one batch, updating `states` (keyed by operator id).
 pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, OperatorState>, fx: &mut BatchEffects) -> Vec<Row> {
     match &plan.node {
-        Node::Source { index, .. } => {
-            let mut inputs = ctx.inputs.borrow_mut();
-            match inputs.get_mut(*index) {
-                Some((readers, rows)) if *readers <= 1 => std::mem::take(rows),
-                Some((readers, rows)) => {
-                    *readers -= 1;
-                    rows.clone()
-                }
-                None => Vec::new(),
-            }
-        }
+        Node::Source { index, .. } => ctx.take_rows(*index),
         Node::Static { rows, .. } => Rc::clone(rows).as_ref().clone(),
         Node::Project { input, exprs } => execute(input, ctx, states, fx)
             .iter()
@@ -228,6 +277,17 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
             out
         }
         Node::Aggregate { input, keys, aggs, event_time_key, session: None, op_id } => {
+            let (late, evict) = ctx.watermarks(*op_id);
+            if let Some(partial) = columnar::partial_aggregate(input, keys, aggs, ctx, fx) {
+                let OperatorState::Aggregate(state) =
+                    states.entry(*op_id).or_insert_with(|| OperatorState::Aggregate(AggregateState::default()))
+                else {
+                    unreachable!("operator {op_id} is an aggregation")
+                };
+                let out = aggregate::run_aggregate(state, partial, *event_time_key, ctx.mode, late, evict);
+                fx.metrics.insert(*op_id, out.metrics);
+                return out.rows;
+            }
             // A window expansion right below is fused in: each (row, window) pair is fed to
             // the aggregation through one reused row instead of a new row per window.
             let (rows, window) = match &input.node {
@@ -266,8 +326,8 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
             else {
                 unreachable!("operator {op_id} is an aggregation")
             };
-            let (late, evict) = ctx.watermarks(*op_id);
-            let out = aggregate::run_aggregate(state, &mut feed, keys, aggs, *event_time_key, ctx.mode, late, evict);
+            let partial = aggregate::partial_aggregate(&mut feed, keys, aggs);
+            let out = aggregate::run_aggregate(state, partial, *event_time_key, ctx.mode, late, evict);
             fx.metrics.insert(*op_id, out.metrics);
             out.rows
         }

@@ -24,6 +24,18 @@ use crate::analysis::WindowSpec;
 /// # Errors
 /// [`WindowOverflow`] with the Spark function that would have tolerated the overflow.
 pub fn assign_windows(ts: i64, spec: &WindowSpec) -> Result<Vec<(i64, i64)>, WindowOverflow> {
+    let mut out = Vec::new();
+    assign_windows_into(ts, spec, &mut out)?;
+    Ok(out)
+}
+
+/// [`assign_windows`] into `out` (cleared first), so a caller looping over rows reuses one
+/// buffer. On an overflow `out` holds the windows before it.
+///
+/// # Errors
+/// [`WindowOverflow`], as [`assign_windows`].
+pub fn assign_windows_into(ts: i64, spec: &WindowSpec, out: &mut Vec<(i64, i64)>) -> Result<(), WindowOverflow> {
+    out.clear();
     let WindowSpec { duration_us, slide_us, start_us } = *spec;
     let sub = |a: i64, b: i64| a.checked_sub(b).ok_or(WindowOverflow("try_subtract"));
     let add = |a: i64, b: i64| a.checked_add(b).ok_or(WindowOverflow("try_add"));
@@ -31,7 +43,6 @@ pub fn assign_windows(ts: i64, spec: &WindowSpec) -> Result<Vec<(i64, i64)>, Win
     let rem = if rem < 0 { add(rem, slide_us)? } else { rem };
     let last_start = sub(ts, rem)?;
     let n = duration_us / slide_us + i64::from(duration_us % slide_us != 0);
-    let mut out = Vec::new();
     for i in 0..n {
         let offset = i.checked_mul(slide_us).ok_or(WindowOverflow("try_multiply"))?;
         let start = sub(last_start, offset)?;
@@ -40,7 +51,7 @@ pub fn assign_windows(ts: i64, spec: &WindowSpec) -> Result<Vec<(i64, i64)>, Win
             out.push((start, end));
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// A window bound that does not fit a long; the field is the ANSI `try_*` function Spark's

@@ -67,9 +67,8 @@ impl<V: Clone> StateStore<V> {
     /// Stores `value` under `key` and counts one update.
     pub fn put(&mut self, key: Row, value: V) {
         self.updated += 1;
-        if !self.dirty.contains(&key) {
-            self.dirty.insert(key.clone());
-        }
+        // One search of the delta set (a copy of a key is cheaper than a second search).
+        self.dirty.insert(key.clone());
         self.map.insert(key, value);
     }
 

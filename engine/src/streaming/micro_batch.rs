@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use super::sink::{CrashPoint, Sink, SinkKind};
 use super::progress::{SinkProgress, SourceProgress, StateOperatorProgress, StreamingQueryProgress};
-use super::source::{batch_to_rows, batch_to_rows_pruned, MemoryStream, Source, SourceKind};
+use super::source::{batch_to_rows, MemoryStream, Source, SourceKind};
 use super::watermark_propagator;
 use super::watermark_tracker::{MultipleWatermarkPolicy, WatermarkTracker};
 use super::trigger::Trigger;
@@ -619,16 +619,17 @@ impl StreamingQuery {
             self.failure = Some(crashed(CrashPoint::AfterOffsetLog));
             return None;
         }
-        let mut inputs: Vec<Vec<Row>> = Vec::new();
+        let mut inputs: Vec<(Vec<arrow_array::RecordBatch>, Option<Vec<bool>>)> = Vec::new();
         let mut input_by_source = BTreeMap::new();
-        // Only the columns some operator reads are decoded; the lab still gets whole rows.
+        // Only the columns some operator reads are decoded, and only when an operator reads
+        // rows (the columnar path reads the blocks); the lab still gets whole rows.
         for (i, s) in self.sources.iter().enumerate() {
             let batches = s.get_batch(self.committed[i], end[i]);
-            let rows: Vec<Row> = batches.iter().flat_map(|b| batch_to_rows_pruned(b, self.source_columns.get(&i).map(Vec::as_slice))).collect();
-            input_by_source.insert(s.name().to_string(), batches);
-            inputs.push(rows);
+            input_by_source.insert(s.name().to_string(), batches.clone());
+            inputs.push((batches, self.source_columns.get(&i).cloned()));
         }
-        let input_rows: u64 = inputs.iter().map(|r| r.len() as u64).sum();
+        let per_source: Vec<u64> = inputs.iter().map(|(b, _)| b.iter().map(|b| b.num_rows() as u64).sum()).collect();
+        let input_rows: u64 = per_source.iter().sum();
         let wm_for_late_events_ms = if batch_id == 0 { WatermarkMs::ZERO } else { self.prev_batch_wm_ms };
         // IncrementalExecution's state rule: propagate wm(N-1) for late rows and wm(N) for
         // eviction to every stateful operator.
@@ -642,7 +643,6 @@ impl StreamingQuery {
                 return None;
             }
         };
-        let per_source: Vec<u64> = inputs.iter().map(|r| r.len() as u64).collect();
         let mut ctx = BatchContext::new(&self.plan, inputs, self.mode, wm_for_late_events_ms, wm);
         ctx.rocksdb_state_store = self.conf.rocksdb_state_store;
         ctx.op_watermarks = op_watermarks;

@@ -3,6 +3,7 @@
 //! Schemas use Arrow's [`DataType`]; [`spark_type_name`] prints them the way Spark's
 //! `DataType.simpleString` does (`bigint`, `struct<start:timestamp,end:timestamp>`).
 
+pub mod arrow;
 pub mod conf;
 pub mod datetime;
 pub mod interval;

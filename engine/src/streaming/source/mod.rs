@@ -10,7 +10,6 @@
 //! - `kafka.rs`: [`KafkaSource`] (`KafkaSource.scala` / `KafkaMicroBatchStream`): records with
 //!   partitions and offsets, `startingOffsets`.
 //! - `rate.rs`: [`RateStreamSource`] (`RateStreamMicroBatchStream`): rows from the query's clock.
-//! - `rows.rs`: typed rows ↔ Arrow `RecordBatch`es.
 //!
 //! Every kind stores what it received as Arrow blocks ([`Blocks`]) with a `LongOffset`-style
 //! offset: the index of the last block, `None` while empty; a batch `(start, end]` is the
@@ -24,7 +23,6 @@ mod file;
 mod kafka;
 mod memory;
 mod rate;
-mod rows;
 mod socket;
 
 use std::collections::BTreeMap;
@@ -39,7 +37,7 @@ pub use file::FileStreamSource;
 pub use kafka::{kafka_schema, KafkaSource};
 pub use memory::MemoryStream;
 pub use rate::{rate_schema, RateStreamSource};
-pub use rows::{batch_to_rows, batch_to_rows_pruned, rows_to_batch};
+pub use crate::types::arrow::{batch_to_rows, batch_to_rows_pruned, rows_to_batch};
 pub use socket::TextSocketSource;
 
 /// What `MicroBatchExecution` needs from a source. Offsets are `LongOffset`s: the index of

@@ -1,5 +1,6 @@
-//! Typed rows ↔ Arrow `RecordBatch`es: how every source stores its blocks and how the
-//! engine reads them back (it executes row by row). Timestamps are µs since the epoch (UTC).
+//! Typed rows ↔ Arrow `RecordBatch`es: how every source stores its blocks, how the row-wise
+//! operators read them back and how the columnar path (`execution::columnar`) reads one cell.
+//! Timestamps are µs since the epoch (UTC).
 
 use std::sync::Arc;
 
@@ -108,7 +109,31 @@ pub fn rows_to_batch(schema: &SchemaRef, rows: &[Row]) -> Result<RecordBatch, St
         .map_err(|e| e.to_string())
 }
 
-/// Reads a `RecordBatch` back into rows (the engine executes row by row).
+/// Row `i` of `column` as a value (NULL for a type the engine does not read from sources),
+/// as [`batch_to_rows`] decodes it.
+pub fn cell_value(column: &dyn Array, i: usize) -> Value {
+    if column.is_null(i) {
+        return Value::Null;
+    }
+    let any = column.as_any();
+    macro_rules! read {
+        ($ty:ty, $f:expr) => {
+            any.downcast_ref::<$ty>().map_or(Value::Null, |a| $f(a.value(i)))
+        };
+    }
+    match column.data_type() {
+        DataType::Utf8 => read!(StringArray, Value::str),
+        DataType::Int64 => read!(Int64Array, Value::Long),
+        DataType::Int32 => read!(Int32Array, Value::Int),
+        DataType::Float64 => read!(Float64Array, Value::Double),
+        DataType::Boolean => read!(BooleanArray, Value::Bool),
+        DataType::Timestamp(..) => read!(TimestampMicrosecondArray, Value::Timestamp),
+        DataType::Binary => read!(BinaryArray, |b: &[u8]| Value::Binary(std::rc::Rc::from(b))),
+        _ => Value::Null,
+    }
+}
+
+/// Reads a `RecordBatch` back into rows (the row-wise operators read them).
 pub fn batch_to_rows(batch: &RecordBatch) -> Vec<Row> {
     batch_to_rows_pruned(batch, None)
 }
