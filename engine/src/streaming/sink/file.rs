@@ -70,7 +70,7 @@ impl Sink for FileStreamSink {
         for w in self.log.written.iter_mut().filter(|w| w.batch_id == batch_id && w.attempt == attempt) {
             w.visible = true;
         }
-        self.log.committed_batches.push(batch_id);
+        self.log.mark_committed(batch_id);
     }
 
     fn log(&self) -> &SinkLog {

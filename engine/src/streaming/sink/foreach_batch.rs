@@ -88,7 +88,7 @@ impl Sink for ForeachBatchSink {
                 self.log.written.retain(|w| w.batch_id != batch_id);
                 self.log.append(batch_id, attempt, rows, true);
                 if crash_after.is_none() {
-                    self.log.committed_batches.push(batch_id);
+                    self.log.mark_committed(batch_id);
                 }
             }
         }

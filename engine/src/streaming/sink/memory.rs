@@ -62,7 +62,7 @@ impl Sink for MemorySink {
             self.log.written.clear();
         }
         self.log.append(batch_id, attempt, rows, true);
-        self.log.committed_batches.push(batch_id);
+        self.log.mark_committed(batch_id);
     }
 
     fn log(&self) -> &SinkLog {
