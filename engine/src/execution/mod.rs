@@ -31,7 +31,7 @@ use std::rc::Rc;
 use arrow_array::RecordBatch;
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::analysis::{Node, Plan};
+use crate::analysis::{BoundAgg, BoundExpr, Node, Plan};
 use crate::plan::OutputMode;
 use crate::types::{EventTime, Row, Value, WatermarkMs};
 use aggregate::AggregateState;
@@ -182,6 +182,47 @@ fn python_operator_output(result: Result<(Vec<Row>, OperatorMetrics), group_stat
     }
 }
 
+/// The partial aggregation of `Aggregate { input, keys, aggs }` over rows: what the columnar
+/// path ([`columnar::partial_aggregate`]) does not read. A window expansion right below is
+/// fused in: each (row, window) pair is fed to the aggregation through one reused row instead
+/// of a new row per window.
+fn row_wise_partial(
+    input: &Plan,
+    keys: &[BoundExpr],
+    aggs: &[BoundAgg],
+    ctx: &BatchContext,
+    states: &mut BTreeMap<usize, OperatorState>,
+    fx: &mut BatchEffects,
+) -> Vec<(Row, Vec<aggregate::AggBuffer>)> {
+    let (rows, window) = match &input.node {
+        Node::TimeWindow { input: inner, time, spec } => (execute(inner, ctx, states, fx), Some((time, spec))),
+        _ => (execute(input, ctx, states, fx), None),
+    };
+    let mut feed = |f: &mut dyn FnMut(&Row)| match window {
+        None => rows.iter().for_each(f),
+        Some((time, spec)) => {
+            let mut cache: HashMap<i64, Value> = HashMap::default();
+            let mut scratch: Row = Vec::new();
+            let mut windows = Vec::new();
+            for r in &rows {
+                let Value::Timestamp(ts) = eval::eval(time, r) else { continue };
+                if let Err(e) = window::assign_windows_into(ts, spec, &mut windows) {
+                    e.raise();
+                    continue;
+                }
+                for &(start, end) in &windows {
+                    let w = cache.entry(start).or_insert_with(|| Value::Struct(Rc::from(vec![Value::Timestamp(start), Value::Timestamp(end)]))).clone();
+                    scratch.clear();
+                    scratch.extend(r.iter().cloned());
+                    scratch.push(w);
+                    f(&scratch);
+                }
+            }
+        }
+    };
+    aggregate::partial_aggregate(&mut feed, keys, aggs)
+}
+
 /// Runs `plan` over one batch, updating `states` (keyed by operator id).
 pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, OperatorState>, fx: &mut BatchEffects) -> Vec<Row> {
     match &plan.node {
@@ -277,56 +318,16 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
             out
         }
         Node::Aggregate { input, keys, aggs, event_time_key, session: None, op_id } => {
-            let (late, evict) = ctx.watermarks(*op_id);
-            if let Some(partial) = columnar::partial_aggregate(input, keys, aggs, ctx, fx) {
-                let OperatorState::Aggregate(state) =
-                    states.entry(*op_id).or_insert_with(|| OperatorState::Aggregate(AggregateState::default()))
-                else {
-                    unreachable!("operator {op_id} is an aggregation")
-                };
-                let out = aggregate::run_aggregate(state, partial, *event_time_key, ctx.mode, late, evict);
-                fx.metrics.insert(*op_id, out.metrics);
-                return out.rows;
-            }
-            // A window expansion right below is fused in: each (row, window) pair is fed to
-            // the aggregation through one reused row instead of a new row per window.
-            let (rows, window) = match &input.node {
-                Node::TimeWindow { input: inner, time, spec } => (execute(inner, ctx, states, fx), Some((time, spec))),
-                _ => (execute(input, ctx, states, fx), None),
-            };
-            let mut feed = |f: &mut dyn FnMut(&Row)| match window {
-                None => rows.iter().for_each(f),
-                Some((time, spec)) => {
-                    let mut cache: HashMap<i64, Value> = HashMap::default();
-                    let mut scratch: Row = Vec::new();
-                    for r in &rows {
-                        let Value::Timestamp(ts) = eval::eval(time, r) else { continue };
-                        let windows = match window::assign_windows(ts, spec) {
-                            Ok(w) => w,
-                            Err(e) => {
-                                e.raise();
-                                continue;
-                            }
-                        };
-                        for (start, end) in windows {
-                            let w = cache
-                                .entry(start)
-                                .or_insert_with(|| Value::Struct(Rc::from(vec![Value::Timestamp(start), Value::Timestamp(end)])))
-                                .clone();
-                            scratch.clear();
-                            scratch.extend(r.iter().cloned());
-                            scratch.push(w);
-                            f(&scratch);
-                        }
-                    }
-                }
+            let partial = match columnar::partial_aggregate(input, keys, aggs, ctx, fx) {
+                Some(partial) => partial,
+                None => row_wise_partial(input, keys, aggs, ctx, states, fx),
             };
             let OperatorState::Aggregate(state) =
                 states.entry(*op_id).or_insert_with(|| OperatorState::Aggregate(AggregateState::default()))
             else {
                 unreachable!("operator {op_id} is an aggregation")
             };
-            let partial = aggregate::partial_aggregate(&mut feed, keys, aggs);
+            let (late, evict) = ctx.watermarks(*op_id);
             let out = aggregate::run_aggregate(state, partial, *event_time_key, ctx.mode, late, evict);
             fx.metrics.insert(*op_id, out.metrics);
             out.rows
