@@ -52,6 +52,34 @@ fn overflow_and_division_by_zero_fail_the_batch() {
 }
 
 #[test]
+fn a_sum_of_longs_that_overflows_fails_the_batch() {
+    // Recorded with the oracle on Spark 4.3 (`groupBy('post_id').agg(F.sum('n'))`, update
+    // mode, n = Long.MAX in batch 0 and again in batch 1): batch 0 emits the sum
+    // 9223372036854775807; batch 1 fails with STREAM_FAILED, its cause in the log
+    // `[ARITHMETIC_OVERFLOW] overflow. Use 'try_add' to tolerate overflow and return NULL
+    // instead. ...` — the merge into the state overflows, and so does a partial sum within one
+    // batch.
+    let catalog = || streams(&[("clicks", &[("post_id", DataType::Utf8), ("n", DataType::Int64)])]);
+    let max = |post: &str| row![post, Value::Long(i64::MAX)];
+    let overflow = || Fail::class("STREAM_FAILED").cause("ARITHMETIC_OVERFLOW").cause_message_starts_with("overflow. Use 'try_add' to tolerate overflow and return NULL instead.");
+    let query = "clicks.groupBy('post_id').agg(F.sum('n').alias('s'))";
+    test_stream(query, OutputMode::Update, catalog()).run(vec![
+        AddData("clicks", vec![max("p1")]),
+        ProcessAllAvailable,
+        CheckLastBatch(vec![row!["p1", Value::Long(i64::MAX)]]),
+        AddData("clicks", vec![max("p1")]),
+        ExpectFailure(overflow()),
+    ]);
+    test_stream(query, OutputMode::Update, catalog()).run(vec![AddData("clicks", vec![max("p1"), max("p1")]), ExpectFailure(overflow())]);
+    // Other keys' sums stay apart: no overflow.
+    test_stream(query, OutputMode::Update, catalog()).run(vec![
+        AddData("clicks", vec![max("p1"), max("p2")]),
+        ProcessAllAvailable,
+        CheckLastBatch(vec![row!["p1", Value::Long(i64::MAX)], row!["p2", Value::Long(i64::MAX)]]),
+    ]);
+}
+
+#[test]
 fn a_failed_batch_commits_nothing() {
     // Update mode: in append mode this aggregation has no watermark and is refused at start
     // (STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION), before any batch could fail; the scenario

@@ -236,7 +236,15 @@ fn add(acc: Option<Value>, v: &Value) -> Value {
         (None, other) => other.clone(),
         (Some(Value::Double(a)), b) => Value::Double(a + b.as_f64().unwrap_or(0.0)),
         (Some(a), Value::Double(b)) => Value::Double(a.as_f64().unwrap_or(0.0) + b),
-        (Some(a), b) => Value::Long(a.as_i64().unwrap_or(0).wrapping_add(b.as_i64().unwrap_or(0))),
+        (Some(a), b) => {
+            let (a, b) = (a.as_i64().unwrap_or(0), b.as_i64().unwrap_or(0));
+            Value::Long(a.checked_add(b).unwrap_or_else(|| {
+                // Spark 4's ANSI `sum` adds with `Math.addExact`: an overflow fails the batch
+                // (recorded in Spark 4.3: `[ARITHMETIC_OVERFLOW] overflow. Use 'try_add' ...`).
+                super::functions::raise(crate::types::TimeOverflow::CONDITION, crate::types::TimeOverflow("try_add").message());
+                a.wrapping_add(b)
+            }))
+        }
     }
 }
 
