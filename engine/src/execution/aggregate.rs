@@ -313,11 +313,15 @@ pub fn run_aggregate(
     wm_for_eviction_ms: WatermarkMs,
 ) -> AggregateOutput {
     // The state sees the keys in order (a hash map gathered them).
-    partial.sort_by(|a, b| a.0.cmp(&b.0));
+    partial.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     let watermarked = watermarked_key(event_time_key, mode);
     let is_past = |key: &Row, wm: WatermarkMs| key_is_past(key, watermarked, wm);
     let mut dropped = 0;
+    // Update mode emits the groups this batch touched, in key order.
     let mut updated_keys = Vec::new();
+    let keep_keys = mode == OutputMode::Update;
+    // Keys new to the store, still in order: stored together once the batch is read.
+    let mut fresh = Vec::new();
     for (key, bufs) in partial {
         if is_past(&key, wm_for_late_events_ms) {
             dropped += 1;
@@ -329,11 +333,19 @@ pub fn run_aggregate(
                     e.merge(b);
                 }
                 state.store.mark_updated(1);
+                if keep_keys {
+                    updated_keys.push(key);
+                }
             }
-            None => state.store.put(key.clone(), bufs),
+            None => {
+                if keep_keys {
+                    updated_keys.push(key.clone());
+                }
+                fresh.push((key, bufs));
+            }
         }
-        updated_keys.push(key);
     }
+    state.store.put_new_sorted(fresh);
     let row_of = |key: &Row, bufs: &[AggBuffer]| -> Row {
         let mut r = key.clone();
         r.extend(bufs.iter().map(AggBuffer::result));

@@ -18,7 +18,10 @@
 use arrow_array::{Array, RecordBatch, TimestampMicrosecondArray};
 use arrow_row::{RowConverter, SortField};
 use arrow_schema::{DataType, TimeUnit};
-use rustc_hash::FxHashMap as HashMap;
+use std::hash::Hasher;
+
+use hashbrown::HashTable;
+use rustc_hash::{FxHashMap as HashMap, FxHasher};
 
 use super::aggregate::{self, AggBuffer};
 use super::window;
@@ -157,7 +160,9 @@ pub fn partial_aggregate(input: &Plan, keys: &[BoundExpr], aggs: &[BoundAgg], ct
         }
     }
 
-    let mut groups: HashMap<(i64, &[u8]), usize> = HashMap::default();
+    // (hash, window start, key bytes, index into `partial`): a row's key bytes are hashed
+    // once, and each of its windows mixes its start into that hash.
+    let mut groups: HashTable<(u64, i64, &[u8], usize)> = HashTable::new();
     let mut partial: Vec<(Row, Vec<AggBuffer>)> = Vec::new();
     let mut window_values: HashMap<i64, Value> = HashMap::default();
     let one_window = [(0i64, 0i64)];
@@ -170,6 +175,11 @@ pub fn partial_aggregate(input: &Plan, keys: &[BoundExpr], aggs: &[BoundAgg], ct
         };
         for i in 0..b.num_rows() {
             let key_bytes: &[u8] = rows.as_ref().map_or(&[], |r| r.row(i).data());
+            let key_hash = {
+                let mut h = FxHasher::default();
+                h.write(key_bytes);
+                h.finish()
+            };
             let row_windows: &[(i64, i64)] = match (times, chain.window) {
                 (Some(times), Some((_, spec))) => {
                     if times.is_null(i) {
@@ -186,12 +196,18 @@ pub fn partial_aggregate(input: &Plan, keys: &[BoundExpr], aggs: &[BoundAgg], ct
             };
             for &(start, end) in row_windows {
                 let mut window_value = || window_values.entry(start).or_insert_with(|| Value::Struct(std::rc::Rc::from(vec![Value::Timestamp(start), Value::Timestamp(end)]))).clone();
-                let g = match groups.get(&(start, key_bytes)) {
-                    Some(&g) => g,
+                let hash = {
+                    let mut h = FxHasher::default();
+                    h.write_u64(key_hash);
+                    h.write_i64(start);
+                    h.finish()
+                };
+                let g = match groups.find(hash, |e| e.1 == start && e.2 == key_bytes) {
+                    Some(e) => e.3,
                     None => {
                         let key: Row = key_columns.iter().map(|c| value_of(*c, b, i, &mut window_value)).collect();
                         partial.push((key, aggs.iter().map(|a| AggBuffer::new(a.func)).collect()));
-                        groups.insert((start, key_bytes), partial.len() - 1);
+                        groups.insert_unique(hash, (hash, start, key_bytes, partial.len() - 1), |e| e.0);
                         partial.len() - 1
                     }
                 };

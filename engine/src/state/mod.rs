@@ -72,6 +72,33 @@ impl<V: Clone> StateStore<V> {
         self.map.insert(key, value);
     }
 
+    /// Stores every `(key, value)` of `entries` — keys in ascending order, none of them in
+    /// the store yet — counting one update each, as [`StateStore::put`] one by one would.
+    /// When they are many next to the store, the sorted run is merged in bulk (`append`:
+    /// linear in both) instead of searched for one key at a time, so a first batch costs what
+    /// it writes.
+    pub fn put_new_sorted(&mut self, entries: Vec<(Row, V)>) {
+        debug_assert!(entries.windows(2).all(|w| w[0].0 < w[1].0), "keys must ascend");
+        self.updated += entries.len() as u64;
+        if Self::bulk_pays(entries.len(), self.map.len()) {
+            let mut keys: BTreeSet<Row> = entries.iter().map(|(k, _)| k.clone()).collect();
+            self.dirty.append(&mut keys);
+            let mut fresh: BTreeMap<Row, V> = entries.into_iter().collect();
+            self.map.append(&mut fresh);
+        } else {
+            for (k, v) in entries {
+                self.dirty.insert(k.clone());
+                self.map.insert(k, v);
+            }
+        }
+    }
+
+    /// True when merging `n` sorted keys into `m` in one linear pass costs less than `n`
+    /// searches of about log2(m) comparisons each.
+    fn bulk_pays(n: usize, m: usize) -> bool {
+        n > 0 && n * (usize::BITS - m.leading_zeros()) as usize >= n + m
+    }
+
     /// Counts `n` updates made through [`StateStore::get_mut`].
     pub fn mark_updated(&mut self, n: u64) {
         self.updated += n;
@@ -128,10 +155,22 @@ impl<V: Clone> StateStore<V> {
     /// forgets them: the delta of the version being committed. Costs the changed keys only.
     pub fn take_delta(&mut self) -> StoreDelta<V> {
         let dirty = std::mem::take(&mut self.dirty);
+        if !Self::bulk_pays(dirty.len(), self.map.len()) {
+            return dirty
+                .into_iter()
+                .map(|k| {
+                    let v = self.map.get(&k).cloned();
+                    (k, v)
+                })
+                .collect();
+        }
+        // Many changed keys: one walk of both ordered sets instead of a search per key.
+        let mut stored = self.map.iter().peekable();
         dirty
             .into_iter()
             .map(|k| {
-                let v = self.map.get(&k).cloned();
+                while stored.next_if(|(s, _)| **s < k).is_some() {}
+                let v = stored.next_if(|(s, _)| **s == k).map(|(_, v)| v.clone());
                 (k, v)
             })
             .collect()
@@ -231,5 +270,37 @@ mod tests {
         r.apply_delta(&d);
         assert_eq!(r.iter().collect::<Vec<_>>(), s.iter().collect::<Vec<_>>());
         assert!(r.is_clean());
+    }
+
+    #[test]
+    fn sorted_puts_and_deltas_agree_in_bulk_and_one_by_one() {
+        let k = |i: i32| vec![Value::Int(i)];
+        // A first batch of 100 new keys into an empty store takes the bulk merge; 3 new keys
+        // into 1,000 stored ones take one search each (3 * log2(1000) < 1003). Either way
+        // every key is stored, counted once, and in the next delta.
+        let mut s: StateStore<i64> = StateStore::default();
+        s.put_new_sorted((0..100).map(|i| (k(i * 10), i64::from(i))).collect());
+        assert_eq!(s.commit().num_rows_updated, 100);
+        let d = s.take_delta();
+        assert_eq!(d, (0..100).map(|i| (k(i * 10), Some(i64::from(i)))).collect::<StoreDelta<i64>>());
+        s.put_new_sorted((100..1000).map(|i| (k(i * 10), i64::from(i))).collect());
+        s.take_delta();
+        s.commit();
+        s.put_new_sorted(vec![(k(5), 5), (k(15), 15), (k(99_995), 7)]);
+        s.remove(&k(20));
+        *s.get_mut(&k(30)).unwrap() = -3;
+        assert_eq!(s.commit(), StoreMetrics { num_rows_total: 1002, num_rows_updated: 3, num_rows_removed: 1 });
+        // 5 changed keys next to 1,002 stored: looked up one by one.
+        let d = s.take_delta();
+        assert_eq!(d, BTreeMap::from([(k(5), Some(5)), (k(15), Some(15)), (k(20), None), (k(30), Some(-3)), (k(99_995), Some(7))]));
+        assert_eq!(s.get(&k(15)), Some(&15));
+        assert_eq!(s.len(), 1002);
+        // Removing most keys makes the next delta large: read in one walk, removed keys None.
+        let gone = s.remove_where(|key, _| key[0] != k(15)[0]);
+        assert_eq!(gone.len(), 1001);
+        let d = s.take_delta();
+        assert_eq!(d.len(), 1001);
+        assert!(d.values().all(Option::is_none));
+        assert_eq!(s.iter().collect::<Vec<_>>(), vec![(&k(15), &15)]);
     }
 }

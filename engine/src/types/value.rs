@@ -114,24 +114,49 @@ impl PartialOrd for Value {
 }
 
 impl Ord for Value {
+    /// Numbers compare by value across `Int`, `Long` and `Double` (doubles by `total_cmp`);
+    /// values of different kinds by kind (NULL first). State stores are ordered maps keyed by
+    /// rows, so this runs in every state lookup: the common same-kind pairs are tried first and
+    /// inline, the rest go to [`Value::cmp_mixed`].
+    #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
         use Value::*;
         match (self, other) {
+            (Timestamp(a), Timestamp(b)) | (Long(a), Long(b)) => a.cmp(b),
+            (Struct(a), Struct(b)) | (Array(a), Array(b)) => cmp_values(a, b),
+            (Str(a), Str(b)) => a.cmp(b),
+            (Int(a), Int(b)) | (Date(a), Date(b)) => a.cmp(b),
+            _ => self.cmp_mixed(other),
+        }
+    }
+}
+
+/// Element by element, then by length (as slices compare).
+#[inline]
+fn cmp_values(a: &[Value], b: &[Value]) -> Ordering {
+    for (x, y) in a.iter().zip(b) {
+        match x.cmp(y) {
+            Ordering::Equal => {}
+            o => return o,
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
+impl Value {
+    /// [`Ord::cmp`] for the pairs its fast path leaves out.
+    #[inline(never)]
+    fn cmp_mixed(&self, other: &Self) -> Ordering {
+        use Value::*;
+        match (self, other) {
             (Bool(a), Bool(b)) => a.cmp(b),
-            (Int(a), Int(b)) => a.cmp(b),
-            (Long(a), Long(b)) => a.cmp(b),
             (Int(a), Long(b)) => i64::from(*a).cmp(b),
             (Long(a), Int(b)) => a.cmp(&i64::from(*b)),
             (Double(a), Double(b)) => a.total_cmp(b),
             (Double(_), _) | (_, Double(_)) if self.rank() == 2 && other.rank() == 2 => {
                 self.as_f64().unwrap_or(0.0).total_cmp(&other.as_f64().unwrap_or(0.0))
             }
-            (Str(a), Str(b)) => a.cmp(b),
-            (Timestamp(a), Timestamp(b)) => a.cmp(b),
-            (Struct(a), Struct(b)) => a.iter().cmp(b.iter()),
             (Binary(a), Binary(b)) => a.cmp(b),
-            (Date(a), Date(b)) => a.cmp(b),
-            (Array(a), Array(b)) => a.iter().cmp(b.iter()),
             _ => self.rank().cmp(&other.rank()),
         }
     }
