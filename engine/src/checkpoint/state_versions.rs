@@ -106,6 +106,26 @@ impl OperatorDelta {
         }
     }
 
+    /// [`OperatorDelta::apply`] for a delta folded into the snapshot: moved, not copied.
+    fn apply_owned(self, state: &mut OperatorState) {
+        match (self, &mut *state) {
+            (OperatorDelta::Aggregate(d), OperatorState::Aggregate(a)) => a.store.apply_delta_owned(d),
+            (OperatorDelta::Dedup(d), OperatorState::Dedup(s)) => s.store.apply_delta_owned(d),
+            (OperatorDelta::Limit(d), OperatorState::Limit(s)) => s.store.apply_delta_owned(d),
+            (OperatorDelta::Session(d), OperatorState::Session(s)) => s.store.apply_delta_owned(d),
+            (OperatorDelta::GroupState(d), OperatorState::GroupState(g)) => g.store.apply_delta_owned(d),
+            (OperatorDelta::Tws(d), OperatorState::Tws(t)) => t.store.apply_delta_owned(d),
+            (OperatorDelta::StreamJoin { left, right }, OperatorState::StreamJoin(j)) => {
+                j.left.apply_delta_owned(left);
+                j.right.apply_delta_owned(right);
+            }
+            (d, _) => {
+                *state = d.empty_state();
+                d.apply_owned(state);
+            }
+        }
+    }
+
     /// Replays the delta on `state` (of the same operator kind; a state of another kind —
     /// impossible past the checkpoint's compatibility check — is replaced by an empty one).
     pub fn apply(&self, state: &mut OperatorState) {
@@ -212,7 +232,16 @@ impl StateVersions {
             let to = self.snapshot_version + n;
             let rest = self.deltas.split_off(&(to + 1));
             for delta in std::mem::replace(&mut self.deltas, rest).into_values() {
-                apply_all(&mut self.snapshot, &delta);
+                for (op, d) in delta {
+                    match self.snapshot.get_mut(&op) {
+                        Some(s) => d.apply_owned(s),
+                        None => {
+                            let mut s = d.empty_state();
+                            d.apply_owned(&mut s);
+                            self.snapshot.insert(op, s);
+                        }
+                    }
+                }
             }
             self.snapshot_version = to;
         }

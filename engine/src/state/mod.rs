@@ -93,10 +93,10 @@ impl<V: Clone> StateStore<V> {
         }
     }
 
-    /// True when merging `n` sorted keys into `m` in one linear pass costs less than `n`
-    /// searches of about log2(m) comparisons each.
+    /// True when merging `n` sorted keys with `m` in one linear pass costs less than `n`
+    /// searches of about log2(n + m) comparisons each.
     fn bulk_pays(n: usize, m: usize) -> bool {
-        n > 0 && n * (usize::BITS - m.leading_zeros()) as usize >= n + m
+        n > 0 && n * (usize::BITS - (n + m).leading_zeros()) as usize >= n + m
     }
 
     /// Counts `n` updates made through [`StateStore::get_mut`].
@@ -186,6 +186,21 @@ impl<V: Clone> StateStore<V> {
                 }
                 None => {
                     self.map.remove(k);
+                }
+            }
+        }
+    }
+
+    /// [`StateStore::apply_delta`] for a delta no longer needed: its keys and values move into
+    /// the store instead of being copied.
+    pub fn apply_delta_owned(&mut self, delta: StoreDelta<V>) {
+        for (k, v) in delta {
+            match v {
+                Some(v) => {
+                    self.map.insert(k, v);
+                }
+                None => {
+                    self.map.remove(&k);
                 }
             }
         }
