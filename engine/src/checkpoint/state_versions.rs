@@ -129,22 +129,7 @@ impl OperatorDelta {
     /// Replays the delta on `state` (of the same operator kind; a state of another kind —
     /// impossible past the checkpoint's compatibility check — is replaced by an empty one).
     pub fn apply(&self, state: &mut OperatorState) {
-        match (self, &mut *state) {
-            (OperatorDelta::Aggregate(d), OperatorState::Aggregate(a)) => a.store.apply_delta(d),
-            (OperatorDelta::Dedup(d), OperatorState::Dedup(s)) => s.store.apply_delta(d),
-            (OperatorDelta::Limit(d), OperatorState::Limit(s)) => s.store.apply_delta(d),
-            (OperatorDelta::Session(d), OperatorState::Session(s)) => s.store.apply_delta(d),
-            (OperatorDelta::GroupState(d), OperatorState::GroupState(g)) => g.store.apply_delta(d),
-            (OperatorDelta::Tws(d), OperatorState::Tws(t)) => t.store.apply_delta(d),
-            (OperatorDelta::StreamJoin { left, right }, OperatorState::StreamJoin(j)) => {
-                j.left.apply_delta(left);
-                j.right.apply_delta(right);
-            }
-            _ => {
-                *state = self.empty_state();
-                self.apply(state);
-            }
-        }
+        self.clone().apply_owned(state);
     }
 }
 

@@ -179,16 +179,7 @@ impl<V: Clone> StateStore<V> {
     /// Replays a delta taken by [`StateStore::take_delta`] (loading a version from the
     /// checkpoint): not counted as updates, not part of the next delta.
     pub fn apply_delta(&mut self, delta: &StoreDelta<V>) {
-        for (k, v) in delta {
-            match v {
-                Some(v) => {
-                    self.map.insert(k.clone(), v.clone());
-                }
-                None => {
-                    self.map.remove(k);
-                }
-            }
-        }
+        self.apply_delta_owned(delta.clone());
     }
 
     /// [`StateStore::apply_delta`] for a delta no longer needed: its keys and values move into
