@@ -106,8 +106,10 @@ impl OperatorDelta {
         }
     }
 
-    /// [`OperatorDelta::apply`] for a delta folded into the snapshot: moved, not copied.
-    fn apply_owned(self, state: &mut OperatorState) {
+    /// Replays the delta on `state`, moving its keys and values in (of the same operator kind;
+    /// a state of another kind — impossible past the checkpoint's compatibility check — is
+    /// replaced by an empty one).
+    pub fn apply(self, state: &mut OperatorState) {
         match (self, &mut *state) {
             (OperatorDelta::Aggregate(d), OperatorState::Aggregate(a)) => a.store.apply_delta_owned(d),
             (OperatorDelta::Dedup(d), OperatorState::Dedup(s)) => s.store.apply_delta_owned(d),
@@ -121,15 +123,9 @@ impl OperatorDelta {
             }
             (d, _) => {
                 *state = d.empty_state();
-                d.apply_owned(state);
+                d.apply(state);
             }
         }
-    }
-
-    /// Replays the delta on `state` (of the same operator kind; a state of another kind —
-    /// impossible past the checkpoint's compatibility check — is replaced by an empty one).
-    pub fn apply(&self, state: &mut OperatorState) {
-        self.clone().apply_owned(state);
     }
 }
 
@@ -217,16 +213,7 @@ impl StateVersions {
             let to = self.snapshot_version + n;
             let rest = self.deltas.split_off(&(to + 1));
             for delta in std::mem::replace(&mut self.deltas, rest).into_values() {
-                for (op, d) in delta {
-                    match self.snapshot.get_mut(&op) {
-                        Some(s) => d.apply_owned(s),
-                        None => {
-                            let mut s = d.empty_state();
-                            d.apply_owned(&mut s);
-                            self.snapshot.insert(op, s);
-                        }
-                    }
-                }
+                apply_all(&mut self.snapshot, delta);
             }
             self.snapshot_version = to;
         }
@@ -241,20 +228,21 @@ impl StateVersions {
         }
         let mut state = self.snapshot.clone();
         for delta in self.deltas.range(self.snapshot_version + 1..).take_while(|(v, _)| **v <= version).map(|(_, d)| d) {
-            apply_all(&mut state, delta);
+            apply_all(&mut state, delta.clone());
         }
         Some(state)
     }
 }
 
-fn apply_all(state: &mut StateVersion, delta: &BTreeMap<usize, OperatorDelta>) {
+/// Replays one version's deltas on `state`, moving their keys and values in.
+fn apply_all(state: &mut StateVersion, delta: BTreeMap<usize, OperatorDelta>) {
     for (op, d) in delta {
-        match state.get_mut(op) {
+        match state.get_mut(&op) {
             Some(s) => d.apply(s),
             None => {
                 let mut s = d.empty_state();
                 d.apply(&mut s);
-                state.insert(*op, s);
+                state.insert(op, s);
             }
         }
     }

@@ -79,18 +79,17 @@ impl<V: Clone> StateStore<V> {
     /// it writes.
     pub fn put_new_sorted(&mut self, entries: Vec<(Row, V)>) {
         debug_assert!(entries.windows(2).all(|w| w[0].0 < w[1].0), "keys must ascend");
-        self.updated += entries.len() as u64;
-        if Self::bulk_pays(entries.len(), self.map.len()) {
-            let mut keys: BTreeSet<Row> = entries.iter().map(|(k, _)| k.clone()).collect();
-            self.dirty.append(&mut keys);
-            let mut fresh: BTreeMap<Row, V> = entries.into_iter().collect();
-            self.map.append(&mut fresh);
-        } else {
+        if !Self::bulk_pays(entries.len(), self.map.len()) {
             for (k, v) in entries {
-                self.dirty.insert(k.clone());
-                self.map.insert(k, v);
+                self.put(k, v);
             }
+            return;
         }
+        self.updated += entries.len() as u64;
+        let mut keys: BTreeSet<Row> = entries.iter().map(|(k, _)| k.clone()).collect();
+        self.dirty.append(&mut keys);
+        let mut fresh: BTreeMap<Row, V> = entries.into_iter().collect();
+        self.map.append(&mut fresh);
     }
 
     /// True when merging `n` sorted keys with `m` in one linear pass costs less than `n`

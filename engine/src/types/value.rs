@@ -123,24 +123,12 @@ impl Ord for Value {
         use Value::*;
         match (self, other) {
             (Timestamp(a), Timestamp(b)) | (Long(a), Long(b)) => a.cmp(b),
-            (Struct(a), Struct(b)) | (Array(a), Array(b)) => cmp_values(a, b),
+            (Struct(a), Struct(b)) | (Array(a), Array(b)) => a.cmp(b),
             (Str(a), Str(b)) => a.cmp(b),
             (Int(a), Int(b)) | (Date(a), Date(b)) => a.cmp(b),
             _ => self.cmp_mixed(other),
         }
     }
-}
-
-/// Element by element, then by length (as slices compare).
-#[inline]
-fn cmp_values(a: &[Value], b: &[Value]) -> Ordering {
-    for (x, y) in a.iter().zip(b) {
-        match x.cmp(y) {
-            Ordering::Equal => {}
-            o => return o,
-        }
-    }
-    a.len().cmp(&b.len())
 }
 
 impl Value {
