@@ -221,7 +221,10 @@ export async function screenChecks({ page, url, root, check, assert, outDir, Lab
     }, [tid('run-step'), tid('steps-done')]);
     assert(ms >= 0, 'the step had not been drawn after one frame');
     const shown = await lab.el('state-store').locator(tid('state-row')).count();
-    console.log(`     a step with 10,000 state rows: ${ms.toFixed(1)} ms to replay and repaint (${shown} rows drawn, the rest paged)`);
+    // A dense picture: one mark button per spot a few pixels wide, not one per row.
+    const buttons = await lab.el('time-picture').locator(tid('picture-mark')).count();
+    console.log(`     a step with 10,000 state rows: ${ms.toFixed(1)} ms to replay and repaint (${shown} rows drawn, the rest paged; ${buttons} mark buttons for 10,001 rows)`);
+    assert(buttons > 0 && buttons < 1000, `${buttons} mark buttons for 10,001 rows`);
     assert(shown === 100, `${shown} state rows drawn, want the first page of 100`);
     const more = (await lab.el('state-store').locator(tid('more-rows')).innerText()).trim();
     assert(/\b10000\b/.test(more), `the state store's more-rows: ${more}`);

@@ -70,6 +70,7 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("picture.card.pending", "pending: no batch has read it yet", "대기 중: 아직 어떤 배치도 읽지 않음"),
     ("picture.card.nofate", "read by this batch (the engine gave no explanation)", "이 배치가 읽음 (엔진의 설명 없음)"),
     ("picture.card.batch", "Batch", "배치"),
+    ("picture.card.covers", "{n} more rows sit under this mark, a few pixels apart: the picture is too dense to point at each one.", "이 표시 아래에 몇 픽셀 간격으로 행 {n}개가 더 있습니다. 그림이 너무 촘촘해서 하나씩 가리킬 수 없습니다."),
     ("picture.card.move", "Drag it, or press Alt or Shift + ← / →, to change its event time; ◀ Step back undoes the move.", "끌거나 Alt 또는 Shift + ← / →를 눌러 이벤트 시간을 바꿉니다. ◀ 한 단계 뒤로를 누르면 되돌아갑니다."),
     ("watermark.not_yet", "no watermark yet", "아직 워터마크 없음"),
     ("watermark.not_yet.help", "Spark reports 0 (the epoch) until the first batch with data sets the watermark.", "데이터가 있는 첫 배치가 워터마크를 정하기 전까지 Spark는 0(에포크)을 보고합니다."),

@@ -14,6 +14,11 @@ const LEFT: i32 = 46;
 const BOTTOM: i32 = 26;
 const RIGHT: i32 = 10;
 
+/// Above this many marks the picture is dense: marks are drawn at their smallest
+/// ([`Geom::new`]) and the overlay gives one button per spot, not one per mark
+/// ([`Geom::button_marks`]).
+pub const DENSE_MARKS: usize = 300;
+
 /// Where things are, in canvas pixels (the overlay uses the same numbers).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Geom {
@@ -54,7 +59,7 @@ impl Geom {
         let total = p.marks().count();
         let mark_r = match total {
             0..=80 => 5,
-            81..=300 => 4,
+            81..=DENSE_MARKS => 4,
             _ => 2,
         }
         .min((band_h * 0.3).floor() as i32)
@@ -62,6 +67,28 @@ impl Geom {
         let mut g = Geom { width, height: bands_bottom + BOTTOM, lanes, strip_top: 6, strip_h, bands_top, bands_bottom, band_h, bands: p.bands.len(), mark_r, marks: Vec::new() };
         g.marks = p.lanes.iter().enumerate().map(|(li, l)| g.place_marks(li, l)).collect();
         g
+    }
+
+    /// The marks the overlay gives a button, as (lane, mark, how many other marks its button
+    /// covers), in the picture's (drawing) order. Up to [`DENSE_MARKS`] marks, every mark with
+    /// a place, covering none. Above it, one per spot: a square a button wide (`2·mark_r + 4`
+    /// px) within one band of one lane, where the mark drawn last (on top) gets the button
+    /// and the count of the others. A pointer cannot pick apart marks a pixel or two apart, and
+    /// a button per mark costs the page its layout: 10,000 buttons took about 0.2 s to style
+    /// and lay out again on every step (issue 11).
+    pub fn button_marks(&self, p: &Picture) -> Vec<(usize, usize, usize)> {
+        let placed = p.lanes.iter().enumerate().flat_map(|(li, l)| l.marks.iter().enumerate().filter_map(move |(mi, m)| Some((li, mi, m.band, self.mark_at(li, mi)?))));
+        if p.marks().count() <= DENSE_MARKS {
+            return placed.map(|(li, mi, _, _)| (li, mi, 0)).collect();
+        }
+        let cell = 2 * self.mark_r + 4;
+        // (spot, lane, mark), by spot and then in drawing order: each run of one spot ends
+        // with the mark on top.
+        let mut by_spot: Vec<((usize, Option<usize>, i32, i32), usize, usize)> = placed.map(|(li, mi, band, (x, y))| ((li, band, x.div_euclid(cell), y.div_euclid(cell)), li, mi)).collect();
+        by_spot.sort_unstable();
+        let mut out: Vec<(usize, usize, usize)> = by_spot.chunk_by(|a, b| a.0 == b.0).filter_map(|run| run.last().map(|&(_, li, mi)| (li, mi, run.len() - 1))).collect();
+        out.sort_unstable();
+        out
     }
 
     /// The centre of mark `mi` of lane `li`.
@@ -270,10 +297,25 @@ pub fn draw(canvas: web_sys::HtmlCanvasElement, p: &Picture, g: &Geom, selected:
             let anchor = if x > (x0 + x1) / 2 { HPos::Right } else { HPos::Left };
             let _ = root.draw(&Text::new(label, (x, y - 2), ("sans-serif", 10).into_font().color(&WM).pos(Pos::new(anchor, VPos::Bottom))));
         }
-        // Marks, shaped and coloured by fate.
-        for (mi, m) in lane.marks.iter().enumerate() {
-            let Some((x, y)) = g.mark_at(li, mi) else { continue };
-            draw_mark(&root, kind_id(m.kind), m.kind, (x, y), g.mark_r);
+        // Marks, shaped and coloured by fate, in order. A mark drawn again later at the same
+        // centre with the same fate covers this one exactly (its colours are opaque), so only
+        // the last of each is drawn: a dense picture has thousands of such repeats.
+        let mut seen = std::collections::BTreeSet::new();
+        let mut last_of_each: Vec<(usize, &str)> = lane
+            .marks
+            .iter()
+            .enumerate()
+            .rev()
+            .filter_map(|(mi, m)| {
+                let at = g.mark_at(li, mi)?;
+                let kind = kind_id(m.kind);
+                seen.insert((at, kind)).then_some((mi, kind))
+            })
+            .collect();
+        last_of_each.reverse();
+        for (mi, kind) in last_of_each {
+            let Some(at) = g.mark_at(li, mi) else { continue };
+            draw_mark(&root, kind, lane.marks[mi].kind, at, g.mark_r);
         }
     }
     let _ = root.present();
@@ -289,4 +331,56 @@ fn draw_mark<DB: DrawingBackend>(root: &DrawingArea<DB, plotters::coord::Shift>,
         "joined" => root.draw(&TriangleMarker::new((x, y), r + 1, c.filled())),
         _ => root.draw(&Circle::new((x, y), r, c.stroke_width(2))),
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::LabSession;
+
+    /// The classic preset's picture is not dense: every placed mark gets its own button.
+    #[test]
+    fn a_sparse_picture_gives_every_mark_a_button() {
+        let mut s = LabSession::from_scenario(crate::quiz::preset("classic").unwrap());
+        while s.run_step() {}
+        let p = s.picture();
+        let g = Geom::new(&p, 900);
+        let placed: Vec<(usize, usize, usize)> = p.lanes.iter().enumerate().flat_map(|(li, l)| (0..l.marks.len()).map(move |mi| (li, mi, 0))).filter(|(li, mi, _)| g.mark_at(*li, *mi).is_some()).collect();
+        assert!(placed.len() <= DENSE_MARKS && !placed.is_empty());
+        assert_eq!(g.button_marks(&p), placed);
+    }
+
+    /// 1,000 rows in one batch, one per second from 09:00:00: a dense picture. Its lane
+    /// spans 09:00:00–09:16:39 over about 870 px (≈ 1.15 s per px), and the marks are
+    /// 2 px discs, so each 8-px spot holds about 7 seconds' rows; one button per spot, on the
+    /// mark drawn last there, covering the others.
+    #[test]
+    fn a_dense_picture_gives_one_button_per_spot() {
+        let rows: Vec<String> = (0..1000).map(|i| format!(r#"{{"event_id":"k{i}","event_time":"2026-03-02T09:{:02}:{:02}Z"}}"#, i / 60, i % 60)).collect();
+        let json = format!(
+            r#"{{"id":"dense","sources":{{"clicks":{{"schema":[["event_id","string"],["event_time","timestamp"]]}}}},"query":"clicks.groupBy('event_id').count()","output_mode":"update","steps":[{{"clicks":[{}]}}]}}"#,
+            rows.join(",")
+        );
+        let mut s = LabSession::from_json(&json).unwrap();
+        while s.run_step() {}
+        let p = s.picture();
+        let g = Geom::new(&p, 900);
+        assert_eq!(g.mark_r, 2);
+        let buttons = g.button_marks(&p);
+        // Every mark is counted once: by its own button or as covered by one.
+        assert_eq!(buttons.iter().map(|b| b.2 + 1).sum::<usize>(), 1000);
+        // About 870 px / 8 px ≈ 109 columns, each a few rows of spots high: far fewer buttons
+        // than marks, and more than one per column.
+        assert!(buttons.len() > 109 && buttons.len() < 500, "{} buttons", buttons.len());
+        // No two buttons share a spot, and each sits on the last mark drawn in its spot.
+        let spot = |li: usize, mi: usize| {
+            let (x, y) = g.mark_at(li, mi).unwrap();
+            (li, p.lanes[li].marks[mi].band, x.div_euclid(8), y.div_euclid(8))
+        };
+        let spots: std::collections::BTreeSet<_> = buttons.iter().map(|&(li, mi, _)| spot(li, mi)).collect();
+        assert_eq!(spots.len(), buttons.len());
+        for &(li, mi, _) in &buttons {
+            assert!((mi + 1..p.lanes[li].marks.len()).all(|later| spot(li, later) != spot(li, mi)), "mark {mi} is not on top of its spot");
+        }
+    }
 }

@@ -19,6 +19,9 @@ pub fn RecoveryPanel() -> impl IntoView {
     let lab = expect_context::<Lab>();
     let point = RwSignal::new(CrashPoint::MidSink);
     let message = RwSignal::new(None::<String>);
+    // The sink's rows are paged as the state store's are: 10,000 table rows cost the page more
+    // to lay out on every step than the step itself.
+    let sink_limit = RwSignal::new(super::results::PAGE_ROWS);
     let rec = move || lab.view.with(|v| v.recovery.clone());
     view! {
         <div class="panel recovery" data-testid="recovery">
@@ -110,7 +113,7 @@ pub fn RecoveryPanel() -> impl IntoView {
                 <h3>{lab.t("sink.contents")}" "<span class="count" class:warn={r.duplicates > 0} data-testid="sink-duplicates">{r.duplicates}</span>" "{lab.t("sink.dups")}</h3>
                 <table class="grid" data-testid="sink-rows">
                     <thead><tr><th>{lab.t("batch.id")}</th><th>{lab.t("attempt")}</th><th>{lab.t("row")}</th><th></th></tr></thead>
-                    <tbody>{r.sink_rows.iter().map(|w| {
+                    <tbody>{r.sink_rows.iter().take(sink_limit.get()).map(|w| {
                         let note = if !w.visible { lab.t("sink.orphan") } else if w.duplicate { lab.t("sink.duplicate") } else { "" };
                         view! {
                             <tr class:dup={w.duplicate} class:orphan={!w.visible} data-testid="sink-row" data-duplicate=w.duplicate.to_string() data-visible=w.visible.to_string()>
@@ -119,6 +122,7 @@ pub fn RecoveryPanel() -> impl IntoView {
                         }
                     }).collect_view()}</tbody>
                 </table>
+                <super::results::MoreRows shown=r.sink_rows.len().min(sink_limit.get()) total=r.sink_rows.len() limit=sink_limit/>
             })}
         </div>
     }

@@ -13,7 +13,7 @@ fn selected(lab: Lab) -> Option<Arc<BatchView>> {
 }
 
 /// How many rows a table shows before "Show more" (a big state store stays quick to draw).
-const PAGE_ROWS: usize = 100;
+pub(super) const PAGE_ROWS: usize = 100;
 
 /// One row per executed micro-batch.
 #[component]
@@ -117,7 +117,7 @@ pub fn SinkPanel() -> impl IntoView {
 
 /// "Showing 100 of 10,000 rows" and a button that shows the next page.
 #[component]
-fn MoreRows(shown: usize, total: usize, limit: RwSignal<usize>) -> impl IntoView {
+pub(super) fn MoreRows(shown: usize, total: usize, limit: RwSignal<usize>) -> impl IntoView {
     let lab = expect_context::<Lab>();
     (shown < total).then(|| view! {
         <p class="more-rows" data-testid="more-rows">

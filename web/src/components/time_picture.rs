@@ -245,9 +245,13 @@ fn Overlay(picture: Pic, geom: Geom, focused: RwSignal<Option<(usize, usize)>>, 
     let dragged = StoredValue::new(false);
     // One copy of the layout for every mark's handlers.
     let shared = StoredValue::new(geom.clone());
-    let (marks, lanes): (Vec<(usize, usize, Mark)>, Vec<String>) = picture.with_untracked(|p| {
-        (p.lanes.iter().enumerate().flat_map(|(li, l)| l.marks.iter().enumerate().map(move |(mi, m)| (li, mi, m.clone()))).collect(), p.lanes.iter().map(|l| l.source.clone()).collect())
+    // One button per mark, or per spot when the picture is dense ([`Geom::button_marks`]).
+    let (marks, lanes): (Vec<(usize, usize, usize, Mark)>, Vec<String>) = picture.with_untracked(|p| {
+        let marks = g.button_marks(p).into_iter().filter_map(|(li, mi, covers)| Some((li, mi, covers, p.lanes.get(li)?.marks.get(mi)?.clone()))).collect();
+        (marks, p.lanes.iter().map(|l| l.source.clone()).collect())
     });
+    // How many marks each covering button hides, for its card.
+    let covered = StoredValue::new(marks.iter().filter(|m| m.2 > 0).map(|(li, mi, covers, _)| ((*li, *mi), *covers)).collect::<std::collections::BTreeMap<_, _>>());
     let r = g.mark_r + 2;
     // The buttons carry no listeners of their own: the overlay listens once for all of them
     // (the events bubble to it) and reads which mark from its `data-*` attributes. A thousand
@@ -255,13 +259,16 @@ fn Overlay(picture: Pic, geom: Geom, focused: RwSignal<Option<(usize, usize)>>, 
     // replay did.
     let buttons = marks
         .into_iter()
-        .filter_map(|(li, mi, m)| {
+        .filter_map(|(li, mi, covers, m)| {
             let (x, y) = g.mark_at(li, mi)?;
             let t = m.event_time_us?;
             let style = format!("left:{}px;top:{}px;width:{}px;height:{}px", x - r, y - r, 2 * r, 2 * r);
             let late_band = m.late_band;
             let origin = m.origin;
-            let label = m.cells.iter().map(|(c, v)| format!("{c}={v}")).collect::<Vec<_>>().join(", ");
+            let mut label = m.cells.iter().map(|(c, v)| format!("{c}={v}")).collect::<Vec<_>>().join(", ");
+            if covers > 0 {
+                label.push_str(&format!(" (+{covers})"));
+            }
             Some(view! {
                 <button class="tp-mark" class:tp-draggable=origin.is_some() style=style data-testid="picture-mark" data-fate=kind_id(m.kind)
                     data-band=m.band.map(|b| b.to_string()).unwrap_or_default() aria-label=label
@@ -368,7 +375,8 @@ fn Overlay(picture: Pic, geom: Geom, focused: RwSignal<Option<(usize, usize)>>, 
             {move || focused.get().filter(|_| !dragging.get()).and_then(|(li, mi)| picture.with(|p| {
                 let m = p.lanes.get(li)?.marks.get(mi)?.clone();
                 let batch_id = m.band.and_then(|b| p.bands.get(b)).map(|b| b.batch_id);
-                Some(card(&m, batch_id, &geom, li, mi, &p.key_columns, p.day_us, lab))
+                let covers = covered.with_value(|c| c.get(&(li, mi)).copied().unwrap_or(0));
+                Some(card(&m, batch_id, &geom, li, mi, covers, &p.key_columns, p.day_us, lab))
             }))}
         </div>
     }
@@ -398,9 +406,10 @@ fn origin_of(ev: &web_sys::Event) -> Option<(usize, usize)> {
 }
 
 /// The card of one mark: its cells, its fates with their rules (keys named by their
-/// columns), in the chosen language, and how to move it.
+/// columns), in the chosen language, how to move it, and how many marks its button covers
+/// (`covers`, in a dense picture).
 #[allow(clippy::too_many_arguments)]
-fn card(m: &Mark, batch_id: Option<u64>, g: &Geom, lane: usize, mark: usize, keys: &KeyColumns, day_us: i64, lab: Lab) -> impl IntoView {
+fn card(m: &Mark, batch_id: Option<u64>, g: &Geom, lane: usize, mark: usize, covers: usize, keys: &KeyColumns, day_us: i64, lab: Lab) -> impl IntoView {
     let lang = lab.lang.get_untracked();
     let (x, y) = g.mark_at(lane, mark).unwrap_or((0, 0));
     // Opens to the side with more room, above the mark when it sits low.
@@ -416,6 +425,7 @@ fn card(m: &Mark, batch_id: Option<u64>, g: &Geom, lane: usize, mark: usize, key
             <p class="tp-card-row">{m.cells.iter().map(|(c, v)| format!("{c}: {v}")).collect::<Vec<_>>().join(" · ")}</p>
             <ul>{fates.into_iter().map(|f| view! { <li>{f}</li> }).collect_view()}</ul>
             {batch_id.map(|id| view! { <p class="muted">{lab.t("picture.card.batch")}" "{id}</p> })}
+            {(covers > 0).then(|| view! { <p class="muted" data-testid="picture-card-covers">{crate::i18n::tr(lang, "picture.card.covers").replace("{n}", &covers.to_string())}</p> })}
             {m.origin.map(|_| view! { <p class="muted tp-card-move">{crate::i18n::tr(lang, "picture.card.move")}</p> })}
         </div>
     }

@@ -64,7 +64,8 @@ impl LabSession {
                     duplicate,
                 }
             })
-            .collect();
+            .collect::<Vec<_>>()
+            .into();
         RecoveryView {
             sink: q.sink.kind(),
             sink_from_query: q.sink_named_in_query(),

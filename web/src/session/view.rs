@@ -30,7 +30,9 @@ pub struct RecoveryView {
     pub offset_log: Vec<(u64, String, String)>,
     /// (batch id, nextBatchWatermarkMs as text).
     pub commit_log: Vec<(u64, String)>,
-    pub sink_rows: Vec<SinkRowView>,
+    /// Every row the sink received, oldest first. Shared: the page's panels each take a
+    /// copy of the view, and a long session's sink holds thousands of rows.
+    pub sink_rows: std::sync::Arc<[SinkRowView]>,
     pub duplicates: usize,
     /// Set while the query is stopped by a crash.
     pub crashed: Option<String>,
