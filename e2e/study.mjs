@@ -360,7 +360,14 @@ export async function studyChecks({ page, url, root, check, assert, outDir, LabP
     await lab.el('progress-notice-dismiss').click();
     await notice.waitFor({ state: 'detached' });
     await lab.el(`lesson-link-${lessonIds[0]}`).click();
-    if ((await lab.el('replace-ask').count()) > 0) await lab.el('replace-yes').click();
+    // The link changes the hash and the page follows on `hashchange`, a task later: wait for
+    // the lesson page before asking whether it offers to replace the lab (else the check can
+    // run first, miss the question, and the step below runs in the old lab).
+    await page.locator(`${tid('lesson-page')}[data-lesson="${lessonIds[0]}"]`).waitFor({ state: 'visible' });
+    if ((await lab.el('replace-ask').count()) > 0) {
+      await lab.el('replace-yes').click();
+      await lab.el('replace-ask').waitFor({ state: 'detached' });
+    }
     await lab.el('run-step').click();
     await page.waitForFunction((sel) => /^1\s*\//.test(document.querySelector(sel)?.textContent ?? ''), tid('lesson-step-count'));
   });
