@@ -187,7 +187,24 @@ pub fn stream_join_spec(left: &[Attr], right: &[Attr], keys: &[(usize, usize)], 
         };
         (side(left_time, &l, &r), side(right_time, &r, &l))
     };
-    StreamJoinSpec { left_time, right_time, left_state, right_state, left_only: and_all(left_only), right_only: and_all(right_only) }
+    let exact_keys = keys.iter().all(|(l, r)| match (left.get(*l), right.get(*r)) {
+        (Some(a), Some(b)) => exact_key_types(&a.data_type, &b.data_type),
+        _ => false,
+    });
+    StreamJoinSpec { left_time, right_time, left_state, right_state, left_only: and_all(left_only), right_only: and_all(right_only), exact_keys }
+}
+
+/// True when a key column of type `a` on one side and `b` on the other are equal exactly when
+/// the state store's key order says so ([`StreamJoinSpec::exact_keys`]): integers of any width
+/// together, else one type that is not a floating-point number (recursively for structs).
+fn exact_key_types(a: &DataType, b: &DataType) -> bool {
+    use DataType::*;
+    match (a, b) {
+        (Int8 | Int16 | Int32 | Int64, Int8 | Int16 | Int32 | Int64) => true,
+        (Utf8, Utf8) | (Boolean, Boolean) | (Date32, Date32) | (Binary, Binary) | (Timestamp(..), Timestamp(..)) => true,
+        (Struct(x), Struct(y)) => x.len() == y.len() && x.iter().zip(y.iter()).all(|(f, g)| exact_key_types(f.data_type(), g.data_type())),
+        _ => false,
+    }
 }
 
 /// `e` with every column index lowered by `by` (a right-side conjunct over `left ++ right`
@@ -215,5 +232,24 @@ pub fn map_columns(e: &BoundExpr, f: &dyn Fn(usize) -> BoundExpr) -> BoundExpr {
         BoundExpr::WindowTime(x) => BoundExpr::WindowTime(m(x)),
         BoundExpr::Field(x, i) => BoundExpr::Field(m(x), *i),
         BoundExpr::FromJson(x, fields) => BoundExpr::FromJson(m(x), fields.clone()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::timestamp_type;
+
+    /// Which key types one lookup is exact for: doubles are not (`-0.0 = 0.0` in SQL, not in
+    /// the store's order), nor a string against a number (SQL compares it as a number).
+    #[test]
+    fn exact_key_types_leave_out_doubles_and_mixed_types() {
+        let exact = |a: DataType, b: DataType| stream_join_spec(&[Attr::new("k", a)], &[Attr::new("k", b)], &[(0, 0)], None).exact_keys;
+        assert!(exact(DataType::Utf8, DataType::Utf8));
+        assert!(exact(DataType::Int32, DataType::Int64));
+        assert!(exact(timestamp_type(), timestamp_type()));
+        assert!(!exact(DataType::Float64, DataType::Float64));
+        assert!(!exact(DataType::Utf8, DataType::Int64));
+        assert!(!exact(timestamp_type(), DataType::Utf8));
     }
 }

@@ -142,6 +142,12 @@ pub struct StreamJoinSpec {
     pub left_only: Option<BoundExpr>,
     /// The same for the right row (over the right row alone).
     pub right_only: Option<BoundExpr>,
+    /// True when every equi-join key pair has one type on both sides whose equality is the
+    /// state store's key order (strings, integers, timestamps, dates, booleans, bytes, and
+    /// structs of them — not doubles, where `-0.0 = 0.0`, nor mixed types, where a string is
+    /// compared as a number or a time): a row's partners are then found with one lookup of
+    /// its key instead of a scan of every buffered key.
+    pub exact_keys: bool,
 }
 
 /// A node of the analyzed plan.

@@ -48,6 +48,19 @@ pub fn keys_equal(a: &Row, b: &Row) -> bool {
     a.iter().zip(b).all(|(x, y)| !x.is_null() && !y.is_null() && compare(x, y) == Some(std::cmp::Ordering::Equal))
 }
 
+/// The buffered keys of `store` a row with join key `key` can meet ([`keys_equal`]), in key
+/// order. With [`StreamJoinSpec::exact_keys`] that is at most the one stored key equal to it
+/// (one lookup; a key with a NULL meets nothing), else every buffered key is compared.
+fn partner_keys(store: &StateStore<Vec<Buffered>>, key: &Row, exact: bool) -> Vec<Row> {
+    if exact {
+        if key.iter().any(Value::is_null) {
+            return Vec::new();
+        }
+        return store.get_key_value(key).map(|(k, _)| vec![k.clone()]).unwrap_or_default();
+    }
+    store.iter().filter(|(k, _)| keys_equal(key, k)).map(|(k, _)| k.clone()).collect()
+}
+
 /// The left row's equi-join key.
 pub fn left_key(join: &JoinSpec, l: &Row) -> Row {
     join.keys.iter().map(|(i, _)| l[*i].clone()).collect()
@@ -65,6 +78,51 @@ pub fn pair_passes(join: &JoinSpec, l: &Row, r: &Row) -> bool {
         b.extend(r.iter().cloned());
         eval_predicate(c, &b)
     })
+}
+
+/// [`pair_passes`] for many pairs of one batch: one `left ++ right` row is kept and only the
+/// columns the condition reads are copied into it per pair (the others stay NULL), so probing
+/// a bucket neither allocates nor clones whole rows.
+struct PairCheck<'a> {
+    condition: Option<&'a BoundExpr>,
+    row: Row,
+    /// Columns the condition reads: of the left row, and of the right row (index in it).
+    left_cols: Vec<usize>,
+    right_cols: Vec<usize>,
+    left_width: usize,
+}
+
+impl<'a> PairCheck<'a> {
+    fn new(join: &'a JoinSpec, left_width: usize) -> PairCheck<'a> {
+        let mut cols = std::collections::BTreeSet::new();
+        if let Some(c) = &join.condition {
+            c.columns(&mut cols);
+        }
+        let (left_cols, right): (Vec<usize>, Vec<usize>) = cols.into_iter().partition(|i| *i < left_width);
+        PairCheck {
+            condition: join.condition.as_ref(),
+            row: vec![Value::Null; left_width + join.right_width],
+            left_cols,
+            right_cols: right.into_iter().map(|i| i - left_width).collect(),
+            left_width,
+        }
+    }
+
+    fn passes(&mut self, l: &Row, r: &Row) -> bool {
+        let Some(c) = self.condition else { return true };
+        let get = |row: &Row, i: usize| row.get(i).cloned().unwrap_or(Value::Null);
+        for &i in &self.left_cols {
+            if let Some(slot) = self.row.get_mut(i) {
+                *slot = get(l, i);
+            }
+        }
+        for &i in &self.right_cols {
+            if let Some(slot) = self.row.get_mut(self.left_width + i) {
+                *slot = get(r, i);
+            }
+        }
+        eval_predicate(c, &self.row)
+    }
 }
 
 /// True if a row passes its side's pre-join filter (the conjuncts reading only that side,
@@ -132,7 +190,9 @@ pub fn run_stream_join(
         b.extend(r.iter().cloned());
         b
     };
-    let passes = |l: &Row, r: &Row| pair_passes(join, l, r);
+    let mut check = PairCheck::new(join, left_width);
+    let mut passes = |l: &Row, r: &Row| check.passes(l, r);
+    let exact = spec.exact_keys;
     let left_pre = |l: &Row| side_passes(spec.left_only.as_ref(), l);
     let right_pre = |r: &Row| side_passes(spec.right_only.as_ref(), r);
     let project = |b: Row| -> Row { join.output.iter().map(|i| b.get(*i).cloned().unwrap_or(Value::Null)).collect() };
@@ -160,8 +220,7 @@ pub fn run_stream_join(
                 continue;
             }
             let k = rkey(&r);
-            let keys: Vec<Row> = state.left.iter().filter(|(lk, _)| keys_equal(&k, lk)).map(|(lk, _)| lk.clone()).collect();
-            for lk in keys {
+            for lk in partner_keys(&state.left, &k, exact) {
                 if let Some(bucket) = state.left.get_mut(&lk) {
                     let (hit, keep): (Vec<Buffered>, Vec<Buffered>) = std::mem::take(bucket).into_iter().partition(|b| passes(&b.row, &r));
                     *bucket = keep;
@@ -169,19 +228,21 @@ pub fn run_stream_join(
                     out.extend(hit.into_iter().map(|b| project(b.row)));
                 }
             }
-            state.left.retain_non_empty(|v: &Vec<Buffered>| !v.is_empty());
             if !expired(spec.right_state, spec.right_time, wm_for_eviction_ms, &k, &r) {
                 push(&mut state.right, k, Buffered { row: r, matched: false });
                 updated += 1;
             }
         }
+        // Emptied buckets go once, after every new right row probed (an empty bucket meets
+        // nothing, so dropping it per row or here gives the same rows and state).
+        state.left.retain_non_empty(|v: &Vec<Buffered>| !v.is_empty());
         // 2. New left rows: emitted once if a buffered right row matches, else stored.
         for l in left_rows {
             if !left_pre(&l) {
                 continue;
             }
             let k = lkey(&l);
-            let any = state.right.iter().filter(|(rk, _)| keys_equal(&k, rk)).any(|(_, bucket)| bucket.iter().any(|b| passes(&l, &b.row)));
+            let any = partner_keys(&state.right, &k, exact).iter().filter_map(|rk| state.right.get(rk)).any(|bucket| bucket.iter().any(|b| passes(&l, &b.row)));
             if any {
                 out.push(project(l));
             } else {
@@ -200,8 +261,7 @@ pub fn run_stream_join(
             }
             let k = lkey(&l);
             let mut any = false;
-            let keys: Vec<Row> = state.right.iter().filter(|(rk, _)| keys_equal(&k, rk)).map(|(rk, _)| rk.clone()).collect();
-            for rk in keys {
+            for rk in partner_keys(&state.right, &k, exact) {
                 if let Some(bucket) = state.right.get_mut(&rk) {
                     for b in bucket.iter_mut() {
                         if passes(&l, &b.row) {
@@ -227,8 +287,7 @@ pub fn run_stream_join(
             }
             let k = rkey(&r);
             let mut any = false;
-            let keys: Vec<Row> = state.left.iter().filter(|(lk, _)| keys_equal(&k, lk)).map(|(lk, _)| lk.clone()).collect();
-            for lk in keys {
+            for lk in partner_keys(&state.left, &k, exact) {
                 if let Some(bucket) = state.left.get_mut(&lk) {
                     for b in bucket.iter_mut() {
                         if passes(&b.row, &r) {
@@ -289,4 +348,59 @@ fn evict(store: &mut StateStore<Vec<Buffered>>, wm: StateWatermark, time: Option
     });
     store.retain_non_empty(|v: &Vec<Buffered>| !v.is_empty());
     gone
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::BinOp;
+    use proptest::prelude::*;
+
+    /// A side's row: (join key, event time µs). The key is an integer of either width or NULL,
+    /// so one lookup must find `Long(1)` for `Int(1)` and skip NULL, as the scan does.
+    fn row() -> impl Strategy<Value = Row> {
+        let key = prop_oneof![Just(Value::Null), (0..4i32).prop_map(Value::Int), (0..4i64).prop_map(Value::Long)];
+        (key, 0..20i64).prop_map(|(k, t)| vec![k, Value::Timestamp(t * 60_000_000)])
+    }
+
+    fn join_type() -> impl Strategy<Value = JoinType> {
+        prop_oneof![Just(JoinType::Inner), Just(JoinType::LeftOuter), Just(JoinType::RightOuter), Just(JoinType::FullOuter), Just(JoinType::LeftSemi)]
+    }
+
+    proptest! {
+        /// Finding partners by one key lookup (`exact_keys`) gives the rows, metrics and
+        /// buffers that comparing every buffered key gives, batch by batch: `l.k = r.k AND
+        /// r.t >= l.t`, the right side evicted 5 minutes under the watermark.
+        #[test]
+        fn a_key_lookup_joins_what_a_key_scan_joins(
+            jt in join_type(),
+            batches in proptest::collection::vec((proptest::collection::vec(row(), 0..6), proptest::collection::vec(row(), 0..6)), 1..5),
+        ) {
+            let col = |i| Box::new(BoundExpr::Col(i));
+            let condition = BoundExpr::Binary(BinOp::And, Box::new(BoundExpr::Binary(BinOp::Eq, col(0), col(2))), Box::new(BoundExpr::Binary(BinOp::GtEq, col(3), col(1))));
+            let output = if jt == JoinType::LeftSemi { vec![0, 1] } else { vec![0, 1, 2, 3] };
+            let join = JoinSpec { join_type: jt, keys: vec![(0, 0)], condition: Some(condition), output, right_width: 2 };
+            let spec = |exact_keys| StreamJoinSpec {
+                left_time: Some(1),
+                right_time: Some(1),
+                left_state: StateWatermark::None,
+                right_state: StateWatermark::Value { offset_ms: 300_000 },
+                left_only: None,
+                right_only: None,
+                exact_keys,
+            };
+            let (mut scan, mut lookup) = (StreamJoinState::default(), StreamJoinState::default());
+            for (i, (l, r)) in batches.into_iter().enumerate() {
+                // The watermark moves 3 minutes a batch.
+                let wm = WatermarkMs::from_ms(i as i64 * 180_000);
+                let a = run_stream_join(&mut scan, l.clone(), r.clone(), 2, &join, &spec(false), wm, wm);
+                let b = run_stream_join(&mut lookup, l, r, 2, &join, &spec(true), wm, wm);
+                prop_assert_eq!(&a.0, &b.0);
+                prop_assert_eq!(a.1, b.1);
+                let rows = |s: &StateStore<Vec<Buffered>>| s.iter().map(|(k, v)| (k.clone(), v.clone())).collect::<Vec<_>>();
+                prop_assert_eq!(rows(&scan.left), rows(&lookup.left));
+                prop_assert_eq!(rows(&scan.right), rows(&lookup.right));
+            }
+        }
+    }
 }

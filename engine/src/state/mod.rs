@@ -53,6 +53,11 @@ impl<V: Clone> StateStore<V> {
         self.map.get(key)
     }
 
+    /// The stored key equal to `key` (by [`Ord`]: `Int(1)` finds `Long(1)`) with its value.
+    pub fn get_key_value(&self, key: &Row) -> Option<(&Row, &V)> {
+        self.map.get_key_value(key)
+    }
+
     /// A mutable value for `key`, for updating an aggregation buffer in place. Counts as a
     /// `put` only through [`StateStore::put`] or [`StateStore::mark_updated`]; the key goes
     /// into this version's delta.
