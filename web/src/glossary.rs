@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use crate::quiz::{bank, preset_info, presets, topics, Kind};
 
-const GLOSSARY: &str = include_str!("../../quizzes/glossary.toml");
+const GLOSSARY: &str = crate::data::data!("glossary");
 
 /// One concept.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -38,7 +38,7 @@ struct File {
 /// The file does not parse, a term has an empty field, or a banned variant is part of some
 /// term's own Korean text (it could then never be used).
 pub fn glossary() -> Result<Vec<Term>, String> {
-    let file: File = toml::from_str(GLOSSARY).map_err(|e| format!("quizzes/glossary.toml: {e}"))?;
+    let file: File = crate::data::parse("glossary.toml", GLOSSARY)?;
     for t in &file.term {
         if [&t.en, &t.ko, &t.def_en, &t.def_ko].iter().any(|s| s.trim().is_empty()) {
             return Err(format!("quizzes/glossary.toml: term '{}' has an empty field", t.en));

@@ -15,25 +15,26 @@ use crate::persist::parse_trigger;
 use crate::quiz::{preset, Lang};
 use crate::session::{LabView, LabSession};
 
-/// Every lesson file, in the order of the path: (file name without `.toml`, TOML text).
+/// Every lesson file, in the order of the path: (file name without `.toml`, its data as JSON,
+/// `crate::data`).
 const LESSON_FILES: &[(&str, &str)] = &[
-    ("01-input-table", include_str!("../../quizzes/lessons/01-input-table.toml")),
-    ("02-output-modes", include_str!("../../quizzes/lessons/02-output-modes.toml")),
-    ("03-triggers", include_str!("../../quizzes/lessons/03-triggers.toml")),
-    ("04-windows", include_str!("../../quizzes/lessons/04-windows.toml")),
-    ("05-watermarks", include_str!("../../quizzes/lessons/05-watermarks.toml")),
-    ("06-late-data", include_str!("../../quizzes/lessons/06-late-data.toml")),
-    ("07-session-windows", include_str!("../../quizzes/lessons/07-session-windows.toml")),
-    ("08-dedup", include_str!("../../quizzes/lessons/08-dedup.toml")),
-    ("09-stream-static-joins", include_str!("../../quizzes/lessons/09-stream-static-joins.toml")),
-    ("10-stream-stream-joins", include_str!("../../quizzes/lessons/10-stream-stream-joins.toml")),
-    ("11-multiple-watermarks", include_str!("../../quizzes/lessons/11-multiple-watermarks.toml")),
-    ("12-checkpoints", include_str!("../../quizzes/lessons/12-checkpoints.toml")),
-    ("13-exactly-once", include_str!("../../quizzes/lessons/13-exactly-once.toml")),
-    ("14-sources", include_str!("../../quizzes/lessons/14-sources.toml")),
-    ("15-monitoring", include_str!("../../quizzes/lessons/15-monitoring.toml")),
-    ("16-state-store", include_str!("../../quizzes/lessons/16-state-store.toml")),
-    ("17-arbitrary-state", include_str!("../../quizzes/lessons/17-arbitrary-state.toml")),
+    ("01-input-table", crate::data::data!("lessons/01-input-table")),
+    ("02-output-modes", crate::data::data!("lessons/02-output-modes")),
+    ("03-triggers", crate::data::data!("lessons/03-triggers")),
+    ("04-windows", crate::data::data!("lessons/04-windows")),
+    ("05-watermarks", crate::data::data!("lessons/05-watermarks")),
+    ("06-late-data", crate::data::data!("lessons/06-late-data")),
+    ("07-session-windows", crate::data::data!("lessons/07-session-windows")),
+    ("08-dedup", crate::data::data!("lessons/08-dedup")),
+    ("09-stream-static-joins", crate::data::data!("lessons/09-stream-static-joins")),
+    ("10-stream-stream-joins", crate::data::data!("lessons/10-stream-stream-joins")),
+    ("11-multiple-watermarks", crate::data::data!("lessons/11-multiple-watermarks")),
+    ("12-checkpoints", crate::data::data!("lessons/12-checkpoints")),
+    ("13-exactly-once", crate::data::data!("lessons/13-exactly-once")),
+    ("14-sources", crate::data::data!("lessons/14-sources")),
+    ("15-monitoring", crate::data::data!("lessons/15-monitoring")),
+    ("16-state-store", crate::data::data!("lessons/16-state-store")),
+    ("17-arbitrary-state", crate::data::data!("lessons/17-arbitrary-state")),
 ];
 
 /// One language's text of a lesson.
@@ -379,7 +380,7 @@ pub fn lessons() -> Result<Vec<Lesson>, String> {
         .iter()
         .enumerate()
         .map(|(i, (file, text))| {
-            let mut l: Lesson = toml::from_str(text).map_err(|e| format!("quizzes/lessons/{file}.toml: {e}"))?;
+            let mut l: Lesson = crate::data::parse(&format!("lessons/{file}.toml"), text)?;
             l.id = file.split_once('-').map_or(*file, |(_, rest)| rest).to_string();
             l.number = i + 1;
             l.validate().map_err(|m| format!("quizzes/lessons/{file}.toml: {m}"))?;

@@ -24,6 +24,7 @@ pub mod bench;
 pub mod claim;
 pub mod components;
 pub mod crash;
+mod data;
 pub mod exam;
 pub mod glossary;
 pub mod i18n;

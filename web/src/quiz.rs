@@ -32,27 +32,27 @@ pub enum Lang {
     Ko,
 }
 
-/// Every quiz file: (topic id, TOML text). The order is the order topics are shown in, which
+/// Every quiz file: (topic id, its data as JSON, `crate::data`). The order is the order topics are shown in, which
 /// follows the study path (`quizzes/lessons/`).
 const QUIZ_FILES: &[(&str, &str)] = &[
-    ("incremental", include_str!("../../quizzes/incremental.toml")),
-    ("output-modes", include_str!("../../quizzes/output-modes.toml")),
-    ("triggers-batches", include_str!("../../quizzes/triggers-batches.toml")),
-    ("windows", include_str!("../../quizzes/windows.toml")),
-    ("watermark", include_str!("../../quizzes/watermark.toml")),
-    ("late-data", include_str!("../../quizzes/late-data.toml")),
-    ("session-windows", include_str!("../../quizzes/session-windows.toml")),
-    ("dedup", include_str!("../../quizzes/dedup.toml")),
-    ("joins", include_str!("../../quizzes/joins.toml")),
-    ("multiple-watermarks", include_str!("../../quizzes/multiple-watermarks.toml")),
-    ("checkpoints", include_str!("../../quizzes/checkpoints.toml")),
-    ("fault-tolerance", include_str!("../../quizzes/fault-tolerance.toml")),
-    ("sinks", include_str!("../../quizzes/sinks.toml")),
-    ("sources", include_str!("../../quizzes/sources.toml")),
-    ("monitoring", include_str!("../../quizzes/monitoring.toml")),
-    ("state-store", include_str!("../../quizzes/state-store.toml")),
-    ("operators", include_str!("../../quizzes/operators.toml")),
-    ("arbitrary-state", include_str!("../../quizzes/arbitrary-state.toml")),
+    ("incremental", crate::data::data!("incremental")),
+    ("output-modes", crate::data::data!("output-modes")),
+    ("triggers-batches", crate::data::data!("triggers-batches")),
+    ("windows", crate::data::data!("windows")),
+    ("watermark", crate::data::data!("watermark")),
+    ("late-data", crate::data::data!("late-data")),
+    ("session-windows", crate::data::data!("session-windows")),
+    ("dedup", crate::data::data!("dedup")),
+    ("joins", crate::data::data!("joins")),
+    ("multiple-watermarks", crate::data::data!("multiple-watermarks")),
+    ("checkpoints", crate::data::data!("checkpoints")),
+    ("fault-tolerance", crate::data::data!("fault-tolerance")),
+    ("sinks", crate::data::data!("sinks")),
+    ("sources", crate::data::data!("sources")),
+    ("monitoring", crate::data::data!("monitoring")),
+    ("state-store", crate::data::data!("state-store")),
+    ("operators", crate::data::data!("operators")),
+    ("arbitrary-state", crate::data::data!("arbitrary-state")),
 ];
 
 /// Every preset scenario: (id, JSON text). The id is the file name without `.json`.
@@ -204,7 +204,7 @@ struct QuizFile {
 }
 
 fn parse_file(topic: &str, text: &str) -> Result<QuizFile, String> {
-    let mut file: QuizFile = toml::from_str(text).map_err(|e| format!("quizzes/{topic}.toml: {e}"))?;
+    let mut file: QuizFile = crate::data::parse(&format!("{topic}.toml"), text)?;
     file.topic.id = topic.to_string();
     for q in &mut file.question {
         q.topic = topic.to_string();
