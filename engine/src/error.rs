@@ -87,6 +87,27 @@ pub struct AnalysisError {
 }
 
 impl AnalysisError {
+    /// The exception PySpark raises for this error, as a learner meets it in real Spark (the
+    /// corpus records it as `class`): `StreamingQueryException` for a query that died while
+    /// running (`STREAM_FAILED`, `StreamingQueryException` in `pyspark/errors/exceptions`),
+    /// `ArithmeticException` for the arithmetic conditions (`SparkArithmeticException`),
+    /// `IllegalArgumentException` for a failed `require` (no condition) and the conditions
+    /// Spark raises as `SparkIllegalArgumentException`, `PySparkTypeError` and
+    /// `PySparkValueError` for the argument checks PySpark makes itself
+    /// (`DataStreamWriter.trigger`, `withWatermark`), `ParseException` for SQL text that does
+    /// not parse, and `AnalysisException` for every other condition.
+    pub fn exception_class(&self) -> &'static str {
+        match self.error_class.as_str() {
+            "STREAM_FAILED" => "StreamingQueryException",
+            c if c.starts_with("INTERVAL_ARITHMETIC_OVERFLOW") || c.starts_with("ARITHMETIC_OVERFLOW") || c == "DIVIDE_BY_ZERO" => "ArithmeticException",
+            "" | "_LEGACY_ERROR_TEMP_3231" | "STATEFUL_PROCESSOR_UNKNOWN_TIME_MODE" => "IllegalArgumentException",
+            "NOT_EXPECTED_TYPE" | "NOT_INT" | "NOT_TUPLE" => "PySparkTypeError",
+            "ONLY_ALLOW_SINGLE_TRIGGER" | "VALUE_NOT_NON_EMPTY_STR" | "VALUE_NOT_ALLOWED" | "VALUE_NOT_POSITIVE" => "PySparkValueError",
+            "PARSE_SYNTAX_ERROR" => "ParseException",
+            _ => "AnalysisException",
+        }
+    }
+
     /// An error of `error_class` raised at `stage`.
     pub fn new(stage: Stage, error_class: &str, message: impl Into<String>) -> AnalysisError {
         AnalysisError {

@@ -256,15 +256,8 @@ pub fn build(sources: &[SourceInfo], batches: &[BatchInput], pending: &[(String,
             let label = r
                 .cells
                 .iter()
-                .map(|c| match c {
-                    StateCell::Value(v) => display_cell(v, day_us),
-                    StateCell::SessionFrom(t) => format!("[{}, …)", display_cell(&Value::Timestamp(*t), day_us)),
-                    StateCell::Gone | StateCell::Matched(false) => "—".into(),
-                    StateCell::Matched(true) => "✓".into(),
-                    StateCell::Blank | StateCell::Called(None) => String::new(),
-                    StateCell::Called(Some(streamlab_engine::execution::group_state::CallReason::Data)) => "▶ rows".into(),
-                    StateCell::Called(Some(streamlab_engine::execution::group_state::CallReason::TimedOut)) => "⏰ hasTimedOut".into(),
-                })
+                // As the state table shows it; a key not called this batch is just left out.
+                .map(|c| if *c == StateCell::Called(None) { String::new() } else { crate::session::state_cell_text(c, day_us) })
                 .collect::<Vec<_>>()
                 .join(", ");
             lane.windows.push(WindowBar { band: None, start_us: s, end_us: e, status, row: 0, label });

@@ -39,7 +39,7 @@ pub use streamlab_engine::execution::explain::FateKind;
 pub use streamlab_engine::scenario::Scenario;
 pub use streamlab_engine::streaming::{CrashPoint, OutputMode, SinkKind, Trigger};
 
-pub use format::{display_cell, display_time};
+pub use format::{clock_text, display_cell, display_time, state_cell_text};
 use format::{error_view, state_tables};
 pub use input::{next_unused, parse_field, read_field};
 pub use replay::Action;

@@ -365,6 +365,12 @@ fn the_device_silence_preset_alerts_on_the_processing_time_clock() {
     assert_eq!(alerts(&v), vec![(Some(5), row("d2", "2", "30.4")), (Some(6), row("d3", "1", "18.2"))]);
     // Seven batches, one per step: no batch runs between steps on the lab's clock.
     assert_eq!(v.batches.len(), 7);
+    // d1's last reading ran in the batch of step 6, at 6 s on the clock; setTimeoutDuration(3000)
+    // puts its timeout at 6 s + 3 s = 0:00:09 on the same clock (not a 1970 date).
+    let table = &v.state[0];
+    let col = table.columns.iter().position(|c| c == "timeout").expect("a timeout column");
+    let d1: Vec<&String> = table.rows.iter().filter(|(cells, _)| cells[0] == "d1").map(|(cells, _)| &cells[col]).collect();
+    assert_eq!(d1, vec!["⏱ 0:00:09"]);
     // Without a watermark the picture still places each reading at its event time: 10
     // readings, the first (r1) at 2026-03-02T09:00:00Z = 1772442000 s.
     let p = s.picture();

@@ -61,6 +61,10 @@ pub enum StateCell {
     Matched(bool),
     /// Why the last batch called the state function for this key (`None`: not called).
     Called(Option<super::group_state::CallReason>),
+    /// A processing-time timeout (`GroupStateTimeout.ProcessingTimeTimeout`): ms on the
+    /// query's processing-time clock (`StreamingQuery::clock_ms`), not an event time — the lab's
+    /// clock starts at 0, so it reads as time since the start, not as a date in 1970.
+    ProcessingDeadline(i64),
     /// Nothing to show.
     Blank,
 }
@@ -348,7 +352,11 @@ impl StatefulOperator for GroupStateStore {
             .map(|(k, s)| {
                 let mut cells = values(k);
                 let t_us = s.timeout_ms.map(EventTime::from_millis);
-                cells.push(t_us.map_or(StateCell::Blank, |t| StateCell::Value(Value::Timestamp(t.micros()))));
+                cells.push(match (s.timeout_ms, timeout) {
+                    (None, _) => StateCell::Blank,
+                    (Some(ms), crate::pyfunc::GroupStateTimeout::ProcessingTimeTimeout) => StateCell::ProcessingDeadline(ms),
+                    (Some(_), _) => t_us.map_or(StateCell::Blank, |t| StateCell::Value(Value::Timestamp(t.micros()))),
+                });
                 cells.push(called(k));
                 match &s.value {
                     Some(v) => cells.extend(v.iter().cloned().map(StateCell::Value)),

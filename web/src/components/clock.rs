@@ -4,13 +4,8 @@
 
 use leptos::prelude::*;
 
+use crate::session::clock_text;
 use crate::Lab;
-
-/// `h:mm:ss` of a clock in ms since the query's start.
-fn clock_text(ms: i64) -> String {
-    let s = ms.div_euclid(1000);
-    format!("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60)
-}
 
 /// The clock and its "wait" buttons.
 #[component]

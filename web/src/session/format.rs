@@ -24,7 +24,9 @@ pub(super) fn error_view(e: &Error, text: &str) -> ErrorView {
             span: Some((p.span.start, p.span.end)),
         },
         Error::Analysis(a) => ErrorView {
-            kind: "AnalysisException".into(),
+            // The exception PySpark raises (`StreamingQueryException` for a query that died
+            // while running, `AnalysisException` for most, ...), checked against the corpus.
+            kind: a.exception_class().into(),
             error_class: Some(a.error_class.clone()),
             message: a.spark_text(),
             hint: a.hint.clone(),
@@ -111,18 +113,29 @@ pub(super) fn batch_view(step: Option<usize>, b: &BatchResult, output: &[Attr], 
 
 /// The engine's labelled state tables as text: cells displayed on the scenario's day, labels
 /// as the panel's row styles, the join notes in both languages.
-pub(super) fn state_tables(q: &StreamingQuery, evicted: &[(usize, Row)], day: i64) -> Vec<StateTableView> {
-    let cell = |c: &StateCell| match c {
+/// `h:mm:ss` of the lab's processing-time clock (ms since the query's start), as its clock
+/// panel shows it: `0:00:10`.
+pub fn clock_text(ms: i64) -> String {
+    let s = ms.div_euclid(1000);
+    format!("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60)
+}
+
+/// One state-table cell as the lab shows it (times on the scenario's day `day`, µs).
+pub fn state_cell_text(c: &StateCell, day: i64) -> String {
+    match c {
         StateCell::Value(v) => display_cell(v, day),
-        StateCell::Gone => "—".to_string(),
+        StateCell::Gone | StateCell::Matched(false) | StateCell::Called(None) => "—".to_string(),
         StateCell::SessionFrom(t) => format!("[{}, …)", display_cell(&Value::Timestamp(*t), day)),
         StateCell::Matched(true) => "✓".to_string(),
-        StateCell::Matched(false) => "—".to_string(),
+        StateCell::ProcessingDeadline(ms) => format!("⏱ {}", clock_text(*ms)),
         StateCell::Blank => String::new(),
         StateCell::Called(Some(CallReason::Data)) => "▶ rows".to_string(),
         StateCell::Called(Some(CallReason::TimedOut)) => "⏰ hasTimedOut".to_string(),
-        StateCell::Called(None) => "—".to_string(),
-    };
+    }
+}
+
+pub(super) fn state_tables(q: &StreamingQuery, evicted: &[(usize, Row)], day: i64) -> Vec<StateTableView> {
+    let cell = |c: &StateCell| state_cell_text(c, day);
     let status = |l: StateRowLabel| match l {
         StateRowLabel::Open { .. } => RowStatus::Open,
         StateRowLabel::Closing { .. } => RowStatus::Closing,

@@ -59,7 +59,8 @@ pub struct RecoveryView {
 /// An error shown in the page.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ErrorView {
-    /// `AnalysisException`, `ParseException`, `not modelled yet`, ...
+    /// `AnalysisException`, `StreamingQueryException` (`STREAM_FAILED`), `ParseException`,
+    /// `not modelled yet`, ...
     pub kind: String,
     /// Spark's error condition, when there is one.
     pub error_class: Option<String>,
