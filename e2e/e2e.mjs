@@ -350,7 +350,10 @@ async function main() {
         await lab.el('crash-point').selectOption('mid-sink');
         await lab.click('crash-batch');
         await lab.el('crash-status').waitFor({ state: 'visible' });
+        // The run panel says why Next step now runs no batch; a restart takes the note away.
+        await lab.el('run-stopped').waitFor({ state: 'visible' });
         await lab.click('restart-query');
+        await lab.el('run-stopped').waitFor({ state: 'detached' });
         await lab.click('trigger-batch');
         const { dups, rows } = await lab.sinkState();
         assert(dups === wantDups, `${sink}: ${dups} duplicates, want ${wantDups}`);

@@ -34,6 +34,7 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("pause", "Pause", "일시 정지"),
     ("reset", "Reset", "처음부터"),
     ("steps", "Steps", "단계"),
+    ("run.stopped", "The query is stopped: Next step only adds its events to the source, and no batch runs until you restart the query on the same checkpoint (panel “Checkpoint, sink and crashes”).", "쿼리가 멈춰 있습니다: 다음 단계는 이벤트를 소스에 더하기만 하고, 같은 체크포인트로 쿼리를 재시작하기 전까지 배치는 실행되지 않습니다(‘체크포인트, 싱크, 장애’ 패널)."),
     ("nodata.due", "A no-data batch is due: the watermark moved and state may be evicted.", "데이터 없는 배치가 대기 중입니다: 워터마크가 움직여 상태가 정리될 수 있습니다."),
     ("watermark", "Watermark", "워터마크"),
     ("watermark.none", "none (no withWatermark)", "없음 (withWatermark 없음)"),
@@ -365,6 +366,12 @@ fn holes<'a>(pattern: &str, text: &'a str) -> Option<Vec<&'a str>> {
     (rest.is_empty()).then_some(got)
 }
 
+/// "1 row", "0 rows", "3 rows": an English count of rows (Korean needs no plural, `{n}개 행`).
+pub fn rows_en(n: impl Into<u64>) -> String {
+    let n = n.into();
+    if n == 1 { "1 row".to_string() } else { format!("{n} rows") }
+}
+
 /// A message from the session or the engine (e.g. a bad event field, a delay that is not an
 /// interval) in `lang`. English is returned as it is; for Korean, each `; `-separated part,
 /// after an optional `column: ` prefix, is matched against the known sentences; a part with
@@ -440,6 +447,13 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_row_is_singular() {
+        assert_eq!(rows_en(0u64), "0 rows");
+        assert_eq!(rows_en(1u64), "1 row");
+        assert_eq!(rows_en(2u64), "2 rows");
+    }
 
     #[test]
     fn every_label_has_both_languages_and_unique_keys() {

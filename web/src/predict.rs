@@ -13,6 +13,7 @@ use std::collections::BTreeSet;
 use streamlab_engine::streaming::OutputMode;
 use streamlab_engine::types::{CalendarInterval, Value};
 
+use crate::i18n::rows_en;
 use crate::quiz::permutation;
 use crate::session::{display_cell, BatchView, LabSession};
 
@@ -269,7 +270,7 @@ fn predict_rows(session: &LabSession, a: &Ahead, seed: u64) -> Result<Prediction
         prompt_ko: format!("배치 {id}는 싱크로 어떤 행을 보낼까요?"),
         choices,
         answer,
-        explanation_en: format!("The {} mode rule: {rule_en}. Batch {id} reads {} rows, runs with watermark {wm} and emits {n} rows.", mode.as_str(), a.batch.input_rows),
+        explanation_en: format!("The {} mode rule: {rule_en}. Batch {id} reads {}, runs with watermark {wm} and emits {}.", mode.as_str(), rows_en(a.batch.input_rows), rows_en(n as u64)),
         explanation_ko: format!("{} 모드 규칙: {rule_ko}. 배치 {id}는 {}개 행을 읽고 워터마크 {wm}로 실행되어 {n}개 행을 출력합니다.", mode.as_str(), a.batch.input_rows),
     })
 }
@@ -299,11 +300,11 @@ fn predict_dropped(a: &Ahead, seed: u64) -> Result<Prediction, String> {
         kind: PredictKind::Dropped,
         action: a.action,
         batch_id: id,
-        prompt_en: format!("Batch {id} reads {} rows. How many will its state operator drop as late (numRowsDroppedByWatermark)?", a.input_times.len()),
+        prompt_en: format!("Batch {id} reads {}. How many will its state operator drop as late (numRowsDroppedByWatermark)?", rows_en(a.input_times.len() as u64)),
         prompt_ko: format!("배치 {id}는 {}개 행을 읽습니다. 상태 연산자가 늦은 데이터로 버리는 행(numRowsDroppedByWatermark)은 몇 개일까요?", a.input_times.len()),
         choices,
         answer,
-        explanation_en: format!("Late rows are judged against wm(N-1) = {l}, the watermark of the batch before, not against the watermark this batch's own events make. A row is late when its window end (its session end, or its event time for dropDuplicates and groupBy on the time column) <= {l}; a sliding-window row counts once per window. Here {right} rows are dropped."),
+        explanation_en: format!("Late rows are judged against wm(N-1) = {l}, the watermark of the batch before, not against the watermark this batch's own events make. A row is late when its window end (its session end, or its event time for dropDuplicates and groupBy on the time column) <= {l}; a sliding-window row counts once per window. Here {} dropped.", if right == 1 { "1 row is".to_string() } else { format!("{right} rows are") }),
         explanation_ko: format!("늦은 데이터는 이 배치의 이벤트로 만든 워터마크가 아니라 앞 배치의 워터마크 wm(N-1) = {l} 기준으로 판단합니다. 윈도우 끝(세션 끝, dropDuplicates나 시간 컬럼 groupBy에서는 이벤트 시간) <= {l}이면 늦은 행이고, 슬라이딩 윈도우에서는 윈도우마다 한 번씩 셉니다. 여기서는 {right}개 행이 버려집니다."),
     })
 }

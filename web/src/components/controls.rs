@@ -267,6 +267,11 @@ pub fn RunPanel() -> impl IntoView {
             <details class="help"><summary>"realTime"</summary><p>{move || lab.t("realtime")}</p></details>
             <p class="steps">{move || lab.t("steps")}": "<span data-testid="steps-done">{move || lab.view.with(|v| format!("{} / {}", v.steps_done, v.steps_total))}</span></p>
             {move || lab.view.with(|v| v.no_data_batch_due).then(|| view! { <p class="due" role="status">{lab.t("nodata.due")}</p> })}
+            // A stopped query (crashed, or `query.stop()`) runs no batch: a step only adds its
+            // events to the source, where a restart on the same checkpoint finds them.
+            {move || lab.view.with(|v| v.recovery.as_ref().is_some_and(|r| !r.active)).then(|| view! {
+                <p class="due" role="status" data-testid="run-stopped">{move || lab.t("run.stopped")}</p>
+            })}
         </div>
     }
 }

@@ -153,7 +153,7 @@ fn summary(p: &Picture, lang: Lang) -> String {
     if ko {
         format!("시간 그림: 마이크로 배치 {}개, 행 {rows}개 ({}){wm}", p.bands.len(), counts.join(", "))
     } else {
-        format!("Time picture: {} micro-batches, {rows} rows ({}){wm}", p.bands.len(), counts.join(", "))
+        format!("Time picture: {} micro-batches, {} ({}){wm}", p.bands.len(), crate::i18n::rows_en(rows as u64), counts.join(", "))
     }
 }
 
