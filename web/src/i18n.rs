@@ -300,6 +300,7 @@ const MESSAGES: &[(&str, &str)] = &[
     ("the lab can run windows, watermarks, aggregations, dedup, limit, union and stream-static joins", "실습에서는 윈도우, 워터마크, 집계, 중복 제거, limit, union, 스트림-정적 조인을 실행할 수 있습니다"),
     ("the string \"{}\"", "문자열 \"{}\""),
     ("the number {} (with a fraction)", "소수가 있는 숫자 {}"),
+    ("the number {} (too large for 64 bits)", "64비트를 넘는 숫자 {}"),
     ("the number {}", "숫자 {}"),
     ("the boolean {}", "불리언 {}"),
     ("an empty string", "빈 문자열"),

@@ -66,6 +66,13 @@ pub fn read_json_value(v: &Json, t: &DataType) -> JsonRead {
     let what = |v: &Json| match v {
         Json::String(s) if s.is_empty() => "an empty string".to_string(),
         Json::String(s) => format!("the string \"{s}\""),
+        // A whole number past u64 is read as a double (1e22): not a fraction, just too large.
+        Json::Number(n) if n.as_f64().is_some_and(|f| n.is_f64() && f.fract() == 0.0 && f.abs() >= 1.8e19) => {
+            let f = n.as_f64().unwrap_or_default();
+            // Written out whole while that stays short (1e300 keeps its exponent).
+            let text = if f.abs() < 1e30 { format!("{f:.0}") } else { n.to_string() };
+            format!("the number {text} (too large for 64 bits)")
+        }
         Json::Number(n) if n.is_f64() => format!("the number {n} (with a fraction)"),
         Json::Number(n) => format!("the number {n}"),
         Json::Bool(b) => format!("the boolean {b}"),
@@ -190,5 +197,25 @@ pub fn value_to_json(v: &Value) -> Json {
         Value::Binary(b) => Json::String(String::from_utf8_lossy(b).into_owned()),
         Value::Date(_) => Json::String(v.to_string()),
         Value::Array(items) => Json::Array(items.iter().map(value_to_json).collect()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Why a value is NULL names it as the learner wrote it: a fraction is a fraction, a whole
+    /// number too large even for u64 (serde_json reads it as the double 1e22) is not, and
+    /// it is written out whole.
+    #[test]
+    fn a_huge_whole_number_is_not_called_a_fraction() {
+        let why = |text: &str| match read_json_value(&serde_json::from_str(text).expect("JSON"), &DataType::Int64) {
+            JsonRead::Null(why) => why,
+            other => panic!("{text} read as {other:?}"),
+        };
+        assert_eq!(why("10000000000000000000000"), "the number 10000000000000000000000 (too large for 64 bits) is not a whole number that fits a long: Spark reads NULL");
+        assert_eq!(why("1.5"), "the number 1.5 (with a fraction) is not a whole number that fits a long: Spark reads NULL");
+        // 2^64 - 1 still parses as a u64: not a double, no remark.
+        assert_eq!(why("18446744073709551615"), "the number 18446744073709551615 is not a whole number that fits a long: Spark reads NULL");
     }
 }
