@@ -174,7 +174,7 @@ export async function teachChecks({ browser, baseUrl, check, assert, outDir, Lab
   }
 
   for (const lang of ['en', 'ko']) {
-    await check(`teach: a 390 px phone screen has no sideways scrolling (${lang})`, async () => {
+    await check(`teach: a 390 px phone screen has no sideways scrolling; at 320 px the picture fits at its own size (${lang})`, async () => {
       const { context, page: phone } = await freshPage(browser, problems, { width: 390, height: 844 });
       try {
         const small = new LabPage(phone);
@@ -195,6 +195,13 @@ export async function teachChecks({ browser, baseUrl, check, assert, outDir, Lab
         });
         assert(widths.scroll <= 390, `scrollWidth ${widths.scroll} > 390: ${widths.wide.join(', ')}`);
         await phone.screenshot({ path: shot(`phone-${lang}.png`), fullPage: true });
+        // On a 320 px phone the picture is redrawn to fit its box at its own size, not scaled
+        // down by CSS (the mark buttons, placed in canvas px, would then miss their marks).
+        await phone.setViewportSize({ width: 320, height: 700 });
+        await phone.waitForFunction(() => {
+          const c = document.querySelector('[data-testid="picture-canvas"]');
+          return c && c.width === c.clientWidth && c.getBoundingClientRect().right <= c.parentElement.getBoundingClientRect().right + 0.5;
+        });
       } finally {
         await context.close();
       }

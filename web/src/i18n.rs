@@ -369,8 +369,18 @@ fn holes<'a>(pattern: &str, text: &'a str) -> Option<Vec<&'a str>> {
 
 /// "1 row", "0 rows", "3 rows": an English count of rows (Korean needs no plural, `{n}개 행`).
 pub fn rows_en(n: impl Into<u64>) -> String {
+    count_en(n, "row")
+}
+
+/// An English count of `noun` (a word that takes `s` in the plural): "1 late row", "2 late rows".
+pub fn count_en(n: impl Into<u64>, noun: &str) -> String {
     let n = n.into();
-    if n == 1 { "1 row".to_string() } else { format!("{n} rows") }
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
+
+/// "was" for one, "were" for any other count.
+pub fn was_en(n: impl Into<u64>) -> &'static str {
+    if n.into() == 1 { "was" } else { "were" }
 }
 
 /// A message from the session or the engine (e.g. a bad event field, a delay that is not an
@@ -454,6 +464,8 @@ mod tests {
         assert_eq!(rows_en(0u64), "0 rows");
         assert_eq!(rows_en(1u64), "1 row");
         assert_eq!(rows_en(2u64), "2 rows");
+        assert_eq!(count_en(1u64, "late row"), "1 late row");
+        assert_eq!(format!("{} {} dropped", count_en(3u64, "duplicate row"), was_en(3u64)), "3 duplicate rows were dropped");
     }
 
     #[test]

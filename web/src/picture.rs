@@ -15,6 +15,7 @@ use streamlab_engine::execution::explain::{BatchExplanation, BatchReason, FateKi
 use streamlab_engine::execution::state_rows::{StateCell, StateRowLabel, StateTable};
 use streamlab_engine::types::{Row, Value};
 
+use crate::i18n::{count_en, was_en};
 use crate::quiz::Lang;
 use crate::session::display_cell;
 
@@ -558,7 +559,8 @@ pub fn fate_text(f: &RowFate, lang: Lang, day_us: i64, keys: &KeyColumns) -> Str
             let until = evicts_at_us.map(|e| t(day_us, e));
             match ko {
                 false => format!(
-                    "buffered on the {side_en} side, matched with {partners} row(s) of the other side; {}",
+                    "buffered on the {side_en} side, matched with {} of the other side; {}",
+                    count_en(*partners as u64, "row"),
                     until.map_or("kept forever (no state watermark on this side)".to_string(), |u| format!("removed from state when the state watermark passes {u}"))
                 ),
                 true => format!(
@@ -596,11 +598,11 @@ pub fn narrate(band: &Band, next_watermark_ms: Option<i64>, lang: Lang, day_us: 
         }
         (Some(BatchReason::Recovered), false) => format!("Batch {id} ran again exactly as logged before the restart."),
         (Some(BatchReason::Recovered), true) => format!("배치 {id}: 재시작 전에 기록된 그대로 다시 실행되었습니다."),
-        (Some(BatchReason::NewData { rows }), false) => format!("Batch {id} ran because {rows} new row(s) arrived."),
+        (Some(BatchReason::NewData { rows }), false) => format!("Batch {id} ran because {} arrived.", count_en(rows, "new row")),
         (Some(BatchReason::NewData { rows }), true) => format!("배치 {id}: 새 행 {rows}개가 들어와서 실행되었습니다."),
         (None, false) if band.no_data => format!("Batch {id} ran without new data because the watermark moved."),
         (None, true) if band.no_data => format!("배치 {id}: 워터마크가 움직여서 실행된 데이터 없는 배치입니다."),
-        (None, false) => format!("Batch {id} ran because {} new row(s) arrived.", band.input_rows),
+        (None, false) => format!("Batch {id} ran because {} arrived.", count_en(band.input_rows, "new row")),
         (None, true) => format!("배치 {id}: 새 행 {}개가 들어와서 실행되었습니다.", band.input_rows),
     });
     match band.watermark_ms {
@@ -616,22 +618,22 @@ pub fn narrate(band: &Band, next_watermark_ms: Option<i64>, lang: Lang, day_us: 
             out.push(if ko {
                 format!("늦은 행 {late}개를 버렸습니다 (numRowsDroppedByWatermark {}).", band.dropped_rows)
             } else {
-                format!("It dropped {late} late row(s) (numRowsDroppedByWatermark {}).", band.dropped_rows)
+                format!("It dropped {} (numRowsDroppedByWatermark {}).", count_en(late as u64, "late row"), band.dropped_rows)
             });
         }
         if filtered > 0 {
-            out.push(if ko { format!("행 {filtered}개가 걸러졌습니다.") } else { format!("{filtered} row(s) were filtered out.") });
+            out.push(if ko { format!("행 {filtered}개가 걸러졌습니다.") } else { format!("{} {} filtered out.", count_en(filtered as u64, "row"), was_en(filtered as u64)) });
         }
         if dedup > 0 {
-            out.push(if ko { format!("중복 행 {dedup}개를 버렸습니다.") } else { format!("{dedup} duplicate row(s) were dropped.") });
+            out.push(if ko { format!("중복 행 {dedup}개를 버렸습니다.") } else { format!("{} {} dropped.", count_en(dedup as u64, "duplicate row"), was_en(dedup as u64)) });
         }
     } else if band.dropped_rows > 0 {
-        out.push(if ko { format!("늦은 행 {}개를 버렸습니다 (numRowsDroppedByWatermark).", band.dropped_rows) } else { format!("It dropped {} late row(s) (numRowsDroppedByWatermark).", band.dropped_rows) });
+        out.push(if ko { format!("늦은 행 {}개를 버렸습니다 (numRowsDroppedByWatermark).", band.dropped_rows) } else { format!("It dropped {} (numRowsDroppedByWatermark).", count_en(band.dropped_rows, "late row")) });
     }
     out.push(if ko {
         format!("행 {}개를 출력하고 상태 행 {}개를 상태에서 제거했습니다.", band.emitted_rows, band.removed_rows)
     } else {
-        format!("It emitted {} row(s) and removed {} state row(s).", band.emitted_rows, band.removed_rows)
+        format!("It emitted {} and removed {}.", count_en(band.emitted_rows, "row"), count_en(band.removed_rows, "state row"))
     });
     let after = band.explanation.as_ref().and_then(|e| e.next_watermark_ms).or(next_watermark_ms);
     if let Some(n) = after.filter(|n| Some(*n) != band.watermark_ms) {
@@ -809,7 +811,7 @@ mod tests {
         let b = Band { batch_id: 5, no_data: true, input_rows: 0, watermark_ms: Some(to), emitted_rows: 3, dropped_rows: 0, removed_rows: 3, explanation: Some(std::rc::Rc::new(ex)) };
         assert_eq!(
             narrate(&b, Some(to), Lang::En, day),
-            "Batch 5 ran without new data because the watermark moved from 12:01 to 12:11, and StateStoreSaveExec uses it (shouldRunAnotherBatch). It ran with the watermark at 12:11. It emitted 3 row(s) and removed 3 state row(s)."
+            "Batch 5 ran without new data because the watermark moved from 12:01 to 12:11, and StateStoreSaveExec uses it (shouldRunAnotherBatch). It ran with the watermark at 12:11. It emitted 3 rows and removed 3 state rows."
         );
         assert_eq!(
             narrate(&b, Some(to), Lang::Ko, day),

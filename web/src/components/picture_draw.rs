@@ -43,7 +43,8 @@ pub struct Geom {
 impl Geom {
     /// The layout of `p` on a canvas `width` px wide.
     pub fn new(p: &Picture, width: i32) -> Geom {
-        let width = width.max(280);
+        // Narrow enough for a 320-px phone (a 262-px panel), wide enough to stay legible.
+        let width = width.max(240);
         let n = p.lanes.len().max(1) as i32;
         let lane_w = width / n;
         let lanes = (0..p.lanes.len().max(1)).map(|i| ((i as i32 * lane_w + LEFT, (i as i32 + 1) * lane_w - RIGHT), p.range(i))).collect();

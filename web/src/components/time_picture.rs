@@ -66,13 +66,14 @@ pub fn TimePicture() -> impl IntoView {
             None => p.bands.len().checked_sub(1),
         })
     };
-    // The canvas's width in CSS px, measured when it is mounted and after a window resize (at
-    // most once a frame), never while drawing: reading a layout value right after the page
-    // changed forces the browser to lay out the whole page again, which cost more than the
-    // replay.
+    // The width the picture has (its box's, in CSS px), measured when it is mounted and after
+    // a window resize (at most once a frame), never while drawing: reading a layout value
+    // right after the page changed forces the browser to lay out the whole page again, which
+    // cost more than the replay.
     let width = RwSignal::new(0i32);
+    let box_width = |c: &web_sys::HtmlCanvasElement| c.parent_element().map_or(0, |p| p.client_width());
     let measure = move || {
-        let w = canvas.get_untracked().map_or(0, |c| c.client_width());
+        let w = canvas.get_untracked().map_or(0, |c| box_width(&c));
         if w != width.get_untracked() {
             width.set(w);
         }
@@ -100,11 +101,15 @@ pub fn TimePicture() -> impl IntoView {
         let (sel, hl, lang, w) = (selected_band(), highlight.get(), lab.lang.get(), width.get());
         let Some(c) = canvas.get() else { return };
         // Not measured yet (the canvas was hidden when mounted): measure now.
-        let w = if w > 0 { w } else { c.client_width() };
+        let w = if w > 0 { w } else { box_width(&c) };
         picture.with(|p| {
             let g = Geom::new(p, w);
             c.set_width(g.width as u32);
             c.set_height(g.height as u32);
+            // Drawn at exactly its size in CSS px, so the overlay's buttons (placed in the
+            // same px) sit on their marks even where the box is narrower than the picture's
+            // least width (then the picture overflows, it is not squeezed).
+            let _ = c.set_attribute("style", &format!("width:{}px;height:{}px", g.width, g.height));
             draw(c.clone(), p, &g, sel, hl, lang);
             geom.set(Some(g));
         });
