@@ -301,6 +301,7 @@ const MESSAGES: &[(&str, &str)] = &[
     ("the string \"{}\"", "문자열 \"{}\""),
     ("the number {} (with a fraction)", "소수가 있는 숫자 {}"),
     ("the number {} (too large for 64 bits)", "64비트를 넘는 숫자 {}"),
+    ("{} seconds since the epoch is past what a timestamp holds (about ±292,000 years): Spark multiplies it into µs in a 64-bit long, which wraps around, and reads {}", "에포크 이후 {}초는 타임스탬프가 담을 수 있는 범위(약 ±292,000년)를 넘습니다: Spark는 이 값을 64비트 long 안에서 µs로 곱하고, 값이 한 바퀴 돌아 {}로 읽습니다"),
     ("the number {}", "숫자 {}"),
     ("the boolean {}", "불리언 {}"),
     ("an empty string", "빈 문자열"),
@@ -383,6 +384,68 @@ pub fn was_en(n: impl Into<u64>) -> &'static str {
     if n.into() == 1 { "was" } else { "were" }
 }
 
+/// Korean text with its particles chosen: a particle written for either case after a value
+/// put in at run time — `이(가)`, `은(는)`, `을(를)`, `과(와)`, `(으)로` — becomes the one the
+/// word before it takes (`배치 6이`, `'25:99'는`, `09:25로`, `12:10으로`). The word's last sound
+/// decides: a Hangul syllable by its final consonant; a digit as it is read (0 영, 1 일, 2 이,
+/// ..., and 10 십, 100 백, 1000 천); a Latin letter as English is read in Korean (a vowel, `r`,
+/// `w`, `y`: no final consonant; `l`: ㄹ; others: a final consonant). Quotes and brackets
+/// after the word are looked through. Text without such a particle is returned as it is.
+pub fn particles(text: &str) -> String {
+    const MARKS: [(&str, &str, &str); 5] = [("이(가)", "이", "가"), ("은(는)", "은", "는"), ("을(를)", "을", "를"), ("과(와)", "과", "와"), ("(으)로", "으로", "로")];
+    if !MARKS.iter().any(|(m, _, _)| text.contains(m)) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while !rest.is_empty() {
+        let next = MARKS.iter().filter_map(|m| rest.find(m.0).map(|i| (i, m))).min_by_key(|(i, _)| *i);
+        let Some((i, (mark, with, without))) = next else {
+            out.push_str(rest);
+            break;
+        };
+        out.push_str(&rest[..i]);
+        let coda = final_sound(&out);
+        // `(으)로`: 으로 after a final consonant other than ㄹ; the others after any.
+        let takes = if *mark == "(으)로" { matches!(coda, Coda::Consonant) } else { !matches!(coda, Coda::None) };
+        out.push_str(if takes { with } else { without });
+        rest = &rest[i + mark.len()..];
+    }
+    out
+}
+
+/// The last sound of a word: none, ㄹ, or another final consonant.
+enum Coda {
+    None,
+    Rieul,
+    Consonant,
+}
+
+fn final_sound(before: &str) -> Coda {
+    let word = before.trim_end_matches(|c: char| "'\"’”)]}>(".contains(c));
+    let Some(last) = word.chars().last() else { return Coda::None };
+    match last {
+        '가'..='힣' => match (u32::from(last) - 0xAC00) % 28 {
+            0 => Coda::None,
+            8 => Coda::Rieul,
+            _ => Coda::Consonant,
+        },
+        // As read: 영 (0, and 십 백 천 만 for 10, 100, ...) 일 이 삼 사 오 육 칠 팔 구.
+        '0' | '3' | '6' => Coda::Consonant,
+        '1' | '7' | '8' => Coda::Rieul,
+        '2' | '4' | '5' | '9' => Coda::None,
+        'l' | 'L' => Coda::Rieul,
+        c if c.is_ascii_alphabetic() => {
+            if "aeiouyrwAEIOUYRW".contains(c) {
+                Coda::None
+            } else {
+                Coda::Consonant
+            }
+        }
+        _ => Coda::None,
+    }
+}
+
 /// A message from the session or the engine (e.g. a bad event field, a delay that is not an
 /// interval) in `lang`. English is returned as it is; for Korean, each `; `-separated part,
 /// after an optional `column: ` prefix, is matched against the known sentences; a part with
@@ -397,12 +460,12 @@ pub fn localize(lang: Lang, message: &str) -> String {
     let parts: Vec<&str> = message.split("; ").collect();
     let each: Vec<Option<String>> = parts.iter().map(|p| localize_part(p)).collect();
     if parts.len() > 1 && each.iter().all(Option::is_some) {
-        return each.into_iter().flatten().collect::<Vec<_>>().join("; ");
+        return particles(&each.into_iter().flatten().collect::<Vec<_>>().join("; "));
     }
     if let Some(ko) = localize_part(message) {
-        return ko;
+        return particles(&ko);
     }
-    parts.iter().zip(each).map(|(p, k)| k.unwrap_or_else(|| p.to_string())).collect::<Vec<_>>().join("; ")
+    particles(&parts.iter().zip(each).map(|(p, k)| k.unwrap_or_else(|| p.to_string())).collect::<Vec<_>>().join("; "))
 }
 
 fn localize_part(part: &str) -> Option<String> {
@@ -459,6 +522,24 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
 mod tests {
     use super::*;
 
+    /// Each particle after each kind of word, worked out by reading the word aloud.
+    #[test]
+    fn particles_follow_the_last_sound() {
+        assert_eq!(particles("배치 6이(가) 내보낸 행"), "배치 6이 내보낸 행"); // 육
+        assert_eq!(particles("배치 2이(가) 내보낸 행"), "배치 2가 내보낸 행"); // 이
+        assert_eq!(particles("12:01에서 09:25(으)로"), "12:01에서 09:25로"); // 오
+        assert_eq!(particles("12:11(으)로"), "12:11로"); // 일: ㄹ takes 로
+        assert_eq!(particles("12:10(으)로"), "12:10으로"); // 십
+        assert_eq!(particles("'25:99'은(는) 시각이 아닙니다"), "'25:99'는 시각이 아닙니다"); // 구, past the quote
+        assert_eq!(particles("문자열 \"banana\"은(는)"), "문자열 \"banana\"는");
+        assert_eq!(particles("빈 문자열은(는)"), "빈 문자열은"); // 열: ㄹ
+        assert_eq!(particles("조건 post_id > 3을(를) 만족"), "조건 post_id > 3을 만족"); // 삼
+        assert_eq!(particles("windw()은(는)"), "windw()는");
+        assert_eq!(particles("sql은(는)"), "sql은");
+        assert_eq!(particles("키과(와) 값"), "키와 값");
+        assert_eq!(particles("no particle here (가)"), "no particle here (가)");
+    }
+
     #[test]
     fn one_row_is_singular() {
         assert_eq!(rows_en(0u64), "0 rows");
@@ -486,7 +567,7 @@ mod tests {
         assert_eq!(localize(Lang::En, en), en);
         assert_eq!(
             localize(Lang::Ko, en),
-            "post_id: 문자열 \"seven\"은(는) long에 들어가는 정수가 아니므로 Spark는 NULL로 읽습니다; event_time: '25:00'은(는) 시각이 아닙니다. 12:07 또는 12:07:30처럼 쓰세요"
+            "post_id: 문자열 \"seven\"은 long에 들어가는 정수가 아니므로 Spark는 NULL로 읽습니다; event_time: '25:00'은 시각이 아닙니다. 12:07 또는 12:07:30처럼 쓰세요"
         );
         assert_eq!(localize(Lang::Ko, "no source named 'x'"), "'x'라는 소스가 없습니다");
         // A sentence that itself holds `; ` (the engine's crash message), with two holes.
@@ -497,7 +578,7 @@ mod tests {
         // Two notes of the same kind stay two notes.
         assert_eq!(
             localize(Lang::Ko, "a: the number 1.5 (with a fraction) is not a whole number that fits a long: Spark reads NULL; b: an empty string is not a whole number that fits a long: Spark reads NULL"),
-            "a: 소수가 있는 숫자 1.5은(는) long에 들어가는 정수가 아니므로 Spark는 NULL로 읽습니다; b: 빈 문자열은(는) long에 들어가는 정수가 아니므로 Spark는 NULL로 읽습니다"
+            "a: 소수가 있는 숫자 1.5는 long에 들어가는 정수가 아니므로 Spark는 NULL로 읽습니다; b: 빈 문자열은 long에 들어가는 정수가 아니므로 Spark는 NULL로 읽습니다"
         );
         // Two holes, the first one a number.
         assert_eq!(

@@ -15,7 +15,7 @@ use streamlab_engine::execution::explain::{BatchExplanation, BatchReason, FateKi
 use streamlab_engine::execution::state_rows::{StateCell, StateRowLabel, StateTable};
 use streamlab_engine::types::{Row, Value};
 
-use crate::i18n::{count_en, was_en};
+use crate::i18n::{count_en, particles, was_en};
 use crate::quiz::Lang;
 use crate::session::display_cell;
 
@@ -491,6 +491,12 @@ fn key_text(key: &Row, names: Option<&Vec<String>>, day_us: i64) -> String {
 /// One fate as a sentence, with the rule that decided it; `keys` names the key values of
 /// each operator ([`Picture::key_columns`]).
 pub fn fate_text(f: &RowFate, lang: Lang, day_us: i64, keys: &KeyColumns) -> String {
+    let text = fate_text_with_particles_open(f, lang, day_us, keys);
+    if lang == Lang::Ko { particles(&text) } else { text }
+}
+
+/// [`fate_text`] with the Korean particles after values still written for either case.
+fn fate_text_with_particles_open(f: &RowFate, lang: Lang, day_us: i64, keys: &KeyColumns) -> String {
     let ko = lang == Lang::Ko;
     match f {
         RowFate::Filtered { predicate } => {
@@ -588,7 +594,7 @@ pub fn narrate(band: &Band, next_watermark_ms: Option<i64>, lang: Lang, day_us: 
             format!("Batch {id} ran without new data because the watermark moved from {} to {}, and {operator} uses it (shouldRunAnotherBatch).", wm(day_us, from_ms), wm(day_us, to_ms))
         }
         (Some(BatchReason::WatermarkMoved { from_ms, to_ms, operator, .. }), true) => {
-            format!("배치 {id}: 데이터 없는 배치입니다. 워터마크가 {}에서 {}(으)로 움직였고 {operator}가 워터마크를 쓰기 때문에 실행되었습니다(shouldRunAnotherBatch).", wm(day_us, from_ms), wm(day_us, to_ms))
+            format!("배치 {id}: 데이터 없는 배치입니다. 워터마크가 {}에서 {}(으)로 움직였고 {operator}이(가) 워터마크를 쓰기 때문에 실행되었습니다(shouldRunAnotherBatch).", wm(day_us, from_ms), wm(day_us, to_ms))
         }
         (Some(BatchReason::ProcessingTimeTimeout { operator, clock_ms, .. }), false) => {
             format!("Batch {id} ran without new data because the processing-time clock ({} s) passed a key's timeout in {operator}.", clock_ms / 1000)
@@ -639,7 +645,8 @@ pub fn narrate(band: &Band, next_watermark_ms: Option<i64>, lang: Lang, day_us: 
     if let Some(n) = after.filter(|n| Some(*n) != band.watermark_ms) {
         out.push(if ko { format!("이 배치가 끝나면 워터마크가 올라갑니다: {}.", wm(day_us, n)) } else { format!("After it, the watermark moves to {}.", wm(day_us, n)) });
     }
-    out.join(" ")
+    let text = out.join(" ");
+    if ko { particles(&text) } else { text }
 }
 
 #[cfg(test)]
@@ -815,7 +822,7 @@ mod tests {
         );
         assert_eq!(
             narrate(&b, Some(to), Lang::Ko, day),
-            "배치 5: 데이터 없는 배치입니다. 워터마크가 12:01에서 12:11(으)로 움직였고 StateStoreSaveExec가 워터마크를 쓰기 때문에 실행되었습니다(shouldRunAnotherBatch). 실행 시 워터마크: 12:11. 행 3개를 출력하고 상태 행 3개를 상태에서 제거했습니다."
+            "배치 5: 데이터 없는 배치입니다. 워터마크가 12:01에서 12:11로 움직였고 StateStoreSaveExec이 워터마크를 쓰기 때문에 실행되었습니다(shouldRunAnotherBatch). 실행 시 워터마크: 12:11. 행 3개를 출력하고 상태 행 3개를 상태에서 제거했습니다."
         );
     }
 

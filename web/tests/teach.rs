@@ -137,5 +137,5 @@ fn query_error_hints_have_korean() {
     let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
     let fields = [("event_time".to_string(), "25:00".to_string())].into_iter().collect();
     let e = s.push_event("clicks", &fields).unwrap_err();
-    assert_eq!(localize(Lang::Ko, &e), "event_time: '25:00'은(는) 시각이 아닙니다. 12:07 또는 12:07:30처럼 쓰세요");
+    assert_eq!(localize(Lang::Ko, &e), "event_time: '25:00'은 시각이 아닙니다. 12:07 또는 12:07:30처럼 쓰세요");
 }

@@ -29,7 +29,7 @@ pub fn json_to_row(schema: &[(String, DataType)], obj: &Map<String, Json>) -> Re
 /// ([`JsonRead::Unsupported`]).
 pub fn json_to_value(v: &Json, t: &DataType) -> Result<Value, String> {
     match read_json_value(v, t) {
-        JsonRead::Value(v) => Ok(v),
+        JsonRead::Value(v) | JsonRead::Wrapped(v, _) => Ok(v),
         JsonRead::Null(_) => Ok(Value::Null),
         JsonRead::Unsupported(m) => Err(m),
     }
@@ -46,6 +46,9 @@ pub enum JsonRead {
     /// Spark reads it, but the engine cannot reproduce the value (a time without a date, a
     /// region time zone).
     Unsupported(String),
+    /// Spark reads a value, but not the one written: the text says why (seconds past ±292,471
+    /// years, which Spark multiplies into µs in a long that wraps around).
+    Wrapped(Value, String),
 }
 
 /// One JSON field read into a column of type `t` by Spark's `JacksonParser` (schema given,
@@ -126,7 +129,20 @@ pub fn read_json_value(v: &Json, t: &DataType) -> JsonRead {
             }
             // JacksonParser: `parser.getLongValue * 1000L * 1000L` (seconds; Long arithmetic wraps).
             Json::Number(n) if !n.is_f64() => match n.as_i64() {
-                Some(secs) => JsonRead::Value(Value::Timestamp(secs.wrapping_mul(super::time::MICROS_PER_SECOND))),
+                Some(secs) => match secs.checked_mul(super::time::MICROS_PER_SECOND) {
+                    Some(us) => JsonRead::Value(Value::Timestamp(us)),
+                    None => {
+                        let us = secs.wrapping_mul(super::time::MICROS_PER_SECOND);
+                        JsonRead::Wrapped(
+                            Value::Timestamp(us),
+                            format!(
+                                "{} seconds since the epoch is past what a timestamp holds (about ±292,000 years): Spark multiplies it into µs in a 64-bit long, which wraps around, and reads {}",
+                                secs,
+                                crate::types::format_timestamp_us(us)
+                            ),
+                        )
+                    }
+                },
                 None => null(format!("{} does not fit a long: Spark reads NULL", what(v))),
             },
             other => null(format!("{} is not a timestamp: Spark reads a string such as \"2026-01-01T12:07:00Z\" or whole epoch seconds, and NULL here", what(other))),
@@ -217,5 +233,17 @@ mod tests {
         assert_eq!(why("1.5"), "the number 1.5 (with a fraction) is not a whole number that fits a long: Spark reads NULL");
         // 2^64 - 1 still parses as a u64: not a double, no remark.
         assert_eq!(why("18446744073709551615"), "the number 18446744073709551615 is not a whole number that fits a long: Spark reads NULL");
+    }
+
+    /// 99,999,999,999,999 s × 1,000,000 is past i64::MAX (9.22e18 µs): Spark's
+    /// `getLongValue * 1000L * 1000L` wraps, so it reads the wrapped µs, and the lab says so.
+    #[test]
+    fn seconds_past_a_timestamp_wrap_as_in_spark_with_a_note() {
+        let ts = crate::types::timestamp_type();
+        let JsonRead::Wrapped(Value::Timestamp(us), why) = read_json_value(&serde_json::json!(99_999_999_999_999i64), &ts) else { panic!("not wrapped") };
+        assert_eq!(us, 99_999_999_999_999i64.wrapping_mul(1_000_000));
+        assert!(why.starts_with("99999999999999 seconds since the epoch is past what a timestamp holds"), "{why}");
+        // One year ahead still fits: read as written, no note.
+        assert_eq!(read_json_value(&serde_json::json!(1_798_761_600i64), &ts), JsonRead::Value(Value::Timestamp(1_798_761_600_000_000)));
     }
 }

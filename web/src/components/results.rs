@@ -79,7 +79,7 @@ pub fn SinkPanel() -> impl IntoView {
             <p class="help">{move || lab.t("output.schema")}": "<code>{move || lab.view.with(|v| v.output_columns.join(", "))}</code></p>
             {move || selected(lab).map(|b| view! {
                 <p class="current-batch" data-testid="current-batch-rows">
-                    {lab.t("sink.current").replace("{n}", &b.id.to_string()).replace("{k}", &b.rows.len().to_string())}
+                    {crate::i18n::particles(&lab.t("sink.current").replace("{n}", &b.id.to_string()).replace("{k}", &b.rows.len().to_string()))}
                 </p>
             })}
             <div class="table-box" data-testid="emitted-rows">

@@ -245,7 +245,7 @@ pub fn StudyBanners() -> impl IntoView {
             let title = o.scenario.title.clone();
             view! {
                 <div class="banner ask" role="alertdialog" data-testid="replace-ask">
-                    <p>{move || lab.t("study.replace.ask").replace("{title}", &title)}</p>
+                    <p>{move || crate::i18n::particles(&lab.t("study.replace.ask").replace("{title}", &title))}</p>
                     <button class="primary" data-testid="replace-yes" on:click={
                         let o = o.clone();
                         move |_| { study.ask.set(None); do_open(lab, o.clone()); }
