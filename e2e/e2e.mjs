@@ -302,8 +302,9 @@ async function main() {
       const m = script.match(/SCENARIO = json\.loads\(r"""\n([\s\S]*?)\n"""\)/);
       assert(m, 'no embedded scenario');
       const embedded = JSON.parse(m[1]);
-      // One step ran in the lab (the check above): the script replays exactly that step.
-      assert(embedded.steps.length === 1, `embedded steps ${embedded.steps.length}, want 1`);
+      // One step ran in the lab (the check above): the script replays that step, then the
+      // preset's steps not reached yet — all of the preset's steps here.
+      assert(embedded.steps.length === preset.steps.length, `embedded steps ${embedded.steps.length}, want ${preset.steps.length}`);
       assert(embedded.output_mode === preset.output_mode && embedded.query === preset.query, 'mode or query differ');
       for (const needle of ['def run(spark=None, record=None', 'foreachBatch', '--record']) {
         assert(script.includes(needle), `the script lacks ${needle}`);
@@ -687,9 +688,12 @@ async function main() {
         assert(needle.test(text), `the error says ${JSON.stringify(text.slice(0, 300))}`);
         assert((await lab.el('crash-screen').count()) === 0, 'the crash screen is shown');
         assert(k < m, 'no step left to run');
+        // The run panel says why no batch runs now.
+        await lab.el('run-broken').waitFor({ state: 'visible' });
       }
       await lab.setQuery(original);
       await lab.page.waitForFunction(() => !document.querySelector('[data-testid="query-error"]'));
+      await lab.el('run-broken').waitFor({ state: 'detached' });
     });
 
     // Robustness: nothing a learner types or stores may kill the page.

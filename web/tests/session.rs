@@ -289,7 +289,8 @@ fn export_to_pyspark_carries_the_session_and_its_trigger() {
     use streamlab_engine::streaming::Trigger;
     let case = corpus("window-sliding-classic-append");
     let mut s = LabSession::from_scenario(case);
-    // Two steps run in the lab: the script holds them as its two steps.
+    // Two steps run in the lab: the script holds them as its first two steps, then the
+    // corpus case's four steps not reached yet (6 in all).
     assert!(s.run_step());
     assert!(s.run_step());
     s.set_trigger(Trigger::AvailableNow);
@@ -301,7 +302,10 @@ fn export_to_pyspark_carries_the_session_and_its_trigger() {
     let start = script.find(open).expect("embedded scenario") + open.len();
     let end = start + script[start..].find("\"\"\")").expect("end of the literal");
     let embedded: serde_json::Value = serde_json::from_str(&script[start..end]).expect("JSON");
-    assert_eq!(embedded["steps"].as_array().map(Vec::len), Some(2));
+    assert_eq!(embedded["steps"].as_array().map(Vec::len), Some(6));
+    // A fresh session saves every step of its scenario (nothing run yet).
+    let fresh = LabSession::from_scenario(corpus("window-sliding-classic-append"));
+    assert_eq!(fresh.to_scenario().steps, corpus("window-sliding-classic-append").steps);
     assert!(embedded.get("expected").is_none(), "Spark's answer is not part of the script");
 }
 

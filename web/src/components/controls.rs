@@ -18,7 +18,7 @@ pub fn WatermarkPanel() -> impl IntoView {
         <div class="panel watermark">
             <h2>{move || lab.t("watermark")}</h2>
             <p class="wm-value" data-testid="watermark-value">
-                {move || lab.shown_with(|v| v.watermark.clone()).unwrap_or_else(|| lab.t("watermark.none").to_string())}
+                {move || lab.shown_with(|v| v.watermark.clone()).unwrap_or_else(|| lab.t(if lab.view.with(|v| v.error.is_some()) { "watermark.broken" } else { "watermark.none" }).to_string())}
                 // Spark's initial watermark is 0, the epoch: the value stays (it is what Spark
                 // prints), the lab says what it means beside it.
                 {move || (lab.shown_with(|v| v.watermark_ms) == Some(0)).then(|| view! {
@@ -266,11 +266,19 @@ pub fn RunPanel() -> impl IntoView {
             <p class="help">{move || lab.t("trigger.help")}</p>
             <details class="help"><summary>"realTime"</summary><p>{move || lab.t("realtime")}</p></details>
             <p class="steps">{move || lab.t("steps")}": "<span data-testid="steps-done">{move || lab.view.with(|v| format!("{} / {}", v.steps_done, v.steps_total))}</span></p>
-            {move || lab.view.with(|v| v.no_data_batch_due).then(|| view! { <p class="due" role="status">{lab.t("nodata.due")}</p> })}
-            // A stopped query (crashed, or `query.stop()`) runs no batch: a step only adds its
-            // events to the source, where a restart on the same checkpoint finds them.
-            {move || lab.view.with(|v| v.recovery.as_ref().is_some_and(|r| !r.active)).then(|| view! {
-                <p class="due" role="status" data-testid="run-stopped">{move || lab.t("run.stopped")}</p>
+            // Why Next step runs no batch, when it does not: the query has an error, or it is
+            // stopped (crashed, or `query.stop()`) — a step then only adds its events to the
+            // source, where a fixed query or a restart on the same checkpoint finds them.
+            // Otherwise, a no-data batch may be due.
+            {move || lab.view.with(|v| {
+                let stopped = v.recovery.as_ref().is_some_and(|r| !r.active);
+                if v.error.is_some() {
+                    Some(view! { <p class="due" role="status" data-testid="run-broken">{lab.t("query.broken")}</p> }.into_any())
+                } else if stopped {
+                    Some(view! { <p class="due" role="status" data-testid="run-stopped">{lab.t("run.stopped")}</p> }.into_any())
+                } else {
+                    v.no_data_batch_due.then(|| view! { <p class="due" role="status">{lab.t("nodata.due")}</p> }.into_any())
+                }
             })}
         </div>
     }

@@ -149,7 +149,9 @@ pub fn StatePanel() -> impl IntoView {
                 let tables = lab.shown_with(|v| v.state.clone());
                 let limit_now = limit.get();
                 if tables.is_empty() {
-                    return view! { <p class="muted">{lab.t("state.none")}</p> }.into_any();
+                    // A query that does not compile has no plan to say whether it keeps state.
+                    let key = if lab.view.with(|v| v.error.is_some()) { "query.broken" } else { "state.none" };
+                    return view! { <p class="muted" data-testid="state-empty">{lab.t(key)}</p> }.into_any();
                 }
                 tables.into_iter().map(|t| view! {
                     <h3><code>{t.operator.clone()}</code></h3>

@@ -80,8 +80,10 @@ impl LabSession {
         self.scenario.input_notes()
     }
 
-    /// The session as a scenario: the same sources, query and mode, and one step per group
-    /// of events that a trigger consumed, so real Spark can replay it.
+    /// The session as a scenario: the same sources, query and mode; one step per group of
+    /// events that a trigger consumed (and one for events still pending), then the scenario's
+    /// steps the learner has not reached yet — so real Spark replays what the lab did and
+    /// goes on as the example does, and a fresh preset saves all of its steps.
     pub fn to_scenario(&self) -> Scenario {
         let mut s = self.scenario.clone();
         s.query = self.query_text.clone();
@@ -105,6 +107,7 @@ impl LabSession {
         if !current.is_empty() {
             steps.push(current);
         }
+        steps.extend(self.scenario.steps.iter().skip(self.next_step).cloned());
         s.steps = steps;
         s
     }
