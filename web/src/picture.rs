@@ -626,6 +626,16 @@ pub fn narrate(band: &Band, next_watermark_ms: Option<i64>, lang: Lang, day_us: 
             } else {
                 format!("It dropped {} (numRowsDroppedByWatermark {}).", count_en(late as u64, "late row"), band.dropped_rows)
             });
+            // The metric counts the state operator's input rows: after a partial aggregation,
+            // one per late group (window and key), and a row in two sliding windows twice
+            // (spec §2.5) — so it need not equal the late input rows.
+            if late as u64 != band.dropped_rows {
+                out.push(if ko {
+                    "numRowsDroppedByWatermark는 입력 행이 아니라 상태 연산자에 들어가는 행을 셉니다: 부분 집계 뒤라 늦은 그룹(윈도우와 키)마다 하나이고, 슬라이딩 윈도우 두 개에 든 행은 두 번 셉니다.".to_string()
+                } else {
+                    "numRowsDroppedByWatermark counts the rows reaching the state operator, not input rows: after the partial aggregation there is one per late group (window and key), and a row in two sliding windows counts twice.".to_string()
+                });
+            }
         }
         if filtered > 0 {
             out.push(if ko { format!("행 {filtered}개가 걸러졌습니다.") } else { format!("{} {} filtered out.", count_en(filtered as u64, "row"), was_en(filtered as u64)) });
@@ -824,6 +834,22 @@ mod tests {
             narrate(&b, Some(to), Lang::Ko, day),
             "배치 5: 데이터 없는 배치입니다. 워터마크가 12:01에서 12:11로 움직였고 StateStoreSaveExec이 워터마크를 쓰기 때문에 실행되었습니다(shouldRunAnotherBatch). 실행 시 워터마크: 12:11. 행 3개를 출력하고 상태 행 3개를 상태에서 제거했습니다."
         );
+    }
+
+    /// One late input row in two sliding windows is two partial-aggregate rows dropped (the
+    /// classic preset's c8: numRowsDroppedByWatermark 2): the narration says why the counts
+    /// differ, and says nothing more when they agree.
+    #[test]
+    fn narration_explains_a_drop_metric_that_is_not_the_late_row_count() {
+        let day = at("2026-03-02T00:00:00Z");
+        let w = at("2026-03-02T09:14:00Z") / 1000;
+        let ex = BatchExplanation { batch_id: 6, reason: BatchReason::NewData { rows: 1 }, watermark_ms: Some(w), next_watermark_ms: Some(w), rows: vec![late_row("clicks", w)], emitted_rows: 0, operators: vec![] };
+        let ex = std::rc::Rc::new(ex);
+        let band = |dropped| Band { batch_id: 6, no_data: false, input_rows: 1, watermark_ms: Some(w), emitted_rows: 0, dropped_rows: dropped, removed_rows: 0, explanation: Some(ex.clone()) };
+        let two = narrate(&band(2), Some(w), Lang::En, day);
+        assert!(two.contains("It dropped 1 late row (numRowsDroppedByWatermark 2). numRowsDroppedByWatermark counts the rows reaching the state operator"), "{two}");
+        let one = narrate(&band(1), Some(w), Lang::En, day);
+        assert!(one.contains("It dropped 1 late row (numRowsDroppedByWatermark 1).") && !one.contains("counts the rows reaching"), "{one}");
     }
 
     /// Every Korean sentence the picture can say, over every preset run to the end, uses the
