@@ -498,6 +498,9 @@ async function main() {
       await lab.el('time-picture').locator('[data-testid="picture-mark"][data-fate="kept"]').first().focus();
       const keptCard = await lab.text('picture-card');
       assert(/group post_id = \d/.test(keptCard), `kept card ${JSON.stringify(keptCard)}`);
+      // Escape closes the card.
+      await lab.page.keyboard.press('Escape');
+      await lab.el('picture-card').waitFor({ state: 'detached' });
       // The axis click.
       const axis = lab.el('picture-axis').first();
       const abox = await axis.boundingBox();

@@ -348,6 +348,12 @@ fn Overlay(picture: Pic, geom: Geom, focused: RwSignal<Option<(usize, usize)>>, 
             }
             on:pointercancel=move |_| drag.set(None)
             on:keydown=move |ev: web_sys::KeyboardEvent| {
+                // Escape closes the card (the mark keeps the focus; Tab opens the next one).
+                if ev.key() == "Escape" && focused.get_untracked().is_some() {
+                    focused.set(None);
+                    ev.stop_propagation();
+                    return;
+                }
                 let (Some((li, _)), Some(origin)) = (mark_of(&ev), origin_of(&ev)) else { return };
                 let Some(t) = event_element(&ev).and_then(|e| e.get_attribute("data-time-us")).and_then(|t| t.parse::<i64>().ok()) else { return };
                 let forward = match ev.key().as_str() {
