@@ -248,6 +248,9 @@ async function main() {
       assert(!(await lab.hasQueryError()), 'query-error is shown for a valid query');
       const modes = await lab.activeModes();
       assert(modes.length === 1 && modes[0] === scenario.output_mode, `active mode ${modes}, want ${scenario.output_mode}`);
+      // The example picker names the opened scenario, not the preset it replaced.
+      const picked = await lab.el('preset-select').evaluate((s) => s.selectedOptions[0]?.textContent ?? '');
+      assert(picked.startsWith('Your scenario: '), `the example picker shows ${JSON.stringify(picked)}`);
     });
 
     await check(`run every step; emitted rows equal Spark ${scenario.expected.spark_version}'s, batch by batch`, async () => {

@@ -124,7 +124,7 @@ export class LabPage {
   }
 
   async presetIds() {
-    return this.el('preset-select').locator('option').evaluateAll((opts) => opts.map((o) => o.value));
+    return this.el('preset-select').locator('option').evaluateAll((opts) => opts.map((o) => o.value).filter((v) => v !== ''));
   }
 
   /**

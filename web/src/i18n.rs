@@ -89,6 +89,7 @@ const LABELS: &[(&str, &str, &str)] = &[
     ("state", "State store", "상태 저장소"),
     ("query.broken", "The query has an error (see the query box): no batch runs until it is fixed; Next step only adds its events to the source.", "쿼리에 오류가 있습니다(쿼리 상자 참고): 고칠 때까지 배치는 실행되지 않고, 다음 단계는 이벤트를 소스에 더하기만 합니다."),
     ("watermark.broken", "— (the query has an error)", "— (쿼리에 오류가 있음)"),
+    ("preset.own", "Your scenario: {title}", "직접 연 시나리오: {title}"),
     ("state.none", "This query keeps no state (stateless).", "이 쿼리는 상태를 저장하지 않습니다 (stateless)."),
     ("state.empty", "empty", "비어 있음"),
     ("status", "Status", "상태"),

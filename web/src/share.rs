@@ -101,7 +101,12 @@ pub fn decode_json(fragment: &str) -> Result<String, ShareError> {
         return Err(ShareError::TooLong { chars: fragment.len() });
     }
     let value = fragment.split('&').find_map(|part| part.strip_prefix(PREFIX)).ok_or(ShareError::NotALink)?;
-    let (version, payload) = value.split_once('.').ok_or_else(|| ShareError::Version(value.chars().take(8).collect()))?;
+    // `lab=<version>.<payload>`: a link without the dot or with a version that is not a
+    // number was damaged, not made by another version.
+    let (version, payload) = value.split_once('.').ok_or_else(|| ShareError::Encoding("no version before the data".into()))?;
+    if version.is_empty() || !version.chars().all(|c| c.is_ascii_digit()) {
+        return Err(ShareError::Encoding(format!("the version {:?} is not a number", version.chars().take(8).collect::<String>())));
+    }
     if version != SHARE_VERSION.to_string() {
         return Err(ShareError::Version(version.chars().take(8).collect()));
     }

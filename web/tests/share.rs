@@ -73,7 +73,11 @@ fn bad_links_are_clear_errors() {
     assert_eq!(decode("").unwrap_err(), ShareError::NotALink);
     assert_eq!(decode("#lang=ko").unwrap_err(), ShareError::NotALink);
     assert!(matches!(decode("lab=2.abc").unwrap_err(), ShareError::Version(v) if v == "2"));
-    assert!(matches!(decode("lab=xyz").unwrap_err(), ShareError::Version(_)));
+    // No version, or one that is not a number: a damaged link, not another version's.
+    assert!(matches!(decode("lab=xyz").unwrap_err(), ShareError::Encoding(_)));
+    assert!(matches!(decode("lab=%%%%").unwrap_err(), ShareError::Encoding(_)));
+    assert!(matches!(decode("lab=").unwrap_err(), ShareError::Encoding(_)));
+    assert!(matches!(decode("lab=x1.abc").unwrap_err(), ShareError::Encoding(m) if m.contains("\"x1\" is not a number")));
     assert!(matches!(decode("lab=1.@@@@").unwrap_err(), ShareError::Encoding(_)));
     // Cut short: the DEFLATE stream ends early.
     let cut = &good[..good.len() / 2];

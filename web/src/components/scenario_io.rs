@@ -34,6 +34,13 @@ pub fn PresetPicker() -> impl IntoView {
         })
         .collect();
     let current = move || lab.view.with(|_| lab.read(|s| s.scenario().id.clone()));
+    let ids: Vec<String> = presets.iter().map(|(id, _, _)| id.clone()).collect();
+    // A scenario the learner opened (not a preset) is named first, so the picker does not
+    // keep showing the preset it replaced.
+    let own = move || {
+        let id = current();
+        (!ids.contains(&id)).then(|| lab.read(|s| if s.scenario().title.is_empty() { id.clone() } else { s.scenario().title.clone() }))
+    };
     view! {
         <label class="preset">
             <span>{move || lab.t("preset")}</span>
@@ -43,6 +50,9 @@ pub fn PresetPicker() -> impl IntoView {
                     load_scenario(lab, s);
                 }
             }>
+                {move || own().map(|title| view! {
+                    <option value="" selected=true data-testid="preset-own">{lab.t("preset.own").replace("{title}", &title)}</option>
+                })}
                 {presets.into_iter().map(|(id, name, name_ko)| {
                     let id2 = id.clone();
                     let label = move || if lab.lang.get() == crate::quiz::Lang::Ko { name_ko.clone() } else { name.clone() };
