@@ -303,6 +303,14 @@ const MESSAGES: &[(&str, &str)] = &[
     ("the lab can run windows, watermarks, aggregations, dedup, limit, union and stream-static joins", "실습에서는 윈도우, 워터마크, 집계, 중복 제거, limit, union, 스트림-정적 조인을 실행할 수 있습니다"),
     ("the string \"{}\"", "문자열 \"{}\""),
     ("the number {} (with a fraction)", "소수가 있는 숫자 {}"),
+    ("the number {} (not written as a whole number)", "정수로 쓰지 않은 숫자 {}"),
+    ("this '{}' is never closed", "이 '{}'이(가) 닫히지 않았습니다"),
+    ("the query ends too early: a bracket or quote is not closed", "쿼리가 너무 일찍 끝납니다: 닫히지 않은 괄호나 따옴표가 있습니다"),
+    ("this string is not closed", "이 문자열이 닫히지 않았습니다"),
+    ("unexpected '{}': expected a name, a string, a number or an operator here", "예상하지 못한 '{}': 여기에는 이름, 문자열, 숫자 또는 연산자가 와야 합니다"),
+    ("the query is empty", "쿼리가 비어 있습니다"),
+    ("the query is empty: write a DataFrame expression such as clicks.select('event_id')", "쿼리가 비어 있습니다: clicks.select('event_id')처럼 DataFrame 식을 쓰세요"),
+    ("without an aggregation, the function's outputMode must be the query's output mode", "집계가 없으면 함수의 outputMode가 쿼리의 출력 모드와 같아야 합니다"),
     ("the number {} (too large for 64 bits)", "64비트를 넘는 숫자 {}"),
     ("{} seconds since the epoch is past what a timestamp holds (about ±292,000 years): Spark multiplies it into µs in a 64-bit long, which wraps around, and reads {}", "에포크 이후 {}초는 타임스탬프가 담을 수 있는 범위(약 ±292,000년)를 넘습니다: Spark는 이 값을 64비트 long 안에서 µs로 곱하고, 값이 한 바퀴 돌아 {}로 읽습니다"),
     ("the number {}", "숫자 {}"),
@@ -437,7 +445,16 @@ fn final_sound(before: &str) -> Coda {
         '0' | '3' | '6' => Coda::Consonant,
         '1' | '7' | '8' => Coda::Rieul,
         '2' | '4' | '5' | '9' => Coda::None,
+        // A capital after a digit or another capital is read as its name (`…00Z` 지,
+        // `SQL` 엘, `UTC` 씨): a final consonant only for L, R (ㄹ), M and N.
+        c if c.is_ascii_uppercase() && word.chars().rev().nth(1).is_none_or(|p| !p.is_ascii_lowercase()) => match c {
+            'L' | 'R' => Coda::Rieul,
+            'M' | 'N' => Coda::Consonant,
+            _ => Coda::None,
+        },
         'l' | 'L' => Coda::Rieul,
+        // `-rk` is read 크 (워터마크): no final consonant.
+        'k' if word.ends_with("rk") => Coda::None,
         c if c.is_ascii_alphabetic() => {
             if "aeiouyrwAEIOUYRW".contains(c) {
                 Coda::None
@@ -539,6 +556,10 @@ mod tests {
         assert_eq!(particles("조건 post_id > 3을(를) 만족"), "조건 post_id > 3을 만족"); // 삼
         assert_eq!(particles("windw()은(는)"), "windw()는");
         assert_eq!(particles("sql은(는)"), "sql은");
+        assert_eq!(particles("SQL은(는)"), "SQL은"); // 엘
+        assert_eq!(particles("\"2026-13-45T00:00:00Z\"은(는)"), "\"2026-13-45T00:00:00Z\"는"); // 지
+        assert_eq!(particles("dedupeWithinWatermark이(가)"), "dedupeWithinWatermark가"); // 마크
+        assert_eq!(particles("StateStoreSaveExec이(가)"), "StateStoreSaveExec이"); // 섹
         assert_eq!(particles("키과(와) 값"), "키와 값");
         assert_eq!(particles("no particle here (가)"), "no particle here (가)");
     }

@@ -175,7 +175,10 @@ fn pest_error(text: &str, e: pest::error::Error<Rule>, unclosed: Option<usize>) 
             return ParseError::new(format!("this '{c}' is never closed"), Span::new(open, open + c.len_utf8()));
         }
     }
+    // Nothing but blanks and comments: not a cut-off query, an empty one.
+    let blank = text.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'));
     let message = match found {
+        None if blank => "the query is empty: write a DataFrame expression such as clicks.select('event_id')".to_string(),
         None => "the query ends too early: a bracket or quote is not closed".to_string(),
         Some(c) if c == '"' || c == '\'' => "this string is not closed".to_string(),
         Some(c) => format!("unexpected '{c}': expected a name, a string, a number or an operator here"),
@@ -411,6 +414,16 @@ mod tests {
 
     fn q(text: &str) -> PyNode {
         parse_program(text).unwrap().query
+    }
+
+    /// An empty query (blanks, comments) is called empty; a cut-off one is not.
+    #[test]
+    fn an_empty_query_is_not_called_unclosed() {
+        let msg = |t: &str| parse_program(t).map(|_| ()).unwrap_err().message;
+        let empty = "the query is empty: write a DataFrame expression such as clicks.select('event_id')";
+        assert_eq!(msg(""), empty);
+        assert_eq!(msg("  \n# only a comment\n"), empty);
+        assert_eq!(msg("clicks.select('a',"), "this '(' is never closed");
     }
 
     #[test]

@@ -76,6 +76,9 @@ pub fn read_json_value(v: &Json, t: &DataType) -> JsonRead {
             let text = if f.abs() < 1e30 { format!("{f:.0}") } else { n.to_string() };
             format!("the number {text} (too large for 64 bits)")
         }
+        // `1e3`, `1000.0`: whole in value, but a decimal token, which Spark's reader does not
+        // take as a whole number.
+        Json::Number(n) if n.as_f64().is_some_and(|f| n.is_f64() && f.fract() == 0.0) => format!("the number {n} (not written as a whole number)"),
         Json::Number(n) if n.is_f64() => format!("the number {n} (with a fraction)"),
         Json::Number(n) => format!("the number {n}"),
         Json::Bool(b) => format!("the boolean {b}"),
@@ -231,6 +234,8 @@ mod tests {
         };
         assert_eq!(why("10000000000000000000000"), "the number 10000000000000000000000 (too large for 64 bits) is not a whole number that fits a long: Spark reads NULL");
         assert_eq!(why("1.5"), "the number 1.5 (with a fraction) is not a whole number that fits a long: Spark reads NULL");
+        // 1e3 is 1000 in value, but a decimal token for Spark's reader.
+        assert_eq!(why("1e3"), "the number 1000.0 (not written as a whole number) is not a whole number that fits a long: Spark reads NULL");
         // 2^64 - 1 still parses as a u64: not a double, no remark.
         assert_eq!(why("18446744073709551615"), "the number 18446744073709551615 is not a whole number that fits a long: Spark reads NULL");
     }
