@@ -283,6 +283,10 @@ const MESSAGES: &[(&str, &str)] = &[
     ("in the Python code above the query, line {}: {}", "쿼리 위의 파이썬 코드 {}번째 줄: {}"),
     ("in the Python code above the query: {}", "쿼리 위의 파이썬 코드: {}"),
     ("{}() is Python code from the prelude; Streamlab runs Python only as an applyInPandasWithState state function, not as a UDF", "{}()은(는) 앞부분의 파이썬 코드입니다. Streamlab은 파이썬을 UDF가 아니라 applyInPandasWithState의 상태 함수로만 실행합니다"),
+    // The crash points, as the crash message names them (the Crash point menu's words).
+    ("after-offset-log", "오프셋 로그 기록 후, 실행 전"),
+    ("mid-sink", "싱크에 쓰는 도중"),
+    ("before-commit", "싱크 기록 후, 커밋 로그 전"),
     ("simulated crash in batch {} ({}): the query stopped; restart it on the same checkpoint", "모의 장애, 배치 {} ({}): 쿼리가 멈췄습니다. 같은 체크포인트로 재시작하세요"),
     ("No batch is due, so there is nothing to crash: add events (or wait for a no-data batch) first.", "실행할 배치가 없어 중단시킬 것이 없습니다. 먼저 이벤트를 추가하세요 (또는 데이터 없는 배치를 기다리세요)."),
     ("no source named '{}'", "'{}'라는 소스가 없습니다"),
@@ -597,7 +601,7 @@ mod tests {
         // A sentence that itself holds `; ` (the engine's crash message), with two holes.
         assert_eq!(
             localize(Lang::Ko, "simulated crash in batch 5 (mid-sink): the query stopped; restart it on the same checkpoint"),
-            "모의 장애, 배치 5 (mid-sink): 쿼리가 멈췄습니다. 같은 체크포인트로 재시작하세요"
+            "모의 장애, 배치 5 (싱크에 쓰는 도중): 쿼리가 멈췄습니다. 같은 체크포인트로 재시작하세요"
         );
         // Two notes of the same kind stay two notes.
         assert_eq!(
