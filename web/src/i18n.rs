@@ -403,9 +403,10 @@ pub fn was_en(n: impl Into<u64>) -> &'static str {
 /// put in at run time — `이(가)`, `은(는)`, `을(를)`, `과(와)`, `(으)로` — becomes the one the
 /// word before it takes (`배치 6이`, `'25:99'는`, `09:25로`, `12:10으로`). The word's last sound
 /// decides: a Hangul syllable by its final consonant; a digit as it is read (0 영, 1 일, 2 이,
-/// ..., and 10 십, 100 백, 1000 천); a Latin letter as English is read in Korean (a vowel, `r`,
-/// `w`, `y`: no final consonant; `l`: ㄹ; others: a final consonant). Quotes and brackets
-/// after the word are looked through. Text without such a particle is returned as it is.
+/// ..., and 10 십, 100 백, 1000 천); a capital after a digit or a capital by its name (`Z` 지,
+/// `L` 엘); another Latin letter as English is read in Korean (a vowel, `r`, `w`, `y`, `-rk`:
+/// no final consonant; `l`: ㄹ; others: a final consonant). Quotes and brackets after the word
+/// are looked through. Text without such a particle is returned as it is.
 pub fn particles(text: &str) -> String {
     const MARKS: [(&str, &str, &str); 5] = [("이(가)", "이", "가"), ("은(는)", "은", "는"), ("을(를)", "을", "를"), ("과(와)", "과", "와"), ("(으)로", "으로", "로")];
     if !MARKS.iter().any(|(m, _, _)| text.contains(m)) {
