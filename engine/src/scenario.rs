@@ -271,7 +271,7 @@ impl Scenario {
     }
 
     /// The input values Spark's JSON reader turns into NULL (or reads as another value than
-    /// written, [`JsonRead::Wrapped`]), each with its path and why
+    /// written, [`JsonRead::Noted`]), each with its path and why
     /// (`steps[2].clicks[0].post_id: the string "abc" is not a whole number ...`), and event
     /// keys that are not columns of the source's schema (Spark ignores them).
     pub fn input_notes(&self) -> Vec<String> {
@@ -281,7 +281,7 @@ impl Scenario {
                 let Some(Ok(schema)) = self.sources.get(source).map(|d| typed_schema(&d.schema)) else { continue };
                 for (r, row) in rows.iter().enumerate() {
                     for (col, t) in &schema {
-                        if let JsonRead::Null(why) | JsonRead::Wrapped(_, why) = read_json_value(row.get(col).unwrap_or(&Json::Null), t) {
+                        if let JsonRead::Null(why) | JsonRead::Noted(_, why) = read_json_value(row.get(col).unwrap_or(&Json::Null), t) {
                             notes.push(format!("steps[{i}].{source}[{r}].{col}: {why}"));
                         }
                     }

@@ -316,6 +316,7 @@ const MESSAGES: &[(&str, &str)] = &[
     ("the query is empty: write a DataFrame expression such as clicks.select('event_id')", "쿼리가 비어 있습니다: clicks.select('event_id')처럼 DataFrame 식을 쓰세요"),
     ("without an aggregation, the function's outputMode must be the query's output mode", "집계가 없으면 함수의 outputMode가 쿼리의 출력 모드와 같아야 합니다"),
     ("the number {} (too large for 64 bits)", "64비트를 넘는 숫자 {}"),
+    ("{} is read as seconds since the epoch, which is {}: if it is milliseconds, divide it by 1000", "{}은(는) 에포크 이후 초로 읽혀 {}이(가) 됩니다: 밀리초라면 1000으로 나누세요"),
     ("{} seconds since the epoch is past what a timestamp holds (about ±292,000 years): Spark multiplies it into µs in a 64-bit long, which wraps around, and reads {}", "에포크 이후 {}초는 타임스탬프가 담을 수 있는 범위(약 ±292,000년)를 넘습니다: Spark는 이 값을 64비트 long 안에서 µs로 곱하고, 값이 한 바퀴 돌아 {}로 읽습니다"),
     ("the number {}", "숫자 {}"),
     ("the boolean {}", "불리언 {}"),

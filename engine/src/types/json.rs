@@ -29,7 +29,7 @@ pub fn json_to_row(schema: &[(String, DataType)], obj: &Map<String, Json>) -> Re
 /// ([`JsonRead::Unsupported`]).
 pub fn json_to_value(v: &Json, t: &DataType) -> Result<Value, String> {
     match read_json_value(v, t) {
-        JsonRead::Value(v) | JsonRead::Wrapped(v, _) => Ok(v),
+        JsonRead::Value(v) | JsonRead::Noted(v, _) => Ok(v),
         JsonRead::Null(_) => Ok(Value::Null),
         JsonRead::Unsupported(m) => Err(m),
     }
@@ -46,9 +46,10 @@ pub enum JsonRead {
     /// Spark reads it, but the engine cannot reproduce the value (a time without a date, a
     /// region time zone).
     Unsupported(String),
-    /// Spark reads a value, but not the one written: the text says why (seconds past ±292,471
-    /// years, which Spark multiplies into µs in a long that wraps around).
-    Wrapped(Value, String),
+    /// Spark reads this value, and the learner should know something about it: the text says
+    /// what (seconds past ±292,000 years, which Spark multiplies into µs in a long that wraps
+    /// around; a number that looks like epoch milliseconds but is read as seconds).
+    Noted(Value, String),
 }
 
 /// One JSON field read into a column of type `t` by Spark's `JacksonParser` (schema given,
@@ -133,10 +134,16 @@ pub fn read_json_value(v: &Json, t: &DataType) -> JsonRead {
             // JacksonParser: `parser.getLongValue * 1000L * 1000L` (seconds; Long arithmetic wraps).
             Json::Number(n) if !n.is_f64() => match n.as_i64() {
                 Some(secs) => match secs.checked_mul(super::time::MICROS_PER_SECOND) {
+                    // 10^11 s is the year 5138: such a number is most likely epoch ms (or µs)
+                    // written where Spark reads seconds.
+                    Some(us) if secs.unsigned_abs() >= 100_000_000_000 => JsonRead::Noted(
+                        Value::Timestamp(us),
+                        format!("{secs} is read as seconds since the epoch, which is {}: if it is milliseconds, divide it by 1000", crate::types::format_timestamp_us(us)),
+                    ),
                     Some(us) => JsonRead::Value(Value::Timestamp(us)),
                     None => {
                         let us = secs.wrapping_mul(super::time::MICROS_PER_SECOND);
-                        JsonRead::Wrapped(
+                        JsonRead::Noted(
                             Value::Timestamp(us),
                             format!(
                                 "{} seconds since the epoch is past what a timestamp holds (about ±292,000 years): Spark multiplies it into µs in a 64-bit long, which wraps around, and reads {}",
@@ -243,11 +250,15 @@ mod tests {
     /// 99,999,999,999,999 s × 1,000,000 is past i64::MAX (9.22e18 µs): Spark's
     /// `getLongValue * 1000L * 1000L` wraps, so it reads the wrapped µs, and the lab says so.
     #[test]
-    fn seconds_past_a_timestamp_wrap_as_in_spark_with_a_note() {
+    fn seconds_past_a_timestamp_wrap_as_in_spark_and_ms_get_a_hint() {
         let ts = crate::types::timestamp_type();
-        let JsonRead::Wrapped(Value::Timestamp(us), why) = read_json_value(&serde_json::json!(99_999_999_999_999i64), &ts) else { panic!("not wrapped") };
+        let JsonRead::Noted(Value::Timestamp(us), why) = read_json_value(&serde_json::json!(99_999_999_999_999i64), &ts) else { panic!("not wrapped") };
         assert_eq!(us, 99_999_999_999_999i64.wrapping_mul(1_000_000));
         assert!(why.starts_with("99999999999999 seconds since the epoch is past what a timestamp holds"), "{why}");
+        // Epoch ms where Spark reads seconds: read as seconds, with a hint.
+        let JsonRead::Noted(Value::Timestamp(us), why) = read_json_value(&serde_json::json!(1_772_442_120_000i64), &ts) else { panic!("no hint") };
+        assert_eq!(us, 1_772_442_120_000_000_000);
+        assert!(why.starts_with("1772442120000 is read as seconds since the epoch, which is +58136-") && why.ends_with("if it is milliseconds, divide it by 1000"), "{why}");
         // One year ahead still fits: read as written, no note.
         assert_eq!(read_json_value(&serde_json::json!(1_798_761_600i64), &ts), JsonRead::Value(Value::Timestamp(1_798_761_600_000_000)));
     }

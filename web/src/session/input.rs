@@ -221,7 +221,7 @@ pub fn read_field(text: &str, t: &DataType, base_day_us: i64) -> Result<(Value, 
     match read_json_value(&json, t) {
         JsonRead::Value(v) => Ok((v, None)),
         JsonRead::Null(why) => Ok((Value::Null, Some(why))),
-        JsonRead::Wrapped(v, why) => Ok((v, Some(why))),
+        JsonRead::Noted(v, why) => Ok((v, Some(why))),
         JsonRead::Unsupported(m) => Err(m),
     }
 }
