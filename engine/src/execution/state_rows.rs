@@ -355,7 +355,7 @@ impl StatefulOperator for GroupStateStore {
                 cells.push(match (s.timeout_ms, timeout) {
                     (None, _) => StateCell::Blank,
                     (Some(ms), crate::pyfunc::GroupStateTimeout::ProcessingTimeTimeout) => StateCell::ProcessingDeadline(ms),
-                    (Some(_), _) => t_us.map_or(StateCell::Blank, |t| StateCell::Value(Value::Timestamp(t.micros()))),
+                    (Some(ms), _) => StateCell::Value(Value::Timestamp(EventTime::from_millis(ms).micros())),
                 });
                 cells.push(called(k));
                 match &s.value {

@@ -73,11 +73,7 @@ pub fn right_key(join: &JoinSpec, r: &Row) -> Row {
 
 /// True if the join's extra condition holds for the pair (over `left ++ right`).
 pub fn pair_passes(join: &JoinSpec, l: &Row, r: &Row) -> bool {
-    join.condition.as_ref().is_none_or(|c| {
-        let mut b = l.clone();
-        b.extend(r.iter().cloned());
-        eval_predicate(c, &b)
-    })
+    PairCheck::new(join, l.len()).passes(l, r)
 }
 
 /// [`pair_passes`] for many pairs of one batch: one `left ++ right` row is kept and only the
