@@ -24,12 +24,24 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { LabPage } from './pages.mjs';
 import { teachChecks } from './teach.mjs'; // teach
-import { studyChecks } from './study.mjs'; // study
+import { studyChecks, readBank } from './study.mjs'; // study
+import { examChecks } from './exam.mjs'; // exam
 import { screenChecks } from './screen.mjs'; // screen
+import { lessonLabChecks } from './lesson_lab.mjs'; // lessons own their lab, phone
+import { a11yChecks } from './a11y.mjs'; // present
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
 const distDir = path.resolve(root, process.env.STREAMLAB_DIST ?? 'dist');
+
+/** The rows real Spark emitted in a recorded case (engine/tests/cases/<id>.json), as the sorted
+ * JSON of [batch id, ...the named columns]: what the lab must show, batch by batch. */
+async function recordedAs(caseId, columns) {
+  const c = JSON.parse(await fsp.readFile(path.join(root, 'engine', 'tests', 'cases', `${caseId}.json`), 'utf8'));
+  const rows = c.expected.batches.flatMap((b) => b.rows.map((r) => JSON.stringify([b.batch_id, ...columns.map((k) => r[k])])));
+  return JSON.stringify(rows.sort());
+}
+
 const casesDir = path.resolve(
   process.env.STREAMLAB_CONFORMANCE_DIR ?? path.join(root, 'engine', 'tests', 'spark', 'cases'),
 );
@@ -55,7 +67,11 @@ const MIME = {
   '.txt': 'text/plain; charset=utf-8',
   '.toml': 'text/plain; charset=utf-8',
   '.csv': 'text/csv; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
 };
+
+/** Files the test serves in place of dist's (path under the subpath → text): a "new build". */
+const overrides = new Map();
 
 /** Serves `dir` under the URL path `prefix` only: a request outside it (an absolute asset path
  * in the bundle) is a 404, which fails the run. */
@@ -68,6 +84,12 @@ function serveDist(dir, prefix) {
         return;
       }
       const urlPath = fullPath.slice(prefix.length - 1);
+      if (overrides.has(urlPath)) {
+        const body = overrides.get(urlPath);
+        res.writeHead(200, { 'content-type': MIME[path.extname(urlPath)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+        res.end(body);
+        return;
+      }
       let file = path.normalize(path.join(dir, urlPath));
       if (file !== dir && !file.startsWith(dir + path.sep)) {
         res.writeHead(403).end();
@@ -163,7 +185,13 @@ function groupByBatch(entries) {
 
 const results = [];
 
+// A developer's filter: STREAMLAB_E2E_ONLY=<text>[|<text>...] runs only the checks whose name
+// holds one of the texts (and the check that opens the lab, and the final page-error check). CI
+// never sets it.
+const onlyChecks = process.env.STREAMLAB_E2E_ONLY?.split('|');
+
 async function check(name, fn) {
+  if (onlyChecks && !onlyChecks.some((t) => name.includes(t)) && !name.startsWith('no page errors') && !name.startsWith('the app loads')) return;
   const t0 = Date.now();
   try {
     await fn();
@@ -225,6 +253,9 @@ async function main() {
       if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
     });
     const lab = new LabPage(page);
+    /** The rows the lab's sink shows, in `recordedAs`'s shape. */
+    const emittedAs = async (columns) =>
+      JSON.stringify((await lab.emittedRows()).map(({ batchId, row }) => JSON.stringify([batchId, ...columns.map((k) => row[k])])).sort());
 
     await check('the bundle is deployable: no live-reload client, only relative asset paths', async () => {
       const html = await fsp.readFile(path.join(distDir, 'index.html'), 'utf8');
@@ -312,6 +343,23 @@ async function main() {
       for (const needle of ['def run(spark=None, record=None', 'foreachBatch', '--record']) {
         assert(script.includes(needle), `the script lacks ${needle}`);
       }
+    });
+
+    await check('the same session exports as a Jupyter notebook and a Databricks notebook, one cell per step', async () => {
+      const preset = JSON.parse(await fsp.readFile(path.join(root, 'assets', 'scenarios', 'classic.json'), 'utf8'));
+      const ipynb = await lab.exportNotebook('ipynb');
+      assert(ipynb.suggestedFilename() === 'classic.ipynb', `file name ${ipynb.suggestedFilename()}`);
+      const nb = JSON.parse(await fsp.readFile(await ipynb.path(), 'utf8'));
+      assert(nb.nbformat === 4 && nb.nbformat_minor === 5, `nbformat ${nb.nbformat}.${nb.nbformat_minor}`);
+      const code = nb.cells.filter((c) => c.cell_type === 'code').map((c) => c.source.join(''));
+      const steps = code.filter((c) => /^lab\.step\(\d+\)$/.test(c));
+      assert(steps.length === preset.steps.length, `${steps.length} step cells, want ${preset.steps.length}`);
+      assert(code[0].includes(preset.query), 'the setup cell lacks the query');
+      const dbx = await lab.exportNotebook('databricks');
+      assert(dbx.suggestedFilename() === 'classic.databricks.py', `file name ${dbx.suggestedFilename()}`);
+      const text = await fsp.readFile(await dbx.path(), 'utf8');
+      assert(text.startsWith('# Databricks notebook source\n'), 'not a Databricks source notebook');
+      assert((text.match(/^lab\.step\(\d+\)$/gm) ?? []).length === preset.steps.length, 'step cells missing in the Databricks notebook');
     });
 
     await check("Spark's own progress reports, pasted in, are laid out as batches", async () => {
@@ -595,9 +643,11 @@ async function main() {
       const state = await lab.text('state-store');
       assert(state.includes('applyInPandasWithState'), 'state store lacks applyInPandasWithState');
       assert(state.includes('hasTimedOut'), 'the state table does not say a key was called with hasTimedOut');
-      // Real Spark (preset-apply-in-pandas-session): u1 and u2 in batch 5, u3 in batch 8.
-      const users = (await lab.emittedRows()).map(({ row }) => row.user_id).sort();
-      assert(JSON.stringify(users) === JSON.stringify(['u1', 'u2', 'u3']), `emitted sessions for ${JSON.stringify(users)}`);
+      // Real Spark (preset-apply-in-pandas-session): u1 (3 clicks) and u2 (2) in batch 5, u3 (1)
+      // in batch 8 — the recorded rows, batch by batch.
+      const sessions = await emittedAs(['user_id', 'clicks']);
+      const recordedSessions = await recordedAs('preset-apply-in-pandas-session', ['user_id', 'clicks']);
+      assert(sessions === recordedSessions, `emitted sessions ${sessions}, Spark ${recordedSessions}`);
       await lab.screenshot(path.join(outDir, 'apply-in-pandas-en.png'));
       await lab.toggleLang('ko');
       await lab.screenshot(path.join(outDir, 'apply-in-pandas-ko.png'));
@@ -618,7 +668,9 @@ async function main() {
           await lab.runAllSteps(n + 1);
           assert((await lab.text('state-store')).includes(expectText), `state store lacks ${expectText}`);
           // Real Spark (preset-apply-in-pandas-count): (u1,2) (u2,1) | (u1,3) | (u2,2) (u3,1).
-          assert((await lab.emittedRows()).length === 5, 'the running count did not emit 5 rows');
+          const counts = await emittedAs(['user_id', 'clicks']);
+          const recordedCounts = await recordedAs('preset-apply-in-pandas-count', ['user_id', 'clicks']);
+          assert(counts === recordedCounts, `the running count emitted ${counts}, Spark ${recordedCounts}`);
         }
         await lab.screenshot(path.join(outDir, `${shot}-en.png`));
         await lab.toggleLang('ko');
@@ -700,6 +752,123 @@ async function main() {
       await lab.setQuery(original);
       await lab.page.waitForFunction(() => !document.querySelector('[data-testid="query-error"]'));
       await lab.el('run-broken').waitFor({ state: 'detached' });
+    });
+
+    // Offline and installable (assets/sw.js, scripts/sw-precache.mjs, web/index.html).
+    await check('installable: the manifest names the app and its icons, and the service worker takes over', async () => {
+      const manifest = await page.evaluate(async () => (await fetch(document.querySelector('link[rel="manifest"]').href)).json());
+      assert(manifest.short_name === 'Streamlab' && manifest.display === 'standalone', `manifest ${JSON.stringify(manifest).slice(0, 200)}`);
+      assert(manifest.icons.some((i) => i.sizes === '512x512') && manifest.icons.some((i) => i.sizes === '192x192'), 'the manifest lacks a 192 or 512 icon');
+      await page.evaluate(() => navigator.serviceWorker.ready);
+      if (!(await page.evaluate(() => !!navigator.serviceWorker.controller))) {
+        await page.reload({ waitUntil: 'load' });
+        await lab.el('run-step').waitFor({ state: 'visible' });
+      }
+      assert(await page.evaluate(() => !!navigator.serviceWorker.controller), 'no service worker controls the page after a reload');
+    });
+
+    await check('offline: with the network off, a reload opens the lab with the learner\'s session', async () => {
+      // The first visit's service worker must have taken over (the check above waits for it).
+      await page.evaluate(() => navigator.serviceWorker.ready);
+      await page.waitForFunction(() => !!navigator.serviceWorker.controller);
+      await lab.selectPreset('late-data');
+      await lab.waitForFreshScenario();
+      await lab.el('run-step').click();
+      const query = await lab.queryText();
+      const steps = await lab.stepsDone();
+      await page.evaluate(() => window.dispatchEvent(new Event('pagehide')));
+      await context.setOffline(true);
+      try {
+        await page.reload({ waitUntil: 'load' });
+        await lab.el('run-step').waitFor({ state: 'visible' });
+        assert((await lab.queryText()) === query, 'the query changed across the offline reload');
+        await lab.waitForStepsDone(steps[0], steps[1]);
+        await lab.screenshot(path.join(outDir, 'offline-en.png'));
+      } finally {
+        await context.setOffline(false);
+      }
+    });
+
+    await check('a new build: the page says a new version is ready, and Reload takes it with the session kept', async () => {
+      const query = await lab.queryText();
+      const sw = await (await fetch(`${url}sw.js`)).text();
+      // The new build stays served for the rest of the run, so no later check sees an update.
+      overrides.set('/sw.js', `${sw}\n// the next build\n`);
+      {
+        await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).update());
+        await lab.el('update-ready').waitFor({ state: 'visible' });
+        await lab.screenshot(path.join(outDir, 'update-ready-en.png'));
+        await Promise.all([page.waitForEvent('load'), lab.el('update-reload').click()]);
+        await lab.el('run-step').waitFor({ state: 'visible' });
+        assert((await lab.el('update-ready').count()) === 0, 'the bar is still shown after the reload');
+        assert((await lab.queryText()) === query, 'the session changed across the update');
+      }
+    });
+
+    // Code as the PySpark docs write it. The presets' own queries are checked against real
+    // Spark (scripts/spark-check.sh); the docs' forms of the same queries must give the same rows.
+    await check("pasted PySpark from the docs runs: applyInPandasWithState with keyword arguments and GroupStateTimeout.NoTimeout", async () => {
+      await lab.selectPreset('apply-in-pandas-count');
+      const n = await lab.waitForFreshScenario();
+      await lab.runAllSteps(n + 1);
+      const counts = (await lab.emittedRows()).map(({ batchId, row }) => `${batchId}:${row.user_id}:${row.clicks}`);
+      assert(counts.length > 0, 'the preset emitted no rows');
+      // The API reference's example (GroupedData.applyInPandasWithState), with the lab's
+      // stream and key, and without its `assert isinstance(state, GroupStateImpl)` line
+      // (GroupStateImpl is not imported there: Spark fails the batch with a NameError).
+      await lab.setQuery([
+        'import pandas as pd',
+        'from pyspark.sql.streaming.state import GroupStateTimeout',
+        'def count_fn(key, pdf_iter, state):',
+        '    total_len = state.get[0] if state.exists else 0',
+        '    for pdf in pdf_iter:',
+        '        total_len += len(pdf)',
+        '    state.update((total_len,))',
+        '    yield pd.DataFrame({"user_id": [key[0]], "countAsString": [str(total_len)]})',
+        '',
+        'clicks.groupby("user_id").applyInPandasWithState(',
+        '    count_fn, outputStructType="user_id string, countAsString string",',
+        '    stateStructType="len long", outputMode="Update",',
+        '    timeoutConf=GroupStateTimeout.NoTimeout)',
+      ].join('\n'));
+      await lab.page.waitForTimeout(100);
+      assert(!(await lab.hasQueryError()), `query-error: ${await lab.text('query-error').catch(() => '')}`);
+      const docs = (await lab.emittedRows()).map(({ batchId, row }) => `${batchId}:${row.user_id}:${row.countAsString}`);
+      assert(JSON.stringify(docs) === JSON.stringify(counts), `the docs' form emitted ${JSON.stringify(docs)}, the preset ${JSON.stringify(counts)}`);
+    });
+
+    await check('a whole PySpark program runs the query it starts (imports, assignments, writeStream...start(), awaitTermination())', async () => {
+      await lab.selectPreset('classic');
+      const n = await lab.waitForFreshScenario();
+      const original = await lab.queryText();
+      await lab.runAllSteps(n + 1);
+      const rows = (await lab.emittedRows()).map(({ batchId, row }) => `${batchId}:${JSON.stringify(row)}`);
+      assert(rows.length > 0, 'the preset emitted no rows');
+      await lab.setQuery([
+        'from pyspark.sql import SparkSession',
+        'from pyspark.sql.functions import window, col',
+        '',
+        'spark = SparkSession.builder.appName("ClickCounts").getOrCreate()',
+        '',
+        '# the lab feeds `clicks`; this is the preset\'s query written as a program',
+        `windowed = ${original.trim()}`,
+        'query = (windowed.writeStream',
+        '    .outputMode("append")',
+        '    .format("memory")',
+        '    .queryName("counts")',
+        '    .start())',
+        'query.awaitTermination()',
+      ].join('\n'));
+      await lab.page.waitForTimeout(100);
+      assert(!(await lab.hasQueryError()), `query-error: ${await lab.text('query-error').catch(() => '')}`);
+      const program = (await lab.emittedRows()).map(({ batchId, row }) => `${batchId}:${JSON.stringify(row)}`);
+      assert(JSON.stringify(program) === JSON.stringify(rows), `the program emitted ${JSON.stringify(program)}, the preset ${JSON.stringify(rows)}`);
+      // A program that starts nothing and ends in an assignment says how to end it.
+      await lab.setQuery(`windowed = ${original.trim()}`);
+      await lab.el('query-error').waitFor({ state: 'visible' });
+      assert(/defines no query[\s\S]*windowed/.test(await lab.text('query-error')), `query-error: ${await lab.text('query-error')}`);
+      await lab.setQuery(original);
+      await lab.page.waitForFunction(() => !document.querySelector('[data-testid="query-error"]'));
     });
 
     // Robustness: nothing a learner types or stores may kill the page.
@@ -810,6 +979,11 @@ async function main() {
       const banner = lab.el('save-error');
       await banner.waitFor({ state: 'visible' });
       assert(/could not be saved/.test(await banner.innerText()), `save-error: ${await banner.innerText()}`);
+      // present: the session stays in memory, and one click saves it as a file the lab opens.
+      const [file] = await Promise.all([page.waitForEvent('download'), lab.el('save-error-download').click()]);
+      const saved = JSON.parse(await fsp.readFile(await file.path(), 'utf8'));
+      assert(Array.isArray(saved.steps) && saved.query, `the saved file is not a scenario: ${JSON.stringify(saved).slice(0, 120)}`);
+      assert(await lab.el('save-error').isVisible(), 'the notice went away while saving still fails');
       await page.evaluate(() => {
         for (const k of Object.keys(localStorage)) if (k.startsWith('fill-')) localStorage.removeItem(k);
       });
@@ -838,10 +1012,13 @@ async function main() {
     });
 
     // teach: presenter mode, undo, share links, phone and Korean checks, in a browser of their own (closed by teachChecks).
-    await teachChecks({ browser: await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] }), baseUrl: url, check, assert, outDir, LabPage });
+    await teachChecks({ root, browser: await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] }), baseUrl: url, check, assert, outDir, LabPage });
     await studyChecks({ page, url, root, check, assert, outDir, LabPage }); // study
+    await lessonLabChecks({ page, url, check, assert, outDir, LabPage }); // lessons
+    await examChecks({ page, url, root, check, assert, outDir, LabPage, readBank }); // exam
 
     await screenChecks({ page, url, root, check, assert, outDir, LabPage }); // screen
+    await a11yChecks({ page, url, check, assert, LabPage }); // present: axe-core on every page, both languages
 
     await check('no page errors, console errors or failed requests', async () => {
       assert(problems.length === 0, problems.join('\n'));

@@ -112,6 +112,13 @@ export class LabPage {
     await this.el('open-scenario').click();
   }
 
+  /** Clicks the Jupyter ('ipynb') or Databricks ('databricks') notebook export; returns the download. */
+  async exportNotebook(kind) {
+    const button = await this.reveal(`export-${kind}`);
+    const [download] = await Promise.all([this.page.waitForEvent('download'), button.click()]);
+    return download;
+  }
+
   /** Clicks "Export to PySpark" and returns the download. */
   async exportPyspark() {
     const button = await this.reveal('export-pyspark');
@@ -179,7 +186,10 @@ export class LabPage {
 
   /** The sink's duplicate count and rows (from the recovery panel). */
   async sinkState() {
-    const dups = Number((await this.text('sink-duplicates')).replace(/[^\d]/g, ''));
+    const label = await this.text('sink-duplicates');
+    const digits = label.match(/\d+/);
+    if (!digits) throw new Error(`the duplicates label has no count: ${JSON.stringify(label)}`);
+    const dups = Number(digits[0]);
     const rows = await this.el('sink-rows')
       .locator(tid('sink-row'))
       .evaluateAll((els) => els.map((e) => ({ duplicate: e.dataset.duplicate === 'true', visible: e.dataset.visible === 'true' })));
@@ -253,5 +263,41 @@ export class LabPage {
   // picture
   async pictureShot(path) {
     await this.el('time-picture').screenshot({ path });
+  }
+}
+
+// exam: the exam lens, the cheat sheet, the exam track and the mock exam (issue 25).
+export class ExamPages {
+  /** @param {LabPage} lab */
+  constructor(lab) {
+    this.lab = lab;
+    this.page = lab.page;
+  }
+
+  /** The exam-lens entry ids shown beside the lab's result (empty when none). */
+  async lensEntries() {
+    return this.page.locator(`${tid('exam-lens')} ${tid('exam-lens-entry')}`).evaluateAll((els) => els.map((e) => e.dataset.lens));
+  }
+
+  /** Waits until the exam lens shows `id`. */
+  async waitForLens(id) {
+    await this.page.locator(`${tid('exam-lens-entry')}[data-lens="${id}"]`).waitFor({ state: 'visible' });
+  }
+
+  /** The "On the exam" answer of entry `id` beside the result. */
+  async lensAnswer(id) {
+    return (await this.page.locator(`${tid('exam-lens-entry')}[data-lens="${id}"] ${tid('exam-lens-answer')}`).innerText()).trim();
+  }
+
+  /** The cheat sheet's rows: the entry ids in order. */
+  async cheatRows() {
+    return this.page.locator(tid('cheatsheet-row')).evaluateAll((els) => els.map((e) => e.dataset.lens));
+  }
+
+  /** The exam track's lessons (ids, in order) and the lessons beyond the exam. */
+  async trackLessons() {
+    const on = await this.page.locator(`${tid('track-day')} ${tid('track-lesson')}`).evaluateAll((els) => els.map((e) => e.dataset.lesson));
+    const beyond = await this.page.locator(`${tid('track-beyond')} ${tid('track-lesson')}`).evaluateAll((els) => els.map((e) => e.dataset.lesson));
+    return { on, beyond };
   }
 }

@@ -181,6 +181,8 @@ export async function screenChecks({ page, url, root, check, assert, outDir, Lab
     await lab.openScenario(JSON.stringify(big));
     await lab.waitForStepsDone(0, 50);
     await lab.runAllSteps(51);
+    const queryBefore = await lab.el('query-editor').inputValue();
+    const droppedBefore = await lab.text('batch-list');
     const times = await page.evaluate(async (sel) => {
       const el = document.querySelector(sel);
       const out = [];
@@ -193,6 +195,10 @@ export async function screenChecks({ page, url, root, check, assert, outDir, Lab
       }
       return out;
     }, tid('delay-slider-0'));
+    // The slider really moved the delay: the query's delay text and the batches changed.
+    const queryAfter = await lab.el('query-editor').inputValue();
+    assert(queryAfter !== queryBefore, `the delay slider left the query as it was: ${queryAfter}`);
+    assert((await lab.text('batch-list')) !== droppedBefore, 'the batches did not change when the delay moved');
     const batches = (await lab.batchIds()).length;
     console.log(`     delay slider, 1,000 events (${batches} batches): median ${median(times).toFixed(1)} ms per step (min ${Math.min(...times).toFixed(1)}, max ${Math.max(...times).toFixed(1)})`);
   });

@@ -14,9 +14,30 @@ import path from 'node:path';
 
 const tid = (id) => `[data-testid="${id}"]`;
 
+/** After "Try it" on question `q` (from `readBank`), the lab shows that question's scenario:
+ * its query in the editor (when the question writes one), and either the error its claim
+ * expects or a batch list that reaches the batch it is about. */
+export async function assertTriedIn(page, q, assert) {
+  await page.waitForFunction(() => location.hash === '#/lab');
+  const editor = page.locator(tid('query-editor'));
+  await editor.waitFor({ state: 'visible' });
+  if (q.query !== undefined) {
+    const shown = await editor.inputValue();
+    assert(shown.trim() === q.query.trim(), `try it opened the query ${JSON.stringify(shown)}, not the question's ${JSON.stringify(q.query)}`);
+  }
+  if (q.errorClass !== undefined) {
+    const err = page.locator(tid('query-error'));
+    await err.waitFor({ state: 'visible' });
+    const text = await err.innerText();
+    assert(text.includes(q.errorClass), `try it shows the error ${JSON.stringify(text.slice(0, 200))}, not ${q.errorClass}`);
+  } else if (q.batch !== undefined) {
+    await page.locator(`${tid('batch-row')}[data-batch-id="${q.batch}"]`).waitFor({ state: 'attached' });
+  }
+}
+
 /** Every question of the bank: id → { topic, kind, answer, value }. A small reader of the
  * quiz files' own layout (one `[[question]]` block per question, `key = value` lines). */
-async function readBank(root) {
+export async function readBank(root) {
   const dir = path.join(root, 'quizzes');
   const bank = new Map();
   for (const file of (await fsp.readdir(dir)).filter((f) => f.endsWith('.toml') && f !== 'glossary.toml')) {
@@ -32,9 +53,23 @@ async function readBank(root) {
       const kind = line('kind') ? JSON.parse(line('kind')) : 'choice';
       const valueOf = line('value_of') ? JSON.parse(line('value_of')) : undefined;
       const raw = valueOf ? line(valueOf, true) : undefined;
+      // A TOML basic or literal string at the start of the value (a comment may follow); a
+      // multi-line string is not read (undefined: nothing to compare).
+      const str = (v) => {
+        if (v === undefined) return undefined;
+        const basic = v.match(/^"((?:[^"\\]|\\.)*)"(?!")/);
+        if (basic) return JSON.parse(`"${basic[1]}"`);
+        const literal = v.match(/^'([^']*)'(?!')/);
+        return literal ? literal[1] : undefined;
+      };
       bank.set(id, {
         topic,
         kind,
+        // What "Try it" must open: the question's query (when it writes one), the batch it is
+        // about, and the error class its claim expects (a question about a failing query).
+        query: str(line('query')),
+        batch: line('batch') === undefined ? undefined : Number(line('batch')),
+        errorClass: str(line('error_class', true)),
         answer: Number(line('answer') ?? 0),
         // A time claim is typed as its ISO text (the input reads it as the event form does).
         value: raw === undefined ? undefined : raw.startsWith('"') ? JSON.parse(raw) : raw,
@@ -323,13 +358,12 @@ export async function studyChecks({ page, url, root, check, assert, outDir, LabP
     assert(rows.length >= 5, `only ${rows.length} topics in 10 questions`);
     assert((await page.locator(tid('exam-wrong')).count()) === 5, 'not 5 wrong answers listed');
     await lab.screenshot(path.join(outDir, 'exam-result.png'));
-    // "Try it" opens the question's scenario in the lab, asking first (the lab was changed).
+    // "Try it" opens the question's scenario in the lab, asking first (the lab was changed):
+    // the question's query, run to the batch it is about, or the error its claim expects.
+    const tried = bank.get(await page.locator(tid('exam-wrong')).first().getAttribute('data-question'));
     await page.locator(tid('exam-try')).first().click();
     if ((await lab.el('replace-ask').count()) > 0) await lab.el('replace-yes').click();
-    // The question's scenario runs to its batch, or (a question about an error Spark raises)
-    // shows that error; which question comes first depends on the exam's seed.
-    await page.locator(`${tid('batch-list')}, ${tid('query-error')}`).first().waitFor({ state: 'visible' });
-    assert(page.url().endsWith('#/lab'), `try it went to ${page.url()}`);
+    await assertTriedIn(page, tried, assert);
   });
 
   await check('study: "predict the next batch" asks before the batch and shows what was right after it', async () => {

@@ -7,6 +7,8 @@
 // machine". Screenshots: presenter.png, presenter-ko.png, share-opened.png, share-bad-link.png,
 // phone-en.png, phone-ko.png, lab-teach-ko.png.
 
+import { readBank, assertTriedIn } from './study.mjs';
+
 const tid = (id) => `[data-testid="${id}"]`;
 
 /** A fresh context and page, with page errors collected into `problems`. */
@@ -36,7 +38,8 @@ async function labState(page) {
   });
 }
 
-export async function teachChecks({ browser, baseUrl, check, assert, outDir, LabPage }) {
+export async function teachChecks({ root, browser, baseUrl, check, assert, outDir, LabPage }) {
+  const bank = await readBank(root);
   const problems = [];
   const shot = (name) => `${outDir}/${name}`;
   const { context: ctx1, page } = await freshPage(browser, problems, { width: 1280, height: 720 });
@@ -82,10 +85,15 @@ export async function teachChecks({ browser, baseUrl, check, assert, outDir, Lab
       await page.keyboard.press('r');
       if ((await page.locator('.speaker-notes .ask').count()) > 0) await lab.el('presenter-answer').first().waitFor({ state: 'visible' });
       await page.keyboard.press('r');
-      // + and − move the first watermark delay by one of its unit (classic: '10 minutes').
+      // The delay slider is there in presenter mode, and + and − walk its stops (classic:
+      // '10 minutes', the stops around it 7 and 15 minutes).
+      assert(await lab.el('delay-slider-0').isVisible(), 'the delay slider is hidden in presenter mode');
       await page.keyboard.press('+');
-      await page.waitForFunction((sel) => document.querySelector(sel)?.value.includes("'11 minutes'"), tid('query-editor'));
+      await page.waitForFunction((sel) => document.querySelector(sel)?.value.includes("'15 minutes'"), tid('query-editor'));
       await page.keyboard.press('-');
+      await page.keyboard.press('-');
+      await page.waitForFunction((sel) => document.querySelector(sel)?.value.includes("'7 minutes'"), tid('query-editor'));
+      await page.keyboard.press('+');
       await page.waitForFunction((sel) => document.querySelector(sel)?.value.includes("'10 minutes'"), tid('query-editor'));
       await page.keyboard.press('1');
       await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.trim() === 'append', tid('presenter-mode'));
@@ -95,7 +103,55 @@ export async function teachChecks({ browser, baseUrl, check, assert, outDir, Lab
       assert(await lab.el('query-editor').isVisible(), 'leaving presenter mode did not bring the editor back');
     });
 
+    for (const [preset, lang] of [['classic', 'en'], ['busy-board', 'en'], ['busy-board', 'ko']]) {
+      await check(`present: presenter mode at 1280×720 after every step of ${preset} has no page scroll; picture labels ≥ 16 px (${lang})`, async () => {
+        await lab.selectPreset(preset);
+        const m = await lab.waitForFreshScenario();
+        if (lang !== (await page.evaluate(() => document.documentElement.lang))) await lab.toggleLang(lang);
+        await blur();
+        await page.keyboard.press('p');
+        await lab.el('presenter-pane').waitFor({ state: 'visible' });
+        for (let k = 1; k <= m; k++) {
+          await page.keyboard.press('ArrowRight');
+          await lab.waitForStepsDone(k, m);
+        }
+        // The picture is redrawn for the last batch and at presenter scale.
+        await page.waitForFunction(() => Number(document.querySelector('[data-testid="picture-canvas"]')?.dataset.minLabelPx) >= 16);
+        const fit = await page.evaluate(() => {
+          const c = document.querySelector('[data-testid="picture-canvas"]');
+          const box = (sel) => { const r = document.querySelector(sel)?.getBoundingClientRect(); return r ? [Math.round(r.top), Math.round(r.bottom), Math.round(r.width), Math.round(r.height)] : null; };
+          return {
+            scroll: document.documentElement.scrollHeight, inner: innerHeight,
+            scrollW: document.documentElement.scrollWidth, innerW: innerWidth,
+            minLabel: Number(c.dataset.minLabelPx), canvas: [c.width, c.height],
+            picture: box('[data-testid="time-picture"]'), sink: box('[data-testid="emitted-rows"]'), state: box('[data-testid="state-store"]'),
+            batches: box('[data-testid="batch-list"]'), pane: box('[data-testid="presenter-pane"]'), slider: box('[data-testid="delay-slider-0"]'),
+          };
+        });
+        console.log(`    ${preset} ${lang}: ${JSON.stringify(fit)}`);
+        assert(fit.scroll <= fit.inner, `the page scrolls: scrollHeight ${fit.scroll} > ${fit.inner}`);
+        assert(fit.scrollW <= fit.innerW, `the page scrolls sideways: scrollWidth ${fit.scrollW} > ${fit.innerW}`);
+        assert(fit.minLabel >= 16, `the picture's smallest label is ${fit.minLabel} px`);
+        for (const [name, b] of Object.entries({ picture: fit.picture, sink: fit.sink, state: fit.state, pane: fit.pane, slider: fit.slider })) {
+          assert(b && b[1] <= fit.inner + 0.5 && b[3] > 0, `${name} is not on screen: ${JSON.stringify(b)}`);
+        }
+        // The picture has the largest panel.
+        const area = (b) => b[2] * b[3];
+        assert(area(fit.picture) > area(fit.sink) && area(fit.picture) > area(fit.state), 'the picture is not the largest panel');
+        await page.screenshot({ path: shot(`presenter-fit-${preset}-${lang}.png`) });
+        await page.keyboard.press('Escape');
+        await lab.el('presenter-pane').waitFor({ state: 'detached' });
+        if (lang !== 'en') await lab.toggleLang('en');
+      });
+    }
+
     await check('teach: the Step back button and the play speed picker', async () => {
+      await lab.selectPreset('classic');
+      n = await lab.waitForFreshScenario();
+      await lab.el('run-step').click();
+      await lab.waitForStepsDone(1, n);
+      await lab.el('run-step').click();
+      await lab.waitForStepsDone(2, n);
       const before = await batchCount();
       await lab.el('run-step').click();
       await lab.waitForStepsDone(3, n);
@@ -104,6 +160,13 @@ export async function teachChecks({ browser, baseUrl, check, assert, outDir, Lab
       await waitBatches(before);
       await lab.el('play-speed').selectOption('500');
       assert((await lab.el('play-speed').inputValue()) === '500', 'the speed picker did not keep 0.5 s');
+      // Play at 0.5 s per step runs the next step by itself; pause stops it there.
+      await lab.el('play-toggle').click();
+      await lab.waitForStepsDone(3, n);
+      await lab.el('play-toggle').click();
+      assert((await lab.el('play-toggle').getAttribute('aria-pressed')) === 'false', 'play did not pause');
+      await lab.el('undo').click();
+      await lab.waitForStepsDone(2, n);
     });
 
     await check('teach: a share link opened in a fresh browser context shows the same batches', async () => {
@@ -254,12 +317,68 @@ export async function teachChecks({ browser, baseUrl, check, assert, outDir, Lab
       await l.el('nav-lab').click();
       await l.waitForStepsDone(1, m);
       await l.el('nav-quiz').click();
+      const id = await p.locator(tid('question')).first().getAttribute('data-question');
       await l.el('quiz-try').first().click();
       await l.el('replace-yes').click();
-      // The question's scenario opens in the lab (at the batch the question is about).
+      // The question's scenario opens in the lab (its query, at the batch it is about).
       await l.el('replace-ask').waitFor({ state: 'detached' });
-      await p.waitForFunction(() => location.hash === '#/lab');
-      await l.el('run-step').waitFor({ state: 'visible' });
+      await assertTriedIn(p, bank.get(id), assert);
+    } finally {
+      await context.close();
+    }
+  });
+
+  await check('present: two tabs notice each other; a tab that another saved over stops saving and asks', async () => {
+    const { context, page: one } = await freshPage(browser, problems, { width: 1280, height: 900 });
+    try {
+      const a = new LabPage(one);
+      await a.open(baseUrl);
+      await a.selectPreset('classic');
+      const m = await a.waitForFreshScenario();
+      await a.el('run-step').click();
+      await a.waitForStepsDone(1, m);
+      // Tab 1's save is debounced: hiding the page runs it at once, so tab 2 opens on it (on a
+      // loaded machine tab 2 could otherwise read the session from before the step).
+      await one.evaluate(() => window.dispatchEvent(new Event('visibilitychange')));
+      await one.waitForFunction(() => {
+        // The session is stored as a JSON string holding the saved lab's JSON.
+        const raw = localStorage.getItem('streamlab.session.v1');
+        if (!raw) return false;
+        const outer = JSON.parse(raw);
+        return (typeof outer === 'string' ? JSON.parse(outer) : outer).next_step === 1;
+      });
+      const two = await context.newPage();
+      two.on('pageerror', (err) => problems.push(`[tab 2] pageerror: ${err.message}`));
+      const b = new LabPage(two);
+      await b.open(baseUrl);
+      await b.waitForStepsDone(1, m);
+      // Each says the other is open, before anything is overwritten.
+      await a.el('tabs-other').waitFor({ state: 'visible' });
+      await b.el('tabs-other').waitFor({ state: 'visible' });
+      const saved = () => one.evaluate(() => localStorage.getItem('streamlab.session.v1'));
+      // Tab 2 runs two steps and saves; tab 1 is told and stops saving.
+      await b.el('run-step').click();
+      await b.waitForStepsDone(2, m);
+      await b.el('run-step').click();
+      await b.waitForStepsDone(3, m);
+      // Hiding tab 2 runs any save it still has due at once.
+      await two.evaluate(() => window.dispatchEvent(new Event('visibilitychange')));
+      await a.el('tabs-conflict').waitFor({ state: 'visible' });
+      const tabTwo = await saved();
+      // Tab 1 steps back (its lab changes in memory) but does not overwrite tab 2's save, not
+      // even when the page is hidden (which runs any save still due at once).
+      await a.el('undo').click();
+      await a.waitForStepsDone(0, m);
+      await one.evaluate(() => window.dispatchEvent(new Event('visibilitychange')));
+      assert((await saved()) === tabTwo, 'tab 1 overwrote the session tab 2 saved');
+      // "Keep this tab's lab" saves it; tab 2 is asked in turn.
+      await a.el('tabs-keep-mine').click();
+      await one.waitForFunction((before) => localStorage.getItem('streamlab.session.v1') !== before, tabTwo);
+      await b.el('tabs-conflict').waitFor({ state: 'visible' });
+      // Tab 2 opens the other tab's lab: a reload reads tab 1's (no step done).
+      await b.el('tabs-load-other').click();
+      await b.waitForStepsDone(0, m);
+      await one.screenshot({ path: shot('tabs-en.png') });
     } finally {
       await context.close();
     }

@@ -5,6 +5,8 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$STREAMLAB_ROOT"
+# A fresh clone builds everything once: incremental caches would only double what is on disk.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 
 passed=0
 timings=()

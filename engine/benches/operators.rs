@@ -4,9 +4,14 @@
 //! events/s; the cost of a small batch as state and history grow; and the replay of a
 //! 1,000-event lab session (what moving the delay slider does); and what per-batch
 //! explanations cost when the lab turns them on.
+//!
+//! First it prints the growth table: for each workload, the median time of one batch of 1,000
+//! and of 200,000 events and their ratio (ideal 200×: linear in the batch). Skipped when a
+//! filter is given that does not match `growth`
+//! (`cargo bench -p streamlab-engine --bench operators -- growth` prints only it).
 #![allow(clippy::disallowed_methods)] // a test, bench or example may read files and the clock
 
-use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
+use criterion::{criterion_group, BatchSize, BenchmarkId, Criterion, Throughput};
 use streamlab_engine::scenario::run;
 use streamlab_engine::streaming::{OutputMode, StreamingConf, StreamingQuery};
 use streamlab_engine::workloads::{self, ALL};
@@ -100,5 +105,42 @@ fn explaining(c: &mut Criterion) {
     group.finish();
 }
 
+/// The median wall time of `runs` batches of `n` events of `w`, each on a fresh query.
+fn median_batch(w: &workloads::Workload, n: usize, runs: usize) -> std::time::Duration {
+    let mut times: Vec<std::time::Duration> = (0..runs)
+        .map(|_| {
+            let mut q = w.loaded(n);
+            let t0 = std::time::Instant::now();
+            std::hint::black_box(q.run_next_batch().expect("a batch"));
+            t0.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[times.len() / 2]
+}
+
+/// Prints how one batch's time grows from 1,000 to 200,000 events, per workload.
+fn growth_table() {
+    println!("growth of one batch, 1,000 -> 200,000 events (ideal 200x):");
+    println!("{:<10} {:>12} {:>14} {:>8}", "workload", "1,000 (ms)", "200,000 (ms)", "growth");
+    for w in ALL {
+        let small = median_batch(&w, 1_000, 21);
+        let large = median_batch(&w, 200_000, 3);
+        let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+        println!("{:<10} {:>12.3} {:>14.1} {:>7.0}x", w.name, ms(small), ms(large), ms(large) / ms(small));
+    }
+}
+
 criterion_group!(benches, one_batch, small_batch_as_state_grows, lab_replay, explaining);
-criterion_main!(benches);
+
+fn main() {
+    // The positional arguments are criterion's filter; `--bench` and options start with `-`.
+    let filter: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    if filter.is_empty() || filter.iter().any(|f| "growth".contains(f.as_str())) {
+        growth_table();
+    }
+    if filter.iter().all(|f| f != "growth") {
+        benches();
+        Criterion::default().configure_from_args().final_summary();
+    }
+}

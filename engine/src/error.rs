@@ -84,6 +84,10 @@ pub struct AnalysisError {
     pub span: Option<Span>,
     /// For `STREAM_FAILED`: the error condition and message of the cause.
     pub cause: Option<(String, String)>,
+    /// For an exception Python itself raises while the DataFrame is built (no Spark condition):
+    /// `TypeError` for arguments that do not fit a signature, `AttributeError` for a name a
+    /// PySpark object does not have, `NameError`, `ValueError`.
+    pub python_exception: Option<&'static str>,
 }
 
 impl AnalysisError {
@@ -97,13 +101,18 @@ impl AnalysisError {
     /// (`DataStreamWriter.trigger`, `withWatermark`), `ParseException` for SQL text that does
     /// not parse, and `AnalysisException` for every other condition.
     pub fn exception_class(&self) -> &'static str {
+        if let Some(python) = self.python_exception {
+            return python;
+        }
         match self.error_class.as_str() {
             "STREAM_FAILED" => "StreamingQueryException",
             c if c.starts_with("INTERVAL_ARITHMETIC_OVERFLOW") || c.starts_with("ARITHMETIC_OVERFLOW") || c == "DIVIDE_BY_ZERO" => "ArithmeticException",
             "" | "_LEGACY_ERROR_TEMP_3231" | "STATEFUL_PROCESSOR_UNKNOWN_TIME_MODE" => "IllegalArgumentException",
-            "NOT_EXPECTED_TYPE" | "NOT_INT" | "NOT_TUPLE" => "PySparkTypeError",
+            "NOT_EXPECTED_TYPE" | "NOT_INT" | "NOT_TUPLE" | "NOT_ITERABLE" => "PySparkTypeError",
             "ONLY_ALLOW_SINGLE_TRIGGER" | "VALUE_NOT_NON_EMPTY_STR" | "VALUE_NOT_ALLOWED" | "VALUE_NOT_POSITIVE" => "PySparkValueError",
             "PARSE_SYNTAX_ERROR" => "ParseException",
+            // A SQL interval literal Spark's parser cannot read (`AstBuilder`).
+            c if c.starts_with("INVALID_INTERVAL_FORMAT") && self.stage == Stage::Define => "ParseException",
             _ => "AnalysisException",
         }
     }
@@ -119,7 +128,14 @@ impl AnalysisError {
             hint: None,
             span: None,
             cause: None,
+            python_exception: None,
         }
+    }
+
+    /// An exception Python raises while the DataFrame is built (`TypeError`, `AttributeError`,
+    /// ...): no Spark condition, stage `define`, Python's own message.
+    pub fn python(exception: &'static str, message: impl Into<String>, span: Span) -> AnalysisError {
+        AnalysisError { python_exception: Some(exception), ..AnalysisError::new(Stage::Define, "", message).with_span(span) }
     }
 
     /// Adds a hint.

@@ -91,8 +91,8 @@ fn a_pyspark_api_not_modelled_is_unsupported_and_a_typo_is_a_failure() {
     let s = scenario("clicks.select(my_udf('user_id'))", "def my_udf(x):\n    return x\n");
     assert!(matches!(check(&s), Verdict::Unsupported(f) if f.contains("my_udf")));
     // A real SQL function Streamlab has not implemented.
-    let s = scenario("clicks.filter(\"soundex(user_id) = 'U000'\")", "");
-    assert_eq!(check(&s), Verdict::Unsupported("the function soundex()".into()));
+    let s = scenario("clicks.filter(\"sentences(user_id)[0][0] = 'u1'\")", "");
+    assert_eq!(check(&s), Verdict::Unsupported("the function sentences()".into()));
     // Not a PySpark method at all: Python's AttributeError, a plain failure of the case.
     let s = scenario("clicks.groupBy('user_id').mapGroupsWithState('x')", "");
     assert!(matches!(check(&s), Verdict::Fail(_)));

@@ -20,6 +20,9 @@ pub struct BenchRow {
     /// timed loop over all runs (the browser's clock is coarse: 0.1 ms in Chromium).
     pub median_ms: f64,
     pub runs: usize,
+    /// Rows the timed batches read from their sources, summed over the runs (every run reads
+    /// its whole batch): what shows the work was done, not only timed.
+    pub input_rows: u64,
 }
 
 impl BenchRow {
@@ -45,22 +48,28 @@ fn median(mut v: Vec<f64>) -> f64 {
 /// Runs one entry of [`plan`] with `now` returning milliseconds.
 pub fn measure(entry: (Option<usize>, usize, usize), now: &dyn Fn() -> f64) -> BenchRow {
     let (w, n, runs) = entry;
+    let mut input_rows = 0u64;
     let times: Vec<f64> = match w.and_then(|i| ALL.get(i)) {
         // Small batches take microseconds: time them as one loop over queries made beforehand.
         Some(w) if n <= 1_000 => {
             let mut queries: Vec<_> = (0..runs).map(|_| w.loaded(n)).collect();
             let t0 = now();
+            let mut read = 0;
             for q in &mut queries {
-                let _ = std::hint::black_box(q.run_next_batch());
+                read += std::hint::black_box(q.run_next_batch()).map_or(0, |b| b.input_rows);
             }
-            vec![(now() - t0) / runs as f64]
+            let t = (now() - t0) / runs as f64;
+            input_rows = read;
+            vec![t]
         }
         Some(w) => (0..runs)
             .map(|_| {
                 let mut q = w.loaded(n);
                 let t0 = now();
-                let _ = std::hint::black_box(q.run_next_batch());
-                now() - t0
+                let read = std::hint::black_box(q.run_next_batch()).map_or(0, |b| b.input_rows);
+                let t = now() - t0;
+                input_rows += read;
+                t
             })
             .collect(),
         None => {
@@ -68,8 +77,10 @@ pub fn measure(entry: (Option<usize>, usize, usize), now: &dyn Fn() -> f64) -> B
             (0..runs)
                 .map(|_| {
                     let t0 = now();
-                    let _ = std::hint::black_box(run(&scenario));
-                    now() - t0
+                    let r = std::hint::black_box(run(&scenario));
+                    let t = now() - t0;
+                    input_rows += r.batches.iter().map(|(_, b)| b.input_rows).sum::<u64>();
+                    t
                 })
                 .collect()
         }
@@ -79,5 +90,6 @@ pub fn measure(entry: (Option<usize>, usize, usize), now: &dyn Fn() -> f64) -> B
         events: n,
         median_ms: median(times),
         runs,
+        input_rows,
     }
 }

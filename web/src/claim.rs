@@ -26,10 +26,18 @@ pub struct Claim {
     /// with a script, every result key below describes the session after it instead of the
     /// plain run. A setting, not a result.
     pub script: Option<Vec<String>>,
+    /// In a `choice_check` entry only: the query this choice is about (a "which of these
+    /// queries…" question), replacing the question's. A setting, not a result.
+    pub query: Option<String>,
+    /// In a `choice_check` entry only: the output mode this choice is about. A setting.
+    pub output_mode: Option<String>,
     /// The query fails with this error condition.
     pub error_class: Option<String>,
     /// ... at this stage: `define`, `start` or `run`.
     pub error_stage: Option<String>,
+    /// `true`: the query runs without an error (no define, start or run error); `false`: it
+    /// fails somewhere. For a choice that says only "it runs" or "it fails".
+    pub ok: Option<bool>,
     /// The batch id the keys below talk about.
     pub batch: Option<u64>,
     /// Rows the sink received in that batch.
@@ -82,6 +90,27 @@ pub struct Claim {
     /// The restart fails with a message containing this text (needs `crash_at_batch`, or a
     /// script with a restart).
     pub restart_error_contains: Option<String>,
+    /// Every start of the query kept the first start's `query.id` (from the
+    /// `onQueryStarted` events).
+    pub query_id_kept: Option<bool>,
+    /// Every start kept the first start's `query.runId`.
+    pub run_id_kept: Option<bool>,
+    /// How many times the listener's `onQueryProgress` was called over every start.
+    pub progress_events: Option<usize>,
+    /// The last batch id in the checkpoint's `offsets/` log at the end.
+    pub offsets_last: Option<u64>,
+    /// The last batch id in the checkpoint's `commits/` log at the end.
+    pub commits_last: Option<u64>,
+    /// Per batch: some row of that batch has these cells, in this order (others may sit
+    /// between).
+    pub row_with: Option<Vec<String>>,
+    /// The exam-lens rules the engine reports for the query, its output mode and `sink`
+    /// (`crate::lens::engine_rules`), in the engine's order: which rules of the exam lens the
+    /// query meets. `[]` claims it meets none.
+    pub lens_rules: Option<Vec<String>>,
+    /// The query is (`true`) / is not (`false`) active at the end of a script (it stopped after
+    /// `once` / `availableNow`, or failed).
+    pub active: Option<bool>,
 }
 
 impl Claim {
@@ -89,7 +118,7 @@ impl Claim {
     /// `crash_at_batch` and `crash_point` only set up the run, so a claim with nothing else
     /// is empty.
     pub fn is_empty(&self) -> bool {
-        let results_only = Claim { script: None, sink: None, crash_at_batch: None, crash_point: None, ..self.clone() };
+        let results_only = Claim { script: None, query: None, output_mode: None, sink: None, crash_at_batch: None, crash_point: None, ..self.clone() };
         results_only == Claim::default()
     }
 
@@ -99,7 +128,20 @@ impl Claim {
     }
 
     pub(crate) fn has_recovery_results(&self) -> bool {
-        self.duplicates.is_some() || self.sink_visible_rows.is_some() || self.runs.is_some() || self.restart_error_contains.is_some()
+        self.duplicates.is_some() || self.sink_visible_rows.is_some() || self.runs.is_some() || self.restart_error_contains.is_some() || self.wants_view()
+    }
+
+    /// True when a key reads the recovery view (sink, checkpoint logs, listener events).
+    pub(crate) fn wants_view(&self) -> bool {
+        self.duplicates.is_some()
+            || self.sink_visible_rows.is_some()
+            || self.runs.is_some()
+            || self.query_id_kept.is_some()
+            || self.run_id_kept.is_some()
+            || self.progress_events.is_some()
+            || self.offsets_last.is_some()
+            || self.commits_last.is_some()
+            || self.active.is_some()
     }
 
     pub(crate) fn has_batch_keys(&self) -> bool {
@@ -116,6 +158,7 @@ impl Claim {
             || self.operators.is_some()
             || self.progress.is_some()
             || self.no_data.is_some()
+            || self.row_with.is_some()
     }
 }
 
@@ -257,9 +300,12 @@ pub(crate) fn check_facts(c: &Claim, facts: &RunFacts) -> Result<(), String> {
             None => return Err(format!("claimed an error, but the query ran ({} batches)", facts.batches.len())),
         }
     } else if let Some((_, _, message)) = &facts.error {
-        if c.restart_error_contains.is_none() {
+        if c.restart_error_contains.is_none() && c.ok != Some(false) {
             return Err(format!("the query failed: {message}"));
         }
+    }
+    if c.ok == Some(false) && facts.error.is_none() {
+        return Err(format!("claimed the query fails, but it ran ({} batches)", facts.batches.len()));
     }
     if let Some(id) = c.batch {
         // The last batch with this id: after a restart on a temporary checkpoint ids start again.
@@ -328,6 +374,15 @@ pub(crate) fn check_facts(c: &Claim, facts: &RunFacts) -> Result<(), String> {
                 }
             }
         }
+        if let Some(cells) = &c.row_with {
+            let found = b.rows.iter().any(|row| {
+                let mut it = row.split(" | ");
+                cells.iter().all(|want| it.any(|x| x == want))
+            });
+            if !found {
+                return Err(format!("batch {id}: claimed a row with {}, the sink received {:?}", cells.join(" | "), b.rows));
+            }
+        }
         if let Some(nd) = c.no_data {
             if b.no_data != nd {
                 return Err(format!("batch {id}: claimed no_data = {nd}, it was {}", b.no_data));
@@ -357,7 +412,7 @@ fn check_script_recovery(c: &Claim, facts: &RunFacts) -> Result<(), String> {
             None => return Err(format!("claimed restart_error_contains = '{want}', but nothing failed")),
         }
     }
-    let wants_view = c.duplicates.is_some() || c.sink_visible_rows.is_some() || c.runs.is_some();
+    let wants_view = c.wants_view();
     if !wants_view {
         return Ok(());
     }
@@ -382,6 +437,40 @@ fn compare_recovery(c: &Claim, r: &RecoveryView, setup: &str, ran: &str) -> Resu
     if let Some(n) = c.runs {
         if r.runs != n {
             return Err(format!("{setup}: claimed runs = {n}, the checkpoint was started {} times", r.runs));
+        }
+    }
+    let started: Vec<(&str, &str)> = r
+        .events
+        .iter()
+        .filter_map(|e| e.strip_prefix("onQueryStarted: id="))
+        .filter_map(|e| e.split_once(", runId="))
+        .collect();
+    for (key, want, pick) in [("query_id_kept", c.query_id_kept, 0usize), ("run_id_kept", c.run_id_kept, 1)] {
+        let Some(want) = want else { continue };
+        let ids: Vec<&str> = started.iter().map(|(id, run)| if pick == 0 { *id } else { *run }).collect();
+        if ids.len() < 2 {
+            return Err(format!("{setup}: claimed {key}, but the query started {} time(s)", ids.len()));
+        }
+        let kept = ids.iter().all(|i| *i == ids[0]);
+        if kept != want {
+            return Err(format!("{setup}: claimed {key} = {want}, the starts had {ids:?}"));
+        }
+    }
+    if let Some(want) = c.active {
+        if r.active != want {
+            return Err(format!("{setup}: claimed active = {want}, the query is{} active", if r.active { "" } else { " not" }));
+        }
+    }
+    if let Some(n) = c.progress_events {
+        let got = r.events.iter().filter(|e| e.starts_with("onQueryProgress")).count();
+        if got != n {
+            return Err(format!("{setup}: claimed progress_events = {n}, the listener was called {got} times"));
+        }
+    }
+    for (key, want, log) in [("offsets_last", c.offsets_last, r.offset_log.iter().map(|e| e.0).max()), ("commits_last", c.commits_last, r.commit_log.iter().map(|e| e.0).max())] {
+        let Some(want) = want else { continue };
+        if log != Some(want) {
+            return Err(format!("{setup}: claimed {key} = {want}, the log ends at {log:?}"));
         }
     }
     Ok(())
@@ -497,7 +586,7 @@ fn check_recovery(q: &Question) -> Result<(), String> {
         (Some(want), None) => return Err(format!("{setup}: claimed restart_error_contains = '{want}', but the restart worked")),
         _ => {}
     }
-    let wants_view = c.duplicates.is_some() || c.sink_visible_rows.is_some() || c.runs.is_some();
+    let wants_view = c.wants_view();
     let Some(r) = run.recovery.as_ref().filter(|_| wants_view) else {
         if wants_view {
             let why = run.restart_error.as_deref().unwrap_or("no query");
@@ -519,6 +608,18 @@ pub fn check_claim(q: &Question) -> Result<(), String> {
     let fail = |m: String| Err(format!("question '{}': {m}", q.id));
     if c.is_empty() {
         return fail("[question.check] is empty: a claim that cannot fail".into());
+    }
+    if let Some(want) = &c.lens_rules {
+        let got = match lens_rules_of(q) {
+            Ok(g) => g,
+            Err(m) => return fail(m),
+        };
+        if &got != want {
+            return fail(format!("lens_rules: claimed {want:?}, the engine reports {got:?}"));
+        }
+        if (Claim { lens_rules: None, ..c.clone() }).is_empty() {
+            return Ok(());
+        }
     }
     if let Some(script) = &c.script {
         let facts = match script_facts(q, script) {
@@ -544,4 +645,74 @@ pub fn check_claim(q: &Question) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The claim one choice makes: its own result keys, run with the question's settings
+/// (`script`, `sink`, the crash) and, when it gives per-batch keys without a `batch`, the
+/// question's batch.
+pub fn choice_claim(q: &Question, option: &Claim) -> Claim {
+    let base = &q.check;
+    let mut c = option.clone();
+    c.script = c.script.or_else(|| base.script.clone());
+    c.sink = c.sink.or_else(|| base.sink.clone());
+    c.crash_at_batch = c.crash_at_batch.or(base.crash_at_batch);
+    c.crash_point = c.crash_point.or_else(|| base.crash_point.clone());
+    if c.batch.is_none() && c.has_batch_keys() {
+        c.batch = base.batch;
+    }
+    c
+}
+
+/// The engine decides which choice is right: with `tie`, the right choice (in both languages)
+/// shows the claim's value and no other does ([`crate::rules::tie_holds`]); with
+/// `choice_check`, the right choice's own claim holds in the engine and every other choice's
+/// claim fails. So a wrong `answer` always fails this check. Value questions are decided by
+/// their claim alone.
+///
+/// # Errors
+/// The question has no decider, or the engine does not single out the keyed choice.
+pub fn decide(q: &Question) -> Result<(), String> {
+    if q.kind == crate::quiz::Kind::Value {
+        return Ok(());
+    }
+    let fail = |m: String| Err(format!("question '{}': {m}", q.id));
+    if q.tie.is_some() {
+        return crate::rules::tie_holds(q).or_else(fail);
+    }
+    if q.choice_check.is_empty() {
+        return fail("no decider: give `tie` or a `choice_check` per choice, so that the engine picks the right choice".into());
+    }
+    if q.choice_check.len() != q.en.choices.len() {
+        return fail(format!("{} choice_check entries for {} choices", q.choice_check.len(), q.en.choices.len()));
+    }
+    for (i, option) in q.choice_check.iter().enumerate() {
+        if option.is_empty() {
+            return fail(format!("choice_check {i} is empty"));
+        }
+        let probe = Question {
+            query: option.query.clone().or_else(|| q.query.clone()),
+            output_mode: option.output_mode.clone().or_else(|| q.output_mode.clone()),
+            check: Claim { query: None, output_mode: None, ..choice_claim(q, option) },
+            ..q.clone()
+        };
+        let holds = check_claim(&probe);
+        match (i == q.answer, holds) {
+            (true, Err(m)) => return fail(format!("the keyed choice {i}'s claim fails in the engine: {m}")),
+            (false, Ok(())) => return fail(format!("choice {i} ('{}') is not the key, but its claim holds in the engine too", q.en.choices[i])),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The exam-lens rules of a question's query (its scenario, overrides and the claim's sink).
+fn lens_rules_of(q: &Question) -> Result<Vec<String>, String> {
+    let s = q.scenario()?;
+    let catalog = s.catalog().map_err(|e| e.to_string())?;
+    let mode = s.mode().map_err(|e| e.to_string())?;
+    let sink = match &q.check.sink {
+        Some(id) => Some(SinkKind::ALL.into_iter().find(|k| k.id() == id).ok_or_else(|| format!("unknown sink '{id}'"))?),
+        None => None,
+    };
+    Ok(crate::lens::engine_rules(&s.query, &catalog, mode, sink).into_iter().map(str::to_string).collect())
 }

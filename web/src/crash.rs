@@ -128,7 +128,7 @@ pub fn save_session(json: &str) -> Result<(), String> {
     use gloo_storage::Storage;
     gloo_storage::LocalStorage::set(SESSION_KEY, json).map_err(|e| {
         format!(
-            "this session ({} KB) could not be saved in the browser ({e}); it will not come back after a reload: use Save to download it",
+            "this session ({} KB) could not be saved in the browser ({e}); it stays open in this tab, but a reload would bring back the last session that was saved: save it as a file to keep it",
             json.len().div_ceil(1024)
         )
     })

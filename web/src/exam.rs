@@ -40,7 +40,8 @@ pub struct TopicScore {
     pub correct: usize,
 }
 
-/// One wrong (or skipped) answer, with what to open in the lab.
+/// One answer as the review shows it (a wrong or skipped one, or a right one: a lucky guess
+/// deserves its explanation too), with what to open in the lab.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WrongAnswer {
     pub question: String,
@@ -67,6 +68,15 @@ pub struct ExamReport {
     /// In the order topics first appear in the exam.
     pub per_topic: Vec<TopicScore>,
     pub wrong: Vec<WrongAnswer>,
+    /// The questions answered right, in exam order, for the review.
+    pub right: Vec<WrongAnswer>,
+}
+
+/// The time an exam of `n` questions allows, in seconds: 2 minutes a question, the pace of
+/// the Databricks Certified Associate Developer for Apache Spark exam (45 questions in 90
+/// minutes). The clock keeps running past it; the page says when it is over.
+pub fn time_limit_s(n: usize) -> u64 {
+    n as u64 * 120
 }
 
 impl ExamReport {
@@ -117,6 +127,7 @@ pub fn draw(bank: &[Question], n: usize, seed: u64) -> Exam {
 pub fn score(bank: &[Question], exam: &Exam, answers: &[ExamAnswer]) -> ExamReport {
     let mut per_topic: Vec<TopicScore> = Vec::new();
     let mut wrong = Vec::new();
+    let mut rights = Vec::new();
     let (mut asked, mut correct) = (0, 0);
     for (i, item) in exam.items.iter().enumerate() {
         let Some(q) = bank.iter().find(|q| q.id == item.question) else { continue };
@@ -143,8 +154,8 @@ pub fn score(bank: &[Question], exam: &Exam, answers: &[ExamAnswer]) -> ExamRepo
             }
             None => per_topic.push(TopicScore { topic: q.topic.clone(), asked: 1, correct: usize::from(right) }),
         }
-        if !right {
-            wrong.push(WrongAnswer {
+        {
+            let entry = WrongAnswer {
                 question: q.id.clone(),
                 topic: q.topic.clone(),
                 given_choice,
@@ -153,10 +164,11 @@ pub fn score(bank: &[Question], exam: &Exam, answers: &[ExamAnswer]) -> ExamRepo
                 right_value: q.value_of.as_deref().and_then(|k| q.claim_value_text(k)),
                 scenario: q.scenario.clone(),
                 batch: q.batch(),
-            });
+            };
+            if right { rights.push(entry) } else { wrong.push(entry) }
         }
     }
-    ExamReport { asked, correct, per_topic, wrong }
+    ExamReport { asked, correct, per_topic, wrong, right: rights }
 }
 
 /// Records every scored answer of an exam in `progress` (exam answers; missed ones join the
@@ -175,6 +187,9 @@ pub fn record(progress: &mut crate::progress::Progress, bank: &[Question], exam:
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExamInProgress {
     pub n: usize,
+    /// A mock exam: drawn from the exam-style questions only (`crate::track::mock_pool`).
+    #[serde(default)]
+    pub mock: bool,
     pub seed: u64,
     pub started_ms: u64,
     pub index: usize,
@@ -185,7 +200,7 @@ impl ExamInProgress {
     /// The exam, its answers and the question shown, drawn again from `bank`; `None` when
     /// the record does not fit the bank (the bank changed since, or the record is damaged).
     pub fn resume(&self, bank: &[Question]) -> Option<(Exam, Vec<ExamAnswer>, usize)> {
-        let exam = draw(bank, self.n, self.seed);
+        let exam = if self.mock { draw(&crate::track::mock_pool(bank), self.n, self.seed) } else { draw(bank, self.n, self.seed) };
         (self.answers.len() == exam.items.len() && self.index < exam.items.len()).then(|| (exam, self.answers.clone(), self.index))
     }
 }

@@ -20,6 +20,10 @@ pub struct Term {
     /// Variants that must not appear in Korean text (another spelling or translation).
     #[serde(default)]
     pub banned: Vec<String>,
+    /// Spellings the learners' textbooks use that are accepted beside [`Term::ko`]
+    /// (`마이크로배치`, `정형화 스트리밍`): shown as "also written", never flagged.
+    #[serde(default)]
+    pub variants: Vec<String>,
     /// One line: what it is, in English.
     pub def_en: String,
     /// The same line in Korean.
@@ -127,7 +131,7 @@ mod tests {
     use super::*;
 
     fn term(ko: &str, banned: &[&str]) -> Term {
-        Term { en: "x".into(), ko: ko.into(), banned: banned.iter().map(|b| b.to_string()).collect(), def_en: "x".into(), def_ko: "x".into() }
+        Term { en: "x".into(), ko: ko.into(), banned: banned.iter().map(|b| b.to_string()).collect(), variants: Vec::new(), def_en: "x".into(), def_ko: "x".into() }
     }
 
     #[test]

@@ -26,8 +26,10 @@ pub mod components;
 pub mod crash;
 mod data;
 pub mod exam;
+pub mod generate;
 pub mod glossary;
 pub mod i18n;
+pub mod lens;
 pub mod lesson;
 pub mod markup;
 pub mod persist;
@@ -41,6 +43,8 @@ pub mod rules;
 pub mod script;
 pub mod session;
 pub mod share;
+pub mod strategy;
+pub mod track;
 
 use leptos::prelude::*;
 
@@ -154,6 +158,7 @@ pub fn App() -> impl IntoView {
     let lab = Lab::new(session, lang);
     lab.storage_notice.set(crash::set_aside_notice());
     provide_context(lab);
+    components::provide_player();
     components::study::Study::provide();
     components::App()
 }

@@ -180,13 +180,13 @@ fn predict_watermark(a: &Ahead, seed: u64) -> Result<Prediction, String> {
     } else if delays.len() > 1 {
         (
             format!("Batch {id} runs with the global watermark {w}, computed after the previous batch: each input's max event time − its delay, combined by spark.sql.streaming.multipleWatermarkPolicy (min by default). The events this batch reads count only from batch {} on.", id + 1),
-            format!("배치 {id}는 직전 배치가 끝난 뒤 계산된 전역 워터마크 {w}로 실행됩니다. 입력마다 최대 이벤트 시간 − 지연 시간을 구하고 spark.sql.streaming.multipleWatermarkPolicy(기본 min)로 합칩니다. 이 배치가 읽는 이벤트는 배치 {}부터 반영됩니다.", id + 1),
+            format!("배치 {id}는 직전 배치가 끝난 뒤 계산된 전역 워터마크 {w}로 실행됩니다. 입력마다 최대 이벤트 시간 − 허용 지연을 구하고 spark.sql.streaming.multipleWatermarkPolicy(기본 min)로 합칩니다. 이 배치가 읽는 이벤트는 배치 {}부터 반영됩니다.", id + 1),
         )
     } else {
         let max_seen = time_text(wm + delay, day);
         (
             format!("watermark = max event time seen before this batch − delay = {max_seen} − {} min = {w}. It was computed after the previous batch; the events batch {id} reads move it only from batch {} on, and it never goes back.", delay / 60_000, id + 1),
-            format!("워터마크 = 이 배치 전까지 본 최대 이벤트 시간 − 지연 시간 = {max_seen} − {}분 = {w}. 직전 배치가 끝난 뒤 계산된 값이며, 배치 {id}가 읽는 이벤트는 배치 {}부터 워터마크를 움직이고 워터마크는 뒤로 가지 않습니다.", delay / 60_000, id + 1),
+            format!("워터마크 = 이 배치 전까지 본 최대 이벤트 시간 − 허용 지연 = {max_seen} − {}분 = {w}. 직전 배치가 끝난 뒤 계산된 값이며, 배치 {id}가 읽는 이벤트는 배치 {}부터 워터마크를 움직이고 워터마크는 뒤로 가지 않습니다.", delay / 60_000, id + 1),
         )
     };
     Ok(Prediction {

@@ -21,7 +21,7 @@ use streamlab_engine::scenario::Scenario;
 use streamlab_engine::streaming::{CrashPoint, SinkKind};
 use streamlab_engine::types::{parse_timestamp_us, timestamp_type, Value};
 
-pub use crate::claim::{check_claim, recovery_run, Claim, RecoveryRun};
+pub use crate::claim::{check_claim, choice_claim, decide, recovery_run, Claim, RecoveryRun};
 use crate::session::{display_cell, parse_field};
 
 /// The two languages of every label and question.
@@ -85,6 +85,7 @@ const PRESETS: &[(&str, &str)] = &[
     ("device-silence-alert", include_str!("../../assets/scenarios/device-silence-alert.json")),
     ("apply-in-pandas-mode-error", include_str!("../../assets/scenarios/apply-in-pandas-mode-error.json")),
     ("transform-with-state-session", include_str!("../../assets/scenarios/transform-with-state-session.json")),
+    ("busy-board", include_str!("../../assets/scenarios/busy-board.json")),
 ];
 
 /// One language's text of a question.
@@ -169,9 +170,17 @@ pub struct Question {
     /// Spark 4.3 differ on this question; the text must then say both.
     #[serde(default)]
     pub guide_differs: Option<u32>,
+    /// The exam-lens entry (`quizzes/exam-lens.toml`) this question rests on, when the exam's
+    /// answer and Spark 4.3 differ on it.
+    #[serde(default)]
+    pub lens: Option<String>,
     pub en: QuestionText,
     pub ko: QuestionText,
     pub check: Claim,
+    /// Choice questions without `tie`: each choice's own claim, in choice order; the engine
+    /// must confirm the right one's and refute every other (see [`crate::claim::decide`]).
+    #[serde(default)]
+    pub choice_check: Vec<Claim>,
 }
 
 /// A quiz topic: one quiz file.
@@ -234,15 +243,22 @@ pub fn topics() -> Result<Vec<Topic>, String> {
     QUIZ_FILES.iter().map(|(topic, text)| parse_file(topic, text).map(|f| f.topic)).collect()
 }
 
-/// Every preset scenario: (id, JSON text).
-pub fn presets() -> Vec<(&'static str, &'static str)> {
-    PRESETS.to_vec()
+/// Every preset scenario: (id, JSON text), a generated preset's steps made from its rule
+/// ([`crate::generate::expand`]).
+pub fn presets() -> Vec<(&'static str, String)> {
+    PRESETS.iter().map(|(id, json)| (*id, crate::generate::expand(json).unwrap_or_else(|_| json.to_string()))).collect()
 }
 
-/// The preset scenario `id`, parsed; `None` for an unknown id (or a file that does not parse,
-/// which the tests rule out).
+/// The preset scenario `id`, parsed (a generated one with its steps made); `None` for an
+/// unknown id (or a file that does not parse, which the tests rule out).
 pub fn preset(id: &str) -> Option<Scenario> {
-    PRESETS.iter().find(|(p, _)| *p == id).and_then(|(_, json)| Scenario::from_json(json).ok())
+    let json = PRESETS.iter().find(|(p, _)| *p == id)?.1;
+    Scenario::from_json(&crate::generate::expand(json).ok()?).ok()
+}
+
+/// The raw file of preset `id` (a generated preset's `generate` block still in it).
+pub fn preset_file(id: &str) -> Option<&'static str> {
+    PRESETS.iter().find(|(p, _)| *p == id).map(|(_, json)| *json)
 }
 
 /// A preset's names and notes in both languages (the extension keys `name`, `name_ko`,
@@ -482,6 +498,9 @@ impl Question {
             return Err(format!("en has {} choices, ko has {}", self.en.choices.len(), self.ko.choices.len()));
         }
         self.validate_claim()?;
+        if self.check.query.is_some() || self.check.output_mode.is_some() {
+            return Err("query and output_mode go on the question; in a claim they are for choice_check entries only".into());
+        }
         match self.kind {
             Kind::Choice => {
                 if self.answer >= self.en.choices.len() {

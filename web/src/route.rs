@@ -1,5 +1,5 @@
 //! The page's routes, kept in the URL fragment (`#/lessons`, `#/lesson/watermarks`, `#/lab`,
-//! `#/quiz`, `#/exam`, `#/review`, `#/glossary`) so back, forward and reload work. A share
+//! `#/quiz`, `#/exam`, `#/review`, `#/glossary`, `#/cheatsheet`, `#/exam-track`) so back, forward and reload work. A share
 //! link's fragment (`#lab=…`) and the recovery test's `#debug-panic` open the lab and are left
 //! as they are; anything else (an empty fragment, an unknown route) opens the lesson list.
 //!
@@ -22,6 +22,10 @@ pub enum Route {
     Review,
     /// English ↔ Korean terms.
     Glossary,
+    /// The exam lens on one printable page: where the guide (the exam) and Spark 4.3 differ.
+    CheatSheet,
+    /// The lessons the exam needs, in order, the rest marked beyond the exam, and the mock exam.
+    ExamTrack,
 }
 
 impl Route {
@@ -48,6 +52,8 @@ impl Route {
                 "exam" => Route::Exam,
                 "review" => Route::Review,
                 "glossary" => Route::Glossary,
+                "cheatsheet" => Route::CheatSheet,
+                "exam-track" => Route::ExamTrack,
                 _ => Route::Lessons,
             },
         }
@@ -63,6 +69,8 @@ impl Route {
             Route::Exam => "#/exam".into(),
             Route::Review => "#/review".into(),
             Route::Glossary => "#/glossary".into(),
+            Route::CheatSheet => "#/cheatsheet".into(),
+            Route::ExamTrack => "#/exam-track".into(),
         }
     }
 
@@ -78,7 +86,7 @@ mod tests {
 
     #[test]
     fn every_route_round_trips_through_its_fragment() {
-        for r in [Route::Lessons, Route::Lesson("late-data".into()), Route::Lab, Route::Quiz, Route::Exam, Route::Review, Route::Glossary] {
+        for r in [Route::Lessons, Route::Lesson("late-data".into()), Route::Lab, Route::Quiz, Route::Exam, Route::Review, Route::Glossary, Route::CheatSheet, Route::ExamTrack] {
             assert_eq!(Route::from_hash(&r.to_hash()), r);
         }
     }

@@ -165,6 +165,86 @@ pub fn explanation_has_numbers(text: &str) -> bool {
     text.chars().any(|c| c.is_ascii_digit()) && text.chars().count() >= 60
 }
 
+/// The standalone whole numbers of a text outside code (backticks), skipping times (`09:03`),
+/// ids (`c8`), decimals, numbered things (`batch 3`, `post 2`, `group 1`) and durations
+/// (`10 minutes`, `5분`).
+pub fn loose_numbers(text: &str) -> Vec<u64> {
+    let plain: String = text.split('`').enumerate().filter(|(i, _)| i % 2 == 0).map(|(_, p)| p).collect::<Vec<_>>().join(" ");
+    let bytes = plain.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !bytes[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && bytes[i].is_ascii_digit() {
+            i += 1;
+        }
+        let before = &plain[..start];
+        let after = &plain[i..];
+        let glued_before = start > 0 && (bytes[start - 1].is_ascii_alphanumeric() || matches!(bytes[start - 1], b':' | b'.' | b'_' | b'-' | b'/'));
+        let glued_after = after.starts_with(':') || after.starts_with('.') && after[1..].starts_with(|c: char| c.is_ascii_digit()) || after.starts_with(|c: char| c.is_ascii_alphabetic());
+        let word_before = before.trim_end().to_lowercase();
+        let batch_id = ["batch", "batches", "배치", "post", "게시글", "group", "묶음", "partition", "파티션"].iter().any(|w| word_before.ends_with(w));
+        let rest = after.trim_start().to_lowercase();
+        let duration = ["minute", "second", "hour", "ms", "min", "분", "초", "시간", "day", "일"].iter().any(|u| rest.starts_with(u));
+        if !glued_before && !glued_after && !batch_id && !duration {
+            if let Ok(n) = plain[start..i].parse() {
+                out.push(n);
+            }
+        }
+    }
+    out
+}
+
+/// Why a stem leans on something the learner is not shown (another question, the lab's steps,
+/// a preset's name, a batch of a run it does not show), if it does. A stem that names a batch id
+/// must show its scenario: the query in backticks and at least one event time.
+pub fn leans_on_another(prompt: &str, lang: Lang) -> Option<String> {
+    let lower = prompt.to_lowercase();
+    let (starts, phrases): (&[&str], &[&str]) = match lang {
+        Lang::En => (&["same ", "the same ", "as above", "again,"], &["previous question", "question above", "the lab", "preset", "step 1", "step 2", "step 3", "step 4", "step 5", "same query", "same clicks", "same scenario", "same stream", "same data"]),
+        Lang::Ko => (&["같은 ", "앞의 ", "위와 같은"], &["앞 문제", "이전 문제", "위 문제", "프리셋", "랩에서", "단계 1", "단계 2", "단계 3", "같은 쿼리", "같은 클릭", "같은 시나리오", "같은 데이터"]),
+    };
+    if let Some(s) = starts.iter().find(|s| lower.starts_with(*s)) {
+        return Some(format!("starts with '{}', pointing at a question the learner may not have seen", s.trim()));
+    }
+    if let Some(p) = phrases.iter().find(|p| lower.contains(*p)) {
+        return Some(format!("mentions '{p}', which the exam does not show"));
+    }
+    let batch_word = match lang {
+        Lang::En => ["batch 0", "batch 1", "batch 2", "batch 3", "batch 4", "batch 5", "batch 6", "batch 7", "batch 8", "batch 9"].iter().any(|b| lower.contains(b)),
+        Lang::Ko => (0..10).any(|n| prompt.contains(&format!("배치 {n}"))),
+    };
+    if batch_word {
+        let code = prompt.split('`').enumerate().any(|(i, p)| i % 2 == 1 && p.contains('('));
+        let time = prompt.as_bytes().windows(5).any(|w| w[0].is_ascii_digit() && w[1].is_ascii_digit() && w[2] == b':' && w[3].is_ascii_digit() && w[4].is_ascii_digit());
+        if !(code && time) {
+            return Some("names a batch of a run it does not show: show the query and the events, or ask without batch ids".into());
+        }
+    }
+    None
+}
+
+/// Why a stem gives its own answer away, if it does: a typed value, or the tied value of a
+/// choice question, stands in the prompt as a number (outside code, times and durations).
+pub fn stem_gives_answer(q: &Question, lang: Lang) -> Option<String> {
+    let key = match q.kind {
+        Kind::Value => q.value_of.as_deref()?,
+        Kind::Choice => q.tie.as_deref()?,
+    };
+    let value = q.claim_value_text(key)?;
+    let prompt = &q.text(lang).prompt;
+    if value.contains(':') {
+        // A time answer: event times in the stem are the scenario, not the answer.
+        return None;
+    }
+    let n: u64 = value.parse().ok()?;
+    loose_numbers(prompt).contains(&n).then(|| format!("the prompt shows the answer {n}"))
+}
+
 /// Every rule above for one question, as messages (empty when it follows them all).
 pub fn violations(q: &Question) -> Vec<String> {
     let mut out = Vec::new();

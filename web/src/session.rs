@@ -86,6 +86,8 @@ pub struct LabSession {
     /// Each `withWatermark` delay as written in the query text (`LabView::delays`), found
     /// when the text changes rather than by compiling it again for every view.
     delays: Vec<String>,
+    /// The exam-lens rules the current query, mode and sink meet ([`crate::lens::engine_rules`]).
+    lens: Vec<&'static str>,
     /// `batches` as the batch list shows them, made once per batch as it runs (a step with
     /// 10,000 rows in an earlier batch does not write them out again).
     batch_views: Vec<std::sync::Arc<BatchView>>,
@@ -118,6 +120,7 @@ impl LabSession {
             temporary: false,
             stop_after: None,
             delays: Vec::new(),
+            lens: Vec::new(),
             batch_views: Vec::new(),
         };
         s.base_text = s.query_text.clone();
@@ -178,6 +181,19 @@ impl LabSession {
     pub fn set_trigger(&mut self, trigger: Trigger) {
         self.trigger = Some(trigger);
         self.rebuild();
+    }
+
+    /// The trigger picker's option (`default`, `processingTime`, `once`, `availableNow`,
+    /// `continuous`, as [`picker_trigger`] reads them) for the trigger the query runs with: the
+    /// one picked in the lab, else the one written in the text, else the default.
+    pub fn trigger_choice(&self) -> &'static str {
+        match self.query.as_ref().map(|q| q.trigger).or(self.trigger).unwrap_or_default() {
+            Trigger::Default => "default",
+            Trigger::ProcessingTime { .. } => "processingTime",
+            Trigger::Once => "once",
+            Trigger::AvailableNow => "availableNow",
+            Trigger::Continuous { .. } => "continuous",
+        }
     }
 
     /// Switches the output mode and replays everything.
@@ -281,8 +297,14 @@ impl LabSession {
             .collect()
     }
 
-    /// Finds [`LabSession::delays`] in the current query text (none when it does not compile).
+    /// Finds [`LabSession::delays`] in the current query text (none when it does not compile)
+    /// and the exam-lens rules the query, its output mode and its sink meet.
     fn find_delays(&mut self) {
+        self.lens = self
+            .scenario
+            .catalog()
+            .map(|c| crate::lens::engine_rules(&self.query_text, &c, self.mode, Some(self.sink_kind)))
+            .unwrap_or_default();
         let text = &self.query_text;
         self.delays = self
             .scenario
@@ -320,6 +342,7 @@ impl LabSession {
             watermark_ms: self.query.as_ref().filter(|_| has_watermark).map(StreamingQuery::current_watermark_ms),
             day: format_timestamp_us(day).get(..10).unwrap_or_default().to_string(),
             delays: self.delays.clone(),
+            lens: self.lens.iter().map(|r| r.to_string()).collect(),
             no_data_batch_due: self.query.as_ref().is_some_and(StreamingQuery::wants_no_data_batch),
             steps_done: self.next_step,
             steps_total: self.scenario.steps.len(),

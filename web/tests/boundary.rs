@@ -8,12 +8,16 @@
 use std::path::{Path, PathBuf};
 
 /// The modules outside `session` that call the engine (none of them is a component): the
-/// study path checks claims, steps and predictions by running it, and `persist`, `picture`,
+/// study path checks claims, steps and predictions by running it, `generate` writes
+/// preset rows' times, and `persist`, `picture`,
 /// `progress_import` and `bench` read or show its types.
 const ENGINE_CALLERS: &[&str] = &[
     "bench.rs",
     "claim.rs",
+    "generate.rs",
+    "lens.rs",
     "lesson.rs",
+    "lesson/condition.rs",
     "persist.rs",
     "picture.rs",
     "predict.rs",

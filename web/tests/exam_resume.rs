@@ -12,7 +12,7 @@ fn a_stored_exam_comes_back_the_same() {
     let mut answers = vec![ExamAnswer::Skipped; 10];
     answers[0] = ExamAnswer::Shown(2);
     answers[3] = ExamAnswer::Typed("09:03".into());
-    let rec = ExamInProgress { n: 10, seed: exam.seed, started_ms: 1_764_557_000_000, index: 4, answers: answers.clone() };
+    let rec = ExamInProgress { n: 10, mock: false, seed: exam.seed, started_ms: 1_764_557_000_000, index: 4, answers: answers.clone() };
     // Through the JSON the page stores.
     let back: ExamInProgress = serde_json::from_str(&serde_json::to_string(&rec).unwrap()).unwrap();
     assert_eq!(back, rec);
@@ -26,10 +26,24 @@ fn a_stored_exam_comes_back_the_same() {
 fn a_record_that_does_not_fit_the_bank_is_refused() {
     let bank = bank().expect("bank");
     // 3 answers for a 10-question exam, and a position past the end: both refused.
-    let short = ExamInProgress { n: 10, seed: 7, started_ms: 0, index: 0, answers: vec![ExamAnswer::Skipped; 3] };
+    let short = ExamInProgress { n: 10, mock: false, seed: 7, started_ms: 0, index: 0, answers: vec![ExamAnswer::Skipped; 3] };
     assert!(short.resume(&bank).is_none());
-    let past = ExamInProgress { n: 10, seed: 7, started_ms: 0, index: 10, answers: vec![ExamAnswer::Skipped; 10] };
+    let past = ExamInProgress { n: 10, mock: false, seed: 7, started_ms: 0, index: 10, answers: vec![ExamAnswer::Skipped; 10] };
     assert!(past.resume(&bank).is_none());
     // Damaged JSON never parses into a record (the page then drops it).
     assert!(serde_json::from_str::<ExamInProgress>("{\"n\":10,\"seed\":").is_err());
+}
+
+#[test]
+fn a_mock_exam_resumes_from_the_exam_style_pool() {
+    let bank = streamlab_web::quiz::bank().unwrap();
+    let pool = streamlab_web::track::mock_pool(&bank);
+    let exam = streamlab_web::exam::draw(&pool, 10, 99);
+    let rec = ExamInProgress { n: 10, mock: true, seed: 99, started_ms: 0, index: 2, answers: vec![ExamAnswer::Skipped; 10] };
+    let (again, _, i) = rec.resume(&bank).expect("a mock exam resumes");
+    assert_eq!(again, exam);
+    assert_eq!(i, 2);
+    // Saved before mock exams existed: read as a normal exam.
+    let old: ExamInProgress = serde_json::from_str(r#"{"n":10,"seed":99,"started_ms":0,"index":0,"answers":[]}"#).unwrap();
+    assert!(!old.mock);
 }

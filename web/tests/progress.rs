@@ -152,6 +152,12 @@ fn exams_are_drawn_across_topics_and_scored_per_topic() {
     let all_right = exam::score(&bank, &e, &answers);
     assert_eq!((all_right.asked, all_right.correct, all_right.percent()), (20, 20, 100));
     assert!(all_right.wrong.is_empty());
+    // A perfect exam still has something to review: every question, with its right answer.
+    assert_eq!(all_right.right.len(), 20);
+    assert_eq!(all_right.right.iter().map(|r| r.question.as_str()).collect::<Vec<_>>(), e.items.iter().map(|i| i.question.as_str()).collect::<Vec<_>>());
+    assert!(all_right.right.iter().all(|r| r.right_choice.is_some() || r.right_value.is_some()));
+    // 2 minutes a question: 20 questions, 40 minutes.
+    assert_eq!(exam::time_limit_s(20), 2_400);
     answers[0] = ExamAnswer::Skipped;
     answers.truncate(19);
     let r = exam::score(&bank, &e, &answers);
@@ -159,6 +165,7 @@ fn exams_are_drawn_across_topics_and_scored_per_topic() {
     assert_eq!(r.per_topic.iter().map(|t| t.asked).sum::<usize>(), 20);
     assert_eq!(r.per_topic.iter().map(|t| t.correct).sum::<usize>(), 18);
     assert_eq!(r.wrong.len(), 2);
+    assert_eq!(r.right.len(), 18);
     for w in &r.wrong {
         let q = bank.iter().find(|q| q.id == w.question).unwrap();
         assert_eq!(w.scenario, q.scenario, "the wrong answer says which scenario to open");

@@ -10,11 +10,19 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use streamlab_engine::scenario::{self, Scenario};
 use streamlab_engine::Error;
-use streamlab_web::quiz::{bank, check_claim, preset, preset_info, presets, shuffled, topics, Kind, Lang, Question, ValueCheck};
-use streamlab_web::rules::{answer_is_longest, claim_key, longest_share, per_kind, per_topic, violations};
+use streamlab_web::quiz::{bank, check_claim, decide, preset, preset_info, presets, shuffled, topics, Kind, Lang, Question, ValueCheck};
+use streamlab_web::rules::{answer_is_longest, claim_key, leans_on_another, longest_share, per_kind, per_topic, stem_gives_answer, violations};
+use streamlab_web::strategy::{failure_keys, score, Strategy};
 
 /// The most questions whose right choice is the longest (strictly), as a share.
 const MAX_LONGEST_SHARE: f64 = 0.30;
+/// The most any test-wise strategy may score (expected share right, ties at random).
+const MAX_STRATEGY_SCORE: f64 = 0.35;
+/// The most "what happens?" items (a choice says it fails, another that it runs) keyed to a
+/// failure.
+const MAX_FAILURE_KEY_SHARE: f64 = 0.55;
+/// The smallest bank.
+const MIN_QUESTIONS: usize = 220;
 
 fn qs() -> Vec<Question> {
     bank().unwrap_or_else(|e| panic!("{e}"))
@@ -23,7 +31,7 @@ fn qs() -> Vec<Question> {
 #[test]
 fn every_question_parses_and_every_topic_has_questions() {
     let qs = qs();
-    assert!(qs.len() >= 160, "only {} questions", qs.len());
+    assert!(qs.len() >= MIN_QUESTIONS, "only {} questions (at least {MIN_QUESTIONS})", qs.len());
     let ts = topics().unwrap_or_else(|e| panic!("{e}"));
     for t in &ts {
         assert!(!t.en.trim().is_empty() && !t.ko.trim().is_empty(), "topic {} has no name", t.id);
@@ -46,8 +54,12 @@ fn bank_statistics() {
     for (topic, n) in per_topic(&qs) {
         println!("  {topic}: {n}");
     }
-    let tied = qs.iter().filter(|q| q.tie.is_some() || q.kind == Kind::Value || q.check.row_set.is_some()).count();
-    println!("{tied} questions tie the answer to an engine value (tie, value or row_set)");
+    let tied = qs.iter().filter(|q| q.tie.is_some()).count();
+    let own = qs.iter().filter(|q| !q.choice_check.is_empty()).count();
+    let value = qs.iter().filter(|q| q.kind == Kind::Value).count();
+    println!("the engine decides every key: {tied} by a tied value, {own} by each choice's own claim, {value} typed values");
+    let lens = qs.iter().filter(|q| q.lens.is_some()).count();
+    println!("{lens} questions cite an exam-lens entry");
     let concept = qs.iter().filter(|q| q.spec.is_some()).count();
     println!("{concept} questions cite a spark-semantics.md section");
 }
@@ -223,7 +235,7 @@ fn presets_parse_and_run_and_have_both_languages() {
     let mut names = BTreeSet::new();
     for (id, json) in ps {
         assert!(ids.insert(id), "duplicate preset {id}");
-        let s = Scenario::from_json(json).unwrap_or_else(|e| panic!("preset {id}: {e}"));
+        let s = Scenario::from_json(&json).unwrap_or_else(|e| panic!("preset {id}: {e}"));
         assert_eq!(s.id, id, "preset {id}: the file's id differs from its name");
         assert!(!s.title.trim().is_empty(), "preset {id}: no title");
         assert!(s.expected.is_none(), "preset {id}: presets carry no expected block");
@@ -297,6 +309,10 @@ fn a_wrong_claim_is_caught() {
             c.error_class = Some("NOT_A_CONDITION".into());
         } else if c.error_stage.is_some() {
             c.error_stage = Some(if c.error_stage.as_deref() == Some("run") { "define" } else { "run" }.into());
+        } else if let Some(r) = c.lens_rules.as_mut() {
+            r.push("no-such-rule".into());
+        } else if let Some(ok) = c.ok.as_mut() {
+            *ok = !*ok;
         } else if let Some(b) = c.batch.as_mut() {
             *b += 1000;
         } else if let Some(n) = c.duplicates.as_mut() {
@@ -313,4 +329,73 @@ fn a_wrong_claim_is_caught() {
     let mut empty = qs().remove(0);
     empty.check = Default::default();
     assert!(check_claim(&empty).is_err(), "an empty claim must be an error");
+}
+
+#[test]
+fn the_engine_decides_every_key() {
+    let qs = qs();
+    let mut failures = Vec::new();
+    for q in &qs {
+        if let Err(e) = decide(q) {
+            failures.push(e);
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} questions are not decided by the engine:\n{}", failures.len(), qs.len(), failures.join("\n"));
+}
+
+#[test]
+fn a_wrong_key_is_caught() {
+    // The mutation test: every other choice, keyed in turn, must fail the check.
+    let mut missed = Vec::new();
+    let mut mutants = 0;
+    for q in qs().into_iter().filter(|q| q.kind == Kind::Choice) {
+        for wrong in (0..q.en.choices.len()).filter(|i| *i != q.answer) {
+            mutants += 1;
+            let mut m = q.clone();
+            m.answer = wrong;
+            if decide(&m).is_ok() {
+                missed.push(format!("{}: answer {} -> {wrong} still passes", q.id, q.answer));
+            }
+        }
+    }
+    println!("{mutants} wrong keys tried, {} missed", missed.len());
+    assert!(missed.is_empty(), "{} wrong keys pass:\n{}", missed.len(), missed.join("\n"));
+}
+
+#[test]
+fn test_wise_strategies_do_not_pay() {
+    let qs = qs();
+    let mut over = Vec::new();
+    for lang in [Lang::En, Lang::Ko] {
+        for s in Strategy::ALL {
+            let share = score(&qs, lang, s);
+            println!("{lang:?}: {:<22} {:.1}%", s.name(), share * 100.0);
+            if share > MAX_STRATEGY_SCORE {
+                over.push(format!("{lang:?}: '{}' scores {:.1}%", s.name(), share * 100.0));
+            }
+        }
+        let (failing, items) = failure_keys(&qs, lang);
+        let share = failing as f64 / items.max(1) as f64;
+        println!("{lang:?}: {failing} of {items} \"what happens?\" items are keyed to a failure ({:.1}%)", share * 100.0);
+        if share > MAX_FAILURE_KEY_SHARE {
+            over.push(format!("{lang:?}: {:.1}% of \"what happens?\" items are keyed to a failure", share * 100.0));
+        }
+    }
+    assert!(over.is_empty(), "test-wise strategies pay (at most {:.0}%, failure keys at most {:.0}%):\n{}", MAX_STRATEGY_SCORE * 100.0, MAX_FAILURE_KEY_SHARE * 100.0, over.join("\n"));
+}
+
+#[test]
+fn every_stem_stands_alone() {
+    let mut bad = Vec::new();
+    for q in qs() {
+        for lang in [Lang::En, Lang::Ko] {
+            if let Some(why) = leans_on_another(&q.text(lang).prompt, lang) {
+                bad.push(format!("{} ({lang:?}): {why}", q.id));
+            }
+            if let Some(why) = stem_gives_answer(&q, lang) {
+                bad.push(format!("{} ({lang:?}): {why}", q.id));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{} stems do not stand alone or give the answer:\n{}", bad.len(), bad.join("\n"));
 }

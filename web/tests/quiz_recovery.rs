@@ -115,7 +115,7 @@ fn the_memory_sink_recovers_only_in_complete_mode() {
     let append = recovery_run(&question("memory-sink-append-cannot-recover")).unwrap();
     assert!(append.recovery.is_none());
     assert!(append.restart_error.unwrap().contains("does not support recovering from checkpoint location"));
-    let complete = recovery_run(&question("memory-sink-complete-mode-recovers")).unwrap();
+    let complete = recovery_run(&with("complete-mode", Claim { runs: Some(2), ..crash("memory", 1, "mid-sink") })).unwrap();
     assert!(complete.restart_error.is_none());
     // Claiming the restart error where the restart works fails, and says why.
     let mut c = crash("memory", 1, "mid-sink");

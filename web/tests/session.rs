@@ -28,6 +28,23 @@ fn next_step_reproduces_spark_batch_by_batch() {
     let got: Vec<(u64, usize)> = v.batches.iter().map(|b| (b.id, b.rows.len())).collect();
     let want: Vec<(u64, usize)> = expected.batches.iter().map(|b| (b.batch_id, b.rows.len())).collect();
     assert_eq!(got, want);
+    // Every rendered row, cell by cell, is Spark's row as the lab shows it: the window, the
+    // post and the count of each emitted row in each batch (the corpus lists them).
+    for (b, want_batch) in v.batches.iter().zip(&expected.batches) {
+        let mut got_rows: Vec<String> = b.rows.iter().map(|r| r.join(" | ")).collect();
+        let mut want_rows: Vec<String> = want_batch
+            .rows
+            .iter()
+            .map(|r| {
+                let w = &r.0[0].1;
+                let window = format!("[{}, {})", &w["start"].as_str().unwrap()[11..16], &w["end"].as_str().unwrap()[11..16]);
+                format!("{window} | {} | {}", r.0[1].1, r.0[2].1)
+            })
+            .collect();
+        got_rows.sort();
+        want_rows.sort();
+        assert_eq!(got_rows, want_rows, "batch {}", b.id);
+    }
     let steps: Vec<Option<usize>> = v.batches.iter().map(|b| b.step).collect();
     let want_steps: Vec<Option<usize>> = expected.batches.iter().map(|b| Some(b.step)).collect();
     assert_eq!(steps, want_steps);
@@ -94,8 +111,9 @@ fn bad_event_fields_are_reported_and_nothing_is_lost() {
     let v = s.view();
     assert_eq!(v.pending.len(), 0);
     assert_eq!(v.batches.len(), 2);
-    // The NULL-post event and the 12:07 event share their two windows (10 minutes sliding
-    // 5): two rows in state, both open.
+    // The NULL-post event and the 12:07 event fall in the same two windows (10 minutes
+    // sliding 5: [12:00, 12:10) and [12:05, 12:15)), but their keys differ (post NULL and 7):
+    // 2 windows × 2 keys = four rows in state, all open.
     assert_eq!(v.state[0].rows.len(), 4);
     assert!(v.state[0].rows.iter().all(|(_, st)| *st == RowStatus::Open));
 }
@@ -131,13 +149,14 @@ fn advancing_the_watermark_with_an_event_closes_windows() {
     s.run_step();
     let emitted_before: usize = s.view().batches.iter().map(|b| b.rows.len()).sum();
     assert_eq!(emitted_before, 0);
-    // An event at 13:00 with a 5-minute delay moves the watermark to 12:55: every
-    // 10-minute window of the 12:0x events ends by then and is emitted in the no-data batch.
+    // An event at 13:00 with a 5-minute delay moves the watermark to 12:55: the one
+    // 10-minute window of step 0's events (12:01, 12:03, 12:08) ends by then and is emitted in
+    // the no-data batch, with its 3 events; the 13:00 event's window stays open.
     s.advance_with_event("clicks", "13:00").unwrap();
     let v = s.view();
     assert_eq!(v.watermark.as_deref(), Some("2026-01-01T12:55:00Z"));
     assert!(v.batches.last().unwrap().no_data);
-    assert!(!v.batches.last().unwrap().rows.is_empty());
+    assert_eq!(v.batches.last().unwrap().rows, vec![vec!["[12:00, 12:10)".to_string(), "3".to_string()]]);
 }
 
 #[test]
@@ -312,16 +331,26 @@ fn export_to_pyspark_carries_the_session_and_its_trigger() {
 #[test]
 fn the_bench_page_measures_every_workload_and_the_replay() {
     use streamlab_web::bench::{measure, plan};
-    let t0 = std::time::Instant::now();
-    let now = move || t0.elapsed().as_secs_f64() * 1e3;
+    // A clock that moves 1 ms per reading: the figures are then worked out by hand.
+    let ticks = std::cell::Cell::new(0.0);
+    let now = move || {
+        ticks.set(ticks.get() + 1.0);
+        ticks.get()
+    };
     let entries = plan();
     // Five workloads at four sizes, and the replay.
     assert_eq!(entries.len(), 5 * 4 + 1);
+    // 10 events, 3 runs: one timed loop over the three queries reads the clock twice (1 ms
+    // apart), so a run is 1/3 ms; each run reads its 10 events.
     let row = measure((Some(0), 10, 3), &now);
-    assert_eq!((row.workload.as_str(), row.events, row.runs), ("classic", 10, 3));
-    assert!(row.median_ms >= 0.0);
+    assert_eq!((row.workload.as_str(), row.events, row.runs, row.input_rows), ("classic", 10, 3, 30));
+    assert!((row.median_ms - 1.0 / 3.0).abs() < 1e-12, "{}", row.median_ms);
+    // A large batch is timed run by run: 1 ms each, the median 1 ms.
+    let big = measure((Some(0), 2_000, 2), &now);
+    assert_eq!((big.median_ms, big.input_rows), (1.0, 4_000));
     let replay = measure(*entries.last().unwrap(), &now);
     assert!(replay.workload.starts_with("lab replay"));
+    assert!(replay.input_rows > 0, "the replay read nothing");
 }
 
 #[test]

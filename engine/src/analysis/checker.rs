@@ -205,7 +205,9 @@ fn check_nodes(plan: &Plan, mode: OutputMode) -> R {
             "use append or complete mode with limit",
         )),
         Node::Sort { input, .. } if input.streaming => {
-            if mode == OutputMode::Complete && !aggregates(input).is_empty() {
+            // `containsCompleteData` looks for an `Aggregate`: a `Distinct` (which the checker
+            // otherwise counts as an aggregation) does not make the data complete.
+            if mode == OutputMode::Complete && aggregates(input).iter().any(|a| matches!(a.node, Node::Aggregate { distinct: false, .. })) {
                 Ok(())
             } else {
                 Err(legacy(

@@ -11,10 +11,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::plan::{Attr, BoundExpr, StateWatermark, StreamJoinSpec};
+use super::plan::{Attr, BoundExpr, ProbeBound, ProbeRange, StateWatermark, StreamJoinSpec};
 use crate::plan::{BinOp, JoinType};
 use crate::types::time::{floor_micros_to_millis, saturating_seconds_to_micros, MICROS_PER_DAY};
-use crate::types::DataType;
+use crate::types::{CalendarInterval, DataType};
 
 /// The conjuncts of an AND tree.
 pub fn conjuncts(e: &BoundExpr) -> Vec<&BoundExpr> {
@@ -191,7 +191,80 @@ pub fn stream_join_spec(left: &[Attr], right: &[Attr], keys: &[(usize, usize)], 
         (Some(a), Some(b)) => exact_key_types(&a.data_type, &b.data_type),
         _ => false,
     });
-    StreamJoinSpec { left_time, right_time, left_state, right_state, left_only: and_all(left_only), right_only: and_all(right_only), exact_keys }
+    let left_probe = condition.and_then(|c| probe_range(c, &all, 0..lw, lw..all.len(), left_time));
+    let right_probe = condition.and_then(|c| probe_range(c, &all, lw..all.len(), 0..lw, right_time.map(|t| t + lw)));
+    StreamJoinSpec {
+        left_time,
+        right_time,
+        left_state,
+        right_state,
+        left_only: and_all(left_only),
+        right_only: and_all(right_only),
+        exact_keys,
+        left_probe,
+        right_probe,
+    }
+}
+
+/// A timestamp column alone or plus/minus one interval literal, as the condition evaluates it
+/// (`Timestamp ± interval` keeps the interval's parts): the column and the interval added.
+fn time_term(e: &BoundExpr, all: &[Attr]) -> Option<(usize, CalendarInterval)> {
+    let is_time = |i: &usize| matches!(all.get(*i).map(|a| &a.data_type), Some(DataType::Timestamp(..)));
+    match e {
+        BoundExpr::Col(i) if is_time(i) => Some((*i, CalendarInterval::default())),
+        BoundExpr::Binary(BinOp::Add, c, iv) | BoundExpr::Binary(BinOp::Sub, c, iv) => {
+            let (BoundExpr::Col(i), BoundExpr::Interval(iv)) = (c.as_ref(), iv.as_ref()) else { return None };
+            if !is_time(i) {
+                return None;
+            }
+            let neg = matches!(e, BoundExpr::Binary(BinOp::Sub, ..));
+            let iv = if neg { CalendarInterval { months: iv.months.checked_neg()?, days: iv.days.checked_neg()?, micros: iv.micros.checked_neg()? } } else { *iv };
+            Some((*i, iv))
+        }
+        _ => None,
+    }
+}
+
+/// The range conjuncts (`A < B`, `A <= B`, `A > B`, `A >= B` over `left ++ right`, `all`) that
+/// bound a timestamp column of the `buffered` side (indices into `all`) by a timestamp column
+/// of the `probing` side of the same type, each side a column plus or minus an interval (the
+/// buffered side's without months, so it is a fixed number of µs): [`ProbeRange`], on the
+/// buffered side's event-time column `preferred` when it has bounds, else on the first column
+/// that has. `None` when no conjunct bounds the buffered side.
+fn probe_range(cond: &BoundExpr, all: &[Attr], buffered: std::ops::Range<usize>, probing: std::ops::Range<usize>, preferred: Option<usize>) -> Option<ProbeRange> {
+    // Per buffered column (index in `all`): its (lower, upper) bounds.
+    let mut found: BTreeMap<usize, (Vec<ProbeBound>, Vec<ProbeBound>)> = BTreeMap::new();
+    for c in conjuncts(cond) {
+        let BoundExpr::Binary(op, a, b) = c else { continue };
+        // lhs <= rhs (a strict bound is kept as non-strict: a superset of the rows).
+        let (lhs, rhs) = match op {
+            BinOp::Lt | BinOp::LtEq => (a, b),
+            BinOp::Gt | BinOp::GtEq => (b, a),
+            _ => continue,
+        };
+        let (Some((lc, li)), Some((rc, ri))) = (time_term(lhs, all), time_term(rhs, all)) else { continue };
+        if all[lc].data_type != all[rc].data_type {
+            continue;
+        }
+        let fixed = |iv: CalendarInterval| -> Option<i64> {
+            if iv.months != 0 {
+                return None;
+            }
+            i64::try_from(i128::from(iv.days) * i128::from(MICROS_PER_DAY) + i128::from(iv.micros)).ok()
+        };
+        if buffered.contains(&lc) && probing.contains(&rc) {
+            // buffered + li <= probe + ri: an upper bound.
+            let Some(buffered_us) = fixed(li) else { continue };
+            found.entry(lc).or_default().1.push(ProbeBound { probe_col: rc - probing.start, probe_interval: ri, buffered_us });
+        } else if probing.contains(&lc) && buffered.contains(&rc) {
+            // probe + li <= buffered + ri: a lower bound.
+            let Some(buffered_us) = fixed(ri) else { continue };
+            found.entry(rc).or_default().0.push(ProbeBound { probe_col: lc - probing.start, probe_interval: li, buffered_us });
+        }
+    }
+    let column = preferred.filter(|p| found.contains_key(p)).or_else(|| found.keys().next().copied())?;
+    let (lower, upper) = found.remove(&column)?;
+    Some(ProbeRange { column: column - buffered.start, lower, upper })
 }
 
 /// True when a key column of type `a` on one side and `b` on the other are equal exactly when
@@ -218,7 +291,9 @@ pub fn map_columns(e: &BoundExpr, f: &dyn Fn(usize) -> BoundExpr) -> BoundExpr {
     let m = |x: &BoundExpr| Box::new(map_columns(x, f));
     match e {
         BoundExpr::Col(i) => f(*i),
-        BoundExpr::Lit(_) | BoundExpr::Interval(_) => e.clone(),
+        BoundExpr::Lit(_) | BoundExpr::Interval(_) | BoundExpr::LambdaVar(_) => e.clone(),
+        BoundExpr::Lambda(p, x) => BoundExpr::Lambda(p.clone(), m(x)),
+        BoundExpr::ToJson(x, t) => BoundExpr::ToJson(m(x), t.clone()),
         BoundExpr::Binary(op, a, b) => BoundExpr::Binary(*op, m(a), m(b)),
         BoundExpr::Not(x) => BoundExpr::Not(m(x)),
         BoundExpr::Negate(x) => BoundExpr::Negate(m(x)),
@@ -231,7 +306,7 @@ pub fn map_columns(e: &BoundExpr, f: &dyn Fn(usize) -> BoundExpr) -> BoundExpr {
         BoundExpr::Function(n, args) => BoundExpr::Function(n.clone(), args.iter().map(|a| map_columns(a, f)).collect()),
         BoundExpr::WindowTime(x) => BoundExpr::WindowTime(m(x)),
         BoundExpr::Field(x, i) => BoundExpr::Field(m(x), *i),
-        BoundExpr::FromJson(x, fields) => BoundExpr::FromJson(m(x), fields.clone()),
+        BoundExpr::FromJson(x, t) => BoundExpr::FromJson(m(x), t.clone()),
     }
 }
 

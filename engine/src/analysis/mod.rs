@@ -3,13 +3,19 @@
 //! The only place that rejects a query (invariant 5): past it, a violated assumption is a bug.
 
 pub mod checker;
+pub mod exam_lens;
+mod higher_order;
 pub mod join_helper;
+pub mod naming;
 pub mod plan;
 pub mod resolve;
+mod special;
 pub mod start;
+pub mod suggest;
+pub mod union;
 pub mod window_function;
 
 pub use checker::UnsupportedOperationChecker;
-pub use plan::{Attr, BoundAgg, BoundExpr, JoinSpec, Node, Plan, SessionSpec, StateWatermark, StreamJoinSpec, WindowFunctionText, WindowKind, WindowSpec};
+pub use plan::{Attr, BoundAgg, BoundExpr, JoinSpec, Node, Plan, ProbeBound, ProbeRange, SessionSpec, StateWatermark, StreamJoinSpec, WindowFunctionText, WindowKind, WindowSpec};
 pub use resolve::{parse_ddl_schema, resolve};
 pub use start::{check_start, SinkCapabilities, StartOutcome, StartRequest};

@@ -29,12 +29,16 @@ pub struct Attr {
     /// The names the column can be qualified by (`clicks.post_id`, `c.post_id` after
     /// `alias('c')`): its relation and the aliases above it. Empty for computed columns.
     pub qualifiers: Vec<String>,
+    /// The qualifier Spark's attribute carries: the innermost `SubqueryAlias` above it (a SQL
+    /// view or alias, `df.alias('c')`); `None` for a DataFrame's own columns. Spark's messages
+    /// write a column with it (`` `c`.`post_id` ``).
+    pub sql_qualifier: Option<String>,
 }
 
 impl Attr {
     /// A plain column without metadata.
     pub fn new(name: impl Into<String>, data_type: DataType) -> Attr {
-        Attr { name: name.into(), data_type, watermark_delay_ms: None, window: None, qualifiers: Vec::new() }
+        Attr { name: name.into(), data_type, watermark_delay_ms: None, window: None, qualifiers: Vec::new(), sql_qualifier: None }
     }
 
     /// True if this column carries the watermark tag.
@@ -60,8 +64,18 @@ pub enum BoundExpr {
     WindowTime(Box<BoundExpr>),
     /// A field of a struct by position (`window.start` = 0, `window.end` = 1).
     Field(Box<BoundExpr>, usize),
-    /// `from_json(text, 'a STRING, b DOUBLE')`: a struct of those fields.
-    FromJson(Box<BoundExpr>, Vec<(String, DataType)>),
+    /// `from_json(text, schema)`: a value of the schema's type (a struct of fields, an array
+    /// or a map).
+    FromJson(Box<BoundExpr>, DataType),
+    /// `to_json(x)`: JSON text of a struct, map or array of type `DataType` (field names
+    /// come from the type).
+    ToJson(Box<BoundExpr>, DataType),
+    /// A lambda function argument of a higher-order function (`x -> x + 1`): its parameter
+    /// names and body (`LambdaFunction`).
+    Lambda(Vec<std::rc::Rc<str>>, Box<BoundExpr>),
+    /// A lambda parameter, read from the innermost binding of that name
+    /// (`NamedLambdaVariable`).
+    LambdaVar(std::rc::Rc<str>),
 }
 
 /// One aggregate of an `Aggregate` node.
@@ -148,6 +162,38 @@ pub struct StreamJoinSpec {
     /// compared as a number or a time): a row's partners are then found with one lookup of
     /// its key instead of a scan of every buffered key.
     pub exact_keys: bool,
+    /// How a right row bounds the event times of the left rows it can match (the condition's
+    /// range conjuncts), so a probe of the left buffer visits only that time range.
+    pub left_probe: Option<ProbeRange>,
+    /// How a left row bounds the right rows it can match.
+    pub right_probe: Option<ProbeRange>,
+}
+
+/// The range conjuncts of a stream-stream join condition that bound one time column of a
+/// buffered side by a time column of the probing row: a buffered row outside
+/// `[max(lower), min(upper)]` cannot pass the condition, so the join's time index skips it
+/// (the whole condition is still evaluated on the rows inside).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProbeRange {
+    /// The buffered side's timestamp column the bounds are on (index in that side's row).
+    pub column: usize,
+    /// `buffered[column] + buffered_us >= probe[probe_col] + probe_interval` conjuncts.
+    pub lower: Vec<ProbeBound>,
+    /// `buffered[column] + buffered_us <= probe[probe_col] + probe_interval` conjuncts.
+    pub upper: Vec<ProbeBound>,
+}
+
+/// One range conjunct of a [`ProbeRange`] (strict comparisons are kept as non-strict: the
+/// range may hold a row more, never one less).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ProbeBound {
+    /// The probing row's timestamp column (index in that side's row).
+    pub probe_col: usize,
+    /// The interval added to it (zero when none), evaluated as the condition does
+    /// ([`CalendarInterval::add_to`]).
+    pub probe_interval: CalendarInterval,
+    /// The µs added to the buffered column (an interval with no months).
+    pub buffered_us: i64,
 }
 
 /// A node of the analyzed plan.
@@ -168,7 +214,8 @@ pub enum Node {
     /// `session` a session-window aggregation (`SessionWindowStateStoreSaveExec`).
     /// Output: the grouping columns (the session window at its position), then one column
     /// per aggregate. `keys` excludes the session window.
-    Aggregate { input: Box<Plan>, keys: Vec<BoundExpr>, aggs: Vec<BoundAgg>, event_time_key: Option<usize>, session: Option<SessionSpec>, op_id: usize },
+    /// `distinct`: Spark's `Distinct` (SQL `SELECT DISTINCT`, `UNION`) run as this aggregation.
+    Aggregate { input: Box<Plan>, keys: Vec<BoundExpr>, aggs: Vec<BoundAgg>, event_time_key: Option<usize>, session: Option<SessionSpec>, op_id: usize, distinct: bool },
     /// `StreamingDeduplicateExec` (`within_watermark: false`) or
     /// `StreamingDeduplicateWithinWatermarkExec`.
     Dedup { input: Box<Plan>, keys: Vec<usize>, event_time_col: Option<usize>, event_time_in_key: bool, within_watermark: bool, op_id: usize },
@@ -242,6 +289,25 @@ pub struct Plan {
     pub streaming: bool,
 }
 
+impl Node {
+    /// This node's stateful operator, if it is one: `(op_id, progress name)`.
+    pub fn stateful_operator(&self) -> Option<(usize, &'static str)> {
+        Some(match self {
+            Node::Aggregate { op_id, session: None, .. } => (*op_id, "stateStoreSave"),
+            Node::Aggregate { op_id, session: Some(_), .. } => (*op_id, "sessionWindowStateStoreSaveExec"),
+            Node::Dedup { op_id, within_watermark: false, .. } => (*op_id, "dedupe"),
+            Node::Dedup { op_id, within_watermark: true, .. } => (*op_id, "dedupeWithinWatermark"),
+            Node::Limit { op_id, .. } => (*op_id, "globalLimit"),
+            Node::StreamJoin { op_id, .. } => (*op_id, "symmetricHashJoin"),
+            Node::FlatMapGroupsWithState { op_id, .. } => (*op_id, "applyInPandasWithState"),
+            Node::TransformWithState { op_id, processor, .. } => {
+                (*op_id, if processor.use_pandas { "transformWithStateInPandasExec" } else { "transformWithStateInPySparkExec" })
+            }
+            _ => return None,
+        })
+    }
+}
+
 impl Plan {
     /// Children, left to right.
     pub fn children(&self) -> Vec<&Plan> {
@@ -276,19 +342,7 @@ impl Plan {
     /// The stateful operators, root-first: `(op_id, progress name)`.
     pub fn stateful_operators(&self) -> Vec<(usize, &'static str)> {
         let mut out = Vec::new();
-        self.walk(&mut |p| match &p.node {
-            Node::Aggregate { op_id, session: None, .. } => out.push((*op_id, "stateStoreSave")),
-            Node::Aggregate { op_id, session: Some(_), .. } => out.push((*op_id, "sessionWindowStateStoreSaveExec")),
-            Node::Dedup { op_id, within_watermark: false, .. } => out.push((*op_id, "dedupe")),
-            Node::Dedup { op_id, within_watermark: true, .. } => out.push((*op_id, "dedupeWithinWatermark")),
-            Node::Limit { op_id, .. } => out.push((*op_id, "globalLimit")),
-            Node::StreamJoin { op_id, .. } => out.push((*op_id, "symmetricHashJoin")),
-            Node::FlatMapGroupsWithState { op_id, .. } => out.push((*op_id, "applyInPandasWithState")),
-            Node::TransformWithState { op_id, processor, .. } => {
-                out.push((*op_id, if processor.use_pandas { "transformWithStateInPandasExec" } else { "transformWithStateInPySparkExec" }))
-            }
-            _ => {}
-        });
+        self.walk(&mut |p| out.extend(p.node.stateful_operator()));
         out
     }
 
@@ -385,7 +439,8 @@ impl BoundExpr {
             BoundExpr::Col(i) => {
                 out.insert(*i);
             }
-            BoundExpr::Lit(_) | BoundExpr::Interval(_) => {}
+            BoundExpr::Lit(_) | BoundExpr::Interval(_) | BoundExpr::LambdaVar(_) => {}
+            BoundExpr::Lambda(_, x) | BoundExpr::ToJson(x, _) => x.columns(out),
             BoundExpr::Binary(_, a, b) => {
                 a.columns(out);
                 b.columns(out);
@@ -453,15 +508,7 @@ impl Plan {
                 input.require(&n, out);
             }
             Node::Aggregate { input, keys, aggs, session, .. } => {
-                let mut n = BTreeSet::new();
-                keys.iter().for_each(|k| k.columns(&mut n));
-                aggs.iter().flat_map(|a| a.arg.iter().chain(a.by.iter())).for_each(|a| a.columns(&mut n));
-                if let Some(s) = session {
-                    s.time.columns(&mut n);
-                    s.gap.columns(&mut n);
-                }
-                // The watermark's own column is read by the stats below even if no key uses it.
-                input.require(&n, out);
+                input.require(&aggregate_inputs(keys, aggs, session.as_ref()), out);
             }
             Node::Sort { input, order } => {
                 let mut n = needed.clone();
@@ -520,10 +567,22 @@ pub fn show_expr(e: &BoundExpr, input: &[Attr]) -> String {
         }
         BoundExpr::WindowTime(x) => format!("window_time({})", show_expr(x, input)),
         BoundExpr::Field(x, i) => format!("{}.{}", show_expr(x, input), i),
-        BoundExpr::FromJson(x, fields) => format!(
-            "from_json({}, '{}')",
-            show_expr(x, input),
-            fields.iter().map(|(n, t)| format!("{n} {}", spark_type_name(t).to_uppercase())).collect::<Vec<_>>().join(", ")
-        ),
+        BoundExpr::ToJson(x, _) => format!("to_json({})", show_expr(x, input)),
+        BoundExpr::Lambda(params, body) => format!("lambdafunction({}, {})", show_expr(body, input), params.join(", ")),
+        BoundExpr::LambdaVar(n) => n.to_string(),
+        BoundExpr::FromJson(x, t) => format!("from_json({}, '{}')", show_expr(x, input), spark_type_name(t)),
     }
+}
+
+/// The input columns an aggregation reads: its keys, its aggregates' arguments (and `max_by`'s
+/// ordering), and a session window's time and gap.
+pub fn aggregate_inputs(keys: &[BoundExpr], aggs: &[BoundAgg], session: Option<&SessionSpec>) -> std::collections::BTreeSet<usize> {
+    let mut n = std::collections::BTreeSet::new();
+    keys.iter().for_each(|k| k.columns(&mut n));
+    aggs.iter().flat_map(|a| a.arg.iter().chain(a.by.iter())).for_each(|a| a.columns(&mut n));
+    if let Some(s) = session {
+        s.time.columns(&mut n);
+        s.gap.columns(&mut n);
+    }
+    n
 }

@@ -10,12 +10,13 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::join_helper::{equi_keys, stream_join_spec};
+use super::naming::{output_name, pretty_name, struct_field};
 use super::plan::{Attr, BoundAgg, BoundExpr, JoinSpec, Node, Plan, SessionSpec, WindowKind, WindowSpec};
 use crate::error::{AnalysisError, Error, Stage};
 use crate::plan::{AggFunc, BinOp, Expr, JoinOn, JoinType, LogicalPlan};
 use crate::types::{spark_type_name, timestamp_type, window_type, DataType, Value};
 
-type R<T> = Result<T, Error>;
+pub(super) type R<T> = Result<T, Error>;
 
 /// Resolves `plan`. Sources are numbered in order of first appearance.
 ///
@@ -34,28 +35,17 @@ struct Resolver {
     watermarks: usize,
 }
 
-fn define_error(class: &str, msg: String) -> Error {
+pub(super) fn define_error(class: &str, msg: String) -> Error {
     Error::Analysis(AnalysisError::new(Stage::Define, class, msg))
 }
 
 fn unresolved(name: &str, input: &[Attr]) -> Error {
-    let names: Vec<String> = input.iter().map(|a| format!("`{}`", a.name)).collect();
-    Error::Analysis(
-        AnalysisError::new(
-            Stage::Define,
-            "UNRESOLVED_COLUMN.WITH_SUGGESTION",
-            format!(
-                "A column, variable, or function parameter with name `{name}` cannot be resolved. Did you mean one of the following? [{}].",
-                names.join(", ")
-            ),
-        )
-        .with_sqlstate("42703")
-        .with_hint(format!("the input columns here are {}", names.join(", "))),
-    )
+    super::suggest::unresolved_column(name, input)
 }
 
 /// Finds a column by name (case-insensitive, as `spark.sql.caseSensitive=false`).
 pub fn find_column(name: &str, input: &[Attr]) -> R<usize> {
+    let name = crate::plan::unmarked(name);
     let matches: Vec<usize> = input
         .iter()
         .enumerate()
@@ -76,18 +66,60 @@ pub fn find_column(name: &str, input: &[Attr]) -> R<usize> {
                 .collect();
             match qualified.as_slice() {
                 [i] => Ok(*i),
-                _ => find_column(c, input),
+                // Not found under the qualifier: the column alone, else the error names what
+                // was written (`` `c`.`usr_id` ``).
+                _ => match find_column(c, input) {
+                    Err(Error::Analysis(a)) if a.error_class.starts_with("UNRESOLVED_COLUMN") => Err(unresolved(name, input)),
+                    other => other,
+                },
             }
         }
         [] => Err(unresolved(name, input)),
-        _ => Err(define_error(
-            "AMBIGUOUS_REFERENCE",
-            format!("Reference `{name}` is ambiguous, could be: [{}].", matches.iter().map(|i| format!("`{}`", input[*i].name)).collect::<Vec<_>>().join(", ")),
-        )),
+        _ => Err(super::suggest::ambiguous_reference(name, &matches.iter().map(|i| &input[*i]).collect::<Vec<_>>())),
     }
 }
 
 impl Resolver {
+    /// `ResolveMissingReferences`: a filter over a projection may name a column the
+    /// projection dropped but its input has (`df.select("device").where("signal > 10")`).
+    /// Spark adds the missing columns to the projection, filters, and projects them away
+    /// again: `Project(out, Filter(p, Project(exprs ++ missing, g)))`. `None` when the
+    /// predicate resolves as written (or the missing columns are not below either).
+    fn missing_references(&mut self, input: &Rc<LogicalPlan>, predicate: &Expr) -> R<Option<LogicalPlan>> {
+        let LogicalPlan::Project { input: below, exprs } = input.as_ref() else { return Ok(None) };
+        let mut names = Vec::new();
+        predicate.visit(&mut |e| {
+            if let Expr::Column(n) = e {
+                names.push(n.clone());
+            }
+        });
+        if names.is_empty() {
+            return Ok(None);
+        }
+        // The trial resolutions below must not count a source or a watermark twice.
+        let saved = (self.sources.clone(), self.watermarks);
+        let trial = self.widened_filter(input, below, exprs, predicate, names);
+        (self.sources, self.watermarks) = saved;
+        trial
+    }
+
+    fn widened_filter(&mut self, input: &Rc<LogicalPlan>, below: &Rc<LogicalPlan>, exprs: &[Expr], predicate: &Expr, names: Vec<String>) -> R<Option<LogicalPlan>> {
+        let projected = self.plan(input)?;
+        let missing: Vec<String> = names.into_iter().filter(|n| find_column(n, &projected.output).is_err()).collect();
+        if missing.is_empty() {
+            return Ok(None);
+        }
+        let grand = self.plan(below)?;
+        if missing.iter().any(|n| find_column(n, &grand.output).is_err()) {
+            return Ok(None);
+        }
+        let mut widened = exprs.to_vec();
+        widened.extend(missing.iter().map(|n| Expr::Column(n.clone())));
+        let filtered = LogicalPlan::Filter { input: Rc::new(LogicalPlan::Project { input: below.clone(), exprs: widened }), predicate: predicate.clone() };
+        let out = (0..projected.output.len()).map(|i| Expr::Column(format!("\u{0}col{i}"))).collect();
+        Ok(Some(LogicalPlan::Project { input: Rc::new(filtered), exprs: out }))
+    }
+
     fn plan(&mut self, plan: &LogicalPlan) -> R<Plan> {
         match plan {
             LogicalPlan::StreamingRelation { source, schema } => {
@@ -171,8 +203,11 @@ impl Resolver {
                     .collect();
                 self.project(input, &items)
             }
-            LogicalPlan::Filter { input, predicate } => {
-                let input = self.plan(input)?;
+            LogicalPlan::Filter { input: logical_input, predicate } => {
+                if let Some(rewritten) = self.missing_references(logical_input, predicate)? {
+                    return self.plan(&rewritten);
+                }
+                let input = self.plan(logical_input)?;
                 if predicate.contains_agg() {
                     return Err(define_error(
                         "INVALID_WHERE_CONDITION",
@@ -223,7 +258,17 @@ impl Resolver {
             }
             LogicalPlan::Aggregate { input, grouping, aggregates } => {
                 let input = self.plan(input)?;
+                ambiguous_window_of_joined_column(grouping, &input)?;
                 self.aggregate(input, grouping, aggregates)
+            }
+            LogicalPlan::Distinct { input } => {
+                let input = self.plan(input)?;
+                let every: Vec<Expr> = (0..input.output.len()).map(|i| Expr::Column(format!("\u{0}col{i}"))).collect();
+                let mut plan = self.aggregate(input, &every, &[])?;
+                if let Node::Aggregate { distinct, .. } = &mut plan.node {
+                    *distinct = true;
+                }
+                Ok(plan)
             }
             LogicalPlan::Deduplicate { input, keys } | LogicalPlan::DeduplicateWithinWatermark { input, keys } => {
                 let within = matches!(plan, LogicalPlan::DeduplicateWithinWatermark { .. });
@@ -290,39 +335,12 @@ impl Resolver {
                 let r = self.plan(right)?;
                 self.join(l, r, *join_type, on)
             }
-            LogicalPlan::Union { inputs, by_name } => {
+            LogicalPlan::Union { inputs, by_name, allow_missing_columns } => {
                 let mut plans = Vec::new();
                 for i in inputs {
                     plans.push(self.plan(i)?);
                 }
-                let first = plans[0].output.clone();
-                for p in plans.iter_mut().skip(1) {
-                    if p.output.len() != first.len() {
-                        return Err(define_error(
-                            "NUM_COLUMNS_MISMATCH",
-                            format!(
-                                "UNION can only be performed on inputs with the same number of columns, but the first input has {} columns and the second input has {} columns.",
-                                first.len(),
-                                p.output.len()
-                            ),
-                        ));
-                    }
-                    if *by_name {
-                        let items: Vec<Expr> = first.iter().map(|a| Expr::Column(a.name.clone())).collect();
-                        let taken = std::mem::replace(p, Plan { node: Node::Union { inputs: vec![] }, output: vec![], streaming: false });
-                        *p = self.project(taken, &items)?;
-                    }
-                }
-                let output = first
-                    .iter()
-                    .enumerate()
-                    .map(|(i, a)| {
-                        let delay = plans.iter().find_map(|p| p.output[i].watermark_delay_ms);
-                        Attr { watermark_delay_ms: delay, ..a.clone() }
-                    })
-                    .collect();
-                let streaming = plans.iter().any(|p| p.streaming);
-                Ok(Plan { node: Node::Union { inputs: plans }, output, streaming })
+                super::union::union(plans, *by_name, *allow_missing_columns)
             }
             LogicalPlan::Sort { input, order } => {
                 let input = self.plan(input)?;
@@ -337,6 +355,7 @@ impl Resolver {
                     if !a.qualifiers.iter().any(|q| q.eq_ignore_ascii_case(alias)) {
                         a.qualifiers.push(alias.clone());
                     }
+                    a.sql_qualifier = Some(alias.clone());
                 }
                 Ok(p)
             }
@@ -383,6 +402,7 @@ impl Resolver {
         // type (a string column is cast to a timestamp implicitly in Spark).
         let spec = validate_window(&time.to_string(), duration_us, slide_us, start_us)?;
         let (time, time_attr) = bind(&time, &input.output)?;
+        let (time, time_attr) = implicit_timestamp(time, time_attr);
         // `window(w, ...)` over a window column uses `window_time(w)` (§3.4).
         let time = if time_attr.window.is_some() { BoundExpr::WindowTime(Box::new(time)) } else { time };
         if !matches!(time_attr.data_type, DataType::Timestamp(..)) && time_attr.window.is_none() {
@@ -403,6 +423,7 @@ impl Resolver {
             watermark_delay_ms: time_attr.watermark_delay_ms,
             window: Some(WindowKind::Time),
             qualifiers: Vec::new(),
+            sql_qualifier: None,
         });
         let col = output.len() - 1;
         let streaming = input.streaming;
@@ -505,6 +526,7 @@ impl Resolver {
             };
             let Expr::SessionWindow { time, gap } = expr else { unreachable!("checked above") };
             let (time_b, time_a) = bind(&time, &input.output)?;
+            let (time_b, time_a) = implicit_timestamp(time_b, time_a);
             if !matches!(time_a.data_type, DataType::Timestamp(..)) {
                 return Err(define_error(
                     "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
@@ -519,7 +541,7 @@ impl Resolver {
                 ));
             }
             session = Some(SessionSpec { position: pos, time: time_b, gap: gap_b, row_filter: None });
-            session_attr = Some(Attr { name, data_type: window_type(), watermark_delay_ms: time_a.watermark_delay_ms, window: Some(WindowKind::Session), qualifiers: Vec::new() });
+            session_attr = Some(Attr { name, data_type: window_type(), watermark_delay_ms: time_a.watermark_delay_ms, window: Some(WindowKind::Session), qualifiers: Vec::new(), sql_qualifier: None });
         }
         if plain.iter().any(|g| matches!(g, Expr::SessionWindow { .. })) {
             return Err(define_error(
@@ -556,7 +578,7 @@ impl Resolver {
                     format!("The non-aggregating expression \"{inner}\" is based on columns which are not participating in the GROUP BY clause."),
                 ));
             }
-            let name = alias.unwrap_or_else(|| inner.output_name());
+            let name = alias.unwrap_or_else(|| output_name(inner, &input.output));
             if let Expr::Agg { .. } = inner {
                 let (b, t) = bind_agg(inner, &input.output)?;
                 let col = Expr::Column(format!("\u{0}col{}", group_width_out + aggs.len()));
@@ -582,7 +604,7 @@ impl Resolver {
                 let (b, t) = bind_agg(&call, &input.output)?;
                 refs.push((format!("\u{0}agg:{call}"), group_width_out + aggs.len()));
                 aggs.push(b);
-                agg_attrs.push(Attr::new(call.pretty_name(), t));
+                agg_attrs.push(Attr::new(pretty_name(&call, &input.output), t));
             }
             let rewritten = rewritten.transform(&|x| match x {
                 Expr::Column(n) => refs.iter().find(|(r, _)| r == n).map(|(_, i)| Expr::Column(format!("\u{0}col{i}"))),
@@ -595,7 +617,7 @@ impl Resolver {
         let group_width = keys.len() + usize::from(session.is_some());
         let event_time_key = output.iter().take(group_width).position(Attr::is_event_time);
         let streaming = input.streaming;
-        let plan = Plan { node: Node::Aggregate { input: Box::new(input), keys, aggs, event_time_key, session, op_id: 0 }, output, streaming };
+        let plan = Plan { node: Node::Aggregate { input: Box::new(input), keys, aggs, event_time_key, session, op_id: 0, distinct: false }, output, streaming };
         if !needs_projection {
             return Ok(plan);
         }
@@ -753,7 +775,7 @@ fn validate_window(time: &str, duration_us: i64, slide_us: i64, start_us: i64) -
 /// Unresolved columns, and window/session expressions outside a projection or grouping.
 pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
     Ok(match e {
-        Expr::Column(n) if n.contains('.') && !n.starts_with('\u{0}') && !input.iter().any(|a| a.name.eq_ignore_ascii_case(n)) && struct_field(n, input).is_some() => {
+        Expr::Column(n) if struct_field(n, input).is_some() => {
             let (idx, fi, f) = struct_field(n, input).expect("checked");
             (BoundExpr::Field(Box::new(BoundExpr::Col(idx)), fi), Attr::new(f.name().clone(), f.data_type().clone()))
         }
@@ -763,7 +785,12 @@ pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
             } else {
                 find_column(n, input)?
             };
-            (BoundExpr::Col(idx), input[idx].clone())
+            let mut attr = input[idx].clone();
+            // A DataFrame's own column from below `withWatermark` has no event-time tag.
+            if n.starts_with(crate::plan::UNWATERMARKED) {
+                attr.watermark_delay_ms = None;
+            }
+            (BoundExpr::Col(idx), attr)
         }
         Expr::Star => return Err(define_error("INVALID_USAGE_OF_STAR_OR_REGEX", "Invalid usage of '*' in expression.".into())),
         Expr::Literal(v) => {
@@ -779,15 +806,16 @@ pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
                 Value::Binary(_) => DataType::Binary,
                 Value::Date(_) => DataType::Date32,
                 Value::Array(_) => crate::types::array_type(DataType::Null),
+                Value::Map(_) => crate::types::map_type(DataType::Null, DataType::Null),
             };
-            (BoundExpr::Lit(v.clone()), Attr::new(e.pretty_name(), t))
+            (BoundExpr::Lit(v.clone()), Attr::new(pretty_name(e, input), t))
         }
-        Expr::Interval(i) => (BoundExpr::Interval(*i), Attr::new(e.pretty_name(), DataType::Interval(arrow_schema::IntervalUnit::MonthDayNano))),
+        Expr::Interval(i) => (BoundExpr::Interval(*i), Attr::new(pretty_name(e, input), DataType::Interval(arrow_schema::IntervalUnit::MonthDayNano))),
         Expr::Alias(inner, name) => {
             let (b, a) = bind(inner, input)?;
             // An alias of a column keeps its event-time metadata; the new name has no
             // qualifier.
-            (b, Attr { name: name.clone(), qualifiers: Vec::new(), ..a })
+            (b, Attr { name: name.clone(), qualifiers: Vec::new(), sql_qualifier: None, ..a })
         }
         Expr::Binary(op, l, r) => {
             let (lb, la) = bind(l, input)?;
@@ -797,15 +825,15 @@ pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
             } else {
                 arithmetic_type(*op, &la.data_type, &ra.data_type)
             };
-            (BoundExpr::Binary(*op, Box::new(lb), Box::new(rb)), Attr::new(e.pretty_name(), t))
+            (BoundExpr::Binary(*op, Box::new(lb), Box::new(rb)), Attr::new(pretty_name(e, input), t))
         }
-        Expr::Not(inner) => (BoundExpr::Not(Box::new(bind(inner, input)?.0)), Attr::new(e.pretty_name(), DataType::Boolean)),
+        Expr::Not(inner) => (BoundExpr::Not(Box::new(bind(inner, input)?.0)), Attr::new(pretty_name(e, input), DataType::Boolean)),
         Expr::Negate(inner) => {
             let (b, a) = bind(inner, input)?;
-            (BoundExpr::Negate(Box::new(b)), Attr::new(e.pretty_name(), a.data_type))
+            (BoundExpr::Negate(Box::new(b)), Attr::new(pretty_name(e, input), a.data_type))
         }
         Expr::IsNull(inner, neg) => {
-            (BoundExpr::IsNull(Box::new(bind(inner, input)?.0), *neg), Attr::new(e.pretty_name(), DataType::Boolean))
+            (BoundExpr::IsNull(Box::new(bind(inner, input)?.0), *neg), Attr::new(pretty_name(e, input), DataType::Boolean))
         }
         Expr::Case { branches, otherwise } => {
             // The result type is the wider type of every branch value (`TypeCoercion`'s
@@ -832,77 +860,52 @@ pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
             let mut values: Vec<BoundExpr> = values.into_iter().map(|(b, a)| coerce(b, &a.data_type, &t)).collect();
             let ob = otherwise.as_ref().map(|_| Box::new(values.pop().expect("otherwise bound")));
             let bb = conds.into_iter().zip(values).collect();
-            (BoundExpr::Case { branches: bb, otherwise: ob }, Attr::new(e.pretty_name(), t))
+            (BoundExpr::Case { branches: bb, otherwise: ob }, Attr::new(pretty_name(e, input), t))
         }
         Expr::Cast(inner, t) => {
             let (b, a) = bind(inner, input)?;
             // A cast of a column keeps the column's name (`Column.cast` / `CAST(c AS INT)` in
             // selectExpr); a cast of anything else, a struct field included, is named by its
             // SQL text, `CAST(window.start AS BIGINT)`.
-            let name = match (&b, inner.as_ref()) {
-                (BoundExpr::Col(_), _) => a.name,
-                (_, Expr::Column(path)) => format!("CAST({path} AS {})", spark_type_name(t).to_uppercase()),
-                _ => e.to_string(),
+            let name = match b {
+                BoundExpr::Col(_) => a.name,
+                _ => pretty_name(e, input),
             };
             (BoundExpr::Cast(Box::new(b), t.clone()), Attr::new(name, t.clone()))
         }
         Expr::Function(name, _) if crate::plan::WINDOW_ONLY_FUNCTIONS.contains(&name.as_str()) => {
             return Err(define_error("WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE", format!("Window function \"{name}\" requires an OVER clause.")));
         }
+        Expr::Function(name, args) if args.iter().any(|a| matches!(a, Expr::Lambda { .. })) => super::higher_order::bind_higher_order(name, args, e, input)?,
+        Expr::Function(name, args) if name == "struct" && args.iter().any(|a| matches!(a, Expr::Star)) => {
+            // `struct(*)`: every input column, by position.
+            let mut expanded = Vec::new();
+            for a in args {
+                match a {
+                    Expr::Star => expanded.extend((0..input.len()).map(|i| Expr::Column(format!("\u{0}col{i}")))),
+                    other => expanded.push(other.clone()),
+                }
+            }
+            let (b, at) = bind(&Expr::Function(name.clone(), expanded), input)?;
+            (b, Attr::new(pretty_name(e, input), at.data_type))
+        }
         Expr::Function(name, args) => {
             let mut bargs = Vec::new();
-            let mut types = Vec::new();
+            let mut attrs = Vec::new();
             for a in args {
                 let (b, at) = bind(a, input)?;
                 bargs.push(b);
-                types.push(at.data_type);
+                attrs.push(at);
             }
+            let types: Vec<DataType> = attrs.iter().map(|a| a.data_type.clone()).collect();
             if matches!(name.as_str(), "__desc" | "__asc") {
                 return Err(define_error("UNSUPPORTED_EXPR", "asc()/desc() only make sense inside orderBy()".into()));
             }
+            if let Some(bound) = super::special::bind_special(name, args, e, bargs.clone(), &attrs, input)? {
+                return Ok(bound);
+            }
             let t = function_type(name, e, &mut bargs, &types)?;
-            if name == "from_json" {
-                let Some(BoundExpr::Lit(Value::Str(ddl))) = bargs.get(1) else {
-                    return Err(define_error("INVALID_SCHEMA.NON_STRING_LITERAL", "from_json needs the schema as a string such as 'order_id STRING, amount DOUBLE'.".into()));
-                };
-                if types.first() == Some(&DataType::Binary) {
-                    return Err(Error::Analysis(
-                        AnalysisError::new(
-                            Stage::Define,
-                            "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
-                            format!("Cannot resolve \"{e}\" due to data type mismatch: The first parameter requires the \"STRING\" type, however \"{}\" has the type \"BINARY\".", args[0]),
-                        )
-                        .with_sqlstate("42K09")
-                        .with_hint("Kafka's value is bytes: write F.from_json(F.col('value').cast('string'), ...) or CAST(value AS STRING)"),
-                    ));
-                }
-                let fields = parse_ddl(ddl)?;
-                let dt = DataType::Struct(fields.iter().map(|(n, t)| arrow_schema::Field::new(n, t.clone(), true)).collect());
-                let arg = bargs.into_iter().next().expect("two args");
-                return Ok((BoundExpr::FromJson(Box::new(arg), fields), Attr::new(e.pretty_name(), dt)));
-            }
-            if name == "get_field" {
-                let field = match bargs.get(1) {
-                    Some(BoundExpr::Lit(Value::Str(f))) => f.to_string(),
-                    _ => return Err(define_error("FIELD_NOT_FOUND", "getField() takes a field name.".into())),
-                };
-                let DataType::Struct(fields) = &types[0] else {
-                    return Err(define_error(
-                        "INVALID_EXTRACT_BASE_FIELD_TYPE",
-                        format!("Can't extract a value from \"{}\". Need a complex type [STRUCT, ARRAY, MAP] but got \"{}\".", args[0], spark_type_name(&types[0]).to_uppercase()),
-                    ));
-                };
-                let Some(fi) = fields.iter().position(|f| f.name().eq_ignore_ascii_case(&field)) else {
-                    return Err(define_error(
-                        "FIELD_NOT_FOUND",
-                        format!("No such struct field `{field}` in {}.", fields.iter().map(|f| format!("`{}`", f.name())).collect::<Vec<_>>().join(", ")),
-                    ));
-                };
-                let ft = fields[fi].data_type().clone();
-                let inner = bargs.into_iter().next().expect("two args");
-                return Ok((BoundExpr::Field(Box::new(inner), fi), Attr::new(e.pretty_name(), ft)));
-            }
-            (BoundExpr::Function(name.clone(), bargs), Attr::new(e.pretty_name(), t))
+            (BoundExpr::Function(name.clone(), bargs), Attr::new(pretty_name(e, input), t))
         }
         Expr::WindowTime(inner) => {
             let (b, a) = bind(inner, input)?;
@@ -911,25 +914,17 @@ pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
             }
             (
                 BoundExpr::WindowTime(Box::new(b)),
-                Attr { name: e.output_name(), data_type: timestamp_type(), watermark_delay_ms: a.watermark_delay_ms, window: None, qualifiers: Vec::new() },
+                Attr { name: e.output_name(), data_type: timestamp_type(), watermark_delay_ms: a.watermark_delay_ms, window: None, qualifiers: Vec::new(), sql_qualifier: None },
             )
         }
         Expr::TimeWindow { .. } | Expr::SessionWindow { .. } => {
             return Err(Error::Unsupported("a window(...) outside select() or groupBy()".into()))
         }
         Expr::Agg { .. } => return Err(Error::Unsupported("an aggregate function outside groupBy().agg()".into())),
+        Expr::Lambda { .. } => return Err(define_error("UNSUPPORTED_EXPR", format!("A lambda function ({e}) is an argument of a higher-order function such as transform or filter."))),
+        Expr::LambdaVar(n, t) => (BoundExpr::LambdaVar(std::rc::Rc::from(n.as_str())), Attr::new(n.clone(), t.clone())),
         Expr::Over(_) => return Err(Error::Unsupported("a window function (OVER ...) outside select() or withColumn()".into())),
     })
-}
-
-/// `o.amount` where `o` is a struct column: (column index, field index, field).
-fn struct_field<'a>(name: &str, input: &'a [Attr]) -> Option<(usize, usize, &'a arrow_schema::Field)> {
-    let (prefix, field) = name.rsplit_once('.')?;
-    let prefix = prefix.rsplit('.').next().unwrap_or(prefix);
-    let idx = input.iter().position(|a| a.name.eq_ignore_ascii_case(prefix))?;
-    let DataType::Struct(fields) = &input[idx].data_type else { return None };
-    let fi = fields.iter().position(|f| f.name().eq_ignore_ascii_case(field))?;
-    Some((idx, fi, fields[fi].as_ref()))
 }
 
 /// A DDL schema string (`'order_id STRING, amount DOUBLE'`) as (name, type) pairs.
@@ -943,17 +938,9 @@ pub fn parse_ddl_schema(ddl: &str) -> Result<Vec<(String, DataType)>, String> {
     })
 }
 
-/// A DDL schema string: `'order_id STRING, amount DOUBLE, order_time TIMESTAMP'`.
-fn parse_ddl(ddl: &str) -> R<Vec<(String, DataType)>> {
-    ddl.split(',')
-        .map(|part| {
-            let mut it = part.split_whitespace();
-            match (it.next(), it.next(), it.next()) {
-                (Some(name), Some(ty), None) => Ok((name.trim_matches('`').to_string(), crate::types::parse_type_name(ty).map_err(|m| define_error("PARSE_SYNTAX_ERROR", format!("in the schema '{ddl}': {m}")))?)),
-                _ => Err(define_error("PARSE_SYNTAX_ERROR", format!("Syntax error in the schema '{ddl}': write 'name TYPE, name TYPE'."))),
-            }
-        })
-        .collect()
+/// A DDL schema string: `'order_id STRING, amount DOUBLE, tags ARRAY<STRING>'`.
+pub(super) fn parse_ddl(ddl: &str) -> R<Vec<(String, DataType)>> {
+    crate::types::ddl::parse_schema(ddl).map_err(|m| define_error("PARSE_SYNTAX_ERROR", m))
 }
 
 /// Binds one aggregate call: its buffer and result type (Spark's `AggregateFunction`
@@ -986,6 +973,53 @@ fn bind_agg(call: &Expr, input: &[Attr]) -> R<(BoundAgg, DataType)> {
         AggFunc::Min | AggFunc::Max | AggFunc::First { .. } | AggFunc::Last { .. } | AggFunc::MaxBy | AggFunc::MinBy => input_type.clone(),
     };
     Ok((BoundAgg { func: *func, arg: arg_b, by: by_b, input_type, distinct: *distinct }, result_type))
+}
+
+/// `DetectAmbiguousSelfJoin` (`spark.sql.analyzer.failAmbiguousSelfJoin`, on by default) over
+/// a window taken on a joined DataFrame's own column: `joined.groupBy(window(joined.clickTime,
+/// ...))`. The `window` column inherits the column's DataFrame id and position, the rule then
+/// looks for it in that DataFrame's output, does not find it there, and calls it ambiguous
+/// (`_LEGACY_ERROR_TEMP_1182`, with the attribute as Spark prints it: `window#N-T<delay>ms`).
+/// `window("clickTime", ...)` by name carries no id and runs.
+fn ambiguous_window_of_joined_column(grouping: &[Expr], input: &Plan) -> R<()> {
+    for g in grouping {
+        let g = match g {
+            Expr::Alias(inner, _) => inner.as_ref(),
+            other => other,
+        };
+        let (time, name) = match g {
+            Expr::TimeWindow { time, .. } => (time, "window"),
+            Expr::SessionWindow { time, .. } => (time, "session_window"),
+            _ => continue,
+        };
+        let Expr::Column(c) = time.as_ref() else { continue };
+        if !c.starts_with(crate::plan::JOINED_DATASET_COLUMN) {
+            continue;
+        }
+        let delay = find_column(c, &input.output).ok().and_then(|i| input.output[i].watermark_delay_ms);
+        let attr = match delay {
+            Some(delay) => format!("{name}#N-T{}ms", delay.ms()),
+            None => format!("{name}#N"),
+        };
+        return Err(define_error(
+            "_LEGACY_ERROR_TEMP_1182",
+            format!(
+                "Column {attr} are ambiguous. It's probably because you joined several Datasets together, and some of these Datasets are the same. This column points to one of the Datasets but Spark is unable to figure out which one. Please alias the Datasets with different names via `Dataset.as` before joining them, and specify the column using qualified name, e.g. `df.as(\"a\").join(df.as(\"b\"), $\"a.id\" > $\"b.id\")`. You can also set spark.sql.analyzer.failAmbiguousSelfJoin to false to disable this check."
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A string time column of `window` / `session_window` is cast to a timestamp
+/// (`TimeWindow` and `SessionWindow` are `ImplicitCastInputTypes` over `AnyTimestampType`:
+/// `window(cast(user_id as timestamp), ...)` in Spark's plan); a cast column has no event-time
+/// tag.
+fn implicit_timestamp(b: BoundExpr, a: Attr) -> (BoundExpr, Attr) {
+    if a.data_type != DataType::Utf8 {
+        return (b, a);
+    }
+    (BoundExpr::Cast(Box::new(b), timestamp_type()), Attr { data_type: timestamp_type(), watermark_delay_ms: None, ..a })
 }
 
 /// The wider type of all `types` (NULL gives way), or `None` if two cannot meet.
@@ -1042,6 +1076,10 @@ fn function_type(name: &str, e: &Expr, bargs: &mut [BoundExpr], types: &[DataTyp
             }
             crate::types::array_type(if t == DataType::Null { DataType::Null } else { t })
         }
+        TypeRule::Of(rule) => rule(types).map_err(|err| match err {
+            crate::plan::functions::TypeError::Unsupported(what) => Error::Unsupported(what.into()),
+            crate::plan::functions::TypeError::Param { param, requires } => unexpected_type(e, param, requires, &arg_type(param)),
+        })?,
         TypeRule::Wider(from) => {
             let t = common_type(&types[from.min(types.len())..]).ok_or_else(|| {
                 define_error(
@@ -1072,6 +1110,27 @@ fn arithmetic_type(op: BinOp, l: &DataType, r: &DataType) -> DataType {
         (Utf8, _) | (_, Utf8) => Float64,
         _ => l.clone(),
     }
+}
+
+/// Spark's `DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE` for parameter `param` (0-based) of `call`.
+pub(super) fn unexpected_type(call: &Expr, param: usize, requires: &str, got: &DataType) -> Error {
+    let ordinal = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh"].get(param).copied().unwrap_or("next");
+    let arg = match call {
+        Expr::Function(_, args) => args.get(param).map(|a| a.pretty_name()).unwrap_or_default(),
+        _ => String::new(),
+    };
+    Error::Analysis(
+        AnalysisError::new(
+            Stage::Define,
+            "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+            format!(
+                "Cannot resolve \"{}\" due to data type mismatch: The {ordinal} parameter requires the {requires} type, however \"{arg}\" has the type \"{}\".",
+                call.pretty_text(false),
+                spark_type_name(got).to_uppercase()
+            ),
+        )
+        .with_sqlstate("42K09"),
+    )
 }
 
 /// Numbers the stateful operators root-first (pre-order), as `IncrementalExecution` does.

@@ -26,7 +26,7 @@ type R<T> = Result<T, Error>;
 pub fn extract(input: Plan, items: Vec<Expr>) -> R<(Plan, Vec<Expr>)> {
     let mut found: Vec<(WindowOver, String)> = Vec::new();
     for item in &items {
-        let column = item.output_name();
+        let column = super::naming::output_name(item, &input.output);
         item.visit(&mut |e| {
             if let Expr::Over(w) = e {
                 found.push(((**w).clone(), column.clone()));

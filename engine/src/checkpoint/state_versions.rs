@@ -112,14 +112,13 @@ impl OperatorDelta {
     pub fn apply(self, state: &mut OperatorState) {
         match (self, &mut *state) {
             (OperatorDelta::Aggregate(d), OperatorState::Aggregate(a)) => a.store.apply_delta_owned(d),
-            (OperatorDelta::Dedup(d), OperatorState::Dedup(s)) => s.store.apply_delta_owned(d),
+            (OperatorDelta::Dedup(d), OperatorState::Dedup(s)) => s.apply_delta_owned(d),
             (OperatorDelta::Limit(d), OperatorState::Limit(s)) => s.store.apply_delta_owned(d),
             (OperatorDelta::Session(d), OperatorState::Session(s)) => s.store.apply_delta_owned(d),
             (OperatorDelta::GroupState(d), OperatorState::GroupState(g)) => g.store.apply_delta_owned(d),
             (OperatorDelta::Tws(d), OperatorState::Tws(t)) => t.store.apply_delta_owned(d),
             (OperatorDelta::StreamJoin { left, right }, OperatorState::StreamJoin(j)) => {
-                j.left.apply_delta_owned(left);
-                j.right.apply_delta_owned(right);
+                j.apply_delta_owned(left, right);
             }
             (d, _) => {
                 *state = d.empty_state();

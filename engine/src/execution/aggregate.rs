@@ -64,7 +64,7 @@ impl AggBuffer {
 
     /// Adds one row: its value of the argument (`None` for `count(*)`) and, for
     /// `max_by`/`min_by`, of the ordering.
-    pub fn update_by(&mut self, v: Option<Value>, ord: Option<Value>) {
+    pub fn update_by(&mut self, v: Option<Value>, ord: Option<Value>, cx: &super::context::EvalContext) {
         match self {
             AggBuffer::First { value, ignore_nulls } => {
                 let v = v.unwrap_or(Value::Null);
@@ -90,11 +90,11 @@ impl AggBuffer {
             }
             _ => {}
         }
-        self.update(v);
+        self.update(v, cx);
     }
 
     /// Adds one input value (`None` for `count(*)`).
-    pub fn update(&mut self, v: Option<Value>) {
+    pub fn update(&mut self, v: Option<Value>, cx: &super::context::EvalContext) {
         let v = match v {
             None => {
                 // count(*): every row counts.
@@ -115,7 +115,7 @@ impl AggBuffer {
                 *mean += delta / *n;
                 *m2 += delta * (x - *mean);
             }
-            AggBuffer::Sum(s) => *s = Some(add(s.take(), &v)),
+            AggBuffer::Sum(s) => *s = Some(add(s.take(), &v, cx)),
             AggBuffer::Avg { sum, count } => {
                 *sum += v.as_f64().unwrap_or(0.0);
                 *count += 1;
@@ -134,7 +134,7 @@ impl AggBuffer {
                 set.insert(v);
             }
             AggBuffer::List(items) => items.push(v),
-            AggBuffer::First { .. } | AggBuffer::Last { .. } | AggBuffer::By { .. } => self.update_by(Some(v), None),
+            AggBuffer::First { .. } | AggBuffer::Last { .. } | AggBuffer::By { .. } => self.update_by(Some(v), None, cx),
         }
     }
 
@@ -142,10 +142,10 @@ impl AggBuffer {
     // One arm per buffer kind: a guard instead of the inner `if` would send a pair that
     // does not pass it to the catch-all arm, which reads worse.
     #[allow(clippy::collapsible_match)]
-    pub fn merge(&mut self, other: &AggBuffer) {
+    pub fn merge(&mut self, other: &AggBuffer, cx: &super::context::EvalContext) {
         match (self, other) {
             (AggBuffer::Count(a), AggBuffer::Count(b)) => *a += b,
-            (AggBuffer::Sum(a), AggBuffer::Sum(Some(b))) => *a = Some(add(a.take(), b)),
+            (AggBuffer::Sum(a), AggBuffer::Sum(Some(b))) => *a = Some(add(a.take(), b, cx)),
             (AggBuffer::Avg { sum, count }, AggBuffer::Avg { sum: s2, count: c2 }) => {
                 *sum += s2;
                 *count += c2;
@@ -213,24 +213,24 @@ impl AggBuffer {
 }
 
 /// Feeds one input row to `buf`, the buffer of `agg`.
-pub fn feed(buf: &mut AggBuffer, agg: &BoundAgg, row: &Row) {
-    feed_values(buf, agg, agg.arg.as_ref().map(|a| eval(a, row)), agg.by.as_ref().map(|b| eval(b, row)));
+pub fn feed(buf: &mut AggBuffer, agg: &BoundAgg, row: &Row, cx: &super::context::EvalContext) {
+    feed_values(buf, agg, agg.arg.as_ref().map(|a| eval(a, row, cx)), agg.by.as_ref().map(|b| eval(b, row, cx)), cx);
 }
 
 /// Feeds one input row to `buf` given the row's value of `agg`'s argument (`None` for
 /// `count(*)`) and of its ordering (`max_by`/`min_by`): what [`feed`] does after evaluating
 /// them, for a caller that read them from columns.
-pub fn feed_values(buf: &mut AggBuffer, agg: &BoundAgg, arg: Option<Value>, by: Option<Value>) {
+pub fn feed_values(buf: &mut AggBuffer, agg: &BoundAgg, arg: Option<Value>, by: Option<Value>, cx: &super::context::EvalContext) {
     if agg.func == AggFunc::CountIf {
         // Only rows whose condition is TRUE count.
         let v = arg.filter(|v| matches!(v, Value::Bool(true)));
-        buf.update(Some(v.unwrap_or(Value::Null)));
+        buf.update(Some(v.unwrap_or(Value::Null)), cx);
         return;
     }
-    buf.update_by(arg, by);
+    buf.update_by(arg, by, cx);
 }
 
-fn add(acc: Option<Value>, v: &Value) -> Value {
+fn add(acc: Option<Value>, v: &Value, cx: &super::context::EvalContext) -> Value {
     match (acc, v) {
         (None, Value::Int(x)) => Value::Long(i64::from(*x)),
         (None, other) => other.clone(),
@@ -241,7 +241,7 @@ fn add(acc: Option<Value>, v: &Value) -> Value {
             Value::Long(a.checked_add(b).unwrap_or_else(|| {
                 // Spark 4's ANSI `sum` adds with `Math.addExact`: an overflow fails the batch
                 // (recorded in Spark 4.3: `[ARITHMETIC_OVERFLOW] overflow. Use 'try_add' ...`).
-                super::functions::raise(crate::types::TimeOverflow::CONDITION, crate::types::TimeOverflow("try_add").message());
+                cx.raise(crate::types::TimeOverflow::CONDITION, crate::types::TimeOverflow("try_add").message());
                 a.wrapping_add(b)
             }))
         }
@@ -279,19 +279,19 @@ pub struct AggregateOutput {
 /// One batch's partial aggregation (Spark's partial aggregate and shuffle): one buffer set per
 /// grouping key in the batch, in no particular order. `input` hands every input row to the
 /// given function (so a window expansion below can feed rows without materializing them).
-pub fn partial_aggregate(input: &mut dyn FnMut(&mut dyn FnMut(&Row)), keys: &[BoundExpr], aggs: &[BoundAgg]) -> Vec<(Row, Vec<AggBuffer>)> {
+pub fn partial_aggregate(input: &mut dyn FnMut(&mut dyn FnMut(&Row)), keys: &[BoundExpr], aggs: &[BoundAgg], cx: &super::context::EvalContext) -> Vec<(Row, Vec<AggBuffer>)> {
     let mut partial: HashMap<Row, Vec<AggBuffer>> = HashMap::default();
     // One key buffer reused for every row: a key is copied only when it is new.
     let mut key: Row = Vec::with_capacity(keys.len());
     input(&mut |row: &Row| {
         key.clear();
-        key.extend(keys.iter().map(|k| eval(k, row)));
+        key.extend(keys.iter().map(|k| eval(k, row, cx)));
         let bufs = match partial.get_mut(&key) {
             Some(b) => b,
             None => partial.entry(key.clone()).or_insert_with(|| aggs.iter().map(|a| AggBuffer::new(a.func)).collect()),
         };
         for (buf, agg) in bufs.iter_mut().zip(aggs) {
-            feed(buf, agg, row);
+            feed(buf, agg, row, cx);
         }
     });
     partial.into_iter().collect()
@@ -311,6 +311,7 @@ pub fn run_aggregate(
     mode: OutputMode,
     wm_for_late_events_ms: WatermarkMs,
     wm_for_eviction_ms: WatermarkMs,
+    cx: &super::context::EvalContext,
 ) -> AggregateOutput {
     // The state sees the keys in order (a hash map gathered them).
     partial.sort_unstable_by(|a, b| a.0.cmp(&b.0));
@@ -330,7 +331,7 @@ pub fn run_aggregate(
         match state.store.get_mut(&key) {
             Some(existing) => {
                 for (e, b) in existing.iter_mut().zip(&bufs) {
-                    e.merge(b);
+                    e.merge(b, cx);
                 }
                 state.store.mark_updated(1);
                 if keep_keys {

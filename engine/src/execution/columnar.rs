@@ -186,7 +186,7 @@ pub fn partial_aggregate(input: &Plan, keys: &[BoundExpr], aggs: &[BoundAgg], ct
                         continue;
                     }
                     if let Err(e) = window::assign_windows_into(times.value(i), spec, &mut windows) {
-                        e.raise();
+                        e.raise(&ctx.eval);
                         continue;
                     }
                     &windows
@@ -214,7 +214,7 @@ pub fn partial_aggregate(input: &Plan, keys: &[BoundExpr], aggs: &[BoundAgg], ct
                 for ((buf, agg), (arg, by)) in partial[g].1.iter_mut().zip(aggs).zip(&agg_columns) {
                     let arg = arg.map(|c| value_of(c, b, i, &mut window_value));
                     let by = by.map(|c| value_of(c, b, i, &mut window_value));
-                    aggregate::feed_values(buf, agg, arg, by);
+                    aggregate::feed_values(buf, agg, arg, by, &ctx.eval);
                 }
             }
         }

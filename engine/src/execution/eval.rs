@@ -3,6 +3,7 @@
 
 use std::cmp::Ordering;
 
+use super::context::EvalContext;
 use crate::analysis::BoundExpr;
 use crate::plan::BinOp;
 use crate::types::time::{checked_seconds_to_micros, floor_micros_to_seconds};
@@ -10,87 +11,101 @@ use crate::types::{parse_timestamp_us, CalendarInterval, DataType, Row, Value};
 
 /// The value of `e` for `row`. Never panics: type mismatches give NULL, as Spark's
 /// non-ANSI casts do.
-pub fn eval(e: &BoundExpr, row: &Row) -> Value {
+pub fn eval(e: &BoundExpr, row: &Row, cx: &EvalContext) -> Value {
     match e {
         BoundExpr::Col(i) => row.get(*i).cloned().unwrap_or(Value::Null),
         BoundExpr::Lit(v) => v.clone(),
         BoundExpr::Interval(i) => Value::Long(i.add_to(0)),
-        BoundExpr::Binary(op, l, r) => binary(*op, l, r, row),
-        BoundExpr::Not(x) => match eval(x, row) {
+        BoundExpr::Binary(op, l, r) => binary(*op, l, r, row, cx),
+        BoundExpr::Not(x) => match eval(x, row, cx) {
             Value::Bool(b) => Value::Bool(!b),
             _ => Value::Null,
         },
-        BoundExpr::Negate(x) => match eval(x, row) {
+        BoundExpr::Negate(x) => match eval(x, row, cx) {
             Value::Int(v) => Value::Int(v.wrapping_neg()),
             Value::Long(v) => Value::Long(v.wrapping_neg()),
             Value::Double(v) => Value::Double(-v),
             _ => Value::Null,
         },
-        BoundExpr::IsNull(x, negated) => Value::Bool(eval(x, row).is_null() != *negated),
+        BoundExpr::IsNull(x, negated) => Value::Bool(eval(x, row, cx).is_null() != *negated),
         BoundExpr::Case { branches, otherwise } => {
             for (c, v) in branches {
-                if matches!(eval(c, row), Value::Bool(true)) {
-                    return eval(v, row);
+                if matches!(eval(c, row, cx), Value::Bool(true)) {
+                    return eval(v, row, cx);
                 }
             }
-            otherwise.as_ref().map_or(Value::Null, |o| eval(o, row))
+            otherwise.as_ref().map_or(Value::Null, |o| eval(o, row, cx))
         }
-        BoundExpr::Cast(x, t) => cast(eval(x, row), t),
-        BoundExpr::Function(name, args) => function(name, args, row),
-        BoundExpr::WindowTime(x) => match eval(x, row) {
+        BoundExpr::Cast(x, t) => cast(eval(x, row, cx), t, cx),
+        BoundExpr::Function(name, args) if args.iter().any(|a| matches!(a, BoundExpr::Lambda(..))) => super::higher_order::call(name, args, row, cx),
+        BoundExpr::Function(name, args) => function(name, args, row, cx),
+        BoundExpr::Lambda(..) => Value::Null,
+        BoundExpr::LambdaVar(n) => cx.lambda_value(n),
+        BoundExpr::ToJson(x, t) => super::functions::json::to_json(&eval(x, row, cx), t, cx),
+        BoundExpr::WindowTime(x) => match eval(x, row, cx) {
             Value::Struct(f) if f.len() == 2 => match f[1] {
                 Value::Timestamp(end) => Value::Timestamp(end - 1),
                 _ => Value::Null,
             },
             _ => Value::Null,
         },
-        BoundExpr::FromJson(x, fields) => match eval(x, row) {
-            Value::Str(s) => from_json(&s, fields),
-            Value::Binary(b) => from_json(&String::from_utf8_lossy(&b), fields),
+        BoundExpr::FromJson(x, t) => match eval(x, row, cx) {
+            Value::Str(s) => from_json(&s, t),
+            Value::Binary(b) => from_json(&String::from_utf8_lossy(&b), t),
             _ => Value::Null,
         },
-        BoundExpr::Field(x, i) => match eval(x, row) {
+        BoundExpr::Field(x, i) => match eval(x, row, cx) {
             Value::Struct(f) => f.get(*i).cloned().unwrap_or(Value::Null),
             _ => Value::Null,
         },
     }
 }
 
-/// `from_json(text, schema)`: a struct of the schema's fields; a field that is missing or does
-/// not fit is NULL, and text that is not a JSON object gives NULL (Spark's PERMISSIVE mode).
-fn from_json(text: &str, fields: &[(String, DataType)]) -> Value {
-    let Ok(serde_json::Value::Object(obj)) = serde_json::from_str::<serde_json::Value>(text) else { return Value::Null };
-    let vals: Vec<Value> = fields
-        .iter()
-        .map(|(n, t)| obj.get(n).map_or(Value::Null, |v| crate::types::json::json_to_value(v, t).unwrap_or(Value::Null)))
-        .collect();
-    Value::Struct(std::rc::Rc::from(vals))
+/// `from_json(text, schema)`: a value of the schema's type; a field that is missing or does
+/// not fit is NULL, and text that is not JSON of that shape gives NULL (Spark's PERMISSIVE
+/// mode: for a struct schema, every field NULL).
+fn from_json(text: &str, t: &DataType) -> Value {
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(v) => match crate::types::json::parsed_json_to_value(&v, t) {
+            Value::Null if matches!(t, DataType::Struct(_)) => null_struct(t),
+            v => v,
+        },
+        Err(_) if matches!(t, DataType::Struct(_)) => null_struct(t),
+        Err(_) => Value::Null,
+    }
+}
+
+fn null_struct(t: &DataType) -> Value {
+    match t {
+        DataType::Struct(f) => Value::Struct(std::rc::Rc::from(vec![Value::Null; f.len()])),
+        _ => Value::Null,
+    }
 }
 
 /// True if `e` is TRUE for `row` (NULL counts as false, as in a WHERE clause).
-pub fn eval_predicate(e: &BoundExpr, row: &Row) -> bool {
-    matches!(eval(e, row), Value::Bool(true))
+pub fn eval_predicate(e: &BoundExpr, row: &Row, cx: &EvalContext) -> bool {
+    matches!(eval(e, row, cx), Value::Bool(true))
 }
 
-fn binary(op: BinOp, l: &BoundExpr, r: &BoundExpr, row: &Row) -> Value {
+fn binary(op: BinOp, l: &BoundExpr, r: &BoundExpr, row: &Row, cx: &EvalContext) -> Value {
     match op {
         BinOp::And => {
-            let a = eval(l, row);
+            let a = eval(l, row, cx);
             if matches!(a, Value::Bool(false)) {
                 return Value::Bool(false);
             }
-            match (a, eval(r, row)) {
+            match (a, eval(r, row, cx)) {
                 (_, Value::Bool(false)) => Value::Bool(false),
                 (Value::Bool(true), Value::Bool(true)) => Value::Bool(true),
                 _ => Value::Null,
             }
         }
         BinOp::Or => {
-            let a = eval(l, row);
+            let a = eval(l, row, cx);
             if matches!(a, Value::Bool(true)) {
                 return Value::Bool(true);
             }
-            match (a, eval(r, row)) {
+            match (a, eval(r, row, cx)) {
                 (_, Value::Bool(true)) => Value::Bool(true),
                 (Value::Bool(false), Value::Bool(false)) => Value::Bool(false),
                 _ => Value::Null,
@@ -99,7 +114,7 @@ fn binary(op: BinOp, l: &BoundExpr, r: &BoundExpr, row: &Row) -> Value {
         _ => {
             // Timestamp ± interval keeps the interval's calendar parts.
             if let (BoundExpr::Interval(iv), BinOp::Add | BinOp::Sub) = (r, op) {
-                return match eval(l, row) {
+                return match eval(l, row, cx) {
                     Value::Timestamp(t) => {
                         let iv = if op == BinOp::Sub {
                             CalendarInterval { months: -iv.months, days: -iv.days, micros: -iv.micros }
@@ -111,8 +126,8 @@ fn binary(op: BinOp, l: &BoundExpr, r: &BoundExpr, row: &Row) -> Value {
                     _ => Value::Null,
                 };
             }
-            let a = eval(l, row);
-            let b = eval(r, row);
+            let a = eval(l, row, cx);
+            let b = eval(r, row, cx);
             if op == BinOp::EqNullSafe {
                 return Value::Bool(match (a.is_null(), b.is_null()) {
                     (true, true) => true,
@@ -134,7 +149,7 @@ fn binary(op: BinOp, l: &BoundExpr, r: &BoundExpr, row: &Row) -> Value {
                     _ => ord != Ordering::Less,
                 });
             }
-            arithmetic(op, &a, &b)
+            arithmetic(op, &a, &b, cx)
         }
     }
 }
@@ -169,7 +184,7 @@ pub fn spark_double_cmp(x: f64, y: f64) -> Ordering {
     }
 }
 
-fn arithmetic(op: BinOp, a: &Value, b: &Value) -> Value {
+fn arithmetic(op: BinOp, a: &Value, b: &Value, cx: &EvalContext) -> Value {
     use Value::*;
     let ints = match (a, b) {
         (Int(x), Int(y)) => Some((i64::from(*x), i64::from(*y), true)),
@@ -186,12 +201,12 @@ fn arithmetic(op: BinOp, a: &Value, b: &Value) -> Value {
                 _ => None,
             };
             if op == BinOp::Mod && y == 0 {
-                return divide_by_zero();
+                return divide_by_zero(cx);
             }
             return match r {
-                Some(v) if both_int => i32::try_from(v).map_or_else(|_| overflow(op), Int),
+                Some(v) if both_int => i32::try_from(v).map_or_else(|_| overflow(op, cx), Int),
                 Some(v) => Long(v),
-                None => overflow(op),
+                None => overflow(op, cx),
             };
         }
     }
@@ -200,23 +215,23 @@ fn arithmetic(op: BinOp, a: &Value, b: &Value) -> Value {
         BinOp::Add => Double(x + y),
         BinOp::Sub => Double(x - y),
         BinOp::Mul => Double(x * y),
-        BinOp::Div if y == 0.0 => divide_by_zero(),
+        BinOp::Div if y == 0.0 => divide_by_zero(cx),
         BinOp::Div => Double(x / y),
-        BinOp::Mod if y == 0.0 => divide_by_zero(),
+        BinOp::Mod if y == 0.0 => divide_by_zero(cx),
         BinOp::Mod => Double(x % y),
         _ => Null,
     }
 }
 
 /// ANSI mode: an integer `+`, `-` or `*` that overflows fails the batch (`ARITHMETIC_OVERFLOW`).
-fn overflow(op: BinOp) -> Value {
+fn overflow(op: BinOp, cx: &EvalContext) -> Value {
     let f = match op {
         BinOp::Add => "try_add",
         BinOp::Sub => "try_subtract",
         BinOp::Mul => "try_multiply",
         _ => "try_mod",
     };
-    super::functions::raise(
+    cx.raise(
         "ARITHMETIC_OVERFLOW",
         format!("overflow. Use '{f}' to tolerate overflow and return NULL instead. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error."),
     );
@@ -224,8 +239,8 @@ fn overflow(op: BinOp) -> Value {
 }
 
 /// ANSI mode: `x / 0` and `x % 0` fail the batch (`DIVIDE_BY_ZERO`).
-fn divide_by_zero() -> Value {
-    super::functions::raise(
+fn divide_by_zero(cx: &EvalContext) -> Value {
+    cx.raise(
         "DIVIDE_BY_ZERO",
         "Division by zero. Use `try_divide` to tolerate divisor being 0 and return NULL instead. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error.".into(),
     );
@@ -234,8 +249,8 @@ fn divide_by_zero() -> Value {
 
 /// ANSI mode: a string that is not a value of the target type fails the batch
 /// (`CAST_INVALID_INPUT`).
-fn malformed(s: &str, t: &DataType) -> Value {
-    super::functions::raise(
+fn malformed(s: &str, t: &DataType, cx: &EvalContext) -> Value {
+    cx.raise(
         "CAST_INVALID_INPUT",
         format!(
             "The value '{s}' of the type \"STRING\" cannot be cast to \"{}\" because it is malformed. Correct the value as per the syntax, or change its target type. Use `try_cast` to tolerate malformed input and return NULL instead.",
@@ -268,7 +283,7 @@ fn parse_double(s: &str) -> Option<f64> {
 /// `CAST(v AS t)` with Spark 4's ANSI behaviour: a string that is not a value of the target
 /// type fails the batch (`CAST_INVALID_INPUT`, recorded via `functions::raise`) and gives
 /// NULL here; other impossible casts give NULL.
-pub fn cast(v: Value, t: &DataType) -> Value {
+pub fn cast(v: Value, t: &DataType, cx: &EvalContext) -> Value {
     use Value::*;
     if v.is_null() {
         return Null;
@@ -276,9 +291,8 @@ pub fn cast(v: Value, t: &DataType) -> Value {
     match t {
         DataType::Utf8 => match v {
             Str(_) => v,
-            // CAST(value AS STRING) on Kafka's bytes: UTF-8 text.
-            Binary(b) => Value::str(&String::from_utf8_lossy(&b)),
-            other => Value::str(&other.to_string()),
+            // Spark's text of the value (Kafka's bytes: their UTF-8 text), in the session zone.
+            other => Value::str(&super::functions::to_text(&other, cx)),
         },
         DataType::Binary => match v {
             Binary(_) => v,
@@ -286,21 +300,21 @@ pub fn cast(v: Value, t: &DataType) -> Value {
             _ => Null,
         },
         DataType::Int64 => match v {
-            Str(s) => s.trim().parse::<i64>().map_or_else(|_| malformed(&s, t), Long),
+            Str(s) => s.trim().parse::<i64>().map_or_else(|_| malformed(&s, t, cx), Long),
             Double(d) if d.is_finite() => Long(d.trunc() as i64),
             Timestamp(t) => Long(floor_micros_to_seconds(t)),
             Bool(b) => Long(i64::from(b)),
             other => other.as_i64().map_or(Null, Long),
         },
         DataType::Int32 => match v {
-            Str(s) => s.trim().parse::<i32>().map_or_else(|_| malformed(&s, t), Int),
-            other => match cast(other, &DataType::Int64) {
+            Str(s) => s.trim().parse::<i32>().map_or_else(|_| malformed(&s, t, cx), Int),
+            other => match cast(other, &DataType::Int64, cx) {
                 Long(x) => i32::try_from(x).map_or(Null, Int),
                 _ => Null,
             },
         },
         DataType::Float64 => match v {
-            Str(s) => parse_double(&s).map_or_else(|| malformed(&s, t), Double),
+            Str(s) => parse_double(&s).map_or_else(|| malformed(&s, t, cx), Double),
             Timestamp(t) => Double(t as f64 / 1e6),
             other => other.as_f64().map_or(Null, Double),
         },
@@ -309,25 +323,35 @@ pub fn cast(v: Value, t: &DataType) -> Value {
             Str(s) => match s.trim().to_ascii_lowercase().as_str() {
                 "true" | "t" | "yes" | "y" | "1" => Bool(true),
                 "false" | "f" | "no" | "n" | "0" => Bool(false),
-                _ => malformed(&s, t),
+                _ => malformed(&s, t, cx),
             },
             other => other.as_f64().map_or(Null, |x| Bool(x != 0.0)),
         },
         DataType::Date32 => match v {
             Date(_) => v,
-            Timestamp(us) => Date(us.div_euclid(86_400_000_000) as i32),
-            Str(s) => match crate::types::datetime::spark_string_to_timestamp(&s) {
-                crate::types::datetime::TimestampText::Value(us) => Date(us.div_euclid(86_400_000_000) as i32),
-                _ => malformed(&s, t),
+            Timestamp(us) => Date(cx.time_zone.to_local_us(us).div_euclid(86_400_000_000) as i32),
+            Str(s) => match crate::types::datetime::spark_string_to_date(&s) {
+                Some(d) => Date(d),
+                None => malformed(&s, t, cx),
+            },
+            _ => Null,
+        },
+        // TIMESTAMP_NTZ: the wall-clock time in the session zone.
+        DataType::Timestamp(_, None) => match v {
+            Timestamp(us) => Timestamp(cx.time_zone.to_local_us(us)),
+            Date(d) => Timestamp(i64::from(d).saturating_mul(86_400_000_000)),
+            Str(s) => match crate::types::datetime::spark_string_to_wall_us(&s) {
+                Some(us) => Timestamp(us),
+                None => malformed(&s, t, cx),
             },
             _ => Null,
         },
         DataType::Timestamp(..) => match v {
             Timestamp(_) => v,
-            Date(d) => Timestamp(i64::from(d) * 86_400_000_000),
-            Str(s) => match crate::types::datetime::spark_string_to_timestamp(&s) {
+            Date(d) => Timestamp(cx.time_zone.from_local_us(i64::from(d).saturating_mul(86_400_000_000))),
+            Str(s) => match crate::types::datetime::spark_string_to_timestamp_in(&s, &cx.time_zone) {
                 crate::types::datetime::TimestampText::Value(us) => Timestamp(us),
-                _ => malformed(&s, t),
+                _ => malformed(&s, t, cx),
             },
             Int(_) | Long(_) => v.as_i64().and_then(checked_seconds_to_micros).map_or(Null, Timestamp),
             Double(d) if d.is_finite() => Timestamp((d * 1e6) as i64),
@@ -337,9 +361,9 @@ pub fn cast(v: Value, t: &DataType) -> Value {
     }
 }
 
-fn function(name: &str, args: &[BoundExpr], row: &Row) -> Value {
-    let vals: Vec<Value> = args.iter().map(|a| eval(a, row)).collect();
-    super::functions::call(name, &vals)
+fn function(name: &str, args: &[BoundExpr], row: &Row, cx: &EvalContext) -> Value {
+    let vals: Vec<Value> = args.iter().map(|a| eval(a, row, cx)).collect();
+    super::functions::call(name, &vals, cx)
 }
 
 /// Spark's `round` is HALF_UP on the decimal value.
@@ -356,6 +380,10 @@ pub(crate) fn round_half_up(x: f64, scale: i32) -> f64 {
 mod tests {
     use super::*;
 
+    fn cx() -> EvalContext {
+        EvalContext::default()
+    }
+
     fn lit(v: Value) -> Box<BoundExpr> {
         Box::new(BoundExpr::Lit(v))
     }
@@ -365,30 +393,30 @@ mod tests {
         // NULL AND FALSE = FALSE; NULL OR TRUE = TRUE; NULL AND TRUE = NULL.
         let row = vec![];
         let and = BoundExpr::Binary(BinOp::And, lit(Value::Null), lit(Value::Bool(false)));
-        assert_eq!(eval(&and, &row), Value::Bool(false));
+        assert_eq!(eval(&and, &row, &cx()), Value::Bool(false));
         let or = BoundExpr::Binary(BinOp::Or, lit(Value::Null), lit(Value::Bool(true)));
-        assert_eq!(eval(&or, &row), Value::Bool(true));
+        assert_eq!(eval(&or, &row, &cx()), Value::Bool(true));
         let and2 = BoundExpr::Binary(BinOp::And, lit(Value::Null), lit(Value::Bool(true)));
-        assert!(eval(&and2, &row).is_null());
-        assert!(!eval_predicate(&and2, &row));
+        assert!(eval(&and2, &row, &cx()).is_null());
+        assert!(!eval_predicate(&and2, &row, &cx()));
     }
 
     #[test]
     fn numbers_compare_across_types_and_null_propagates() {
         let eq = BoundExpr::Binary(BinOp::Eq, lit(Value::Long(2)), lit(Value::Int(2)));
-        assert_eq!(eval(&eq, &vec![]), Value::Bool(true));
+        assert_eq!(eval(&eq, &vec![], &cx()), Value::Bool(true));
         let add = BoundExpr::Binary(BinOp::Add, lit(Value::Null), lit(Value::Int(2)));
-        assert!(eval(&add, &vec![]).is_null());
+        assert!(eval(&add, &vec![], &cx()).is_null());
         // Integer division is a double in Spark: 7 / 2 = 3.5.
         let div = BoundExpr::Binary(BinOp::Div, lit(Value::Int(7)), lit(Value::Int(2)));
-        assert_eq!(eval(&div, &vec![]), Value::Double(3.5));
+        assert_eq!(eval(&div, &vec![], &cx()), Value::Double(3.5));
     }
 
     #[test]
     fn timestamp_plus_interval() {
         let iv = CalendarInterval::parse("15 minutes").unwrap();
         let e = BoundExpr::Binary(BinOp::Add, lit(Value::Timestamp(0)), Box::new(BoundExpr::Interval(iv)));
-        assert_eq!(eval(&e, &vec![]), Value::Timestamp(15 * 60 * crate::types::time::MICROS_PER_SECOND));
+        assert_eq!(eval(&e, &vec![], &cx()), Value::Timestamp(15 * 60 * crate::types::time::MICROS_PER_SECOND));
     }
 
     #[test]
@@ -401,10 +429,12 @@ mod tests {
     #[test]
     fn casts_never_panic() {
         // ANSI mode: a malformed string gives NULL here and fails the batch.
-        let _ = super::super::functions::take_eval_error();
-        assert!(cast(Value::str("abc"), &DataType::Int64).is_null());
-        assert_eq!(super::super::functions::take_eval_error().map(|e| e.0), Some("CAST_INVALID_INPUT".to_string()));
-        assert_eq!(cast(Value::str(" 42 "), &DataType::Int64), Value::Long(42));
-        assert_eq!(cast(Value::Long(7), &DataType::Utf8), Value::str("7"));
+        let cx = cx();
+        assert!(cast(Value::str("abc"), &DataType::Int64, &cx).is_null());
+        assert_eq!(cx.take_error().map(|e| e.0), Some("CAST_INVALID_INPUT".to_string()));
+        assert_eq!(cast(Value::str(" 42 "), &DataType::Int64, &cx), Value::Long(42));
+        assert_eq!(cast(Value::Long(7), &DataType::Utf8, &cx), Value::str("7"));
+        // A timestamp as a string is Spark's text in the session zone, not ISO-8601.
+        assert_eq!(cast(Value::Timestamp(0), &DataType::Utf8, &cx), Value::str("1970-01-01 00:00:00"));
     }
 }

@@ -201,6 +201,10 @@ pub struct OperatorSummary {
     pub num_rows_removed: u64,
     /// `numRowsTotal`: state rows after the batch.
     pub num_rows_total: u64,
+    /// How many times Spark ran the operator in this batch: 2 when a global sort's range
+    /// exchange sampled it first (`orderBy` after a Complete-mode aggregation, see
+    /// `execution::sort`), else 1. The four metrics above are sums over the runs.
+    pub runs: u64,
 }
 
 /// Everything one micro-batch did, row by row.
@@ -255,7 +259,8 @@ pub fn trace(plan: &Plan, ctx: &BatchContext, states: &BTreeMap<usize, OperatorS
     }
     drop(inputs);
     let names = plan.stateful_operators().into_iter().map(|(id, n)| (id, n.to_string())).collect();
-    let mut t = Tracer { ctx, states, bases, names, out: Trace { fates: vec![Vec::new(); total], event_time_us: vec![None; total] } };
+    let cx = super::context::EvalContext::new(ctx.eval.batch_timestamp_ms, ctx.eval.time_zone.clone());
+    let mut t = Tracer { ctx, cx: &cx, states, bases, names, out: Trace { fates: vec![Vec::new(); total], event_time_us: vec![None; total] } };
     let rows = t.run(plan);
     if lineage_reaches_sink(plan) {
         for (index, (origin, _)) in rows.iter().enumerate() {
@@ -315,6 +320,9 @@ fn lineage_reaches_sink(plan: &Plan) -> bool {
 
 struct Tracer<'a> {
     ctx: &'a BatchContext,
+    /// Its own evaluation context (same batch time and zone): the trace is read-only, and
+    /// an error it meets is the batch's to raise, not the trace's.
+    cx: &'a super::context::EvalContext,
     states: &'a BTreeMap<usize, OperatorState>,
     /// Index of each source's first row among all input rows.
     bases: Vec<usize>,
@@ -343,18 +351,19 @@ impl Tracer<'_> {
                 inputs.get_mut(*index).map(|input| input.rows().iter().enumerate().map(|(k, r)| (Some(base + k), r.clone())).collect()).unwrap_or_default()
             }
             Node::Static { rows, .. } => rows.iter().map(|r| (None, r.clone())).collect(),
-            Node::Project { input, exprs } => self.run(input).into_iter().map(|(o, r)| (o, exprs.iter().map(|e| eval(e, &r)).collect())).collect(),
+            Node::Project { input, exprs } => self.run(input).into_iter().map(|(o, r)| (o, exprs.iter().map(|e| eval(e, &r, self.cx)).collect())).collect(),
             Node::Filter { input, predicate } => {
                 let rows = self.run(input);
                 let text = show_expr(predicate, &input.output);
-                self.keep(rows, |r| eval_predicate(predicate, r), &text)
+                let cx = self.cx;
+                self.keep(rows, |r| eval_predicate(predicate, r, cx), &text)
             }
             Node::Generate { input, generator, outer, position } => {
                 let rows = self.run(input);
                 let g = show_expr(generator, &input.output);
                 let mut out = Vec::new();
                 for (o, r) in rows {
-                    let items = match eval(generator, &r) {
+                    let items = match eval(generator, &r, self.cx) {
                         Value::Array(items) => items,
                         _ => std::rc::Rc::from(Vec::new()),
                     };
@@ -395,7 +404,7 @@ impl Tracer<'_> {
                 let rows = self.run(input);
                 let mut out = Vec::new();
                 for (o, r) in rows {
-                    let Value::Timestamp(ts) = eval(time, &r) else {
+                    let Value::Timestamp(ts) = eval(time, &r, self.cx) else {
                         self.fate(o, RowFate::Filtered { predicate: format!("isnotnull({})", show_expr(time, &input.output)) });
                         continue;
                     };
@@ -415,7 +424,7 @@ impl Tracer<'_> {
                 let window_at = window_column(&plan.output[..keys.len().min(plan.output.len())]);
                 let operator = self.name(*op_id);
                 for (o, r) in rows {
-                    let key: Row = keys.iter().map(|k| eval(k, &r)).collect();
+                    let key: Row = keys.iter().map(|k| eval(k, &r, self.cx)).collect();
                     let window = window_at.and_then(|i| key.get(i)).and_then(window_bounds);
                     let shown: Row = key.iter().enumerate().filter(|(i, _)| Some(*i) != window_at).map(|(_, v)| v.clone()).collect();
                     if aggregate::key_is_past(&key, watermarked, late_ms) {
@@ -445,7 +454,7 @@ impl Tracer<'_> {
                 let (late_ms, _) = self.ctx.watermarks(*op_id);
                 let operator = self.name(*op_id);
                 for (o, r) in rows {
-                    let key: Row = keys.iter().map(|k| eval(k, &r)).collect();
+                    let key: Row = keys.iter().map(|k| eval(k, &r, self.cx)).collect();
                     let t = event_time_col.and_then(|c| r.get(c)).and_then(Value::event_time_us);
                     if super::group_state::row_is_late(*timeout, t, late_ms) {
                         let fate = RowFate::Late { op_id: *op_id, operator: operator.clone(), event_time_us: t.unwrap_or_default(), watermark_ms: late_ms.ms(), window: None, key: Some(key) };
@@ -531,7 +540,7 @@ impl Tracer<'_> {
         // Per key: (start, end, rows) of each new session, in input order.
         let mut new: BTreeMap<Row, Vec<(i64, i64, Vec<usize>)>> = BTreeMap::new();
         for (o, r) in rows {
-            match session_window::row_session(spec, &r, &mut cache) {
+            match session_window::row_session(spec, &r, &mut cache, self.cx) {
                 session_window::RowSession::Empty => self.fate(
                     o,
                     RowFate::Filtered { predicate: format!("(isnotnull({session_col}) AND ({session_col}.end > {session_col}.start))") },
@@ -543,7 +552,7 @@ impl Tracer<'_> {
                     self.fate(o, RowFate::Filtered { predicate });
                 }
                 session_window::RowSession::Session { start, end } => {
-                    let key: Row = keys.iter().map(|k| eval(k, &r)).collect();
+                    let key: Row = keys.iter().map(|k| eval(k, &r, self.cx)).collect();
                     if watermarked && session_window::session_is_past(end, late_ms) {
                         self.fate(o, RowFate::Late { op_id, operator: operator.clone(), event_time_us: end, watermark_ms: late_ms.ms(), window: Some((start, end)), key: Some(key) });
                     } else if let Some(o) = o {
@@ -611,7 +620,7 @@ impl Tracer<'_> {
         let mut used_l = vec![false; l.len()];
         let mut used_r = vec![false; r.len()];
         let mut out = Vec::new();
-        super::join::run_static_join_with(&lrows, &rrows, left_width, join, &mut |li, ri, row| {
+        super::join::run_static_join_with(&lrows, &rrows, left_width, join, self.cx, &mut |li, ri, row| {
             if let Some(i) = li {
                 used_l[i] = true;
             }
@@ -651,7 +660,7 @@ impl Tracer<'_> {
                 if stream_join::row_is_late(time, &row, late_ms) {
                     let event_time_us = time.and_then(|t| row.get(t)).and_then(Value::event_time_us).unwrap_or_default();
                     self.fate(o, RowFate::Late { op_id, operator: operator.clone(), event_time_us, watermark_ms: late_ms.ms(), window: None, key: None });
-                } else if !stream_join::side_passes(pre, &row) {
+                } else if !stream_join::side_passes(pre, &row, self.cx) {
                     let predicate = pre.map(|p| show_expr(p, attrs)).unwrap_or_default();
                     self.fate(o, RowFate::Filtered { predicate });
                 } else {
@@ -666,15 +675,15 @@ impl Tracer<'_> {
         };
         for (o, row) in &new_l {
             let key = stream_join::left_key(join, row);
-            let stored = count_stored(state.map(|s| &s.right), &key, &|other| stream_join::pair_passes(join, row, other));
-            let fresh = new_r.iter().filter(|(_, other)| stream_join::keys_equal(&key, &stream_join::right_key(join, other)) && stream_join::pair_passes(join, row, other)).count();
+            let stored = count_stored(state.map(|s| &s.right), &key, &|other| stream_join::pair_passes(join, row, other, self.cx));
+            let fresh = new_r.iter().filter(|(_, other)| stream_join::keys_equal(&key, &stream_join::right_key(join, other)) && stream_join::pair_passes(join, row, other, self.cx)).count();
             let evicts_at_us = stream_join::evicts_at_us(spec.left_state, spec.left_time, &key, row);
             self.fate(*o, RowFate::Joined { op_id, side: JoinSide::Left, partners: stored + fresh, evicts_at_us });
         }
         for (o, row) in &new_r {
             let key = stream_join::right_key(join, row);
-            let stored = count_stored(state.map(|s| &s.left), &key, &|other| stream_join::pair_passes(join, other, row));
-            let fresh = new_l.iter().filter(|(_, other)| stream_join::keys_equal(&key, &stream_join::left_key(join, other)) && stream_join::pair_passes(join, other, row)).count();
+            let stored = count_stored(state.map(|s| &s.left), &key, &|other| stream_join::pair_passes(join, other, row, self.cx));
+            let fresh = new_l.iter().filter(|(_, other)| stream_join::keys_equal(&key, &stream_join::left_key(join, other)) && stream_join::pair_passes(join, other, row, self.cx)).count();
             let evicts_at_us = stream_join::evicts_at_us(spec.right_state, spec.right_time, &key, row);
             self.fate(*o, RowFate::Joined { op_id, side: JoinSide::Right, partners: stored + fresh, evicts_at_us });
         }

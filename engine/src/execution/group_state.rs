@@ -76,7 +76,7 @@ pub fn row_is_late(timeout: GroupStateTimeout, event_time_us: Option<i64>, late_
 /// rows [`row_is_late`] drops, and how many it dropped (`numRowsDroppedByWatermark`). Shared by
 /// `applyInPandasWithState` and `transformWithState` (whose `EventTime` mode drops as
 /// `EventTimeTimeout` does).
-pub(crate) fn group_rows(input: Vec<Row>, keys: &[BoundExpr], event_time_col: Option<usize>, timeout: GroupStateTimeout, late_ms: WatermarkMs) -> (BTreeMap<Row, Vec<Row>>, u64) {
+pub(crate) fn group_rows(input: Vec<Row>, keys: &[BoundExpr], event_time_col: Option<usize>, timeout: GroupStateTimeout, late_ms: WatermarkMs, cx: &super::context::EvalContext) -> (BTreeMap<Row, Vec<Row>>, u64) {
     let mut dropped = 0u64;
     let mut groups: BTreeMap<Row, Vec<Row>> = BTreeMap::new();
     for row in input {
@@ -85,7 +85,7 @@ pub(crate) fn group_rows(input: Vec<Row>, keys: &[BoundExpr], event_time_col: Op
             dropped += 1;
             continue;
         }
-        let key: Row = keys.iter().map(|k| eval::eval(k, &row)).collect();
+        let key: Row = keys.iter().map(|k| eval::eval(k, &row, cx)).collect();
         groups.entry(key).or_default().push(row);
     }
     (groups, dropped)
@@ -110,7 +110,10 @@ pub(crate) fn val_of(v: &Value) -> Val {
 fn value_of(v: &Val, t: &DataType, what: &str) -> Result<Value, String> {
     let bad = || format!("{what}: expected {}, got a Python {}", crate::types::spark_type_name(t), v.type_name());
     Ok(match (t, v) {
+        // pandas' NaN / NaT arrive as null (PySpark builds the Arrow arrays with
+        // `from_pandas`, whose mask is `isnull()`).
         (_, Val::None) => Value::Null,
+        (_, Val::Float(f)) if f.is_nan() => Value::Null,
         (DataType::Utf8, Val::Str(s)) => Value::Str(Rc::clone(s)),
         (DataType::Int64, Val::Int(i)) => Value::Long(*i),
         (DataType::Int64, Val::Bool(b)) => Value::Long(i64::from(*b)),
@@ -165,6 +168,11 @@ pub(crate) fn frames_to_rows(yielded: Val, output: &[(String, DataType)]) -> Res
 }
 
 pub(crate) fn python_failure(e: PyError, udf: &str) -> CallError {
+    // Python the sandbox does not model is not the learner's error: the batch stops as
+    // unsupported, naming the feature.
+    if e.is_not_modelled() {
+        return (crate::pyfunc::NOT_MODELLED.into(), e.message);
+    }
     let condition = e.condition.clone().unwrap_or_else(|| "PYTHON_EXCEPTION".into());
     let at = if e.line > 0 { format!(" (line {} of the Python code, in {udf})", e.line) } else { format!(" (in {udf})") };
     (condition, format!("{}{at}: {}", crate::pyfunc::PYTHON_WORKER, e.message))
@@ -173,7 +181,7 @@ pub(crate) fn python_failure(e: PyError, udf: &str) -> CallError {
 /// Runs one batch of the operator.
 ///
 /// `late_ms`/`evict_ms` are the operator's watermarks for late rows and eviction;
-/// `has_watermark` says whether its input has one at all; `batch_ts_ms` is the batch's
+/// `has_watermark` says whether its input has one at all; `cx` holds the batch's
 /// timestamp.
 ///
 /// # Errors
@@ -187,9 +195,10 @@ pub fn run_group_state(
     late_ms: WatermarkMs,
     evict_ms: WatermarkMs,
     has_watermark: bool,
-    batch_ts_ms: i64,
+    cx: &super::context::EvalContext,
 ) -> Result<(Vec<Row>, OperatorMetrics), CallError> {
-    let (groups, dropped) = group_rows(input, spec.keys, spec.event_time_col, spec.timeout, late_ms);
+    let batch_ts_ms = cx.batch_timestamp_ms;
+    let (groups, dropped) = group_rows(input, spec.keys, spec.event_time_col, spec.timeout, late_ms, cx);
     state.last_calls.clear();
     let mut out = Vec::new();
     let mut updated = 0u64;
@@ -211,11 +220,12 @@ pub fn run_group_state(
             .chunks(MAX_RECORDS_PER_BATCH)
             .map(|chunk| {
                 let columns = spec.input.iter().enumerate().map(|(i, (n, _))| (n.clone(), chunk.iter().map(|r| r.get(i).map(val_of).unwrap_or(Val::None)).collect())).collect();
-                Val::Frame(Rc::new(Frame { columns, len: chunk.len() }))
+                Val::Frame(Rc::new(Frame::from_columns(columns)))
             })
             .collect();
         let key_tuple = Val::Tuple(Rc::new(key.iter().map(val_of).collect()));
         let mut interp = spec.udf.module.clone();
+        interp.set_clock_ms(batch_ts_ms);
         let result = interp
             .call(&spec.udf.func, vec![key_tuple, Val::List(Rc::new(RefCell::new(frames))), Val::State(Rc::clone(&gs))])
             .map_err(|e| python_failure(e, &spec.udf.name))?;

@@ -42,6 +42,8 @@ fn hash_with(v: &Value, seed: u64) -> u64 {
         Value::Str(s) => xxh64(s.as_bytes(), seed),
         Value::Binary(b) => xxh64(b, seed),
         Value::Struct(items) | Value::Array(items) => items.iter().fold(seed, |h, x| hash_with(x, h)),
+        // Maps hash each key, then its value (`HashExpression.hashMap`).
+        Value::Map(entries) => entries.iter().fold(seed, |h, (k, x)| hash_with(x, hash_with(k, h))),
     }
 }
 

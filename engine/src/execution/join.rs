@@ -7,16 +7,16 @@ use crate::plan::JoinType;
 use crate::types::{Row, Value};
 
 /// Joins `left` and `right` rows per `join` (nested loop; null keys never match).
-pub fn run_static_join(left: &[Row], right: &[Row], left_width: usize, join: &JoinSpec) -> Vec<Row> {
+pub fn run_static_join(left: &[Row], right: &[Row], left_width: usize, join: &JoinSpec, cx: &super::context::EvalContext) -> Vec<Row> {
     let mut out = Vec::new();
-    run_static_join_with(left, right, left_width, join, &mut |_, _, row| out.push(row));
+    run_static_join_with(left, right, left_width, join, cx, &mut |_, _, row| out.push(row));
     out
 }
 
 /// [`run_static_join`], handing each output row to `emit` in output order with the index of
 /// the left and of the right row it came from (`None` for the null-padded side), so a trace
 /// can follow each input row through the join.
-pub fn run_static_join_with(left: &[Row], right: &[Row], left_width: usize, join: &JoinSpec, emit: &mut dyn FnMut(Option<usize>, Option<usize>, Row)) {
+pub fn run_static_join_with(left: &[Row], right: &[Row], left_width: usize, join: &JoinSpec, cx: &super::context::EvalContext, emit: &mut dyn FnMut(Option<usize>, Option<usize>, Row)) {
     let matches = |l: &Row, r: &Row| -> bool {
         for (li, ri) in &join.keys {
             let (a, b) = (&l[*li], &r[*ri]);
@@ -28,7 +28,7 @@ pub fn run_static_join_with(left: &[Row], right: &[Row], left_width: usize, join
             Some(c) => {
                 let mut both = l.clone();
                 both.extend(r.iter().cloned());
-                eval_predicate(c, &both)
+                eval_predicate(c, &both, cx)
             }
             None => true,
         }

@@ -65,6 +65,16 @@ fn with_regex(pattern: &str, is_like: bool, f: impl FnOnce(&Regex) -> bool) -> O
     })
 }
 
+/// A Java regular expression compiled (from the cache), `None` if `regex-lite` cannot read it.
+pub fn compiled(pattern: &str) -> Option<Regex> {
+    let mut out = None;
+    with_regex(pattern, false, |r| {
+        out = Some(r.clone());
+        true
+    });
+    out
+}
+
 /// `text LIKE pattern`; `None` when Spark would refuse the pattern.
 ///
 /// # Examples
@@ -106,16 +116,14 @@ mod tests {
     }
 
     #[test]
-    #[allow(clippy::disallowed_methods)] // times the matcher: a test may read the clock
     fn like_is_linear_on_many_wildcards() {
-        // The old recursive matcher took exponential time on both.
+        // The old recursive matcher took exponential time on these: it would not finish (the
+        // test then hangs, and the CI run's time limit reports it). regex-lite matches in time
+        // linear in the text; no clock is read here.
         let text = "a".repeat(5_000);
-        let t0 = std::time::Instant::now();
         assert_eq!(like(&text, &format!("{}b", "%".repeat(20_000))), Some(false));
         assert_eq!(like(&text, &format!("{}b", "%a".repeat(200))), Some(false));
         assert_eq!(like(&text, &format!("{}%", "%a".repeat(200))), Some(true));
-        // A generous bound: it only has to tell linear time from exponential time.
-        assert!(t0.elapsed() < std::time::Duration::from_secs(30), "{:?}", t0.elapsed());
     }
 
     #[test]

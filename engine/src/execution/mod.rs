@@ -7,18 +7,23 @@
 //! inline in [`execute`].
 
 pub mod aggregate;
+pub mod column_pruning;
 pub mod columnar;
+pub mod context;
 pub mod dedup;
 pub mod eval;
 pub mod explain;
 pub mod functions;
 pub mod group_state;
+pub mod higher_order;
 pub mod hll;
 pub mod join;
+pub mod join_index;
 pub mod like;
 pub mod limit;
 pub mod optimizer;
 pub mod session_window;
+pub mod sort;
 pub mod state_rows;
 pub mod stream_join;
 pub mod transform_with_state;
@@ -78,6 +83,12 @@ pub struct BatchContext {
     pub op_watermarks: BTreeMap<usize, (WatermarkMs, WatermarkMs)>,
     /// The session's state store provider is RocksDB (`transformWithState` needs it).
     pub rocksdb_state_store: bool,
+    /// What expressions read besides their row: the batch timestamp, the session time zone,
+    /// the error slot.
+    pub eval: context::EvalContext,
+    /// `spark.sql.shuffle.partitions`: more than one makes a global sort sample its input
+    /// ([`sort::sampled_operators`]).
+    pub shuffle_partitions: u64,
 }
 
 /// One source's new data in a batch: its Arrow blocks in offset order, and its rows once a
@@ -119,6 +130,9 @@ pub struct BatchEffects {
     pub stats: BTreeMap<usize, EventTimeStats>,
     /// Metrics per stateful operator id.
     pub metrics: BTreeMap<usize, OperatorMetrics>,
+    /// The streaming aggregations (operator ids) whose partial phase read the source's Arrow
+    /// blocks as columns ([`columnar`]) in this batch; the others ran row by row.
+    pub columnar_aggregations: std::collections::BTreeSet<usize>,
 }
 
 impl BatchContext {
@@ -134,7 +148,16 @@ impl BatchContext {
             }
         });
         let inputs = readers.into_iter().zip(inputs).map(|(readers, (blocks, used))| SourceInput { readers, blocks, used, rows: None }).collect();
-        BatchContext { inputs: std::cell::RefCell::new(inputs), mode, wm_for_late_events_ms, wm_for_eviction_ms, op_watermarks: BTreeMap::new(), rocksdb_state_store: true }
+        BatchContext {
+            inputs: std::cell::RefCell::new(inputs),
+            mode,
+            wm_for_late_events_ms,
+            wm_for_eviction_ms,
+            op_watermarks: BTreeMap::new(),
+            rocksdb_state_store: true,
+            eval: context::EvalContext::default(),
+            shuffle_partitions: 200,
+        }
     }
 
     /// Source `index`'s rows for one plan leaf that reads them row by row: the last reader
@@ -168,15 +191,15 @@ impl BatchContext {
 }
 
 /// A Python state operator's rows, its metrics recorded in `fx`; a failure of the Python code
-/// fails the batch with its condition and message ([`functions::raise`]).
-fn python_operator_output(result: Result<(Vec<Row>, OperatorMetrics), group_state::CallError>, op_id: usize, fx: &mut BatchEffects) -> Vec<Row> {
+/// fails the batch with its condition and message ([`context::EvalContext::raise`]).
+fn python_operator_output(result: Result<(Vec<Row>, OperatorMetrics), group_state::CallError>, op_id: usize, ctx: &BatchContext, fx: &mut BatchEffects) -> Vec<Row> {
     match result {
         Ok((out, m)) => {
             fx.metrics.insert(op_id, m);
             out
         }
         Err((condition, message)) => {
-            functions::raise(&condition, message);
+            ctx.eval.raise(&condition, message);
             Vec::new()
         }
     }
@@ -205,9 +228,9 @@ fn row_wise_partial(
             let mut scratch: Row = Vec::new();
             let mut windows = Vec::new();
             for r in &rows {
-                let Value::Timestamp(ts) = eval::eval(time, r) else { continue };
+                let Value::Timestamp(ts) = eval::eval(time, r, &ctx.eval) else { continue };
                 if let Err(e) = window::assign_windows_into(ts, spec, &mut windows) {
-                    e.raise();
+                    e.raise(&ctx.eval);
                     continue;
                 }
                 for &(start, end) in &windows {
@@ -220,7 +243,7 @@ fn row_wise_partial(
             }
         }
     };
-    aggregate::partial_aggregate(&mut feed, keys, aggs)
+    aggregate::partial_aggregate(&mut feed, keys, aggs, &ctx.eval)
 }
 
 /// Runs `plan` over one batch, updating `states` (keyed by operator id).
@@ -230,15 +253,15 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
         Node::Static { rows, .. } => Rc::clone(rows).as_ref().clone(),
         Node::Project { input, exprs } => execute(input, ctx, states, fx)
             .iter()
-            .map(|r| exprs.iter().map(|e| eval::eval(e, r)).collect())
+            .map(|r| exprs.iter().map(|e| eval::eval(e, r, &ctx.eval)).collect())
             .collect(),
         Node::Filter { input, predicate } => {
-            execute(input, ctx, states, fx).into_iter().filter(|r| eval::eval_predicate(predicate, r)).collect()
+            execute(input, ctx, states, fx).into_iter().filter(|r| eval::eval_predicate(predicate, r, &ctx.eval)).collect()
         }
         Node::Generate { input, generator, outer, position } => {
             let mut out = Vec::new();
             for r in execute(input, ctx, states, fx) {
-                let items = match eval::eval(generator, &r) {
+                let items = match eval::eval(generator, &r, &ctx.eval) {
                     Value::Array(items) => items,
                     _ => Rc::from(Vec::new()),
                 };
@@ -277,11 +300,11 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
             // distinct window, not per row).
             let mut cache: HashMap<i64, Value> = HashMap::default();
             for mut r in rows {
-                let Value::Timestamp(ts) = eval::eval(time, &r) else { continue };
+                let Value::Timestamp(ts) = eval::eval(time, &r, &ctx.eval) else { continue };
                 let windows = match window::assign_windows(ts, spec) {
                     Ok(w) => w,
                     Err(e) => {
-                        e.raise();
+                        e.raise(&ctx.eval);
                         continue;
                     }
                 };
@@ -305,7 +328,7 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
             }
             out
         }
-        Node::Aggregate { input, keys, aggs, event_time_key, session: Some(spec), op_id } => {
+        Node::Aggregate { input, keys, aggs, event_time_key, session: Some(spec), op_id, .. } => {
             let rows = execute(input, ctx, states, fx);
             let OperatorState::Session(state) =
                 states.entry(*op_id).or_insert_with(|| OperatorState::Session(session_window::SessionState::default()))
@@ -313,13 +336,16 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
                 unreachable!("operator {op_id} is a session-window aggregation")
             };
             let (late, evict) = ctx.watermarks(*op_id);
-            let (out, m) = session_window::run_session_aggregate(state, &rows, keys, aggs, spec, event_time_key.is_some(), ctx.mode, late, evict);
+            let (out, m) = session_window::run_session_aggregate(state, &rows, keys, aggs, spec, event_time_key.is_some(), ctx.mode, late, evict, &ctx.eval);
             fx.metrics.insert(*op_id, m);
             out
         }
-        Node::Aggregate { input, keys, aggs, event_time_key, session: None, op_id } => {
+        Node::Aggregate { input, keys, aggs, event_time_key, session: None, op_id, .. } => {
             let partial = match columnar::partial_aggregate(input, keys, aggs, ctx, fx) {
-                Some(partial) => partial,
+                Some(partial) => {
+                    fx.columnar_aggregations.insert(*op_id);
+                    partial
+                }
                 None => row_wise_partial(input, keys, aggs, ctx, states, fx),
             };
             let OperatorState::Aggregate(state) =
@@ -328,7 +354,7 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
                 unreachable!("operator {op_id} is an aggregation")
             };
             let (late, evict) = ctx.watermarks(*op_id);
-            let out = aggregate::run_aggregate(state, partial, *event_time_key, ctx.mode, late, evict);
+            let out = aggregate::run_aggregate(state, partial, *event_time_key, ctx.mode, late, evict, &ctx.eval);
             fx.metrics.insert(*op_id, out.metrics);
             out.rows
         }
@@ -371,14 +397,14 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
                 timeout: *timeout,
                 event_time_col: *event_time_col,
             };
-            let result = group_state::run_group_state(state, rows, &spec, late, evict, event_time_col.is_some(), functions::batch_timestamp_ms());
-            python_operator_output(result, *op_id, fx)
+            let result = group_state::run_group_state(state, rows, &spec, late, evict, event_time_col.is_some(), &ctx.eval);
+            python_operator_output(result, *op_id, ctx, fx)
         }
         Node::TransformWithState { input, keys, processor, time_mode, event_time_col, op_id, .. } => {
             let rows = execute(input, ctx, states, fx);
             if !ctx.rocksdb_state_store {
                 // `TransformWithStateExec.validateAndMaybeEvolveStateSchema` on the first batch.
-                functions::raise(
+                ctx.eval.raise(
                     "UNSUPPORTED_FEATURE.STORE_BACKEND_NOT_SUPPORTED_FOR_TWS",
                     "The feature is not supported: Store backend org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider is not supported by TransformWithState operator. Please use RocksDBStateStoreProvider.".into(),
                 );
@@ -391,19 +417,38 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
             let input_schema: Vec<(String, crate::types::DataType)> = input.output.iter().map(|a| (a.name.clone(), a.data_type.clone())).collect();
             let output: Vec<(String, crate::types::DataType)> = plan.output.iter().map(|a| (a.name.clone(), a.data_type.clone())).collect();
             let spec = transform_with_state::TwsSpec { keys, processor, input: &input_schema, output: &output, time_mode: *time_mode, event_time_col: *event_time_col };
-            let result = transform_with_state::run_transform_with_state(state, rows, &spec, late, evict, event_time_col.is_some(), functions::batch_timestamp_ms());
-            python_operator_output(result, *op_id, fx)
+            let result = transform_with_state::run_transform_with_state(state, rows, &spec, late, evict, event_time_col.is_some(), &ctx.eval);
+            python_operator_output(result, *op_id, ctx, fx)
         }
         Node::Window { .. } => unreachable!("window functions are rejected on a stream by the checker and unsupported on a static table"),
         Node::CollectLimit { input, n } => {
-            let mut rows = execute(input, ctx, states, fx);
+            // A limit over a sort is one `TakeOrderedAndProjectExec`: no range exchange, so
+            // nothing is sampled and every metric counts once.
+            // `Limit(Project(Sort))` is `TakeOrderedAndProjectExec` too, with the projection.
+            let sorted_unsampled = |sorted: &Plan, states: &mut BTreeMap<usize, OperatorState>, fx: &mut BatchEffects| match &sorted.node {
+                Node::Sort { input, order } => {
+                    let mut rows = execute(input, ctx, states, fx);
+                    sort::sort_rows(&mut rows, order, &ctx.eval);
+                    Some(rows)
+                }
+                _ => None,
+            };
+            let mut rows = match &input.node {
+                Node::Sort { .. } => sorted_unsampled(input, states, fx).unwrap_or_default(),
+                Node::Project { input: sorted, exprs } if matches!(sorted.node, Node::Sort { .. }) => sorted_unsampled(sorted, states, fx)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|r| exprs.iter().map(|e| eval::eval(e, r, &ctx.eval)).collect())
+                    .collect(),
+                _ => execute(input, ctx, states, fx),
+            };
             rows.truncate(*n);
             rows
         }
         Node::StaticJoin { left, right, join } => {
             let l = execute(left, ctx, states, fx);
             let r = execute(right, ctx, states, fx);
-            join::run_static_join(&l, &r, left.output.len(), join)
+            join::run_static_join(&l, &r, left.output.len(), join, &ctx.eval)
         }
         Node::StreamJoin { left, right, join, spec, op_id } => {
             let l = execute(left, ctx, states, fx);
@@ -414,23 +459,15 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
                 unreachable!("operator {op_id} is a stream-stream join")
             };
             let (late, evict) = ctx.watermarks(*op_id);
-            let (out, m) = stream_join::run_stream_join(state, l, r, left.output.len(), join, spec, late, evict);
+            let (out, m) = stream_join::run_stream_join(state, l, r, left.output.len(), join, spec, late, evict, &ctx.eval);
             fx.metrics.insert(*op_id, m);
             out
         }
         Node::Union { inputs } => inputs.iter().flat_map(|i| execute(i, ctx, states, fx)).collect(),
         Node::Sort { input, order } => {
             let mut rows = execute(input, ctx, states, fx);
-            rows.sort_by(|a, b| {
-                for (e, asc) in order {
-                    let (x, y) = (eval::eval(e, a), eval::eval(e, b));
-                    let o = if *asc { x.cmp(&y) } else { y.cmp(&x) };
-                    if o != std::cmp::Ordering::Equal {
-                        return o;
-                    }
-                }
-                std::cmp::Ordering::Equal
-            });
+            sort::count_sampling_run(&mut fx.metrics, &sort::sampled_operators(input, ctx.shuffle_partitions));
+            sort::sort_rows(&mut rows, order, &ctx.eval);
             rows
         }
     }

@@ -17,6 +17,8 @@
 //! - `InferFiltersFromConstraints`: a join derives `IsNotNull` for the columns its
 //!   condition reads null-intolerantly and, through equi-join keys, copies a side's
 //!   predicates to the other side; the new filters are pushed down like any other.
+//! - `ColumnPruning`, where it removes the event-time column from under a deduplication
+//!   (SPARK-58979, a Spark 4.3.0 bug; `column_pruning.rs`).
 //! - `StreamingGlobalLimitStrategy`: `limit(n)` keeps state (`StreamingGlobalLimitExec`) in
 //!   append mode, or in complete mode over a plan without a streaming aggregation; otherwise
 //!   it takes the first n rows of each batch's result (`TakeOrderedAndProjectExec` after a
@@ -37,6 +39,7 @@ pub fn optimize(plan: Plan, mode: OutputMode) -> Plan {
     let plan = push(plan, Vec::new());
     let plan = infer_filters(plan);
     let plan = push(plan, Vec::new());
+    let plan = super::column_pruning::prune_dedup_event_time(plan);
     let mut plan = plan_limits(plan, mode);
     number_stateful_operators(&mut plan, &mut 0);
     plan
@@ -59,7 +62,8 @@ pub fn is_deterministic(e: &BoundExpr) -> bool {
 fn visit(e: &BoundExpr, f: &mut dyn FnMut(&BoundExpr)) {
     f(e);
     match e {
-        BoundExpr::Col(_) | BoundExpr::Lit(_) | BoundExpr::Interval(_) => {}
+        BoundExpr::Col(_) | BoundExpr::Lit(_) | BoundExpr::Interval(_) | BoundExpr::LambdaVar(_) => {}
+        BoundExpr::Lambda(_, x) | BoundExpr::ToJson(x, _) => visit(x, f),
         BoundExpr::Binary(_, a, b) => {
             visit(a, f);
             visit(b, f);
@@ -139,7 +143,7 @@ fn push(plan: Plan, preds: Vec<BoundExpr>) -> Plan {
             let inputs = inputs.into_iter().map(|i| push(i, down.clone())).collect();
             filter(rebuild(Node::Union { inputs }, &shell), up)
         }
-        Node::Aggregate { input, keys, aggs, event_time_key, mut session, op_id } => {
+        Node::Aggregate { input, keys, aggs, event_time_key, mut session, op_id, distinct } => {
             // Output position of each grouping key (the session window, if any, is not a key).
             let key_at: Vec<Option<usize>> = (0..shell.output.len())
                 .map(|pos| match &session {
@@ -172,7 +176,7 @@ fn push(plan: Plan, preds: Vec<BoundExpr>) -> Plan {
             }
             let down = down.iter().map(substitute).collect();
             let input = push(*input, down);
-            filter(rebuild(Node::Aggregate { input: Box::new(input), keys, aggs, event_time_key, session, op_id }, &shell), up)
+            filter(rebuild(Node::Aggregate { input: Box::new(input), keys, aggs, event_time_key, session, op_id, distinct }, &shell), up)
         }
         Node::Dedup { input, keys, event_time_col, event_time_in_key, within_watermark, op_id } => {
             let input = push(*input, Vec::new());
@@ -216,7 +220,7 @@ fn rejects_nulls(p: &BoundExpr, width: usize) -> bool {
         return false;
     }
     let nulls = vec![Value::Null; width];
-    matches!(super::eval::eval(p, &nulls), Value::Null | Value::Bool(false))
+    matches!(super::eval::eval(p, &nulls, &super::context::EvalContext::default()), Value::Null | Value::Bool(false))
 }
 
 /// `PushPredicateThroughJoin` and `EliminateOuterJoin` for a join with `preds` above it.
@@ -542,7 +546,7 @@ fn map_children_with(node: Node, f: &dyn Fn(Plan) -> Plan) -> Node {
         Node::Filter { input, predicate } => Node::Filter { input: b(input), predicate },
         Node::Watermark { input, column, delay_ms, watermark_index } => Node::Watermark { input: b(input), column, delay_ms, watermark_index },
         Node::TimeWindow { input, time, spec } => Node::TimeWindow { input: b(input), time, spec },
-        Node::Aggregate { input, keys, aggs, event_time_key, session, op_id } => Node::Aggregate { input: b(input), keys, aggs, event_time_key, session, op_id },
+        Node::Aggregate { input, keys, aggs, event_time_key, session, op_id, distinct } => Node::Aggregate { input: b(input), keys, aggs, event_time_key, session, op_id, distinct },
         Node::Dedup { input, keys, event_time_col, event_time_in_key, within_watermark, op_id } => {
             Node::Dedup { input: b(input), keys, event_time_col, event_time_in_key, within_watermark, op_id }
         }

@@ -42,11 +42,11 @@ impl SessionState {
 }
 
 /// The gap of one row in µs (None: NULL or not an interval).
-fn gap_us(gap: &BoundExpr, row: &Row, cache: &mut GapCache) -> Option<CalendarInterval> {
+fn gap_us(gap: &BoundExpr, row: &Row, cache: &mut GapCache, cx: &super::context::EvalContext) -> Option<CalendarInterval> {
     if let BoundExpr::Interval(iv) = gap {
         return Some(*iv);
     }
-    match eval(gap, row) {
+    match eval(gap, row, cx) {
         Value::Str(s) => *cache.entry(s.clone()).or_insert_with(|| CalendarInterval::parse(&s).ok()),
         Value::Long(us) => Some(CalendarInterval { months: 0, days: 0, micros: us }),
         _ => None,
@@ -71,9 +71,9 @@ pub enum RowSession {
 }
 
 /// The session one row opens (`SessionWindowing`, spec §4.1), before sessions merge.
-pub fn row_session(spec: &SessionSpec, row: &Row, cache: &mut GapCache) -> RowSession {
-    let Value::Timestamp(t) = eval(&spec.time, row) else { return RowSession::Empty };
-    let Some(gap) = gap_us(&spec.gap, row, cache) else { return RowSession::Empty };
+pub fn row_session(spec: &SessionSpec, row: &Row, cache: &mut GapCache, cx: &super::context::EvalContext) -> RowSession {
+    let Value::Timestamp(t) = eval(&spec.time, row, cx) else { return RowSession::Empty };
+    let Some(gap) = gap_us(&spec.gap, row, cache, cx) else { return RowSession::Empty };
     let end = gap.add_to(t);
     if end <= t {
         return RowSession::Empty;
@@ -81,7 +81,7 @@ pub fn row_session(spec: &SessionSpec, row: &Row, cache: &mut GapCache) -> RowSe
     if let Some(f) = &spec.row_filter {
         let mut with_session = row.clone();
         with_session.push(Value::Struct(std::rc::Rc::from(vec![Value::Timestamp(t), Value::Timestamp(end)])));
-        if !super::eval::eval_predicate(f, &with_session) {
+        if !super::eval::eval_predicate(f, &with_session, cx) {
             return RowSession::FilteredOut;
         }
     }
@@ -135,20 +135,21 @@ pub fn run_session_aggregate(
     mode: OutputMode,
     wm_for_late_events_ms: WatermarkMs,
     wm_for_eviction_ms: WatermarkMs,
+    cx: &super::context::EvalContext,
 ) -> (Vec<Row>, OperatorMetrics) {
     let mut dropped = 0;
     let mut cache = BTreeMap::new();
     let mut new_rows: BTreeMap<Row, Vec<SessionWindow>> = BTreeMap::new();
     for row in input {
-        let RowSession::Session { start: t, end } = row_session(spec, row, &mut cache) else { continue };
+        let RowSession::Session { start: t, end } = row_session(spec, row, &mut cache, cx) else { continue };
         if watermarked && session_is_past(end, wm_for_late_events_ms) {
             dropped += 1;
             continue;
         }
-        let key: Row = keys.iter().map(|k| eval(k, row)).collect();
+        let key: Row = keys.iter().map(|k| eval(k, row, cx)).collect();
         let mut buffers: Vec<AggBuffer> = aggs.iter().map(|a| AggBuffer::new(a.func)).collect();
         for (b, a) in buffers.iter_mut().zip(aggs) {
-            super::aggregate::feed(b, a, row);
+            super::aggregate::feed(b, a, row, cx);
         }
         new_rows.entry(key).or_default().push(SessionWindow { start: t, end, buffers });
     }
@@ -165,7 +166,7 @@ pub fn run_session_aggregate(
             |s, end| s.end = end,
             |cur, s| {
                 for (a, b) in cur.buffers.iter_mut().zip(&s.buffers) {
-                    a.merge(b);
+                    a.merge(b, cx);
                 }
             },
         );

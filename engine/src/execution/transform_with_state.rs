@@ -317,7 +317,7 @@ pub fn as_timeout(mode: TimeMode) -> GroupStateTimeout {
 /// Runs one batch of the operator.
 ///
 /// `late_ms`/`evict_ms` are the operator's watermarks for late rows and for timers;
-/// `has_watermark` says whether its input has one; `batch_ts_ms` is the batch's timestamp.
+/// `has_watermark` says whether its input has one; `cx` holds the batch's timestamp.
 ///
 /// # Errors
 /// The first failure of the processor (a Python error, a PySpark error, output rows that do
@@ -329,9 +329,10 @@ pub fn run_transform_with_state(
     late_ms: WatermarkMs,
     evict_ms: WatermarkMs,
     has_watermark: bool,
-    batch_ts_ms: i64,
+    cx: &super::context::EvalContext,
 ) -> Result<(Vec<Row>, OperatorMetrics), CallError> {
-    let (groups, dropped) = group_rows(input, spec.keys, spec.event_time_col, as_timeout(spec.time_mode), late_ms);
+    let batch_ts_ms = cx.batch_timestamp_ms;
+    let (groups, dropped) = group_rows(input, spec.keys, spec.event_time_col, as_timeout(spec.time_mode), late_ms, cx);
     let session = Rc::new(RefCell::new(Session {
         store: std::mem::take(&mut state.store),
         vars: BTreeMap::new(),
@@ -363,6 +364,7 @@ fn run_calls(session: &Rc<RefCell<Session>>, groups: BTreeMap<Row, Vec<Row>>, sp
     let p = spec.processor;
     let fail = |e: PyError| python_failure(e, &p.class_name);
     let mut interp = p.module.clone();
+    interp.set_clock_ms(batch_ts_ms);
     let obj = p.instance.fresh_copy();
     let backend: Rc<RefCell<dyn ProcessorBackend>> = session.clone();
     let handle = Val::Processor(ProcVal::Handle(Backend(backend)));
@@ -379,7 +381,7 @@ fn run_calls(session: &Rc<RefCell<Session>>, groups: BTreeMap<Row, Vec<Row>>, sp
             rows.chunks(MAX_RECORDS_PER_BATCH)
                 .map(|chunk| {
                     let columns = spec.input.iter().enumerate().map(|(i, (n, _))| (n.clone(), chunk.iter().map(|r| r.get(i).map(val_of).unwrap_or(Val::None)).collect())).collect();
-                    Val::Frame(Rc::new(Frame { columns, len: chunk.len() }))
+                    Val::Frame(Rc::new(Frame::from_columns(columns)))
                 })
                 .collect()
         } else {

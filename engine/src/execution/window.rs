@@ -64,9 +64,9 @@ impl WindowOverflow {
     pub const CONDITION: &'static str = "ARITHMETIC_OVERFLOW";
 
     /// Fails the running batch with this error, as Spark's task does
-    /// (`functions::raise`: the query stops with `STREAM_FAILED`).
-    pub fn raise(self) {
-        super::functions::raise(Self::CONDITION, self.message());
+    /// (`EvalContext::raise`: the query stops with `STREAM_FAILED`).
+    pub fn raise(self, cx: &super::context::EvalContext) {
+        cx.raise(Self::CONDITION, self.message());
     }
 
     /// Spark's message, without the `[ARITHMETIC_OVERFLOW]` prefix and the SQLSTATE (22003).

@@ -14,9 +14,13 @@
 //! and the rate source's rows are computed by the engine and written with the columns Spark's
 //! Kafka and rate sources have, so the script needs no broker and no clock.
 
+mod notebook;
+
 use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value as Json};
+
+pub use notebook::{databricks_notebook, jupyter_notebook};
 
 use crate::error::Error;
 use crate::scenario::{run, value_to_json, Scenario};
@@ -84,12 +88,19 @@ pub fn pyspark_script(scenario: &Scenario, options: ExportOptions) -> Result<Str
         out.push_str("#\n");
         out.push_str(&note);
     }
-    out.push_str("\nimport json\n\n");
+    out.push('\n');
+    out.push_str(&data_block(scenario, feeds, options)?);
+    out.push_str(RUNNER);
+    Ok(out)
+}
+
+/// `SCENARIO`, `FEEDS` and `TRIGGER`, as Python: what the runner reads.
+fn data_block(scenario: &Scenario, feeds: Map<String, Json>, options: ExportOptions) -> Result<String, Error> {
+    let mut out = String::from("import json\n\n");
     out.push_str(&format!("SCENARIO = json.loads(r\"\"\"\n{}\n\"\"\")\n\n", scenario_json(scenario)?));
     out.push_str("# Records a Kafka topic or the rate source delivered at each step, as the lab's source made them.\n");
     out.push_str(&format!("FEEDS = json.loads(r\"\"\"\n{}\n\"\"\")\n\n", compact_json(&Json::Object(feeds), 0)));
     out.push_str(&format!("TRIGGER = {}\n", python_trigger(options.trigger)));
-    out.push_str(RUNNER);
     Ok(out)
 }
 

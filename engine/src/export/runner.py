@@ -160,16 +160,35 @@ def write_step(folders, k):
 
 # ---- the query -------------------------------------------------------------------------------
 def python_source(text):
-    """The lab reads a query across lines as one expression; Python needs parentheses for that.
-    Each top-level statement (`name = expr` lines, then the query) is wrapped when needed."""
+    """The lab reads a program's statements as Python does, and also reads a line that starts with
+    `.name` as the continuation of the line before it (a chain broken before its dots, as slides
+    and notebooks write it). Such lines are joined with a backslash; if the text still does not
+    parse, each top-level statement (`name = expr` lines, then the query) is parenthesised."""
     try:
         ast.parse(text)
         return text
     except SyntaxError:
         pass
+    lines = text.splitlines()
+    joined = []
+    for line in lines:
+        if re.match(r"^\s*\.[A-Za-z_]", line) and joined:
+            k = len(joined) - 1
+            while k > 0 and (not joined[k].strip() or joined[k].lstrip().startswith("#")):
+                k -= 1
+            if "#" not in joined[k]:
+                joined[k] = joined[k] + " \\"
+                joined = joined[: k + 1] + [l for l in joined[k + 1 :] if l.strip() and not l.lstrip().startswith("#")]
+        joined.append(line)
+    candidate = "\n".join(joined)
+    try:
+        ast.parse(candidate)
+        return candidate
+    except SyntaxError:
+        pass
     # Split at lines that start a new `name = ...` statement, then parenthesise each part.
     parts, current = [], []
-    for line in text.splitlines():
+    for line in lines:
         if re.match(r"^[A-Za-z_][A-Za-z_0-9]*\s*=[^=]", line) and current:
             parts.append("\n".join(current))
             current = []
@@ -182,23 +201,43 @@ def python_source(text):
     return "\n".join(out)
 
 
+class _StartedQuery:
+    """What `.start()` returns while the script builds the query: the script starts the query
+    itself (with foreachBatch), so `query.awaitTermination()`, `query.stop()` and friends in the
+    lab's program do nothing here."""
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: None
+
+
 def build_query(spark, namespace):
-    """Evaluates the query text the way the lab does: `name = expr` lines, then one expression.
-    A `.writeStream...` written in the text is read for its DataFrame (the script writes with
+    """Evaluates the program the way the lab does: its statements in order; the query is the
+    DataFrame whose `.writeStream....start()` the program calls, or else the last expression. A
+    `.writeStream...` written in the text is read for its DataFrame (the script writes with
     foreachBatch so that it can print every batch)."""
     tree = ast.parse(python_source(SCENARIO["query"]))
-    if not tree.body or not isinstance(tree.body[-1], ast.Expr):
-        raise ExportError("the query text must end with an expression")
-    last = ast.Expression(tree.body.pop().value)
+    last = None
+    if tree.body and isinstance(tree.body[-1], ast.Expr):
+        last = ast.Expression(tree.body.pop().value)
+    started = []
     start = DataStreamWriter.start
-    DataStreamWriter.start = lambda self, *a, **k: self  # a `.start()` in the text must not start a query
+
+    def record_start(self, *args, **kwargs):
+        started.append(self)
+        return _StartedQuery()
+
+    DataStreamWriter.start = record_start  # a `.start()` in the text must not start a query
     try:
         if SCENARIO.get("prelude"):
             exec(SCENARIO["prelude"], namespace)  # noqa: S102
         exec(compile(tree, "<query>", "exec"), namespace)  # noqa: S102
-        result = eval(compile(last, "<query>", "eval"), namespace)  # noqa: S307
+        result = eval(compile(last, "<query>", "eval"), namespace) if last is not None else None  # noqa: S307
     finally:
         DataStreamWriter.start = start
+    if started:
+        result = started[-1]
+    if result is None:
+        raise ExportError("the program defines no query: end it with a DataFrame or start one with .writeStream...start()")
     if isinstance(result, DataStreamWriter):
         result = result._df
     if not isinstance(result, DataFrame):
@@ -312,139 +351,196 @@ def collector(into):
     return on_batch
 
 
+def spark_path(local):
+    """A local folder as Spark reads it: the same path, but for Databricks' DBFS mount
+    (`/dbfs/tmp/...` written by Python is `dbfs:/tmp/...` for Spark)."""
+    return "dbfs:" + local[len("/dbfs"):] if local.startswith("/dbfs/") else local
+
+
 def writer(qdf, ckpt, trigger, sink):
-    w = qdf.writeStream.outputMode(SCENARIO["output_mode"]).option("checkpointLocation", ckpt)
+    w = qdf.writeStream.outputMode(SCENARIO["output_mode"]).option("checkpointLocation", spark_path(ckpt))
     if trigger:
         w = w.trigger(**trigger)
     return w.foreachBatch(sink)
 
 
-def drive_per_step(spark, qdf, expected, ckpt, folders, workdir, trigger, out):
-    """trigger(availableNow=True) or trigger(once=True): one run per step on the same
-    checkpoint, i.e. a query restart per step."""
-    for k in range(len(SCENARIO["steps"])):
-        write_step(folders, k)
-        seen = []
-        try:
-            q = writer(qdf, ckpt, trigger, collector(seen)).start()
-        except Exception as e:  # noqa: BLE001
-            expected["error"] = dict(error_record(e, "start", workdir), step=k)
-            return
-        run_error = None
-        try:
-            q.awaitTermination()
-        except Exception as e:  # noqa: BLE001
-            run_error = e
-        progress = executed_progress(q)
-        spark.streams.resetTerminated()
-        for batch_id, rows in seen:
-            expected["batches"].append(batch_entry(batch_id, k, rows, progress.get(batch_id)))
-            print_batch(expected["batches"][-1], out)
-        if run_error is not None:
-            expected["error"] = dict(error_record(run_error, "run", workdir), step=k)
-            return
-
-
-def drive_long_running(spark, qdf, expected, ckpt, folders, workdir, trigger, out):
-    """One long-running query. Step k: write the step's files, then wait until Spark has read
-    them and is idle again (processAllAvailable), so every no-data batch the step causes runs
-    before the next step's files appear."""
-    plan = qdf._jdf.queryExecution().analyzed().toString()
-    used = {name: d for name, d in folders.items() if (d + "]") in plan}
-    seen = []
-    try:
-        q = writer(qdf, ckpt, trigger, collector(seen)).start()
-    except Exception as e:  # noqa: BLE001
-        expected["error"] = dict(error_record(e, "start", workdir), step=0)
-        return
-    try:
-        want = {name: 0 for name in used}
-        n_seen, last_batch = 0, -1
-        for k in range(len(SCENARIO["steps"])):
-            written = {name: len(step_rows(name, k)) for name in used}
-            write_step(folders, k)
-            for name, n in written.items():
-                want[name] += n
-            run_error, progress = None, {}
-            deadline = time.time() + STEP_TIMEOUT_S
-            try:
-                while True:
-                    q.processAllAvailable()
-                    progress = executed_progress(q)
-                    got = {name: 0 for name in used}
-                    for p in progress.values():
-                        for name, n in rows_per_source(p, used).items():
-                            got[name] += n
-                    if got == want:
-                        break
-                    if any(got[n] > want[n] for n in want) or time.time() > deadline:
-                        raise ExportError("step %d: Spark read %r rows, the files hold %r" % (k, got, want))
-            except ExportError:
-                raise
-            except Exception as e:  # noqa: BLE001
-                run_error = e
-                progress = executed_progress(q)
-            new = seen[n_seen:]
-            n_seen = len(seen)
-            if run_error is None:
-                data = [b for b, p in progress.items() if b > last_batch and (p.get("numInputRows") or 0) > 0]
-                if sum(written.values()) and (len(data) != 1 or
-                                              {n: c for n, c in rows_per_source(progress[data[0]], used).items() if c} !=
-                                              {n: c for n, c in written.items() if c}):
-                    raise StepSplit("step %d reached Spark in batches %r" % (k, data))
-            for batch_id, rows in new:
-                expected["batches"].append(batch_entry(batch_id, k, rows, progress.get(batch_id)))
-                print_batch(expected["batches"][-1], out)
-                last_batch = max(last_batch, batch_id)
-            if run_error is not None:
-                expected["error"] = dict(error_record(run_error, "run", workdir), step=k)
-                return
-    finally:
-        q.stop()
-        spark.streams.resetTerminated()
-
-
-def run_once(spark, workdir, out):
+def prepare(spark, workdir):
+    """The scenario's sources, static tables and confs on `spark`, and its query: returns
+    (expected, qdf, folders, ckpt, saved confs). qdf is None when Spark refused the query while
+    it was built (the error is in expected)."""
     ckpt = os.path.join(workdir, "checkpoint")
     expected = {"spark_version": spark.version, "error": None, "output_schema": None, "batches": []}
     saved = {}
     for k, v in (SCENARIO.get("conf") or {}).items():
         saved[k] = spark.conf.get(k, None)
         spark.conf.set(k, str(v))
+    namespace = {"F": F, "T": T, "Window": Window, "spark": spark}
+    folders = {}
+    for name in SCENARIO["sources"]:
+        folders[name] = os.path.join(workdir, "sources", name)
+        os.makedirs(folders[name])
+        namespace[name] = read_stream(spark, name, spark_path(folders[name]))
+    for name, spec in (SCENARIO.get("static") or {}).items():
+        d = os.path.join(workdir, "static", name)
+        os.makedirs(d)
+        write_jsonl(os.path.join(d, "part-00000.json"), spec.get("rows", []))
+        namespace[name] = spark.read.schema(struct_of(spec["schema"])).json(spark_path(d))
+    qdf = None
     try:
-        namespace = {"F": F, "T": T, "Window": Window, "spark": spark}
-        folders = {}
-        for name in SCENARIO["sources"]:
-            folders[name] = os.path.join(workdir, "sources", name)
-            os.makedirs(folders[name])
-            namespace[name] = read_stream(spark, name, folders[name])
-        for name, spec in (SCENARIO.get("static") or {}).items():
-            d = os.path.join(workdir, "static", name)
-            os.makedirs(d)
-            write_jsonl(os.path.join(d, "part-00000.json"), spec.get("rows", []))
-            namespace[name] = spark.read.schema(struct_of(spec["schema"])).json(d)
+        qdf = build_query(spark, namespace)
+        expected["output_schema"] = [[f.name, f.dataType.simpleString()] for f in qdf.schema.fields]
+    except ExportError:
+        raise
+    except Exception as e:  # noqa: BLE001
+        expected["error"] = error_record(e, "define", workdir)
+    return expected, qdf, folders, ckpt, saved
+
+
+def restore(spark, saved):
+    for k, v in saved.items():
+        if v is None:
+            spark.conf.unset(k)
+        else:
+            spark.conf.set(k, v)
+    for q in spark.streams.active:
+        q.stop()
+    spark.streams.resetTerminated()
+
+
+class Steps:
+    """Runs the scenario one step at a time, printing each micro-batch as the lab shows it.
+
+    With the default trigger (or processingTime) the query is one long-running query: step k
+    writes the step's files, then waits until Spark has read them and is idle again
+    (processAllAvailable), so every no-data batch the step causes runs before the next step's
+    files appear. With trigger(availableNow=True) or trigger(once=True) each step is one run of
+    the query on the same checkpoint, i.e. a query restart per step."""
+
+    def __init__(self, spark, qdf, expected, ckpt, folders, workdir, trigger, out):
+        self.spark, self.qdf, self.expected, self.ckpt = spark, qdf, expected, ckpt
+        self.folders, self.workdir, self.trigger, self.out = folders, workdir, trigger, out
+        self.per_step = bool(trigger) and ("availableNow" in trigger or "once" in trigger)
+        self.stopped = qdf is None or expected["error"] is not None
+        self.seen, self.n_seen, self.last_batch, self.q = [], 0, -1, None
+        if self.stopped or self.per_step:
+            return
+        plan = qdf._jdf.queryExecution().analyzed().toString()
+        self.used = {name: d for name, d in folders.items() if (spark_path(d) + "]") in plan}
+        self.want = {name: 0 for name in self.used}
         try:
-            qdf = build_query(spark, namespace)
-            expected["output_schema"] = [[f.name, f.dataType.simpleString()] for f in qdf.schema.fields]
+            self.q = writer(qdf, ckpt, trigger, collector(self.seen)).start()
+        except Exception as e:  # noqa: BLE001
+            expected["error"] = dict(error_record(e, "start", workdir), step=0)
+            self.stopped = True
+
+    def step(self, k):
+        """Runs step k; returns False once the query has stopped (an error is in expected)."""
+        if self.stopped:
+            return False
+        if self.per_step:
+            return self._restart_step(k)
+        written = {name: len(step_rows(name, k)) for name in self.used}
+        write_step(self.folders, k)
+        for name, n in written.items():
+            self.want[name] += n
+        run_error, progress = None, {}
+        deadline = time.time() + STEP_TIMEOUT_S
+        try:
+            while True:
+                self.q.processAllAvailable()
+                progress = executed_progress(self.q)
+                got = {name: 0 for name in self.used}
+                for p in progress.values():
+                    for name, n in rows_per_source(p, self.used).items():
+                        got[name] += n
+                if got == self.want:
+                    break
+                if any(got[n] > self.want[n] for n in self.want) or time.time() > deadline:
+                    raise ExportError("step %d: Spark read %r rows, the files hold %r" % (k, got, self.want))
         except ExportError:
             raise
         except Exception as e:  # noqa: BLE001
-            expected["error"] = error_record(e, "define", workdir)
-            return expected
-        if TRIGGER and ("availableNow" in TRIGGER or "once" in TRIGGER):
-            drive_per_step(spark, qdf, expected, ckpt, folders, workdir, TRIGGER, out)
-        else:
-            drive_long_running(spark, qdf, expected, ckpt, folders, workdir, TRIGGER, out)
+            run_error = e
+            progress = executed_progress(self.q)
+        new = self.seen[self.n_seen:]
+        self.n_seen = len(self.seen)
+        if run_error is None:
+            data = [b for b, p in progress.items() if b > self.last_batch and (p.get("numInputRows") or 0) > 0]
+            if sum(written.values()) and (len(data) != 1 or
+                                          {n: c for n, c in rows_per_source(progress[data[0]], self.used).items() if c} !=
+                                          {n: c for n, c in written.items() if c}):
+                raise StepSplit("step %d reached Spark in batches %r" % (k, data))
+        for batch_id, rows in new:
+            self.expected["batches"].append(batch_entry(batch_id, k, rows, progress.get(batch_id)))
+            print_batch(self.expected["batches"][-1], self.out)
+            self.last_batch = max(self.last_batch, batch_id)
+        if run_error is not None:
+            self.expected["error"] = dict(error_record(run_error, "run", self.workdir), step=k)
+            self.stopped = True
+        return not self.stopped
+
+    def _restart_step(self, k):
+        write_step(self.folders, k)
+        seen = []
+        try:
+            q = writer(self.qdf, self.ckpt, self.trigger, collector(seen)).start()
+        except Exception as e:  # noqa: BLE001
+            self.expected["error"] = dict(error_record(e, "start", self.workdir), step=k)
+            self.stopped = True
+            return False
+        run_error = None
+        try:
+            q.awaitTermination()
+        except Exception as e:  # noqa: BLE001
+            run_error = e
+        progress = executed_progress(q)
+        self.spark.streams.resetTerminated()
+        for batch_id, rows in seen:
+            self.expected["batches"].append(batch_entry(batch_id, k, rows, progress.get(batch_id)))
+            print_batch(self.expected["batches"][-1], self.out)
+        if run_error is not None:
+            self.expected["error"] = dict(error_record(run_error, "run", self.workdir), step=k)
+            self.stopped = True
+        return not self.stopped
+
+    def close(self):
+        if self.q is not None:
+            self.q.stop()
+            self.q = None
+        self.spark.streams.resetTerminated()
+
+
+def run_once(spark, workdir, out):
+    expected, qdf, folders, ckpt, saved = prepare(spark, workdir)
+    try:
+        steps = Steps(spark, qdf, expected, ckpt, folders, workdir, TRIGGER, out)
+        try:
+            for k in range(len(SCENARIO["steps"])):
+                if not steps.step(k):
+                    break
+        finally:
+            steps.close()
         return expected
     finally:
-        for k, v in saved.items():
-            if v is None:
-                spark.conf.unset(k)
-            else:
-                spark.conf.set(k, v)
-        for q in spark.streams.active:
-            q.stop()
-        spark.streams.resetTerminated()
+        restore(spark, saved)
+
+
+def report(expected, record, out):
+    """Prints how the run ended and, with `record`, writes the scenario with Spark's
+    `expected` block to that path (the conformance format: open it in the lab)."""
+    err = expected["error"]
+    if err:
+        print("Spark stopped the query (%s): [%s] %s" % (err["stage"], err.get("cause_error_class") or err["error_class"],
+                                                         err.get("cause_message") or err["message"]), file=out)
+    else:
+        print("%d micro-batches." % len(expected["batches"]), file=out)
+    if record:
+        recorded = {k: v for k, v in SCENARIO.items() if k != "expected"}
+        recorded["expected"] = expected
+        with open(record, "w") as f:
+            json.dump(recorded, f, indent=1, ensure_ascii=False)
+            f.write("\n")
+        print("recorded to %s" % record, file=out)
 
 
 def run(spark=None, record=None, out=sys.stdout, attempts=5):
@@ -465,23 +561,47 @@ def run(spark=None, record=None, out=sys.stdout, attempts=5):
                 shutil.rmtree(workdir, ignore_errors=True)
         else:
             raise ExportError("the steps kept splitting over micro-batches")
-        err = expected["error"]
-        if err:
-            print("Spark stopped the query (%s): [%s] %s" % (err["stage"], err.get("cause_error_class") or err["error_class"],
-                                                             err.get("cause_message") or err["message"]), file=out)
-        else:
-            print("%d micro-batches." % len(expected["batches"]), file=out)
-        if record:
-            recorded = {k: v for k, v in SCENARIO.items() if k != "expected"}
-            recorded["expected"] = expected
-            with open(record, "w") as f:
-                json.dump(recorded, f, indent=1, ensure_ascii=False)
-                f.write("\n")
-            print("recorded to %s" % record, file=out)
+        report(expected, record, out)
         return expected
     finally:
         if own:
             spark.stop()
+
+
+class Notebook:
+    """What a notebook's cells call: `lab = Notebook()` builds the sources and the query and
+    starts it; `lab.step(k)` feeds step k's events and prints the micro-batches they cause;
+    `lab.finish()` stops the query (`lab.finish(record='x.json')` also writes what Spark did).
+    On Databricks the notebook's own `spark` is used and the files go to DBFS (WORKDIR_ROOT)."""
+
+    def __init__(self, spark=None, out=sys.stdout, workdir_root=None):
+        self.spark = spark or SparkSession.getActiveSession() or make_spark()
+        self.out = out
+        root = workdir_root or os.environ.get("STREAMLAB_WORKDIR_ROOT")
+        if root:
+            os.makedirs(root, exist_ok=True)
+        self.workdir = tempfile.mkdtemp(prefix="streamlab-%s-" % SCENARIO["id"], dir=root)
+        self.expected, qdf, folders, ckpt, self.saved = prepare(self.spark, self.workdir)
+        self.steps = Steps(self.spark, qdf, self.expected, ckpt, folders, self.workdir, TRIGGER, out)
+        if self.expected["error"]:
+            err = self.expected["error"]
+            print("Spark refused the query (%s): [%s] %s" % (err["stage"], err["error_class"], err["message"]), file=out)
+        else:
+            print("The query is running; feed it one step at a time.", file=out)
+
+    def step(self, k):
+        if not self.steps.step(k):
+            err = self.expected["error"]
+            if err:
+                print("The query has stopped: [%s] %s" % (err.get("cause_error_class") or err["error_class"],
+                                                          err.get("cause_message") or err["message"]), file=self.out)
+
+    def finish(self, record=None):
+        self.steps.close()
+        restore(self.spark, self.saved)
+        shutil.rmtree(self.workdir, ignore_errors=True)
+        report(self.expected, record, self.out)
+        return self.expected
 
 
 def main(argv=None):

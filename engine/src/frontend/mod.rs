@@ -15,6 +15,9 @@ pub mod functions;
 pub mod pyspark_api;
 pub mod python;
 pub mod sql;
+pub mod sql_dialect;
+pub mod sql_query;
+pub mod sql_select;
 pub mod start;
 
 pub use crate::error::{ParseError, Span};
@@ -23,39 +26,17 @@ pub use interpret::Evaluated;
 
 pub use crate::plan::Catalog;
 
-/// The top-level names a Python prelude defines: `def f(`, `class C`, `x = ...`,
-/// `import m [as n]`, `from m import a [as b], c`. Names the frontend provides itself
-/// (`F`, `Window`, `spark`) are left out.
+/// The top-level names a Python prelude defines: `def f(`, `class C`, and what its imports
+/// bind that is not PySpark's (`import pandas as pd` binds `pd`). Read with the state
+/// functions' Python parser ([`crate::pyfunc::parse_module`]), the one reader of Python text;
+/// text that does not parse defines nothing.
 pub fn prelude_names(prelude: &str) -> std::collections::BTreeSet<String> {
-    let mut out = std::collections::BTreeSet::new();
-    let ident = |s: &str| -> Option<String> {
-        let s = s.trim();
-        let end = s.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(s.len());
-        (end > 0).then(|| s[..end].to_string())
-    };
-    for line in prelude.lines() {
-        if line.starts_with(char::is_whitespace) || line.trim_start().starts_with('#') {
-            continue;
-        }
-        let line = line.trim();
-        let names: Vec<String> = if let Some(rest) = line.strip_prefix("def ").or_else(|| line.strip_prefix("class ")) {
-            ident(rest).into_iter().collect()
-        } else if let Some(rest) = line.strip_prefix("import ") {
-            rest.split(',').filter_map(|part| ident(part.rsplit(" as ").next().unwrap_or(part).split('.').next().unwrap_or(part))).collect()
-        } else if let (Some(rest), true) = (line.strip_prefix("from "), line.contains(" import ")) {
-            let imported = rest.split(" import ").nth(1).unwrap_or_default();
-            imported.trim_matches(|c| c == '(' || c == ')').split(',').filter_map(|part| ident(part.rsplit(" as ").next().unwrap_or(part))).collect()
-        } else if let Some((lhs, _)) = line.split_once('=').filter(|(l, r)| !l.ends_with(['=', '!', '<', '>']) && !r.starts_with('=')) {
-            ident(lhs).filter(|n| n.len() == lhs.trim().len()).into_iter().collect()
-        } else {
-            Vec::new()
-        };
-        out.extend(names.into_iter().filter(|n| !matches!(n.as_str(), "F" | "Window" | "spark" | "functions")));
-    }
-    out
+    crate::pyfunc::parse_module(prelude).map(|m| interpret::python_module_names(&m)).unwrap_or_default()
 }
 
-/// Parses and evaluates query text into a logical plan.
+/// Parses and evaluates program text into a logical plan: the Python code in it (`import`,
+/// `def`, `class` blocks, [`split_python_blocks`]) binds its names first, then its statements
+/// run in order; the query is the one `start()` starts, or the last expression's DataFrame.
 ///
 /// # Examples
 /// ```
@@ -65,30 +46,60 @@ pub fn prelude_names(prelude: &str) -> std::collections::BTreeSet<String> {
 /// catalog.streams.insert("clicks".into(), vec![("post_id".into(), DataType::Int64), ("event_time".into(), timestamp_type())]);
 /// let q = compile("clicks.withWatermark('event_time', '10 minutes').groupBy('post_id').count()", &catalog).unwrap();
 /// assert!(q.plan.to_string().starts_with("Aggregate [post_id]"));
+/// let program = "from pyspark.sql.functions import window\n\
+///                counts = clicks.groupBy(window('event_time', '5 minutes')).count()\n\
+///                query = counts.writeStream.outputMode('update').start()\n\
+///                query.awaitTermination()";
+/// assert!(compile(program, &catalog).unwrap().plan.to_string().starts_with("Aggregate [window"));
 /// ```
 ///
 /// # Errors
 /// [`Error::Parse`] with a span for syntax and unsupported constructs; [`Error::Analysis`]
-/// at [`crate::error::Stage::Define`] for batch actions on a stream (`clicks.count()`).
+/// at [`crate::error::Stage::Define`] for batch actions on a stream (`clicks.count()`) and for
+/// what Python or PySpark raise while the DataFrame is built (`TypeError`, `NOT_EXPECTED_TYPE`).
 pub fn compile(text: &str, catalog: &Catalog) -> Result<Evaluated, Error> {
     let (query, python) = split_python_blocks(text);
-    if python.trim().is_empty() {
-        let program = python::parse_program(text)?;
-        return interpret::Evaluator::new(catalog).run(&program);
-    }
     // Python written above the query (`import`, `def`): its names join the catalog's, its text
     // goes first in the prelude so that its line numbers are the editor's.
     // A syntax error in the Python is reported at its own line, before the query is read.
-    if let Err(e) = crate::pyfunc::parse_module(&python) {
-        let start: usize = text.split_inclusive('\n').take(e.line.saturating_sub(1)).map(str::len).sum::<usize>().min(text.len());
-        let end = text[start..].find('\n').map_or(text.len(), |i| start + i).max(start);
-        return Err(Error::Parse(ParseError::new(format!("in the Python code above the query, line {}: {}", e.line, e.message), Span::new(start, end))));
-    }
-    let mut with_python = catalog.clone();
-    with_python.python_names.extend(prelude_names(&python));
-    with_python.prelude = std::rc::Rc::from(format!("{python}\n{}", catalog.prelude));
+    let module = match crate::pyfunc::parse_module(&python) {
+        Ok(m) => m,
+        Err(e) => {
+            let start: usize = text.split_inclusive('\n').take(e.line.saturating_sub(1)).map(str::len).sum::<usize>().min(text.len());
+            let end = text[start..].find('\n').map_or(text.len(), |i| start + i).max(start);
+            return Err(Error::Parse(ParseError::new(format!("in the Python code above the query, line {}: {}", e.line, e.message), Span::new(start, end))));
+        }
+    };
     let program = python::parse_program(&query)?;
-    interpret::Evaluator::new(&with_python).run(&program)
+    let mut with_python = catalog.clone();
+    with_python.prelude = std::rc::Rc::from(format!("{python}\n{}{}", literal_globals(&program, &query), catalog.prelude));
+    interpret::Evaluator::new(&with_python).with_python(&module).run(&program)
+}
+
+/// `NAME = <literal>` lines for the program's top-level assignments of plain literals
+/// (numbers, strings, tuples and lists of them): module globals the Python code (a state
+/// function) may read, as it would in one Python module.
+fn literal_globals(program: &python::Program, text: &str) -> String {
+    use python::{PyNodeKind as K, Statement};
+    fn literal(n: &python::PyNode) -> bool {
+        match &n.kind {
+            K::Str(_) | K::Int(_) | K::Float(_) | K::Bool(_) | K::NoneLit => true,
+            K::List(items) | K::Tuple(items) => items.iter().all(literal),
+            _ => false,
+        }
+    }
+    let mut out = String::new();
+    for stmt in &program.statements {
+        if let Statement::Assign(names, value) = stmt {
+            if literal(value) {
+                let src = text.get(value.span.start..value.span.end).unwrap_or_default();
+                for n in names {
+                    out.push_str(&format!("{n} = {src}\n"));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Splits editor text into the query and the Python written around it: a line at column 0

@@ -1,8 +1,11 @@
-//! The public API names of PySpark 4.3.0 (`dir()` of `DataFrame`, `GroupedData`, `Column`,
-//! `DataStreamWriter`, `SparkSession` and the functions of `pyspark.sql.functions`), so that a call Streamlab
-//! does not model can be told apart from a name PySpark does not have: the first is reported
-//! as a feature not modelled yet (the conformance runner's `unsupported: <feature>`), the
-//! second as the error Python would raise.
+//! The public API of PySpark 4.3.0 — `DataFrame`, `GroupedData`, `Column`, the functions of
+//! `pyspark.sql.functions`, `DataStreamWriter`/`Reader`, `StreamingQuery`, `SparkSession`,
+//! `Window` — with each method's parameters (`pyspark_signatures.rs`, generated from
+//! PySpark's sources by `scripts/gen_pyspark_api.py`), and Python's binding of a call's arguments to them ([`bind`]).
+//!
+//! A call Streamlab does not model is told apart from a name PySpark does not have: the first
+//! is reported as a feature not modelled yet (the conformance runner's `unsupported:
+//! <feature>`), the second as the error Python would raise.
 
 /// Which PySpark object a method is called on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -13,8 +16,18 @@ pub enum ApiKind {
     /// `pyspark.sql.functions` (`F.*`).
     Functions,
     DataStreamWriter,
+    /// `spark.readStream`.
+    DataStreamReader,
+    /// What `DataStreamWriter.start()` returns.
+    StreamingQuery,
+    /// `spark.streams`.
+    StreamingQueryManager,
     /// `spark.*`.
     SparkSession,
+    /// `pyspark.sql.Window`.
+    Window,
+    /// What `Window.partitionBy(...)` returns.
+    WindowSpec,
 }
 
 impl ApiKind {
@@ -26,173 +39,219 @@ impl ApiKind {
             ApiKind::Column => "Column",
             ApiKind::Functions => "F",
             ApiKind::DataStreamWriter => "DataStreamWriter",
+            ApiKind::DataStreamReader => "DataStreamReader",
+            ApiKind::StreamingQuery => "StreamingQuery",
+            ApiKind::StreamingQueryManager => "StreamingQueryManager",
             ApiKind::SparkSession => "spark",
+            ApiKind::Window => "Window",
+            ApiKind::WindowSpec => "WindowSpec",
         }
     }
 
-    fn names(self) -> &'static [&'static str] {
+    /// Every kind, for tests and tables.
+    pub const ALL: [ApiKind; 11] = [
+        ApiKind::DataFrame,
+        ApiKind::GroupedData,
+        ApiKind::Column,
+        ApiKind::Functions,
+        ApiKind::DataStreamWriter,
+        ApiKind::DataStreamReader,
+        ApiKind::StreamingQuery,
+        ApiKind::StreamingQueryManager,
+        ApiKind::SparkSession,
+        ApiKind::Window,
+        ApiKind::WindowSpec,
+    ];
+
+    /// The generated rows (`pyspark_signatures`), sorted by name.
+    pub fn rows(self) -> &'static [Api] {
         match self {
             ApiKind::DataFrame => DATAFRAME,
             ApiKind::GroupedData => GROUPED_DATA,
             ApiKind::Column => COLUMN,
             ApiKind::Functions => FUNCTIONS,
             ApiKind::DataStreamWriter => DATA_STREAM_WRITER,
+            ApiKind::DataStreamReader => DATA_STREAM_READER,
+            ApiKind::StreamingQuery => STREAMING_QUERY,
+            ApiKind::StreamingQueryManager => STREAMING_QUERY_MANAGER,
             ApiKind::SparkSession => SPARK_SESSION,
+            ApiKind::Window => WINDOW,
+            ApiKind::WindowSpec => WINDOW_SPEC,
         }
     }
 }
 
-/// True if PySpark 4.3 has `name` on `kind` (functions: also in SQL, any case).
-pub fn exists(kind: ApiKind, name: &str) -> bool {
-    let names = kind.names();
-    names.binary_search(&name).is_ok() || (kind == ApiKind::Functions && names.binary_search(&name.to_ascii_lowercase().as_str()).is_ok())
+/// How a parameter takes its argument (Python's `inspect.Parameter.kind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamKind {
+    /// Positional or keyword (`def f(a, b=1)`).
+    Pos,
+    /// `*cols`: every further positional argument.
+    VarPos,
+    /// Keyword-only (after `*`): `trigger(*, processingTime=None, once=None, ...)`.
+    KwOnly,
+    /// `**options`: every further keyword argument.
+    VarKw,
 }
 
-const DATAFRAME: &[&str] = &[
-    "agg", "alias", "approxQuantile", "asTable", "cache", "checkpoint", "coalesce", "colRegex",
-    "collect", "columns", "corr", "count", "cov", "createGlobalTempView",
-    "createOrReplaceGlobalTempView", "createOrReplaceTempView", "createTempView", "crossJoin",
-    "crosstab", "cube", "describe", "distinct", "drop", "dropDuplicates",
-    "dropDuplicatesWithinWatermark", "drop_duplicates", "dropna", "dtypes", "exceptAll",
-    "executionInfo", "exists", "explain", "fillna", "filter", "first", "foreach",
-    "foreachPartition", "freqItems", "groupBy", "groupby", "groupingSets", "head", "hint",
-    "inputFiles", "intersect", "intersectAll", "isEmpty", "isLocal", "isStreaming", "join",
-    "lateralJoin", "limit", "localCheckpoint", "mapInArrow", "mapInPandas", "melt", "mergeInto",
-    "metadataColumn", "na", "nearestByJoin", "observe", "offset", "orderBy", "pandas_api",
-    "persist", "plot", "printSchema", "randomSplit", "rdd", "registerTempTable", "repartition",
-    "repartitionById", "repartitionByRange", "replace", "rollup", "sameSemantics", "sample",
-    "sampleBy", "scalar", "schema", "select", "selectExpr", "semanticHash", "show", "sort",
-    "sortWithinPartitions", "sparkSession", "stat", "storageLevel", "subtract", "summary", "tail",
-    "take", "to", "toArrow", "toDF", "toJSON", "toLocalIterator", "toPandas", "transform",
-    "transpose", "union", "unionAll", "unionByName", "unpersist", "unpivot", "where", "withColumn",
-    "withColumnRenamed", "withColumns", "withColumnsRenamed", "withMetadata", "withWatermark",
-    "write", "writeStream", "writeTo", "zip", "zipWithIndex",
-];
+/// A parameter's default value as PySpark's signature writes it, when it is a literal PySpark
+/// passes on to Spark (`split(str, pattern, limit=-1)` sends `-1`, which shows in Spark's column
+/// name `split(s, ,, -1)`). `None` also stands for `=None`, which PySpark functions treat as
+/// "not given".
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Default {
+    None,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(&'static str),
+}
 
-const GROUPED_DATA: &[&str] = &[
-    "agg", "apply", "applyInArrow", "applyInPandas", "applyInPandasWithState", "avg", "cogroup",
-    "count", "max", "mean", "min", "pivot", "sum", "transformWithState",
-    "transformWithStateInPandas",
-];
+/// One parameter of a PySpark function or method.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Param {
+    pub name: &'static str,
+    pub kind: ParamKind,
+    /// No default value.
+    pub required: bool,
+    /// A `str` passed here names a column (PySpark's `ColumnOrName`); elsewhere it is a
+    /// literal (`F.regexp_extract('s', pattern, 1)`: the pattern is text).
+    pub names_column: bool,
+    pub default: Default,
+}
 
-const COLUMN: &[&str] = &[
-    "alias", "asc", "asc_nulls_first", "asc_nulls_last", "astype", "between", "bitwiseAND",
-    "bitwiseOR", "bitwiseXOR", "cast", "contains", "desc", "desc_nulls_first", "desc_nulls_last",
-    "dropFields", "endswith", "eqNullSafe", "getField", "getItem", "ilike", "isNaN", "isNotNull",
-    "isNull", "isin", "like", "name", "otherwise", "outer", "over", "rlike", "startswith", "substr",
-    "transform", "try_cast", "when", "withField",
-];
+/// A public name of a PySpark class or module: a method or function with its parameters, or an
+/// attribute (`params` is `None`: `DataFrame.isStreaming`, `DataFrame.writeStream`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Api {
+    pub name: &'static str,
+    pub params: Option<&'static [Param]>,
+}
 
-const FUNCTIONS: &[&str] = &[
-    "abs", "acos", "acosh", "add_months", "aes_decrypt", "aes_encrypt", "aggregate", "any_value",
-    "approxCountDistinct", "approx_count_distinct", "approx_percentile", "array", "array_agg",
-    "array_append", "array_compact", "array_contains", "array_distinct", "array_except",
-    "array_insert", "array_intersect", "array_join", "array_max", "array_min", "array_position",
-    "array_prepend", "array_remove", "array_repeat", "array_size", "array_sort", "array_union",
-    "arrays_overlap", "arrays_zip", "arrow_udtf", "asc", "asc_nulls_first", "asc_nulls_last",
-    "ascii", "asin", "asinh", "assert_true", "atan", "atan2", "atanh", "avg", "base64", "bin",
-    "bit_and", "bit_count", "bit_get", "bit_length", "bit_or", "bit_xor", "bitmap_and_agg",
-    "bitmap_bit_position", "bitmap_bucket_number", "bitmap_construct_agg", "bitmap_count",
-    "bitmap_or_agg", "bitwiseNOT", "bitwise_not", "bool_and", "bool_or", "broadcast", "bround",
-    "btrim", "bucket", "call_function", "call_udf", "cardinality", "cbrt", "ceil", "ceiling",
-    "char", "char_length", "character_length", "chr", "coalesce", "col", "collate", "collation",
-    "collect_list", "collect_set", "collect_union", "column", "concat", "concat_ws", "contains",
-    "conv", "convert_timezone", "corr", "cos", "cosh", "cot", "count", "countDistinct",
-    "count_distinct", "count_if", "count_min_sketch", "counter_diff", "covar_pop", "covar_samp",
-    "crc32", "create_map", "csc", "cume_dist", "curdate", "current_catalog", "current_database",
-    "current_date", "current_path", "current_schema", "current_time", "current_timestamp",
-    "current_timezone", "current_user", "date_add", "date_diff", "date_format",
-    "date_from_unix_date", "date_part", "date_sub", "date_trunc", "dateadd", "datediff", "datepart",
-    "day", "dayname", "dayofmonth", "dayofweek", "dayofyear", "days", "decode", "degrees",
-    "dense_rank", "desc", "desc_nulls_first", "desc_nulls_last", "e", "element_at", "elt", "encode",
-    "endswith", "equal_null", "every", "exists", "exp", "explode", "explode_outer", "expm1", "expr",
-    "extract", "factorial", "filter", "find_in_set", "first", "first_value", "flatten", "floor",
-    "forall", "format_number", "format_string", "from_base32", "from_csv", "from_json",
-    "from_unixtime", "from_utc_timestamp", "from_xml", "get", "get_json_object", "getbit",
-    "greatest", "grouping", "grouping_id", "hash", "hex", "histogram_numeric", "hll_sketch_agg",
-    "hll_sketch_estimate", "hll_union", "hll_union_agg", "hmac", "hour", "hours", "hypot", "ifnull",
-    "ilike", "initcap", "inline", "inline_outer", "input_file_block_length",
-    "input_file_block_start", "input_file_name", "instr", "is_valid_utf8", "is_valid_variant",
-    "is_variant_null", "isnan", "isnotnull", "isnull", "jaro_winkler_similarity", "java_method",
-    "json_array_length", "json_object_keys", "json_tuple", "kll_merge_agg_bigint",
-    "kll_merge_agg_double", "kll_merge_agg_float", "kll_sketch_agg_bigint", "kll_sketch_agg_double",
-    "kll_sketch_agg_float", "kll_sketch_get_n_bigint", "kll_sketch_get_n_double",
-    "kll_sketch_get_n_float", "kll_sketch_get_quantile_bigint", "kll_sketch_get_quantile_double",
-    "kll_sketch_get_quantile_float", "kll_sketch_get_rank_bigint", "kll_sketch_get_rank_double",
-    "kll_sketch_get_rank_float", "kll_sketch_merge_bigint", "kll_sketch_merge_double",
-    "kll_sketch_merge_float", "kll_sketch_to_string_bigint", "kll_sketch_to_string_double",
-    "kll_sketch_to_string_float", "kurtosis", "lag", "last", "last_day", "last_value", "lcase",
-    "lead", "least", "left", "length", "levenshtein", "like", "listagg", "listagg_distinct", "lit",
-    "ln", "localtimestamp", "locate", "log", "log10", "log1p", "log2", "lower", "lpad", "ltrim",
-    "make_date", "make_dt_interval", "make_interval", "make_time", "make_timestamp",
-    "make_timestamp_ltz", "make_timestamp_ntz", "make_valid_utf8", "make_ym_interval", "map_concat",
-    "map_contains_key", "map_entries", "map_filter", "map_from_arrays", "map_from_entries",
-    "map_keys", "map_values", "map_zip_with", "mask", "max", "max_by", "md5", "mean", "median",
-    "min", "min_by", "minute", "mode", "monotonically_increasing_id", "month", "monthname",
-    "months", "months_between", "named_struct", "nanvl", "negate", "negative", "next_day", "now",
-    "nth_value", "ntile", "nullif", "nullifzero", "nvl", "nvl2", "octet_length", "overlay",
-    "parse_json", "parse_url", "percent_rank", "percentile", "percentile_approx", "pi", "pmod",
-    "posexplode", "posexplode_outer", "position", "positive", "pow", "power", "printf", "product",
-    "quarter", "quote", "radians", "raise_error", "rand", "randn", "random", "randstr", "rank",
-    "reduce", "reflect", "regexp", "regexp_count", "regexp_extract", "regexp_extract_all",
-    "regexp_instr", "regexp_like", "regexp_replace", "regexp_substr", "regr_avgx", "regr_avgy",
-    "regr_count", "regr_intercept", "regr_r2", "regr_slope", "regr_sxx", "regr_sxy", "regr_syy",
-    "repeat", "replace", "reverse", "right", "rint", "rlike", "round", "row_number", "rpad",
-    "rtrim", "schema_of_csv", "schema_of_json", "schema_of_variant", "schema_of_variant_agg",
-    "schema_of_xml", "sec", "second", "sentences", "sequence", "session_user", "session_window",
-    "sha", "sha1", "sha2", "shiftLeft", "shiftRight", "shiftRightUnsigned", "shiftleft",
-    "shiftright", "shiftrightunsigned", "shuffle", "sign", "signum", "sin", "sinh", "size",
-    "skewness", "slice", "some", "sort_array", "soundex", "spark_partition_id", "split",
-    "split_part", "sqrt", "st_asbinary", "st_geogfromwkb", "st_geomfromwkb", "st_setsrid",
-    "st_srid", "stack", "startswith", "std", "stddev", "stddev_pop", "stddev_samp", "str_to_map",
-    "string_agg", "string_agg_distinct", "struct", "substr", "substring", "substring_index", "sum",
-    "sumDistinct", "sum_distinct", "tan", "tanh", "theta_difference", "theta_intersection",
-    "theta_intersection_agg", "theta_sketch_agg", "theta_sketch_estimate", "theta_union",
-    "theta_union_agg", "time_bucket", "time_diff", "time_from_micros", "time_from_millis",
-    "time_from_seconds", "time_to_micros", "time_to_millis", "time_to_seconds", "time_trunc",
-    "timestamp_add", "timestamp_diff", "timestamp_micros", "timestamp_millis", "timestamp_nanos",
-    "timestamp_seconds", "toDegrees", "toRadians", "to_base32", "to_binary", "to_char", "to_csv",
-    "to_date", "to_json", "to_number", "to_time", "to_timestamp", "to_timestamp_ltz",
-    "to_timestamp_ntz", "to_unix_timestamp", "to_utc_timestamp", "to_varchar", "to_variant_object",
-    "to_xml", "transform", "transform_keys", "transform_values", "translate", "trim", "trunc",
-    "try_add", "try_aes_decrypt", "try_avg", "try_divide", "try_element_at", "try_make_interval",
-    "try_make_timestamp", "try_make_timestamp_ltz", "try_make_timestamp_ntz", "try_mod",
-    "try_multiply", "try_parse_json", "try_parse_url", "try_reflect", "try_subtract", "try_sum",
-    "try_to_binary", "try_to_date", "try_to_number", "try_to_time", "try_to_timestamp",
-    "try_url_decode", "try_validate_utf8", "try_variant_array_append", "try_variant_get",
-    "try_variant_insert", "try_variant_set", "tuple_difference_double", "tuple_difference_integer",
-    "tuple_difference_theta_double", "tuple_difference_theta_integer",
-    "tuple_intersection_agg_double", "tuple_intersection_agg_integer", "tuple_intersection_double",
-    "tuple_intersection_integer", "tuple_intersection_theta_double",
-    "tuple_intersection_theta_integer", "tuple_sketch_agg_double", "tuple_sketch_agg_integer",
-    "tuple_sketch_estimate_double", "tuple_sketch_estimate_integer", "tuple_sketch_summary_double",
-    "tuple_sketch_summary_integer", "tuple_sketch_theta_double", "tuple_sketch_theta_integer",
-    "tuple_union_agg_double", "tuple_union_agg_integer", "tuple_union_double",
-    "tuple_union_integer", "tuple_union_theta_double", "tuple_union_theta_integer", "typeof",
-    "ucase", "udf", "udtf", "unbase64", "unhex", "uniform", "unix_date", "unix_micros",
-    "unix_millis", "unix_nanos", "unix_seconds", "unix_timestamp", "unwrap_udt", "upper",
-    "url_decode", "url_encode", "user", "uuid", "validate_utf8", "var_pop", "var_samp", "variance",
-    "variant_array_append", "variant_delete", "variant_get", "variant_insert", "variant_set",
-    "variant_strip_nulls", "vector_avg", "vector_cosine_similarity", "vector_inner_product",
-    "vector_l2_distance", "vector_norm", "vector_normalize", "vector_sum", "version", "weekday",
-    "weekofyear", "when", "width_bucket", "window", "window_time", "xpath", "xpath_boolean",
-    "xpath_double", "xpath_float", "xpath_int", "xpath_long", "xpath_number", "xpath_short",
-    "xpath_string", "xxhash64", "year", "years", "zeroifnull", "zip_with",
-];
+/// The row for `name` on `kind`, if PySpark 4.3 has it (functions: also any case, as SQL
+/// function names are case-insensitive).
+pub fn lookup(kind: ApiKind, name: &str) -> Option<&'static Api> {
+    let rows = kind.rows();
+    let find = |n: &str| rows.binary_search_by(|a| a.name.cmp(n)).ok().map(|i| &rows[i]);
+    find(name).or_else(|| if kind == ApiKind::Functions { find(&name.to_ascii_lowercase()) } else { None })
+}
 
-const DATA_STREAM_WRITER: &[&str] = &[
-    "clusterBy", "foreach", "foreachBatch", "format", "option", "options", "outputMode",
-    "partitionBy", "queryName", "start", "toTable", "trigger",
-];
+/// True if PySpark 4.3 has `name` on `kind` (functions: also in SQL, any case).
+pub fn exists(kind: ApiKind, name: &str) -> bool {
+    lookup(kind, name).is_some()
+}
 
-const SPARK_SESSION: &[&str] = &[
-    "Builder", "active", "addArtifact", "addArtifacts", "addTag", "builder", "catalog",
-    "clearProgressHandlers", "clearTags", "client", "conf", "copyFromLocalToFs", "createDataFrame",
-    "dataSource", "emptyDataFrame", "getActiveSession", "getTags", "interruptAll",
-    "interruptOperation", "interruptTag", "newSession", "profile", "range", "read", "readStream",
-    "registerProgressHandler", "removeProgressHandler", "removeTag", "sparkContext", "sql", "stop",
-    "streams", "table", "tvf", "udf", "udtf", "version",
-];
+/// Arguments bound to parameters the way Python binds a call: `slots[i]` holds what the call
+/// gave parameter `i` (by position or by keyword), `var_pos` the extra positional arguments
+/// (`*cols`), `var_kw` the extra keywords (`**options`), in the order written.
+#[derive(Debug, Clone)]
+pub struct Bound<T> {
+    pub params: &'static [Param],
+    pub slots: Vec<Option<(T, crate::error::Span)>>,
+    pub var_pos: Vec<(T, crate::error::Span)>,
+    pub var_kw: Vec<(String, T, crate::error::Span)>,
+}
+
+impl<T> Bound<T> {
+    /// The argument given for parameter `name`, if any.
+    pub fn get(&self, name: &str) -> Option<&(T, crate::error::Span)> {
+        let i = self.params.iter().position(|p| p.name == name)?;
+        self.slots[i].as_ref()
+    }
+
+    /// Takes the argument given for parameter `name`, if any.
+    pub fn take(&mut self, name: &str) -> Option<(T, crate::error::Span)> {
+        let i = self.params.iter().position(|p| p.name == name)?;
+        self.slots[i].take()
+    }
+
+    /// Every argument in parameter order: the named slots given, with `*args` at its place.
+    pub fn into_ordered(self) -> Vec<(&'static Param, T, crate::error::Span)> {
+        let mut out = Vec::new();
+        let mut var_pos = Some(self.var_pos);
+        for (p, slot) in self.params.iter().zip(self.slots) {
+            if p.kind == ParamKind::VarPos {
+                out.extend(var_pos.take().unwrap_or_default().into_iter().map(|(v, s)| (p, v, s)));
+            } else if let Some((v, s)) = slot {
+                out.push((p, v, s));
+            }
+        }
+        out
+    }
+}
+
+/// Binds a call's positional and keyword arguments to `params` as Python does.
+///
+/// `qualname` is how Python names the callable in its messages: `col` for a function,
+/// `DataFrame.withWatermark` for a method; `is_method` adds `self` to the positional counts,
+/// as Python's own message does.
+///
+/// # Errors
+/// Python's `TypeError` text (3.11): `col() takes 1 positional argument but 2 were given`,
+/// `regexp_extract() missing 2 required positional arguments: 'pattern' and 'idx'`,
+/// `window() got an unexpected keyword argument 'foo'`, `... got multiple values for argument
+/// 'x'`. The span is the offending argument's, or `call_span`.
+pub fn bind<T>(
+    qualname: &str,
+    is_method: bool,
+    params: &'static [Param],
+    pos: Vec<(T, crate::error::Span)>,
+    kw: Vec<(String, T, crate::error::Span)>,
+    call_span: crate::error::Span,
+) -> Result<Bound<T>, (String, crate::error::Span)> {
+    let mut slots: Vec<Option<(T, crate::error::Span)>> = params.iter().map(|_| None).collect();
+    let positional: Vec<usize> = params.iter().enumerate().filter(|(_, p)| p.kind == ParamKind::Pos).map(|(i, _)| i).collect();
+    let has_var_pos = params.iter().any(|p| p.kind == ParamKind::VarPos);
+    let has_var_kw = params.iter().any(|p| p.kind == ParamKind::VarKw);
+    let given = pos.len();
+    let mut var_pos = Vec::new();
+    for (k, (v, s)) in pos.into_iter().enumerate() {
+        // Positional parameters after `*args` do not exist in Python; before it they fill in order.
+        match positional.get(k) {
+            Some(&i) if !has_var_pos || params[..i].iter().all(|p| p.kind != ParamKind::VarPos) => slots[i] = Some((v, s)),
+            _ if has_var_pos => var_pos.push((v, s)),
+            _ => {
+                let extra = usize::from(is_method);
+                let required = positional.iter().filter(|&&i| params[i].required).count() + extra;
+                let most = positional.len() + extra;
+                let takes = if required == most {
+                    format!("{most} positional argument{}", if most == 1 { "" } else { "s" })
+                } else {
+                    format!("from {required} to {most} positional arguments")
+                };
+                let n = given + extra;
+                return Err((format!("{qualname}() takes {takes} but {n} {} given", if n == 1 { "was" } else { "were" }), s));
+            }
+        }
+    }
+    let mut var_kw = Vec::new();
+    for (name, v, s) in kw {
+        match params.iter().position(|p| p.name == name && matches!(p.kind, ParamKind::Pos | ParamKind::KwOnly)) {
+            Some(i) if slots[i].is_some() => return Err((format!("{qualname}() got multiple values for argument '{name}'"), s)),
+            Some(i) => slots[i] = Some((v, s)),
+            None if has_var_kw => var_kw.push((name, v, s)),
+            None => return Err((format!("{qualname}() got an unexpected keyword argument '{name}'"), s)),
+        }
+    }
+    for kind in [ParamKind::Pos, ParamKind::KwOnly] {
+        let missing: Vec<String> = params.iter().zip(&slots).filter(|(p, s)| p.kind == kind && p.required && s.is_none()).map(|(p, _)| format!("'{}'", p.name)).collect();
+        if !missing.is_empty() {
+            let what = if kind == ParamKind::Pos { "positional" } else { "keyword-only" };
+            let list = match missing.as_slice() {
+                [one] => one.clone(),
+                [a, b] => format!("{a} and {b}"),
+                [rest @ .., last] => format!("{}, and {last}", rest.join(", ")),
+                [] => unreachable!("missing is not empty"),
+            };
+            let n = missing.len();
+            return Err((format!("{qualname}() missing {n} required {what} argument{}: {list}", if n == 1 { "" } else { "s" }), call_span));
+        }
+    }
+    Ok(Bound { params, slots, var_pos, var_kw })
+}
+
+// The generated tables (`scripts/gen_pyspark_api.py`): `DATAFRAME`, `FUNCTIONS`, ...
+include!("pyspark_signatures.rs");
 
 #[cfg(test)]
 mod tests {
@@ -200,9 +259,41 @@ mod tests {
 
     #[test]
     fn lists_are_sorted_for_binary_search() {
-        for kind in [ApiKind::DataFrame, ApiKind::GroupedData, ApiKind::Column, ApiKind::Functions, ApiKind::DataStreamWriter, ApiKind::SparkSession] {
-            assert!(kind.names().windows(2).all(|w| w[0] < w[1]), "{kind:?}");
+        for kind in ApiKind::ALL {
+            assert!(kind.rows().windows(2).all(|w| w[0].name < w[1].name), "{kind:?}");
         }
+    }
+
+    fn call(name: &str, pos: usize, kw: &[&str]) -> Result<Vec<(&'static str, usize)>, String> {
+        let params = lookup(ApiKind::Functions, name).and_then(|a| a.params).expect("a function");
+        let span = crate::error::Span::new(0, 0);
+        let pos = (0..pos).map(|i| (i, span)).collect();
+        let kw = kw.iter().enumerate().map(|(i, k)| (k.to_string(), 100 + i, span)).collect();
+        bind(name, false, params, pos, kw, span).map(|b| b.into_ordered().into_iter().map(|(p, v, _)| (p.name, v)).collect()).map_err(|e| e.0)
+    }
+
+    /// The messages are the ones Python 3.11 printed for the same calls on PySpark 4.3.0
+    /// (`F.col('a', 'b')`, `F.regexp_extract('a')`, `F.window('t', '1 minute', foo=1)`, ...).
+    #[test]
+    fn binds_as_python_does_and_says_what_python_says() {
+        assert_eq!(call("col", 2, &[]).unwrap_err(), "col() takes 1 positional argument but 2 were given");
+        assert_eq!(call("regexp_extract", 1, &[]).unwrap_err(), "regexp_extract() missing 2 required positional arguments: 'pattern' and 'idx'");
+        assert_eq!(call("window", 2, &["foo"]).unwrap_err(), "window() got an unexpected keyword argument 'foo'");
+        assert_eq!(call("regexp_extract", 4, &[]).unwrap_err(), "regexp_extract() takes 3 positional arguments but 4 were given");
+        assert_eq!(call("split", 0, &[]).unwrap_err(), "split() missing 2 required positional arguments: 'str' and 'pattern'");
+        assert_eq!(call("to_json", 3, &[]).unwrap_err(), "to_json() takes from 1 to 2 positional arguments but 3 were given");
+        assert_eq!(call("window", 1, &["timeColumn"]).unwrap_err(), "window() got multiple values for argument 'timeColumn'");
+        // Keywords fill their parameter wherever they are written; *cols keeps its order.
+        assert_eq!(call("window", 1, &["startTime", "windowDuration"]).unwrap(), vec![("timeColumn", 0), ("windowDuration", 101), ("startTime", 100)]);
+        assert_eq!(call("concat_ws", 3, &[]).unwrap(), vec![("sep", 0), ("cols", 1), ("cols", 2)]);
+    }
+
+    #[test]
+    fn a_str_names_a_column_where_pyspark_says_column_or_name() {
+        let params = lookup(ApiKind::Functions, "regexp_extract").and_then(|a| a.params).unwrap();
+        assert_eq!(params.iter().map(|p| p.names_column).collect::<Vec<_>>(), [true, false, false]);
+        let window = lookup(ApiKind::Functions, "window").and_then(|a| a.params).unwrap();
+        assert!(window[0].names_column && !window[1].names_column);
     }
 
     #[test]

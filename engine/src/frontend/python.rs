@@ -1,8 +1,13 @@
-//! Parses the PySpark subset into a small Python AST, with byte spans for every node.
+//! Parses the PySpark program subset into a small Python AST, with byte spans for every node.
 //!
-//! The grammar is `python.pest` (a `pest` PEG); operator precedence comes from pest's
-//! `PrattParser` and follows Python's table, so `F.col('a') == 1 & F.col('b') == 2` parses
-//! as it does in Python (`1 & F.col('b')` first).
+//! A program is statements — `name = expr` and expression statements (`query.awaitTermination()`)
+//! — one per line or separated by `;`, as in Python. [`layout`] first blanks comments, newlines
+//! inside brackets and backslash continuations, keeping every byte offset, so that the grammar
+//! (`python.pest`, a `pest` PEG) sees a newline only where Python ends a statement. Operator
+//! precedence comes from pest's `PrattParser` and follows Python's table, so
+//! `F.col('a') == 1 & F.col('b') == 2` parses as it does in Python (`1 & F.col('b')` first).
+//! Python's literal forms are read as Python reads them: single, double and triple quotes, raw
+//! strings, adjacent strings joined, escapes, `1_000`, `0x1F`, `.5`.
 
 use pest::iterators::{Pair, Pairs};
 use pest::pratt_parser::{Assoc, Op, PrattParser};
@@ -31,21 +36,85 @@ pub enum PyBinOp {
     Sub,
     Mul,
     Div,
+    FloorDiv,
     Mod,
+    Pow,
+    /// `and`, `or`: Python's boolean operators (on Columns, PySpark refuses them).
+    BoolAnd,
+    BoolOr,
+    In,
+    NotIn,
+    Is,
+    IsNot,
+}
+
+impl PyBinOp {
+    /// The operator as Python writes it.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            PyBinOp::Eq => "==",
+            PyBinOp::Ne => "!=",
+            PyBinOp::Lt => "<",
+            PyBinOp::Le => "<=",
+            PyBinOp::Gt => ">",
+            PyBinOp::Ge => ">=",
+            PyBinOp::Or => "|",
+            PyBinOp::Xor => "^",
+            PyBinOp::And => "&",
+            PyBinOp::Add => "+",
+            PyBinOp::Sub => "-",
+            PyBinOp::Mul => "*",
+            PyBinOp::Div => "/",
+            PyBinOp::FloorDiv => "//",
+            PyBinOp::Mod => "%",
+            PyBinOp::Pow => "**",
+            PyBinOp::BoolAnd => "and",
+            PyBinOp::BoolOr => "or",
+            PyBinOp::In => "in",
+            PyBinOp::NotIn => "not in",
+            PyBinOp::Is => "is",
+            PyBinOp::IsNot => "is not",
+        }
+    }
 }
 
 /// A Python unary operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PyUnOp {
     Neg,
+    Pos,
     Invert,
+    /// `not x`.
+    Not,
 }
 
-/// A call argument: positional or `name=value`.
+/// How an argument is passed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ArgKind {
+    Positional,
+    /// `name=value`.
+    Keyword(String),
+    /// `*values`: every item of a list or tuple, as positional arguments.
+    Star,
+    /// `**options`: every entry of a dict, as keyword arguments.
+    DoubleStar,
+}
+
+/// A call argument.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Arg {
-    pub name: Option<String>,
+    pub kind: ArgKind,
     pub value: PyNode,
+}
+
+impl Arg {
+    /// The keyword, for `name=value`.
+    pub fn name(&self) -> Option<&str> {
+        match &self.kind {
+            ArgKind::Keyword(n) => Some(n),
+            _ => None,
+        }
+    }
 }
 
 /// One node of the Python syntax tree (the query text as parsed, before `interpret.rs` builds
@@ -68,6 +137,10 @@ pub enum PyNodeKind {
     NoneLit,
     List(Vec<PyNode>),
     Tuple(Vec<PyNode>),
+    /// `{k: v, ...}`.
+    Dict(Vec<(PyNode, PyNode)>),
+    /// `lambda x, y: body`.
+    Lambda(Vec<String>, Box<PyNode>),
     Attr(Box<PyNode>, String),
     Call(Box<PyNode>, Vec<Arg>),
     Index(Box<PyNode>, Box<PyNode>),
@@ -75,36 +148,54 @@ pub enum PyNodeKind {
     Unary(PyUnOp, Box<PyNode>),
 }
 
-/// A parsed program: `name = expr` statements, then the query expression.
+/// One statement of a program.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Statement {
+    /// `a = expr` (or `a = b = expr`): the names bound, in order.
+    Assign(Vec<String>, PyNode),
+    /// An expression on its own line: a DataFrame, or a call made for its effect
+    /// (`clicks.createOrReplaceTempView('clicks')`, `query.awaitTermination()`).
+    Expr(PyNode),
+}
+
+/// A parsed program: its statements in order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Program {
-    pub assignments: Vec<(String, PyNode)>,
-    pub query: PyNode,
+    pub statements: Vec<Statement>,
 }
 
 fn pratt() -> PrattParser<Rule> {
-    // Python precedence, loosest first: comparisons, |, ^, &, + -, * / %, unary, postfix.
+    // Python precedence, loosest first: or, and, not, comparisons (in, is, ==, ...), |, ^, &,
+    // + -, * / // %, unary - + ~, **, postfix.
     PrattParser::new()
+        .op(Op::infix(Rule::or_op, Assoc::Left))
+        .op(Op::infix(Rule::and_op, Assoc::Left))
+        .op(Op::prefix(Rule::not_op))
         .op(Op::infix(Rule::eq, Assoc::Left)
             | Op::infix(Rule::ne, Assoc::Left)
             | Op::infix(Rule::lt, Assoc::Left)
             | Op::infix(Rule::le, Assoc::Left)
             | Op::infix(Rule::gt, Assoc::Left)
-            | Op::infix(Rule::ge, Assoc::Left))
+            | Op::infix(Rule::ge, Assoc::Left)
+            | Op::infix(Rule::in_op, Assoc::Left)
+            | Op::infix(Rule::not_in, Assoc::Left)
+            | Op::infix(Rule::is_op, Assoc::Left)
+            | Op::infix(Rule::is_not, Assoc::Left))
         .op(Op::infix(Rule::or, Assoc::Left))
         .op(Op::infix(Rule::xor, Assoc::Left))
         .op(Op::infix(Rule::and, Assoc::Left))
         .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
-        .op(Op::infix(Rule::mul, Assoc::Left) | Op::infix(Rule::div, Assoc::Left) | Op::infix(Rule::modulo, Assoc::Left))
-        .op(Op::prefix(Rule::neg) | Op::prefix(Rule::invert))
+        .op(Op::infix(Rule::mul, Assoc::Left) | Op::infix(Rule::div, Assoc::Left) | Op::infix(Rule::floordiv, Assoc::Left) | Op::infix(Rule::modulo, Assoc::Left))
+        .op(Op::prefix(Rule::neg) | Op::prefix(Rule::pos) | Op::prefix(Rule::invert))
+        .op(Op::infix(Rule::pow, Assoc::Right))
         .op(Op::postfix(Rule::attr) | Op::postfix(Rule::call) | Op::postfix(Rule::index))
 }
 
 /// The longest query text the parser reads, in bytes.
 pub const MAX_QUERY_BYTES: usize = 100_000;
 
-/// The deepest nesting of brackets (`(`, `[`) the parser reads. Python's own tokenizer stops
-/// at 200 ("too many nested parentheses"); the lab stops earlier so that no later phase
+/// The deepest nesting of brackets (`(`, `[`, `{`) the parser reads. Python's own tokenizer
+/// stops at 200 ("too many nested parentheses"); the lab stops earlier so that no later phase
 /// (evaluator, analyzer, execution: they all recurse over the tree) can run out of stack.
 /// Measured in the lab (wasm32 release build, 1 MiB stack, limits lifted): about 825 nested
 /// brackets overflow the stack.
@@ -117,10 +208,11 @@ pub const MAX_NESTING: usize = 100;
 /// `plan::limits`.
 pub const MAX_DEPTH: usize = 200;
 
-/// Parses query text into a [`Program`].
+/// Parses program text into a [`Program`].
 ///
-/// Runs in time linear in the text: the grammar never parses the same text twice, brackets
-/// are counted before parsing and the tree is built bottom-up with its depth checked.
+/// Runs in time linear in the text: the layout pass and the bracket count are single scans, the
+/// grammar never parses the same text twice, and the tree is built bottom-up with its depth
+/// checked.
 ///
 /// # Errors
 /// [`ParseError`] with the position pest stopped at and what it expected there; a text longer
@@ -133,40 +225,57 @@ pub fn parse_program(text: &str) -> Result<Program, ParseError> {
             Span::new(MAX_QUERY_BYTES, text.len()),
         ));
     }
-    let scan = scan_brackets(text);
+    let scan = layout(text);
     if let Some(at) = scan.too_deep {
         return Err(ParseError::new(
             format!("brackets are nested more than {MAX_NESTING} levels deep here; Streamlab reads up to {MAX_NESTING} (split the query with assignments such as w = ...)"),
             Span::new(at, at + 1),
         ));
     }
-    let mut pairs = PythonParser::parse(Rule::program, text).map_err(|e| pest_error(text, e, scan.unclosed))?;
-    let program = pairs.next().ok_or_else(|| ParseError::new("the query is empty", Span::new(0, text.len())))?;
+    let laid = scan.text;
+    let mut pairs = PythonParser::parse(Rule::program, &laid).map_err(|e| pest_error(&laid, e, scan.unclosed, scan.unclosed_string))?;
+    let program = pairs.next().ok_or_else(|| ParseError::new(EMPTY, Span::new(0, text.len())))?;
     let pratt = pratt();
-    let mut assignments = Vec::new();
-    let mut query = None;
+    let mut statements = Vec::new();
     for p in program.into_inner() {
         match p.as_rule() {
-            Rule::statement => {
-                let mut inner = p.into_inner();
-                let name = inner.next().expect("grammar: statement name").as_str().to_string();
-                let (value, _) = build_expr(&pratt, inner.next().expect("grammar: statement value"))?;
-                assignments.push((name, value));
+            Rule::assign => {
+                let mut names = Vec::new();
+                let mut value = None;
+                for inner in p.into_inner() {
+                    match inner.as_rule() {
+                        Rule::ident => names.push(inner.as_str().to_string()),
+                        _ => value = Some(build_expr(&pratt, inner)?.0),
+                    }
+                }
+                statements.push(Statement::Assign(names, value.expect("grammar: an assignment has a value")));
             }
-            Rule::expr => query = Some(build_expr(&pratt, p)?.0),
+            Rule::expr_stmt => {
+                let e = p.into_inner().next().expect("grammar: expression statement");
+                statements.push(Statement::Expr(build_expr(&pratt, e)?.0));
+            }
             _ => {}
         }
     }
-    let query = query.ok_or_else(|| ParseError::new("the query is empty: write a DataFrame expression such as clicks.select('event_id')", Span::new(0, text.len())))?;
-    Ok(Program { assignments, query })
+    if statements.is_empty() {
+        return Err(ParseError::new(EMPTY, Span::new(0, text.len())));
+    }
+    Ok(Program { statements })
 }
 
-fn pest_error(text: &str, e: pest::error::Error<Rule>, unclosed: Option<usize>) -> ParseError {
+const EMPTY: &str = "the query is empty: write a DataFrame expression such as clicks.select('event_id')";
+
+fn pest_error(text: &str, e: pest::error::Error<Rule>, unclosed: Option<usize>, unclosed_string: Option<usize>) -> ParseError {
     let pos = match e.location {
         pest::error::InputLocation::Pos(p) => p,
         pest::error::InputLocation::Span((s, _)) => s,
     };
     let pos = floor_char_boundary(text, pos);
+    if let Some(open) = unclosed_string.filter(|&o| o <= pos) {
+        let quote: String = text[open..].chars().take_while(|c| matches!(c, '\'' | '"')).take(3).collect();
+        let what = if quote.len() == 3 { format!("this {quote} string is never closed") } else { "this string is not closed".to_string() };
+        return ParseError::new(what, Span::new(open, (open + quote.len().max(1)).min(text.len())));
+    }
     let rest = &text[pos..];
     let found = rest.chars().next();
     if found.is_none() {
@@ -175,11 +284,13 @@ fn pest_error(text: &str, e: pest::error::Error<Rule>, unclosed: Option<usize>) 
             return ParseError::new(format!("this '{c}' is never closed"), Span::new(open, open + c.len_utf8()));
         }
     }
-    // Nothing but blanks and comments: not a cut-off query, an empty one.
-    let blank = text.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'));
+    // Nothing but blanks (comments are blanked by the layout pass): not a cut-off query, an
+    // empty one.
+    let blank = text.trim().is_empty();
     let message = match found {
-        None if blank => "the query is empty: write a DataFrame expression such as clicks.select('event_id')".to_string(),
+        None if blank => EMPTY.to_string(),
         None => "the query ends too early: a bracket or quote is not closed".to_string(),
+        Some('\n') => "this line ends too early: an expression is missing here".to_string(),
         Some(c) if c == '"' || c == '\'' => "this string is not closed".to_string(),
         Some(c) => format!("unexpected '{c}': expected a name, a string, a number or an operator here"),
     };
@@ -196,48 +307,109 @@ fn floor_char_boundary(text: &str, i: usize) -> usize {
     i
 }
 
-/// What one pass over the brackets found (strings and comments skipped).
-struct BracketScan {
+/// What the layout pass made of the text, and what its scan of the brackets found.
+struct Layout {
+    /// The text with comments, newlines inside brackets, backslash continuations and the
+    /// newlines before a line that starts with `.` blanked: the same length, every byte offset
+    /// unchanged.
+    text: String,
     /// The byte position of the first bracket opened deeper than [`MAX_NESTING`].
     too_deep: Option<usize>,
     /// The innermost bracket left open at the end of the text.
     unclosed: Option<usize>,
+    /// Where a string that is never closed starts.
+    unclosed_string: Option<usize>,
 }
 
-fn scan_brackets(text: &str) -> BracketScan {
-    let mut stack = Vec::new();
+/// Python's logical lines, as its tokenizer joins them: a newline inside `(`, `[` or `{`, or
+/// after a backslash, does not end a statement. A line whose first character is `.` continues
+/// the line before it (Python would refuse it; a chain broken before its dots is what learners
+/// paste from notebooks and slides, and no other reading of it exists). Comments are blanked.
+/// Strings are kept as written, triple-quoted ones with their newlines.
+fn layout(text: &str) -> Layout {
+    let mut out: Vec<u8> = text.as_bytes().to_vec();
+    let bytes = text.as_bytes();
+    let mut stack: Vec<usize> = Vec::new();
     let mut too_deep = None;
-    let mut quote: Option<char> = None;
-    let mut chars = text.char_indices();
-    while let Some((i, c)) = chars.next() {
-        match (quote, c) {
-            (Some(_), '\\') => {
-                chars.next();
-            }
-            (Some(_), '\n') => quote = None,
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '\'' | '"') => quote = Some(c),
-            (None, '#') => {
-                for (_, c) in chars.by_ref() {
-                    if c == '\n' {
-                        break;
+    let mut unclosed_string = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        match c {
+            b'\'' | b'"' => {
+                let triple = bytes.len() >= i + 3 && bytes[i + 1] == c && bytes[i + 2] == c;
+                let start = i;
+                i += if triple { 3 } else { 1 };
+                let mut closed = false;
+                while i < bytes.len() {
+                    match bytes[i] {
+                        b'\\' => i += 2,
+                        b'\n' if !triple => break,
+                        q if q == c && (!triple || (bytes.len() >= i + 3 && bytes[i + 1] == c && bytes[i + 2] == c)) => {
+                            i += if triple { 3 } else { 1 };
+                            closed = true;
+                            break;
+                        }
+                        _ => i += 1,
                     }
                 }
+                if !closed && unclosed_string.is_none() {
+                    unclosed_string = Some(start);
+                }
+                continue;
             }
-            (None, '(' | '[') => {
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    out[i] = b' ';
+                    i += 1;
+                }
+                continue;
+            }
+            b'\\' if bytes.get(i + 1) == Some(&b'\n') || (bytes.get(i + 1) == Some(&b'\r') && bytes.get(i + 2) == Some(&b'\n')) => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    out[i] = b' ';
+                    i += 1;
+                }
+                out[i] = b' ';
+            }
+            b'(' | b'[' | b'{' => {
                 stack.push(i);
                 if stack.len() > MAX_NESTING && too_deep.is_none() {
                     too_deep = Some(i);
                 }
             }
-            (None, ')' | ']') => {
+            b')' | b']' | b'}' => {
                 stack.pop();
             }
+            b'\n' if !stack.is_empty() => out[i] = b' ',
+            b'\n' if continues_with_dot(bytes, i + 1) => out[i] = b' ',
             _ => {}
         }
+        i += 1;
     }
-    BracketScan { too_deep, unclosed: stack.pop() }
+    // Only ASCII bytes were replaced by ASCII spaces, and whole comments (whatever their
+    // characters) by spaces: the text is still UTF-8.
+    let text = String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    Layout { text, too_deep, unclosed: stack.pop(), unclosed_string }
+}
+
+/// True if the next line that is not blank or a comment starts with `.` followed by a name.
+fn continues_with_dot(bytes: &[u8], mut i: usize) -> bool {
+    loop {
+        while i < bytes.len() && matches!(bytes[i], b' ' | b'\t' | b'\r') {
+            i += 1;
+        }
+        match bytes.get(i) {
+            Some(b'.') => return bytes.get(i + 1).is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_'),
+            Some(b'\n') => i += 1,
+            Some(b'#') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            _ => return false,
+        }
+    }
 }
 
 fn span_of(p: &Pair<Rule>) -> Span {
@@ -268,7 +440,7 @@ fn build_pairs(pratt: &PrattParser<Rule>, pairs: Pairs<Rule>) -> Built {
     // it starts (`- - - ... x`).
     let mut run = 0;
     for p in pairs.clone() {
-        if matches!(p.as_rule(), Rule::neg | Rule::invert) {
+        if matches!(p.as_rule(), Rule::neg | Rule::pos | Rule::invert | Rule::not_op) {
             run += 1;
             if run >= MAX_DEPTH {
                 return node(PyNodeKind::NoneLit, span_of(&p), MAX_DEPTH);
@@ -288,6 +460,8 @@ fn build_pairs(pratt: &PrattParser<Rule>, pairs: Pairs<Rule>) -> Built {
                     PyNodeKind::Float(v) => Ok((PyNode { kind: PyNodeKind::Float(-v), span }, depth)),
                     k => node(PyNodeKind::Unary(PyUnOp::Neg, Box::new(PyNode { kind: k, span: rhs.span })), span, depth),
                 },
+                Rule::pos => node(PyNodeKind::Unary(PyUnOp::Pos, Box::new(rhs)), span, depth),
+                Rule::not_op => node(PyNodeKind::Unary(PyUnOp::Not, Box::new(rhs)), span, depth),
                 _ => node(PyNodeKind::Unary(PyUnOp::Invert, Box::new(rhs)), span, depth),
             }
         })
@@ -304,16 +478,18 @@ fn build_pairs(pratt: &PrattParser<Rule>, pairs: Pairs<Rule>) -> Built {
                     let mut deepest = depth;
                     for a in op.into_inner() {
                         let inner = a.into_inner().next().expect("grammar: arg");
-                        let (name, value) = match inner.as_rule() {
+                        let (kind, value) = match inner.as_rule() {
                             Rule::kwarg => {
                                 let mut kv = inner.into_inner();
                                 let name = kv.next().expect("grammar: kwarg name").as_str().to_string();
-                                (Some(name), build_expr(pratt, kv.next().expect("grammar: kwarg value"))?)
+                                (ArgKind::Keyword(name), build_expr(pratt, kv.next().expect("grammar: kwarg value"))?)
                             }
-                            _ => (None, build_expr(pratt, inner)?),
+                            Rule::star => (ArgKind::Star, build_expr(pratt, inner.into_inner().next().expect("grammar: *value"))?),
+                            Rule::double_star => (ArgKind::DoubleStar, build_expr(pratt, inner.into_inner().next().expect("grammar: **value"))?),
+                            _ => (ArgKind::Positional, build_expr(pratt, inner)?),
                         };
                         deepest = deepest.max(value.1);
-                        args.push(Arg { name, value: value.0 });
+                        args.push(Arg { kind, value: value.0 });
                     }
                     node(PyNodeKind::Call(Box::new(lhs), args), span, deepest)
                 }
@@ -339,6 +515,14 @@ fn build_pairs(pratt: &PrattParser<Rule>, pairs: Pairs<Rule>) -> Built {
                 Rule::sub => PyBinOp::Sub,
                 Rule::mul => PyBinOp::Mul,
                 Rule::div => PyBinOp::Div,
+                Rule::floordiv => PyBinOp::FloorDiv,
+                Rule::pow => PyBinOp::Pow,
+                Rule::or_op => PyBinOp::BoolOr,
+                Rule::and_op => PyBinOp::BoolAnd,
+                Rule::in_op => PyBinOp::In,
+                Rule::not_in => PyBinOp::NotIn,
+                Rule::is_op => PyBinOp::Is,
+                Rule::is_not => PyBinOp::IsNot,
                 _ => PyBinOp::Mod,
             };
             let span = Span::new(lhs.span.start, rhs.span.end);
@@ -356,28 +540,42 @@ fn build_primary(pratt: &PrattParser<Rule>, p: Pair<Rule>) -> Built {
             "False" => PyNodeKind::Bool(false),
             _ => PyNodeKind::NoneLit,
         },
-        Rule::number => {
-            let s = p.as_str();
-            if s.contains(['.', 'e', 'E']) {
-                PyNodeKind::Float(s.parse().map_err(|_| ParseError::new(format!("'{s}' is not a number"), span))?)
-            } else {
-                PyNodeKind::Int(s.parse().map_err(|_| ParseError::new(format!("the number {s} is too large"), span))?)
+        Rule::number => number(p.as_str(), span)?,
+        Rule::strings => {
+            let mut text = String::new();
+            for part in p.into_inner() {
+                text.push_str(&string_literal(part)?);
             }
-        }
-        Rule::string => {
-            let mut raw = false;
-            let mut body = "";
-            for inner in p.into_inner() {
-                match inner.as_rule() {
-                    Rule::string_prefix => raw = true,
-                    _ => body = inner.as_str(),
-                }
-            }
-            PyNodeKind::Str(if raw { body.to_string() } else { crate::pyfunc::unescape(body) })
+            PyNodeKind::Str(text)
         }
         Rule::list => {
             let (items, deepest) = build_items(pratt, p.into_inner())?;
             return node(PyNodeKind::List(items), span, deepest);
+        }
+        Rule::dict => {
+            let mut entries = Vec::new();
+            let mut deepest = 0;
+            for pair in p.into_inner() {
+                let mut kv = pair.into_inner();
+                let (k, kd) = build_expr(pratt, kv.next().expect("grammar: dict key"))?;
+                let (v, vd) = build_expr(pratt, kv.next().expect("grammar: dict value"))?;
+                deepest = deepest.max(kd).max(vd);
+                entries.push((k, v));
+            }
+            return node(PyNodeKind::Dict(entries), span, deepest);
+        }
+        Rule::lambda => {
+            let mut params = Vec::new();
+            let mut body = None;
+            for inner in p.into_inner() {
+                match inner.as_rule() {
+                    Rule::ident => params.push(inner.as_str().to_string()),
+                    Rule::k_lambda => {}
+                    _ => body = Some(build_expr(pratt, inner)?),
+                }
+            }
+            let (body, depth) = body.expect("grammar: a lambda has a body");
+            return node(PyNodeKind::Lambda(params, Box::new(body)), span, depth);
         }
         Rule::group => {
             // `()` and anything with a comma is a tuple; one expression alone is parenthesised.
@@ -394,6 +592,53 @@ fn build_primary(pratt: &PrattParser<Rule>, p: Pair<Rule>) -> Built {
         other => return Err(ParseError::new(format!("unsupported syntax ({other:?})"), span)),
     };
     Ok((PyNode { kind, span }, 1))
+}
+
+/// A Python number literal: `42`, `1_000`, `0x1F`, `0o17`, `0b101`, `2.5`, `.5`, `1e3`.
+fn number(text: &str, span: Span) -> Result<PyNodeKind, ParseError> {
+    let digits: String = text.chars().filter(|c| *c != '_').collect();
+    let radix = match digits.get(..2).map(str::to_ascii_lowercase).as_deref() {
+        Some("0x") => Some(16),
+        Some("0o") => Some(8),
+        Some("0b") => Some(2),
+        _ => None,
+    };
+    if let Some(radix) = radix {
+        return i64::from_str_radix(&digits[2..], radix).map(PyNodeKind::Int).map_err(|_| ParseError::new(format!("the number {text} is too large for 64 bits"), span));
+    }
+    if digits.contains(['.', 'e', 'E']) {
+        return digits.parse().map(PyNodeKind::Float).map_err(|_| ParseError::new(format!("'{text}' is not a number"), span));
+    }
+    // Python reads `007` as an error; a leading zero on a whole number is refused the same way.
+    if digits.len() > 1 && digits.starts_with('0') && digits.chars().any(|c| c != '0') {
+        return Err(ParseError::new(
+            format!("SyntaxError: leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers ({text})"),
+            span,
+        ));
+    }
+    digits.parse().map(PyNodeKind::Int).map_err(|_| ParseError::new(format!("the number {text} is too large for 64 bits"), span))
+}
+
+/// One string literal's value: escapes read unless the prefix has `r`; `b'...'` and f-strings
+/// are refused with a message.
+fn string_literal(p: Pair<Rule>) -> Result<String, ParseError> {
+    let span = span_of(&p);
+    let mut prefix = String::new();
+    let mut body = "";
+    for inner in p.into_inner() {
+        match inner.as_rule() {
+            Rule::string_prefix => prefix = inner.as_str().to_ascii_lowercase(),
+            _ => body = inner.as_str(),
+        }
+    }
+    if prefix.contains('b') {
+        return Err(ParseError::new("a bytes literal (b'...') is not read here; write a str", span));
+    }
+    // An f-string with nothing to substitute is its text.
+    if prefix.contains('f') && body.contains('{') {
+        return Err(ParseError::not_modelled("Python f-strings", "an f-string with {...} is not read here; write the text out, or join strings with +", span));
+    }
+    Ok(if prefix.contains('r') { body.to_string() } else { crate::pyfunc::unescape(body) })
 }
 
 /// Builds a list of expressions, with the depth of the deepest.
@@ -413,7 +658,17 @@ mod tests {
     use super::*;
 
     fn q(text: &str) -> PyNode {
-        parse_program(text).unwrap().query
+        match parse_program(text).unwrap().statements.pop() {
+            Some(Statement::Expr(n) | Statement::Assign(_, n)) => n,
+            None => panic!("no statement"),
+        }
+    }
+
+    fn s(text: &str) -> String {
+        match q(text).kind {
+            PyNodeKind::Str(s) => s,
+            other => panic!("not a string: {other:?}"),
+        }
     }
 
     /// An empty query (blanks, comments) is called empty; a cut-off one is not.
@@ -432,6 +687,10 @@ mod tests {
         let n = q("a == 1 & b");
         let PyNodeKind::Binary(PyBinOp::Eq, _, rhs) = n.kind else { panic!("{n:?}") };
         assert!(matches!(rhs.kind, PyNodeKind::Binary(PyBinOp::And, _, _)));
+        // `not a == b` is `not (a == b)`; `a and b or c` is `(a and b) or c`; `-a ** 2` is `-(a ** 2)`.
+        assert!(matches!(q("not a == b").kind, PyNodeKind::Unary(PyUnOp::Not, ref e) if matches!(e.kind, PyNodeKind::Binary(PyBinOp::Eq, _, _))));
+        assert!(matches!(q("a and b or c").kind, PyNodeKind::Binary(PyBinOp::BoolOr, ref l, _) if matches!(l.kind, PyNodeKind::Binary(PyBinOp::BoolAnd, _, _))));
+        assert!(matches!(q("-a ** 2").kind, PyNodeKind::Unary(PyUnOp::Neg, ref e) if matches!(e.kind, PyNodeKind::Binary(PyBinOp::Pow, _, _))));
     }
 
     #[test]
@@ -440,16 +699,66 @@ mod tests {
         let PyNodeKind::Call(f, args) = n.kind else { panic!() };
         // join(o, on='k', how='left'): one positional and two keyword arguments.
         assert_eq!(args.len(), 3);
-        assert_eq!(args[0].name, None);
-        assert_eq!(args[2].name.as_deref(), Some("how"));
+        assert_eq!(args[0].kind, ArgKind::Positional);
+        assert_eq!(args[2].name(), Some("how"));
         assert!(matches!(f.kind, PyNodeKind::Attr(_, ref m) if m == "join"));
+        let PyNodeKind::Call(_, args) = q("F.struct(*cols, **opts)").kind else { panic!() };
+        assert_eq!((args[0].kind.clone(), args[1].kind.clone()), (ArgKind::Star, ArgKind::DoubleStar));
     }
 
     #[test]
-    fn assignments_and_comments() {
-        let p = parse_program("# windows\nw = clicks.select('a')  # first\nw.filter('a > 1')").unwrap();
-        assert_eq!(p.assignments.len(), 1);
-        assert_eq!(p.assignments[0].0, "w");
+    fn statements_end_at_newlines_outside_brackets() {
+        let p = parse_program("# windows\nw = clicks.select('a')  # first\nw.filter('a > 1')\nquery = w.writeStream.start(); query.awaitTermination()").unwrap();
+        assert_eq!(p.statements.len(), 4);
+        assert!(matches!(&p.statements[0], Statement::Assign(n, _) if n == &["w"]));
+        assert!(matches!(&p.statements[3], Statement::Expr(_)));
+        // A newline inside brackets, after a backslash, or before a line that starts with a
+        // dot does not end the statement: one statement each.
+        for text in ["x = (clicks\n  .select('a'))", "x = clicks \\\n  .select('a')", "clicks\n  .select('a')\n  # note\n  .filter('a > 1')", "clicks.select(\n  'a',\n  'b'\n)"] {
+            assert_eq!(parse_program(text).unwrap().statements.len(), 1, "{text}");
+        }
+        // `(x)` on the next line is a new statement, not a call of the line before.
+        let p = parse_program("counts = clicks.groupBy('a').count()\n(counts.writeStream.start())").unwrap();
+        assert_eq!(p.statements.len(), 2);
+        assert!(matches!(&p.statements[0], Statement::Assign(_, n) if matches!(n.kind, PyNodeKind::Call(..))));
+        // `a = b = expr` binds both names.
+        assert!(matches!(&parse_program("a = b = clicks").unwrap().statements[0], Statement::Assign(n, _) if n == &["a", "b"]));
+    }
+
+    #[test]
+    fn python_string_literals() {
+        assert_eq!(s("'a' \"b\"  'c'"), "abc");
+        assert_eq!(s("('event_time '\n 'is late')"), "event_time is late");
+        assert_eq!(s("\"\"\"\n  a = b AND\n  c > 1\n\"\"\""), "\n  a = b AND\n  c > 1\n");
+        assert_eq!(s("'''it's'''"), "it's");
+        assert_eq!(s(r"r'\d+'"), r"\d+");
+        assert_eq!(s(r"'\d+\t'"), "\\d+\t");
+        assert_eq!(s("f'plain'"), "plain");
+        // A `#` inside a string is not a comment.
+        assert_eq!(s("'a # b' # c"), "a # b");
+        assert!(parse_program("f'{x}'").unwrap_err().unsupported.is_some());
+        let e = parse_program("F.expr(\"\"\"a = b\n").unwrap_err();
+        assert_eq!((e.message.as_str(), e.span.start), ("this \"\"\" string is never closed", 7));
+    }
+
+    #[test]
+    fn python_numbers() {
+        assert_eq!(q("1_000").kind, PyNodeKind::Int(1000));
+        assert_eq!(q("0x1F").kind, PyNodeKind::Int(31));
+        assert_eq!(q("0o17").kind, PyNodeKind::Int(15));
+        assert_eq!(q("0b101").kind, PyNodeKind::Int(5));
+        assert_eq!(q(".5").kind, PyNodeKind::Float(0.5));
+        assert_eq!(q("1e3").kind, PyNodeKind::Float(1000.0));
+        assert_eq!(q("2.").kind, PyNodeKind::Float(2.0));
+        assert!(parse_program("007").unwrap_err().message.contains("leading zeros"));
+    }
+
+    #[test]
+    fn dicts_and_lambdas() {
+        assert!(matches!(q("{'a': 1, 'b': F.col('x')}").kind, PyNodeKind::Dict(ref e) if e.len() == 2));
+        let PyNodeKind::Call(_, args) = q("F.transform('xs', lambda x: x + 1)").kind else { panic!() };
+        assert!(matches!(args[1].value.kind, PyNodeKind::Lambda(ref p, _) if p == &["x"]));
+        assert!(matches!(q("lambda k, v: v > 1").kind, PyNodeKind::Lambda(ref p, _) if p.len() == 2));
     }
 
     #[test]
@@ -463,6 +772,10 @@ mod tests {
         let e = parse_program("clicks.select(@)").unwrap_err();
         assert_eq!((e.span.start, e.span.end), (14, 15));
         assert!(parse_program("   ").is_err());
+        // Comments keep their offsets: the error after one points where it is.
+        let text = "# ünïcode comment\nclicks.select(@)";
+        let e = parse_program(text).unwrap_err();
+        assert_eq!(&text[e.span.start..e.span.end], "@");
     }
 
     #[test]

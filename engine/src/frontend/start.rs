@@ -28,6 +28,11 @@ impl StreamingQuery {
     /// As [`StreamingQuery::start`], plus the sink's and the checkpoint location's checks.
     pub fn start_with(text: &str, catalog: &Catalog, mode: OutputMode, conf: StreamingConf, options: StartOptions) -> Result<StreamingQuery, Error> {
         let compiled = compile(text, catalog)?;
+        let conf = with_program_confs(conf, &compiled.confs);
+        StreamingQuery::start_compiled(compiled, mode, conf, options, catalog)
+    }
+
+    fn start_compiled(compiled: super::interpret::Evaluated, mode: OutputMode, conf: StreamingConf, options: StartOptions, catalog: &Catalog) -> Result<StreamingQuery, Error> {
         let plan = resolve(&compiled.plan)?;
         let mode = compiled.output_mode.unwrap_or(mode);
         let trigger = compiled.trigger.unwrap_or_default();
@@ -72,9 +77,21 @@ impl StreamingQuery {
         sources: Vec<Box<dyn Source>>,
         sink: Box<dyn Sink>,
     ) -> Result<StreamingQuery, Error> {
-        let conf = StreamingQuery::restored_conf(conf, &checkpoint);
-        let mut q = StreamingQuery::start(text, catalog, mode, conf)?;
+        // The program's `spark.conf.set` comes first; the confs the offset log persists win
+        // over it on restart, as in Spark.
+        let compiled = compile(text, catalog)?;
+        let conf = StreamingQuery::restored_conf(with_program_confs(conf, &compiled.confs), &checkpoint);
+        let mut q = StreamingQuery::start_compiled(compiled, mode, conf, StartOptions::default(), catalog)?;
         q.resume_on(mode, checkpoint, sources, sink)?;
         Ok(q)
     }
+}
+
+/// `conf` with the program's own `spark.conf.set(key, value)` calls applied in order (each was
+/// checked when the program ran, so none fails here).
+fn with_program_confs(mut conf: StreamingConf, confs: &[(String, String)]) -> StreamingConf {
+    for (k, v) in confs {
+        let _ = conf.set(k, v);
+    }
+    conf
 }

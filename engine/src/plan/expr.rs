@@ -168,6 +168,12 @@ pub enum Expr {
     /// (`WindowExpression`); `func` is an aggregate or a ranking/offset function such as
     /// `lag(col, 1, NULL)`.
     Over(Box<WindowOver>),
+    /// A lambda function, the argument of a higher-order function (`x -> x + 1`,
+    /// `(acc, x) -> acc + x`; `LambdaFunction`). In the body, a parameter is an `Expr::Column`
+    /// of its name until analysis binds it.
+    Lambda { params: Vec<String>, body: Box<Expr> },
+    /// A lambda parameter bound by analysis, with its type (`NamedLambdaVariable`).
+    LambdaVar(String, DataType),
 }
 
 /// The parts of a window function call (`WindowSpecDefinition`).
@@ -225,7 +231,7 @@ impl Expr {
     /// (`count`, `window`, `upper(board)`, `(post_id + 1)`).
     pub fn output_name(&self) -> String {
         match self {
-            Expr::Column(n) => n.rsplit('.').next().unwrap_or(n).to_string(),
+            Expr::Column(n) => unmarked(n).rsplit('.').next().unwrap_or(n).to_string(),
             Expr::Alias(_, n) => n.clone(),
             Expr::TimeWindow { .. } => "window".into(),
             Expr::SessionWindow { .. } => "session_window".into(),
@@ -241,19 +247,56 @@ impl Expr {
     /// string literals without quotes (`concat(a, -)`, `F.lit('x')` is `x`) and defaults
     /// Spark fills in shown (`split(value, ,, -1)`).
     pub fn pretty_name(&self) -> String {
-        fn pretty(e: &Expr) -> Expr {
+        self.pretty_text(true)
+    }
+
+    /// [`Self::pretty_name`], with lambda variables by name (`lambdafunction(x, x)`) when
+    /// `resolved` is false, as Spark's analysis errors print the unresolved call.
+    pub fn pretty_text(&self, resolved: bool) -> String {
+        fn pretty(e: &Expr, resolved: bool) -> Expr {
             e.transform(&|x| match x {
                 // A marker column prints its text as is (no qualifier cut).
                 Expr::Literal(Value::Str(s)) => Some(Expr::Column(format!("\u{2}{s}"))),
-                Expr::Function(n, args) if n == "split" && args.len() == 2 => {
-                    let mut a: Vec<Expr> = args.iter().map(pretty).collect();
-                    a.push(Expr::Literal(Value::Int(-1)));
-                    Some(Expr::Function(n.clone(), a))
+                // `a != b` is `NOT (a = b)` in Spark's plan.
+                Expr::Binary(BinOp::NotEq, l, r) => Some(Expr::Not(Box::new(Expr::Binary(BinOp::Eq, Box::new(pretty(l, resolved)), Box::new(pretty(r, resolved)))))),
+                // A lambda's variables print as `namedlambdavariable()`.
+                Expr::Lambda { params, body } if resolved => {
+                    let var = || Expr::Column("\u{2}namedlambdavariable()".into());
+                    let body = body.transform(&|x| match x {
+                        Expr::Column(c) if params.iter().any(|p| p.eq_ignore_ascii_case(c)) => Some(var()),
+                        _ => None,
+                    });
+                    Some(Expr::Lambda { params: params.iter().map(|_| "namedlambdavariable()".to_string()).collect(), body: Box::new(pretty(&body, resolved)) })
+                }
+                // `aggregate` without a finish gets the identity (`acc -> acc`).
+                Expr::Function(n, args) if matches!(n.as_str(), "aggregate" | "reduce") && args.len() == 3 => {
+                    let mut a = args.clone();
+                    a.push(Expr::Lambda { params: vec!["acc".into()], body: Box::new(Expr::Column("acc".into())) });
+                    Some(pretty(&Expr::Function(n.clone(), a), resolved))
+                }
+                // `extract(field FROM source)`.
+                Expr::Function(n, args) if n == "extract" && args.len() == 2 => match &args[0] {
+                    Expr::Literal(Value::Str(f)) => Some(Expr::Column(format!("\u{2}extract({f} FROM {})", pretty(&args[1], resolved)))),
+                    _ => None,
+                },
+                // `assert_true(c)` carries its message: `'(c)' is not true!`.
+                Expr::Function(n, args) if n == "assert_true" && args.len() == 1 => {
+                    Some(pretty(&Expr::Function(n.clone(), vec![args[0].clone(), Expr::Literal(Value::str(&format!("'{}' is not true!", args[0])))]), resolved))
+                }
+                // `from_json(text, schema)` is named by its text alone.
+                Expr::Function(n, args) if n == "from_json" && !args.is_empty() => Some(Expr::Function(n.clone(), vec![pretty(&args[0], resolved)])),
+                // Spark's prefix forms of `positive` and `bitwise_not`.
+                Expr::Function(n, args) if n == "positive" && args.len() == 1 => Some(Expr::Column(format!("\u{2}(+ {})", pretty(&args[0], resolved)))),
+                Expr::Function(n, args) if n == "bitwise_not" && args.len() == 1 => Some(Expr::Column(format!("\u{2}~{}", pretty(&args[0], resolved)))),
+                Expr::Function(n, args) if !matches!(n.as_str(), "get_field" | "get_item" | "like" | "in") => {
+                    let mut a: Vec<Expr> = args.iter().map(|x| pretty(x, resolved)).collect();
+                    a.extend(super::functions::names::filled_defaults(n, args.len()).into_iter().map(|v| pretty(&Expr::Literal(v), resolved)));
+                    Some(Expr::Function(super::functions::names::printed_name(n, args.len()).to_string(), a))
                 }
                 _ => None,
             })
         }
-        pretty(self).to_string()
+        pretty(self, resolved).to_string()
     }
 
     /// True if the expression contains an aggregate function.
@@ -277,6 +320,7 @@ impl Expr {
             Expr::IsNull(e, neg) => Expr::IsNull(t(e), *neg),
             Expr::Cast(e, ty) => Expr::Cast(t(e), ty.clone()),
             Expr::WindowTime(e) => Expr::WindowTime(t(e)),
+            Expr::Lambda { params, body } => Expr::Lambda { params: params.clone(), body: t(body) },
             Expr::Binary(op, l, r) => Expr::Binary(*op, t(l), t(r)),
             Expr::Case { branches, otherwise } => Expr::Case {
                 branches: branches.iter().map(|(c, v)| (c.transform(f), v.transform(f))).collect(),
@@ -303,7 +347,7 @@ impl Expr {
         f(self);
         match self {
             Expr::Alias(e, _) | Expr::Not(e) | Expr::Negate(e) | Expr::IsNull(e, _) | Expr::Cast(e, _) => e.visit(f),
-            Expr::WindowTime(e) => e.visit(f),
+            Expr::WindowTime(e) | Expr::Lambda { body: e, .. } => e.visit(f),
             Expr::Binary(_, l, r) => {
                 l.visit(f);
                 r.visit(f);
@@ -334,9 +378,32 @@ impl Expr {
                 w.partition.iter().for_each(|p| p.visit(f));
                 w.order.iter().for_each(|(o, _)| o.visit(f));
             }
-            Expr::Column(_) | Expr::Star | Expr::Literal(_) | Expr::Interval(_) => {}
+            Expr::Column(_) | Expr::Star | Expr::Literal(_) | Expr::Interval(_) | Expr::LambdaVar(..) => {}
         }
     }
+}
+
+/// True for the name [`crate::frontend`] gives a SQL interval literal's value.
+fn is_interval_literal(e: &Expr, name: &str) -> bool {
+    matches!(e, Expr::Interval(_)) && name.starts_with("INTERVAL '")
+}
+
+/// The mark at the start of a column's name that was taken from a DataFrame with no watermark
+/// on it (`words.timestamp` with `words` below `withWatermark`): the attribute it binds to has
+/// no event-time tag (`EventTimeWatermark.delayKey` metadata), as the DataFrame's own
+/// attribute has none. Printed names never show it.
+pub const UNWATERMARKED: char = '\u{3}';
+
+/// The mark at the start of a timestamp column's name taken from a DataFrame that joins
+/// streams (`joined.clickTime`): Spark's column carries the DataFrame's id
+/// (`Dataset.DATASET_ID_KEY`), which a window over it passes on to the `window` column, and
+/// `DetectAmbiguousSelfJoin` then cannot find that column in the DataFrame
+/// (`_LEGACY_ERROR_TEMP_1182`). Printed names never show it.
+pub const JOINED_DATASET_COLUMN: char = '\u{4}';
+
+/// `name` without the column marks ([`UNWATERMARKED`], [`JOINED_DATASET_COLUMN`]).
+pub fn unmarked(name: &str) -> &str {
+    name.trim_start_matches([UNWATERMARKED, JOINED_DATASET_COLUMN])
 }
 
 impl fmt::Display for Expr {
@@ -345,7 +412,7 @@ impl fmt::Display for Expr {
         match self {
             // `clicks.post_id` (a qualified `df.col`) prints as Spark names it: `post_id`.
             Expr::Column(n) if n.starts_with('\u{2}') => f.write_str(&n[1..]),
-            Expr::Column(n) => f.write_str(n.rsplit('.').next().unwrap_or(n)),
+            Expr::Column(n) => f.write_str(unmarked(n).rsplit('.').next().unwrap_or(n)),
             Expr::Star => f.write_str("*"),
             Expr::Literal(Value::Str(s)) => write!(f, "'{s}'"),
             Expr::Literal(v) => write!(f, "{v}"),
@@ -357,7 +424,12 @@ impl fmt::Display for Expr {
                     write!(f, "INTERVAL '{}'", format_duration_us(us))
                 }
             }
+            // A SQL interval literal named by Spark's text for it (`INTERVAL '02' HOUR`).
+            Expr::Alias(e, n) if is_interval_literal(e, n) => f.write_str(n),
             Expr::Alias(e, n) => write!(f, "{e} AS {n}"),
+            // `ts + INTERVAL ...`: Spark's `TimestampAddInterval` / `DatetimeSub` print without
+            // brackets.
+            Expr::Binary(op @ (BinOp::Add | BinOp::Sub), l, r) if matches!(&**r, Expr::Alias(e, n) if is_interval_literal(e, n)) => write!(f, "{l} {} {r}", op.symbol()),
             Expr::Binary(op, l, r) => write!(f, "({l} {} {r})", op.symbol()),
             Expr::Not(e) => write!(f, "(NOT {e})"),
             // Spark 4 prints `UnaryMinus` as `negative(n)`.
@@ -383,6 +455,21 @@ impl fmt::Display for Expr {
             },
             Expr::Function(n, args) if n == "get_item" && args.len() == 2 => write!(f, "{}[{}]", args[0], args[1]),
             Expr::Function(n, args) if n == "like" && args.len() == 2 => write!(f, "{} LIKE {}", args[0], args[1]),
+            // `StringTrim(src, trimStr)` and its sides print as SQL's `TRIM(BOTH x FROM s)`.
+            Expr::Function(n, args) if matches!(n.as_str(), "trim" | "ltrim" | "rtrim") && args.len() == 2 => {
+                let side = match n.as_str() {
+                    "ltrim" => "LEADING",
+                    "rtrim" => "TRAILING",
+                    _ => "BOTH",
+                };
+                write!(f, "TRIM({side} {} FROM {})", args[1], args[0])
+            }
+            // `Extract(field, source)`: `extract(HOUR FROM t)`, the field as written.
+            Expr::Function(n, args) if n == "extract" && args.len() == 2 => match &args[0] {
+                Expr::Literal(Value::Str(field)) => write!(f, "extract({field} FROM {})", args[1]),
+                Expr::Column(field) if field.starts_with('\u{2}') => write!(f, "extract({} FROM {})", &field[1..], args[1]),
+                other => write!(f, "extract({other} FROM {})", args[1]),
+            },
             Expr::Function(n, args) if n == "in" && !args.is_empty() => {
                 write!(f, "({} IN (", args[0])?;
                 for (i, a) in args[1..].iter().enumerate() {
@@ -415,6 +502,9 @@ impl fmt::Display for Expr {
             }
             Expr::SessionWindow { time, gap } => write!(f, "session_window({time}, {gap})"),
             Expr::WindowTime(e) => write!(f, "window_time({e})"),
+            // Spark's SQL text of a `LambdaFunction`: `lambdafunction((x + 1), x)`.
+            Expr::Lambda { params, body } => write!(f, "lambdafunction({body}, {})", params.join(", ")),
+            Expr::LambdaVar(n, _) => f.write_str(n),
             Expr::Agg { func, arg, by, distinct } => {
                 let arg = if matches!(**arg, Expr::Star) { "1".to_string() } else { arg.to_string() };
                 let arg = match by {

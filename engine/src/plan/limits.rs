@@ -64,7 +64,7 @@ fn plan_exprs(p: &LogicalPlan) -> Vec<&Expr> {
 /// The sub-expressions of an expression.
 fn expr_children(e: &Expr) -> Vec<&Expr> {
     match e {
-        Expr::Alias(x, _) | Expr::Not(x) | Expr::Negate(x) | Expr::IsNull(x, _) | Expr::Cast(x, _) | Expr::WindowTime(x) => vec![x],
+        Expr::Alias(x, _) | Expr::Not(x) | Expr::Negate(x) | Expr::IsNull(x, _) | Expr::Cast(x, _) | Expr::WindowTime(x) | Expr::Lambda { body: x, .. } => vec![x],
         Expr::Binary(_, l, r) => vec![l, r],
         Expr::Case { branches, otherwise } => {
             let mut v: Vec<&Expr> = branches.iter().flat_map(|(c, x)| [c, x]).collect();
@@ -81,7 +81,7 @@ fn expr_children(e: &Expr) -> Vec<&Expr> {
             v.extend(w.order.iter().map(|(o, _)| o));
             v
         }
-        Expr::Column(_) | Expr::Star | Expr::Literal(_) | Expr::Interval(_) => vec![],
+        Expr::Column(_) | Expr::Star | Expr::Literal(_) | Expr::Interval(_) | Expr::LambdaVar(..) => vec![],
     }
 }
 
@@ -141,7 +141,7 @@ mod tests {
         // u = clicks; u = u.union(u) twenty times: 2^20 leaves as a tree, 21 distinct nodes.
         let mut u = Rc::new(LogicalPlan::StreamingRelation { source: "clicks".into(), schema: vec![] });
         for _ in 0..20 {
-            u = Rc::new(LogicalPlan::Union { inputs: vec![u.clone(), u], by_name: false });
+            u = Rc::new(LogicalPlan::Union { inputs: vec![u.clone(), u], by_name: false, allow_missing_columns: false });
         }
         let size = measure_plan(&u, MAX_TREE_NODES);
         assert_eq!(size.depth, 21);

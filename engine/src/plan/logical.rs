@@ -80,11 +80,19 @@ pub enum LogicalPlan {
     /// `withWatermark(column, delay)`; `delay_ms` per `EventTimeWatermark.getDelayMs`.
     EventTimeWatermark { input: Rc<LogicalPlan>, column: String, delay_ms: DelayMs },
     Aggregate { input: Rc<LogicalPlan>, grouping: Vec<Expr>, aggregates: Vec<Expr> },
+    /// SQL's `SELECT DISTINCT` and `UNION` (Spark's `Distinct`): the input's rows without
+    /// repeats. Spark runs it as an aggregation grouping by every column
+    /// (`ReplaceDistinctWithAggregate`) and the streaming checker treats it as one, except
+    /// where its rules name `Aggregate` alone (sorting in complete mode). Not
+    /// `DataFrame.distinct()`, which is `Deduplicate`.
+    Distinct { input: Rc<LogicalPlan> },
     /// `dropDuplicates(keys)`; `None` = all columns (`distinct()`).
     Deduplicate { input: Rc<LogicalPlan>, keys: Option<Vec<String>> },
     DeduplicateWithinWatermark { input: Rc<LogicalPlan>, keys: Option<Vec<String>> },
     Join { left: Rc<LogicalPlan>, right: Rc<LogicalPlan>, join_type: JoinType, on: JoinOn },
-    Union { inputs: Vec<Rc<LogicalPlan>>, by_name: bool },
+    /// `union` / `unionByName` (`by_name`), with `allowMissingColumns` (a column one side
+    /// lacks becomes NULL there).
+    Union { inputs: Vec<Rc<LogicalPlan>>, by_name: bool, allow_missing_columns: bool },
     /// `orderBy`: (expression, ascending).
     Sort { input: Rc<LogicalPlan>, order: Vec<(Expr, bool)> },
     Limit { input: Rc<LogicalPlan>, n: usize },
@@ -129,6 +137,7 @@ impl LogicalPlan {
             | LogicalPlan::Filter { input, .. }
             | LogicalPlan::EventTimeWatermark { input, .. }
             | LogicalPlan::Aggregate { input, .. }
+            | LogicalPlan::Distinct { input }
             | LogicalPlan::Deduplicate { input, .. }
             | LogicalPlan::DeduplicateWithinWatermark { input, .. }
             | LogicalPlan::Sort { input, .. }
@@ -169,6 +178,7 @@ impl LogicalPlan {
             LogicalPlan::Aggregate { grouping, aggregates, .. } => {
                 format!("Aggregate [{}], [{}]", list(grouping), list(aggregates))
             }
+            LogicalPlan::Distinct { .. } => "Distinct".into(),
             LogicalPlan::FlatMapGroupsInPandasWithState { grouping, udf, output, state, mode, timeout, .. } => {
                 let schema = |s: &[(String, DataType)]| s.iter().map(|(n, t)| format!("{n}: {}", crate::types::spark_type_name(t))).collect::<Vec<_>>().join(", ");
                 format!(
@@ -198,8 +208,10 @@ impl LogicalPlan {
                 JoinOn::Condition(e) => format!("Join {}, {e}", join_type.spark_name()),
                 JoinOn::None => format!("Join {}", join_type.spark_name()),
             },
-            LogicalPlan::Union { by_name, .. } => {
-                if *by_name {
+            LogicalPlan::Union { by_name, allow_missing_columns, .. } => {
+                if *allow_missing_columns {
+                    "Union byName, allowMissingColumns".into()
+                } else if *by_name {
                     "Union byName".into()
                 } else {
                     "Union".into()

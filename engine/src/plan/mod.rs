@@ -10,6 +10,6 @@ pub mod output_mode;
 pub mod tree;
 
 pub use catalog::Catalog;
-pub use expr::{AggFunc, BinOp, Expr, FrameBound, WindowFrame, WindowOver, WINDOW_ONLY_FUNCTIONS};
+pub use expr::{unmarked, AggFunc, BinOp, Expr, FrameBound, WindowFrame, WindowOver, JOINED_DATASET_COLUMN, UNWATERMARKED, WINDOW_ONLY_FUNCTIONS};
 pub use logical::{JoinOn, JoinType, LogicalPlan};
 pub use output_mode::OutputMode;

@@ -4,6 +4,8 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+use super::pandas::{AccessorKind, GroupBy, IndexerKind};
+pub use super::pandas::{Frame, Series};
 use super::parse::{BinOp, Expr, ExprKind, FuncDef, Stmt, StmtKind, Target, UnOp};
 use super::PyError;
 use crate::types::time::{NANOS_PER_MICRO, NANOS_PER_MILLI, NANOS_PER_SECOND};
@@ -168,30 +170,6 @@ impl GroupState {
     }
 }
 
-/// A pandas `Series`: a name and its values.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Series {
-    pub name: Option<String>,
-    pub values: Vec<Val>,
-}
-
-/// A pandas `DataFrame`: named columns of equal length.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Frame {
-    pub columns: Vec<(String, Vec<Val>)>,
-    pub len: usize,
-}
-
-impl Frame {
-    fn column(&self, name: &str) -> Option<&Vec<Val>> {
-        self.columns.iter().find(|(n, _)| n == name).map(|(_, v)| v)
-    }
-
-    fn take(&self, idx: &[usize]) -> Frame {
-        Frame { columns: self.columns.iter().map(|(n, v)| (n.clone(), idx.iter().map(|&i| v[i].clone()).collect())).collect(), len: idx.len() }
-    }
-}
-
 /// A Python value.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Val {
@@ -208,14 +186,24 @@ pub enum Val {
     Frame(Rc<Frame>),
     Series(Rc<Series>),
     Func(Rc<FuncDef>),
+    /// A `lambda`, with the names of the scope it was written in (read when it runs).
+    Lambda(Rc<FuncDef>, Rc<BTreeMap<String, Val>>),
     Builtin(&'static str),
     Module(&'static str),
     /// `obj.name`, not yet called.
     Method(Box<Val>, Rc<str>),
     /// `state` (shared so the operator reads what the call did).
     State(Rc<RefCell<GroupState>>),
-    /// `df.iloc` / `series.iloc`.
-    ILoc(Box<Val>),
+    /// `obj.loc` / `.iloc` / `.at` / `.iat` of a frame or a series.
+    Indexer(IndexerKind, Box<Val>),
+    /// `df.groupby(...)`.
+    GroupBy(Rc<GroupBy>),
+    /// `series.str` / `series.dt`.
+    Accessor(AccessorKind, Rc<Series>),
+    /// A pandas `Timedelta`, ns.
+    Timedelta(i64),
+    /// A slice inside a tuple subscript (`df.loc[:, 'c']`): its bounds.
+    Slice(Option<Box<Val>>, Option<Box<Val>>),
     /// A `class` statement's value: its name and attributes (methods, class constants).
     Class(Rc<ClassDef>),
     /// An instance of a [`Val::Class`]: `self`.
@@ -224,6 +212,8 @@ pub enum Val {
     Row(Rc<Vec<(String, Val)>>),
     /// `transformWithState`'s handle, state variables, timer values (`super::processor`).
     Processor(super::processor::ProcVal),
+    /// A `pyspark.sql.types` type or field (`super::spark_types`).
+    Spark(Rc<super::spark_types::SparkType>),
 }
 
 /// What a `class` statement defines: methods and class attributes, with those of its bases
@@ -264,16 +254,26 @@ impl Val {
             Val::Timestamp(_) => "Timestamp",
             Val::Frame(_) => "DataFrame",
             Val::Series(_) => "Series",
-            Val::Func(_) => "function",
+            Val::Func(_) | Val::Lambda(..) => "function",
             Val::Builtin(_) => "builtin_function_or_method",
             Val::Module(_) => "module",
             Val::Method(..) => "method",
             Val::State(_) => "GroupState",
-            Val::ILoc(_) => "_iLocIndexer",
+            Val::Indexer(IndexerKind::Loc, _) => "_LocIndexer",
+            Val::Indexer(IndexerKind::ILoc, _) => "_iLocIndexer",
+            Val::Indexer(IndexerKind::At, _) => "_AtIndexer",
+            Val::Indexer(IndexerKind::IAt, _) => "_iAtIndexer",
+            Val::GroupBy(g) if g.series => "SeriesGroupBy",
+            Val::GroupBy(_) => "DataFrameGroupBy",
+            Val::Accessor(AccessorKind::Str, _) => "StringMethods",
+            Val::Accessor(AccessorKind::Dt, _) => "DatetimeProperties",
+            Val::Timedelta(_) => "Timedelta",
+            Val::Slice(..) => "slice",
             Val::Class(_) => "type",
             Val::Object(_) => "object",
             Val::Row(_) => "Row",
             Val::Processor(p) => p.type_name(),
+            Val::Spark(t) => t.class_name(),
         }
     }
 
@@ -286,7 +286,7 @@ impl Val {
         }
     }
 
-    fn as_f64(&self) -> Option<f64> {
+    pub(super) fn as_f64(&self) -> Option<f64> {
         match self {
             Val::Int(i) => Some(*i as f64),
             Val::Bool(b) => Some(f64::from(u8::from(*b))),
@@ -295,7 +295,7 @@ impl Val {
         }
     }
 
-    fn truthy(&self, line: usize) -> Result<bool, PyError> {
+    pub(super) fn truthy(&self, line: usize) -> Result<bool, PyError> {
         Ok(match self {
             Val::None => false,
             Val::Bool(b) => *b,
@@ -315,7 +315,7 @@ impl Val {
         })
     }
 
-    fn repr(&self) -> String {
+    pub(super) fn repr(&self) -> String {
         match self {
             Val::None => "None".into(),
             Val::Bool(b) => if *b { "True" } else { "False" }.into(),
@@ -339,17 +339,20 @@ impl Val {
             Val::List(l) => format!("[{}]", l.borrow().iter().map(Val::repr).collect::<Vec<_>>().join(", ")),
             Val::Dict(d) => format!("{{{}}}", d.borrow().iter().map(|(k, v)| format!("{}: {}", k.repr(), v.repr())).collect::<Vec<_>>().join(", ")),
             Val::Timestamp(ns) => format!("Timestamp('{}')", format_ns(*ns)),
+            Val::Timedelta(ns) => format!("Timedelta('{}')", super::pandas_time::timedelta_text(*ns)),
             Val::Row(fields) => format!("Row({})", fields.iter().map(|(n, v)| format!("{n}={}", v.repr())).collect::<Vec<_>>().join(", ")),
             Val::Object(o) => format!("<{} object>", o.class.name),
             Val::Class(c) => format!("<class '{}'>", c.name),
+            Val::Spark(t) => t.repr(),
             other => format!("<{}>", other.type_name()),
         }
     }
 
-    fn str_value(&self) -> String {
+    pub(super) fn str_value(&self) -> String {
         match self {
             Val::Str(s) => s.to_string(),
             Val::Timestamp(ns) => format_ns(*ns),
+            Val::Timedelta(ns) => super::pandas_time::timedelta_text(*ns),
             other => other.repr(),
         }
     }
@@ -364,14 +367,15 @@ fn format_ns(ns: i64) -> String {
     }
 }
 
-fn key_cmp(a: &Val, b: &Val) -> std::cmp::Ordering {
+/// Python's ordering of two values for `sorted`, `min` and `max` (None last).
+pub(super) fn key_cmp(a: &Val, b: &Val) -> std::cmp::Ordering {
     use std::cmp::Ordering;
     match (a, b) {
         (Val::None, Val::None) => Ordering::Equal,
         (Val::None, _) => Ordering::Greater,
         (_, Val::None) => Ordering::Less,
         (Val::Str(x), Val::Str(y)) => x.cmp(y),
-        (Val::Timestamp(x), Val::Timestamp(y)) => x.cmp(y),
+        (Val::Timestamp(x), Val::Timestamp(y)) | (Val::Timedelta(x), Val::Timedelta(y)) => x.cmp(y),
         (Val::Tuple(x), Val::Tuple(y)) => {
             for (p, q) in x.iter().zip(y.iter()) {
                 let o = key_cmp(p, q);
@@ -401,6 +405,10 @@ pub struct Interpreter {
     globals: BTreeMap<String, Val>,
     steps: u64,
     depth: usize,
+    /// The query clock (ms since the epoch) that `time.time()` reads: the batch's
+    /// processing time, set by the operator before it calls the function
+    /// ([`Interpreter::set_clock_ms`]).
+    clock_ms: i64,
 }
 
 type R<T> = Result<T, PyError>;
@@ -416,7 +424,7 @@ impl Interpreter {
     /// # Errors
     /// What the top level raised (for example an unknown module in an `import`).
     pub fn new(module: &[Stmt]) -> R<Interpreter> {
-        let mut it = Interpreter { globals: BTreeMap::new(), steps: 0, depth: 0 };
+        let mut it = Interpreter { globals: BTreeMap::new(), steps: 0, depth: 0, clock_ms: 0 };
         let mut frame = Scope { locals: BTreeMap::new(), yielded: None };
         for s in module {
             match it.exec(s, &mut frame)? {
@@ -495,10 +503,15 @@ impl Interpreter {
     }
 
     fn call_func(&mut self, f: &Rc<FuncDef>, args: Vec<Val>, kwargs: Vec<(String, Val)>, line: usize) -> R<Val> {
+        self.call_func_in(f, args, kwargs, line, None)
+    }
+
+    /// Calls `f`; a lambda also sees `env`, the names of the scope it was written in.
+    fn call_func_in(&mut self, f: &Rc<FuncDef>, args: Vec<Val>, kwargs: Vec<(String, Val)>, line: usize, env: Option<&BTreeMap<String, Val>>) -> R<Val> {
         if self.depth >= MAX_CALL_DEPTH {
             return Err(PyError::runtime("RecursionError: maximum recursion depth exceeded", line));
         }
-        let mut locals = BTreeMap::new();
+        let mut locals = env.cloned().unwrap_or_default();
         let n = f.params.len();
         if args.len() > n {
             return Err(PyError::runtime(format!("TypeError: {}() takes {n} positional arguments but {} were given", f.name, args.len()), line));
@@ -619,6 +632,29 @@ impl Interpreter {
                             None => d.push((i, v)),
                         }
                     }
+                    // `df['c'] = ...`: the frame with the column set, stored back where it was
+                    // read from (frames are values here; see `pandas.rs`).
+                    Val::Frame(f) => {
+                        let new = Val::Frame(Rc::new(self.with_column(&f, &i, v, line)?));
+                        match &obj.kind {
+                            ExprKind::Name(n) => {
+                                frame.locals.insert(n.clone(), new);
+                            }
+                            ExprKind::Attr(owner, attr) => self.assign(&Target::Attr((**owner).clone(), attr.clone()), new, frame, line)?,
+                            _ => return Err(PyError::not_modelled("pandas: setting a column of a DataFrame that is not held by a name", line)),
+                        }
+                    }
+                    Val::Indexer(kind, inner) => {
+                        let what = if matches!(*inner, Val::Series(_)) { "Series" } else { "DataFrame" };
+                        let how = match kind {
+                            IndexerKind::Loc => "loc",
+                            IndexerKind::ILoc => "iloc",
+                            IndexerKind::At => "at",
+                            IndexerKind::IAt => "iat",
+                        };
+                        return Err(PyError::not_modelled(format!("pandas {what}.{how}[...] = ..."), line));
+                    }
+                    Val::Series(_) => return Err(PyError::not_modelled("pandas Series[...] = ...", line)),
                     other => return Err(PyError::runtime(format!("TypeError: '{}' object does not support item assignment", other.type_name()), line)),
                 }
             }
@@ -713,16 +749,26 @@ impl Interpreter {
             }
             StmtKind::Import(names) => {
                 for (module, bound) in names {
-                    let m = known_module(module).ok_or_else(|| PyError::runtime(format!("ModuleNotFoundError: No module named '{module}' (Streamlab's Python knows pandas, numpy, datetime, typing and pyspark)"), line))?;
+                    let m = known_module(module).ok_or_else(|| PyError::runtime(format!("ModuleNotFoundError: No module named '{module}' (Streamlab's Python knows pandas, numpy, datetime, time, typing and pyspark)"), line))?;
                     frame.locals.insert(bound.clone(), Val::Module(m));
                 }
             }
             StmtKind::FromImport(module, names) => {
                 known_module(module).ok_or_else(|| PyError::runtime(format!("ModuleNotFoundError: No module named '{module}'"), line))?;
-                for (imported, bound) in names {
+                for (imported, bound) in names.iter().filter(|(n, _)| n != "*") {
                     // `Row` is a value; other names (StatefulProcessor, type names) only matter in
                     // class bases and annotations.
-                    let v = if imported == "Row" && module.starts_with("pyspark") { Val::Builtin("Row") } else { Val::Module("typing") };
+                    let v = if imported == "Row" && module.starts_with("pyspark") {
+                        Val::Builtin("Row")
+                    } else if module == "pyspark.sql.types" {
+                        super::spark_types::class(imported).unwrap_or(Val::Module("typing"))
+                    } else if module == "datetime" && imported == "datetime" {
+                        Val::Module("datetime.datetime")
+                    } else if module == "pyspark.sql" && imported == "types" {
+                        Val::Module("pyspark.sql.types")
+                    } else {
+                        Val::Module("typing")
+                    };
                     frame.locals.insert(bound.clone(), v);
                 }
             }
@@ -750,6 +796,15 @@ impl Interpreter {
                 let v = self.binary(*op, current, rhs, line)?;
                 self.assign(target, v, frame, line)?;
             }
+            StmtKind::Assert(test, message) => {
+                if !self.eval(test, frame)?.truthy(line)? {
+                    let m = match message {
+                        Some(m) => format!("AssertionError: {}", self.eval(m, frame)?.str_value()),
+                        None => "AssertionError".to_string(),
+                    };
+                    return Err(PyError::runtime(m, line));
+                }
+            }
             StmtKind::Expr(e) => {
                 self.eval(e, frame)?;
             }
@@ -757,18 +812,24 @@ impl Interpreter {
         Ok(Flow::Normal)
     }
 
-    fn iterate(&self, v: &Val, line: usize) -> R<Vec<Val>> {
-        Ok(match v {
-            Val::Tuple(t) => t.as_ref().clone(),
-            Val::List(l) => l.borrow().clone(),
-            Val::Dict(d) => d.borrow().iter().map(|(k, _)| k.clone()).collect(),
-            Val::Str(s) => s.chars().map(|c| Val::Str(Rc::from(c.to_string()))).collect(),
-            Val::Series(s) => s.values.clone(),
-            Val::Frame(f) => f.columns.iter().map(|(n, _)| Val::Str(Rc::from(n.as_str()))).collect(),
-            Val::Row(fields) => fields.iter().map(|(_, v)| v.clone()).collect(),
-            Val::Processor(p) => p.iterate(line)?,
-            other => return Err(PyError::runtime(format!("TypeError: '{}' object is not iterable", other.type_name()), line)),
-        })
+    pub(super) fn iterate(&self, v: &Val, line: usize) -> R<Vec<Val>> {
+        iterate_plain(v, line)
+    }
+
+    /// Calls a Python callable value (a function, a lambda, a builtin, a bound method).
+    pub(super) fn apply_value(&mut self, f: Val, args: Vec<Val>, line: usize) -> R<Val> {
+        self.apply(f, args, Vec::new(), line)
+    }
+
+    /// Calls the builtin `name` (`int`, `float`, `pd.Timestamp`, ...).
+    /// Sets the clock `time.time()` reads: the batch's processing time (ms since the epoch), so
+    /// a state function's "now" is the lab's deterministic clock.
+    pub fn set_clock_ms(&mut self, ms: i64) {
+        self.clock_ms = ms;
+    }
+
+    pub(super) fn call_builtin(&mut self, name: &str, args: Vec<Val>, line: usize) -> R<Val> {
+        self.builtin(name, args, Vec::new(), line)
     }
 
     fn eval(&mut self, e: &Expr, frame: &mut Scope) -> R<Val> {
@@ -832,7 +893,12 @@ impl Interpreter {
                 let i = self.eval(idx, frame)?;
                 self.index(&o, &i, line)?
             }
-            ExprKind::Slice(..) => return Err(PyError::runtime("SyntaxError: a slice outside brackets", line)),
+            // A slice inside a tuple key (`df.loc[:, 'c']`).
+            ExprKind::Slice(_, lo, hi) => {
+                let lo = lo.as_ref().map(|x| self.eval(x, frame)).transpose()?.map(Box::new);
+                let hi = hi.as_ref().map(|x| self.eval(x, frame)).transpose()?.map(Box::new);
+                Val::Slice(lo, hi)
+            }
             ExprKind::Unary(op, x) => {
                 let v = self.eval(x, frame)?;
                 match op {
@@ -880,6 +946,24 @@ impl Interpreter {
                 let y = self.eval(b, frame)?;
                 self.binary(*op, x, y, line)?
             }
+            ExprKind::Lambda(def) => Val::Lambda(Rc::clone(def), Rc::new(frame.locals.clone())),
+            ExprKind::FString(parts) => {
+                let mut out = String::new();
+                for part in parts {
+                    match part {
+                        super::parse::FPart::Text(t) => out.push_str(t),
+                        super::parse::FPart::Value { expr, conversion, spec } => {
+                            let v = self.eval(expr, frame)?;
+                            let text = if *conversion == Some('r') { v.repr() } else { v.str_value() };
+                            out.push_str(&super::format::format_value(&v, &text, spec, line)?);
+                        }
+                    }
+                    if out.len() > MAX_ITEMS {
+                        return Err(PyError::runtime("the string grew past the lab's limit", line));
+                    }
+                }
+                Val::Str(Rc::from(out))
+            }
             ExprKind::IfElse { body, test, orelse } => {
                 if self.eval(test, frame)?.truthy(line)? {
                     self.eval(body, frame)?
@@ -892,26 +976,38 @@ impl Interpreter {
 
     fn map_series(&self, s: &Series, line: usize, f: impl Fn(&Val) -> R<Val>) -> R<Val> {
         let _ = line;
-        Ok(Val::Series(Rc::new(Series { name: s.name.clone(), values: s.values.iter().map(f).collect::<R<Vec<_>>>()? })))
+        Ok(Val::Series(Rc::new(s.with_values(s.values.iter().map(f).collect::<R<Vec<_>>>()?))))
     }
 
-    fn binary(&self, op: BinOp, x: Val, y: Val, line: usize) -> R<Val> {
-        // Element-wise over a Series (with a scalar or a Series of the same length).
+    pub(super) fn binary(&self, op: BinOp, x: Val, y: Val, line: usize) -> R<Val> {
+        // Element-wise over a Series (with a scalar or a Series of the same length); a
+        // missing value gives NaN (False for a comparison, True for `!=`), as in pandas.
+        let element = |me: &Self, p: &Val, q: &Val| -> R<Val> {
+            if super::pandas::is_na(p) || super::pandas::is_na(q) {
+                return Ok(match op {
+                    BinOp::Ne => Val::Bool(true),
+                    BinOp::Eq | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::BitAnd => Val::Bool(false),
+                    BinOp::BitOr => Val::Bool(p.truthy(line).unwrap_or(false) && !super::pandas::is_na(p) || q.truthy(line).unwrap_or(false) && !super::pandas::is_na(q)),
+                    _ => Val::Float(f64::NAN),
+                });
+            }
+            me.binary(op, p.clone(), q.clone(), line)
+        };
         match (&x, &y) {
             (Val::Series(a), Val::Series(b)) => {
                 if a.values.len() != b.values.len() {
                     return Err(PyError::runtime("ValueError: Can only compare identically-labeled Series objects", line));
                 }
-                let values = a.values.iter().zip(&b.values).map(|(p, q)| self.binary(op, p.clone(), q.clone(), line)).collect::<R<Vec<_>>>()?;
-                return Ok(Val::Series(Rc::new(Series { name: a.name.clone(), values })));
+                let values = a.values.iter().zip(&b.values).map(|(p, q)| element(self, p, q)).collect::<R<Vec<_>>>()?;
+                return Ok(Val::Series(Rc::new(a.with_values(values))));
             }
             (Val::Series(a), _) if !matches!(op, BinOp::In | BinOp::NotIn | BinOp::Is | BinOp::IsNot) => {
-                let values = a.values.iter().map(|p| self.binary(op, p.clone(), y.clone(), line)).collect::<R<Vec<_>>>()?;
-                return Ok(Val::Series(Rc::new(Series { name: a.name.clone(), values })));
+                let values = a.values.iter().map(|p| element(self, p, &y)).collect::<R<Vec<_>>>()?;
+                return Ok(Val::Series(Rc::new(a.with_values(values))));
             }
             (_, Val::Series(b)) if !matches!(op, BinOp::In | BinOp::NotIn | BinOp::Is | BinOp::IsNot) => {
-                let values = b.values.iter().map(|q| self.binary(op, x.clone(), q.clone(), line)).collect::<R<Vec<_>>>()?;
-                return Ok(Val::Series(Rc::new(Series { name: b.name.clone(), values })));
+                let values = b.values.iter().map(|q| element(self, &x, q)).collect::<R<Vec<_>>>()?;
+                return Ok(Val::Series(Rc::new(b.with_values(values))));
             }
             _ => {}
         }
@@ -936,7 +1032,7 @@ impl Interpreter {
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
                 let ord = match (&x, &y) {
                     (Val::Str(a), Val::Str(b)) => a.cmp(b),
-                    (Val::Timestamp(a), Val::Timestamp(b)) => a.cmp(b),
+                    (Val::Timestamp(a), Val::Timestamp(b)) | (Val::Timedelta(a), Val::Timedelta(b)) => a.cmp(b),
                     (Val::Tuple(_), Val::Tuple(_)) => key_cmp(&x, &y),
                     _ => match (x.as_f64(), y.as_f64()) {
                         (Some(a), Some(b)) => match a.partial_cmp(&b) {
@@ -1030,6 +1126,7 @@ impl Interpreter {
                 None => return Err(PyError::runtime(format!("AttributeError: {name}"), line)),
             },
             (Val::Processor(p), _) => p.attr(&o, name, line)?,
+            (Val::Spark(t), _) => super::spark_types::SparkType::attr(t, name, line)?,
             (Val::State(s), _) => {
                 let is_method = matches!(name, "update" | "remove" | "setTimeoutDuration" | "setTimeoutTimestamp" | "getCurrentWatermarkMs" | "getCurrentProcessingTimeMs");
                 if is_method {
@@ -1038,42 +1135,31 @@ impl Interpreter {
                     s.borrow().attr(name, line)?
                 }
             }
-            (Val::Frame(f), "empty") => Val::Bool(f.len == 0),
-            (Val::Frame(f), "shape") => Val::Tuple(Rc::new(vec![Val::Int(f.len as i64), Val::Int(f.columns.len() as i64)])),
-            (Val::Frame(f), "columns") => Val::List(Rc::new(RefCell::new(f.columns.iter().map(|(n, _)| Val::Str(Rc::from(n.as_str()))).collect()))),
-            (Val::Frame(_), "iloc") | (Val::Series(_), "iloc") => Val::ILoc(Box::new(o.clone())),
-            (Val::Series(s), "empty") => Val::Bool(s.values.is_empty()),
-            (Val::Series(s), "values") => Val::List(Rc::new(RefCell::new(s.values.clone()))),
-            (Val::Series(s), "size") => Val::Int(s.values.len() as i64),
-            (Val::Series(s), "dt") => Val::Series(Rc::clone(s)),
-            (Val::Timestamp(ns), "value") => Val::Int(*ns),
-            (Val::Timestamp(ns), "year" | "month" | "day" | "hour" | "minute" | "second") => {
-                use chrono::{Datelike, Timelike};
-                let t = chrono::DateTime::from_timestamp(ns.div_euclid(NANOS_PER_SECOND), 0).ok_or_else(|| PyError::runtime("OverflowError: timestamp out of range", line))?;
-                Val::Int(match name {
-                    "year" => i64::from(t.year()),
-                    "month" => i64::from(t.month()),
-                    "day" => i64::from(t.day()),
-                    "hour" => i64::from(t.hour()),
-                    "minute" => i64::from(t.minute()),
-                    _ => i64::from(t.second()),
-                })
-            }
-            (Val::Frame(f), col) if f.column(col).is_some() && !is_frame_method(col) => {
-                Val::Series(Rc::new(Series { name: Some(col.to_string()), values: f.column(col).cloned().unwrap_or_default() }))
-            }
+            (Val::Frame(f), _) => self.frame_attr(f, &o, name, line)?,
+            (Val::Series(s), _) => self.series_attr(s, &o, name, line)?,
+            (Val::GroupBy(g), _) => self.groupby_attr(g, &o, name, line)?,
+            (Val::Accessor(kind, s), _) => self.accessor_attr(*kind, s, &o, name, line)?,
+            (Val::Timestamp(ns), _) => super::pandas_time::timestamp_attr(&o, *ns, name, line)?,
+            (Val::Timedelta(ns), _) => super::pandas_time::timedelta_attr(&o, *ns, name, line)?,
             (Val::Module(m), _) => match (*m, name) {
-                ("pandas", "DataFrame" | "Timestamp" | "Timedelta" | "concat" | "Series" | "isna" | "notna" | "to_datetime") => Val::Builtin(pandas_fn(name)),
+                ("pandas", n) if super::pandas::MODULE_FUNCTIONS.contains(&n) => Val::Builtin(pandas_fn(name)),
+                ("pandas", n) => return Err(super::pandas::missing_module_fn(n, line)),
+                ("time", "time") => Val::Builtin("time.time"),
+                ("datetime", "datetime") => Val::Module("datetime.datetime"),
+                ("datetime.datetime", "fromtimestamp" | "utcfromtimestamp") => Val::Builtin("datetime.fromtimestamp"),
+                ("datetime.datetime", "now" | "utcnow") => Val::Builtin("datetime.now"),
+                ("datetime.datetime", _) => Val::Module("typing"),
                 ("numpy", "int64" | "float64") => Val::Builtin(if name == "int64" { "int" } else { "float" }),
+                ("pyspark.sql.types", _) => super::spark_types::class(name).unwrap_or(Val::Module("typing")),
                 ("typing", _) | ("pyspark", _) | ("datetime", _) => Val::Module("typing"),
                 _ => return Err(PyError::runtime(format!("AttributeError: module '{m}' has no attribute '{name}' (not in Streamlab's Python)"), line)),
             },
-            (Val::Frame(_) | Val::Series(_) | Val::List(_) | Val::Dict(_) | Val::Str(_) | Val::Timestamp(_), _) => Val::Method(Box::new(o.clone()), Rc::from(name)),
+            (Val::List(_) | Val::Dict(_) | Val::Str(_), _) => Val::Method(Box::new(o.clone()), Rc::from(name)),
             _ => return Err(PyError::runtime(format!("AttributeError: '{}' object has no attribute '{name}'", o.type_name()), line)),
         })
     }
 
-    fn index(&self, o: &Val, i: &Val, line: usize) -> R<Val> {
+    fn index(&mut self, o: &Val, i: &Val, line: usize) -> R<Val> {
         let seq_index = |n: usize| -> R<usize> {
             let k = i.as_int().ok_or_else(|| PyError::runtime(format!("TypeError: indices must be integers, not {}", i.type_name()), line))?;
             let k = if k < 0 { k + n as i64 } else { k };
@@ -1097,46 +1183,15 @@ impl Interpreter {
                 Val::Str(Rc::from(chars[seq_index(chars.len())?].to_string()))
             }
             Val::Dict(d) => d.borrow().iter().find(|(k, _)| py_eq(k, i)).map(|(_, v)| v.clone()).ok_or_else(|| PyError::runtime(format!("KeyError: {}", i.repr()), line))?,
-            Val::Frame(f) => match i {
-                Val::Str(c) => Val::Series(Rc::new(Series {
-                    name: Some(c.to_string()),
-                    values: f.column(c).cloned().ok_or_else(|| PyError::runtime(format!("KeyError: '{c}'"), line))?,
-                })),
-                Val::List(cols) => {
-                    let mut columns = Vec::new();
-                    for c in cols.borrow().iter() {
-                        let name = c.str_value();
-                        let v = f.column(&name).cloned().ok_or_else(|| PyError::runtime(format!("KeyError: \"['{name}'] not in index\""), line))?;
-                        columns.push((name, v));
-                    }
-                    Val::Frame(Rc::new(Frame { columns, len: f.len }))
-                }
-                Val::Series(mask) => {
-                    let idx: Vec<usize> = mask.values.iter().enumerate().filter(|(_, v)| matches!(v, Val::Bool(true))).map(|(i, _)| i).collect();
-                    Val::Frame(Rc::new(f.take(&idx)))
-                }
-                other => return Err(PyError::runtime(format!("KeyError: {}", other.repr()), line)),
-            },
-            Val::Series(s) => match i {
-                Val::Series(mask) => Val::Series(Rc::new(Series {
-                    name: s.name.clone(),
-                    values: s.values.iter().zip(&mask.values).filter(|(_, m)| matches!(m, Val::Bool(true))).map(|(v, _)| v.clone()).collect(),
-                })),
-                _ => s.values[seq_index(s.values.len())?].clone(),
-            },
-            Val::ILoc(inner) => match inner.as_ref() {
-                Val::Series(s) => s.values[seq_index(s.values.len())?].clone(),
-                Val::Frame(f) => {
-                    let r = seq_index(f.len)?;
-                    Val::Series(Rc::new(Series { name: None, values: f.columns.iter().map(|(_, v)| v[r].clone()).collect() }))
-                }
-                _ => return Err(PyError::runtime("TypeError: bad iloc", line)),
-            },
+            Val::Frame(f) => self.frame_index(f, i, line)?,
+            Val::Series(s) => self.series_index(s, i, line)?,
+            Val::Indexer(kind, inner) => self.indexer_get(*kind, inner, i, line)?,
+            Val::GroupBy(g) => self.groupby_index(g, i, line)?,
             other => return Err(PyError::runtime(format!("TypeError: '{}' object is not subscriptable", other.type_name()), line)),
         })
     }
 
-    fn slice(&self, o: &Val, lo: Option<Val>, hi: Option<Val>, line: usize) -> R<Val> {
+    fn slice(&mut self, o: &Val, lo: Option<Val>, hi: Option<Val>, line: usize) -> R<Val> {
         let bounds = |n: usize| -> R<(usize, usize)> {
             let fix = |v: Option<Val>, default: usize| -> R<usize> {
                 match v {
@@ -1169,15 +1224,13 @@ impl Interpreter {
             }
             Val::Series(s) => {
                 let (a, b) = bounds(s.values.len())?;
-                Val::Series(Rc::new(Series { name: s.name.clone(), values: s.values[a..b].to_vec() }))
+                Val::Series(Rc::new(s.take(&(a..b).collect::<Vec<_>>())))
             }
-            Val::ILoc(inner) => match inner.as_ref() {
-                Val::Frame(f) => {
-                    let (a, b) = bounds(f.len)?;
-                    Val::Frame(Rc::new(f.take(&(a..b).collect::<Vec<_>>())))
-                }
-                other => return self.slice(other, lo, hi, line),
-            },
+            Val::Frame(f) => {
+                let (a, b) = bounds(f.len)?;
+                Val::Frame(Rc::new(f.take(&(a..b).collect::<Vec<_>>())))
+            }
+            Val::Indexer(kind, inner) => return self.indexer_get(*kind, inner, &Val::Slice(lo.map(Box::new), hi.map(Box::new)), line),
             other => return Err(PyError::runtime(format!("TypeError: '{}' object is not subscriptable", other.type_name()), line)),
         })
     }
@@ -1185,6 +1238,7 @@ impl Interpreter {
     fn apply(&mut self, f: Val, args: Vec<Val>, kwargs: Vec<(String, Val)>, line: usize) -> R<Val> {
         match f {
             Val::Func(def) => self.call_func(&def, args, kwargs, line),
+            Val::Lambda(def, env) => self.call_func_in(&def, args, kwargs, line, Some(&env)),
             Val::Builtin(name) => self.builtin(name, args, kwargs, line),
             Val::Method(obj, name) => self.method(*obj, &name, args, kwargs, line),
             Val::Class(c) => {
@@ -1209,6 +1263,16 @@ impl Interpreter {
         let kw = |k: &str| kwargs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
         let one = || args.first().cloned().ok_or_else(|| PyError::runtime(format!("TypeError: {name}() takes at least 1 argument (0 given)"), line));
         Ok(match name {
+            // `time.time()`: seconds since the epoch on the query clock.
+            "time.time" => Val::Float(self.clock_ms as f64 / 1000.0),
+            // `datetime.fromtimestamp(s)`: a naive datetime in the session time zone (UTC in
+            // the lab), which compares with pandas' Timestamps; `datetime.now()` is the clock.
+            "datetime.fromtimestamp" => match one()? {
+                Val::Int(secs) => Val::Timestamp(secs.saturating_mul(1_000_000_000)),
+                Val::Float(secs) if secs.is_finite() => Val::Timestamp((secs * 1e9) as i64),
+                other => return Err(PyError::runtime(format!("TypeError: 'datetime.datetime.fromtimestamp' needs a number, not '{}'", other.type_name()), line)),
+            },
+            "datetime.now" => Val::Timestamp(self.clock_ms.saturating_mul(1_000_000)),
             "len" => Val::Int(match one()? {
                 Val::Str(s) => s.chars().count(),
                 Val::Tuple(t) => t.len(),
@@ -1216,6 +1280,8 @@ impl Interpreter {
                 Val::Dict(d) => d.borrow().len(),
                 Val::Frame(f) => f.len,
                 Val::Series(s) => s.values.len(),
+                Val::GroupBy(g) => Interpreter::groupby_iter(&g).len(),
+                Val::Spark(t) => t.fields().map_or(0, <[_]>::len),
                 Val::Row(fields) => fields.len(),
                 other => return Err(PyError::runtime(format!("TypeError: object of type '{}' has no len()", other.type_name()), line)),
             } as i64),
@@ -1311,7 +1377,17 @@ impl Interpreter {
                 }
                 Val::Bool(if name == "any" { t.iter().any(|b| *b) } else { t.iter().all(|b| *b) })
             }
-            "print" | "isinstance" => Val::None,
+            "print" => Val::None,
+            "isinstance" => {
+                let (Some(v), Some(cls)) = (args.first(), args.get(1)) else {
+                    return Err(PyError::runtime(format!("TypeError: isinstance expected 2 arguments, got {}", args.len()), line));
+                };
+                let classes = match cls {
+                    Val::Tuple(t) => t.as_ref().clone(),
+                    other => vec![other.clone()],
+                };
+                Val::Bool(classes.iter().any(|c| is_instance(v, c)))
+            }
             "iter" => Val::List(Rc::new(RefCell::new(self.iterate(&one()?, line)?))),
             "object" => return Err(PyError::runtime("TypeError: object() is not supported in Streamlab's Python", line)),
             "Row" => {
@@ -1320,12 +1396,26 @@ impl Interpreter {
                 }
                 Val::Row(Rc::new(kwargs))
             }
-            "pd.DataFrame" => frame_from(args, kwargs, line)?,
-            "pd.Series" => Val::Series(Rc::new(Series { name: kw("name").map(|n| n.str_value()), values: args.first().map(|v| self.iterate(v, line)).transpose()?.unwrap_or_default() })),
+            t if super::spark_types::is_class(t) => super::spark_types::construct(t, &args, &kwargs, line)?,
+            "pd.DataFrame" => super::pandas::frame_from(&args, &kwargs, line)?,
+            "pd.Series" => super::pandas::series_from(&args, &kwargs, line)?,
+            "pd.concat" => super::pandas::concat(&args, &kwargs, line)?,
+            "pd.merge" => match (args.first(), args.get(1)) {
+                (Some(Val::Frame(l)), Some(Val::Frame(r))) => super::pandas::merge(l, r, &kwargs, line)?,
+                _ => return Err(PyError::runtime("TypeError: merge() takes two DataFrames", line)),
+            },
+            "pd.Timedelta" => super::pandas_time::make_timedelta(&args, &kwargs, line)?,
             "pd.Timestamp" | "pd.to_datetime" => {
                 let unit = kw("unit").map(|u| u.str_value());
                 match one()? {
                     Val::Timestamp(ns) => Val::Timestamp(ns),
+                    Val::Series(s) if name == "pd.to_datetime" => {
+                        let mut out = Vec::with_capacity(s.values.len());
+                        for v in &s.values {
+                            out.push(if super::pandas::is_na(v) { Val::None } else { self.builtin("pd.Timestamp", vec![v.clone()], kwargs.clone(), line)? });
+                        }
+                        Val::Series(Rc::new(s.with_values(out)))
+                    }
                     Val::Str(s) => Val::Timestamp(parse_ts(&s).ok_or_else(|| PyError::runtime(format!("ValueError: could not convert string to Timestamp: '{s}'"), line))?),
                     v => {
                         let mult: i64 = match unit.as_deref() {
@@ -1344,56 +1434,15 @@ impl Interpreter {
                     }
                 }
             }
-            "pd.Timedelta" => {
-                let mut ns: i64 = 0;
-                for (k, v) in &kwargs {
-                    let mult: i64 = match k.as_str() {
-                        "days" => 86_400 * NANOS_PER_SECOND,
-                        "hours" => 3_600 * NANOS_PER_SECOND,
-                        "minutes" => 60 * NANOS_PER_SECOND,
-                        "seconds" => NANOS_PER_SECOND,
-                        "milliseconds" => NANOS_PER_MILLI,
-                        _ => return Err(PyError::runtime(format!("TypeError: unexpected keyword argument '{k}'"), line)),
-                    };
-                    let n = v.as_f64().ok_or_else(|| PyError::runtime("TypeError: Timedelta takes numbers", line))?;
-                    ns = ns.saturating_add((n * mult as f64) as i64);
-                }
-                // A Timedelta is kept as its nanoseconds (an int): Timestamp ± Timedelta works.
-                Val::Int(ns)
-            }
-            "pd.concat" => {
-                let frames = self.iterate(&one()?, line)?;
-                let mut columns: Vec<(String, Vec<Val>)> = Vec::new();
-                let mut len = 0;
-                for f in frames {
-                    let Val::Frame(f) = f else { return Err(PyError::runtime("TypeError: pd.concat takes DataFrames", line)) };
-                    for (n, v) in &f.columns {
-                        match columns.iter_mut().find(|(m, _)| m == n) {
-                            Some((_, col)) => col.extend(v.iter().cloned()),
-                            None => {
-                                let mut col = vec![Val::None; len];
-                                col.extend(v.iter().cloned());
-                                columns.push((n.clone(), col));
-                            }
-                        }
-                    }
-                    len += f.len;
-                    for (_, col) in columns.iter_mut() {
-                        col.resize(len, Val::None);
-                    }
-                }
-                Val::Frame(Rc::new(Frame { columns, len }))
-            }
-            "pd.isna" | "pd.notna" => {
-                let v = matches!(one()?, Val::None) || matches!(one()?, Val::Float(f) if f.is_nan());
-                Val::Bool(if name == "pd.isna" { v } else { !v })
-            }
+            "pd.isna" | "pd.notna" => match one()? {
+                Val::Series(s) => Val::Series(Rc::new(s.with_values(s.values.iter().map(|v| Val::Bool(super::pandas::is_na(v) == (name == "pd.isna"))).collect()))),
+                v => Val::Bool(super::pandas::is_na(&v) == (name == "pd.isna")),
+            },
             other => return Err(PyError::runtime(format!("NameError: name '{other}' is not defined"), line)),
         })
     }
 
     fn method(&mut self, obj: Val, name: &str, args: Vec<Val>, kwargs: Vec<(String, Val)>, line: usize) -> R<Val> {
-        let kw = |k: &str| kwargs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
         Ok(match (&obj, name) {
             (Val::State(s), _) => s.borrow_mut().call(name, &args, line)?,
             (Val::Object(o), _) => match o.class.attrs.get(name) {
@@ -1407,6 +1456,13 @@ impl Interpreter {
             },
             (Val::Row(fields), "asDict") => Val::Dict(Rc::new(RefCell::new(fields.iter().map(|(n, v)| (Val::Str(Rc::from(n.as_str())), v.clone())).collect()))),
             (Val::Processor(p), _) => p.call(name, args, line)?,
+            (Val::Spark(t), _) => super::spark_types::SparkType::call(t, name, &args, &kwargs, line)?,
+            (Val::Frame(f), _) => self.frame_method(f, &obj, name, args, kwargs, line)?,
+            (Val::Series(s), _) => self.series_method(s, &obj, name, args, kwargs, line)?,
+            (Val::GroupBy(g), _) => self.groupby_method(g, &obj, name, args, kwargs, line)?,
+            (Val::Accessor(kind, s), _) => self.accessor_call(*kind, s, name, &args, &kwargs, line)?,
+            (Val::Timestamp(ns), _) => super::pandas_time::timestamp_call(&obj, *ns, name, &args, line)?,
+            (Val::Timedelta(ns), "total_seconds") => Val::Float(*ns as f64 / 1e9),
             (Val::List(l), "append") => {
                 let mut l = l.borrow_mut();
                 if l.len() >= MAX_ITEMS {
@@ -1439,128 +1495,9 @@ impl Interpreter {
                 let items = self.iterate(args.first().unwrap_or(&Val::None), line)?;
                 Val::Str(Rc::from(items.iter().map(Val::str_value).collect::<Vec<_>>().join(s)))
             }
-            (Val::Timestamp(ns), "timestamp") => Val::Float(*ns as f64 / 1e9),
-            (Val::Series(s), "min" | "max") => {
-                let vals: Vec<&Val> = s.values.iter().filter(|v| !matches!(v, Val::None)).collect();
-                let mut best: Option<&Val> = None;
-                for v in vals {
-                    best = match best {
-                        None => Some(v),
-                        Some(b) => {
-                            let o = key_cmp(v, b);
-                            if (name == "min" && o == std::cmp::Ordering::Less) || (name == "max" && o == std::cmp::Ordering::Greater) {
-                                Some(v)
-                            } else {
-                                Some(b)
-                            }
-                        }
-                    }
-                }
-                best.cloned().unwrap_or(Val::Float(f64::NAN))
-            }
-            (Val::Series(s), "sum") => {
-                let mut acc = Val::Int(0);
-                for v in s.values.iter().filter(|v| !matches!(v, Val::None)) {
-                    acc = self.binary(BinOp::Add, acc, v.clone(), line)?;
-                }
-                acc
-            }
-            (Val::Series(s), "mean") => {
-                let xs: Vec<f64> = s.values.iter().filter_map(Val::as_f64).collect();
-                Val::Float(if xs.is_empty() { f64::NAN } else { xs.iter().sum::<f64>() / xs.len() as f64 })
-            }
-            (Val::Series(s), "count") => Val::Int(s.values.iter().filter(|v| !matches!(v, Val::None)).count() as i64),
-            (Val::Series(s), "nunique") => {
-                let mut seen: Vec<&Val> = Vec::new();
-                for v in s.values.iter().filter(|v| !matches!(v, Val::None)) {
-                    if !seen.iter().any(|x| py_eq(x, v)) {
-                        seen.push(v);
-                    }
-                }
-                Val::Int(seen.len() as i64)
-            }
-            (Val::Series(s), "unique") => {
-                let mut seen: Vec<Val> = Vec::new();
-                for v in &s.values {
-                    if !seen.iter().any(|x| py_eq(x, v)) {
-                        seen.push(v.clone());
-                    }
-                }
-                Val::List(Rc::new(RefCell::new(seen)))
-            }
-            (Val::Series(s), "tolist" | "to_list") => Val::List(Rc::new(RefCell::new(s.values.clone()))),
-            (Val::Series(s), "isin") => {
-                let set = self.iterate(args.first().unwrap_or(&Val::None), line)?;
-                Val::Series(Rc::new(Series { name: s.name.clone(), values: s.values.iter().map(|v| Val::Bool(set.iter().any(|x| py_eq(x, v)))).collect() }))
-            }
-            (Val::Series(s), "astype") => {
-                let t = args.first().map(Val::str_value).unwrap_or_default();
-                let values = s
-                    .values
-                    .iter()
-                    .map(|v| match (t.as_str(), v) {
-                        ("int64" | "int" | "Int64", Val::Timestamp(ns)) => Ok(Val::Int(*ns)),
-                        ("int64" | "int" | "Int64", other) => self.builtin("int", vec![other.clone()], vec![], line),
-                        ("float64" | "float", other) => self.builtin("float", vec![other.clone()], vec![], line),
-                        ("str" | "string", other) => Ok(Val::Str(Rc::from(other.str_value()))),
-                        (other, _) => Err(PyError::runtime(format!("TypeError: data type '{other}' not understood here"), line)),
-                    })
-                    .collect::<R<Vec<_>>>()?;
-                Val::Series(Rc::new(Series { name: s.name.clone(), values }))
-            }
-            (Val::Series(s), "sort_values") => {
-                let mut values = s.values.clone();
-                values.sort_by(key_cmp);
-                if kw("ascending").is_some_and(|a| matches!(a, Val::Bool(false))) {
-                    values.reverse();
-                }
-                Val::Series(Rc::new(Series { name: s.name.clone(), values }))
-            }
-            (Val::Frame(f), "sort_values") => {
-                let by = kw("by").or_else(|| args.first().cloned()).unwrap_or(Val::None);
-                let cols: Vec<String> = match &by {
-                    Val::Str(c) => vec![c.to_string()],
-                    other => self.iterate(other, line)?.iter().map(Val::str_value).collect(),
-                };
-                let mut keys = Vec::new();
-                for c in &cols {
-                    keys.push(f.column(c).ok_or_else(|| PyError::runtime(format!("KeyError: '{c}'"), line))?);
-                }
-                let mut idx: Vec<usize> = (0..f.len).collect();
-                idx.sort_by(|&a, &b| {
-                    for k in &keys {
-                        let o = key_cmp(&k[a], &k[b]);
-                        if o != std::cmp::Ordering::Equal {
-                            return o;
-                        }
-                    }
-                    std::cmp::Ordering::Equal
-                });
-                if kw("ascending").is_some_and(|a| matches!(a, Val::Bool(false))) {
-                    idx.reverse();
-                }
-                Val::Frame(Rc::new(f.take(&idx)))
-            }
-            (Val::Frame(f), "head") => {
-                let n = args.first().and_then(Val::as_int).unwrap_or(5).clamp(0, f.len as i64) as usize;
-                Val::Frame(Rc::new(f.take(&(0..n).collect::<Vec<_>>())))
-            }
-            (Val::Frame(f), "iterrows") => Val::List(Rc::new(RefCell::new(
-                (0..f.len)
-                    .map(|r| {
-                        let row = Val::Dict(Rc::new(RefCell::new(f.columns.iter().map(|(n, v)| (Val::Str(Rc::from(n.as_str())), v[r].clone())).collect())));
-                        Val::Tuple(Rc::new(vec![Val::Int(r as i64), row]))
-                    })
-                    .collect(),
-            ))),
-            (Val::Frame(f), "itertuples") => Val::List(Rc::new(RefCell::new((0..f.len).map(|r| Val::Tuple(Rc::new(f.columns.iter().map(|(_, v)| v[r].clone()).collect()))).collect()))),
-            _ => return Err(PyError::runtime(format!("AttributeError: '{}' object has no attribute '{name}' (not in Streamlab's pandas subset)", obj.type_name()), line)),
+            _ => return Err(PyError::runtime(format!("AttributeError: '{}' object has no attribute '{name}'", obj.type_name()), line)),
         })
     }
-}
-
-fn is_frame_method(name: &str) -> bool {
-    matches!(name, "sort_values" | "head" | "iterrows" | "itertuples" | "empty" | "shape" | "columns" | "iloc")
 }
 
 fn pandas_fn(name: &str) -> &'static str {
@@ -1570,8 +1507,9 @@ fn pandas_fn(name: &str) -> &'static str {
         "Timedelta" => "pd.Timedelta",
         "concat" => "pd.concat",
         "Series" => "pd.Series",
-        "isna" => "pd.isna",
-        "notna" => "pd.notna",
+        "isna" | "isnull" => "pd.isna",
+        "notna" | "notnull" => "pd.notna",
+        "merge" => "pd.merge",
         _ => "pd.to_datetime",
     }
 }
@@ -1581,22 +1519,73 @@ fn known_module(m: &str) -> Option<&'static str> {
         "pandas" => Some("pandas"),
         "numpy" => Some("numpy"),
         "datetime" => Some("datetime"),
+        "time" => Some("time"),
         "typing" | "collections.abc" => Some("typing"),
+        "pyspark.sql.types" => Some("pyspark.sql.types"),
         m if m == "pyspark" || m.starts_with("pyspark.") => Some("pyspark"),
         _ => None,
     }
+}
+
+/// `isinstance(v, cls)` for the classes a state function names: the builtin types, pandas'
+/// `DataFrame` / `Series` / `Timestamp`, the learner's own classes; a name imported from
+/// PySpark (`GroupState`, `StatefulProcessorHandle`, ...) matches the value PySpark passes.
+fn is_instance(v: &Val, cls: &Val) -> bool {
+    match cls {
+        Val::Builtin(b) => match *b {
+            "int" => matches!(v, Val::Int(_) | Val::Bool(_)),
+            "float" => matches!(v, Val::Float(_)),
+            "str" => matches!(v, Val::Str(_)),
+            "bool" => matches!(v, Val::Bool(_)),
+            "list" => matches!(v, Val::List(_)),
+            "tuple" => matches!(v, Val::Tuple(_) | Val::Row(_)),
+            "dict" => matches!(v, Val::Dict(_)),
+            "object" => true,
+            "pd.DataFrame" => matches!(v, Val::Frame(_)),
+            "pd.Series" => matches!(v, Val::Series(_)),
+            "pd.Timestamp" => matches!(v, Val::Timestamp(_)),
+            "pd.Timedelta" => matches!(v, Val::Timedelta(_)),
+            "Row" => matches!(v, Val::Row(_)),
+            _ => false,
+        },
+        Val::Class(c) => matches!(v, Val::Object(o) if o.class.name == c.name || o.class.attrs.len() >= c.attrs.len() && c.attrs.keys().all(|k| o.class.attrs.contains_key(k))),
+        Val::Module("typing") => matches!(v, Val::State(_) | Val::Processor(_) | Val::Object(_)),
+        _ => false,
+    }
+}
+
+/// `iter(v)` of a value as a list.
+///
+/// # Errors
+/// `TypeError` for a value that is not iterable.
+pub(super) fn iterate_plain(v: &Val, line: usize) -> R<Vec<Val>> {
+    Ok(match v {
+        Val::Tuple(t) => t.as_ref().clone(),
+        Val::List(l) => l.borrow().clone(),
+        Val::Dict(d) => d.borrow().iter().map(|(k, _)| k.clone()).collect(),
+        Val::Str(s) => s.chars().map(|c| Val::Str(Rc::from(c.to_string()))).collect(),
+        Val::Series(s) => s.values.clone(),
+        Val::Frame(f) => f.columns.iter().map(|(n, _)| Val::Str(Rc::from(n.as_str()))).collect(),
+        Val::GroupBy(g) => Interpreter::groupby_iter(g),
+        Val::Row(fields) => fields.iter().map(|(_, v)| v.clone()).collect(),
+        Val::Processor(p) => p.iterate(line)?,
+        Val::Spark(t) if t.fields().is_some() => t.fields().unwrap_or_default().iter().map(|f| Val::Spark(Rc::new(super::spark_types::SparkType::Field(f.clone())))).collect(),
+        other => return Err(PyError::runtime(format!("TypeError: '{}' object is not iterable", other.type_name()), line)),
+    })
 }
 
 fn overflow(line: usize) -> PyError {
     PyError::runtime("OverflowError: the integer is past 64 bits (Streamlab's Python uses 64-bit integers)", line)
 }
 
-fn py_eq(a: &Val, b: &Val) -> bool {
+/// Python's `==` between two values.
+pub(super) fn py_eq(a: &Val, b: &Val) -> bool {
     match (a, b) {
         (Val::Str(x), Val::Str(y)) => x == y,
         (Val::None, Val::None) => true,
         (Val::None, _) | (_, Val::None) => false,
-        (Val::Timestamp(x), Val::Timestamp(y)) => x == y,
+        (Val::Timestamp(x), Val::Timestamp(y)) | (Val::Timedelta(x), Val::Timedelta(y)) => x == y,
+        (Val::Timestamp(_) | Val::Timedelta(_), _) | (_, Val::Timestamp(_) | Val::Timedelta(_)) => false,
         (Val::Tuple(x), Val::Tuple(y)) => x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| py_eq(p, q)),
         (Val::List(x), Val::List(y)) => {
             let (x, y) = (x.borrow(), y.borrow());
@@ -1613,10 +1602,7 @@ fn py_eq(a: &Val, b: &Val) -> bool {
 fn arith(op: BinOp, x: &Val, y: &Val, line: usize) -> Option<R<Val>> {
     let zero = || PyError::runtime("ZeroDivisionError: division by zero", line);
     match (x, y) {
-        (Val::Timestamp(t), Val::Int(d)) if matches!(op, BinOp::Add | BinOp::Sub) => {
-            Some(if op == BinOp::Add { t.checked_add(*d) } else { t.checked_sub(*d) }.map(Val::Timestamp).ok_or_else(|| overflow(line)))
-        }
-        (Val::Timestamp(a), Val::Timestamp(b)) if op == BinOp::Sub => Some(a.checked_sub(*b).map(Val::Int).ok_or_else(|| overflow(line))),
+        (Val::Timestamp(_) | Val::Timedelta(_), _) | (_, Val::Timestamp(_) | Val::Timedelta(_)) => super::pandas_time::time_arith(op, x, y, line),
         (Val::Int(_) | Val::Bool(_), Val::Int(_) | Val::Bool(_)) => {
             let (a, b) = (x.as_int()?, y.as_int()?);
             Some(match op {
@@ -1701,92 +1687,4 @@ fn floor_div(a: i64, b: i64) -> i64 {
 fn parse_ts(s: &str) -> Option<i64> {
     let t = crate::types::parse_timestamp_us(s).ok()?;
     t.checked_mul(1000)
-}
-
-/// `pd.DataFrame({...})`, `pd.DataFrame([{...}, ...])`, `pd.DataFrame(columns=[...])`.
-fn frame_from(args: Vec<Val>, kwargs: Vec<(String, Val)>, line: usize) -> R<Val> {
-    let columns_kw = kwargs.iter().find(|(k, _)| k == "columns").map(|(_, v)| v.clone());
-    let mut columns: Vec<(String, Vec<Val>)> = Vec::new();
-    match args.into_iter().next() {
-        None | Some(Val::None) => {
-            if let Some(Val::List(cols)) = &columns_kw {
-                columns = cols.borrow().iter().map(|c| (c.str_value(), Vec::new())).collect();
-            }
-        }
-        Some(Val::Dict(d)) => {
-            let d = d.borrow();
-            let mut len: Option<usize> = None;
-            for (k, v) in d.iter() {
-                let values = match v {
-                    Val::List(l) => l.borrow().clone(),
-                    Val::Tuple(t) => t.as_ref().clone(),
-                    Val::Series(s) => s.values.clone(),
-                    scalar => vec![scalar.clone()],
-                };
-                if let Some(n) = len {
-                    if values.len() != n && values.len() != 1 {
-                        return Err(PyError::runtime("ValueError: All arrays must be of the same length", line));
-                    }
-                }
-                len = Some(len.unwrap_or(0).max(values.len()));
-                columns.push((k.str_value(), values));
-            }
-            let n = len.unwrap_or(0);
-            for (_, v) in columns.iter_mut() {
-                if v.len() == 1 && n > 1 {
-                    let x = v[0].clone();
-                    *v = vec![x; n];
-                }
-            }
-        }
-        Some(Val::List(rows)) => {
-            for r in rows.borrow().iter() {
-                match r {
-                    Val::Dict(d) => {
-                        let n = columns.first().map_or(0, |c| c.1.len());
-                        for (k, v) in d.borrow().iter() {
-                            let name = k.str_value();
-                            match columns.iter_mut().find(|(c, _)| *c == name) {
-                                Some((_, col)) => col.push(v.clone()),
-                                None => {
-                                    let mut col = vec![Val::None; n];
-                                    col.push(v.clone());
-                                    columns.push((name, col));
-                                }
-                            }
-                        }
-                        let n = n + 1;
-                        for (_, col) in columns.iter_mut() {
-                            col.resize(n, Val::None);
-                        }
-                    }
-                    Val::Tuple(_) | Val::List(_) => {
-                        let Some(Val::List(names)) = &columns_kw else {
-                            return Err(PyError::runtime("ValueError: rows as tuples need columns=[...]", line));
-                        };
-                        let names: Vec<String> = names.borrow().iter().map(Val::str_value).collect();
-                        if columns.is_empty() {
-                            columns = names.iter().map(|n| (n.clone(), Vec::new())).collect();
-                        }
-                        let items = match r {
-                            Val::Tuple(t) => t.as_ref().clone(),
-                            Val::List(l) => l.borrow().clone(),
-                            _ => Vec::new(),
-                        };
-                        if items.len() != names.len() {
-                            return Err(PyError::runtime(format!("ValueError: {} columns passed, passed data had {} columns", names.len(), items.len()), line));
-                        }
-                        for (c, v) in columns.iter_mut().zip(items) {
-                            c.1.push(v);
-                        }
-                    }
-                    other => return Err(PyError::runtime(format!("TypeError: cannot build a DataFrame row from {}", other.type_name()), line)),
-                }
-            }
-        }
-        Some(Val::Frame(f)) => return Ok(Val::Frame(f)),
-        Some(other) => return Err(PyError::runtime(format!("ValueError: DataFrame constructor not properly called with a {}", other.type_name()), line)),
-    }
-    let len = columns.first().map_or(0, |c| c.1.len());
-    Ok(Val::Frame(Rc::new(Frame { columns, len })))
 }

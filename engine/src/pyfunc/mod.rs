@@ -1,18 +1,30 @@
 //! The Python a learner writes for arbitrary stateful processing: `def func(key, pdfs, state)`
-//! for `applyInPandasWithState`, run by a small sandboxed interpreter (no JavaScript eval, no
-//! file or network access, a step budget). It reads the statement subset such functions use —
-//! `def`, `if/elif/else`, `for`, `while`, assignment (with unpacking), `return`/`yield`,
-//! arithmetic, comparisons, list/dict/tuple displays and comprehensions — and the small part of
-//! pandas they touch: `pd.DataFrame({...})`, `len(pdf)`, column access, `Series.min/max/sum/
-//! mean/count/astype/tolist`, `sort_values`, `pd.Timestamp(ms, unit='ms', tz='UTC')`.
+//! for `applyInPandasWithState` and `StatefulProcessor` classes for `transformWithState(InPandas)`,
+//! run by a small sandboxed interpreter (no JavaScript eval, no file or network access, a step
+//! budget). It reads the statement subset such code uses — `def`, `class`, `if/elif/else`, `for`,
+//! `while`, assignment (with unpacking), `return`/`yield`, `assert`, `lambda`, f-strings and raw
+//! strings, list/dict/tuple displays and comprehensions — and `pyspark.sql.types`
+//! (`spark_types.rs`) and the part of pandas such functions touch (`pandas.rs` says which and
+//! why; it is checked against real pandas by `tests/pandas_subset.rs`).
 //!
 //! Errors name the line (1-based, in the function text) and use Python's own wording where
 //! Python has one (`NameError: name 'x' is not defined`, `IndentationError: …`); the
 //! `GroupState` methods raise PySpark 4.3's errors (`python/pyspark/sql/streaming/state.py`).
+//! Code real Python runs but the sandbox does not model (a pandas method outside the subset)
+//! raises a [`PyError::not_modelled`] error, which stops the batch as unsupported instead of
+//! failing it.
 
+pub mod format;
 pub mod interp;
+pub mod pandas;
+mod pandas_frame;
+mod pandas_groupby;
+pub mod pandas_names;
+mod pandas_reduce;
+pub mod pandas_time;
 pub mod parse;
 pub mod processor;
+pub mod spark_types;
 
 pub use interp::{ClassDef, GroupState, GroupStateTimeout, Interpreter, Object, Val};
 pub use processor::{Backend, ProcVal, ProcessorBackend, TimeMode, Tuple, VarKind};
@@ -114,7 +126,23 @@ impl PyError {
     pub fn runtime(message: impl Into<String>, line: usize) -> PyError {
         PyError { message: message.into(), line, condition: None }
     }
+
+    /// Code that real Python (with pandas and PySpark) runs but Streamlab's sandbox does not
+    /// model, named as the conformance runner reports it (`pandas DataFrame.pivot_table()`):
+    /// the batch stops with `Error::Unsupported`, never as a Python error of the learner.
+    pub fn not_modelled(feature: impl Into<String>, line: usize) -> PyError {
+        PyError { message: feature.into(), line, condition: Some(NOT_MODELLED.to_string()) }
+    }
+
+    /// True for a [`PyError::not_modelled`] error.
+    pub fn is_not_modelled(&self) -> bool {
+        self.condition.as_deref() == Some(NOT_MODELLED)
+    }
 }
+
+/// The condition of a [`PyError::not_modelled`] error, as the failed batch reports it to
+/// `MicroBatchExecution` (which turns it into `Error::Unsupported`).
+pub const NOT_MODELLED: &str = "STREAMLAB_NOT_MODELLED";
 
 #[cfg(test)]
 mod tests {
@@ -130,7 +158,7 @@ mod tests {
 
     fn frame(cols: Vec<(&str, Vec<Val>)>) -> Val {
         let len = cols.first().map_or(0, |c| c.1.len());
-        Val::Frame(Rc::new(Frame { columns: cols.into_iter().map(|(n, v)| (n.to_string(), v)).collect(), len }))
+        Val::Frame(Rc::new(Frame { columns: cols.into_iter().map(|(n, v)| (n.to_string(), v)).collect(), len, index: None }))
     }
 
     fn run(src: &str, name: &str, args: Vec<Val>) -> Result<Val, PyError> {
@@ -187,6 +215,18 @@ mod tests {
     }
 
     #[test]
+    fn raw_strings_fstrings_lambdas_and_asserts_read_as_python() {
+        // CPython 3.11: r'\d+' keeps its backslash; f'{a != b}' is 'True'; f"{'x'!r}" is "'x'";
+        // a lambda reads the names of the scope it was written in.
+        let src = "def f(a, b):\n    k = 10\n    add = lambda x, y=1: x + y + k\n    return (r'\\d+', f'{a != b}', f\"{'x'!r}\", add(a), add(a, b))\n";
+        let out = run(src, "f", vec![Val::Int(1), Val::Int(2)]).expect("runs");
+        let s = |x: &str| Val::Str(x.into());
+        assert_eq!(out, Val::Tuple(Rc::new(vec![s("\\d+"), s("True"), s("'x'"), Val::Int(12), Val::Int(13)])));
+        let e = run("def f(n):\n    assert n > 0, f'n is {n}'\n", "f", vec![Val::Int(-1)]).expect_err("fails");
+        assert_eq!((e.message.as_str(), e.line), ("AssertionError: n is -1", 2));
+    }
+
+    #[test]
     fn an_endless_loop_stops_with_the_line() {
         let e = run("def f():\n    n = 0\n    while True:\n        n += 1\n", "f", vec![]).expect_err("stopped");
         assert!(e.message.contains("steps"), "{}", e.message);
@@ -229,6 +269,6 @@ mod tests {
         let pdf = frame(vec![("t", vec![Val::Int(3), Val::Int(1), Val::Int(2)]), ("a", vec![Val::Str("c".into()), Val::Str("a".into()), Val::Str("x".into())])]);
         let out = run(src, "f", vec![pdf]).expect("runs");
         assert_eq!(out, Val::List(Rc::new(RefCell::new(vec![Val::Str("A".into()), Val::Str("C".into())]))));
-        let _ = Series { name: None, values: vec![] };
+        let _ = Series::new(None, vec![]);
     }
 }

@@ -118,6 +118,18 @@ pub enum ExprKind {
     Binary(BinOp, Box<Expr>, Box<Expr>),
     /// `body if test else orelse`.
     IfElse { body: Box<Expr>, test: Box<Expr>, orelse: Box<Expr> },
+    /// `lambda params: body`: a function whose body returns one expression.
+    Lambda(std::rc::Rc<FuncDef>),
+    /// `f"text {expr!r:spec} text"`.
+    FString(Vec<FPart>),
+}
+
+/// A piece of an f-string.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FPart {
+    Text(String),
+    /// `{expr}`, with its conversion (`!r`, `!s`) and format spec (`.2f`), if any.
+    Value { expr: Expr, conversion: Option<char>, spec: String },
 }
 
 /// Where an assignment or a `for` loop stores.
@@ -161,9 +173,12 @@ pub enum StmtKind {
     Continue,
     Return(Option<Expr>),
     Yield(Option<Expr>),
+    /// `assert test[, message]`.
+    Assert(Expr, Option<Expr>),
     /// `import pandas as pd`: (module, bound name).
     Import(Vec<(String, String)>),
-    /// `from m import a as b`: (module, [(name, bound name)]).
+    /// `from m import a as b`: (module, [(name, bound name)]); `from m import *` is
+    /// `[("*", "*")]`.
     FromImport(String, Vec<(String, String)>),
     Assign { targets: Vec<Target>, value: Expr },
     AugAssign { target: Target, op: BinOp, value: Expr },
@@ -478,6 +493,11 @@ impl Builder<'_> {
                 inner.next();
                 StmtKind::Yield(inner.next().map(|t| self.testlist(t)).transpose()?)
             }
+            Rule::assert_stmt => {
+                inner.next();
+                let test = self.test(inner.next().ok_or_else(|| PyError::syntax("assert without a condition", line))?)?;
+                StmtKind::Assert(test, inner.next().map(|m| self.test(m)).transpose()?)
+            }
             Rule::import_stmt => {
                 let mut names = Vec::new();
                 for ia in inner.filter(|q| q.as_rule() == Rule::import_as) {
@@ -494,6 +514,8 @@ impl Builder<'_> {
                 for q in inner {
                     match q.as_rule() {
                         Rule::dotted => module = q.as_str().to_string(),
+                        // `from m import *`: every public name of `m`.
+                        Rule::star_import => names.push(("*".to_string(), "*".to_string())),
                         Rule::name_as => {
                             let mut qi = q.into_inner().filter(|x| x.as_rule() != Rule::k_as);
                             let n = qi.next().map(|m| m.as_str().to_string()).unwrap_or_default();
@@ -607,6 +629,9 @@ impl Builder<'_> {
 
     fn test(&self, p: Pair<'_, Rule>) -> R<Expr> {
         let line = self.line(&p);
+        if let Some(l) = p.clone().into_inner().next().filter(|q| q.as_rule() == Rule::lambda_def) {
+            return self.lambda(l);
+        }
         let parts: Vec<Pair<'_, Rule>> = p.into_inner().filter(|q| !matches!(q.as_rule(), Rule::k_if | Rule::k_else)).collect();
         let mut it = parts.into_iter();
         let body = self.expr(it.next().ok_or_else(|| PyError::syntax("missing expression", line))?)?;
@@ -693,7 +718,20 @@ impl Builder<'_> {
 
     fn subscript(&self, p: Pair<'_, Rule>) -> R<Expr> {
         let line = self.line(&p);
-        let q = p.into_inner().next().ok_or_else(|| PyError::syntax("empty subscript", line))?;
+        let items: Vec<Pair<'_, Rule>> = p.into_inner().collect();
+        let comma = items.iter().any(|q| q.as_rule() == Rule::comma);
+        let items: Vec<Pair<'_, Rule>> = items.into_iter().filter(|q| q.as_rule() != Rule::comma).collect();
+        if items.len() > 1 || comma {
+            // `df.loc[rows, cols]`: a tuple key, a slice in it a slice value.
+            let parts = items.into_iter().map(|q| self.subscript_item(q)).collect::<R<Vec<_>>>()?;
+            return Ok(Expr { line, kind: ExprKind::Tuple(parts) });
+        }
+        let q = items.into_iter().next().ok_or_else(|| PyError::syntax("empty subscript", line))?;
+        self.subscript_item(q)
+    }
+
+    fn subscript_item(&self, q: Pair<'_, Rule>) -> R<Expr> {
+        let line = self.line(&q);
         if q.as_rule() == Rule::slice {
             let text = q.as_str();
             let colon = text.find(':').unwrap_or(0);
@@ -732,12 +770,31 @@ impl Builder<'_> {
                 }
             }
             Rule::strings => {
-                let mut s = String::new();
+                // Adjacent literals join; one `f` literal makes the whole an f-string.
+                let mut parts: Vec<FPart> = Vec::new();
+                let mut formatted = false;
                 for part in p.into_inner() {
-                    let inner = part.into_inner().next().map(|x| x.as_str()).unwrap_or("");
-                    s.push_str(&unescape(inner));
+                    let mut prefix = String::new();
+                    let mut body = "";
+                    for q in part.into_inner() {
+                        match q.as_rule() {
+                            Rule::str_prefix => prefix = q.as_str().to_ascii_lowercase(),
+                            _ => body = q.as_str(),
+                        }
+                    }
+                    let text = if prefix.contains('r') { body.to_string() } else { unescape(body) };
+                    if prefix.contains('f') {
+                        formatted = true;
+                        parts.extend(self.fstring(&text, line)?);
+                    } else {
+                        parts.push(FPart::Text(text));
+                    }
                 }
-                ExprKind::Str(s)
+                if formatted {
+                    ExprKind::FString(parts)
+                } else {
+                    ExprKind::Str(parts.into_iter().map(|p| if let FPart::Text(t) = p { t } else { String::new() }).collect())
+                }
             }
             Rule::group => {
                 let mut items = Vec::new();
@@ -788,6 +845,125 @@ impl Builder<'_> {
             other => return Err(PyError::syntax(format!("unexpected {other:?}"), line)),
         };
         Ok(Expr { line, kind })
+    }
+
+    fn lambda(&self, p: Pair<'_, Rule>) -> R<Expr> {
+        let line = self.line(&p);
+        let mut params = Vec::new();
+        let mut body = None;
+        for q in p.into_inner() {
+            match q.as_rule() {
+                Rule::lambda_params => {
+                    for param in q.into_inner() {
+                        let mut pi = param.into_inner();
+                        let pname = pi.next().map(|n| n.as_str().to_string()).unwrap_or_default();
+                        let default = pi.next().and_then(|d| d.into_inner().next()).map(|t| self.test(t)).transpose()?;
+                        params.push((pname, default));
+                    }
+                }
+                Rule::test => body = Some(self.test(q)?),
+                _ => {}
+            }
+        }
+        let body = body.ok_or_else(|| PyError::syntax("SyntaxError: lambda without a body", line))?;
+        let def = FuncDef { name: "<lambda>".into(), params, body: vec![Stmt { line, kind: StmtKind::Return(Some(body)) }], generator: false, line };
+        Ok(Expr { line, kind: ExprKind::Lambda(std::rc::Rc::new(def)) })
+    }
+
+    /// The parts of an f-string body (escapes already read): text, `{{`/`}}` as braces, and
+    /// `{expr[!c][:spec]}` fields parsed as expressions.
+    fn fstring(&self, body: &str, line: usize) -> R<Vec<FPart>> {
+        let mut parts = Vec::new();
+        let mut text = String::new();
+        let chars: Vec<char> = body.chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            match chars[i] {
+                '{' if chars.get(i + 1) == Some(&'{') => {
+                    text.push('{');
+                    i += 2;
+                }
+                '}' if chars.get(i + 1) == Some(&'}') => {
+                    text.push('}');
+                    i += 2;
+                }
+                '}' => return Err(PyError::syntax("SyntaxError: f-string: single '}' is not allowed", line)),
+                '{' => {
+                    // The field runs to the matching `}`; `!c` and `:spec` end the expression at
+                    // bracket depth 0, outside quotes.
+                    let mut depth = 0usize;
+                    let mut quote: Option<char> = None;
+                    let mut j = i + 1;
+                    let mut expr_end = None;
+                    let mut conv_at = None;
+                    while j < chars.len() {
+                        let c = chars[j];
+                        match quote {
+                            Some(q) if c == q => quote = None,
+                            Some(_) => {}
+                            None => match c {
+                                '\'' | '"' => quote = Some(c),
+                                '(' | '[' | '{' => depth += 1,
+                                ')' | ']' => depth = depth.saturating_sub(1),
+                                '}' if depth > 0 => depth -= 1,
+                                '}' => break,
+                                '!' if depth == 0 && expr_end.is_none() && chars.get(j + 1) != Some(&'=') => {
+                                    expr_end = Some(j);
+                                    conv_at = Some(j + 1);
+                                }
+                                ':' if depth == 0 => {
+                                    if expr_end.is_none() {
+                                        expr_end = Some(j);
+                                    }
+                                    break;
+                                }
+                                _ => {}
+                            },
+                        }
+                        j += 1;
+                    }
+                    // `j` is at the closing brace or at the spec's `:`.
+                    let mut close = j;
+                    while close < chars.len() && chars[close] != '}' {
+                        close += 1;
+                    }
+                    if close >= chars.len() {
+                        return Err(PyError::syntax("SyntaxError: f-string: expecting '}'", line));
+                    }
+                    let end = expr_end.unwrap_or(j);
+                    let src: String = chars[i + 1..end].iter().collect();
+                    let conversion = conv_at.and_then(|c| chars.get(c).copied()).filter(|c| *c != ':' && *c != '}');
+                    let spec: String = if j < close && chars[j] == ':' { chars[j + 1..close].iter().collect() } else { String::new() };
+                    if src.trim().is_empty() {
+                        return Err(PyError::syntax("SyntaxError: f-string: empty expression not allowed", line));
+                    }
+                    if !text.is_empty() {
+                        parts.push(FPart::Text(std::mem::take(&mut text)));
+                    }
+                    parts.push(FPart::Value { expr: self.expression_text(src.trim(), line)?, conversion, spec });
+                    i = close + 1;
+                }
+                c => {
+                    text.push(c);
+                    i += 1;
+                }
+            }
+        }
+        if !text.is_empty() {
+            parts.push(FPart::Text(text));
+        }
+        Ok(parts)
+    }
+
+    /// One expression written inside an f-string field, at `line`.
+    fn expression_text(&self, src: &str, line: usize) -> R<Expr> {
+        let mut pairs = PyFuncParser::parse(Rule::test, src).map_err(|_| PyError::syntax(format!("SyntaxError: f-string: invalid expression '{src}'"), line))?;
+        if pairs.as_str().len() != src.len() {
+            return Err(PyError::syntax(format!("SyntaxError: f-string: invalid expression '{src}'"), line));
+        }
+        let lines = vec![line; src.len() + 1];
+        let b = Builder { lines: &lines, pratt: pratt() };
+        b.test(pairs.next().ok_or_else(|| PyError::syntax("SyntaxError: f-string: empty expression not allowed", line))?)
     }
 
     fn comprehension(&self, elt: Option<Expr>, c: Pair<'_, Rule>, line: usize) -> R<Expr> {

@@ -158,12 +158,6 @@ fn int_arg(v: Option<&Val>, what: &str, line: usize) -> R<i64> {
     v.and_then(Val::as_int).ok_or_else(|| PyError::runtime(format!("TypeError: {what} should be an int"), line))
 }
 
-fn schema_arg(v: Option<&Val>, line: usize) -> R<String> {
-    match v {
-        Some(Val::Str(s)) => Ok(s.to_string()),
-        _ => Err(PyError::runtime("TypeError: a state schema is a DDL string here, for example 'count LONG'", line)),
-    }
-}
 
 impl ProcVal {
     /// Python's type name.
@@ -216,7 +210,7 @@ impl ProcVal {
                             "getListState" => (VarKind::List, 1),
                             _ => (VarKind::Map, 2),
                         };
-                        let schemas = (1..=nschemas).map(|i| schema_arg(args.get(i), line)).collect::<R<Vec<_>>>()?;
+                        let schemas = (1..=nschemas).map(|i| super::spark_types::schema_text(args.get(i), line)).collect::<R<Vec<_>>>()?;
                         let ttl = match args.get(nschemas + 1) {
                             None | Some(Val::None) => None,
                             Some(v) => Some(int_arg(Some(v), "ttlDurationMs", line)?),

@@ -43,6 +43,9 @@ pub struct StreamingConf {
     /// `spark.sql.streaming.stateStore.providerClass` names `RocksDBStateStoreProvider`
     /// (default: the HDFS-backed provider, which `transformWithState` refuses).
     pub rocksdb_state_store: bool,
+    /// `spark.sql.session.timeZone` (default UTC here, as in the corpus harness): the zone
+    /// Spark's date and time functions read a timestamp's fields in.
+    pub session_time_zone: crate::types::timezone::SessionTimeZone,
 }
 
 impl Default for StreamingConf {
@@ -54,6 +57,7 @@ impl Default for StreamingConf {
             min_deltas_for_snapshot: DEFAULT_MIN_DELTAS_FOR_SNAPSHOT,
             min_batches_to_retain: DEFAULT_MIN_BATCHES_TO_RETAIN,
             rocksdb_state_store: false,
+            session_time_zone: crate::types::timezone::SessionTimeZone::utc(),
         }
     }
 }
@@ -66,26 +70,35 @@ impl StreamingConf {
     pub fn from_map(conf: &BTreeMap<String, String>) -> Result<StreamingConf, String> {
         let mut c = StreamingConf::default();
         for (k, v) in conf {
-            match k.as_str() {
-                "spark.sql.streaming.noDataMicroBatches.enabled" => {
-                    c.no_data_micro_batches = match v.trim().to_ascii_lowercase().as_str() {
-                        "true" => true,
-                        "false" => false,
-                        _ => return Err(format!("{k} should be a boolean, but was {v}")),
-                    }
-                }
-                "spark.sql.streaming.multipleWatermarkPolicy" => c.watermark_policy = MultipleWatermarkPolicy::parse(v)?,
-                "spark.sql.shuffle.partitions" => {
-                    c.shuffle_partitions = v.trim().parse().map_err(|_| format!("{k} should be an int, but was {v}"))?
-                }
-                // Both must be positive (`SQLConf`'s checkValue).
-                "spark.sql.streaming.stateStore.minDeltasForSnapshot" => c.min_deltas_for_snapshot = positive(k, v)?,
-                "spark.sql.streaming.minBatchesToRetain" => c.min_batches_to_retain = positive(k, v)?,
-                "spark.sql.streaming.stateStore.providerClass" => c.rocksdb_state_store = v.trim().ends_with(".RocksDBStateStoreProvider"),
-                _ => {}
-            }
+            c.set(k, v)?;
         }
         Ok(c)
+    }
+
+    /// Sets one conf (`spark.conf.set(key, value)`); a key the engine does not read is
+    /// accepted and ignored, as Spark keeps it.
+    ///
+    /// # Errors
+    /// A message naming the key whose value Spark would reject.
+    pub fn set(&mut self, k: &str, v: &str) -> Result<(), String> {
+        match k {
+            "spark.sql.streaming.noDataMicroBatches.enabled" => {
+                self.no_data_micro_batches = match v.trim().to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(format!("{k} should be a boolean, but was {v}")),
+                }
+            }
+            "spark.sql.streaming.multipleWatermarkPolicy" => self.watermark_policy = MultipleWatermarkPolicy::parse(v)?,
+            "spark.sql.shuffle.partitions" => self.shuffle_partitions = v.trim().parse().map_err(|_| format!("{k} should be an int, but was {v}"))?,
+            // Both must be positive (`SQLConf`'s checkValue).
+            "spark.sql.streaming.stateStore.minDeltasForSnapshot" => self.min_deltas_for_snapshot = positive(k, v)?,
+            "spark.sql.streaming.minBatchesToRetain" => self.min_batches_to_retain = positive(k, v)?,
+            "spark.sql.streaming.stateStore.providerClass" => self.rocksdb_state_store = v.trim().ends_with(".RocksDBStateStoreProvider"),
+            "spark.sql.session.timeZone" => self.session_time_zone = crate::types::timezone::SessionTimeZone::parse(v)?,
+            _ => {}
+        }
+        Ok(())
     }
 }
 
@@ -131,6 +144,9 @@ pub struct BatchResult {
     /// [`StreamingQuery::set_explaining`] is on (the lab turns it on, benchmarks leave it off).
     /// Shared (`Rc`), so the lab's views and picture hold it without copying every row's fates.
     pub explanation: Option<std::rc::Rc<crate::execution::explain::BatchExplanation>>,
+    /// How many streaming aggregations ran their partial phase on the input's columns
+    /// (`execution::columnar`) rather than row by row: what `tests/columnar.rs` checks.
+    pub columnar_aggregations: usize,
 }
 
 impl BatchResult {
@@ -645,18 +661,23 @@ impl StreamingQuery {
         };
         let mut ctx = BatchContext::new(&self.plan, inputs, self.mode, wm_for_late_events_ms, wm);
         ctx.rocksdb_state_store = self.conf.rocksdb_state_store;
+        ctx.shuffle_partitions = self.conf.shuffle_partitions;
         ctx.op_watermarks = op_watermarks;
+        // `current_timestamp()` is the batch's timestamp and date functions read the session
+        // time zone; an expression that fails (ANSI mode) fails the batch: its state is not
+        // committed and the query terminates.
+        ctx.eval = execution::context::EvalContext::new(self.clock_ms, self.conf.session_time_zone.clone());
         let mut fx = BatchEffects::default();
-        // `current_timestamp()` is the batch's timestamp; an expression that fails (ANSI mode)
-        // fails the batch: its state is not committed and the query terminates.
-        execution::functions::set_batch_timestamp_ms(self.clock_ms);
         // Each input row's fate, traced over the state as the batch starts (read-only).
         let trace = self.explaining.then(|| explain::trace(&self.plan, &ctx, &self.states));
-        let _ = execution::functions::take_eval_error();
         let rows = execution::execute(&self.plan, &ctx, &mut self.states, &mut fx);
-        if let Some((condition, message)) = execution::functions::take_eval_error() {
+        if let Some((condition, message)) = ctx.eval.take_error() {
             // Roll back to the version the batch started from.
             self.states = self.checkpoint.state.load(batch_id).unwrap_or_default();
+            if condition == crate::pyfunc::NOT_MODELLED {
+                self.failure = Some(Error::Unsupported(message));
+                return None;
+            }
             let mut e = crate::error::AnalysisError::new(
                 crate::error::Stage::Run,
                 "STREAM_FAILED",
@@ -743,6 +764,7 @@ impl StreamingQuery {
             progress,
             no_data: !new_data,
             explanation,
+            columnar_aggregations: fx.columnar_aggregations.len(),
         })
     }
 
@@ -801,6 +823,7 @@ impl StreamingQuery {
             BatchReason::NewData { .. } => BatchReason::NewData { rows: rows.len() as u64 },
             other => other,
         };
+        let sampled = crate::execution::sort::sampled_in(&self.plan, self.conf.shuffle_partitions);
         let operators = self
             .plan
             .stateful_operators()
@@ -817,6 +840,7 @@ impl StreamingQuery {
                     num_rows_updated: p.num_rows_updated,
                     num_rows_removed: p.num_rows_removed,
                     num_rows_total: p.num_rows_total,
+                    runs: if sampled.contains(&op_id) { 2 } else { 1 },
                 }
             })
             .collect();

@@ -3,9 +3,9 @@
 //! pattern letters (`DateTimeFormatterHelper`, "Datetime Patterns" in the SQL reference)
 //! translated to chrono formats for `date_format`, `to_timestamp`, `unix_timestamp`, ...
 //!
-//! The session time zone is UTC (as in the corpus harness). Region zone ids such as
-//! `Europe/Paris` need a time-zone database the engine does not ship: they are reported as
-//! [`TimestampText::Unsupported`] rather than guessed.
+//! A string without a zone is a wall-clock time in the session time zone
+//! ([`spark_string_to_timestamp_in`]); one with an offset or a region id (`Europe/Paris`) names
+//! its own zone.
 
 use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, NaiveTime, Timelike, Utc};
 use super::time::MICROS_PER_SECOND;
@@ -29,9 +29,39 @@ pub enum TimestampText {
 /// `UTC`, `GMT+01:00`, `UTC+1`). Leading and trailing spaces are ignored; a sign before the year
 /// is allowed. `DateTimeUtils.scala`.
 pub fn spark_string_to_timestamp(text: &str) -> TimestampText {
+    spark_string_to_timestamp_in(text, &super::timezone::SessionTimeZone::utc())
+}
+
+/// [`spark_string_to_timestamp`] with a session time zone: a string without a zone is a
+/// wall-clock time there; a string with a zone (an offset or a region id) names its own.
+pub fn spark_string_to_timestamp_in(text: &str, session: &super::timezone::SessionTimeZone) -> TimestampText {
+    match parse_timestamp_text(text) {
+        Ok((local, None)) => TimestampText::Value(session.from_local_us(local)),
+        Ok((local, Some(zone))) => TimestampText::Value(zone.from_local_us(local)),
+        Err(t) => t,
+    }
+}
+
+/// `CAST(s AS DATE)` (`DateTimeUtils.stringToDate`): the date of a timestamp string as written,
+/// whatever its time and zone; `None` if Spark cannot read it.
+pub fn spark_string_to_date(text: &str) -> Option<i32> {
+    match parse_timestamp_text(text) {
+        Ok((local, _)) => i32::try_from(local.div_euclid(super::time::MICROS_PER_DAY)).ok(),
+        Err(_) => None,
+    }
+}
+
+/// `CAST(s AS TIMESTAMP_NTZ)`: the wall-clock time a timestamp string writes (µs since
+/// 1970-01-01T00:00 local), its zone if any ignored; `None` if Spark cannot read it.
+pub fn spark_string_to_wall_us(text: &str) -> Option<i64> {
+    parse_timestamp_text(text).ok().map(|(local, _)| local)
+}
+
+/// The wall-clock µs a timestamp string writes, and the zone it names if any.
+fn parse_timestamp_text(text: &str) -> Result<(i64, Option<super::timezone::SessionTimeZone>), TimestampText> {
     let b = text.trim_matches(|c: char| c.is_whitespace() || c.is_control()).as_bytes();
     if b.is_empty() {
-        return TimestampText::Null;
+        return Err(TimestampText::Null);
     }
     let valid = |segment: usize, digits: usize| -> bool {
         segment == 6
@@ -55,7 +85,7 @@ pub fn spark_string_to_timestamp(text: &str) -> TimestampText {
     macro_rules! next_segment {
         () => {{
             if !valid(i, digits) {
-                return TimestampText::Null;
+                return Err(TimestampText::Null);
             }
             segments[i] = value;
             value = 0;
@@ -82,26 +112,26 @@ pub fn spark_string_to_timestamp(text: &str) -> TimestampText {
             } else if i == 0 && c == b':' && year_sign.is_none() {
                 just_time = true;
                 if !valid(3, digits) {
-                    return TimestampText::Null;
+                    return Err(TimestampText::Null);
                 }
                 segments[3] = value;
                 value = 0;
                 digits = 0;
                 i = 4;
             } else {
-                return TimestampText::Null;
+                return Err(TimestampText::Null);
             }
         } else if i == 2 {
             if c == b' ' || c == b'T' {
                 next_segment!();
             } else {
-                return TimestampText::Null;
+                return Err(TimestampText::Null);
             }
         } else if i == 3 || i == 4 {
             if c == b':' {
                 next_segment!();
             } else {
-                return TimestampText::Null;
+                return Err(TimestampText::Null);
             }
         } else if i == 5 || i == 6 {
             if c == b'.' && i == 5 {
@@ -117,34 +147,30 @@ pub fn spark_string_to_timestamp(text: &str) -> TimestampText {
         } else if i < segments.len() && (c == b':' || c == b' ') {
             next_segment!();
         } else {
-            return TimestampText::Null;
+            return Err(TimestampText::Null);
         }
         j += 1;
     }
     if i >= segments.len() || !valid(i, digits) {
-        return TimestampText::Null;
+        return Err(TimestampText::Null);
     }
     segments[i] = value;
     while digits_milli < 6 {
         segments[6] *= 10;
         digits_milli += 1;
     }
-    let offset_s = match tz.as_deref().map(str::trim) {
-        None | Some("") => 0,
-        Some(z) => match zone_offset_seconds(z) {
-            Some(s) => s,
-            None if is_region_id(z) => {
-                return TimestampText::Unsupported(format!(
-                    "the time zone '{z}' is a region: Streamlab knows only offsets such as +09:00 or Z"
-                ))
-            }
-            None => return TimestampText::Null,
+    let zone = match tz.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(z) if zone_offset_seconds(z).is_some() || is_region_id(z) => match super::timezone::SessionTimeZone::parse(z) {
+            Ok(zone) => Some(zone),
+            Err(_) => return Err(TimestampText::Null),
         },
+        Some(_) => return Err(TimestampText::Null),
     };
     if just_time {
-        return TimestampText::Unsupported(
+        return Err(TimestampText::Unsupported(
             "a time without a date: Spark takes today's date from the clock; write the date too".into(),
-        );
+        ));
     }
     segments[0] *= year_sign.unwrap_or(1);
     let date = i32::try_from(segments[0]).ok().and_then(|y| NaiveDate::from_ymd_opt(y, segments[1] as u32, segments[2] as u32));
@@ -152,11 +178,8 @@ pub fn spark_string_to_timestamp(text: &str) -> TimestampText {
         .then(|| NaiveTime::from_hms_micro_opt(segments[3] as u32, segments[4] as u32, segments[5] as u32, segments[6] as u32))
         .flatten();
     match (date, time) {
-        (Some(d), Some(t)) => {
-            let us = NaiveDateTime::new(d, t).and_utc().timestamp_micros();
-            us.checked_sub(offset_s * MICROS_PER_SECOND).map_or(TimestampText::Null, TimestampText::Value)
-        }
-        _ => TimestampText::Null,
+        (Some(d), Some(t)) => Ok((NaiveDateTime::new(d, t).and_utc().timestamp_micros(), zone)),
+        _ => Err(TimestampText::Null),
     }
 }
 
@@ -205,6 +228,22 @@ pub fn zone_offset_seconds(z: &str) -> Option<i64> {
 /// Spark's message for a pattern letter it rejects or the engine does not model
 /// (`INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION` for `Y`, `w`, `u`, ...).
 pub fn spark_pattern_to_chrono(pattern: &str) -> Result<String, String> {
+    translate_pattern(pattern, false)
+}
+
+/// [`spark_pattern_to_chrono`] for formatting: zone letters become markers that
+/// [`format_with_pattern`] replaces with the session zone's offset or name.
+///
+/// # Errors
+/// As [`spark_pattern_to_chrono`].
+pub fn spark_pattern_to_format(pattern: &str) -> Result<String, String> {
+    translate_pattern(pattern, true)
+}
+
+/// Marks a zone field in a format (a private-use character, then the letter and its count).
+const ZONE_MARK: char = '\u{E000}';
+
+fn translate_pattern(pattern: &str, for_format: bool) -> Result<String, String> {
     let chars: Vec<char> = pattern.chars().collect();
     let mut out = String::new();
     let mut k = 0;
@@ -271,11 +310,15 @@ pub fn spark_pattern_to_chrono(pattern: &str) -> Result<String, String> {
             ('a', 1) => "%p",
             ('E', 1..=3) => "%a",
             ('E', 4) => "%A",
-            // The session zone is UTC, so offsets and zone names are constant text.
-            ('X', 1..=5) => "Z",
-            ('x', 1) => "+00",
-            ('x', 2) | ('Z', 1..=3) => "+0000",
-            ('x', 3) => "+00:00",
+            // Offsets and zone names: a marker the formatter fills in from the session zone
+            // ([`format_with_pattern`]); parsing reads an offset.
+            ('X' | 'x' | 'Z' | 'O', _) | ('V', 2) | ('z', 1..=3) if for_format => {
+                out.push(ZONE_MARK);
+                out.push(c);
+                out.push(char::from_digit(n.min(9) as u32, 10).unwrap_or('1'));
+                continue;
+            }
+            ('X', 1..=5) | ('x', 1..=3) | ('Z', 1..=5) => "%#z",
             ('V', 2) | ('z', 1..=3) => "UTC",
             ('Y' | 'w' | 'W' | 'u' | 'e' | 'c', _) => {
                 return Err(format!(
@@ -302,18 +345,53 @@ fn push_literal(out: &mut String, c: char) {
     }
 }
 
-/// `date_format(ts, pattern)`: µs since the epoch formatted in UTC.
-pub fn format_with_pattern(us: i64, chrono_fmt: &str) -> Option<String> {
-    let dt = DateTime::<Utc>::from_timestamp_micros(us)?;
+/// `date_format(ts, pattern)`: the instant `utc_us` formatted as a wall-clock time in `zone`,
+/// zone fields (`XXX`, `Z`, `z`, `VV`, `O`) from the zone's offset and name at that instant.
+pub fn format_with_pattern(utc_us: i64, chrono_fmt: &str, zone: &super::timezone::SessionTimeZone) -> Option<String> {
+    use super::timezone::format_offset;
+    let dt = DateTime::<Utc>::from_timestamp_micros(zone.to_local_us(utc_us))?;
     let mut s = String::new();
     use std::fmt::Write;
     write!(s, "{}", dt.format(chrono_fmt)).ok()?;
-    Some(s)
+    if !s.contains(ZONE_MARK) {
+        return Some(s);
+    }
+    let offset = zone.offset_seconds_at(utc_us);
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c != ZONE_MARK {
+            out.push(c);
+            continue;
+        }
+        let (letter, n) = (chars.next()?, chars.next()?.to_digit(10)?);
+        let z = |text: String| if offset == 0 { "Z".to_string() } else { text };
+        out.push_str(&match (letter, n) {
+            ('X', 1) => z(format_offset(offset, false, true)),
+            ('X', 2 | 4) => z(format_offset(offset, false, false)),
+            ('X', _) => z(format_offset(offset, true, false)),
+            ('x', 1) => format_offset(offset, false, true),
+            ('x', 2 | 4) => format_offset(offset, false, false),
+            ('x', _) => format_offset(offset, true, false),
+            ('Z', 1..=3) => format_offset(offset, false, false),
+            ('Z', 4) if offset == 0 => "GMT".into(),
+            ('Z', 4) => format!("GMT{}", format_offset(offset, true, false)),
+            ('Z', _) => z(format_offset(offset, true, false)),
+            ('O', 1) if offset == 0 => "GMT".into(),
+            ('O', 1) => format!("GMT{}", format_offset(offset, true, true).replacen("+0", "+", 1).replacen("-0", "-", 1)),
+            ('O', _) if offset == 0 => "GMT".into(),
+            ('O', _) => format!("GMT{}", format_offset(offset, true, false)),
+            ('V', _) => zone.id().to_string(),
+            _ => zone.short_name_at(utc_us),
+        });
+    }
+    Some(out)
 }
 
 /// `to_timestamp(s, pattern)`: parses with a pattern; missing date fields default to
-/// 1970-01-01 and missing time fields to 0, as Spark's formatter does. `None` if it does not fit.
-pub fn parse_with_pattern(text: &str, chrono_fmt: &str) -> Option<i64> {
+/// 1970-01-01 and missing time fields to 0, as Spark's formatter does; a time without an
+/// offset is a wall-clock time in `zone`. `None` if it does not fit.
+pub fn parse_with_pattern(text: &str, chrono_fmt: &str, zone: &super::timezone::SessionTimeZone) -> Option<i64> {
     use chrono::format::{parse, Parsed, StrftimeItems};
     let mut p = Parsed::new();
     parse(&mut p, text, StrftimeItems::new(chrono_fmt)).ok()?;
@@ -329,7 +407,10 @@ pub fn parse_with_pattern(text: &str, chrono_fmt: &str) -> Option<i64> {
     };
     let time = NaiveTime::from_hms_nano_opt(hour, p.minute.unwrap_or(0), p.second.unwrap_or(0), p.nanosecond.unwrap_or(0))?;
     let us = NaiveDateTime::new(date, time).and_utc().timestamp_micros();
-    Some(us - i64::from(p.offset.unwrap_or(0)) * MICROS_PER_SECOND)
+    Some(match p.offset {
+        Some(o) => us - i64::from(o) * MICROS_PER_SECOND,
+        None => zone.from_local_us(us),
+    })
 }
 
 /// Date/time fields of a timestamp in UTC: (year, month, day, hour, minute, second, µs,
@@ -377,7 +458,8 @@ mod tests {
             assert_eq!(spark_string_to_timestamp(bad), Null, "{bad}");
         }
         assert!(matches!(spark_string_to_timestamp("12:40"), Unsupported(_)));
-        assert!(matches!(spark_string_to_timestamp("2026-01-01T12:00:00Europe/Paris"), Unsupported(_)));
+        // A region id names its zone: 13:00 in Paris in January is 12:00 UTC.
+        assert_eq!(spark_string_to_timestamp("2026-01-01T13:00:00Europe/Paris"), Value(noon));
     }
 
     proptest::proptest! {
@@ -386,8 +468,8 @@ mod tests {
         fn any_text_is_safe(text in "\\PC{0,40}", pattern in "[yMdHhmsSaEDXxZz'. :/-]{0,12}") {
             let _ = spark_string_to_timestamp(&text);
             if let Ok(f) = spark_pattern_to_chrono(&pattern) {
-                let _ = parse_with_pattern(&text, &f);
-                let _ = format_with_pattern(1_767_268_800_000_000, &f);
+                let _ = parse_with_pattern(&text, &f, &crate::types::timezone::SessionTimeZone::utc());
+                let _ = format_with_pattern(1_767_268_800_000_000, &f, &crate::types::timezone::SessionTimeZone::utc());
             }
         }
     }
@@ -395,12 +477,21 @@ mod tests {
     #[test]
     fn patterns_translate() {
         let f = spark_pattern_to_chrono("yyyy-MM-dd HH:mm:ss").unwrap();
-        assert_eq!(format_with_pattern(ts("2026-03-04T05:06:07Z"), &f).unwrap(), "2026-03-04 05:06:07");
+        let utc = crate::types::timezone::SessionTimeZone::utc();
+        assert_eq!(format_with_pattern(ts("2026-03-04T05:06:07Z"), &f, &utc).unwrap(), "2026-03-04 05:06:07");
         let f = spark_pattern_to_chrono("dd/MM/yyyy").unwrap();
-        assert_eq!(parse_with_pattern("04/03/2026", &f), Some(ts("2026-03-04T00:00:00Z")));
+        assert_eq!(parse_with_pattern("04/03/2026", &f, &crate::types::timezone::SessionTimeZone::utc()), Some(ts("2026-03-04T00:00:00Z")));
         // '' is a quote; a quoted word is literal; x is the offset, +00 in UTC.
-        let f = spark_pattern_to_chrono("EEE, d MMM yyyy hh:mm a 'at' ''x''").unwrap();
-        assert_eq!(format_with_pattern(ts("2026-01-01T13:07:00Z"), &f).unwrap(), "Thu, 1 Jan 2026 01:07 PM at '+00'");
+        let f = spark_pattern_to_format("EEE, d MMM yyyy hh:mm a 'at' ''x''").unwrap();
+        assert_eq!(format_with_pattern(ts("2026-01-01T13:07:00Z"), &f, &utc).unwrap(), "Thu, 1 Jan 2026 01:07 PM at '+00'");
+        // In Los Angeles in January: PST, -08:00.
+        let la = crate::types::timezone::SessionTimeZone::parse("America/Los_Angeles").unwrap();
+        let f = spark_pattern_to_format("HH:mm XXX z").unwrap();
+        assert_eq!(format_with_pattern(ts("2026-01-01T13:07:00Z"), &f, &la).unwrap(), "05:07 -08:00 PST");
         assert!(spark_pattern_to_chrono("YYYY-ww").is_err());
+        // An offset field parses `Z` and `+09:00`.
+        let f = spark_pattern_to_chrono("yyyy-MM-dd'T'HH:mm:ssXXX").unwrap();
+        assert_eq!(parse_with_pattern("2026-01-01T21:00:00+09:00", &f, &utc), Some(ts("2026-01-01T12:00:00Z")));
+        assert_eq!(parse_with_pattern("2026-01-01T12:00:00Z", &f, &utc), Some(ts("2026-01-01T12:00:00Z")));
     }
 }

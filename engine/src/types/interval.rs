@@ -168,13 +168,28 @@ impl CalendarInterval {
             > 0
     }
 
-    /// Adds this interval to a timestamp in µs (months as 31 days: only used for gaps the
-    /// corpus does not exercise with months). Saturates instead of overflowing.
+    /// Adds this interval to a timestamp in µs as Spark's `DateTimeUtils.timestampAddInterval`
+    /// does in the session time zone (UTC): calendar months first (the day of the month kept,
+    /// or the month's last day: Jan 31 + 1 month is Feb 28), then days, then µs. Saturates
+    /// instead of overflowing.
+    ///
+    /// # Examples
+    /// ```
+    /// use streamlab_engine::types::{parse_timestamp_us, CalendarInterval};
+    /// let t = parse_timestamp_us("2026-01-31T12:00:00Z").unwrap();
+    /// let month = CalendarInterval { months: 1, days: 0, micros: 0 };
+    /// assert_eq!(month.add_to(t), parse_timestamp_us("2026-02-28T12:00:00Z").unwrap());
+    /// ```
     pub fn add_to(&self, ts_us: i64) -> i64 {
-        ts_us
-            .saturating_add(i64::from(self.months).saturating_mul(31 * MICROS_PER_DAY))
-            .saturating_add(i64::from(self.days).saturating_mul(MICROS_PER_DAY))
-            .saturating_add(self.micros)
+        let with_months = if self.months == 0 {
+            ts_us
+        } else {
+            let months = chrono::Months::new(self.months.unsigned_abs());
+            chrono::DateTime::from_timestamp_micros(ts_us)
+                .and_then(|t| if self.months > 0 { t.checked_add_months(months) } else { t.checked_sub_months(months) })
+                .map_or(if self.months > 0 { i64::MAX } else { i64::MIN }, |t| t.timestamp_micros())
+        };
+        with_months.saturating_add(i64::from(self.days).saturating_mul(MICROS_PER_DAY)).saturating_add(self.micros)
     }
 }
 

@@ -35,6 +35,25 @@ pub fn json_to_value(v: &Json, t: &DataType) -> Result<Value, String> {
     }
 }
 
+/// `from_json`'s reading of a parsed JSON value as type `t` (`JacksonParser` over a string
+/// column): as [`read_json_value`], except that a non-string value read as a string is its
+/// compact JSON text (`[1,2]`), as Jackson writes it back; nested types recurse.
+pub fn parsed_json_to_value(v: &Json, t: &DataType) -> Value {
+    match (t, v) {
+        (_, Json::Null) => Value::Null,
+        (DataType::Utf8, Json::String(s)) => Value::str(s),
+        (DataType::Utf8, other) => Value::str(&other.to_string()),
+        (DataType::List(f), Json::Array(items)) => Value::Array(items.iter().map(|x| parsed_json_to_value(x, f.data_type())).collect()),
+        (DataType::Struct(fields), Json::Object(obj)) => Value::Struct(fields.iter().map(|f| obj.get(f.name()).map_or(Value::Null, |x| parsed_json_to_value(x, f.data_type()))).collect()),
+        (DataType::Map(..), Json::Object(obj)) => match crate::types::map_key_value(t) {
+            Some((_, vt)) => Value::Map(obj.iter().map(|(k, x)| (Value::str(k), parsed_json_to_value(x, vt))).collect()),
+            None => Value::Null,
+        },
+        (DataType::List(_) | DataType::Struct(_) | DataType::Map(..), _) => Value::Null,
+        _ => json_to_value(v, t).unwrap_or(Value::Null),
+    }
+}
+
 /// What Spark's JSON reader makes of one field.
 #[derive(Debug, Clone, PartialEq)]
 pub enum JsonRead {
@@ -157,6 +176,33 @@ pub fn read_json_value(v: &Json, t: &DataType) -> JsonRead {
             },
             other => null(format!("{} is not a timestamp: Spark reads a string such as \"2026-01-01T12:07:00Z\" or whole epoch seconds, and NULL here", what(other))),
         },
+        // Nested types (`from_json` with an array, map or struct schema): each element or
+        // field read by the same rules, NULL where it does not fit.
+        DataType::List(f) => match v {
+            Json::Array(items) => JsonRead::Value(Value::Array(items.iter().map(|x| json_to_value(x, f.data_type()).unwrap_or(Value::Null)).collect())),
+            Json::Null => JsonRead::Value(Value::Null),
+            other => null(format!("{} is not an array", what(other))),
+        },
+        DataType::Struct(fields) => match v {
+            Json::Object(obj) => JsonRead::Value(Value::Struct(
+                fields.iter().map(|f| obj.get(f.name()).map_or(Value::Null, |x| json_to_value(x, f.data_type()).unwrap_or(Value::Null))).collect(),
+            )),
+            Json::Null => JsonRead::Value(Value::Null),
+            other => null(format!("{} is not an object", what(other))),
+        },
+        DataType::Map(..) => match (v, crate::types::map_key_value(t)) {
+            (Json::Object(obj), Some((_, vt))) => JsonRead::Value(Value::Map(obj.iter().map(|(k, x)| (Value::str(k), json_to_value(x, vt).unwrap_or(Value::Null))).collect())),
+            (Json::Null, _) => JsonRead::Value(Value::Null),
+            (other, _) => null(format!("{} is not an object", what(other))),
+        },
+        DataType::Date32 => match v {
+            Json::String(s) => match crate::types::datetime::spark_string_to_date(s) {
+                Some(d) => JsonRead::Value(Value::Date(d)),
+                None => null(format!("{} is not a date", what(v))),
+            },
+            Json::Null => JsonRead::Value(Value::Null),
+            other => null(format!("{} is not a date", what(other))),
+        },
         other => JsonRead::Unsupported(format!("unsupported column type {other}")),
     }
 }
@@ -223,6 +269,79 @@ pub fn value_to_json(v: &Value) -> Json {
         Value::Binary(b) => Json::String(String::from_utf8_lossy(b).into_owned()),
         Value::Date(_) => Json::String(v.to_string()),
         Value::Array(items) => Json::Array(items.iter().map(value_to_json).collect()),
+        // The harness writes a map as a dict with `str(key)` keys.
+        Value::Map(entries) => Json::Object(entries.iter().map(|(k, x)| (python_str(k), value_to_json(x))).collect()),
+    }
+}
+
+/// A value as the harness writes it, knowing its type: a struct as an object of its named
+/// fields (PySpark's `Row.asDict`), inside arrays and maps too.
+pub fn value_to_json_typed(v: &Value, t: &DataType) -> Json {
+    match (v, t) {
+        (Value::Struct(items), DataType::Struct(fields)) if fields.len() == items.len() => {
+            Json::Object(fields.iter().zip(items.iter()).map(|(f, x)| (f.name().clone(), value_to_json_typed(x, f.data_type()))).collect())
+        }
+        (Value::Array(items), DataType::List(f)) => Json::Array(items.iter().map(|x| value_to_json_typed(x, f.data_type())).collect()),
+        (Value::Map(entries), DataType::Map(..)) => match crate::types::map_key_value(t) {
+            Some((_, vt)) => Json::Object(entries.iter().map(|(k, x)| (python_str(k), value_to_json_typed(x, vt))).collect()),
+            None => value_to_json(v),
+        },
+        _ => value_to_json(v),
+    }
+}
+
+/// Python's `str()` of a map key as the harness converts it.
+fn python_str(k: &Value) -> String {
+    match k {
+        Value::Bool(true) => "True".into(),
+        Value::Bool(false) => "False".into(),
+        Value::Double(d) => python_float_repr(*d),
+        Value::Timestamp(_) | Value::Date(_) | Value::Str(_) => match value_to_json(k) {
+            Json::String(s) => s,
+            other => other.to_string(),
+        },
+        other => other.to_string(),
+    }
+}
+
+/// `schema_of_json(text)`: the DDL of the type Spark infers (`STRUCT<a: BIGINT, b: STRING>`,
+/// fields sorted by name, whole numbers BIGINT, other numbers DOUBLE, mixed types STRING).
+pub fn schema_of_json(text: &str) -> Option<String> {
+    let doc: Json = serde_json::from_str(text).ok()?;
+    Some(infer(&doc))
+}
+
+fn infer(v: &Json) -> String {
+    match v {
+        Json::Null | Json::String(_) => "STRING".into(),
+        Json::Bool(_) => "BOOLEAN".into(),
+        Json::Number(n) if n.is_i64() || n.is_u64() => "BIGINT".into(),
+        Json::Number(_) => "DOUBLE".into(),
+        Json::Array(items) => {
+            let mut t: Option<String> = None;
+            for x in items.iter().filter(|x| !x.is_null()) {
+                let u = infer(x);
+                t = Some(match t {
+                    None => u,
+                    Some(a) if a == u => a,
+                    Some(a) if (a == "BIGINT" && u == "DOUBLE") || (a == "DOUBLE" && u == "BIGINT") => "DOUBLE".into(),
+                    Some(_) => "STRING".into(),
+                });
+            }
+            format!("ARRAY<{}>", t.unwrap_or_else(|| "STRING".into()))
+        }
+        Json::Object(m) => {
+            let fields: Vec<String> = m.iter().map(|(k, x)| format!("{}: {}", quote_name(k), infer(x))).collect();
+            format!("STRUCT<{}>", fields.join(", "))
+        }
+    }
+}
+
+fn quote_name(n: &str) -> String {
+    if n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !n.is_empty() {
+        n.to_string()
+    } else {
+        format!("`{}`", n.replace('`', "``"))
     }
 }
 

@@ -29,6 +29,9 @@ pub enum Value {
     Date(i32),
     /// An array (`split`, `collect_list`, ...), elements in order.
     Array(Rc<[Value]>),
+    /// A map (`MapType`): (key, value) entries in insertion order, keys distinct and not NULL
+    /// (`ArrayBasedMapData`).
+    Map(Rc<[(Value, Value)]>),
 }
 
 /// A row: values in schema order.
@@ -90,6 +93,7 @@ impl Value {
             Value::Binary(_) => 6,
             Value::Date(_) => 7,
             Value::Array(_) => 8,
+            Value::Map(_) => 9,
         }
     }
 }
@@ -145,6 +149,7 @@ impl Value {
                 self.as_f64().unwrap_or(0.0).total_cmp(&other.as_f64().unwrap_or(0.0))
             }
             (Binary(a), Binary(b)) => a.cmp(b),
+            (Map(a), Map(b)) => a.cmp(b),
             _ => self.rank().cmp(&other.rank()),
         }
     }
@@ -168,6 +173,7 @@ impl std::hash::Hash for Value {
             Value::Binary(b) => b.hash(state),
             Value::Date(d) => d.hash(state),
             Value::Array(a) => a.hash(state),
+            Value::Map(m) => m.hash(state),
         }
     }
 }
@@ -208,6 +214,17 @@ impl fmt::Display for Value {
                     write!(f, "{v}")?;
                 }
                 f.write_str("]")
+            }
+            // Spark's text of a map: `{a -> 1, b -> 2}`.
+            Value::Map(entries) => {
+                f.write_str("{")?;
+                for (i, (k, v)) in entries.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{k} -> {v}")?;
+                }
+                f.write_str("}")
             }
             Value::Struct(fields) => {
                 f.write_str("{")?;

@@ -224,6 +224,20 @@ pub fn RunPanel() -> impl IntoView {
         lab.read(|s| s.action_count() > 0)
     };
     let done = move || lab.view.with(|v| v.steps_done >= v.steps_total);
+    let trigger_choice = move || {
+        lab.view.track();
+        lab.read(crate::session::LabSession::trigger_choice)
+    };
+    let study = use_context::<super::study::Study>();
+    // Beside a lesson, Reset brings the lesson's own lab back as it opened.
+    let reset = move |_| {
+        stop();
+        match study {
+            Some(st) => st.reset_lab(lab),
+            None => lab.act(|s| s.reset()),
+        }
+        lab.selected_batch.set(None);
+    };
     view! {
         <div class="panel run">
             <h2>{move || lab.t("controls")}</h2>
@@ -246,21 +260,23 @@ pub fn RunPanel() -> impl IntoView {
                 <button data-testid="play-toggle" aria-pressed=move || playing.get().to_string() on:click=toggle>
                     {move || if playing.get() { lab.t("pause") } else { lab.t("play") }}
                 </button>
-                <button data-testid="reset" on:click=move |_| { stop(); lab.act(|s| s.reset()); lab.selected_batch.set(None); }>
+                <button data-testid="reset" on:click=reset>
                     {move || lab.t("reset")}
                 </button>
             </div>
             <SpeedPicker/>
             <label class="row">{move || lab.t("trigger.kind")}" "
+                // The menu shows the trigger the query runs with (a lab opened or replaced
+                // brings its own), never the last one picked on another lab.
                 <select data-testid="trigger-select" on:change=move |ev| {
                     let t = crate::session::picker_trigger(&event_target_value(&ev));
                     lab.act(|s| s.set_trigger(t));
                 }>
-                    <option value="default">{move || lab.t("trig.default")}</option>
-                    <option value="processingTime">"processingTime='2 seconds'"</option>
-                    <option value="once">"once=True"</option>
-                    <option value="availableNow">"availableNow=True"</option>
-                    <option value="continuous">"continuous='1 second'"</option>
+                    <option value="default" prop:selected=move || trigger_choice() == "default">{move || lab.t("trig.default")}</option>
+                    <option value="processingTime" prop:selected=move || trigger_choice() == "processingTime">"processingTime='2 seconds'"</option>
+                    <option value="once" prop:selected=move || trigger_choice() == "once">"once=True"</option>
+                    <option value="availableNow" prop:selected=move || trigger_choice() == "availableNow">"availableNow=True"</option>
+                    <option value="continuous" prop:selected=move || trigger_choice() == "continuous">"continuous='1 second'"</option>
                 </select>
             </label>
             <p class="help">{move || lab.t("trigger.help")}</p>

@@ -15,6 +15,7 @@ pub mod time_picture;
 mod timeline; // screen
 pub mod share; // teach
 pub mod study;
+pub mod tabs; // present
 
 use leptos::prelude::*;
 
@@ -40,6 +41,19 @@ fn set_document_lang(lang: Lang) {
     }
 }
 
+/// Provides the page's one play/auto-run state; call once in the root, before anything that
+/// may stop it ([`stop_playing`]).
+pub fn provide_player() {
+    let _ = controls::Player::get();
+}
+
+/// Stops playing (the lab is about to be replaced: a tick must not run on the new one).
+pub fn stop_playing() {
+    if let Some(p) = use_context::<controls::Player>() {
+        p.stop();
+    }
+}
+
 /// The page layout.
 #[component]
 pub fn App() -> impl IntoView {
@@ -54,7 +68,8 @@ pub fn App() -> impl IntoView {
     });
     // Save the session after every change (browser storage is the lab's checkpoint store);
     // a refusal (storage full or disabled) is said on the page.
-    let saver = Saver::new(lab);
+    let tabs = tabs::provide(lab); // present: two tabs notice each other
+    let saver = Saver::new(lab, tabs);
     Effect::new(move |_| {
         lab.track_session();
         saver.changed();
@@ -75,6 +90,7 @@ pub fn App() -> impl IntoView {
             </button>
         </header>
         <StorageBanner/>
+        <tabs::TabsBanner keep=Callback::new(move |_| saver.save())/>
         <share::ShareBanner/>
         <study::StudyBanners/>
         {move || match study.route.get() {
@@ -85,6 +101,8 @@ pub fn App() -> impl IntoView {
             Route::Exam => view! { <study::ExamPage/> }.into_any(),
             Route::Review => view! { <study::ReviewPage/> }.into_any(),
             Route::Glossary => view! { <study::GlossaryPage/> }.into_any(),
+            Route::CheatSheet => view! { <study::CheatSheetPage/> }.into_any(),
+            Route::ExamTrack => view! { <study::ExamTrackPage/> }.into_any(),
         }}
     }
 }
@@ -149,7 +167,8 @@ pub fn LabPanels() -> impl IntoView {
 }
 
 /// The middle column (the same in both layouts): the time picture first, then the shown
-/// batch's emitted rows, the batch slider and the batch list.
+/// batch's emitted rows, the batch slider and the batch list, then the exam lens (folded
+/// entries, so the batches stay on screen at 1280×720).
 fn mid_column() -> impl IntoView {
     view! {
         <section class="col col-mid">
@@ -158,6 +177,7 @@ fn mid_column() -> impl IntoView {
             <timeline::BatchScrubber/>
             <timeline::CompareModes/>
             <results::BatchList/>
+            <study::ExamLensPanel/>
             <scenario_io::PresetNotes/>
             <recovery::RecoveryPanel/>
         </section>
@@ -186,8 +206,13 @@ fn StorageBanner() -> impl IntoView {
                 </button>
             </div>
         })}
+        // Over the storage quota the session stays in memory (every action keeps working) and
+        // this notice stays while saving fails, with the one click that keeps the work: a file.
         {move || lab.save_error.get().map(|e| view! {
-            <div class="banner" role="alert" data-testid="save-error"><p>{move || crate::i18n::localize(lab.lang.get(), &e)}</p></div>
+            <div class="banner" role="alert" data-testid="save-error">
+                <p><strong>{move || lab.t("save.failed")}</strong>" "{move || crate::i18n::localize(lab.lang.get(), &e)}</p>
+                <button class="primary" data-testid="save-error-download" on:click=move |_| scenario_io::save_as_file(lab)>{move || lab.t("save.download")}</button>
+            </div>
         })}
     }
 }
@@ -211,6 +236,8 @@ const SAVE_IDLE_MS: u32 = 200;
 #[derive(Clone, Copy)]
 struct Saver {
     lab: Lab,
+    /// While another tab saved over this one's lab, this tab does not save ([`tabs`]).
+    tabs: tabs::Tabs,
     /// The trailing save, while one is due.
     due: StoredValue<Option<gloo_timers::callback::Timeout>, LocalStorage>,
     /// True while a save waits for the browser to be idle.
@@ -220,8 +247,8 @@ struct Saver {
 }
 
 impl Saver {
-    fn new(lab: Lab) -> Saver {
-        let saver = Saver { lab, due: StoredValue::new_local(None), idle_due: StoredValue::new(false), last: StoredValue::new(f64::NEG_INFINITY) };
+    fn new(lab: Lab, tabs: tabs::Tabs) -> Saver {
+        let saver = Saver { lab, tabs, due: StoredValue::new_local(None), idle_due: StoredValue::new(false), last: StoredValue::new(f64::NEG_INFINITY) };
         saver.flush_when_hidden();
         saver
     }
@@ -264,6 +291,10 @@ impl Saver {
 
     fn save(self) {
         self.idle_due.set_value(false);
+        if self.tabs.conflict.get_untracked() {
+            // The learner has not chosen between this tab's lab and the other's yet.
+            return;
+        }
         self.last.set_value(now_ms());
         let json = self.lab.read(crate::session::LabSession::to_saved_json);
         self.lab.save_error.set(crate::crash::save_session(&json).err());

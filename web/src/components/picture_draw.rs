@@ -8,11 +8,41 @@ use crate::picture::{kind_id, ticks, Picture, WindowStatus};
 use crate::quiz::Lang;
 use crate::session::{display_time, FateKind};
 
-/// Label area left of each lane (batch ids), px.
+/// Label area left of each lane (batch ids), px at scale 1.
 const LEFT: i32 = 46;
-/// Axis area under the bands, px.
+/// Axis area under the bands, px at scale 1.
 const BOTTOM: i32 = 26;
 const RIGHT: i32 = 10;
+/// The smallest label's font size at scale 1, px (the larger labels are 1 px larger).
+const SMALL_FONT: f64 = 9.0;
+
+/// How large the picture is drawn. The lab's own size is [`Scale::LAB`]: 9–10 px labels,
+/// bands sharing about 300 px. Presenter mode ([`Scale::projector`]) draws every label at
+/// least 16 px and lets the bands fill the height its panel has, so the picture is scaled by
+/// the drawing (sharp text, marks and buttons still in canvas px), never by CSS.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Scale {
+    /// Text, margins and marks are multiplied by this.
+    pub k: f64,
+    /// The height the whole picture may take, px (`None`: bands share about 300 px).
+    pub height: Option<i32>,
+}
+
+impl Scale {
+    /// The lab's own size.
+    pub const LAB: Scale = Scale { k: 1.0, height: None };
+
+    /// Presenter mode: the smallest label `min_font` px (16 for a room), the picture
+    /// `height` px tall when its panel has that much (at least 200 px).
+    pub fn projector(min_font: f64, height: i32) -> Scale {
+        Scale { k: (min_font / SMALL_FONT).max(1.0), height: Some(height.max(200)) }
+    }
+
+    /// `px` at this scale, rounded.
+    fn px(&self, px: i32) -> i32 {
+        (f64::from(px) * self.k).round() as i32
+    }
+}
 
 /// Above this many marks the picture is dense: marks are drawn at their smallest
 /// ([`Geom::new`]) and the overlay gives one button per spot, not one per mark
@@ -22,6 +52,15 @@ pub const DENSE_MARKS: usize = 300;
 /// Where things are, in canvas pixels (the overlay uses the same numbers).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Geom {
+    /// The smallest label's font size and the others', px ([`Scale`]).
+    pub font_small: i32,
+    pub font: i32,
+    /// The label area left of each lane and the axis area under the bands, px.
+    pub left: i32,
+    pub bottom: i32,
+    /// The row above everything that holds the watermark's label (0 when there is none), so
+    /// the label is never drawn over window bars or marks.
+    pub label_h: i32,
     pub width: i32,
     pub height: i32,
     /// Each lane's plot area: (x0, x1), and its event-time range (µs).
@@ -29,6 +68,8 @@ pub struct Geom {
     /// Top of the state strip, top of the pending band (if any), bottom of band 0.
     pub strip_top: i32,
     pub strip_h: i32,
+    /// One row of the state strip's window bars, px.
+    pub strip_step: i32,
     pub bands_top: i32,
     pub bands_bottom: i32,
     pub band_h: f64,
@@ -41,31 +82,47 @@ pub struct Geom {
 }
 
 impl Geom {
-    /// The layout of `p` on a canvas `width` px wide.
+    /// The layout of `p` on a canvas `width` px wide, at the lab's own size.
     pub fn new(p: &Picture, width: i32) -> Geom {
+        Geom::scaled(p, width, Scale::LAB)
+    }
+
+    /// The layout of `p` on a canvas `width` px wide, drawn at `scale`.
+    pub fn scaled(p: &Picture, width: i32, scale: Scale) -> Geom {
         // Narrow enough for a 320-px phone (a 262-px panel), wide enough to stay legible.
         let width = width.max(240);
+        let (left, bottom) = (scale.px(LEFT), scale.px(BOTTOM));
+        let font_small = (SMALL_FONT * scale.k).round() as i32;
+        let font = font_small + 1;
         let n = p.lanes.len().max(1) as i32;
         let lane_w = width / n;
-        let lanes = (0..p.lanes.len().max(1)).map(|i| ((i as i32 * lane_w + LEFT, (i as i32 + 1) * lane_w - RIGHT), p.range(i))).collect();
+        let ranges: Vec<(i64, i64)> = (0..p.lanes.len().max(1)).map(|i| p.range(i)).collect();
+        let lanes: Vec<((i32, i32), (i64, i64))> = ranges.iter().enumerate().map(|(i, r)| ((i as i32 * lane_w + left, (i as i32 + 1) * lane_w - RIGHT), *r)).collect();
+        // The watermark's label gets a row of its own above the picture when it is drawn.
+        let wm_shown = p.next_watermark_ms.map(|w| w.saturating_mul(1000)).is_some_and(|t| ranges.iter().any(|&(lo, hi)| t >= lo && t <= hi));
+        let label_h = if wm_shown { font + 4 } else { 0 };
         let strip_rows = p.lanes.iter().flat_map(|l| l.windows.iter().filter(|w| w.band.is_none()).map(|w| w.row + 1)).max().unwrap_or(0).min(6) as i32;
-        let strip_h = if strip_rows > 0 { 16 + strip_rows * 6 } else { 0 };
+        let strip_step = scale.px(6);
+        let strip_h = if strip_rows > 0 { font_small + 7 + strip_rows * strip_step } else { 0 };
         let rows = p.bands.len() + usize::from(p.has_pending);
+        let strip_top = 6 + label_h;
+        let bands_top = strip_top + strip_h;
         // Bands share about 300 px (26 px each at most, 5 at least), so a long session stays
-        // on a 720-px screen and a short one does not look stretched.
-        let band_h = if rows == 0 { 26.0 } else { (300.0 / rows as f64).clamp(5.0, 26.0) };
-        let bands_top = 6 + strip_h;
+        // on a 720-px screen and a short one does not look stretched; in presenter mode they
+        // share what the panel's height leaves, up to 26 px each at its scale.
+        let budget = scale.height.map_or(300.0, |h| f64::from((h - bands_top - bottom).max(60)));
+        let band_h = if rows == 0 { 26.0 * scale.k } else { (budget / rows as f64).clamp(5.0, 26.0 * scale.k) };
         let bands_h = (band_h * rows.max(1) as f64).round() as i32;
         let bands_bottom = bands_top + bands_h;
         let total = p.marks().count();
         let mark_r = match total {
-            0..=80 => 5,
-            81..=DENSE_MARKS => 4,
+            0..=80 => scale.px(5),
+            81..=DENSE_MARKS => scale.px(4),
             _ => 2,
         }
         .min((band_h * 0.3).floor() as i32)
         .max(2);
-        let mut g = Geom { width, height: bands_bottom + BOTTOM, lanes, strip_top: 6, strip_h, bands_top, bands_bottom, band_h, bands: p.bands.len(), mark_r, marks: Vec::new() };
+        let mut g = Geom { font_small, font, left, bottom, label_h, width, height: bands_bottom + bottom, lanes, strip_top, strip_h, strip_step, bands_top, bands_bottom, band_h, bands: p.bands.len(), mark_r, marks: Vec::new() };
         g.marks = p.lanes.iter().enumerate().map(|(li, l)| g.place_marks(li, l)).collect();
         g
     }
@@ -204,54 +261,64 @@ const INK: RGBColor = RGBColor(55, 65, 81);
 const GRID: RGBColor = RGBColor(229, 231, 235);
 
 /// Draws `p` on `canvas` (already sized to `g`), with band `selected` shaded and the
-/// watermark step of band `highlight` drawn heavier.
-pub fn draw(canvas: web_sys::HtmlCanvasElement, p: &Picture, g: &Geom, selected: Option<usize>, highlight: Option<usize>, lang: Lang) {
-    let Some(backend) = plotters_canvas::CanvasBackend::with_canvas_object(canvas) else { return };
+/// watermark step of band `highlight` drawn heavier. Every label is drawn at `g.font_small`
+/// or `g.font` px; the smallest size used is returned (the page exposes it for its tests).
+pub fn draw(canvas: web_sys::HtmlCanvasElement, p: &Picture, g: &Geom, selected: Option<usize>, highlight: Option<usize>, lang: Lang) -> Option<i32> {
+    let backend = plotters_canvas::CanvasBackend::with_canvas_object(canvas)?;
     let root = backend.into_drawing_area();
     let _ = root.fill(&WHITE);
-    let font = |size: i32| ("sans-serif", size).into_font().color(&INK);
+    let smallest = std::cell::Cell::new(None::<i32>);
+    let coloured = |size: i32, colour: &RGBColor| {
+        smallest.set(Some(smallest.get().map_or(size, |s| s.min(size))));
+        ("sans-serif", size).into_font().color(colour)
+    };
+    let font = |size: i32| coloured(size, &INK);
+    let (small, big) = (g.font_small, g.font);
     let ko = lang == Lang::Ko;
     for (li, lane) in p.lanes.iter().enumerate() {
         let ((x0, x1), range) = g.lanes[li];
         // Bands: the selected one shaded, no-data ones greyed; labels on the left.
-        let every = (12.0 / g.band_h).ceil().max(1.0) as usize;
+        let every = (f64::from(big + 2) / g.band_h).ceil().max(1.0) as usize;
         for (bi, b) in p.bands.iter().enumerate() {
             let (top, bottom) = g.band_y(Some(bi));
             let fill = if selected == Some(bi) { RGBColor(254, 243, 199) } else if b.no_data { RGBColor(243, 244, 246) } else if bi % 2 == 0 { RGBColor(250, 250, 250) } else { WHITE };
             let _ = root.draw(&Rectangle::new([(x0, top), (x1, bottom)], fill.filled()));
-            if bi % every == 0 || selected == Some(bi) {
-                let style = font(10).pos(Pos::new(HPos::Right, VPos::Center));
+            // Every few bands a label, and the selected band's (the others near it left out,
+            // so no two labels overlap).
+            let near_selected = selected.is_some_and(|s| s != bi && s.abs_diff(bi) < every);
+            if (bi % every == 0 && !near_selected) || selected == Some(bi) {
+                let style = font(big).pos(Pos::new(HPos::Right, VPos::Center));
                 let _ = root.draw(&Text::new(format!("{}{}", b.batch_id, if b.no_data { "·" } else { "" }), (x0 - 6, (top + bottom) / 2), style));
             }
         }
         if p.has_pending {
             let (top, bottom) = g.band_y(None);
             let _ = root.draw(&Rectangle::new([(x0, top), (x1, bottom)], RGBColor(255, 247, 237).filled()));
-            let _ = root.draw(&Text::new(if ko { "대기" } else { "pending" }, (x0 - 6, (top + bottom) / 2), font(9).pos(Pos::new(HPos::Right, VPos::Center))));
+            let _ = root.draw(&Text::new(if ko { "대기" } else { "pending" }, (x0 - 6, (top + bottom) / 2), font(small).pos(Pos::new(HPos::Right, VPos::Center))));
         }
         // Event-time axis: grid lines and labels at round times.
-        let max_ticks = ((x1 - x0) / 52).max(2) as usize;
+        let max_ticks = ((x1 - x0) / (52 * big / 10)).max(2) as usize;
         for t in ticks(range, max_ticks) {
             let x = g.x(li, t);
             let _ = root.draw(&PathElement::new(vec![(x, g.bands_top), (x, g.bands_bottom)], GRID.stroke_width(1)));
             let label = display_time(t, p.day_us);
-            let _ = root.draw(&Text::new(label, (x, g.bands_bottom + 4), font(10).pos(Pos::new(HPos::Center, VPos::Top))));
+            let _ = root.draw(&Text::new(label, (x, g.bands_bottom + 4), font(big).pos(Pos::new(HPos::Center, VPos::Top))));
         }
         let _ = root.draw(&PathElement::new(vec![(x0, g.bands_bottom), (x1, g.bands_bottom)], INK.stroke_width(1)));
-        let _ = root.draw(&Text::new(if ko { "배치" } else { "batch" }, (x0 - 6, g.bands_bottom + 4), font(9).pos(Pos::new(HPos::Right, VPos::Top))));
+        let _ = root.draw(&Text::new(if ko { "배치" } else { "batch" }, (x0 - 6, g.bands_bottom + 4), font(small).pos(Pos::new(HPos::Right, VPos::Top))));
         let title = format!("{} · {}", lane.source, lane.time_column.as_deref().unwrap_or("—"));
-        let _ = root.draw(&Text::new(title, (x1, g.bands_bottom + 15), font(9).pos(Pos::new(HPos::Right, VPos::Top))));
+        let _ = root.draw(&Text::new(title, (x1, g.bands_bottom + big + 5), font(small).pos(Pos::new(HPos::Right, VPos::Top))));
         // Window bars: the state now (strip on top), then each band's updated / emitted ones.
         if g.strip_h > 0 {
-            let _ = root.draw(&Text::new(if ko { "지금 상태" } else { "state now" }, (x0, g.strip_top), font(9).pos(Pos::new(HPos::Left, VPos::Top))));
+            let _ = root.draw(&Text::new(if ko { "지금 상태" } else { "state now" }, (x0, g.strip_top), font(small).pos(Pos::new(HPos::Left, VPos::Top))));
         }
         for w in &lane.windows {
             let (y, h) = match w.band {
-                None if g.strip_h > 0 => (g.strip_top + 13 + w.row.min(5) as i32 * 6, 4),
+                None if g.strip_h > 0 => (g.strip_top + small + 4 + w.row.min(5) as i32 * g.strip_step, g.strip_step - 2),
                 None => continue,
                 Some(bi) => {
                     let (top, bottom) = g.band_y(Some(bi));
-                    let h = ((bottom - top) as f64 * 0.1).clamp(1.0, 3.0) as i32;
+                    let h = ((bottom - top) as f64 * 0.1).clamp(1.0, 3.0 * g.font_small as f64 / SMALL_FONT) as i32;
                     if w.row > 2 || bottom - top < 8 {
                         continue;
                     }
@@ -294,9 +361,13 @@ pub fn draw(canvas: web_sys::HtmlCanvasElement, p: &Picture, g: &Geom, selected:
             if let Some(px) = prev {
                 let _ = root.draw(&PathElement::new(vec![(px, y), (x, y)], WM.stroke_width(2)));
             }
+            // The label sits in its own row above the picture (`Geom::label_h`), never over a
+            // window bar or a mark, straight above the staircase's top.
             let label = format!("{} {}", if ko { "워터마크" } else { "watermark" }, display_time(next, p.day_us));
-            let anchor = if x > (x0 + x1) / 2 { HPos::Right } else { HPos::Left };
-            let _ = root.draw(&Text::new(label, (x, y - 2), ("sans-serif", 10).into_font().color(&WM).pos(Pos::new(anchor, VPos::Bottom))));
+            let right = x > (x0 + x1) / 2;
+            let (anchor, dx) = if right { (HPos::Right, -3) } else { (HPos::Left, 3) };
+            let row = 3 + g.label_h / 2;
+            let _ = root.draw(&Text::new(label, (x + dx, row), coloured(big, &WM).pos(Pos::new(anchor, VPos::Center))));
         }
         // Marks, shaped and coloured by fate, in order. A mark drawn again later at the same
         // centre with the same fate covers this one exactly (its colours are opaque), so only
@@ -320,6 +391,7 @@ pub fn draw(canvas: web_sys::HtmlCanvasElement, p: &Picture, g: &Geom, selected:
         }
     }
     let _ = root.present();
+    smallest.get()
 }
 
 fn draw_mark<DB: DrawingBackend>(root: &DrawingArea<DB, plotters::coord::Shift>, kind: &str, k: Option<FateKind>, (x, y): (i32, i32), r: i32) {

@@ -3,13 +3,15 @@
 //!
 //! Keys (never while the focus is in a text box): `p` presenter mode on/off, and in presenter
 //! mode `→` next step, `←` step back (undo), space play/pause, `1` `2` `3` output mode
-//! append/update/complete, `+` `−` the first watermark delay up/down by one of its unit,
+//! append/update/complete, `+` `−` the first watermark delay to the delay slider's next stop
+//! up/down (`session::timeline::delay_stop_step`, the stops the slider beside it has),
 //! `r` reveal/hide the answers, `Esc` leave.
 
 use leptos::prelude::*;
 
 use super::controls::{Player, SpeedPicker};
 use crate::quiz;
+use crate::session::timeline::delay_stop_step;
 use crate::session::OutputMode;
 use crate::Lab;
 
@@ -34,19 +36,6 @@ pub fn provide() {
 /// The presenter state (provided by [`provide`]).
 pub fn presenter() -> Presenter {
     expect_context::<Presenter>()
-}
-
-/// `delay` (e.g. `10 minutes`, `30 seconds`) moved by `by` of its own unit, never below 0:
-/// what `+` and `−` do. `None` when the text is not `<whole number> <unit>`.
-pub fn bump_delay(delay: &str, by: i64) -> Option<String> {
-    let text = delay.trim().trim_matches(|c| c == '\'' || c == '"');
-    let (n, unit) = text.split_once(char::is_whitespace)?;
-    let n: i64 = n.parse().ok()?;
-    let unit = unit.trim();
-    if unit.is_empty() || !unit.chars().all(|c| c.is_ascii_alphabetic()) {
-        return None;
-    }
-    Some(format!("{} {unit}", n.saturating_add(by).max(0)))
 }
 
 /// True while the focus is in a place where keys type text (keys must not fire there).
@@ -98,14 +87,17 @@ fn on_key(lab: Lab, p: Presenter, player: Player, key: &str) -> bool {
         "2" => lab.act(|s| s.set_mode(OutputMode::Update)),
         "3" => lab.act(|s| s.set_mode(OutputMode::Complete)),
         "+" | "=" | "-" | "−" | "_" => {
-            let by = if matches!(key, "+" | "=") { 1 } else { -1 };
+            let up = matches!(key, "+" | "=");
             let delay = lab.view.with_untracked(|v| v.delays.first().cloned());
-            match delay.as_deref().and_then(|d| bump_delay(d, by)) {
-                Some(next) => {
-                    let r = lab.act(|s| s.set_delay(0, &next));
-                    lab.notice.set(r.err().map(|e| format!("The delay was not applied: {e}")));
-                }
+            match delay {
                 None => lab.notice.set(Some(lab.t("presenter.no_delay").to_string())),
+                // At the first or last stop (or a delay that is no interval) nothing moves.
+                Some(d) => {
+                    if let Some(next) = delay_stop_step(d.trim().trim_matches(|c| c == '\'' || c == '"'), up) {
+                        let r = lab.act(|s| s.set_delay(0, next));
+                        lab.notice.set(r.err().map(|e| format!("The delay was not applied: {e}")));
+                    }
+                }
             }
         }
         "r" | "R" => p.reveal.update(|r| *r = !*r),
@@ -233,21 +225,5 @@ fn SpeakerNotes() -> impl IntoView {
                 {move || if p.reveal.get() { lab.t("presenter.hide") } else { lab.t("presenter.reveal") }}
             </button>
         </div>
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::bump_delay;
-
-    #[test]
-    fn plus_and_minus_move_the_delay_by_one_unit() {
-        assert_eq!(bump_delay("10 minutes", 1).as_deref(), Some("11 minutes"));
-        assert_eq!(bump_delay("'10 minutes'", -1).as_deref(), Some("9 minutes"));
-        assert_eq!(bump_delay("0 seconds", -1).as_deref(), Some("0 seconds"));
-        assert_eq!(bump_delay("1 hour", 1).as_deref(), Some("2 hour"));
-        assert_eq!(bump_delay("ten minutes", 1), None);
-        assert_eq!(bump_delay("10", 1), None);
-        assert_eq!(bump_delay("", 1), None);
     }
 }

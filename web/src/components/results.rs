@@ -82,7 +82,8 @@ pub fn SinkPanel() -> impl IntoView {
                     {crate::i18n::particles(&lab.t("sink.current").replace("{n}", &b.id.to_string()).replace("{k}", &b.rows.len().to_string()))}
                 </p>
             })}
-            <div class="table-box" data-testid="emitted-rows">
+            // Focusable, so a keyboard user can scroll the box (axe: scrollable-region-focusable).
+            <div class="table-box" data-testid="emitted-rows" tabindex="0" role="region" aria-label=move || lab.t("sink")>
             {move || {
                 let (cols, batches) = lab.shown_with(|v| (v.output_columns.clone(), v.batches.clone()));
                 let current = batches.last().map(|b| b.id);
@@ -165,7 +166,7 @@ pub fn StatePanel() -> impl IntoView {
                         let total = t.rows.len();
                         let shown = total.min(limit_now);
                         view! {
-                            <div class="table-box">
+                            <div class="table-box" tabindex="0" role="region" aria-label=t.operator.clone()>
                             <table class="grid">
                                 <thead><tr>{t.columns.iter().map(|c| view! { <th>{c.clone()}</th> }).collect_view()}<th class="status">{lab.t("status")}</th></tr></thead>
                                 <tbody>
@@ -197,7 +198,7 @@ pub fn MetricsPanel() -> impl IntoView {
             {move || selected(lab).map(|b| view! {
                 // One column per operator, one row per metric: the metric names stay readable
                 // in a narrow column (a stateful query has one or two operators).
-                <div class="table-box">
+                <div class="table-box" tabindex="0" role="region" aria-label=lab.t("metrics")>
                 <table class="grid metrics-table">
                     <thead><tr><th>"operator"</th>{b.metrics.iter().map(|m| view! { <th><code>{m.operator.clone()}</code></th> }).collect_view()}</tr></thead>
                     <tbody>

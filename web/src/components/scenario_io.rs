@@ -44,7 +44,8 @@ pub fn PresetPicker() -> impl IntoView {
     view! {
         <label class="preset">
             <span>{move || lab.t("preset")}</span>
-            <select data-testid="preset-select" on:change=move |ev| {
+            // Named on its own too: presenter mode hides the label's text.
+            <select data-testid="preset-select" aria-label=move || lab.t("preset") on:change=move |ev| {
                 let id = event_target_value(&ev);
                 if let Some(s) = quiz::preset(&id) {
                     load_scenario(lab, s);
@@ -76,6 +77,15 @@ fn download(name: &str, mime: &str, text: &str) -> Result<(), wasm_bindgen::JsVa
     a.set_download(name);
     a.click();
     web_sys::Url::revoke_object_url(&url)
+}
+
+/// Downloads the lab as a scenario file (`<id>.json`, what Save writes and Open reads back).
+pub fn save_as_file(lab: Lab) {
+    let scenario = lab.read(LabSession::to_scenario);
+    let name = format!("{}.json", if scenario.id.is_empty() { "streamlab-session" } else { scenario.id.as_str() });
+    if let Err(e) = download(&name, "application/json", &scenario.to_json()) {
+        lab.notice.set(Some(format!("{e:?}")));
+    }
 }
 
 /// Paste a scenario to open it; save this session as a scenario.
@@ -113,6 +123,17 @@ pub fn ScenarioPanel() -> impl IntoView {
         }
         Err(e) => error.set(Some(e)),
     };
+    // ... and as a notebook, one cell per step (Jupyter, or Databricks' source format).
+    let notebook = move |databricks: bool| match lab.read(|s| s.to_notebook(databricks)) {
+        Ok((name, text_out)) => {
+            error.set(None);
+            let mime = if databricks { "text/x-python" } else { "application/x-ipynb+json" };
+            if download(&name, mime, &text_out).is_err() {
+                text.set(text_out);
+            }
+        }
+        Err(e) => error.set(Some(e)),
+    };
     view! {
         <details class="panel scenario">
             <summary><h2>{move || lab.t("scenario")}</h2></summary>
@@ -125,6 +146,12 @@ pub fn ScenarioPanel() -> impl IntoView {
                 <button data-testid="save-scenario" on:click=save>{move || lab.t("scenario.save")}</button>
                 <button data-testid="export-pyspark" on:click=export title=move || lab.t("scenario.export.help")>
                     {move || lab.t("scenario.export")}
+                </button>
+                <button data-testid="export-ipynb" on:click=move |_| notebook(false) title=move || lab.t("scenario.export.ipynb.help")>
+                    {move || lab.t("scenario.export.ipynb")}
+                </button>
+                <button data-testid="export-databricks" on:click=move |_| notebook(true) title=move || lab.t("scenario.export.databricks.help")>
+                    {move || lab.t("scenario.export.databricks")}
                 </button>
             </div>
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}

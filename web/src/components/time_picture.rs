@@ -6,7 +6,7 @@
 
 use leptos::prelude::*;
 
-use super::picture_draw::{draw, Geom};
+use super::picture_draw::{draw, Geom, Scale};
 use crate::picture::{fate_text, key_step, kind_id, narrate, snap, snap_step, step_from, KeyColumns, Mark, Picture};
 use crate::quiz::Lang;
 use crate::Lab;
@@ -28,6 +28,9 @@ impl Pic {
         self.store.with_value(f)
     }
 }
+
+/// The smallest label in presenter mode, px: legible from the back of a room at 1280×720.
+const PRESENTER_MIN_FONT: f64 = 16.0;
 
 /// The picture, its legend, the overlay of marks and the card of the focused one.
 #[component]
@@ -70,17 +73,35 @@ pub fn TimePicture() -> impl IntoView {
     // a window resize (at most once a frame), never while drawing: reading a layout value
     // right after the page changed forces the browser to lay out the whole page again, which
     // cost more than the replay.
+    // In presenter mode the height too: the picture fills its panel (labels ≥ 16 px).
+    let presenting = use_context::<super::presenter::Presenter>().map(|p| p.on);
     let width = RwSignal::new(0i32);
+    let height = RwSignal::new(0i32);
     let box_width = |c: &web_sys::HtmlCanvasElement| c.parent_element().map_or(0, |p| p.client_width());
+    let box_height = |c: &web_sys::HtmlCanvasElement| c.parent_element().map_or(0, |p| p.client_height());
     let measure = move || {
-        let w = canvas.get_untracked().map_or(0, |c| box_width(&c));
+        let Some(c) = canvas.get_untracked() else { return };
+        let w = box_width(&c);
         if w != width.get_untracked() {
             width.set(w);
+        }
+        let h = if presenting.is_some_and(|on| on.get_untracked()) { box_height(&c) } else { 0 };
+        if h != height.get_untracked() {
+            height.set(h);
         }
     };
     Effect::new(move |_| {
         if canvas.get().is_some() && width.get_untracked() == 0 {
             measure();
+        }
+    });
+    // Presenter mode on or off changes the panel's size: measure once the stylesheet applied.
+    Effect::new(move |first: Option<()>| {
+        if let Some(on) = presenting {
+            on.track();
+        }
+        if first.is_some() {
+            request_animation_frame(measure);
         }
     });
     let frame_due = StoredValue::new(false);
@@ -98,19 +119,28 @@ pub fn TimePicture() -> impl IntoView {
     // Draw once per change of the picture, the selection, the highlight, the language or the
     // width.
     Effect::new(move |_| {
-        let (sel, hl, lang, w) = (selected_band(), highlight.get(), lab.lang.get(), width.get());
+        let (sel, hl, lang, w, h) = (selected_band(), highlight.get(), lab.lang.get(), width.get(), height.get());
         let Some(c) = canvas.get() else { return };
         // Not measured yet (the canvas was hidden when mounted): measure now.
         let w = if w > 0 { w } else { box_width(&c) };
+        // In presenter mode the box's height is read again here: the panels around it may
+        // have changed since it was measured (a forced layout, only while presenting).
+        let h = if h > 0 { box_height(&c).max(1) } else { 0 };
+        let scale = if h > 0 { Scale::projector(PRESENTER_MIN_FONT, h) } else { Scale::LAB };
         picture.with(|p| {
-            let g = Geom::new(p, w);
+            let g = Geom::scaled(p, w, scale);
             c.set_width(g.width as u32);
             c.set_height(g.height as u32);
             // Drawn at exactly its size in CSS px, so the overlay's buttons (placed in the
             // same px) sit on their marks even where the box is narrower than the picture's
             // least width (then the picture overflows, it is not squeezed).
             let _ = c.set_attribute("style", &format!("width:{}px;height:{}px", g.width, g.height));
-            draw(c.clone(), p, &g, sel, hl, lang);
+            // The smallest label drawn, for the end-to-end test (presenter mode: ≥ 16 px).
+            match draw(c.clone(), p, &g, sel, hl, lang) {
+                Some(px) => c.set_attribute("data-min-label-px", &px.to_string()),
+                None => c.remove_attribute("data-min-label-px"),
+            }
+            .ok();
             geom.set(Some(g));
         });
     });

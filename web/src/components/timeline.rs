@@ -148,7 +148,7 @@ pub fn DelayControl(index: usize) -> impl IntoView {
                     }/>
             </label>
             <div class="row">
-                <input type="text" data-testid=format!("delay-{index}") prop:value=move || draft.get()
+                <input type="text" data-testid=format!("delay-{index}") prop:value=move || draft.get() aria-label=move || lab.t("delay.text")
                     aria-invalid=move || error.with(Option::is_some).to_string()
                     on:input=move |ev| draft.set(event_target_value(&ev))/>
                 <button type="submit">{move || lab.t("delay.apply")}</button>

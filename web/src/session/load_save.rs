@@ -124,4 +124,23 @@ impl LabSession {
         let stem = if scenario.id.is_empty() { "streamlab-session" } else { scenario.id.as_str() };
         Ok((format!("{stem}.py"), script))
     }
+
+    /// The session as a notebook: a Jupyter notebook (`<id>.ipynb`) or, with `databricks`, a
+    /// Databricks source-format notebook (`<id>.databricks.py`) — the setup, the query, then
+    /// one cell per step whose output is that step's micro-batches (`streamlab_engine::export`).
+    ///
+    /// # Errors
+    /// As [`LabSession::to_pyspark`].
+    pub fn to_notebook(&self, databricks: bool) -> Result<(String, String), String> {
+        let scenario = self.to_scenario();
+        let options = streamlab_engine::export::ExportOptions { trigger: self.trigger.unwrap_or_default() };
+        let stem = if scenario.id.is_empty() { "streamlab-session" } else { scenario.id.as_str() };
+        if databricks {
+            let text = streamlab_engine::export::databricks_notebook(&scenario, options).map_err(|e| e.to_string())?;
+            Ok((format!("{stem}.databricks.py"), text))
+        } else {
+            let text = streamlab_engine::export::jupyter_notebook(&scenario, options).map_err(|e| e.to_string())?;
+            Ok((format!("{stem}.ipynb"), text))
+        }
+    }
 }

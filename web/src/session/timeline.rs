@@ -110,9 +110,40 @@ pub fn delay_stop_index(text: &str) -> usize {
         .map_or(0, |(i, _)| i)
 }
 
+/// The slider's next stop above `text`'s delay (`up`) or below it, as `+` and `−` walk the
+/// slider in presenter mode: from a typed delay between two stops (8 minutes) `+` goes to the
+/// stop above (10 minutes) and `−` to the one below (7 minutes). `None` at either end, or when
+/// `text` is not an interval.
+pub fn delay_stop_step(text: &str, up: bool) -> Option<&'static str> {
+    let ms = delay_ms(text)?;
+    let stops = DELAY_STOPS.iter().filter_map(|s| Some((*s, delay_ms(s)?))).collect::<Vec<_>>();
+    if up {
+        stops.into_iter().find(|&(_, d)| d > ms).map(|(s, _)| s)
+    } else {
+        stops.into_iter().rev().find(|&(_, d)| d < ms).map(|(s, _)| s)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plus_and_minus_walk_the_slider_stops() {
+        assert_eq!(delay_stop_step("10 minutes", true), Some("15 minutes"));
+        assert_eq!(delay_stop_step("'10 minutes'".trim_matches('\''), false), Some("7 minutes"));
+        // Between stops: to the neighbour on that side.
+        assert_eq!(delay_stop_step("8 minutes", true), Some("10 minutes"));
+        assert_eq!(delay_stop_step("8 minutes", false), Some("7 minutes"));
+        assert_eq!(delay_stop_step("interval 1 hour", true), Some("2 hours"));
+        assert_eq!(delay_stop_step("30 seconds", true), Some("1 minute"));
+        // The ends stay put.
+        assert_eq!(delay_stop_step("0 seconds", false), None);
+        assert_eq!(delay_stop_step("24 hours", true), None);
+        assert_eq!(delay_stop_step("3 days", true), None);
+        assert_eq!(delay_stop_step("3 days", false), Some("24 hours"));
+        assert_eq!(delay_stop_step("ten minutes", true), None);
+    }
 
     #[test]
     fn stops_are_increasing_intervals() {

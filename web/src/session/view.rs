@@ -182,6 +182,9 @@ pub struct LabView {
     pub day: String,
     /// Each `withWatermark` delay as written in the query.
     pub delays: Vec<String>,
+    /// The exam-lens rule ids the query meets (`crate::lens::for_rules` gives their entries):
+    /// decided by the engine on the analyzed plan, the output mode and the sink.
+    pub lens: Vec<String>,
     pub no_data_batch_due: bool,
     pub steps_done: usize,
     pub steps_total: usize,

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use super::lessons::render_spans;
 use super::{open_in_lab, today, Opening, Study};
 use crate::markup::spans;
-use crate::exam::{draw, record, score, Exam, ExamAnswer, ExamInProgress, ExamReport};
+use crate::exam::{draw, record, score, time_limit_s, Exam, ExamAnswer, ExamInProgress, ExamReport, WrongAnswer};
 use crate::quiz::Kind;
 use crate::route::Route;
 use crate::Lab;
@@ -24,22 +24,22 @@ pub fn ExamPage() -> impl IntoView {
     let report = RwSignal::new(None::<ExamReport>);
     let elapsed = RwSignal::new(0u64);
     let timer = StoredValue::new_local(None::<Interval>);
-    // (size asked for, start time in ms): with the exam's seed, what a reload needs.
-    let started = StoredValue::new((0usize, 0u64));
+    // (size asked for, start time in ms, a mock exam): with the exam's seed, what a reload needs.
+    let started = StoredValue::new((0usize, 0u64, false));
     on_cleanup(move || timer.update_value(|t| *t = None));
     let run_clock = move |since_ms: f64| {
         elapsed.set(((js_sys::Date::now() - since_ms) / 1000.0).max(0.0) as u64);
         timer.update_value(|t| *t = Some(Interval::new(1_000, move || elapsed.set(((js_sys::Date::now() - since_ms) / 1000.0).max(0.0) as u64))));
     };
-    let start = move |n: usize| {
+    let start = move |n: usize, mock: bool| {
         // The clock is read here, in the page: the seed and the start time.
         let now = js_sys::Date::now();
-        let e = study.bank.with_value(|b| draw(b, n, now as u64));
+        let e = study.bank.with_value(|b| if mock { draw(&crate::track::mock_pool(b), n, now as u64) } else { draw(b, n, now as u64) });
         answers.set(vec![ExamAnswer::Skipped; e.items.len()]);
         exam.set(Some(e));
         index.set(0);
         report.set(None);
-        started.set_value((n, now as u64));
+        started.set_value((n, now as u64, mock));
         run_clock(now);
     };
     // An exam in progress survives a reload (browser storage); one that no longer fits the
@@ -49,7 +49,7 @@ pub fn ExamPage() -> impl IntoView {
             exam.set(Some(e));
             answers.set(a);
             index.set(i);
-            started.set_value((saved.n, saved.started_ms));
+            started.set_value((saved.n, saved.started_ms, saved.mock));
             run_clock(saved.started_ms as f64);
         } else {
             save_exam(None);
@@ -58,8 +58,8 @@ pub fn ExamPage() -> impl IntoView {
     Effect::new(move |_| {
         let running = exam.with(|e| e.as_ref().map(|e| e.seed)).filter(|_| report.with(Option::is_none));
         let rec = running.map(|seed| {
-            let (n, started_ms) = started.get_value();
-            ExamInProgress { n, seed, started_ms, index: index.get(), answers: answers.get() }
+            let (n, started_ms, mock) = started.get_value();
+            ExamInProgress { n, mock, seed, started_ms, index: index.get(), answers: answers.get() }
         });
         save_exam(rec.as_ref());
     });
@@ -83,13 +83,21 @@ pub fn ExamPage() -> impl IntoView {
                     <p class="help">{move || lab.t("exam.help")}</p>
                     <div class="buttons">
                         {[10usize, 20, 40].into_iter().map(|n| view! {
-                            <button class="primary" data-testid=format!("exam-start-{n}") on:click=move |_| start(n)>
+                            <button class="primary" data-testid=format!("exam-start-{n}") on:click=move |_| start(n, false)>
                                 {move || lab.t("exam.start").replace("{n}", &n.to_string())}
                             </button>
                         }).collect_view()}
+                        <button class="primary" data-testid="exam-start-mock"
+                            on:click=move |_| start(crate::track::track().map(|t| t.mock_size).unwrap_or(10), true)>
+                            {move || lab.t("exam.mock")}
+                        </button>
                     </div>
                 }.into_any(),
-                (Some(e), None) => view! { <ExamRun exam=e answers=answers index=index clock=Signal::derive(clock) on_finish=Callback::new(move |_| finish())/> }.into_any(),
+                (Some(e), None) => {
+                    let limit = time_limit_s(e.items.len());
+                    let over = Signal::derive(move || elapsed.get() > limit);
+                    view! { <ExamRun exam=e answers=answers index=index clock=Signal::derive(clock) limit=limit over=over on_finish=Callback::new(move |_| finish())/> }.into_any()
+                }
                 (Some(_), Some(r)) => view! {
                     <ExamResult report=r time=clock()/>
                     <button data-testid="exam-again" on:click=move |_| { exam.set(None); report.set(None); }>{move || lab.t("exam.again")}</button>
@@ -101,7 +109,7 @@ pub fn ExamPage() -> impl IntoView {
 
 /// One exam question at a time, with the clock.
 #[component]
-fn ExamRun(exam: Exam, answers: RwSignal<Vec<ExamAnswer>>, index: RwSignal<usize>, clock: Signal<String>, on_finish: Callback<()>) -> impl IntoView {
+fn ExamRun(exam: Exam, answers: RwSignal<Vec<ExamAnswer>>, index: RwSignal<usize>, clock: Signal<String>, limit: u64, over: Signal<bool>, on_finish: Callback<()>) -> impl IntoView {
     let lab = expect_context::<Lab>();
     let study = expect_context::<Study>();
     let n = exam.items.len();
@@ -109,7 +117,10 @@ fn ExamRun(exam: Exam, answers: RwSignal<Vec<ExamAnswer>>, index: RwSignal<usize
     let set = move |a: ExamAnswer| answers.update(|v| if let Some(x) = v.get_mut(index.get_untracked()) { *x = a });
     view! {
         <p class="exam-bar"><span data-testid="exam-progress">{move || format!("{} / {n}", index.get() + 1)}</span>
-            " · ⏱ "<span data-testid="exam-timer">{move || clock.get()}</span></p>
+            " · ⏱ "<span data-testid="exam-timer">{move || clock.get()}</span>
+            " / "<span data-testid="exam-limit">{format!("{:02}:00", limit / 60)}</span>
+            " "<small class="muted">"("{move || lab.t("exam.limit").replace("{m}", &(limit / 60).to_string())}")"</small>
+            {move || over.get().then(|| view! { " " <strong class="notice" data-testid="exam-over">{lab.t("exam.over")}</strong> })}</p>
         {move || {
             let i = index.get();
             let Some(item) = exam.with_value(|e| e.items.get(i).cloned()) else { return ().into_any() };
@@ -130,7 +141,7 @@ fn ExamRun(exam: Exam, answers: RwSignal<Vec<ExamAnswer>>, index: RwSignal<usize
                             <label class="choice" data-testid="exam-choice" data-choice=c>
                                 <input type="radio" name=format!("exam-{i}") prop:checked=move || given() == Some(ExamAnswer::Shown(k))
                                     on:change=move |_| set(ExamAnswer::Shown(k))/>
-                                {move || q.with_value(|q| q.text(lab.lang.get()).choices.get(c).cloned().unwrap_or_default())}
+                                {move || q.with_value(|q| render_spans(spans(&q.text(lab.lang.get()).choices.get(c).cloned().unwrap_or_default())))}
                             </label>
                         }).collect_view()}
                     </div>
@@ -162,6 +173,7 @@ fn ExamResult(report: ExamReport, time: String) -> impl IntoView {
     };
     let per_topic = report.per_topic.clone();
     let wrong = report.wrong.clone();
+    let rights = report.right.clone();
     view! {
         <section class="exam-result" data-testid="exam-result">
             <p class="exam-summary" data-testid="exam-summary">{summary}</p>
@@ -179,7 +191,19 @@ fn ExamResult(report: ExamReport, time: String) -> impl IntoView {
                 </tbody>
             </table>
             <h3>{move || lab.t("exam.wrong")}" "<small>{wrong.len()}</small></h3>
-            {wrong.into_iter().filter_map(|w| study.question(&w.question).map(|q| (w, q))).map(|(w, q)| {
+            {wrong.into_iter().map(|w| review_entry(w, false)).collect_view()}
+            <h3>{move || lab.t("exam.right_list")}" "<small>{rights.len()}</small></h3>
+            {rights.into_iter().map(|w| review_entry(w, true)).collect_view()}
+        </section>
+    }
+}
+
+/// One answer in the review: the prompt, the answer given, the right one, the explanation and
+/// "try it" (`right`: the answer given was right).
+fn review_entry(w: WrongAnswer, right_given: bool) -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let study = expect_context::<Study>();
+    study.question(&w.question).map(|q| {
                 let q = StoredValue::new(q);
                 let text = move || q.with_value(|q| q.text(lab.lang.get()).clone());
                 let choice = move |c: Option<usize>| c.and_then(|c| text().choices.get(c).cloned());
@@ -193,9 +217,9 @@ fn ExamResult(report: ExamReport, time: String) -> impl IntoView {
                     }
                 };
                 view! {
-                    <div class="panel wrong-answer" data-testid="exam-wrong" data-question=w.question.clone()>
+                    <div class="panel wrong-answer" class:right-given=right_given data-testid=if right_given { "exam-right" } else { "exam-wrong" } data-question=w.question.clone()>
                         <p class="prompt">{move || render_spans(spans(&text().prompt))}</p>
-                        <p>{move || lab.t("exam.given")}" "<span class="given">{given}</span></p>
+                        {(!right_given).then(|| view! { <p>{move || lab.t("exam.given")}" "<span class="given">{given}</span></p> })}
                         <p>{move || lab.t("exam.right")}" "<strong class="right-answer">{right}</strong></p>
                         <p class="help">{move || render_spans(spans(&text().explanation))}</p>
                         <button data-testid="exam-try" on:click=try_it>
@@ -203,9 +227,7 @@ fn ExamResult(report: ExamReport, time: String) -> impl IntoView {
                         </button>
                     </div>
                 }
-            }).collect_view()}
-        </section>
-    }
+    })
 }
 
 const EXAM_KEY: &str = "streamlab.exam";

@@ -7,11 +7,10 @@ use std::collections::BTreeSet;
 use leptos::prelude::*;
 
 use super::question::QuestionCard;
-use super::{open_in_lab, Opening, Study, TopicScores};
+use super::{Study, TopicScores};
 use crate::lesson::Lesson;
 use crate::markup::{blocks, Block, Span};
 use crate::progress::Progress;
-use crate::quiz::Lang;
 use crate::route::Route;
 use crate::Lab;
 
@@ -122,16 +121,18 @@ pub fn LessonPage(id: String) -> impl IntoView {
         }
         .into_any();
     };
-    // Opening a lesson: a lab already on this lesson (a reload) is kept; otherwise its preset
-    // is loaded, asking first when the learner changed the lab.
-    let resume = study.progress.with_untracked(|p| p.lesson.as_deref() == Some(lesson.id.as_str())) && lab.read(|s| s.scenario().id == lesson.preset);
-    if !resume {
+    // Opening a lesson opens its own lab (kept as it is when it already is: a reload, or back
+    // from a question page); the free lab's session waits aside until the free lab is opened.
+    let replaced = study.enter_lesson(lab, &lesson);
+    // A lesson opens at its title, wherever the page was scrolled to ("Next lesson" sits at the
+    // foot of the previous lesson).
+    if let Some(w) = web_sys::window() {
+        w.scroll_to_with_x_and_y(0.0, 0.0);
+    }
+    if replaced || study.progress.with_untracked(|p| p.lesson.as_deref() != Some(lesson.id.as_str())) {
         let done = study.progress.with_untracked(|p| p.lessons_done.contains(&lesson.id));
         let step = if done { lesson.steps.len() } else { 0 };
         study.progress.update(|p| p.reach_lesson(&lesson.id, step));
-        if let Some(s) = crate::quiz::preset(&lesson.preset) {
-            open_in_lab(lab, study, Opening { scenario: s, script: None, batch: None, then: Route::Lesson(lesson.id.clone()) });
-        }
     }
     // Presenter mode's speaker notes follow the open lesson, and go back to the preset's when
     // the lesson page goes away.
@@ -143,8 +144,14 @@ pub fn LessonPage(id: String) -> impl IntoView {
     let step = Memo::new(move |_| study.progress.with(|p| p.lesson_step));
     // After every lab change, move past the steps whose condition now holds.
     Effect::new(move |_| {
+        lab.view.track();
+        // Only the lesson's own lab moves its tasks on (the free lab comes back under a
+        // lesson page for a moment when a question opens its example in the free lab).
+        if !lesson.with_value(|l| lab.read(|s| study.owner.with_value(|o| o.owns(l, s)))) {
+            return;
+        }
         let at = lab.view.with(|v| lesson.with_value(|l| l.advance(step.get_untracked(), v)));
-        if study.ask.with(Option::is_none) && at != step.get_untracked() {
+        if at != step.get_untracked() {
             lesson.with_value(|l| study.progress.update(|p| p.reach_lesson(&l.id, at)));
         }
     });
@@ -159,7 +166,7 @@ pub fn LessonPage(id: String) -> impl IntoView {
         }
     };
     let text = move || lesson.with_value(|l| l.text(lab.lang.get()).clone());
-    let next = lesson.with_value(|l| study.lessons.with_value(|ls| ls.get(l.number).map(|n| n.id.clone())));
+    let next = lesson.with_value(|l| study.lessons.with_value(|ls| l.next(ls).map(|n| n.id.clone())));
     view! {
         <div class="lesson-page" data-testid="lesson-page" data-lesson=lesson.with_value(|l| l.id.clone())>
             <aside class="lesson-text panel">
@@ -167,7 +174,6 @@ pub fn LessonPage(id: String) -> impl IntoView {
                 <h2 data-testid="lesson-title">{move || text().title}</h2>
                 <div class="prose">{move || render_text(&text().text)}</div>
                 <div class="watch" data-testid="lesson-watch"><h3>{move || lab.t("lesson.watch")}</h3><div class="prose">{move || render_text(&text().watch)}</div></div>
-                <Steps lesson=lesson step=step/>
                 {move || text().exam.map(|e| view! {
                     <div class="exam-note" data-testid="lesson-exam"><h3>{move || lab.t("lesson.exam")}</h3><div class="prose">{render_text(&e)}</div></div>
                 })}
@@ -186,23 +192,50 @@ pub fn LessonPage(id: String) -> impl IntoView {
                     </section>
                 })}
             </aside>
-            <div class="lesson-lab">{crate::components::LabPanels()}</div>
+            // The tasks head the lab, beside the lesson text: on screen with the run controls at
+            // 1280×800, and between the text and the lab when the page is one column.
+            <div class="lesson-lab"><Steps lesson=lesson step=step/>{crate::components::LabPanels()}</div>
         </div>
     }
     .into_any()
 }
+
+/// The notice after "Do it for me" had to build the lesson's lab again (a sentence
+/// `i18n::localize` knows).
+const REBUILT: &str = "the lesson's lab was built again from its start, with every task up to this one done for you";
 
 /// The guided steps: the ones done (with their why), the current one with what it still
 /// waits for and a "do it for me" button.
 #[component]
 fn Steps(lesson: StoredValue<Lesson>, step: Memo<usize>) -> impl IntoView {
     let lab = expect_context::<Lab>();
+    let study = expect_context::<Study>();
     let total = lesson.with_value(|l| l.steps.len());
     let waiting = move || lab.view.with(|v| lesson.with_value(|l| l.waiting_for(step.get(), v)));
+    // "Do it for me" always works on the lesson's own lab: the step's actions, or the lab built
+    // again from the lesson's start when they cannot reach the step from where the lab is.
     let do_it = move |_| {
-        let actions = lesson.with_value(|l| l.steps.get(step.get_untracked()).map(|s| s.actions.clone())).unwrap_or_default();
-        let r = lab.act(|s| actions.iter().try_for_each(|a| crate::script::LabAction::parse(a).and_then(|a| crate::script::apply(s, &a))));
-        lab.notice.set(r.err());
+        crate::components::stop_playing();
+        let at = step.get_untracked();
+        let r = lab.act(|s| lesson.with_value(|l| l.do_step(at, s)));
+        lab.selected_batch.set(None);
+        lab.notice.set(match r {
+            Ok(false) => None,
+            Ok(true) => Some(REBUILT.to_string()),
+            Err(e) => Some(e),
+        });
+    };
+    // The lesson's lab as it opened, the guided steps from the first.
+    let start_over = move |_| {
+        crate::components::stop_playing();
+        lesson.with_value(|l| {
+            if let Some(fresh) = l.session() {
+                lab.act(|s| *s = fresh);
+            }
+            study.progress.update(|p| p.reach_lesson(&l.id, 0));
+        });
+        lab.selected_batch.set(None);
+        lab.notice.set(None);
     };
     view! {
         <section class="steps-guide" data-testid="lesson-steps">
@@ -229,13 +262,14 @@ fn Steps(lesson: StoredValue<Lesson>, step: Memo<usize>) -> impl IntoView {
             </ol>
             {move || (step.get() < total).then(|| view! {
                 <p class="help" data-testid="step-waiting">
-                    {move || match (lab.lang.get(), waiting()) {
-                        (Lang::En, Some(w)) => format!("{} {w}", lab.t("lesson.waiting")),
-                        _ => lab.t("lesson.waiting_generic").to_string(),
+                    {move || match waiting() {
+                        Some(w) => format!("{} {}", lab.t("lesson.waiting"), w.text(lab.lang.get())),
+                        None => lab.t("lesson.waiting_generic").to_string(),
                     }}
                 </p>
-                <button data-testid="step-do" on:click=do_it>{move || lab.t("lesson.do_it")}</button>
+                <button class="primary" data-testid="step-do" on:click=do_it>{move || lab.t("lesson.do_it")}</button>
             })}
+            <button data-testid="lesson-start-over" title=move || lab.t("lesson.start_over.help") on:click=start_over>{move || lab.t("lesson.start_over")}</button>
             {move || (step.get() >= total).then(|| view! { <p class="ok" data-testid="steps-complete">{move || lab.t("lesson.steps_done")}</p> })}
         </section>
     }

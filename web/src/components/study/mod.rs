@@ -1,16 +1,20 @@
 //! The study pages: the lesson list, a lesson beside the lab, the question bank, the review
-//! queue, exam mode and the glossary, plus the navigation between them and "predict the next
+//! queue, exam mode (with the mock exam), the exam track, the cheat sheet and the glossary, plus the navigation between them and "predict the next
 //! batch" in the lab. The [`Study`] context holds the route and the learner's [`Progress`]
 //! (saved in browser storage after every change); the lab stays in the [`Lab`] context.
 
+mod exam_lens;
 mod exam_page;
+mod exam_track;
 mod glossary_page;
 mod lessons;
 mod predict_panel;
 mod question;
 mod quiz_page;
 
+pub use exam_lens::{CheatSheetPage, ExamLensPanel};
 pub use exam_page::ExamPage;
+pub use exam_track::ExamTrackPage;
 pub use glossary_page::GlossaryPage;
 pub use lessons::{LessonList, LessonPage};
 pub use predict_panel::{PredictPanel, QuizLink};
@@ -18,7 +22,7 @@ pub use quiz_page::{QuizPage, ReviewPage};
 
 use leptos::prelude::*;
 
-use crate::lesson::Lesson;
+use crate::lesson::{LabOwner, Lesson};
 use crate::progress::{Day, Notice, Progress};
 use crate::quiz::{Lang, Question, Topic};
 use crate::route::Route;
@@ -27,6 +31,10 @@ use crate::Lab;
 
 /// Where the learner's progress record lives in browser storage (raw JSON text).
 pub const PROGRESS_KEY: &str = "streamlab.progress";
+
+/// Where the lab's owner (a lesson, or the free lab) and the free lab's session kept aside
+/// while a lesson has the lab live in browser storage ([`LabOwner::to_json`]).
+pub const OWNER_KEY: &str = "streamlab.lab.owner";
 
 /// A scenario waiting to replace the lab once the learner agrees.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,6 +60,9 @@ pub struct Study {
     pub topics: StoredValue<Vec<Topic>>,
     /// A scenario that would replace a lab the learner changed: the page asks first.
     pub ask: RwSignal<Option<Opening>>,
+    /// Whose the live lab is (a lesson's or the free lab's), with the free lab's session while
+    /// a lesson has the lab; saved in browser storage on every change.
+    pub owner: StoredValue<LabOwner>,
 }
 
 impl Study {
@@ -71,7 +82,23 @@ impl Study {
             lessons: StoredValue::new(lessons),
             topics: StoredValue::new(crate::quiz::topics().unwrap_or_default()),
             ask: RwSignal::new(None),
+            owner: StoredValue::new(LabOwner::from_json(&local_storage().and_then(|s| s.get_item(OWNER_KEY).ok().flatten()).unwrap_or_default())),
         };
+        // The saved owner names a lesson whose lab is not the session that came back (it was
+        // set aside, or the page closed before the session was saved): the free lab is live.
+        let lab = expect_context::<Lab>();
+        let stale = study.owner.with_value(|o| {
+            o.lesson.as_deref().is_some_and(|id| study.lessons.with_value(|ls| ls.iter().find(|l| l.id == id).is_none_or(|l| !lab.read(|s| o.owns(l, s)))))
+        });
+        if stale {
+            study.to_free_lab(lab);
+        }
+        // The free lab is the free lab's own session, never a lesson's.
+        Effect::new(move |_| {
+            if study.route.get() == Route::Lab {
+                study.to_free_lab(lab);
+            }
+        });
         let route = study.route;
         let handle = window_event_listener(leptos::ev::hashchange, move |_| {
             let hash = current_hash();
@@ -106,6 +133,58 @@ impl Study {
         });
         provide_context(study);
         study
+    }
+
+    /// Makes the live lab `lesson`'s own ([`LabOwner::enter_lesson`]); true when it was
+    /// replaced (the lesson starts on its own lab), false when it already was the lesson's.
+    pub fn enter_lesson(&self, lab: Lab, lesson: &Lesson) -> bool {
+        let mut owner = self.owner.get_value();
+        if lab.read(|s| owner.owns(lesson, s)) {
+            return false;
+        }
+        crate::components::stop_playing();
+        lab.act(|s| owner.enter_lesson(s, lesson));
+        self.set_owner(owner);
+        lab.selected_batch.set(None);
+        lab.notice.set(None);
+        // The lab was the free lab's, or another lesson's: nothing is asked about it.
+        self.ask.set(None);
+        true
+    }
+
+    /// Gives the lab back to the free lab, with the session kept aside
+    /// ([`LabOwner::enter_free_lab`]); nothing happens while the free lab is live.
+    pub fn to_free_lab(&self, lab: Lab) {
+        if self.owner.with_value(|o| o.lesson.is_none()) {
+            return;
+        }
+        let mut owner = self.owner.get_value();
+        crate::components::stop_playing();
+        lab.act(|s| owner.enter_free_lab(s, || crate::quiz::preset("classic").map(LabSession::from_scenario)));
+        self.set_owner(owner);
+        lab.selected_batch.set(None);
+        lab.notice.set(None);
+    }
+
+    /// Reset: beside a lesson whose lab is live, the lesson's lab as it opened (its preset's
+    /// query, output mode and trigger); in the free lab, the same lab with every action
+    /// forgotten ([`LabSession::reset`]).
+    pub fn reset_lab(&self, lab: Lab) {
+        if let Route::Lesson(id) = self.route.get_untracked() {
+            let lesson = self.lessons.with_value(|ls| ls.iter().find(|l| l.id == id).cloned());
+            if let Some(fresh) = lesson.filter(|l| lab.read(|s| self.owner.with_value(|o| o.owns(l, s)))).and_then(|l| l.session()) {
+                lab.act(|s| *s = fresh);
+                return;
+            }
+        }
+        lab.act(LabSession::reset);
+    }
+
+    fn set_owner(&self, owner: LabOwner) {
+        if let Some(s) = local_storage() {
+            let _ = s.set_item(OWNER_KEY, &owner.to_json());
+        }
+        self.owner.set_value(owner);
     }
 
     /// The question `id`, if it is in the bank.
@@ -172,10 +251,16 @@ pub fn do_open(lab: Lab, o: Opening) {
     go(&o.then);
 }
 
-/// Opens `o` in the lab, asking first when that would replace a lab the learner changed.
+/// Opens `o` in the free lab, asking first when that would replace a lab the learner changed
+/// (the free lab's own session comes back first when a lesson has the lab).
 pub fn open_in_lab(lab: Lab, study: Study, o: Opening) {
+    study.to_free_lab(lab);
     if lab_changed(lab) {
         study.ask.set(Some(o));
+        // The question is about the free lab: it is asked there, never beside a lesson.
+        if study.route.with_untracked(|r| matches!(r, Route::Lesson(_))) {
+            go(&Route::Lab);
+        }
     } else {
         study.ask.set(None);
         do_open(lab, o);
@@ -218,6 +303,7 @@ pub fn StudyNav() -> impl IntoView {
             {link(Route::Lessons, "nav-lessons", "nav.lessons")}
             {link(Route::Lab, "nav-lab", "nav.lab")}
             {link(Route::Quiz, "nav-quiz", "nav.quiz")}
+            {link(Route::ExamTrack, "nav-exam-track", "nav.exam_track")}
             {link(Route::Exam, "nav-exam", "nav.exam")}
             <a href=Route::Review.to_hash() data-testid="nav-review"
                 aria-current=move || (study.route.get() == Route::Review).then_some("page")>
@@ -225,6 +311,7 @@ pub fn StudyNav() -> impl IntoView {
                 {move || (due() > 0).then(|| view! { " "<span class="badge" data-testid="review-due">{due()}</span> })}
             </a>
             {link(Route::Glossary, "nav-glossary", "nav.glossary")}
+            {link(Route::CheatSheet, "nav-cheatsheet", "nav.cheatsheet")}
         </nav>
     }
 }
@@ -242,10 +329,12 @@ pub fn StudyBanners() -> impl IntoView {
             </div>
         })}
         {move || study.ask.get().map(|o| {
-            let title = o.scenario.title.clone();
+            // The example by its name in the page's language.
+            let (en, ko) = (o.scenario.title.clone(), o.scenario.title_ko.clone());
+            let title = move || if lab.lang.get() == Lang::Ko && !ko.is_empty() { ko.clone() } else { en.clone() };
             view! {
                 <div class="banner ask" role="alertdialog" data-testid="replace-ask">
-                    <p>{move || crate::i18n::particles(&lab.t("study.replace.ask").replace("{title}", &title))}</p>
+                    <p>{move || crate::i18n::particles(&lab.t("study.replace.ask").replace("{title}", &title()))}</p>
                     <button class="primary" data-testid="replace-yes" on:click={
                         let o = o.clone();
                         move |_| { study.ask.set(None); do_open(lab, o.clone()); }

@@ -1,0 +1,197 @@
+//! `DataStreamWriter` (`df.writeStream...start()`), `DataStreamReader` (`spark.readStream`),
+//! `StreamingQuery` (what `start()` returns) and the `spark` session's methods
+//! (`pyspark/sql/streaming/readwriter.py`, `query.py`, `session.py`).
+//!
+//! The lab feeds its streams by name, so `spark.readStream...load()` reads the lab's stream when
+//! there is one, and `start()` marks the query the lab runs; what a `StreamingQuery` reports
+//! (`lastProgress`, `awaitTermination()`) the lab shows beside the run.
+
+use std::rc::Rc;
+
+use super::{not_expected, perr, Evaluator, Py, R};
+use crate::error::{Error, Span};
+use crate::frontend::pyspark_api::{ApiKind, Bound};
+use crate::frontend::ParseError;
+use crate::plan::LogicalPlan;
+use crate::streaming::OutputMode;
+
+type Args = Bound<Py>;
+
+/// What `spark.readStream` (or `spark.read`, `batch`) was told so far (the format, for
+/// messages).
+#[derive(Debug, Clone, Default)]
+pub(in crate::frontend) struct ReaderSpec {
+    format: Option<String>,
+    batch: bool,
+}
+
+impl ReaderSpec {
+    /// `spark.read`: a static table.
+    pub(super) fn batch() -> ReaderSpec {
+        ReaderSpec { format: None, batch: true }
+    }
+}
+
+/// `StreamingQuery` attributes (not methods) a program may read.
+pub(super) fn is_query_attribute(name: &str) -> bool {
+    matches!(name, "lastProgress" | "recentProgress" | "status" | "id" | "runId" | "name" | "isActive")
+}
+
+/// A `StreamingQuery` method: the lab runs the query, so waiting and stopping do nothing.
+pub(super) fn query_method(name: &str, _b: Args, span: Span) -> R<Py> {
+    match name {
+        "awaitTermination" | "stop" | "processAllAvailable" | "explain" | "exception" => Ok(Py::NoneVal),
+        other => Err(super::unknown_api(ApiKind::StreamingQuery, other, span)),
+    }
+}
+
+/// A bound option value as text (`option('maxFilesPerTrigger', 1)`).
+fn option_text(v: &Py) -> Option<String> {
+    Some(match v {
+        Py::Str(s) => s.clone(),
+        Py::Int(i) => i.to_string(),
+        Py::Float(f) => f.to_string(),
+        Py::Bool(b) => b.to_string(),
+        _ => return None,
+    })
+}
+
+impl Evaluator<'_> {
+    pub(super) fn write_stream(&mut self, df: Rc<LogicalPlan>, name: &str, mut b: Args, span: Span) -> R<Py> {
+        use crate::streaming::{Trigger, TriggerArg};
+        match name {
+            "trigger" => {
+                // Keyword-only; PySpark counts the ones that are not None.
+                let args: Vec<(String, TriggerArg)> = ["processingTime", "once", "continuous", "availableNow", "realTime"]
+                    .into_iter()
+                    .filter_map(|k| b.take(k).map(|(v, _)| (k, v)))
+                    .filter(|(_, v)| !matches!(v, Py::NoneVal))
+                    .map(|(k, v)| {
+                        let a = match v {
+                            Py::Str(s) => TriggerArg::Str(s),
+                            Py::Bool(b) => TriggerArg::Bool(b),
+                            other => TriggerArg::Other(other.type_name().to_string()),
+                        };
+                        (k.to_string(), a)
+                    })
+                    .collect();
+                self.writer.trigger = Some(Trigger::from_kwargs(&args).map_err(|e| Error::Analysis(e.with_span(span)))?);
+            }
+            "format" => {
+                let (f, fspan) = self.str_arg(b.take("source"), "source")?;
+                self.set_format(&f, fspan)?;
+            }
+            "queryName" => {
+                let (n, _) = self.str_arg(b.take("queryName"), "queryName")?;
+                self.writer.query_name = Some(n);
+            }
+            "option" => {
+                let (k, _) = self.str_arg(b.take("key"), "key")?;
+                let v = b.take("value").expect("bound: required");
+                self.writer_option(&k, &v.0);
+            }
+            "options" => {
+                for (k, v, _) in &b.var_kw {
+                    self.writer_option(k, v);
+                }
+            }
+            "outputMode" => {
+                let (m, mspan) = self.str_arg(b.take("outputMode"), "outputMode")?;
+                self.writer.output_mode = Some(OutputMode::parse(&m).map_err(|e| Error::Analysis(e.with_span(mspan)))?);
+            }
+            "partitionBy" | "clusterBy" => {}
+            "start" | "toTable" => {
+                for (k, v, _) in &b.var_kw {
+                    self.writer_option(k, v);
+                }
+                if let Some((v, s)) = b.take("outputMode").filter(|(v, _)| !matches!(v, Py::NoneVal)) {
+                    let Py::Str(m) = v else { return Err(not_expected("outputMode", "str", &v, s)) };
+                    self.writer.output_mode = Some(OutputMode::parse(&m).map_err(|e| Error::Analysis(e.with_span(s)))?);
+                }
+                if let Some((v, s)) = b.take("format").filter(|(v, _)| !matches!(v, Py::NoneVal)) {
+                    let Py::Str(f) = v else { return Err(not_expected("format", "str", &v, s)) };
+                    self.set_format(&f, s)?;
+                }
+                if let Some((Py::Str(n), _)) = b.take("queryName") {
+                    self.writer.query_name = Some(n);
+                }
+                if let Some((_, s)) = &self.started {
+                    return Err(Error::Parse(ParseError::not_modelled(
+                        "several streaming queries in one program",
+                        format!("this program starts a second streaming query (the first starts at {}..{}); the lab runs one query: keep one start()", s.start, s.end),
+                        span,
+                    )));
+                }
+                self.started = Some((df, span));
+                return Ok(Py::Query);
+            }
+            other => return Err(super::unknown_api(ApiKind::DataStreamWriter, other, span)),
+        }
+        Ok(Py::WriteStream { df })
+    }
+
+    fn set_format(&mut self, f: &str, span: Span) -> R<()> {
+        let Some(kind) = crate::streaming::SinkKind::from_format(f) else {
+            let other = f.to_ascii_lowercase();
+            return Err(perr(format!("the sink format '{other}' is not modelled; use memory, console, kafka, parquet/json/csv or foreachBatch"), span));
+        };
+        self.writer.sink = Some(kind);
+        Ok(())
+    }
+
+    fn writer_option(&mut self, key: &str, v: &Py) {
+        if key == "checkpointLocation" {
+            self.writer.checkpoint_location = option_text(v);
+        }
+    }
+
+    /// `spark.readStream....load()`: the lab's stream (the lab feeds its streams by name).
+    pub(super) fn read_stream(&mut self, mut spec: ReaderSpec, name: &str, mut b: Args, span: Span) -> R<Py> {
+        match name {
+            "format" => {
+                let (f, _) = self.str_arg(b.take("source"), "source")?;
+                spec.format = Some(f);
+                Ok(Py::Reader(Box::new(spec)))
+            }
+            "option" | "options" | "schema" | "name" => Ok(Py::Reader(Box::new(spec))),
+            "table" => {
+                let (t, ts) = self.str_arg(b.take("tableName"), "tableName")?;
+                self.lookup(&t, ts).and_then(|v| match v {
+                    v @ Py::Df(_) => Ok(v),
+                    _ => Err(perr(format!("there is no stream named '{t}' in this lab"), ts)),
+                })
+            }
+            "load" | "json" | "csv" | "parquet" | "text" | "orc" | "xml" | "jdbc" => {
+                let format = if name == "load" { spec.format.clone().unwrap_or_else(|| "parquet".into()) } else { name.to_string() };
+                let (what, names): (&str, Vec<&String>) =
+                    if spec.batch { ("static tables", self.catalog.statics.keys().collect()) } else { ("streams", self.catalog.streams.keys().collect()) };
+                let reader = if spec.batch { "spark.read" } else { "spark.readStream" };
+                match names.as_slice() {
+                    [only] => {
+                        let only = (*only).clone();
+                        self.lookup(&only, span)
+                    }
+                    _ => Err(Error::Parse(ParseError::not_modelled(
+                        format!("{reader} with several {what} in the lab"),
+                        format!(
+                            "this lab feeds its {what} by name ({}): write one of them instead of {reader}….{name}() (a {format} source)",
+                            names.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+                        ),
+                        span,
+                    ))),
+                }
+            }
+            other => Err(super::unknown_api(ApiKind::DataStreamReader, other, span)),
+        }
+    }
+
+    /// A `SparkSession` method (`spark.sql(...)`, `spark.createDataFrame(...)`).
+    pub(super) fn spark_method(&mut self, name: &str, b: Args, span: Span) -> R<Py> {
+        match name {
+            "stop" => Ok(Py::NoneVal),
+            "sql" => self.spark_sql(b, span),
+            "table" => self.spark_table(b, span),
+            other => Err(super::unknown_api(ApiKind::SparkSession, other, span)),
+        }
+    }
+}

@@ -1,0 +1,208 @@
+//! The session time zone (`spark.sql.session.timeZone`): a region of the IANA database
+//! (`America/Los_Angeles`, through `chrono-tz`) or a fixed offset (`UTC`, `+09:00`). Spark reads
+//! a timestamp's calendar fields, formats it, casts it to a date or a string, and reads a zoneless
+//! string in this zone (`DateTimeUtils.getZoneId`, `SQLConf.sessionLocalTimeZone`); time windows
+//! stay aligned to UTC.
+
+use chrono::{NaiveDateTime, Offset, TimeZone};
+
+use super::time::MICROS_PER_SECOND;
+
+/// A time zone Spark accepts as `spark.sql.session.timeZone`, with the text it was given
+/// (`current_timezone()` returns that text).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionTimeZone {
+    id: String,
+    zone: Zone,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Zone {
+    /// Seconds east of UTC.
+    Fixed(i32),
+    Region(chrono_tz::Tz),
+}
+
+impl Default for SessionTimeZone {
+    fn default() -> Self {
+        SessionTimeZone::utc()
+    }
+}
+
+/// Java's `ZoneId.SHORT_IDS`, which `DateTimeUtils.getZoneId` passes to `ZoneId.of`.
+const SHORT_IDS: &[(&str, &str)] = &[
+    ("ACT", "Australia/Darwin"),
+    ("AET", "Australia/Sydney"),
+    ("AGT", "America/Argentina/Buenos_Aires"),
+    ("ART", "Africa/Cairo"),
+    ("AST", "America/Anchorage"),
+    ("BET", "America/Sao_Paulo"),
+    ("BST", "Asia/Dhaka"),
+    ("CAT", "Africa/Harare"),
+    ("CNT", "America/St_Johns"),
+    ("CST", "America/Chicago"),
+    ("CTT", "Asia/Shanghai"),
+    ("EAT", "Africa/Addis_Ababa"),
+    ("ECT", "Europe/Paris"),
+    ("IET", "America/Indiana/Indianapolis"),
+    ("IST", "Asia/Kolkata"),
+    ("JST", "Asia/Tokyo"),
+    ("MIT", "Pacific/Apia"),
+    ("NET", "Asia/Yerevan"),
+    ("NST", "Pacific/Auckland"),
+    ("PLT", "Asia/Karachi"),
+    ("PNT", "America/Phoenix"),
+    ("PRT", "America/Puerto_Rico"),
+    ("PST", "America/Los_Angeles"),
+    ("SST", "Pacific/Guadalcanal"),
+    ("VST", "Asia/Ho_Chi_Minh"),
+];
+
+impl SessionTimeZone {
+    /// UTC, the default here (and in the corpus harness).
+    pub fn utc() -> Self {
+        SessionTimeZone { id: "UTC".into(), zone: Zone::Fixed(0) }
+    }
+
+    /// Reads a zone id as Spark's `DateTimeUtils.getZoneId` does: a region id
+    /// (`Europe/Paris`, case as in the database), one of Java's short ids (`PST`), or an offset
+    /// (`Z`, `UTC`, `+09:00`, `GMT-8`, `+1:00`).
+    ///
+    /// # Errors
+    /// Spark's message for a zone it cannot read (`INVALID_CONF_VALUE.TIME_ZONE` wording).
+    pub fn parse(id: &str) -> Result<Self, String> {
+        let trimmed = id.trim();
+        let zone = if let Some(s) = super::datetime::zone_offset_seconds(trimmed) {
+            Zone::Fixed(i32::try_from(s).map_err(|_| bad_zone(id))?)
+        } else {
+            let region = SHORT_IDS.iter().find(|(s, _)| *s == trimmed).map_or(trimmed, |(_, r)| *r);
+            Zone::Region(region.parse::<chrono_tz::Tz>().map_err(|_| bad_zone(id))?)
+        };
+        Ok(SessionTimeZone { id: id.to_string(), zone })
+    }
+
+    /// The id as given (`current_timezone()`).
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// True for a zone that is UTC at every instant.
+    pub fn is_utc(&self) -> bool {
+        self.zone == Zone::Fixed(0)
+    }
+
+    /// Seconds east of UTC at the instant `utc_us` (µs since the epoch).
+    pub fn offset_seconds_at(&self, utc_us: i64) -> i32 {
+        match self.zone {
+            Zone::Fixed(s) => s,
+            Zone::Region(tz) => {
+                let secs = utc_us.div_euclid(MICROS_PER_SECOND);
+                match chrono::DateTime::from_timestamp(secs, 0) {
+                    Some(dt) => tz.offset_from_utc_datetime(&dt.naive_utc()).fix().local_minus_utc(),
+                    None => 0,
+                }
+            }
+        }
+    }
+
+    /// The wall-clock time in this zone at `utc_us`, as µs since 1970-01-01T00:00 local time.
+    pub fn to_local_us(&self, utc_us: i64) -> i64 {
+        utc_us.saturating_add(i64::from(self.offset_seconds_at(utc_us)) * MICROS_PER_SECOND)
+    }
+
+    /// The instant of a wall-clock time in this zone (µs since 1970-01-01T00:00 local), as
+    /// Java's `LocalDateTime.atZone` resolves it: in a gap (spring forward) the time moves later
+    /// by the gap's length, in an overlap (fall back) the earlier instant wins.
+    pub fn from_local_us(&self, local_us: i64) -> i64 {
+        match self.zone {
+            Zone::Fixed(s) => local_us.saturating_sub(i64::from(s) * MICROS_PER_SECOND),
+            Zone::Region(tz) => {
+                let secs = local_us.div_euclid(MICROS_PER_SECOND);
+                let Some(naive) = chrono::DateTime::from_timestamp(secs, 0).map(|d| d.naive_utc()) else { return local_us };
+                let offset = match tz.offset_from_local_datetime(&naive) {
+                    chrono::LocalResult::Single(o) => o.fix().local_minus_utc(),
+                    chrono::LocalResult::Ambiguous(a, b) => a.fix().local_minus_utc().max(b.fix().local_minus_utc()),
+                    // A gap: the offset in force before it (a day earlier, far from any other
+                    // transition), so the time lands after the gap.
+                    chrono::LocalResult::None => tz.offset_from_utc_datetime(&naive.checked_sub_signed(chrono::Duration::days(1)).unwrap_or(naive)).fix().local_minus_utc(),
+                };
+                local_us.saturating_sub(i64::from(offset) * MICROS_PER_SECOND)
+            }
+        }
+    }
+
+    /// The zone's short name at `utc_us` as Java's `z` pattern prints it (`PST`, `PDT`, `KST`,
+    /// `UTC`); a fixed offset prints as itself (`+09:00`).
+    pub fn short_name_at(&self, utc_us: i64) -> String {
+        use chrono_tz::OffsetName;
+        match self.zone {
+            Zone::Fixed(0) => "UTC".into(),
+            Zone::Fixed(s) => format_offset(s, true, false),
+            Zone::Region(tz) => {
+                let secs = utc_us.div_euclid(MICROS_PER_SECOND);
+                match chrono::DateTime::from_timestamp(secs, 0) {
+                    Some(dt) => {
+                        let o = tz.offset_from_utc_datetime(&dt.naive_utc());
+                        o.abbreviation().map_or_else(|| format_offset(o.fix().local_minus_utc(), true, false), str::to_string)
+                    }
+                    None => self.id.clone(),
+                }
+            }
+        }
+    }
+
+    /// The local date-time at `utc_us`, `None` past chrono's range.
+    pub fn local_datetime(&self, utc_us: i64) -> Option<NaiveDateTime> {
+        chrono::DateTime::from_timestamp_micros(self.to_local_us(utc_us)).map(|d| d.naive_utc())
+    }
+}
+
+/// `+09`, `+0930`, `+09:30` (`colon`), seconds kept when not zero; hours only when the minutes
+/// are zero and `short`.
+pub fn format_offset(seconds: i32, colon: bool, short: bool) -> String {
+    let sign = if seconds < 0 { '-' } else { '+' };
+    let a = seconds.unsigned_abs();
+    let (h, m, s) = (a / 3600, a % 3600 / 60, a % 60);
+    let sep = if colon { ":" } else { "" };
+    let mut out = format!("{sign}{h:02}");
+    if !(short && m == 0 && s == 0) {
+        out.push_str(&format!("{sep}{m:02}"));
+    }
+    if s != 0 {
+        out.push_str(&format!("{sep}{s:02}"));
+    }
+    out
+}
+
+fn bad_zone(id: &str) -> String {
+    format!("[INVALID_CONF_VALUE.TIME_ZONE] The value '{id}' in the config \"spark.sql.session.timeZone\" is invalid. Cannot resolve the given timezone.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::parse_timestamp_us;
+
+    #[test]
+    fn regions_follow_daylight_saving() {
+        let la = SessionTimeZone::parse("America/Los_Angeles").unwrap();
+        // January: PST, UTC-8; July: PDT, UTC-7.
+        assert_eq!(la.offset_seconds_at(parse_timestamp_us("2026-01-01T05:00:00Z").unwrap()), -8 * 3600);
+        assert_eq!(la.offset_seconds_at(parse_timestamp_us("2026-07-01T05:00:00Z").unwrap()), -7 * 3600);
+        // 2026-03-08 02:30 does not exist in Los Angeles: Java moves it to 03:30 PDT = 10:30 UTC.
+        let local = parse_timestamp_us("2026-03-08T02:30:00Z").unwrap();
+        assert_eq!(la.from_local_us(local), parse_timestamp_us("2026-03-08T10:30:00Z").unwrap());
+        // 2026-11-01 01:30 happens twice: the earlier (PDT, 08:30 UTC) wins.
+        let local = parse_timestamp_us("2026-11-01T01:30:00Z").unwrap();
+        assert_eq!(la.from_local_us(local), parse_timestamp_us("2026-11-01T08:30:00Z").unwrap());
+    }
+
+    #[test]
+    fn offsets_and_short_ids() {
+        assert_eq!(SessionTimeZone::parse("+09:00").unwrap().offset_seconds_at(0), 9 * 3600);
+        assert!(SessionTimeZone::parse("UTC").unwrap().is_utc());
+        assert_eq!(SessionTimeZone::parse("PST").unwrap().offset_seconds_at(0), -8 * 3600);
+        assert_eq!(SessionTimeZone::parse("Asia/Seoul").unwrap().id(), "Asia/Seoul");
+        assert!(SessionTimeZone::parse("Mars/Olympus").is_err());
+    }
+}

@@ -1,0 +1,204 @@
+//! PySpark programs as learners paste them: keyword arguments, imports, several statements, and
+//! the errors Python and PySpark raise while the DataFrame is built. Every expected message below
+//! was printed by PySpark 4.3.0 (Python 3.11) for the same call on a streaming DataFrame.
+
+use streamlab_engine::error::Error;
+use streamlab_engine::frontend::{compile, Catalog};
+use streamlab_engine::types::{timestamp_type, DataType};
+
+fn catalog() -> Catalog {
+    let mut c = Catalog::default();
+    c.streams.insert(
+        "clicks".into(),
+        vec![("event_id".into(), DataType::Utf8), ("user_id".into(), DataType::Utf8), ("post_id".into(), DataType::Int64), ("event_time".into(), timestamp_type())],
+    );
+    c
+}
+
+fn plan(text: &str) -> String {
+    match compile(text, &catalog()) {
+        Ok(e) => e.plan.to_string(),
+        Err(e) => panic!("{text}\n  failed: {e:?}"),
+    }
+}
+
+/// (exception class, error condition, message) of a define-time error.
+fn error(text: &str) -> (String, String, String) {
+    match compile(text, &catalog()) {
+        Err(Error::Analysis(a)) => (a.exception_class().to_string(), a.error_class.clone(), a.message.clone()),
+        Err(other) => panic!("{text}\n  gave another error: {other:?}"),
+        Ok(_) => panic!("{text}\n  compiled"),
+    }
+}
+
+fn python(exception: &str, message: &str) -> (String, String, String) {
+    (exception.into(), String::new(), message.into())
+}
+
+#[test]
+fn keyword_arguments_build_the_same_plan_as_positional_ones() {
+    let pairs = [
+        (
+            "clicks.withWatermark('event_time', '10 minutes').groupBy(F.window('event_time', '10 minutes', '5 minutes'), 'post_id').count()",
+            "clicks.withWatermark(eventTime='event_time', delayThreshold='10 minutes').groupBy(F.window(timeColumn='event_time', slideDuration='5 minutes', windowDuration='10 minutes'), 'post_id').count()",
+        ),
+        ("clicks.join(clicks.alias('o'), 'post_id', 'left_outer')", "clicks.join(other=clicks.alias('o'), how='left_outer', on='post_id')"),
+        ("clicks.dropDuplicates(['event_id'])", "clicks.dropDuplicates(subset=['event_id'])"),
+        ("clicks.select(F.split('event_id', '-').alias('parts'))", "clicks.select(F.split(str='event_id', pattern='-', limit=-1).alias('parts'))"),
+        ("clicks.filter(F.col('post_id') > 1)", "clicks.where(condition=F.col('post_id') > 1)"),
+    ];
+    for (positional, keywords) in pairs {
+        assert_eq!(plan(positional), plan(keywords), "{keywords}");
+    }
+}
+
+#[test]
+fn python_type_errors_say_what_python_says() {
+    assert_eq!(error("clicks.dropDuplicates('a', 'b')"), python("TypeError", "DataFrame.dropDuplicates() takes from 1 to 2 positional arguments but 3 were given"));
+    assert_eq!(error("clicks.withWatermark(eventTime='event_time', delay='1 minute')"), python("TypeError", "DataFrame.withWatermark() got an unexpected keyword argument 'delay'"));
+    assert_eq!(error("clicks.withWatermark('event_time')"), python("TypeError", "DataFrame.withWatermark() missing 1 required positional argument: 'delayThreshold'"));
+    assert_eq!(error("clicks.isStreaming()"), python("TypeError", "'bool' object is not callable"));
+    assert_eq!(error("clicks.select(F.col('post_id').foo())"), python("TypeError", "'Column' object is not callable"));
+}
+
+#[test]
+fn pyspark_argument_checks_keep_their_conditions() {
+    let e = |cls: &str, cond: &str, msg: &str| (cls.to_string(), cond.to_string(), msg.to_string());
+    assert_eq!(error("clicks.dropDuplicates('event_id')"), e("PySparkTypeError", "NOT_EXPECTED_TYPE", "Argument `subset` should be list or tuple, got str."));
+    assert_eq!(error("clicks.withColumn('x', 'post_id')"), e("PySparkTypeError", "NOT_EXPECTED_TYPE", "Argument `col` should be Column, got str."));
+    assert_eq!(error("clicks.filter(5)"), e("PySparkTypeError", "NOT_EXPECTED_TYPE", "Argument `condition` should be Column or str, got int."));
+    assert_eq!(error("clicks.select(F.col('post_id').cast(5))"), e("PySparkTypeError", "NOT_EXPECTED_TYPE", "Argument `dataType` should be DataType or str, got int."));
+    assert_eq!(error("clicks.groupBy('user_id').sum(F.col('post_id'))"), e("PySparkTypeError", "NOT_ITERABLE", "Column is not iterable."));
+    assert_eq!(error("clicks.explode"), e("PySparkAttributeError", "ATTRIBUTE_NOT_SUPPORTED", "Attribute `explode` is not supported."));
+    assert_eq!(error("clicks.groupBy('user_id').foo()"), python("AttributeError", "'GroupedData' object has no attribute 'foo'"));
+    assert_eq!(error("F.foo('x')"), python("AttributeError", "module 'pyspark.sql.functions' has no attribute 'foo'"));
+    assert_eq!(error("clicks.writeStream.foo()"), python("AttributeError", "'DataStreamWriter' object has no attribute 'foo'"));
+}
+
+#[test]
+fn python_truth_values_of_columns_are_refused_as_pyspark_does() {
+    let bool_error = |column: &str| {
+        (
+            "PySparkValueError".to_string(),
+            "CANNOT_CONVERT_COLUMN_INTO_BOOL".to_string(),
+            format!("Cannot convert column into bool (offending column: {column}): please use '&' for 'and', '|' for 'or', '~' for 'not' when building DataFrame boolean expressions."),
+        )
+    };
+    assert_eq!(error("clicks.filter((F.col('post_id') > 1) and (F.col('user_id') == 'u1'))"), bool_error(">(post_id, 1)"));
+    assert_eq!(error("clicks.filter(not F.col('post_id'))"), bool_error("post_id"));
+    // A column taken from the DataFrame prints as its name (PySpark 4.3 printed `value` for
+    // `df.value`).
+    assert_eq!(error("clicks.filter((clicks.post_id > 1) and (clicks.user_id == 'u1'))"), bool_error(">(post_id, 1)"));
+    assert_eq!(error("clicks.filter(F.col('post_id') or F.col('user_id'))"), bool_error("post_id"));
+    assert_eq!(error("clicks.filter(F.col('post_id') in [1, 2])"), bool_error("=(post_id, 1)"));
+    assert_eq!(
+        error("clicks.filter(1 in F.col('post_id'))"),
+        (
+            "PySparkValueError".to_string(),
+            "CANNOT_APPLY_IN_FOR_COLUMN".to_string(),
+            "Cannot apply 'in' operator against a column: please use 'contains' in a string column or 'array_contains' function for an array column.".to_string()
+        )
+    );
+}
+
+#[test]
+fn a_program_runs_the_query_it_starts() {
+    let program = "from pyspark.sql import SparkSession\n\
+                   from pyspark.sql.functions import window, col\n\
+                   import pyspark.sql.functions as sf\n\
+                   spark = SparkSession.builder.appName('x').getOrCreate()\n\
+                   spark.conf.set('spark.sql.shuffle.partitions', 2)\n\
+                   size = '{} minutes'.format(10)\n\
+                   counts = (clicks\n\
+                       .withWatermark('event_time', size)\n\
+                       .groupBy(window(col('event_time'), size), sf.col('post_id'))\n\
+                       .count())\n\
+                   query = counts.writeStream.outputMode('update').format('console').start()\n\
+                   query.awaitTermination()\n";
+    let e = compile(program, &catalog()).unwrap();
+    assert_eq!(e.plan.to_string(), plan("clicks.withWatermark('event_time', '10 minutes').groupBy(F.window('event_time', '10 minutes'), 'post_id').count()"));
+    assert_eq!(e.output_mode, Some(streamlab_engine::plan::OutputMode::Update));
+    assert_eq!(e.confs, vec![("spark.sql.shuffle.partitions".to_string(), "2".to_string())]);
+    // Without start(), the last expression is the query; a program that ends with an
+    // assignment names the DataFrame to run.
+    assert!(compile("counts = clicks.groupBy('post_id').count()\ncounts", &catalog()).is_ok());
+    let Err(Error::Parse(p)) = compile("counts = clicks.groupBy('post_id').count()", &catalog()) else { panic!("compiled") };
+    assert_eq!(
+        p.message,
+        "the program defines no query to run: add a last line with counts (the DataFrame to run), or start it: counts.writeStream.outputMode('append').start()"
+    );
+    // Two started queries: the lab runs one.
+    let Err(Error::Parse(p)) = compile("a = clicks.writeStream.start()\nb = clicks.writeStream.start()", &catalog()) else { panic!("compiled") };
+    assert!(p.unsupported.is_some(), "{p:?}");
+}
+
+#[test]
+fn constants_types_and_imports_are_pysparks() {
+    // `from pyspark.sql.functions import *` makes every function a bare name.
+    assert_eq!(plan("from pyspark.sql.functions import *\nclicks.select(upper(col('user_id')))"), plan("clicks.select(F.upper(F.col('user_id')))"));
+    // A StructType schema and a DDL string are the same schema.
+    assert_eq!(
+        plan("from pyspark.sql.types import StructType, StructField, LongType, StringType\nclicks.select(F.from_json('event_id', StructType([StructField('n', LongType()), StructField('s', StringType())])).alias('j'))"),
+        plan("clicks.select(F.from_json('event_id', 'n BIGINT, s STRING').alias('j'))")
+    );
+    assert_eq!(plan("clicks.select(F.col('post_id').cast(LongType()))".replace("LongType()", "'long'").as_str()), plan("from pyspark.sql.types import LongType\nclicks.select(F.col('post_id').cast(LongType()))"));
+    // Python's literal forms.
+    assert_eq!(plan("clicks.filter(\"\"\"\n  post_id > 1 AND\n  user_id = 'u1'\n\"\"\")"), plan("clicks.filter(\"post_id > 1 AND user_id = 'u1'\")"));
+    assert_eq!(plan("clicks.filter('post_id ' '> 1')"), plan("clicks.filter('post_id > 1')"));
+}
+
+#[test]
+fn readers_read_the_labs_streams_and_tables() {
+    let mut c = catalog();
+    c.statics.insert("posts".into(), (vec![("post_id".into(), DataType::Int64), ("board".into(), DataType::Utf8)], std::rc::Rc::new(vec![])));
+    let plan_with = |text: &str| compile(text, &c).map(|e| e.plan.to_string()).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+    // The study documents' form: a file source with a schema, and a static table read with
+    // spark.read; the lab has one of each, so they are the lab's `clicks` and `posts`.
+    let program = "clicks = (spark.readStream\n  .schema('event_id STRING, user_id STRING, post_id BIGINT, event_time TIMESTAMP')\n  .option('maxFilesPerTrigger', 10)\n  .json('/stream/clicks'))\n\
+                   posts = spark.read.parquet('/data/posts')\n\
+                   clicks.join(posts, 'post_id')";
+    assert_eq!(plan_with(program), plan_with("clicks.join(posts, 'post_id')"));
+    assert_eq!(plan_with("spark.readStream.table('clicks').select('post_id')"), plan_with("clicks.select('post_id')"));
+}
+
+/// `spark.conf.set` in the program is the session's conf for the query it starts: the recorded
+/// case sets one shuffle partition in its `conf` block (so the global sort samples nothing and
+/// each key is counted once); the same case with the conf written in the program instead must
+/// give the same batches, and without it the metrics differ (two partitions: counted twice).
+#[test]
+fn spark_conf_set_in_the_program_is_the_query_s_conf() {
+    use streamlab_engine::scenario::{check, Scenario, Verdict};
+    #[allow(clippy::disallowed_methods)] // a test may read files
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cases/orderby-one-shuffle-partition-complete.json")).expect("the recorded case");
+    let recorded: Scenario = serde_json::from_str(&text).expect("a scenario");
+    assert!(matches!(check(&recorded), Verdict::Pass), "the recorded case passes as recorded");
+    let mut in_program = recorded.clone();
+    let partitions = in_program.conf.remove("spark.sql.shuffle.partitions").expect("the case sets the partitions");
+    assert_eq!(partitions, serde_json::json!("1"));
+    in_program.query = format!("spark.conf.set('spark.sql.shuffle.partitions', 1)\n{}", recorded.query);
+    assert!(matches!(check(&in_program), Verdict::Pass), "{:?}", check(&in_program));
+    let mut without = recorded.clone();
+    without.conf.clear();
+    assert!(matches!(check(&without), Verdict::Fail(_)), "two partitions count the sorted aggregation twice");
+}
+
+#[test]
+fn spark_conf_set_refuses_what_spark_refuses() {
+    let e = |t: &str| match compile(t, &catalog()) {
+        Err(Error::Analysis(a)) => (a.exception_class().to_string(), a.error_class.clone(), a.message.clone()),
+        other => panic!("{t}: {other:?}"),
+    };
+    // Printed by PySpark 4.3.0 for the same calls.
+    assert_eq!(
+        e("spark.conf.set('spark.sql.shuffle.partitions', 'x')\nclicks"),
+        ("IllegalArgumentException".into(), "INVALID_CONF_VALUE.TYPE_MISMATCH".into(), "The value 'x' in the config \"spark.sql.shuffle.partitions\" is invalid. It should be a/an 'int' value.".into())
+    );
+    assert_eq!(
+        e("spark.conf.set('spark.sql.streaming.noDataMicroBatches.enabled', 'maybe')\nclicks"),
+        ("IllegalArgumentException".into(), "INVALID_CONF_VALUE.TYPE_MISMATCH".into(), "The value 'maybe' in the config \"spark.sql.streaming.noDataMicroBatches.enabled\" is invalid. It should be a/an 'boolean' value.".into())
+    );
+    assert_eq!(
+        e("spark.conf.set('spark.sql.session.timeZone', 'Mars/Base')\nclicks"),
+        ("IllegalArgumentException".into(), "INVALID_CONF_VALUE.TIME_ZONE".into(), "The value 'Mars/Base' in the config \"spark.sql.session.timeZone\" is invalid. Cannot resolve the given timezone.".into())
+    );
+}

@@ -1,0 +1,99 @@
+//! The exam lens in the lab and the cheat sheet (`#/cheatsheet`). Beside the lab's result,
+//! [`ExamLensPanel`] shows the entries of `quizzes/exam-lens.toml` whose rule the engine reports
+//! for the learner's query, output mode and sink (`LabView::lens`, decided on the analyzed plan);
+//! [`CheatSheetPage`] lists every entry on one printable page.
+
+use leptos::prelude::*;
+
+use super::lessons::render_spans;
+use crate::lens::{entries, for_rules, LensEntry, LensSource};
+use crate::markup::spans;
+use crate::quiz::Lang;
+use crate::Lab;
+
+/// One entry: its title and what to answer on the exam, with what the guide says and what
+/// Spark 4.3 does folded below (a click opens them), so the lab's batches stay on screen.
+#[component]
+fn LensEntryView(entry: LensEntry) -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let e = StoredValue::new(entry);
+    let text = move || e.with_value(|e| e.text(lab.lang.get()).clone());
+    let source = move || if e.with_value(|e| e.source) == LensSource::Guide { lab.t("lens.guide") } else { lab.t("lens.study") };
+    let cases = e.with_value(|e| e.cases.iter().map(|c| c.rsplit('/').next().unwrap_or(c).trim_end_matches(".json").to_string()).collect::<Vec<_>>().join(", "));
+    view! {
+        <article class="lens-entry" data-testid="exam-lens-entry" data-lens=e.with_value(|e| e.id.clone())>
+            <h3>{move || text().title}</h3>
+            <p class="exam-answer" data-testid="exam-lens-answer">{move || render_spans(spans(&text().exam))}</p>
+            <details>
+                <summary>{move || lab.t("lens.more")}</summary>
+                <dl>
+                    <dt>{source}</dt><dd>{move || render_spans(spans(&text().guide))}</dd>
+                    <dt>{move || lab.t("lens.spark")}</dt><dd>{move || render_spans(spans(&text().spark))}</dd>
+                </dl>
+                <p class="help cases">{move || lab.t("lens.cases")}" "<code>{cases.clone()}</code></p>
+            </details>
+        </article>
+    }
+}
+
+/// Beside the lab's result: the exam-lens entries the current query meets, if any.
+#[component]
+pub fn ExamLensPanel() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let hit = Memo::new(move |_| lab.view.with(|v| v.lens.clone()));
+    move || {
+        let ids = hit.get();
+        let shown = for_rules(&ids.iter().map(String::as_str).collect::<Vec<_>>());
+        (!shown.is_empty()).then(|| view! {
+            <section class="panel exam-lens" data-testid="exam-lens" aria-live="polite">
+                <h2>{move || lab.t("lens.title")}</h2>
+                <p class="help">{move || lab.t("lens.help")}</p>
+                {shown.into_iter().map(|e| view! { <LensEntryView entry=e/> }).collect_view()}
+                <p><a href=crate::route::Route::CheatSheet.to_hash() data-testid="exam-lens-cheatsheet">{move || lab.t("nav.cheatsheet")}</a></p>
+            </section>
+        })
+    }
+}
+
+/// Every entry on one page, printable (the print style sheet hides the navigation).
+#[component]
+pub fn CheatSheetPage() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let all = StoredValue::new(entries().unwrap_or_default());
+    let print = move |_| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.print();
+        }
+    };
+    view! {
+        <main class="study-page cheat-sheet" data-testid="cheatsheet-page">
+            <h2>{move || lab.t("cheat.title")}</h2>
+            <p class="help">{move || lab.t("cheat.help")}</p>
+            <button class="no-print" data-testid="cheatsheet-print" on:click=print>{move || lab.t("cheat.print")}</button>
+            <table class="grid cheat">
+                <thead><tr>
+                    <th>{move || lab.t("cheat.rule")}</th><th>{move || lab.t("lens.guide")}</th>
+                    <th>{move || lab.t("lens.spark")}</th><th>{move || lab.t("lens.exam")}</th>
+                </tr></thead>
+                <tbody>
+                    {move || {
+                        let lang = lab.lang.get();
+                        all.with_value(|es| es.iter().map(|e| cheat_row(e, lang)).collect_view())
+                    }}
+                </tbody>
+            </table>
+        </main>
+    }
+}
+
+fn cheat_row(e: &LensEntry, lang: Lang) -> impl IntoView {
+    let t = e.text(lang).clone();
+    view! {
+        <tr data-testid="cheatsheet-row" data-lens=e.id.clone()>
+            <th scope="row">{t.title}</th>
+            <td>{render_spans(spans(&t.guide))}</td>
+            <td>{render_spans(spans(&t.spark))}</td>
+            <td class="exam-answer">{render_spans(spans(&t.exam))}</td>
+        </tr>
+    }
+}

@@ -1,0 +1,67 @@
+//! The exam track (`quizzes/exam-track.toml`): the lessons the Databricks Spark developer exam
+//! needs, day by day, the lessons beyond it, and the mock exam's pool — exam-style questions
+//! only (four options, code in the stem, no batch ids or arrival groups, which the exam never
+//! shows). Plain Rust: the exam-track page and the exam page render these.
+
+use serde::Deserialize;
+
+use crate::quiz::{Kind, Lang, Question};
+
+const TRACK_FILE: &str = crate::data::data!("exam-track");
+
+/// One day of the track.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrackDay {
+    pub en: String,
+    pub ko: String,
+    /// Lesson ids, in study order.
+    pub lessons: Vec<String>,
+}
+
+impl TrackDay {
+    /// The day's title in `lang`.
+    pub fn title(&self, lang: Lang) -> &str {
+        if lang == Lang::Ko { &self.ko } else { &self.en }
+    }
+}
+
+/// The track.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Track {
+    /// Lessons the exam does not need (marked "beyond the exam").
+    pub beyond: Vec<String>,
+    /// How many questions the mock exam draws.
+    pub mock_size: usize,
+    #[serde(rename = "day")]
+    pub days: Vec<TrackDay>,
+}
+
+/// The track.
+///
+/// # Errors
+/// The file does not fit the format.
+pub fn track() -> Result<Track, String> {
+    crate::data::parse("exam-track.toml", TRACK_FILE)
+}
+
+/// True when a question reads like the certification's: four options, code in the stem, and
+/// no batch id or arrival group (the lab's numbering) in its stem or options, in either language.
+pub fn exam_style(q: &Question) -> bool {
+    let ids = |t: &str| {
+        let lower = t.to_lowercase();
+        (0..10).any(|n| lower.contains(&format!("batch {n}")) || lower.contains(&format!("group {n}")) || t.contains(&format!("배치 {n}")) || t.contains(&format!("묶음 {n}")))
+    };
+    let numbered = |prompt: &str, choices: &[String]| ids(prompt) || choices.iter().any(|c| ids(c));
+    q.kind == Kind::Choice
+        && q.en.choices.len() == 4
+        && q.en.prompt.contains('`')
+        && !numbered(&q.en.prompt, &q.en.choices)
+        && !numbered(&q.ko.prompt, &q.ko.choices)
+}
+
+/// The mock exam's pool: every exam-style question of the bank.
+pub fn mock_pool(bank: &[Question]) -> Vec<Question> {
+    bank.iter().filter(|q| exam_style(q)).cloned().collect()
+}
