@@ -576,7 +576,7 @@ fn fate_text_with_particles_open(f: &RowFate, lang: Lang, day_us: i64, keys: &Ke
             }
         }
         RowFate::NoStaticMatch => if ko { "걸러짐: 정적 테이블에 맞는 행이 없음 (inner 조인)".into() } else { "filtered: no static row matches it (inner join)".into() },
-        RowFate::OverLimit { .. } => if ko { "걸러짐: limit의 행 수를 이미 모두 출력함".into() } else { "filtered: the limit had already emitted all its rows".into() },
+        RowFate::OverLimit { .. } => if ko { "출력 안 됨: limit이 이미 행 수를 모두 채움 (조건으로 걸러진 것이 아님)".into() } else { "not emitted: the limit had already emitted all its rows (not filtered by a condition)".into() },
         RowFate::Emitted { index } => if ko { format!("싱크로 출력됨 (배치의 {}번째 행)", index + 1) } else { format!("emitted to the sink (row {} of the batch)", index + 1) },
     }
 }
@@ -619,7 +619,15 @@ pub fn narrate(band: &Band, next_watermark_ms: Option<i64>, lang: Lang, day_us: 
     }
     if let Some(ex) = &band.explanation {
         let count = |k: FateKind| ex.rows.iter().filter(|r| r.kind() == k).count();
-        let (late, filtered, dedup) = (count(FateKind::Late), count(FateKind::Filtered), count(FateKind::Deduplicated));
+        // Rows a limit turned away share the "filtered" mark in the picture, but the narration
+        // says what stopped them: the limit's count, not a condition.
+        let over_limit = ex
+            .rows
+            .iter()
+            .filter(|r| r.kind() == FateKind::Filtered && r.fates.iter().filter(|f| f.kind() == FateKind::Filtered).all(|f| matches!(f, RowFate::OverLimit { .. })))
+            .count();
+        let (late, dedup) = (count(FateKind::Late), count(FateKind::Deduplicated));
+        let filtered = count(FateKind::Filtered) - over_limit;
         if late > 0 {
             out.push(if ko {
                 format!("늦은 행 {late}개를 버렸습니다 (numRowsDroppedByWatermark {}).", band.dropped_rows)
@@ -639,6 +647,13 @@ pub fn narrate(band: &Band, next_watermark_ms: Option<i64>, lang: Lang, day_us: 
         }
         if filtered > 0 {
             out.push(if ko { format!("행 {filtered}개가 걸러졌습니다.") } else { format!("{} {} filtered out.", count_en(filtered as u64, "row"), was_en(filtered as u64)) });
+        }
+        if over_limit > 0 {
+            out.push(if ko {
+                format!("limit이 이미 행 수를 채워서 행 {over_limit}개는 출력되지 않았습니다.")
+            } else {
+                format!("{} {} not emitted: the limit had already emitted all its rows.", count_en(over_limit as u64, "row"), was_en(over_limit as u64))
+            });
         }
         if dedup > 0 {
             out.push(if ko { format!("중복 행 {dedup}개를 버렸습니다.") } else { format!("{} {} dropped.", count_en(dedup as u64, "duplicate row"), was_en(dedup as u64)) });
@@ -850,6 +865,22 @@ mod tests {
         assert!(two.contains("It dropped 1 late row (numRowsDroppedByWatermark 2). numRowsDroppedByWatermark counts the rows reaching the state operator"), "{two}");
         let one = narrate(&band(1), Some(w), Lang::En, day);
         assert!(one.contains("It dropped 1 late row (numRowsDroppedByWatermark 1).") && !one.contains("counts the rows reaching"), "{one}");
+    }
+
+    /// `clicks.limit(3)` over the limit preset: batch 0 emits c1 and c2, batch 1 emits c3 and
+    /// the limit is then full, so c4 is not emitted (worked by hand: 2 + 1 = 3 rows). The
+    /// narration says the limit stopped c4, never that a condition filtered it.
+    #[test]
+    fn narration_names_the_limit_not_a_filter() {
+        let mut s = LabSession::from_scenario(crate::quiz::preset("limit").unwrap());
+        while s.run_step() {}
+        let p = s.picture();
+        let b = p.bands.iter().find(|b| b.batch_id == 1).expect("batch 1 ran");
+        let en = narrate(b, None, Lang::En, p.day_us);
+        assert!(en.contains("It emitted 1 row") && en.contains("1 row was not emitted: the limit had already emitted all its rows."), "{en}");
+        assert!(!en.contains("filtered"), "{en}");
+        let ko = narrate(b, None, Lang::Ko, p.day_us);
+        assert!(ko.contains("limit이 이미 행 수를 채워서 행 1개는 출력되지 않았습니다.") && !ko.contains("걸러"), "{ko}");
     }
 
     /// Every Korean sentence the picture can say, over every preset run to the end, uses the

@@ -47,14 +47,21 @@ pub fn track() -> Result<Track, String> {
 }
 
 /// True when a question reads like the certification's: four options, code in the stem, and
-/// no batch id or arrival group (the lab's numbering) in its stem or options, in either language.
+/// no batch id or arrival group (the lab's numbering) in its stem or options, in either language;
+/// where the guide and Spark 4.3 differ, keyed to the guide's answer (the exam's).
 pub fn exam_style(q: &Question) -> bool {
     let ids = |t: &str| {
         let lower = t.to_lowercase();
         (0..10).any(|n| lower.contains(&format!("batch {n}")) || lower.contains(&format!("group {n}")) || t.contains(&format!("배치 {n}")) || t.contains(&format!("묶음 {n}")))
     };
     let numbered = |prompt: &str, choices: &[String]| ids(prompt) || choices.iter().any(|c| ids(c));
-    q.kind == Kind::Choice
+    // Where the guide and Spark 4.3 differ, the exam marks the guide: an item keyed to Spark
+    // 4.3 there (how many partitions globalLimit has) teaches the lab, not the exam. Only the
+    // items keyed by the exam-lens rules (the guide's answer) stay in the mock.
+    let exam_keyed = q.check.lens_rules.is_some() || q.choice_check.iter().any(|c| c.lens_rules.is_some());
+    let keyed_for_the_exam = q.guide_differs.is_none() || exam_keyed;
+    keyed_for_the_exam
+        && q.kind == Kind::Choice
         && q.en.choices.len() == 4
         && q.en.prompt.contains('`')
         && !numbered(&q.en.prompt, &q.en.choices)

@@ -55,6 +55,12 @@ fn the_mock_exam_draws_exam_style_questions_only() {
     let numbered_option = b.iter().find(|q| q.id == "chained-aggregation-append-emits-hour").expect("the item exists");
     assert!(numbered_option.en.choices.iter().any(|c| numbered(c)), "the item still numbers a batch in an option");
     assert!(!exam_style(numbered_option));
+    // Where the guide and Spark 4.3 differ, an item keyed to Spark 4.3 (globalLimit's single
+    // state partition; the guide says limit is unsupported) stays out; the guide-keyed one on
+    // the same rule is in.
+    let spark_keyed = b.iter().find(|q| q.id == "state-global-limit-single-partition").expect("the item exists");
+    assert!(spark_keyed.guide_differs.is_some() && !exam_style(spark_keyed));
+    assert!(pool.iter().any(|q| q.id == "exam-limit-not-supported"));
     // Different seeds give different mocks, each of mock_size items from the pool.
     let a = draw(&pool, t.mock_size, 1);
     let c = draw(&pool, t.mock_size, 2);

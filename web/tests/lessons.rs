@@ -186,17 +186,31 @@ fn the_korean_hint_names_what_is_missing() {
             assert!(hangul(w.text(Lang::Ko)), "lesson {} task {i}: Korean hint {:?}", l.id, w.ko);
             assert_ne!(w.text(Lang::Ko), w.text(Lang::En));
             assert!(!w.ko.contains("(가)") && !w.ko.contains("(는)") && !w.ko.contains("(를)"), "lesson {} task {i}: particle left: {}", l.id, w.ko);
+            // The hint never prints what the task asks the learner to find: the row it looks
+            // for, or the count it expects.
+            let e = &step.expect;
+            for hint in [&w.en, &w.ko] {
+                if let Some(cells) = &e.emitted_row {
+                    assert!(!cells.iter().all(|c| hint.contains(c.as_str())), "lesson {} task {i}: hint gives the row away: {hint}", l.id);
+                }
+                for n in [e.batch_rows, e.pending_at_least, e.duplicates].into_iter().flatten().map(|n| n as u64).chain([e.batch_dropped, e.batch_state_total, e.dropped_at_least].into_iter().flatten()) {
+                    // "not 3" as a count, not the start of "not 2026-03-02…".
+                    let says = |p: String| hint.match_indices(p.as_str()).any(|(at, _)| !hint[at + p.len()..].starts_with(|c: char| c.is_ascii_digit() || c == '-'));
+                    assert!(!says(format!("not {n}")) && !says(format!("of {n}")) && !hint.contains(&format!("{n}개 중")) && !hint.contains(&format!("{n}개가 아니라")), "lesson {} task {i}: hint gives the count away: {hint}", l.id);
+                }
+            }
             script::run(&mut s, &step.actions).unwrap();
         }
     }
     // One worked through: lesson 3's second task (availableNow, three files added without a
-    // batch) first waits for the 4 pending rows; the hint says so in both languages.
+    // batch) first waits for the 4 pending rows; the hint says how many there are now (0) and
+    // that it is too few, without the 4 the task asks the learner to find.
     let l = lesson("triggers").unwrap();
     let mut s = l.session().unwrap();
     script::run(&mut s, &l.steps[0].actions).unwrap();
     let w = l.waiting_for(1, &s.view()).unwrap();
-    assert_eq!(w.en, "pending rows: 0 of 4");
-    assert_eq!(w.ko, "대기 중인 행: 4개 중 0개");
+    assert_eq!(w.en, "pending rows: 0, fewer than this task needs");
+    assert_eq!(w.ko, "대기 중인 행: 0개로, 이 과제에 필요한 것보다 적습니다");
     // With the rows added but the trigger still the default, the trigger is what is missing.
     script::run(&mut s, &["reset".into(), "push_step".into(), "push_step".into(), "push_step".into()]).unwrap();
     let w = l.waiting_for(1, &s.view()).unwrap();

@@ -244,6 +244,15 @@ pub struct StartOptions {
     pub checkpoint_location: Option<bool>,
 }
 
+/// The `runId` of run number `runs` (1 for the first start) of query `query_id`: a new one at
+/// every start, as `StreamingQueryManager.startQuery` draws `UUID.randomUUID` for each run,
+/// while the query `id` stays with the checkpoint. Deterministic (FNV-1a of the id, plus the
+/// run number), so two queries never share a run id.
+pub fn run_id_for(query_id: &str, runs: u64) -> String {
+    let seed = query_id.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    uuid_from_seed(seed.wrapping_add(runs))
+}
+
 /// A deterministic UUID-shaped id from a seed (the engine has no randomness).
 pub fn uuid_from_seed(seed: u64) -> String {
     let mut x = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -313,7 +322,7 @@ impl StreamingQuery {
         let checkpoint = Checkpoint { query_id: Some(uuid_from_seed(1)), runs: 1, ..Checkpoint::new(conf.min_deltas_for_snapshot, conf.min_batches_to_retain) };
         StreamingQuery {
             id: uuid_from_seed(1),
-            run_id: uuid_from_seed(2),
+            run_id: run_id_for(&uuid_from_seed(1), 1),
             name: None,
             plan,
             mode,
@@ -420,6 +429,13 @@ impl StreamingQuery {
     /// The state of every stateful operator, by operator id.
     pub fn states(&self) -> &BTreeMap<usize, OperatorState> {
         &self.states
+    }
+
+    /// Source `index`'s offset as Spark writes it in the offset log (see
+    /// [`Source::offset_json`]): `{"orders":{"0":2,"1":1}}` for Kafka, the number for the
+    /// others, `None` for no offset or no such source.
+    pub fn offset_json(&self, index: usize, offset: Option<i64>) -> Option<serde_json::Value> {
+        self.sources.get(index).and_then(|s| s.offset_json(offset))
     }
 
     /// Names of the streaming sources the query reads, in source-index order.
@@ -912,8 +928,8 @@ impl StreamingQuery {
     fn resume(&mut self, mut checkpoint: Checkpoint) {
         checkpoint.runs += 1;
         let id = checkpoint.query_id.get_or_insert_with(|| uuid_from_seed(1)).clone();
+        self.run_id = run_id_for(&id, checkpoint.runs);
         self.id = id;
-        self.run_id = uuid_from_seed(1 + checkpoint.runs);
         let latest = checkpoint.latest_offset().cloned();
         let committed = checkpoint.latest_commit().copied();
         match latest {
@@ -1015,13 +1031,10 @@ impl StreamingQuery {
             .iter()
             .enumerate()
             .map(|(i, s)| SourceProgress {
-                description: format!(
-                    "MemoryStream[{}]",
-                    s.schema().fields().iter().map(|f| f.name().as_str()).collect::<Vec<_>>().join(",")
-                ),
-                start_offset: self.committed[i].map(serde_json::Value::from),
-                end_offset: end[i].map(serde_json::Value::from),
-                latest_offset: end[i].map(serde_json::Value::from),
+                description: s.description(),
+                start_offset: s.offset_json(self.committed[i]),
+                end_offset: s.offset_json(end[i]),
+                latest_offset: s.offset_json(end[i]),
                 num_input_rows: inputs[i],
                 input_rows_per_second: 0.0,
                 processed_rows_per_second: 0.0,

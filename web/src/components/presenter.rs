@@ -10,6 +10,8 @@
 use leptos::prelude::*;
 
 use super::controls::{Player, SpeedPicker};
+use super::study::lessons::{render_spans, render_text};
+use crate::markup::spans;
 use crate::quiz;
 use crate::session::timeline::delay_stop_step;
 use crate::session::OutputMode;
@@ -197,10 +199,29 @@ fn SpeakerNotes() -> impl IntoView {
         let id = id.get();
         quiz::bank().unwrap_or_default().into_iter().filter(|q| q.kind == quiz::Kind::Choice && q.scenario == id).take(2).collect::<Vec<_>>()
     });
+    // The lab as it is now, in one line: the written notes assume the preset's own delay, and
+    // this line follows the delay, the watermark and the batches as the presenter changes them.
+    let now = move || {
+        lab.view.with(|v| {
+            // On the scenario's day, as the picture and the batch table write it (09:25).
+            let day_us = lab.read(crate::session::LabSession::day_us);
+            let wm = match v.watermark_ms {
+                Some(0) => lab.t("watermark.not_yet").to_string(),
+                Some(ms) => crate::session::display_time(ms.saturating_mul(1000), day_us),
+                None => lab.t("watermark.none").to_string(),
+            };
+            let n = v.batches.len().to_string();
+            match v.delays.first() {
+                Some(d) => lab.t("presenter.now").replace("{d}", d.trim_matches(|c| c == '\'' || c == '"')).replace("{wm}", &wm).replace("{n}", &n),
+                None => lab.t("presenter.now.nodelay").replace("{wm}", &wm).replace("{n}", &n),
+            }
+        })
+    };
     view! {
         <div class="speaker-notes" data-testid="speaker-notes">
             <h2>{move || lab.t("presenter.notes")}": "{move || notes().0}</h2>
-            <p class="notes-text">{move || notes().1}</p>
+            <p class="notes-now" data-testid="presenter-now">{now}</p>
+            <div class="notes-text">{move || render_text(&notes().1)}</div>
             {move || {
                 let lang = lab.lang.get();
                 questions.get().into_iter().map(|q| {
@@ -208,15 +229,20 @@ fn SpeakerNotes() -> impl IntoView {
                     let answer = q.answer;
                     view! {
                         <div class="ask">
-                            <p class="prompt">{text.prompt.clone()}</p>
+                            <p class="prompt">{render_spans(spans(&text.prompt))}</p>
                             <ol type="A">
                                 {text.choices.iter().enumerate().map(|(i, c)| view! {
-                                    <li class:right=move || p.reveal.get() && i == answer>{c.clone()}</li>
+                                    <li class:right=move || p.reveal.get() && i == answer>{render_spans(spans(c))}</li>
                                 }).collect_view()}
                             </ol>
-                            <Show when=move || p.reveal.get()>
-                                <p class="feedback ok" data-testid="presenter-answer">{text.explanation.clone()}</p>
-                            </Show>
+                            {
+                                let explanation = text.explanation.clone();
+                                view! {
+                                    <Show when=move || p.reveal.get()>
+                                        <p class="feedback ok" data-testid="presenter-answer">{render_spans(spans(&explanation))}</p>
+                                    </Show>
+                                }
+                            }
                         </div>
                     }
                 }).collect_view()

@@ -75,7 +75,11 @@ pub fn RecoveryPanel() -> impl IntoView {
                 }>
                     {move || lab.t("crash.go")}
                 </button>
-                <button data-testid="restart-query" on:click=move |_| { message.set(None); lab.act(|s| s.restart()) }>{move || lab.t("restart")}</button>
+                <button data-testid="restart-query" on:click=move |_| { message.set(None); lab.act(|s| s.restart()) }>
+                    // Without a checkpoint location a restart is a new query on a new temporary
+                    // checkpoint, not "the same checkpoint".
+                    {move || lab.t(if lab.view.with(|v| v.recovery.as_ref().is_some_and(|r| r.temporary)) { "restart.temporary" } else { "restart" })}
+                </button>
             </div>
             {move || message.get().map(|m| view! { <p class="notice" role="status" data-testid="crash-notice">{move || crate::i18n::localize(lab.lang.get(), &m)}</p> })}
             {move || rec().and_then(|r| r.crashed).map(|c| view! { <p class="error" role="alert" data-testid="crash-status">{move || crate::i18n::localize(lab.lang.get(), &c)}</p> })}

@@ -154,7 +154,7 @@ pub fn TimePicture() -> impl IntoView {
                 {move || geom.get().map(|g| view! { <Overlay picture=picture geom=g focused=focused highlight=highlight/> })}
             </div>
             <details class="help picture-help"><summary>{move || lab.t("picture.help.summary")}</summary>{move || lab.t("picture.help")}</details>
-            <p class="tp-narration" data-testid="picture-narration" aria-live="polite">{move || {
+            <p class="tp-narration" data-testid="picture-narration" aria-live="polite" tabindex="0">{move || {
                 let lang = lab.lang.get();
                 let i = selected_band()?;
                 picture.with(|p| {

@@ -1,6 +1,7 @@
 //! A guided step's condition on the lab ([`Condition`]) and what it still waits for
 //! ([`Missing`]), said in both languages: the hint under an unfinished step names the thing
-//! that is missing, in the learner's language.
+//! that is missing, in the learner's language. A hint says what the lab shows now; it never
+//! prints a count or a row the task asks the learner to find (those are the task's answer).
 
 use serde::Deserialize;
 use streamlab_engine::types::parse_timestamp_us;
@@ -105,7 +106,13 @@ impl Condition {
         at_least("batches run", "실행된 배치", self.batches_at_least, v.batches.len())?;
         at_least("no-data batches run", "실행된 데이터 없는 배치", self.no_data_batches_at_least, v.batches.iter().filter(|b| b.no_data).count())?;
         at_least("example steps done", "진행한 예제 단계", self.steps_done_at_least, v.steps_done)?;
-        at_least("pending rows", "대기 중인 행", self.pending_at_least, v.pending.len())?;
+        // A count the task asks the learner to find is never printed: the hint says how many
+        // there are now and that it is too few.
+        let too_few = |en: &str, ko: &str, want: Option<usize>, got: usize| match want {
+            Some(n) if got < n => Err(Missing::new(format!("{en}: {got}, fewer than this task needs"), format!("{ko}: {got}개로, 이 과제에 필요한 것보다 적습니다"))),
+            _ => Ok(()),
+        };
+        too_few("pending rows", "대기 중인 행", self.pending_at_least, v.pending.len())?;
         if let Some(wm) = &self.watermark {
             if v.watermark.as_deref() != Some(wm.as_str()) {
                 let now = v.watermark.as_deref();
@@ -158,14 +165,14 @@ impl Condition {
                 cells.iter().all(|c| it.any(|x| x == c))
             });
             if !found {
-                let cells = cells.join(" | ");
-                return Err(Missing::new(format!("no batch emitted a row with {cells}"), format!("{cells}이(가) 든 행을 낸 배치가 없습니다")));
+                // The row's cells are the task's answer: the hint does not print them.
+                return Err(Missing::new("no batch has emitted the row this task looks for yet", "이 과제가 찾는 행을 낸 배치가 아직 없습니다"));
             }
         }
         if let Some(n) = self.dropped_at_least {
             let got: u64 = v.batches.iter().filter_map(|b| b.metrics.first()).map(|m| m.dropped).sum();
             if got < n {
-                return Err(Missing::new(format!("rows dropped as late: {got} of {n}"), format!("늦어서 버려진 행: {n}개 중 {got}개")));
+                return Err(Missing::new(format!("rows dropped as late: {got}, fewer than this task needs"), format!("늦어서 버려진 행: {got}개로, 이 과제에 필요한 것보다 적습니다")));
             }
         }
         if let Some(a) = self.active {
@@ -186,7 +193,7 @@ impl Condition {
         if let Some(n) = self.duplicates {
             let d = rec.map_or(0, |r| r.duplicates);
             if d != n {
-                return Err(Missing::new(format!("rows a reader of the sink sees twice: {d}, not {n}"), format!("싱크를 읽는 쪽이 두 번 보는 행: {n}개가 아니라 {d}개")));
+                return Err(Missing::new(format!("rows a reader of the sink sees twice: {d}, not the number this task expects"), format!("싱크를 읽는 쪽이 두 번 보는 행: {d}개로, 이 과제가 기대하는 수와 다릅니다")));
             }
         }
         if let Some(sk) = &self.source_kind {
@@ -211,7 +218,7 @@ impl Condition {
             if let Some(n) = self.batch_rows {
                 let got = b.rows.len();
                 if got != n {
-                    return Err(Missing::new(format!("batch {id} emitted {got} rows, not {n}"), format!("배치 {id}이(가) 낸 행이 {n}개가 아니라 {got}개입니다")));
+                    return Err(Missing::new(format!("batch {id} emitted {got} rows, not the number this task expects"), format!("배치 {id}이(가) 낸 행은 {got}개로, 이 과제가 기대하는 수와 다릅니다")));
                 }
             }
             if let Some(nd) = self.batch_no_data {
@@ -227,7 +234,7 @@ impl Condition {
                 let got = b.metrics.first().map(|m| m.dropped);
                 if got != Some(n) {
                     return Err(match got {
-                        Some(g) => Missing::new(format!("batch {id} dropped {g} late rows, not {n}"), format!("배치 {id}이(가) 버린 늦은 행이 {n}개가 아니라 {g}개입니다")),
+                        Some(g) => Missing::new(format!("batch {id} dropped {g} late rows, not the number this task expects"), format!("배치 {id}이(가) 버린 늦은 행은 {g}개로, 이 과제가 기대하는 수와 다릅니다")),
                         None => Missing::new(format!("batch {id} has no state operator to drop late rows"), format!("배치 {id}에는 늦은 행을 버릴 상태 연산자가 없습니다")),
                     });
                 }
@@ -236,7 +243,7 @@ impl Condition {
                 let got = b.metrics.first().map(|m| m.total);
                 if got != Some(n) {
                     return Err(match got {
-                        Some(g) => Missing::new(format!("batch {id} left {g} rows in state, not {n}"), format!("배치 {id} 뒤 상태의 행이 {n}개가 아니라 {g}개입니다")),
+                        Some(g) => Missing::new(format!("batch {id} left {g} rows in state, not the number this task expects"), format!("배치 {id} 뒤 상태의 행은 {g}개로, 이 과제가 기대하는 수와 다릅니다")),
                         None => Missing::new(format!("batch {id} has no state operator"), format!("배치 {id}에는 상태 연산자가 없습니다")),
                     });
                 }

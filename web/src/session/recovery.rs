@@ -76,7 +76,9 @@ impl LabSession {
                 .offsets
                 .iter()
                 .map(|o| {
-                    let offs: Vec<String> = o.offsets.iter().map(|x| x.map_or("-".into(), |v| v.to_string())).collect();
+                    // As Spark's offset log writes each source's offset: a number, or
+                    // Kafka's next offset per partition.
+                    let offs: Vec<String> = o.offsets.iter().enumerate().map(|(i, x)| q.offset_json(i, *x).map_or("-".into(), |v| v.to_string())).collect();
                     (o.batch_id, offs.join(", "), wm(o.batch_watermark_ms))
                 })
                 .collect(),

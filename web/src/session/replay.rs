@@ -167,7 +167,10 @@ impl LabSession {
                     if sink.kind() == SinkKind::Memory {
                         sink = SinkKind::Memory.create();
                     }
-                    streamlab_engine::streaming::Checkpoint::default()
+                    // ... and it is a new query: a new id (Spark draws one for a checkpoint
+                    // it has not seen), seeded by how many starts came before.
+                    let starts = self.events.iter().filter(|e| e.starts_with("onQueryStarted")).count() as u64;
+                    streamlab_engine::streaming::Checkpoint { query_id: Some(streamlab_engine::streaming::uuid_from_seed(0x7E3D_0000 + starts)), ..streamlab_engine::streaming::Checkpoint::default() }
                 } else {
                     checkpoint
                 };

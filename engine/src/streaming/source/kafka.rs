@@ -142,6 +142,23 @@ impl Source for KafkaSource {
         self.payload_schema = schema;
     }
 
+    /// `KafkaSourceOffset.json` (`JsonUtils.partitionOffsets`): the topic's partitions in
+    /// order, each with the offset of the next record to read, e.g. `{"orders":{"0":2,"1":1}}`
+    /// after three records sent round-robin to two partitions. Before the first block every
+    /// partition is at 0.
+    fn offset_json(&self, offset: Option<i64>) -> Option<serde_json::Value> {
+        let records = offset.map_or(0, |o| self.blocks.rows_through(o)) as u64;
+        let partitions = u64::from(self.partitions.max(1));
+        // Record i went to partition i mod P: partition p holds the i < records with that rest.
+        let next: serde_json::Map<String, Json> = (0..partitions).map(|p| (p.to_string(), Json::from((records + partitions - 1 - p) / partitions))).collect();
+        Some(serde_json::json!({ self.name.clone(): next }))
+    }
+
+    /// `KafkaMicroBatchStream.toString` over a `subscribe` strategy.
+    fn description(&self) -> String {
+        format!("KafkaV2[Subscribe[{}]]", self.name)
+    }
+
     fn export_note(&self) -> Option<&'static str> {
         Some("a Kafka topic: its records are written as files with Kafka's columns (key, value, topic, partition, offset, timestamp, timestampType); on a cluster read it with spark.readStream.format(\"kafka\")")
     }
@@ -152,5 +169,29 @@ impl Source for KafkaSource {
 
     fn clone_box(&self) -> Box<dyn Source> {
         Box::new(self.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Value;
+
+    /// Records go round-robin: three to two partitions are 0 → p0, 1 → p1, 2 → p0, so the
+    /// next offsets are p0: 2, p1: 1; two more (3 → p1, 4 → p0) make them 3 and 2. Before any
+    /// block both partitions are at 0.
+    #[test]
+    fn the_offset_is_the_next_offset_of_every_partition() {
+        let payload = [("order_id".to_string(), DataType::Utf8)];
+        let mut k = KafkaSource::new("orders", &payload, 2, false);
+        assert_eq!(k.offset_json(None).unwrap().to_string(), r#"{"orders":{"0":0,"1":0}}"#);
+        let row = |id: &str| vec![Value::str(id)];
+        let first = k.add_rows(&[row("o1"), row("o2"), row("o3")]).unwrap();
+        assert_eq!(k.offset_json(Some(first)).unwrap().to_string(), r#"{"orders":{"0":2,"1":1}}"#);
+        let second = k.add_rows(&[row("o4"), row("o5")]).unwrap();
+        assert_eq!(k.offset_json(Some(second)).unwrap().to_string(), r#"{"orders":{"0":3,"1":2}}"#);
+        // The earlier offset still reads as it did.
+        assert_eq!(k.offset_json(Some(first)).unwrap().to_string(), r#"{"orders":{"0":2,"1":1}}"#);
+        assert_eq!(k.description(), "KafkaV2[Subscribe[orders]]");
     }
 }

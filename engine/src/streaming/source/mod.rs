@@ -139,6 +139,18 @@ pub trait Source: std::fmt::Debug {
         false
     }
 
+    /// The offset as Spark writes it in the offset log and in `StreamingQueryProgress`
+    /// (`Offset.json`): a `LongOffset` is its number (`None` before the first block); Kafka
+    /// writes the next offset of every partition.
+    fn offset_json(&self, offset: Option<i64>) -> Option<serde_json::Value> {
+        offset.map(serde_json::Value::from)
+    }
+
+    /// The source as `StreamingQueryProgress.sources[].description` names it.
+    fn description(&self) -> String {
+        format!("MemoryStream[{}]", self.schema().fields().iter().map(|f| f.name().as_str()).collect::<Vec<_>>().join(","))
+    }
+
     /// A boxed copy (sources are cloned with the query, e.g. for a prediction run ahead).
     fn clone_box(&self) -> Box<dyn Source>;
 }
@@ -286,6 +298,13 @@ impl Blocks {
     pub fn first_row_index(&self, start: Option<i64>) -> usize {
         let from = start.map_or(0, |s| (s + 1).max(0) as usize).max(self.lost_before).min(self.blocks.len());
         self.blocks[..from].iter().map(RecordBatch::num_rows).sum()
+    }
+
+    /// How many rows the blocks up to and including `offset` hold (lost blocks too: they
+    /// were received).
+    pub fn rows_through(&self, offset: i64) -> usize {
+        let to = usize::try_from(offset.saturating_add(1)).unwrap_or(0).min(self.blocks.len());
+        self.blocks[..to].iter().map(RecordBatch::num_rows).sum()
     }
 
     /// See [`Source::get_batch`].

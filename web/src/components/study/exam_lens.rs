@@ -19,7 +19,9 @@ fn LensEntryView(entry: LensEntry) -> impl IntoView {
     let e = StoredValue::new(entry);
     let text = move || e.with_value(|e| e.text(lab.lang.get()).clone());
     let source = move || if e.with_value(|e| e.source) == LensSource::Guide { lab.t("lens.guide") } else { lab.t("lens.study") };
-    let cases = e.with_value(|e| e.cases.iter().map(|c| c.rsplit('/').next().unwrap_or(c).trim_end_matches(".json").to_string()).collect::<Vec<_>>().join(", "));
+    // How many real-Spark recordings back the entry (their file names are the project's, not
+    // something a learner can open).
+    let cases = e.with_value(|e| e.cases.len()).to_string();
     view! {
         <article class="lens-entry" data-testid="exam-lens-entry" data-lens=e.with_value(|e| e.id.clone())>
             <h3>{move || text().title}</h3>
@@ -30,7 +32,7 @@ fn LensEntryView(entry: LensEntry) -> impl IntoView {
                     <dt>{source}</dt><dd>{move || render_spans(spans(&text().guide))}</dd>
                     <dt>{move || lab.t("lens.spark")}</dt><dd>{move || render_spans(spans(&text().spark))}</dd>
                 </dl>
-                <p class="help cases">{move || lab.t("lens.cases")}" "<code>{cases.clone()}</code></p>
+                <p class="help cases">{move || lab.t("lens.cases").replace("{n}", &cases)}</p>
             </details>
         </article>
     }

@@ -177,8 +177,15 @@ pub fn LessonPage(id: String) -> impl IntoView {
                 {move || text().exam.map(|e| view! {
                     <div class="exam-note" data-testid="lesson-exam"><h3>{move || lab.t("lesson.exam")}</h3><div class="prose">{render_text(&e)}</div></div>
                 })}
-                {move || (step.get() >= lesson.with_value(|l| l.steps.len())).then(|| view! {
-                    <section class="lesson-questions" data-testid="lesson-questions">
+            </aside>
+            // The tasks head the lab, beside the lesson text: on screen with the run controls at
+            // 1280×800, and between the text and the lab when the page is one column.
+            <div class="lesson-lab"><Steps lesson=lesson step=step/>{crate::components::LabPanels()}</div>
+            // The questions come when the tasks are done: under the lesson text beside the lab,
+            // and after the lab when the page is one column (never above the tasks the learner
+            // was just working on).
+            {move || (step.get() >= lesson.with_value(|l| l.steps.len())).then(|| view! {
+                    <section class="lesson-questions panel" data-testid="lesson-questions">
                         <h3>{move || lab.t("lesson.questions")}</h3>
                         {lesson.with_value(|l| l.questions.clone()).into_iter().filter_map(|qid| study.question(&qid)).map(|q| {
                             let qid = q.id.clone();
@@ -191,10 +198,6 @@ pub fn LessonPage(id: String) -> impl IntoView {
                         <a class="button" href=Route::Lessons.to_hash()>{move || lab.t("nav.lessons")}</a>
                     </section>
                 })}
-            </aside>
-            // The tasks head the lab, beside the lesson text: on screen with the run controls at
-            // 1280×800, and between the text and the lab when the page is one column.
-            <div class="lesson-lab"><Steps lesson=lesson step=step/>{crate::components::LabPanels()}</div>
         </div>
     }
     .into_any()

@@ -7,7 +7,7 @@ mod exam_lens;
 mod exam_page;
 mod exam_track;
 mod glossary_page;
-mod lessons;
+pub(crate) mod lessons;
 mod predict_panel;
 mod question;
 mod quiz_page;
@@ -267,13 +267,19 @@ pub fn open_in_lab(lab: Lab, study: Study, o: Opening) {
     }
 }
 
-/// Brings the batch list (and so the selected batch) into view once the page has drawn it.
+/// Brings the named batch's row into view once the page has drawn it; with no batch named, the
+/// lab opens at its top (its query and run controls), wherever the question page was scrolled.
 fn scroll_to_batch(batch: Option<u64>) {
     gloo_timers::callback::Timeout::new(50, move || {
-        let doc = web_sys::window().and_then(|w| w.document());
-        let sel = batch.map_or_else(|| "[data-testid=\"batch-list\"]".to_string(), |b| format!("[data-testid=\"batch-row\"][data-batch-id=\"{b}\"]"));
-        if let Some(el) = doc.and_then(|d| d.query_selector(&sel).ok().flatten()) {
-            el.scroll_into_view();
+        let Some(w) = web_sys::window() else { return };
+        let row = batch.and_then(|b| w.document()?.query_selector(&format!("[data-testid=\"batch-row\"][data-batch-id=\"{b}\"]")).ok().flatten());
+        match row {
+            Some(el) => {
+                let opts = web_sys::ScrollIntoViewOptions::new();
+                opts.set_block(web_sys::ScrollLogicalPosition::Center);
+                el.scroll_into_view_with_scroll_into_view_options(&opts);
+            }
+            None => w.scroll_to_with_x_and_y(0.0, 0.0),
         }
     })
     .forget();
