@@ -122,6 +122,9 @@ pub struct Picture {
     /// The names of each stateful operator's key values (`explain::key_columns`), so a card
     /// says `post_id = 1` rather than `1`.
     pub key_columns: KeyColumns,
+    /// The first event time the scenario's steps bring (µs), where an empty lane's axis
+    /// starts (so the axis shows the times the example is about to bring, not a made-up hour).
+    pub first_event_us: Option<i64>,
 }
 
 /// Key column names by stateful operator id.
@@ -269,7 +272,7 @@ pub fn build(sources: &[SourceInfo], batches: &[BatchInput], pending: &[(String,
         lane.range_us = range_of(lane);
     }
     // A lane with nothing in it (the other side of a union before any row) still shows.
-    Picture { has_pending: !pending.is_empty(), bands, lanes, next_watermark_ms, day_us, key_columns: KeyColumns::new() }
+    Picture { has_pending: !pending.is_empty(), bands, lanes, next_watermark_ms, day_us, key_columns: KeyColumns::new(), first_event_us: None }
 }
 
 /// The row's event time (µs) in its source's time column, if it has one and it is set.
@@ -370,11 +373,13 @@ fn range_of(lane: &Lane) -> (i64, i64) {
 }
 
 impl Picture {
-    /// The event-time range of lane `i`, falling back to an hour of the scenario's day when
-    /// the lane has no times at all.
+    /// The event-time range of lane `i`. A lane with no times at all falls back to half an
+    /// hour from just before the scenario's first event time (the times its steps are about to
+    /// bring), else to an hour of the scenario's day from noon.
     pub fn range(&self, i: usize) -> (i64, i64) {
-        match self.lanes.get(i).map(|l| l.range_us) {
-            Some((lo, hi)) if hi > lo => (lo, hi),
+        match (self.lanes.get(i).map(|l| l.range_us), self.first_event_us) {
+            (Some((lo, hi)), _) if hi > lo => (lo, hi),
+            (_, Some(t)) => (t - 3 * MINUTE_US, t + 27 * MINUTE_US),
             _ => (self.day_us + 12 * 60 * MINUTE_US, self.day_us + 13 * 60 * MINUTE_US),
         }
     }
@@ -865,6 +870,16 @@ mod tests {
         assert!(two.contains("It dropped 1 late row (numRowsDroppedByWatermark 2). numRowsDroppedByWatermark counts the rows reaching the state operator"), "{two}");
         let one = narrate(&band(1), Some(w), Lang::En, day);
         assert!(one.contains("It dropped 1 late row (numRowsDroppedByWatermark 1).") && !one.contains("counts the rows reaching"), "{one}");
+    }
+
+    /// Before any step the lane is empty: its axis is half an hour from 3 minutes before the
+    /// first click the example brings (classic.json's c1 at 09:02: 08:59 to 09:29), not the
+    /// noon-to-one fallback.
+    #[test]
+    fn an_empty_picture_shows_the_times_the_example_brings() {
+        let s = LabSession::from_scenario(crate::quiz::preset("classic").unwrap());
+        let p = s.picture();
+        assert_eq!(p.range(0), (at("2026-03-02T08:59:00Z"), at("2026-03-02T09:29:00Z")));
     }
 
     /// `clicks.limit(3)` over the limit preset: batch 0 emits c1 and c2, batch 1 emits c3 and

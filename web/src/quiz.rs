@@ -313,8 +313,13 @@ pub fn scenario_day_us(s: &Scenario) -> i64 {
 
 /// The day of a scenario's first event time, if its steps carry any (a rate source's do not).
 pub(crate) fn scenario_day(s: &Scenario) -> Option<i64> {
-    let first = s.steps.iter().flat_map(|st| st.values().flatten()).find_map(|r| r.values().find_map(|v| v.as_str().and_then(|t| parse_timestamp_us(t).ok())));
-    first.map(day_of)
+    scenario_first_time(s).map(day_of)
+}
+
+/// The first time (µs) written in a scenario's steps, in step order: the first event the
+/// example brings. `None` when its steps carry no time (a rate source's).
+pub(crate) fn scenario_first_time(s: &Scenario) -> Option<i64> {
+    s.steps.iter().flat_map(|st| st.values().flatten()).find_map(|r| r.values().find_map(|v| v.as_str().and_then(|t| parse_timestamp_us(t).ok())))
 }
 
 /// UTC midnight (µs) of the day `t` (µs) falls on.

@@ -43,6 +43,7 @@ impl LabSession {
         let next = self.query.as_ref().filter(|_| has_watermark).map(StreamingQuery::current_watermark_ms);
         let mut p = build(&sources, &batches, &self.pending, &state, next, self.base_day_us());
         p.key_columns = self.query.as_ref().map(|q| streamlab_engine::execution::explain::key_columns(q.plan())).unwrap_or_default();
+        p.first_event_us = crate::quiz::scenario_first_time(&self.scenario);
         self.find_origins(&mut p);
         p
     }

@@ -273,6 +273,12 @@ fn Steps(lesson: StoredValue<Lesson>, step: Memo<usize>) -> impl IntoView {
                 <button class="primary" data-testid="step-do" on:click=do_it>{move || lab.t("lesson.do_it")}</button>
             })}
             <button data-testid="lesson-start-over" title=move || lab.t("lesson.start_over.help") on:click=start_over>{move || lab.t("lesson.start_over")}</button>
+            // On one column the sink's table is far below the tasks: one tap brings it up.
+            <button class="to-sink" data-testid="lesson-to-sink" on:click=move |_| {
+                if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.query_selector(".lesson-lab .panel.sink").ok().flatten()) {
+                    el.scroll_into_view();
+                }
+            }>{move || lab.t("lesson.to_sink")}</button>
             {move || (step.get() >= total).then(|| view! { <p class="ok" data-testid="steps-complete">{move || lab.t("lesson.steps_done")}</p> })}
         </section>
     }
