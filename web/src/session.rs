@@ -375,3 +375,25 @@ pub fn picker_trigger(choice: &str) -> Trigger {
         _ => Trigger::Default,
     }
 }
+
+/// The label key (`crate::i18n`) of a sink's name in the lab: the engine names its sinks by
+/// [`SinkKind::id`], the page's words for them live here.
+pub fn sink_label_key(kind: SinkKind) -> &'static str {
+    match kind {
+        SinkKind::Memory => "sink.memory",
+        SinkKind::Console => "sink.console",
+        SinkKind::File => "sink.file",
+        SinkKind::Kafka => "sink.kafka",
+        SinkKind::ForeachBatchNaive => "sink.fb-naive",
+        SinkKind::ForeachBatchIdempotent => "sink.fb-idempotent",
+        SinkKind::Foreach => "sink.foreach",
+    }
+}
+
+/// The label key of a delivery guarantee (`guarantee.exactly`, `guarantee.atleast`).
+pub fn guarantee_label_key(g: streamlab_engine::streaming::DeliveryGuarantee) -> &'static str {
+    match g {
+        streamlab_engine::streaming::DeliveryGuarantee::ExactlyOnce => "guarantee.exactly",
+        streamlab_engine::streaming::DeliveryGuarantee::AtLeastOnce => "guarantee.atleast",
+    }
+}

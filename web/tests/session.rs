@@ -421,3 +421,21 @@ fn the_device_silence_preset_alerts_on_the_processing_time_clock() {
     // Every device has timed out and removed its state.
     assert_eq!(last.metrics[0].total, 0);
 }
+
+/// Every sink and delivery guarantee the engine has is named in the lab's labels, in both
+/// languages (the engine names its sinks by id; the words are the page's).
+#[test]
+fn every_sink_and_guarantee_has_a_label() {
+    use streamlab_engine::streaming::{DeliveryGuarantee, SinkKind};
+    use streamlab_web::session::{guarantee_label_key, sink_label_key};
+    let keys: std::collections::BTreeSet<&str> = streamlab_web::i18n::labels().map(|(k, _, _)| k).collect();
+    let mut seen = std::collections::BTreeSet::new();
+    for k in SinkKind::ALL {
+        let key = sink_label_key(k);
+        assert!(keys.contains(key), "{} has no label {key}", k.id());
+        assert!(seen.insert(key), "two sinks share {key}");
+    }
+    for g in [DeliveryGuarantee::ExactlyOnce, DeliveryGuarantee::AtLeastOnce] {
+        assert!(keys.contains(guarantee_label_key(g)));
+    }
+}

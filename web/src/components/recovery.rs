@@ -35,12 +35,12 @@ pub fn RecoveryPanel() -> impl IntoView {
                         }
                     }>
                         {SinkKind::ALL.into_iter().map(|k| view! {
-                            <option value=k.id() selected=move || rec().is_some_and(|r| r.sink == k)>{move || lab.t(k.label_key())}</option>
+                            <option value=k.id() selected=move || rec().is_some_and(|r| r.sink == k)>{move || lab.t(crate::session::sink_label_key(k))}</option>
                         }).collect_view()}
                     </select>
                 </label>
                 <span class="guarantee" data-testid="sink-guarantee">
-                    {move || rec().map(|r| lab.t(r.sink.guarantee().label_key()))}
+                    {move || rec().map(|r| lab.t(crate::session::guarantee_label_key(r.sink.guarantee())))}
                 </span>
             </div>
             // The text's own sink wins over the picker (StartOptions::default_sink): say so

@@ -23,9 +23,6 @@ impl Sink for ConsoleSink {
         SinkKind::Console
     }
 
-    fn label_key(&self) -> &'static str {
-        "sink.console"
-    }
 
     fn guarantee(&self) -> DeliveryGuarantee {
         DeliveryGuarantee::AtLeastOnce

@@ -36,9 +36,6 @@ impl Sink for FileStreamSink {
         SinkKind::File
     }
 
-    fn label_key(&self) -> &'static str {
-        "sink.file"
-    }
 
     fn guarantee(&self) -> DeliveryGuarantee {
         DeliveryGuarantee::ExactlyOnce

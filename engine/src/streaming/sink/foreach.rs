@@ -23,9 +23,6 @@ impl Sink for ForeachSink {
         SinkKind::Foreach
     }
 
-    fn label_key(&self) -> &'static str {
-        "sink.foreach"
-    }
 
     fn guarantee(&self) -> DeliveryGuarantee {
         DeliveryGuarantee::AtLeastOnce

@@ -51,12 +51,6 @@ impl Sink for ForeachBatchSink {
         }
     }
 
-    fn label_key(&self) -> &'static str {
-        match self.writer {
-            BatchWriter::Naive => "sink.fb-naive",
-            BatchWriter::Idempotent => "sink.fb-idempotent",
-        }
-    }
 
     fn guarantee(&self) -> DeliveryGuarantee {
         match self.writer {

@@ -28,9 +28,6 @@ impl Sink for KafkaSink {
         SinkKind::Kafka
     }
 
-    fn label_key(&self) -> &'static str {
-        "sink.kafka"
-    }
 
     fn guarantee(&self) -> DeliveryGuarantee {
         DeliveryGuarantee::AtLeastOnce

@@ -30,9 +30,6 @@ impl Sink for MemorySink {
         SinkKind::Memory
     }
 
-    fn label_key(&self) -> &'static str {
-        "sink.memory"
-    }
 
     fn guarantee(&self) -> DeliveryGuarantee {
         DeliveryGuarantee::ExactlyOnce

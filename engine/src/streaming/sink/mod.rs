@@ -125,11 +125,6 @@ impl SinkKind {
         self.guarantee() == DeliveryGuarantee::ExactlyOnce
     }
 
-    /// The i18n key of the sink's name in the lab ([`Sink::label_key`]).
-    pub fn label_key(self) -> &'static str {
-        self.create().label_key()
-    }
-
     /// Whether a query writing to this sink may resume from a used checkpoint
     /// ([`Sink::recovers_from_checkpoint`]).
     pub fn recovers_from_checkpoint(self, mode: OutputMode) -> bool {
@@ -147,24 +142,11 @@ pub enum DeliveryGuarantee {
     AtLeastOnce,
 }
 
-impl DeliveryGuarantee {
-    /// The i18n key the lab shows it by (`guarantee.exactly`, `guarantee.atleast`).
-    pub fn label_key(self) -> &'static str {
-        match self {
-            DeliveryGuarantee::ExactlyOnce => "guarantee.exactly",
-            DeliveryGuarantee::AtLeastOnce => "guarantee.atleast",
-        }
-    }
-}
-
 /// A sink with what it has received so far. Lives outside the query, like the external
 /// system it stands for, so it survives restarts (`StreamingQuery::stop` hands it back).
 pub trait Sink: SinkCapabilities + std::fmt::Debug {
     /// Its id in the registry.
     fn kind(&self) -> SinkKind;
-
-    /// The i18n key of its name in the lab (`sink.memory`, `sink.fb-naive`, ...).
-    fn label_key(&self) -> &'static str;
 
     /// What a reader sees when a batch re-runs.
     fn guarantee(&self) -> DeliveryGuarantee;
