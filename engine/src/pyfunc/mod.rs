@@ -15,6 +15,7 @@
 //! failing it.
 
 pub mod format;
+pub mod group_state;
 pub mod interp;
 pub mod pandas;
 mod pandas_frame;
@@ -25,6 +26,7 @@ pub mod pandas_time;
 pub mod parse;
 pub mod processor;
 pub mod spark_types;
+pub mod value;
 
 pub use interp::{ClassDef, GroupState, GroupStateTimeout, Interpreter, Object, Val};
 pub use processor::{Backend, ProcVal, ProcessorBackend, TimeMode, Tuple, VarKind};
