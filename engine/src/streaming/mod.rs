@@ -1,6 +1,7 @@
 //! Streaming: `OutputMode`, sources, `WatermarkTracker`, `MicroBatchExecution` and
 //! `StreamingQueryProgress`.
 
+pub mod conf;
 pub mod micro_batch;
 pub mod progress;
 pub mod sink;
