@@ -2,14 +2,13 @@
 //!
 //! The only place that rejects a query (invariant 5): past it, a violated assumption is a bug.
 
+mod bind;
 pub mod checker;
 pub mod exam_lens;
-mod higher_order;
 pub mod join_helper;
 pub mod naming;
 pub mod plan;
 pub mod resolve;
-mod special;
 pub mod start;
 pub mod suggest;
 pub mod union;

@@ -10,7 +10,7 @@
 //! reported as not modelled.
 
 use super::plan::{Attr, BoundExpr, Node, Plan, WindowFunctionText};
-use super::resolve::bind;
+use super::bind::bind;
 use crate::error::Error;
 use crate::plan::{AggFunc, Expr, FrameBound, WindowOver};
 use crate::types::{DataType, Value};

@@ -4,17 +4,17 @@
 //! `from_json` (the schema argument), `to_json` (field names at run time), `typeof`
 //! (a constant), `schema_of_json` (folded), `get_field` (a struct field).
 
-use super::plan::{Attr, BoundExpr};
-use super::resolve::{define_error, parse_ddl, unexpected_type, R};
+use crate::analysis::plan::{Attr, BoundExpr};
+use super::{define_error, parse_ddl, unexpected_type, R};
 use crate::error::{AnalysisError, Error, Stage};
 use crate::plan::Expr;
 use crate::types::{array_type, spark_type_name, struct_type, DataType, Value};
 
 /// Binds `name(args)` if it is one of this module's functions (`Ok(None)` otherwise). `bargs`
 /// and `attrs` are the bound arguments and their columns; `input` is the operator's input (for
-/// the derived column name, [`super::naming::pretty_name`]).
+/// the derived column name, [`crate::analysis::naming::pretty_name`]).
 pub(super) fn bind_special(name: &str, args: &[Expr], e: &Expr, bargs: Vec<BoundExpr>, attrs: &[Attr], input: &[Attr]) -> R<Option<(BoundExpr, Attr)>> {
-    let out = |b: BoundExpr, t: DataType| Ok(Some((b, Attr::new(super::naming::pretty_name(e, input), t))));
+    let out = |b: BoundExpr, t: DataType| Ok(Some((b, Attr::new(crate::analysis::naming::pretty_name(e, input), t))));
     match name {
         "struct" => {
             // `CreateStruct`: a named argument (a column, an alias) names its field, anything

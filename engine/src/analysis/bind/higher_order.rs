@@ -5,8 +5,8 @@
 //! [`Expr::LambdaVar`] in the body (an inner lambda's parameter of the same name shadows it),
 //! then the body is bound like any expression.
 
-use super::plan::{Attr, BoundExpr};
-use super::resolve::{bind, define_error, unexpected_type, R};
+use crate::analysis::plan::{Attr, BoundExpr};
+use super::{bind, define_error, unexpected_type, R};
 use crate::plan::Expr;
 use crate::types::{array_type, map_key_value, map_type, spark_type_name, DataType};
 
@@ -98,7 +98,7 @@ pub(super) fn bind_higher_order(name: &str, args: &[Expr], e: &Expr, input: &[At
         "transform_values" | "map_zip_with" => map_type(key_value(0)?.0, body),
         _ => unreachable!("checked above"),
     };
-    Ok((BoundExpr::Function(name.to_string(), out), Attr::new(super::naming::pretty_name(e, input), result)))
+    Ok((BoundExpr::Function(name.to_string(), out), Attr::new(crate::analysis::naming::pretty_name(e, input), result)))
 }
 
 /// `body` with each column named like a parameter in `vars` replaced by that typed lambda
