@@ -97,3 +97,27 @@ fn a_pyspark_api_not_modelled_is_unsupported_and_a_typo_is_a_failure() {
     let s = scenario("clicks.groupBy('user_id').mapGroupsWithState('x')", "");
     assert!(matches!(check(&s), Verdict::Fail(_)));
 }
+
+/// The append-mode refusal names what is missing. With no withWatermark at all it says to add
+/// one; with a withWatermark whose column the grouping does not carry (the programming guide's
+/// Python form, `F.window(clicks.event_time, ...)`: that column comes from the DataFrame before
+/// the watermark) it says so, instead of asking for the withWatermark already there. Spark's
+/// condition and message are the same in both cases.
+#[test]
+fn append_without_a_watermark_hints_at_the_column_from_before_the_watermark() {
+    let hint = |query: &str| {
+        let compiled = compile(query, &catalog()).expect("compiles");
+        let plan = resolve(&compiled.plan).expect("resolves");
+        match UnsupportedOperationChecker::check_for_streaming(&plan, OutputMode::Append) {
+            Err(Error::Analysis(a)) => {
+                assert_eq!(a.error_class, "STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION");
+                a.hint.clone().unwrap_or_default()
+            }
+            other => panic!("expected a start error, got {other:?}"),
+        }
+    };
+    let none = hint("clicks.groupBy(F.window('event_time', '10 minutes')).count()");
+    assert!(none.starts_with("append emits a group only once it can never change"), "{none}");
+    let guide = hint("clicks.withWatermark('event_time', '10 minutes').groupBy(F.window(clicks.event_time, '10 minutes'), clicks.post_id).count()");
+    assert!(guide.starts_with("the query has withWatermark, but no grouping column carries the watermark"), "{guide}");
+}

@@ -47,14 +47,22 @@ pub fn track() -> Result<Track, String> {
 }
 
 /// True when a question reads like the certification's: four options, code in the stem, and
-/// no batch id or arrival group (the lab's numbering) in its stem or options, in either language;
+/// no batch id or arrival group (the lab's numbering) and no lab example named ("the classic
+/// query", "step 0") in its stem or options, in either language;
 /// where the guide and Spark 4.3 differ, keyed to the guide's answer (the exam's).
 pub fn exam_style(q: &Question) -> bool {
     let ids = |t: &str| {
         let lower = t.to_lowercase();
         (0..10).any(|n| lower.contains(&format!("batch {n}")) || lower.contains(&format!("group {n}")) || t.contains(&format!("배치 {n}")) || t.contains(&format!("묶음 {n}")))
     };
-    let numbered = |prompt: &str, choices: &[String]| ids(prompt) || choices.iter().any(|c| ids(c));
+    // The lab's own examples by name ("the classic query", "step 0", "the session tracker"):
+    // an exam question says its query and data itself.
+    let lab_words = |t: &str| {
+        let lower = t.to_lowercase();
+        ["the classic", "classic query", "classic run", "classic 쿼리", "the running count", "the session tracker", "in the lab", "실습에서"].iter().any(|w| lower.contains(w))
+            || (0..10).any(|n| lower.contains(&format!("step {n}")) || t.contains(&format!("단계 {n}")))
+    };
+    let numbered = |prompt: &str, choices: &[String]| ids(prompt) || lab_words(prompt) || choices.iter().any(|c| ids(c) || lab_words(c));
     // Where the guide and Spark 4.3 differ, the exam marks the guide: an item keyed to Spark
     // 4.3 there (how many partitions globalLimit has) teaches the lab, not the exam. Only the
     // items keyed by the exam-lens rules (the guide's answer) stay in the mock.

@@ -51,6 +51,11 @@ fn the_mock_exam_draws_exam_style_questions_only() {
             assert!(!numbered(t), "{} shows the lab's numbering: {t}", q.id);
         }
     }
+    // An item that leans on a lab example by name ("The running count declared 'append'")
+    // stays out; one that says its own query is in.
+    let named_example = b.iter().find(|q| q.id == "apws-aggregation-after-needs-watermark").expect("the item exists");
+    assert!(named_example.en.prompt.starts_with("The running count") && !exam_style(named_example));
+    assert!(pool.iter().any(|q| q.id == "available-now-runs-no-data-then-stops"));
     // An item whose option names a no-data batch by number stays out of the pool.
     let numbered_option = b.iter().find(|q| q.id == "chained-aggregation-append-emits-hour").expect("the item exists");
     assert!(numbered_option.en.choices.iter().any(|c| numbered(c)), "the item still numbers a batch in an option");

@@ -193,7 +193,10 @@ fn the_korean_hint_names_what_is_missing() {
                 if let Some(cells) = &e.emitted_row {
                     assert!(!cells.iter().all(|c| hint.contains(c.as_str())), "lesson {} task {i}: hint gives the row away: {hint}", l.id);
                 }
-                for n in [e.batch_rows, e.pending_at_least, e.duplicates].into_iter().flatten().map(|n| n as u64).chain([e.batch_dropped, e.batch_state_total, e.dropped_at_least].into_iter().flatten()) {
+                if let Some(class) = &e.error_class {
+                    assert!(!hint.contains(class.as_str()), "lesson {} task {i}: hint names the error: {hint}", l.id);
+                }
+                for n in [e.batch_rows, e.pending_at_least, e.duplicates, e.batches_at_least, e.no_data_batches_at_least, e.steps_done_at_least].into_iter().flatten().map(|n| n as u64).chain([e.batch_dropped, e.batch_state_total, e.dropped_at_least].into_iter().flatten()) {
                     // "not 3" as a count, not the start of "not 2026-03-02…".
                     let says = |p: String| hint.match_indices(p.as_str()).any(|(at, _)| !hint[at + p.len()..].starts_with(|c: char| c.is_ascii_digit() || c == '-'));
                     assert!(!says(format!("not {n}")) && !says(format!("of {n}")) && !hint.contains(&format!("{n}개 중")) && !hint.contains(&format!("{n}개가 아니라")), "lesson {} task {i}: hint gives the count away: {hint}", l.id);

@@ -66,11 +66,15 @@ impl UnsupportedOperationChecker {
         if let Some(head) = aggs.first() {
             let keyed_by_event_time = matches!(head.node, Node::Aggregate { event_time_key: Some(_), .. });
             if output_mode == OutputMode::Append && !keyed_by_event_time {
-                return Err(output_mode_error(
-                    output_mode,
-                    "streaming aggregations without watermark",
-                    "append emits a group only once it can never change, so it needs a watermark on a grouping column: add withWatermark on the event-time column before groupBy and group by F.window(...) or that column, or use update/complete mode",
-                ));
+                // The query has a watermark, but no grouping column carries it: most often a
+                // column taken from the DataFrame before withWatermark (`clicks.event_time`, as
+                // the programming guide's Python example writes it).
+                let hint = if head.has_watermark() {
+                    "the query has withWatermark, but no grouping column carries the watermark: a column taken from the DataFrame before withWatermark (clicks.event_time) has none; name the column as a string (F.window('event_time', ...)) or take it from the watermarked DataFrame, or use update/complete mode"
+                } else {
+                    "append emits a group only once it can never change, so it needs a watermark on a grouping column: add withWatermark on the event-time column before groupBy and group by F.window(...) or that column, or use update/complete mode"
+                };
+                return Err(output_mode_error(output_mode, "streaming aggregations without watermark", hint));
             }
             let session = head.output.iter().any(|a| a.window == Some(WindowKind::Session));
             if output_mode == OutputMode::Update && session {

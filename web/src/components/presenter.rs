@@ -195,9 +195,32 @@ fn SpeakerNotes() -> impl IntoView {
             }
         }
     };
+    // The open lesson's own questions; on the free lab, questions about its preset.
     let questions = Memo::new(move |_| {
         let id = id.get();
-        quiz::bank().unwrap_or_default().into_iter().filter(|q| q.kind == quiz::Kind::Choice && q.scenario == id).take(2).collect::<Vec<_>>()
+        let bank = quiz::bank().unwrap_or_default();
+        let lesson_questions = p.lesson.get().and_then(|l| crate::lesson::lesson(&l)).map(|l| l.questions).unwrap_or_default();
+        let chosen: Vec<quiz::Question> = if lesson_questions.is_empty() {
+            bank.into_iter().filter(|q| q.kind == quiz::Kind::Choice && q.scenario == id).collect()
+        } else {
+            lesson_questions.iter().filter_map(|qid| bank.iter().find(|q| &q.id == qid && q.kind == quiz::Kind::Choice).cloned()).collect()
+        };
+        chosen.into_iter().take(2).collect::<Vec<_>>()
+    });
+    // Revealing the answers brings the first one into view (the pane scrolls; the answers sit
+    // below the notes).
+    Effect::new(move |_| {
+        if p.reveal.get() {
+            gloo_timers::callback::Timeout::new(30, || {
+                let el = web_sys::window().and_then(|w| w.document()).and_then(|d| d.query_selector("[data-testid=presenter-answer]").ok().flatten());
+                if let Some(el) = el {
+                    let opts = web_sys::ScrollIntoViewOptions::new();
+                    opts.set_block(web_sys::ScrollLogicalPosition::Nearest);
+                    el.scroll_into_view_with_scroll_into_view_options(&opts);
+                }
+            })
+            .forget();
+        }
     });
     // The lab as it is now, in one line: the written notes assume the preset's own delay, and
     // this line follows the delay, the watermark and the batches as the presenter changes them.

@@ -119,7 +119,17 @@ pub fn ShareButton() -> impl IntoView {
 pub fn ShareBanner() -> impl IntoView {
     let lab = expect_context::<Lab>();
     let inc = expect_context::<Incoming>();
-    let title = move || inc.session.with_value(|s| s.as_ref().map(|s| s.view()).map(|v| format!("“{}” ({} {})", v.title, v.batches.len(), lab.t("batches"))));
+    // What the link holds: the example it started from, then its own query (which the sender
+    // may have changed), its output mode and how many batches it ran.
+    let title = move || {
+        inc.session.with_value(|s| {
+            s.as_ref().map(|s| s.view()).map(|v| {
+                let query: String = v.query_text.split_whitespace().collect::<Vec<_>>().join(" ");
+                let query = if query.chars().count() > 120 { format!("{}…", query.chars().take(120).collect::<String>()) } else { query };
+                lab.t("share.holds").replace("{title}", &v.title).replace("{query}", &query).replace("{mode}", v.mode.as_str()).replace("{n}", &v.batches.len().to_string())
+            })
+        })
+    };
     let open = move |_| {
         let Some(shared) = inc.session.try_update_value(|s| s.take()).flatten() else { return };
         // The learner's own session waits in storage until restored.

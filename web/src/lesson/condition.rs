@@ -99,19 +99,15 @@ impl Condition {
     /// The first key that does not hold, in both languages (for the hint under the step and
     /// for a test message).
     pub fn check(&self, v: &LabView) -> Result<(), Missing> {
-        let at_least = |en: &str, ko: &str, want: Option<usize>, got: usize| match want {
-            Some(n) if got < n => Err(Missing::new(format!("{en}: {got} of {n}"), format!("{ko}: {n}개 중 {got}개"))),
-            _ => Ok(()),
-        };
-        at_least("batches run", "실행된 배치", self.batches_at_least, v.batches.len())?;
-        at_least("no-data batches run", "실행된 데이터 없는 배치", self.no_data_batches_at_least, v.batches.iter().filter(|b| b.no_data).count())?;
-        at_least("example steps done", "진행한 예제 단계", self.steps_done_at_least, v.steps_done)?;
-        // A count the task asks the learner to find is never printed: the hint says how many
-        // there are now and that it is too few.
+        // A count the task asks the learner to find (how many batches availableNow runs) is never
+        // printed: the hint says how many there are now and that it is too few.
         let too_few = |en: &str, ko: &str, want: Option<usize>, got: usize| match want {
             Some(n) if got < n => Err(Missing::new(format!("{en}: {got}, fewer than this task needs"), format!("{ko}: {got}개로, 이 과제에 필요한 것보다 적습니다"))),
             _ => Ok(()),
         };
+        too_few("batches run", "실행된 배치", self.batches_at_least, v.batches.len())?;
+        too_few("no-data batches run", "실행된 데이터 없는 배치", self.no_data_batches_at_least, v.batches.iter().filter(|b| b.no_data).count())?;
+        too_few("example steps done", "진행한 예제 단계", self.steps_done_at_least, v.steps_done)?;
         too_few("pending rows", "대기 중인 행", self.pending_at_least, v.pending.len())?;
         if let Some(wm) = &self.watermark {
             if v.watermark.as_deref() != Some(wm.as_str()) {
@@ -147,7 +143,8 @@ impl Condition {
         }
         if let Some(class) = &self.error_class {
             if v.error.as_ref().and_then(|e| e.error_class.as_deref()) != Some(class.as_str()) {
-                return Err(Missing::new(format!("no {class} error is shown"), format!("{class} 오류가 보이지 않습니다")));
+                // The error's name is what the task asks the learner to find.
+                return Err(Missing::new("the lab does not show the error this task is about yet", "이 과제가 다루는 오류가 실습에 아직 보이지 않습니다"));
             }
         }
         if let Some(want) = self.no_error {
