@@ -19,8 +19,20 @@ pub(super) const PAGE_ROWS: usize = 100;
 #[component]
 pub fn BatchList() -> impl IntoView {
     let lab = expect_context::<Lab>();
+    let panel = NodeRef::<leptos::html::Div>::new();
+    // In presenter mode the panel is a small box that scrolls: each new batch is brought into
+    // view at its foot (the audience watches the newest one).
+    let count = Memo::new(move |_| lab.view.with(|v| v.batches.len()));
+    let presenter = use_context::<super::presenter::Presenter>();
+    Effect::new(move |_| {
+        count.track();
+        let presenting = presenter.is_some_and(|p| p.on.get_untracked());
+        if let (true, Some(el)) = (presenting, panel.get_untracked()) {
+            gloo_timers::callback::Timeout::new(0, move || el.set_scroll_top(el.scroll_height())).forget();
+        }
+    });
     view! {
-        <div class="panel batches">
+        <div class="panel batches" node_ref=panel>
             <h2>{move || lab.t("batches")}</h2>
             <p class="help">{move || lab.t("times.day")}" "{move || lab.view.with(|v| v.day.clone())}</p>
             {move || {
