@@ -31,7 +31,9 @@ export async function assertTriedIn(page, q, assert) {
     const text = await err.innerText();
     assert(text.includes(q.errorClass), `try it shows the error ${JSON.stringify(text.slice(0, 200))}, not ${q.errorClass}`);
   } else if (q.batch !== undefined) {
-    await page.locator(`${tid('batch-row')}[data-batch-id="${q.batch}"]`).waitFor({ state: 'attached' });
+    const row = page.locator(`${tid('batch-row')}[data-batch-id="${q.batch}"]`);
+    await row.waitFor({ state: 'attached', timeout: 10000 }).catch(() => {});
+    assert((await row.count()) === 1, `try it did not run the lab to batch ${q.batch}, the batch the question is about`);
   }
 }
 
@@ -68,7 +70,8 @@ export async function readBank(root) {
         // What "Try it" must open: the question's query (when it writes one), the batch it is
         // about, and the error class its claim expects (a question about a failing query).
         query: str(line('query')),
-        batch: line('batch') === undefined ? undefined : Number(line('batch')),
+        // The batch is the claim's (`[question.check] batch = N`), which "Try it" runs to.
+        batch: line('batch', true) === undefined ? undefined : Number(line('batch', true)),
         errorClass: str(line('error_class', true)),
         answer: Number(line('answer') ?? 0),
         // A time claim is typed as its ISO text (the input reads it as the event form does).
