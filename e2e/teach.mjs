@@ -82,9 +82,12 @@ export async function teachChecks({ root, browser, baseUrl, check, assert, outDi
       await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.trim() === 'update', tid('presenter-mode'));
       // Answers stay hidden until revealed.
       assert((await lab.el('presenter-answer').count()) === 0, 'an answer is shown before it is revealed');
+      // The notes ask questions about the open example; r reveals their answers and r again
+      // hides them.
       await page.keyboard.press('r');
-      if ((await page.locator('.speaker-notes .ask').count()) > 0) await lab.el('presenter-answer').first().waitFor({ state: 'visible' });
+      await lab.el('presenter-answer').first().waitFor({ state: 'visible' });
       await page.keyboard.press('r');
+      await lab.el('presenter-answer').first().waitFor({ state: 'detached' });
       // The delay slider is there in presenter mode, and + and − walk its stops (classic:
       // '10 minutes', the stops around it 7 and 15 minutes).
       assert(await lab.el('delay-slider-0').isVisible(), 'the delay slider is hidden in presenter mode');
