@@ -1014,6 +1014,34 @@ async function main() {
       for (const [w, n, ms, eps] of rows) console.log(`     ${w.padEnd(22)} ${n.padStart(7)} ${ms.padStart(11)} ${eps.padStart(13)}`);
     });
 
+    // load: before the wasm has arrived, the page the address names is there to read
+    // (assets/prerendered/, web/src/prerender.rs). A browser of its own, without service
+    // workers, whose wasm request is never answered.
+    await check('load: while the wasm loads, the lesson the address names can be read (prerendered, EN and KO)', async () => {
+      const b = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+      try {
+        for (const [lang, title, list] of [['en', 'Watermarks', 'Lessons'], ['ko', '워터마크', '레슨']]) {
+          const ctx = await b.newContext({ serviceWorkers: 'block', viewport: { width: 390, height: 844 } });
+          await ctx.addInitScript((l) => localStorage.setItem('streamlab.lang', JSON.stringify(l)), lang);
+          await ctx.route('**/*.wasm', () => new Promise(() => {}));
+          const p = await ctx.newPage();
+          await p.goto(`${url}#/lesson/watermarks`);
+          await p.locator('.boot-lesson h2').waitFor({ timeout: 15000 });
+          const h2 = await p.locator('.boot-lesson h2').innerText();
+          assert(h2 === title, `boot page title ${JSON.stringify(h2)}, want ${title}`);
+          assert((await p.locator('[data-testid="topbar"], body > .topbar').count()) === 0, 'the app started although its wasm never came');
+          if (lang === 'ko') await p.screenshot({ path: path.join(outDir, 'boot-lesson-ko-390x844.png') });
+          await p.goto('about:blank'); // a new load (a hash change alone loads nothing)
+          await p.goto(`${url}#/lessons`);
+          await p.waitForFunction((t) => document.querySelector('.boot-lesson h2')?.textContent === t, list, { timeout: 15000 });
+          assert((await p.locator('.boot-lesson li a').count()) >= 18, 'the prerendered lesson list is short');
+          await ctx.close();
+        }
+      } finally {
+        await b.close();
+      }
+    });
+
     // teach: presenter mode, undo, share links, phone and Korean checks, in a browser of their own (closed by teachChecks).
     await teachChecks({ root, browser: await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] }), baseUrl: url, check, assert, outDir, LabPage });
     await studyChecks({ page, url, root, check, assert, outDir, LabPage }); // study

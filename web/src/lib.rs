@@ -35,6 +35,8 @@ pub mod markup;
 pub mod persist;
 pub mod picture;
 pub mod predict;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod prerender;
 pub mod progress;
 pub mod progress_import;
 pub mod quiz;
