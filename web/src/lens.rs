@@ -51,7 +51,8 @@ pub struct LensEntry {
     #[serde(default)]
     pub rule: Option<String>,
     pub source: LensSource,
-    /// The row of `spark-semantics.md` §14 when the guide is the source.
+    /// The number of the guide/Spark difference (as a question's `guide_differs`) when the
+    /// guide is the source.
     #[serde(default)]
     pub guide_row: Option<u32>,
     /// Recorded real-Spark 4.3 cases (paths from the repository root): conformance scenarios

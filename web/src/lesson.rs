@@ -108,7 +108,7 @@ pub struct Lesson {
     pub topics: Vec<String>,
     /// 3–6 question ids from the bank, asked at the end.
     pub questions: Vec<String>,
-    /// Sections of `spark-semantics.md` the lesson rests on.
+    /// Section numbers of the Spark rules the lesson rests on (as a question's `spec`).
     #[serde(default)]
     pub spec: Vec<String>,
     /// Exam-lens entries (`quizzes/exam-lens.toml`) the lesson teaches: its exam note says

@@ -18,7 +18,7 @@
 //! - [`route`]: the pages' routes in the URL fragment; [`markup`]: the lesson texts' small
 //!   markup.
 //! - [`components`]: the page, one component per panel; they read the [`Lab`] context and
-//!   never call the engine directly (invariant 6).
+//!   never call the engine directly (`tests/boundary.rs` checks).
 
 pub mod bench;
 pub mod claim;

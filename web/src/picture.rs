@@ -641,7 +641,7 @@ pub fn narrate(band: &Band, next_watermark_ms: Option<i64>, lang: Lang, day_us: 
             });
             // The metric counts the state operator's input rows: after a partial aggregation,
             // one per late group (window and key), and a row in two sliding windows twice
-            // (spec §2.5) — so it need not equal the late input rows.
+            // — so it need not equal the late input rows.
             if late as u64 != band.dropped_rows {
                 out.push(if ko {
                     "numRowsDroppedByWatermark는 입력 행이 아니라 상태 연산자에 들어가는 행을 셉니다: 부분 집계 뒤라 늦은 그룹(윈도우와 키)마다 하나이고, 슬라이딩 윈도우 두 개에 든 행은 두 번 셉니다.".to_string()

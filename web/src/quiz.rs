@@ -162,12 +162,12 @@ pub struct Question {
     /// choice does), tying the answer to the engine's number.
     #[serde(default)]
     pub tie: Option<String>,
-    /// The section of `spark-semantics.md` the answer rests on (`12.3`), for concept
-    /// questions the engine can back only in part.
+    /// The section number of the Spark rule the answer rests on (`12.3`, see
+    /// `quizzes/README.md`), for concept questions the engine can back only in part.
     #[serde(default)]
     pub spec: Option<String>,
-    /// The row of `spark-semantics.md` §14 when the programming guide (and so the exam) and
-    /// Spark 4.3 differ on this question; the text must then say both.
+    /// The number of the guide/Spark difference (see `quizzes/README.md`) when the programming
+    /// guide (and so the exam) and Spark 4.3 differ on this question; the text must then say both.
     #[serde(default)]
     pub guide_differs: Option<u32>,
     /// The exam-lens entry (`quizzes/exam-lens.toml`) this question rests on, when the exam's

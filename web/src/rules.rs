@@ -127,7 +127,7 @@ pub fn tie_holds(q: &Question) -> Result<(), String> {
     Ok(())
 }
 
-/// The programming guide and Spark 4.3 differ (`spark-semantics.md` §14) on this question's
+/// The programming guide and Spark 4.3 differ on this question's
 /// query: a `limit` or `distinct()` on a stream, or a stream-stream inner join in update mode
 /// (outer, semi and anti joins are append-only in both).
 pub fn touches_guide_difference(q: &Question) -> bool {

@@ -1,5 +1,5 @@
-//! `LabSession`: the lab's one boundary to the engine (invariant 6). Plain Rust, no Leptos, so
-//! native tests can drive it the way the page does.
+//! `LabSession`: the lab's one boundary to the engine (no component calls the engine). Plain
+//! Rust, no Leptos, so native tests can drive it the way the page does.
 //!
 //! The session keeps what the learner did (added rows, triggers) as a list of [`Action`]s.
 //! Any change to the query, output mode or watermark delay rebuilds the `StreamingQuery` and
@@ -34,7 +34,7 @@ mod view;
 
 // The engine's plain types the page names (a mode button, the trigger, sink and crash
 // pickers, a scenario to open, a mark's fate): components take them from here, never from
-// the engine (invariant 6, `tests/boundary.rs`).
+// the engine (`tests/boundary.rs` checks).
 pub use streamlab_engine::execution::explain::FateKind;
 pub use streamlab_engine::scenario::Scenario;
 pub use streamlab_engine::streaming::{CrashPoint, OutputMode, SinkKind, Trigger};

@@ -1,7 +1,7 @@
 //! `UnsupportedOperationChecker.checkForStreaming`: the rules that decide, at `start()`,
 //! whether a streaming query may run in an output mode.
 //!
-//! Mirrors `sql/catalyst/.../analysis/UnsupportedOperationChecker.scala` (spec §8.2): the
+//! Mirrors `sql/catalyst/.../analysis/UnsupportedOperationChecker.scala`: the
 //! plan-level output-mode rules first, then the per-node rules bottom-up, then the global
 //! watermark correctness check. Messages are Spark's, word for word.
 
@@ -100,7 +100,7 @@ impl UnsupportedOperationChecker {
 
 impl UnsupportedOperationChecker {
     /// `checkForContinuous`: everything [`check_for_streaming`](Self::check_for_streaming)
-    /// checks, then only map-like operators (spec §8.3).
+    /// checks, then only map-like operators.
     ///
     /// # Errors
     /// "Continuous processing does not support <Node> operations." at start.
@@ -141,7 +141,7 @@ impl UnsupportedOperationChecker {
     }
 }
 
-/// `UnsupportedOperationChecker`'s `FlatMapGroupsInPandasWithState` case (spec §8.2 N7–N11),
+/// `UnsupportedOperationChecker`'s `FlatMapGroupsInPandasWithState` case,
 /// bottom-up: the operator's output mode against the query's, aggregations around it, and a
 /// watermark for `EventTimeTimeout`.
 fn check_group_state(root: &Plan, plan: &Plan, mode: OutputMode) -> R {

@@ -9,7 +9,7 @@
 //! entry in `quizzes/exam-lens.toml` (what the guide says, what 4.3 does with the recorded case,
 //! what to answer on the exam).
 //!
-//! Sources of the rules: `spark-semantics.md` §14 (the guide/4.3 table), and the recorded cases
+//! Sources of the rules: what the programming guide says, and the recorded Spark 4.3 cases
 //! each entry cites (`own-limit-update-error`, `own-distinct-append`, `own-ss-join-inner-update`,
 //! `docs-guide-dedup-guid-string-subset-error`, `lens-watermark-delay-1-min-error`, ...).
 
@@ -22,15 +22,15 @@ use crate::plan::{JoinType, OutputMode};
 pub enum LensRule {
     /// `limit(n)` on a stream (a stateful `GlobalLimit`, or a per-batch limit after an
     /// aggregation), or an action (`take`, `show`, `count`, ...) called on a streaming
-    /// DataFrame: the guide says limit and take are not supported (§14 row 3).
+    /// DataFrame: the guide says limit and take are not supported.
     Limit,
     /// Deduplication on every column, which is what `distinct()` is: the guide says distinct is
-    /// not supported (§14 row 4).
+    /// not supported.
     Distinct,
-    /// A stream-stream join in update mode: the guide says joins take append only (§14 row 5;
-    /// 4.3 runs an inner join, rejects outer and semi joins).
+    /// A stream-stream join in update mode: the guide says joins take append only
+    /// (4.3 runs an inner join, rejects outer and semi joins).
     StreamJoinUpdate,
-    /// The memory sink in update mode: the guide lists append and complete (§14 row 6).
+    /// The memory sink in update mode: the guide lists append and complete.
     MemorySinkUpdate,
     /// `dropDuplicates("col")` with one string: PySpark's `NOT_EXPECTED_TYPE` while defining,
     /// where the guide's Python tab writes exactly that.
@@ -39,13 +39,13 @@ pub enum LensRule {
     /// document's `'1 min'`.
     IntervalUnparsed,
     /// A watermarked aggregation in append or update mode: lateness is judged per window (or
-    /// session), not per row as the study documents say (§14 row 1).
+    /// session), not per row as the study documents say.
     WindowWatermark,
     /// A session window as the only grouping key: rejected in the first micro-batch, not at
     /// `start()`.
     SessionWindowOnlyKey,
     /// Deduplication on keys without the event-time column, on a watermarked input: late rows
-    /// are dropped, but state is never evicted (§14 row 9).
+    /// are dropped, but state is never evicted.
     DedupWithoutEventTime,
     /// A stream-stream inner join neither of whose sides can ever clean its state (no
     /// watermark with a time condition): it runs, unlike "a stream join requires a watermark".

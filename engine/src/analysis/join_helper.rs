@@ -1,7 +1,7 @@
 //! How a stream-stream join's condition bounds its state: `StreamingJoinHelper` (what
 //! `UnsupportedOperationChecker` asks of outer and semi joins) and
 //! `StreamingSymmetricHashJoinHelper` (the state watermarks and the condition split the
-//! executor uses), spec §7.2-7.3.
+//! executor uses).
 //!
 //! The two differ on purpose, as in Spark: the checker only asks that a range conjunct bound
 //! *some* time column of the nullable side by the *other* side's watermarked column, while the
@@ -56,7 +56,7 @@ pub fn equi_keys(cond: &BoundExpr, lw: usize) -> Vec<(usize, usize)> {
         .collect()
 }
 
-/// A time expression as `Σ coef·column + constant µs`, if it is one (spec §7.2: sums and
+/// A time expression as `Σ coef·column + constant µs`, if it is one (sums and
 /// differences of time columns, day-time intervals and numbers of seconds).
 fn linear(e: &BoundExpr, attrs: &[Attr]) -> Option<(BTreeMap<usize, i64>, i64)> {
     match e {
@@ -124,8 +124,8 @@ fn range_bounds(cond: Option<&BoundExpr>, all: &[Attr], this_side: &BTreeSet<usi
     other_side.iter().filter(|o| all[**o].is_event_time()).any(|o| state_value_watermark(cond, all, this_side, *o).is_some())
 }
 
-/// The `UnsupportedOperationChecker` rule for stream-stream outer and semi joins
-/// (spec §7.3): a watermarked equi-join key, or a range condition through which the other
+/// The `UnsupportedOperationChecker` rule for stream-stream outer and semi joins:
+/// a watermarked equi-join key, or a range condition through which the other
 /// side's watermark bounds the side whose rows wait: LeftOuter and LeftSemi bound the left
 /// side by the right's watermark, RightOuter the right by the left's, FullOuter either.
 /// Inner joins always pass.

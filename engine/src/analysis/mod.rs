@@ -1,6 +1,7 @@
 //! Analysis: name and type resolution ([`resolve()`]), then [`UnsupportedOperationChecker`].
 //!
-//! The only place that rejects a query (invariant 5): past it, a violated assumption is a bug.
+//! Where a query is rejected while defined or at `start()`: past it, a violated assumption is
+//! a bug.
 
 mod bind;
 pub mod checker;

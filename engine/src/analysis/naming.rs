@@ -73,8 +73,8 @@ mod tests {
         ]
     }
 
-    // Expected names from PySpark 4.3.0 on a `select` after `alias('l')` (spark-semantics
-    // probes): `['CAST(window.end AS BIGINT)', 'end', '(key + 1)', 'hour(window.end)']`.
+    // Expected names, as PySpark 4.3.0 reports them on a `select` after `alias('l')`:
+    // `['CAST(window.end AS BIGINT)', 'end', '(key + 1)', 'hour(window.end)']`.
     #[test]
     fn qualifier_is_dropped_and_struct_path_kept() {
         let end = Expr::col("l.window.end");

@@ -99,7 +99,7 @@ pub struct WindowSpec {
     pub start_us: i64,
 }
 
-/// The session window of a session-window aggregation (`SessionWindowing`, spec §4).
+/// The session window of a session-window aggregation (`SessionWindowing`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SessionSpec {
     /// Where the `session_window` column stands among the grouping columns.
@@ -130,7 +130,7 @@ pub struct JoinSpec {
 }
 
 /// Which buffered rows of one side of a stream-stream join the watermark lets go
-/// (`getStateWatermarkPredicates`, spec §7.2).
+/// (`getStateWatermarkPredicates`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StateWatermark {
     /// This side's state is never cleaned.
@@ -243,7 +243,7 @@ pub enum Node {
     /// function once per key with data, then once per timed-out key. `keys` are the grouping
     /// expressions over the input, `event_time_col` the input's watermarked column (late rows
     /// are dropped only with `EventTimeTimeout`), `state_schema` the state tuple's fields.
-    /// Output: the function's output schema, with no watermark (spec §9.1).
+    /// Output: the function's output schema, with no watermark.
     FlatMapGroupsWithState {
         input: Box<Plan>,
         keys: Vec<BoundExpr>,

@@ -251,7 +251,7 @@ impl Resolver {
                 let keys = grouping.iter().map(|g| Ok(bind(g, &input.output)?.0)).collect::<R<Vec<_>>>()?;
                 let event_time_col = input.output.iter().position(Attr::is_event_time);
                 // The function's rows carry no event-time tag: operators after it see no
-                // watermark (spec §9.1).
+                // watermark.
                 let out = output.iter().map(|(n, t)| Attr::new(n, t.clone())).collect();
                 let streaming = input.streaming;
                 Ok(Plan {
@@ -362,7 +362,7 @@ impl Resolver {
         let spec = validate_window(&time.to_string(), duration_us, slide_us, start_us)?;
         let (time, time_attr) = bind(&time, &input.output)?;
         let (time, time_attr) = implicit_timestamp(time, time_attr);
-        // `window(w, ...)` over a window column uses `window_time(w)` (§3.4).
+        // `window(w, ...)` over a window column uses `window_time(w)`.
         let time = if time_attr.window.is_some() { BoundExpr::WindowTime(Box::new(time)) } else { time };
         if !matches!(time_attr.data_type, DataType::Timestamp(..)) && time_attr.window.is_none() {
             return Err(define_error(
@@ -689,7 +689,7 @@ fn relations(plan: &Plan) -> Vec<String> {
 /// runs out of memory planning `window(t, '1 day', '1 microsecond')` (8.64e10 copies).
 pub const MAX_WINDOWS_PER_ROW: i64 = 1_000;
 
-/// `TimeWindow.checkInputDataTypes` on the durations in µs (spec §3.1), then Streamlab's
+/// `TimeWindow.checkInputDataTypes` on the durations in µs, then Streamlab's
 /// [`MAX_WINDOWS_PER_ROW`]. `time` is the time column as written, for Spark's message.
 fn validate_window(time: &str, duration_us: i64, slide_us: i64, start_us: i64) -> R<WindowSpec> {
     let mismatch = |class: &str, msg: String| {

@@ -111,7 +111,7 @@ pub fn check_start(req: &StartRequest<'_>) -> Result<StartOutcome, Error> {
     Ok(StartOutcome { temporary_checkpoint })
 }
 
-/// Where a query's checkpoint lives (spec §10.7): a location given by
+/// Where a query's checkpoint lives: a location given by
 /// `option("checkpointLocation", ...)` or `spark.sql.streaming.checkpointLocation`, or a
 /// temporary directory — allowed only for sinks that say so
 /// (`useTempCheckpointLocation`: memory, console, foreach, foreachBatch), and never reused by

@@ -3,7 +3,7 @@
 //! projection, and the texts Spark prints for them.
 //!
 //! Spark accepts such a query when the DataFrame is defined and `UnsupportedOperationChecker`
-//! rejects it at `start()` with `NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING` (spec §8.2 N23);
+//! rejects it at `start()` with `NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING`;
 //! the error names the function (`windowFunction.toString`), the column and the window
 //! specification (`WindowSpecDefinition.sql`, with the function's default frame), all upper
 //! case. Streamlab does not evaluate window functions, so over a static table alone they are

@@ -1,4 +1,4 @@
-//! The checkpoint location of a streaming query (spec §12): `metadata` (the query id), the
+//! The checkpoint location of a streaming query: `metadata` (the query id), the
 //! offset log (`offsets/`, written before a batch runs), the commit log (`commits/`, written
 //! after the sink took it), the versioned state (`state/`) and each stateful operator's
 //! metadata (`state/<op>/_metadata`), with the checks Spark makes when a query restarts on it

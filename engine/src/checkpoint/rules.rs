@@ -46,8 +46,8 @@ fn plan_op(p: &Plan) -> (usize, &'static str) {
     p.stateful_operators().into_iter().next().unwrap_or((0, ""))
 }
 
-/// What Spark checks when a query restarts on a checkpoint that has offsets (spec §12.1,
-/// §12.5): the number of sources (`OffsetSeq.toStreamProgress`), the stateful operators
+/// What Spark checks when a query restarts on a checkpoint that has offsets: the
+/// number of sources (`OffsetSeq.toStreamProgress`), the stateful operators
 /// (id → name, `OperatorStateMetadataV1`) and their state key schemas
 /// (`StateSchemaCompatibilityChecker`). A checkpoint with no offsets is a new query.
 ///

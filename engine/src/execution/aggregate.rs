@@ -1,5 +1,5 @@
 //! `StateStoreSaveExec` (with `StateStoreRestoreExec`): a streaming aggregation's state and
-//! what it emits in each output mode (spec §5.2, `statefulOperators.scala`).
+//! what it emits in each output mode (`statefulOperators.scala`).
 
 use std::collections::BTreeSet;
 
@@ -249,7 +249,7 @@ fn add(acc: Option<Value>, v: &Value, cx: &super::context::EvalContext) -> Value
 }
 
 /// The grouping column the watermark applies to: `event_time_key`, except in Complete mode,
-/// which ignores the watermark (spec §5.2).
+/// which ignores the watermark.
 pub fn watermarked_key(event_time_key: Option<usize>, mode: OutputMode) -> Option<usize> {
     event_time_key.filter(|_| mode != OutputMode::Complete)
 }
@@ -302,8 +302,8 @@ pub fn partial_aggregate(input: &mut dyn FnMut(&mut dyn FnMut(&Row)), keys: &[Bo
 /// the state in key order, then the output mode's rows are emitted.
 ///
 /// `event_time_key` is the grouping column carrying the watermark tag; lateness is judged
-/// against `wm_for_late_events_ms` and eviction against `wm_for_eviction_ms` (spec §2.4), on the window end for
-/// window keys. Complete mode ignores the watermark (spec §5.2).
+/// against `wm_for_late_events_ms` and eviction against `wm_for_eviction_ms`, on the window end for
+/// window keys. Complete mode ignores the watermark.
 pub fn run_aggregate(
     state: &mut AggregateState,
     mut partial: Vec<(Row, Vec<AggBuffer>)>,

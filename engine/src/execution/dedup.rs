@@ -1,5 +1,5 @@
-//! `StreamingDeduplicateExec` and `StreamingDeduplicateWithinWatermarkExec` (spec §6,
-//! `statefulOperators.scala`; `distinct()` on a stream runs the first).
+//! `StreamingDeduplicateExec` and `StreamingDeduplicateWithinWatermarkExec`
+//! (`statefulOperators.scala`; `distinct()` on a stream runs the first).
 //!
 //! The state is an ordered [`StateStore`] (what the lab's state table and the checkpoint
 //! read, in key order). Beside it the operator keeps a hash set of the stored keys and a heap

@@ -8,7 +8,7 @@
 //! Spark's (0-based). One input row can have several fates: a row feeding two sliding windows
 //! has one fate per window, an exploded row one per element.
 //!
-//! Which watermark decides what (spec §2.4, `IncrementalExecution`'s state rule): a row is late
+//! Which watermark decides what (`IncrementalExecution`'s state rule): a row is late
 //! for a stateful operator when its event time (for a window: the window's end) is at or below
 //! the operator's `eventTimeWatermarkForLateEvents` — batch N-1's watermark; state is evicted
 //! against `eventTimeWatermarkForEviction` — batch N's watermark.

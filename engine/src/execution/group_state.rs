@@ -1,5 +1,5 @@
 //! `FlatMapGroupsInPandasWithStateExec` (`applyInPandasWithState`), with the rules of
-//! `FlatMapGroupsWithStateExec` it shares (spec §9.1, §9.2): per batch, late rows dropped
+//! `FlatMapGroupsWithStateExec` it shares: per batch, late rows dropped
 //! (only with `EventTimeTimeout`), the function called once per key with data (keys in
 //! order), then once per stored key whose timeout has passed, each call's `GroupState`
 //! persisted as Spark does.

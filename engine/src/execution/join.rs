@@ -1,5 +1,5 @@
 //! Stream-static joins: each micro-batch joins its new stream rows with the whole static
-//! table, so they keep no state (spec §7.4).
+//! table, so they keep no state.
 
 use super::eval::{compare, eval_predicate};
 use crate::analysis::plan::JoinSpec;

@@ -1,5 +1,5 @@
 //! `StreamingGlobalLimitExec`: `limit(n)` on a stream keeps one counter in state and passes
-//! the first n rows ever seen (spec §8.6).
+//! the first n rows ever seen.
 
 use super::OperatorMetrics;
 use crate::state::StateStore;

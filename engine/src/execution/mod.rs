@@ -71,7 +71,7 @@ pub struct BatchContext {
     /// rows only when an operator reads them row by row.
     pub inputs: std::cell::RefCell<Vec<SourceInput>>,
     pub mode: OutputMode,
-    /// The global watermark for dropping late rows: wm(N-1) (spec §2.4; Spark's
+    /// The global watermark for dropping late rows: wm(N-1) (Spark's
     /// `eventTimeWatermarkForLateEvents`).
     pub wm_for_late_events_ms: WatermarkMs,
     /// The global watermark for evicting state: wm(N) (Spark's
@@ -473,14 +473,14 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
     }
 }
 
-/// True if a stateful operator of `plan` asks for a no-data batch (`shouldRunAnotherBatch`,
-/// spec §1.5): [`operators_wanting_another_batch`] is not empty.
+/// True if a stateful operator of `plan` asks for a no-data batch (`shouldRunAnotherBatch`):
+/// [`operators_wanting_another_batch`] is not empty.
 pub fn wants_another_batch(plan: &Plan, mode: OutputMode, prev: &BTreeMap<usize, WatermarkMs>, next: &BTreeMap<usize, WatermarkMs>) -> bool {
     !operators_wanting_another_batch(plan, mode, prev, next).is_empty()
 }
 
 /// The stateful operators of `plan` (ids, root-first) that ask for a no-data batch
-/// (`shouldRunAnotherBatch`, spec §1.5): those whose eviction watermark, propagated from the
+/// (`shouldRunAnotherBatch`): those whose eviction watermark, propagated from the
 /// new global watermark (`next`, by operator id, ms), is above the one they used in the last
 /// batch (`prev`). Aggregations and session windows ask only in append and update mode,
 /// deduplication always, a stream-stream join only if one of its sides has a state

@@ -1,5 +1,5 @@
 //! `SessionWindowStateStoreSaveExec` (with `MergingSessionsExec`): session-window
-//! aggregation in a stream (spec §4, `statefulOperators.scala`,
+//! aggregation in a stream (`statefulOperators.scala`,
 //! `MergingSessionsIterator.scala`).
 //!
 //! State per grouping key: the key's open sessions, each `[start, end)` with its
@@ -70,7 +70,7 @@ pub enum RowSession {
     FilteredOut,
 }
 
-/// The session one row opens (`SessionWindowing`, spec §4.1), before sessions merge.
+/// The session one row opens (`SessionWindowing`), before sessions merge.
 pub fn row_session(spec: &SessionSpec, row: &Row, cache: &mut GapCache, cx: &super::context::EvalContext) -> RowSession {
     let Value::Timestamp(t) = eval(&spec.time, row, cx) else { return RowSession::Empty };
     let Some(gap) = gap_us(&spec.gap, row, cache, cx) else { return RowSession::Empty };

@@ -1,5 +1,5 @@
 //! `StreamingSymmetricHashJoinExec`: a stream-stream join keeps both sides' rows in state,
-//! so a row arriving later can still meet its partner (spec §7.1).
+//! so a row arriving later can still meet its partner.
 //!
 //! Per batch: late rows are dropped per side; a row failing the conjuncts that read only its
 //! own side (the pre-join filter) is never stored — on the outer side it is null-padded at
@@ -256,7 +256,7 @@ pub fn row_is_late(time: Option<usize>, row: &Row, wm_for_late_events_ms: Waterm
     time.and_then(|t| row.get(t)).and_then(Value::event_time).is_some_and(|t| t.is_past(wm_for_late_events_ms))
 }
 
-/// The eviction rule of one side (`getStateWatermarkPredicates`, spec §7.2): the state
+/// The eviction rule of one side (`getStateWatermarkPredicates`): the state
 /// watermark (µs) at or above which a buffered row (with its join key) goes: its key's event
 /// time (a window's end) for [`StateWatermark::Key`], its event time minus the range offset
 /// for [`StateWatermark::Value`]; `None`: kept until the query stops.

@@ -1,5 +1,5 @@
 //! `EventTimeWatermarkExec`: a pass-through that collects event-time statistics
-//! (`EventTimeStats` in `EventTimeWatermarkExec.scala`, spec §2.2).
+//! (`EventTimeStats` in `EventTimeWatermarkExec.scala`).
 
 /// Max, min, running average and count of event times in ms, exactly as Spark accumulates
 /// them (the average is a running mean in `f64`, formatted truncated to a whole ms).
@@ -19,7 +19,7 @@ impl Default for EventTimeStats {
 
 impl EventTimeStats {
     /// Adds one event time (ms, [`crate::types::EventTime::floor_millis`]). A NULL event time
-    /// is recorded as 0 (spec §2.2).
+    /// is recorded as 0, as in Spark.
     pub fn add(&mut self, event_time_ms: i64) {
         self.max = self.max.max(event_time_ms);
         self.min = self.min.min(event_time_ms);

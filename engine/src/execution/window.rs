@@ -1,5 +1,5 @@
-//! Time-window assignment, as pure functions (`TimeWindowing` in `ResolveTimeWindows.scala`,
-//! spec §3.2). All values in µs; start inclusive, end exclusive.
+//! Time-window assignment, as pure functions (`TimeWindowing` in `ResolveTimeWindows.scala`).
+//! All values in µs; start inclusive, end exclusive.
 
 use crate::analysis::WindowSpec;
 
@@ -91,7 +91,7 @@ mod tests {
 
     #[test]
     fn spec_examples() {
-        // spec §3.2, verified against Spark 4.3.0.
+        // Verified against Spark 4.3.0.
         assert_eq!(secs(assign_windows(-3 * S, &spec(10, 4, 2))), vec![(-6, 4), (-10, 0)]);
         assert_eq!(secs(assign_windows(2 * S, &spec(10, 4, 2))), vec![(2, 12), (-2, 8), (-6, 4)]);
         assert_eq!(secs(assign_windows(0, &spec(10, 10, -3))), vec![(-3, 7)]);

@@ -59,7 +59,7 @@ impl StreamingQuery {
         Ok(q)
     }
 
-    /// Starts `text` again on `checkpoint` with the same sources (spec §1.3): the query id is
+    /// Starts `text` again on `checkpoint` with the same sources: the query id is
     /// kept and a new run id made; the watermark, batch id, source offsets and state come
     /// from the logs; a batch with an offset entry and no commit entry runs again with its
     /// logged offsets, watermark and timestamp. The confs Spark persists (watermark policy,

@@ -1,6 +1,6 @@
 //! Judging a run against what Spark did: batch ids and steps, rows as multisets, watermarks,
 //! state metrics, the output schema, or the error's stage, condition and message
-//! (`../shared/conformance/README.md`, "What to compare").
+//! (`engine/tests/spark/README.md`, "What to compare").
 
 use super::*;
 

@@ -1,5 +1,6 @@
-//! The scenario format of `../shared/conformance/` (v1): sources with schemas, static tables,
-//! confs, steps of input rows, a query and an output mode, and optionally what real Spark did.
+//! The conformance scenario format (v1, `engine/tests/spark/README.md`): sources with
+//! schemas, static tables, confs, steps of input rows, a query and an output mode, and
+//! optionally what real Spark did.
 //!
 //! The lab opens and saves this same format, so any case can be opened in the lab and any
 //! lab session replayed in real Spark. Unknown keys are ignored.

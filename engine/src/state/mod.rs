@@ -3,7 +3,8 @@
 //! Mirrors the contract of Spark's `StateStore` (`sql/core/.../state/StateStore.scala`):
 //! batch N reads version N, makes its updates (`put`, `remove`), and `commit` produces
 //! version N+1. Keys are rows in an ordered map, so iteration order is deterministic
-//! (invariant 3). The per-batch counters feed `StateOperatorProgress`.
+//! (the same inputs give the same state and output). The per-batch counters feed
+//! `StateOperatorProgress`.
 //!
 //! The store also remembers which keys changed since the last [`StateStore::take_delta`]:
 //! that set is the delta file the checkpoint keeps per version

@@ -1,11 +1,11 @@
 //! `MicroBatchExecution` and the `StreamingQuery` handle: the loop that turns new source
-//! data into micro-batches (spec §1, `MicroBatchExecution.scala`).
+//! data into micro-batches (`MicroBatchExecution.scala`).
 //!
 //! Each trigger: take every source's latest offset; if any moved, or the previous batch's
 //! plan asks for a no-data batch (`shouldRunAnotherBatch`), write the offset log entry,
 //! run the plan with watermark wm(N) for eviction and wm(N-1) for late rows, hand the rows
 //! to the sink, fold the event-time stats into the `WatermarkTracker`, then write the
-//! commit log entry (invariant 4).
+//! commit log entry last, so a batch with no commit entry runs again on restart.
 
 use std::collections::BTreeMap;
 
@@ -434,7 +434,7 @@ impl StreamingQuery {
 
     /// True if an `applyInPandasWithState` with `ProcessingTimeTimeout` holds a key whose
     /// timeout is before the query's clock. Spark asks for a batch on every trigger with this
-    /// timeout (`shouldRunAnotherBatch` is always true, spec §1.5); the lab has no wall clock,
+    /// timeout (`shouldRunAnotherBatch` is always true); the lab has no wall clock,
     /// so it runs one when a batch would time a key out.
     fn processing_time_timeout_due(&self) -> bool {
         self.processing_time_timeout_op().is_some()

@@ -1,7 +1,7 @@
 //! `StreamingQueryProgress`: what each micro-batch reports, serialized with Spark's field
-//! names and order (`sql/api/.../streaming/progress.scala`, spec §11).
+//! names and order (`sql/api/.../streaming/progress.scala`).
 //!
-//! The engine has no wall clock (invariant 2): `timestamp` comes from the query's clock and
+//! The engine reads no wall clock: `timestamp` comes from the query's clock and
 //! every `durationMs` entry is 0, so the JSON is deterministic.
 //!
 //! The same types read what real Spark reports ([`parse_progress`]): a learner pastes

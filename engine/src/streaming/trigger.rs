@@ -1,4 +1,4 @@
-//! `Trigger`: when the next micro-batch runs (spec §1.6, `Trigger.scala`,
+//! `Trigger`: when the next micro-batch runs (`Trigger.scala`,
 //! `TriggerExecutor.scala`, PySpark `DataStreamWriter.trigger`).
 
 use crate::error::{AnalysisError, Stage};
@@ -25,7 +25,7 @@ pub enum Trigger {
 
 impl Trigger {
     /// When the trigger after one that started at `started_ms` and finished at `finished_ms`
-    /// fires (`ProcessingTimeExecutor`, spec §1.6): processing-time triggers are aligned to
+    /// fires (`ProcessingTimeExecutor`): processing-time triggers are aligned to
     /// multiples of the interval; a batch that overran its slot is followed at once (no
     /// catch-up of missed slots). Other triggers fire again as soon as the last one finished.
     pub fn next_fire_ms(&self, started_ms: i64, finished_ms: i64) -> i64 {

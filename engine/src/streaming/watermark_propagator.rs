@@ -1,5 +1,5 @@
 //! `PropagateWatermarkSimulator`: the watermark each stateful operator of a plan gets from
-//! the global one (`WatermarkPropagator.scala`, spec §2.4).
+//! the global one (`WatermarkPropagator.scala`).
 //!
 //! The global watermark `G` is what `EventTimeWatermarkExec` nodes output; it flows up the
 //! plan: a stateless node passes on the minimum of its children's watermarks (children
@@ -61,7 +61,7 @@ fn output_watermark(plan: &Plan, origin: WatermarkMs, inputs: &mut BTreeMap<usiz
             inputs.insert(*op_id, input.unwrap_or(WatermarkMs::ZERO).max(WatermarkMs::ZERO));
             input
         }
-        // `applyInPandasWithState` outputs no watermark (spec §9.1, `produceOutputWatermark`);
+        // `applyInPandasWithState` outputs no watermark (`produceOutputWatermark`);
         // nor does `transformWithState` without `eventTimeColumnName` (not supported here).
         Node::FlatMapGroupsWithState { op_id, .. } | Node::TransformWithState { op_id, .. } => {
             inputs.insert(*op_id, input.unwrap_or(WatermarkMs::ZERO).max(WatermarkMs::ZERO));

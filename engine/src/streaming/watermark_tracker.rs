@@ -1,5 +1,5 @@
 //! `WatermarkTracker`: advances the global event-time watermark after each batch
-//! (`WatermarkTracker.scala`, spec §2.3).
+//! (`WatermarkTracker.scala`).
 
 use std::collections::BTreeMap;
 

@@ -635,7 +635,7 @@ mod tests {
 
     #[test]
     fn delays_and_window_lengths_are_checked() {
-        // spec §2.1: a month of delay is 31 days.
+        // Spark counts a month of watermark delay as 31 days (`EventTimeWatermark.getDelayMs`).
         assert_eq!(iv("1 month").delay_ms(), Ok(31 * 86_400_000));
         // 200 000 000 days = 1.728e19 µs > i64::MAX: Spark reports an interval overflow.
         assert_eq!(iv("200000000 days").delay_ms(), Err(IntervalOverflow));

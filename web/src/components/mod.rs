@@ -232,7 +232,7 @@ const SAVE_IDLE_MS: u32 = 200;
 /// hidden or closed first (`pagehide`, `visibilitychange`). Serialising a 1,000-event session
 /// and writing it to storage takes longer than the replay it follows, so saving each slider
 /// step would cost more than the step; a 10,000-event session's save took about 14 ms of a
-/// step's frame in Chromium (issue 11).
+/// step's frame in Chromium.
 #[derive(Clone, Copy)]
 struct Saver {
     lab: Lab,

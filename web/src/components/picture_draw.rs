@@ -133,7 +133,7 @@ impl Geom {
     /// px) within one band of one lane, where the mark drawn last (on top) gets the button
     /// and the count of the others. A pointer cannot pick apart marks a pixel or two apart, and
     /// a button per mark costs the page its layout: 10,000 buttons took about 0.2 s to style
-    /// and lay out again on every step (issue 11).
+    /// and lay out again on every step.
     pub fn button_marks(&self, p: &Picture) -> Vec<(usize, usize, usize)> {
         let placed = p.lanes.iter().enumerate().flat_map(|(li, l)| l.marks.iter().enumerate().filter_map(move |(mi, m)| Some((li, mi, m.band, self.mark_at(li, mi)?))));
         if p.marks().count() <= DENSE_MARKS {

@@ -1,5 +1,5 @@
 //! The time picture: event time across, micro-batches up, each input row a mark shaped and
-//! coloured by its fate, the watermark as a staircase, windows as bars (issue 7 §2). Drawn on
+//! coloured by its fate, the watermark as a staircase, windows as bars. Drawn on
 //! a canvas with plotters once per change; an overlay of buttons over the marks gives mouse
 //! and keyboard users the card with each row's fate and rule. The narration of the selected
 //! (or last) batch sits under it.

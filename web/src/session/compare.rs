@@ -1,6 +1,6 @@
-//! The same input under the three output modes, side by side (issue 7, "compare output
-//! modes"): each mode is a copy of the session replayed with that mode, so each column is
-//! exactly what the lab would show after switching to it.
+//! The same input under the three output modes, side by side: each mode is a copy of the
+//! session replayed with that mode, so each column is exactly what the lab would show after
+//! switching to it.
 
 use streamlab_engine::streaming::OutputMode;
 

@@ -7,14 +7,14 @@ use streamlab_engine::types::Value;
 use super::{display_cell, Action, RecoveryView, LabSession, SinkRowView};
 
 impl LabSession {
-    /// Gives the query a checkpoint location, or not (spec §10.7), and replays.
+    /// Gives the query a checkpoint location, or not, and replays.
     pub fn set_checkpoint_location(&mut self, set: bool) {
         self.checkpoint_set = set;
         self.rebuild();
     }
 
     /// Stops the query and starts `text` on the same checkpoint (changing a query between
-    /// restarts, spec §12.5): Spark's error if the change does not fit the state.
+    /// restarts): Spark's error if the change does not fit the state.
     pub fn restart_with(&mut self, text: &str) {
         self.apply(Action::Restart(Some(text.to_string())));
     }

@@ -45,7 +45,7 @@ impl Sink for ConsoleSink {
         &self.log
     }
 
-    /// The `Batch: N` blocks in `show()` layout (spec §10.6), one per call.
+    /// The `Batch: N` blocks in `show()` layout, one per call.
     fn log_text(&self, columns: &[String]) -> Option<String> {
         let mut out = String::new();
         for (b, _, rows) in &self.log.calls() {

@@ -20,7 +20,7 @@ impl SinkCapabilities for FileStreamSink {
         "parquet"
     }
 
-    /// Append only (spec §10.1).
+    /// The file sink takes append mode only.
     fn accepts_output_mode(&self, mode: OutputMode) -> bool {
         mode == OutputMode::Append
     }

@@ -41,7 +41,7 @@ impl Sink for ForeachSink {
         &self.log
     }
 
-    /// The writer's open/process/close calls (spec §10.4).
+    /// The writer's open/process/close calls, as a `ForeachWriter` receives them.
     fn log_text(&self, _columns: &[String]) -> Option<String> {
         let mut out = String::new();
         for (b, _, rows) in &self.log.calls() {

@@ -1,4 +1,4 @@
-//! Sinks and their delivery guarantees (spec §10): the [`Sink`] trait
+//! Sinks and their delivery guarantees: the [`Sink`] trait
 //! `MicroBatchExecution` writes through (Spark's `Sink.addBatch(batchId, data)`), one type per
 //! sink, and [`SinkKind`], the registry that names them and builds them. What each one does
 //! when Spark hands it batch N, and again when a batch re-runs after a crash:

@@ -1,4 +1,4 @@
-//! Streaming sources (spec §18): the [`Source`] trait `MicroBatchExecution` reads through
+//! Streaming sources: the [`Source`] trait `MicroBatchExecution` reads through
 //! (Spark's `Source` / `SparkDataStream` + `SupportsAdmissionControl`), one type per source
 //! kind, and [`SourceKind`], the registry that names the kinds and builds them.
 //!
