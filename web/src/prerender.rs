@@ -9,7 +9,7 @@
 
 use crate::i18n::tr;
 use crate::lesson::{lessons, Lesson};
-use crate::markup::{blocks, spans, Block, Span};
+use crate::markup::{blocks, Block, Span};
 use crate::quiz::Lang;
 
 /// `text` with HTML's special characters escaped (for element content and double-quoted

@@ -1,5 +1,7 @@
 //! The boot screen's static pages (`assets/prerendered/`) are what the lesson data renders now.
 
+#![allow(clippy::disallowed_methods)] // a test, bench or example may read files and the clock
+
 use std::path::PathBuf;
 
 use streamlab_web::prerender::files;
