@@ -148,6 +148,29 @@ export async function teachChecks({ root, browser, baseUrl, check, assert, outDi
       });
     }
 
+    // Presenter mode over a lesson page fits the projector too (it once grew to 1,875 px: the
+    // lesson's lab box did not fill the screen).
+    await check('present: presenter mode over lesson 5 at 1280×720 has no page scroll', async () => {
+      await page.goto(`${baseUrl}#/lesson/watermarks`);
+      await page.locator(`${tid('lesson-page')}[data-lesson="watermarks"]`).waitFor({ state: 'visible' });
+      if ((await lab.el('replace-ask').count()) > 0) await lab.el('replace-yes').click();
+      await blur();
+      await page.keyboard.press('p');
+      await lab.el('presenter-pane').waitFor({ state: 'visible' });
+      for (let k = 0; k < 3; k++) await page.keyboard.press('ArrowRight');
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="batch-row"]').length >= 3);
+      const fit = await page.evaluate(() => ({ scroll: document.documentElement.scrollHeight, inner: innerHeight, sink: document.querySelector('[data-testid="emitted-rows"]')?.getBoundingClientRect().bottom }));
+      console.log(`    lesson 5: ${JSON.stringify(fit)}`);
+      assert(fit.scroll <= fit.inner, `the lesson page scrolls in presenter mode: scrollHeight ${fit.scroll} > ${fit.inner}`);
+      assert(fit.sink !== undefined && fit.sink <= fit.inner + 0.5, `the sink is below the fold: ${fit.sink}`);
+      await page.screenshot({ path: shot('presenter-fit-lesson-en.png') });
+      await page.keyboard.press('Escape');
+      await lab.el('presenter-pane').waitFor({ state: 'detached' });
+      // Back to the free lab, where the next checks pick presets.
+      await page.goto(`${baseUrl}#/lab`);
+      await lab.el('preset-select').waitFor({ state: 'visible' });
+    });
+
     await check('teach: the Step back button and the play speed picker', async () => {
       await lab.selectPreset('classic');
       n = await lab.waitForFreshScenario();
