@@ -95,7 +95,7 @@ fn on_key(lab: Lab, p: Presenter, player: Player, key: &str) -> bool {
                 None => lab.notice.set(Some(lab.t("presenter.no_delay").to_string())),
                 // At the first or last stop (or a delay that is no interval) nothing moves.
                 Some(d) => {
-                    if let Some(next) = delay_stop_step(d.trim().trim_matches(|c| c == '\'' || c == '"'), up) {
+                    if let Some(next) = delay_stop_step(d.trim(), up) {
                         let r = lab.act(|s| s.set_delay(0, next));
                         lab.notice.set(r.err().map(|e| format!("The delay was not applied: {e}")));
                     }
@@ -235,7 +235,7 @@ fn SpeakerNotes() -> impl IntoView {
             };
             let n = v.batches.len().to_string();
             match v.delays.first() {
-                Some(d) => lab.t("presenter.now").replace("{d}", d.trim_matches(|c| c == '\'' || c == '"')).replace("{wm}", &wm).replace("{n}", &n),
+                Some(d) => lab.t("presenter.now").replace("{d}", d).replace("{wm}", &wm).replace("{n}", &n),
                 None => lab.t("presenter.now.nodelay").replace("{wm}", &wm).replace("{n}", &n),
             }
         })

@@ -146,9 +146,9 @@ pub fn DelayControl(index: usize) -> impl IntoView {
                             apply(stop.to_string());
                         }
                     }/>
-                // The value the slider stands at; the text box beside it says the same, so
-                // this shows only where the text box is hidden (presenter mode).
-                <span class="delay-now" data-testid=format!("delay-now-{index}")>{move || current.get().trim_matches(|c| c == '\'' || c == '"').to_string()}</span>
+                // The value the slider stands at (the delay without its quotes); the text box
+                // says the same, so this shows only where the text box is hidden (presenter mode).
+                <span class="delay-now" data-testid=format!("delay-now-{index}")>{move || current.get()}</span>
             </label>
             <div class="row">
                 <input type="text" data-testid=format!("delay-{index}") prop:value=move || draft.get() aria-label=move || lab.t("delay.text")

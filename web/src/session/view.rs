@@ -180,7 +180,7 @@ pub struct LabView {
     pub watermark_ms: Option<i64>,
     /// The day (`2026-01-01`, UTC) that short times like `12:07` are on.
     pub day: String,
-    /// Each `withWatermark` delay as written in the query.
+    /// Each `withWatermark` delay as written in the query, without its quotes (`10 minutes`).
     pub delays: Vec<String>,
     /// The exam-lens rule ids the query meets (`crate::lens::for_rules` gives their entries):
     /// decided by the engine on the analyzed plan, the output mode and the sink.
