@@ -712,7 +712,7 @@ async function main() {
       await lab.page.waitForFunction(() => !document.querySelector('[data-testid="query-error"]'));
     });
 
-    // A processing-time timeout on the lab's clock (web/tests/session.rs works the times out).
+    // A processing-time timeout on the lab's clock (model/tests/session.rs works the times out).
     await check('the device-silence preset alerts on the processing-time clock; Wait then Trigger alerts the last device, in English and Korean', async () => {
       await lab.selectPreset('device-silence-alert');
       const n = await lab.waitForFreshScenario();
@@ -1015,7 +1015,7 @@ async function main() {
     });
 
     // load: before the wasm has arrived, the page the address names is there to read
-    // (assets/prerendered/, web/src/prerender.rs). A browser of its own, without service
+    // (assets/prerendered/, model/src/study/prerender.rs). A browser of its own, without service
     // workers, whose wasm request is never answered.
     await check('load: while the wasm loads, the lesson the address names can be read (prerendered, EN and KO)', async () => {
       const b = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu'] });

@@ -70,7 +70,7 @@ export async function screenChecks({ page, url, root, check, assert, outDir, Lab
     await lab.waitForStepsDone(1, classic.steps.length);
     await lab.el('run-step').click();
     await lab.waitForStepsDone(2, classic.steps.length);
-    // Worked by hand (web/tests/timeline.rs checks the same numbers natively). Events on
+    // Worked by hand (model/tests/timeline.rs checks the same numbers natively). Events on
     // 2026-03-02: step 0 c1 p1 09:02, c2 p2 09:06, c3 p1 09:13; step 1 c4 p2 09:08, c5 p3
     // 09:16. Windows 10 min sliding by 5; a no-data batch runs whenever the watermark moves.
     // Delay 10 min: watermark 09:03 after batch 0 (no-data batch 1 emits nothing), 09:06 after
@@ -144,7 +144,7 @@ export async function screenChecks({ page, url, root, check, assert, outDir, Lab
     await lab.waitForStepsDone(2, classic.steps.length);
     await lab.el('compare-modes').click();
     const perBatch = async (mode) => lab.el(`compare-col-${mode}`).locator(tid('compare-batch')).evaluateAll((els) => els.map((e) => Number(e.dataset.rows)));
-    // Worked by hand (web/tests/timeline.rs): append emits only [08:55, 09:05) p1 in no-data
+    // Worked by hand (model/tests/timeline.rs): append emits only [08:55, 09:05) p1 in no-data
     // batch 3; update the 6 groups of c1–c3, then the 4 c4/c5 touch; complete runs no no-data
     // batches and shows the whole table: 6, then 8.
     const want = { append: [0, 0, 0, 1], update: [6, 0, 4, 0], complete: [6, 8] };

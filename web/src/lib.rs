@@ -1,57 +1,22 @@
-//! Streamlab's lab page: a Leptos (CSR) app over `streamlab-engine`.
+//! Streamlab's lab page: a Leptos (CSR) app over `streamlab-model`, which holds everything the
+//! page shows in plain Rust. This crate keeps only what needs a browser:
+//! - [`Lab`]: the lab session as Leptos context (signals over the model's `LabSession`).
+//! - [`components`]: the page, one component per panel.
+//! - [`route`]: the pages' routes in the URL fragment.
+//! - [`crash`]: browser storage of the session and the recovery screen's boot marks.
 //!
-//! # Layout
-//! - [`bench`]: the `?bench` page's measurements of the engine in the browser.
-//! - [`session`]: plain-Rust boundary to the engine; hands out [`session::LabView`] snapshots.
-//! - [`i18n`]: every label in English and Korean.
-//! - [`progress_import`]: real Spark's progress reports, pasted in, as the lab's batch views.
-//! - [`quiz`]: the question bank and presets (data in `quizzes/` and `assets/scenarios/`);
-//!   [`claim`] checks each question's claim against the engine, [`rules`] holds the bank's
-//!   quality rules, [`script`] reads lab actions written as text.
-//! - [`lesson`]: the study path (data in `quizzes/lessons/`), guided steps checked against the
-//!   lab's view; [`predict`]: "predict the next batch" questions built by running ahead;
-//!   [`glossary`]: one Korean term per concept.
-//! - [`progress`] and [`exam`]: the learner's record (answers, scores, review queue) and exam
-//!   mode; [`share`]: a lab session packed into a URL fragment.
-//! - [`picture`]: the time picture's model (batches as bands, rows by event time and fate,
-//!   the watermark staircase, windows) and the narration of each batch.
-//! - [`route`]: the pages' routes in the URL fragment; [`markup`]: the lesson texts' small
-//!   markup.
-//! - [`components`]: the page, one component per panel; they read the [`Lab`] context and
-//!   never call the engine directly (`tests/boundary.rs` checks).
+//! It does not list `streamlab-engine` in its manifest (`tests/boundary.rs` checks): what it
+//! needs of the engine comes through `streamlab_model::lab::session`.
 
-pub mod bench;
-pub mod claim;
 pub mod components;
 pub mod crash;
-mod data;
-pub mod exam;
-pub mod generate;
-pub mod glossary;
-pub mod i18n;
-pub mod lens;
-pub mod lesson;
-pub mod markup;
-pub mod persist;
-pub mod picture;
-pub mod predict;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod prerender;
-pub mod progress;
-pub mod progress_import;
-pub mod quiz;
 pub mod route;
-pub mod rules;
-pub mod script;
-pub mod session;
-pub mod share;
-pub mod strategy;
-pub mod track;
 
 use leptos::prelude::*;
 
-use quiz::Lang;
-use session::{LabView, LabSession};
+use streamlab_model::lab::presets;
+use streamlab_model::lab::session::{LabSession, LabView};
+use streamlab_model::text::{i18n, Lang};
 
 /// The lab's shared state, provided as context: the session (local, not `Send`), a change
 /// counter, the language and the derived view.
@@ -153,7 +118,7 @@ pub fn App() -> impl IntoView {
             None
         }
     });
-    let session = saved.or_else(|| quiz::preset("classic").map(LabSession::from_scenario)).unwrap_or_else(|| {
+    let session = saved.or_else(|| presets::preset("classic").map(LabSession::from_scenario)).unwrap_or_else(|| {
         LabSession::from_json(r#"{"id":"empty","sources":{"clicks":{"schema":[["event_id","string"],["event_time","timestamp"]]}},"steps":[],"query":"clicks","output_mode":"append"}"#)
             .expect("built-in scenario")
     });

@@ -1,112 +1,67 @@
-//! Invariant 6, "one boundary": components never call the engine. This test reads every file
-//! under `src/components/` and fails on a mention of `streamlab_engine` outside comments;
-//! what a component needs from the engine comes through `crate::session` (its re-exported
-//! plain types, its snapshots and formatting helpers). It also keeps the list of the plain-Rust
-//! modules that do call the engine, so a new one is added on purpose.
+//! "One boundary", enforced by Cargo: the page (`streamlab-web`) depends on the page's model
+//! (`streamlab-model`) and never on the engine, so no component can call the engine; the model
+//! depends on no browser crate, so all of it builds and is tested natively. This test reads both
+//! manifests and fails when either lists what it must not.
 #![allow(clippy::disallowed_methods)] // a test, bench or example may read files and the clock
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// The modules outside `session` that call the engine (none of them is a component): the
-/// study path checks claims, steps and predictions by running it, `generate` writes
-/// preset rows' times, and `persist`, `picture`,
-/// `progress_import` and `bench` read or show its types.
-const ENGINE_CALLERS: &[&str] = &[
-    "bench.rs",
-    "claim.rs",
-    "generate.rs",
-    "lens.rs",
-    "lesson.rs",
-    "lesson/condition.rs",
-    "persist.rs",
-    "picture.rs",
-    "predict.rs",
-    "progress_import.rs",
-    "quiz.rs",
-    "script.rs",
-];
+/// Crates only a browser page may use: none belongs in the model.
+const BROWSER_CRATES: &[&str] = &["leptos", "web-sys", "js-sys", "wasm-bindgen", "gloo-timers", "gloo-storage", "plotters", "plotters-canvas", "console_error_panic_hook"];
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).expect("readable src dir") {
-        let p = e.expect("dir entry").path();
-        if p.is_dir() {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
-}
-
-/// The code of a file without `//` comments (doc comments may name the engine).
-fn code(text: &str) -> String {
-    text.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n")
-}
-
-/// Every line under `dir` that names the engine crate, as `file:line`, paths relative to `dir`.
-fn engine_mentions(dir: &Path) -> Vec<String> {
-    let mut files = Vec::new();
-    rust_files(dir, &mut files);
-    files.sort();
+/// The names a manifest's text lists in its dependency tables (normal, build and dev), and in
+/// target-specific ones.
+fn dependencies(manifest: &str) -> Vec<String> {
+    let table: toml::Table = toml::from_str(manifest).expect("a Cargo.toml");
     let mut out = Vec::new();
-    for f in files {
-        let text = std::fs::read_to_string(&f).expect("readable source");
-        for (i, line) in code(&text).lines().enumerate() {
-            if line.contains("streamlab_engine") {
-                out.push(format!("{}:{}", f.strip_prefix(dir).expect("under dir").display(), i + 1));
+    let mut read = |t: &toml::Table| {
+        for key in ["dependencies", "build-dependencies", "dev-dependencies"] {
+            if let Some(deps) = t.get(key).and_then(|d| d.as_table()) {
+                out.extend(deps.keys().cloned());
             }
+        }
+    };
+    read(&table);
+    for target in table.get("target").and_then(|t| t.as_table()).into_iter().flat_map(|t| t.values()) {
+        if let Some(t) = target.as_table() {
+            read(t);
         }
     }
     out
 }
 
-fn src() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
-}
-
-#[test]
-fn no_component_imports_the_engine() {
-    let v = engine_mentions(&src().join("components"));
-    assert!(v.is_empty(), "components naming streamlab_engine (take it from crate::session instead):\n{}", v.join("\n"));
-}
-
-#[test]
-fn only_the_session_and_the_listed_modules_call_the_engine() {
-    let callers: Vec<String> = engine_mentions(&src())
-        .into_iter()
-        .filter_map(|m| m.split(':').next().map(str::to_string))
-        .filter(|f| !(f == "session.rs" || f.starts_with("session/")))
-        .collect();
-    let unlisted: Vec<&String> = callers.iter().filter(|f| !ENGINE_CALLERS.contains(&f.as_str())).collect();
-    assert!(unlisted.is_empty(), "modules calling the engine that are neither the session nor listed in ENGINE_CALLERS: {unlisted:?}");
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("temp dir");
-    for e in std::fs::read_dir(from).expect("readable dir") {
-        let p = e.expect("dir entry").path();
-        let target = to.join(p.file_name().expect("a name"));
-        if p.is_dir() {
-            copy_dir(&p, &target);
-        } else {
-            std::fs::copy(&p, &target).expect("copy");
-        }
+/// What breaks the boundary in the two manifests, one line each.
+fn breaches(web: &str, model: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if dependencies(web).iter().any(|d| d == "streamlab-engine") {
+        out.push("web/Cargo.toml lists streamlab-engine (take it through streamlab-model)".to_string());
     }
+    for d in dependencies(model).iter().filter(|d| BROWSER_CRATES.contains(&d.as_str())) {
+        out.push(format!("model/Cargo.toml lists the browser crate {d}"));
+    }
+    out
 }
 
-/// The check can fail: in a copy of the components, an engine import planted in `query.rs`
-/// and an engine path planted in `study/mod.rs` are reported, and nothing else is.
+fn read(path: &str) -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).expect("a readable manifest")
+}
+
 #[test]
-fn a_planted_engine_import_in_a_component_is_reported() {
-    let dir = std::env::temp_dir().join(format!("streamlab-web-boundary-{}", std::process::id()));
-    copy_dir(&src().join("components"), &dir);
-    let plant = |file: &Path, head: &str| {
-        let text = std::fs::read_to_string(file).expect("readable copy");
-        std::fs::write(file, format!("{head}{text}")).expect("write");
-    };
-    plant(&dir.join("query.rs"), "// streamlab_engine in a comment is fine\nuse streamlab_engine::streaming::OutputMode;\n");
-    plant(&dir.join("study").join("mod.rs"), "pub type Planted = streamlab_engine::scenario::Scenario; // a path, not a use\n");
-    let v = engine_mentions(&dir);
-    std::fs::remove_dir_all(&dir).expect("cleanup");
-    let study_mod = Path::new("study").join("mod.rs");
-    assert_eq!(v, vec!["query.rs:2".to_string(), format!("{}:1", study_mod.display())]);
+fn the_page_never_lists_the_engine_and_the_model_no_browser_crate() {
+    let web = read("Cargo.toml");
+    let model = read("../model/Cargo.toml");
+    assert!(dependencies(&web).iter().any(|d| d == "streamlab-model"), "web depends on the model");
+    assert_eq!(breaches(&web, &model), Vec::<String>::new());
+}
+
+/// The check can fail: manifests with the engine in the page and a browser crate in the model
+/// are reported.
+#[test]
+fn a_planted_breach_is_reported() {
+    let web = "[package]\nname = \"w\"\n[dependencies]\nstreamlab-model = { path = \"../model\" }\n[dev-dependencies]\nstreamlab-engine = { path = \"../engine\" }\n";
+    let model = "[package]\nname = \"m\"\n[target.'cfg(target_arch = \"wasm32\")'.dependencies]\nweb-sys = \"0.3\"\n";
+    assert_eq!(
+        breaches(web, model),
+        vec!["web/Cargo.toml lists streamlab-engine (take it through streamlab-model)".to_string(), "model/Cargo.toml lists the browser crate web-sys".to_string()]
+    );
 }

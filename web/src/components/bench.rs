@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::bench::{measure, plan, BenchRow};
+use streamlab_model::lab::bench::{measure, plan, BenchRow};
 
 fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use crate::session::clock_text;
+use streamlab_model::lab::session::clock_text;
 use crate::Lab;
 
 /// The clock and its "wait" buttons.

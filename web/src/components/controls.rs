@@ -110,7 +110,7 @@ pub fn InputPanel() -> impl IntoView {
                     </form>
                 }
             }).collect_view()}
-            {move || lab.notice.get().map(|n| view! { <p class="notice" role="status" data-testid="notice">{move || crate::i18n::localize(lab.lang.get(), &n)}</p> })}
+            {move || lab.notice.get().map(|n| view! { <p class="notice" role="status" data-testid="notice">{move || streamlab_model::text::i18n::localize(lab.lang.get(), &n)}</p> })}
             <h3>{move || lab.t("pending")}" "<span class="count" data-testid="pending-count">{move || lab.view.with(|v| v.pending.len())}</span></h3>
             {move || {
                 let pending = lab.view.with(|v| v.pending.clone());
@@ -226,7 +226,7 @@ pub fn RunPanel() -> impl IntoView {
     let done = move || lab.view.with(|v| v.steps_done >= v.steps_total);
     let trigger_choice = move || {
         lab.view.track();
-        lab.read(crate::session::LabSession::trigger_choice)
+        lab.read(streamlab_model::lab::session::LabSession::trigger_choice)
     };
     let study = use_context::<super::study::Study>();
     // Beside a lesson, Reset brings the lesson's own lab back as it opened.
@@ -269,7 +269,7 @@ pub fn RunPanel() -> impl IntoView {
                 // The menu shows the trigger the query runs with (a lab opened or replaced
                 // brings its own), never the last one picked on another lab.
                 <select data-testid="trigger-select" on:change=move |ev| {
-                    let t = crate::session::picker_trigger(&event_target_value(&ev));
+                    let t = streamlab_model::lab::session::picker_trigger(&event_target_value(&ev));
                     lab.act(|s| s.set_trigger(t));
                 }>
                     <option value="default" prop:selected=move || trigger_choice() == "default">{move || lab.t("trig.default")}</option>

@@ -19,7 +19,7 @@ pub mod tabs; // present
 
 use leptos::prelude::*;
 
-use crate::quiz::Lang;
+use streamlab_model::text::Lang;
 use crate::route::Route;
 use crate::Lab;
 use study::Study;
@@ -197,7 +197,7 @@ fn StorageBanner() -> impl IntoView {
     view! {
         {move || lab.storage_notice.get().map(|reason| view! {
             <div class="banner" role="alert" data-testid="storage-notice">
-                <p>{move || lab.t("storage.set_aside")}" ("{move || crate::i18n::localize(lab.lang.get(), &reason)}")"</p>
+                <p>{move || lab.t("storage.set_aside")}" ("{move || streamlab_model::text::i18n::localize(lab.lang.get(), &reason)}")"</p>
                 <button data-testid="storage-retry" on:click=move |_| { crate::crash::restore_set_aside(); reload(); }>
                     {move || lab.t("storage.retry")}
                 </button>
@@ -210,7 +210,7 @@ fn StorageBanner() -> impl IntoView {
         // this notice stays while saving fails, with the one click that keeps the work: a file.
         {move || lab.save_error.get().map(|e| view! {
             <div class="banner" role="alert" data-testid="save-error">
-                <p><strong>{move || lab.t("save.failed")}</strong>" "{move || crate::i18n::localize(lab.lang.get(), &e)}</p>
+                <p><strong>{move || lab.t("save.failed")}</strong>" "{move || streamlab_model::text::i18n::localize(lab.lang.get(), &e)}</p>
                 <button class="primary" data-testid="save-error-download" on:click=move |_| scenario_io::save_as_file(lab)>{move || lab.t("save.download")}</button>
             </div>
         })}
@@ -296,7 +296,7 @@ impl Saver {
             return;
         }
         self.last.set_value(now_ms());
-        let json = self.lab.read(crate::session::LabSession::to_saved_json);
+        let json = self.lab.read(streamlab_model::lab::session::LabSession::to_saved_json);
         self.lab.save_error.set(crate::crash::save_session(&json).err());
     }
 

@@ -1,12 +1,12 @@
-//! Draws the time picture ([`crate::picture::Picture`]) on a canvas with plotters, and the
+//! Draws the time picture ([`streamlab_model::lab::picture::Picture`]) on a canvas with plotters, and the
 //! pixel layout ([`Geom`]) that the HTML overlay of marks shares with the drawing.
 
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::picture::{kind_id, ticks, Picture, WindowStatus};
-use crate::quiz::Lang;
-use crate::session::{display_time, FateKind};
+use streamlab_model::lab::picture::{kind_id, ticks, Picture, WindowStatus};
+use streamlab_model::text::Lang;
+use streamlab_model::lab::session::{display_time, FateKind};
 
 /// Label area left of each lane (batch ids), px at scale 1.
 const LEFT: i32 = 46;
@@ -159,7 +159,7 @@ impl Geom {
     /// rows (the middle one, then above and below, as many as the band holds); when every row
     /// is taken at that place, a mark moves right by half a mark (at most a mark and a half), so
     /// a pile of rows at one time shows as a short fan instead of one mark.
-    fn place_marks(&self, li: usize, lane: &crate::picture::Lane) -> Vec<Option<(i32, i32)>> {
+    fn place_marks(&self, li: usize, lane: &streamlab_model::lab::picture::Lane) -> Vec<Option<(i32, i32)>> {
         let r = self.mark_r;
         let mut out = vec![None; lane.marks.len()];
         let mut bands: Vec<Option<usize>> = lane.marks.iter().map(|m| m.band).collect();
@@ -409,12 +409,12 @@ fn draw_mark<DB: DrawingBackend>(root: &DrawingArea<DB, plotters::coord::Shift>,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::LabSession;
+    use streamlab_model::lab::session::LabSession;
 
     /// The classic preset's picture is not dense: every placed mark gets its own button.
     #[test]
     fn a_sparse_picture_gives_every_mark_a_button() {
-        let mut s = LabSession::from_scenario(crate::quiz::preset("classic").unwrap());
+        let mut s = LabSession::from_scenario(streamlab_model::lab::presets::preset("classic").unwrap());
         while s.run_step() {}
         let p = s.picture();
         let g = Geom::new(&p, 900);

@@ -11,10 +11,11 @@ use leptos::prelude::*;
 
 use super::controls::{Player, SpeedPicker};
 use super::study::lessons::{render_spans, render_text};
-use crate::markup::spans;
-use crate::quiz;
-use crate::session::timeline::delay_stop_step;
-use crate::session::OutputMode;
+use streamlab_model::text::markup::spans;
+use streamlab_model::lab::presets;
+use streamlab_model::study::quiz;
+use streamlab_model::lab::session::timeline::delay_stop_step;
+use streamlab_model::lab::session::OutputMode;
 use crate::Lab;
 
 /// Presenter mode's state, provided at the page's root.
@@ -183,14 +184,14 @@ fn SpeakerNotes() -> impl IntoView {
     });
     let notes = move || {
         let lang = lab.lang.get();
-        let lesson = p.lesson.get().and_then(|id| crate::lesson::lesson(&id));
+        let lesson = p.lesson.get().and_then(|id| streamlab_model::study::lesson::lesson(&id));
         match lesson {
             Some(l) => {
                 let t = l.text(lang);
                 (format!("{} {}", l.number, t.title), t.speaker.clone())
             }
             None => {
-                let info = quiz::preset_info(&id.get()).unwrap_or_default();
+                let info = presets::preset_info(&id.get()).unwrap_or_default();
                 (info.name(lang).to_string(), info.notes(lang).to_string())
             }
         }
@@ -199,7 +200,7 @@ fn SpeakerNotes() -> impl IntoView {
     let questions = Memo::new(move |_| {
         let id = id.get();
         let bank = quiz::bank().unwrap_or_default();
-        let lesson_questions = p.lesson.get().and_then(|l| crate::lesson::lesson(&l)).map(|l| l.questions).unwrap_or_default();
+        let lesson_questions = p.lesson.get().and_then(|l| streamlab_model::study::lesson::lesson(&l)).map(|l| l.questions).unwrap_or_default();
         let chosen: Vec<quiz::Question> = if lesson_questions.is_empty() {
             bank.into_iter().filter(|q| q.kind == quiz::Kind::Choice && q.scenario == id).collect()
         } else {
@@ -227,10 +228,10 @@ fn SpeakerNotes() -> impl IntoView {
     let now = move || {
         lab.view.with(|v| {
             // On the scenario's day, as the picture and the batch table write it (09:25).
-            let day_us = lab.read(crate::session::LabSession::day_us);
+            let day_us = lab.read(streamlab_model::lab::session::LabSession::day_us);
             let wm = match v.watermark_ms {
                 Some(0) => lab.t("watermark.not_yet").to_string(),
-                Some(ms) => crate::session::display_time(ms.saturating_mul(1000), day_us),
+                Some(ms) => streamlab_model::lab::session::display_time(ms.saturating_mul(1000), day_us),
                 None => lab.t("watermark.none").to_string(),
             };
             let n = v.batches.len().to_string();

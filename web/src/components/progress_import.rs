@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::progress_import::{import_progress, ImportedBatchView};
+use streamlab_model::lab::progress_import::{import_progress, ImportedBatchView};
 use crate::Lab;
 
 /// The import box, the batch table and the selected report's details.

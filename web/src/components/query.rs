@@ -3,7 +3,7 @@
 use leptos::html::Textarea;
 use leptos::prelude::*;
 
-use crate::session::OutputMode;
+use streamlab_model::lab::session::OutputMode;
 use crate::Lab;
 
 /// Query text, mode buttons and Spark's error when the combination is invalid.
@@ -83,13 +83,13 @@ fn ErrorBox() -> impl IntoView {
             view! {
                 <div class="error" role="alert" data-testid="query-error">
                     <div class="error-head">
-                        <strong>{crate::i18n::localize(lab.lang.get(), &e.kind)}</strong>
+                        <strong>{streamlab_model::text::i18n::localize(lab.lang.get(), &e.kind)}</strong>
                         {e.error_class.clone().map(|c| view! { <code class="class">{c}</code> })}
                         {at.map(|a| view! { <span class="at">{a}</span> })}
                     </div>
-                    <pre class="message">{crate::i18n::localize(lab.lang.get(), &e.message)}</pre>
+                    <pre class="message">{streamlab_model::text::i18n::localize(lab.lang.get(), &e.message)}</pre>
                     {snippet}
-                    {e.hint.clone().map(|h| view! { <p class="hint"><strong>{lab.t("error.hint")}": "</strong>{crate::i18n::localize(lab.lang.get(), &h)}</p> })}
+                    {e.hint.clone().map(|h| view! { <p class="hint"><strong>{lab.t("error.hint")}": "</strong>{streamlab_model::text::i18n::localize(lab.lang.get(), &h)}</p> })}
                 </div>
             }
         })

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::session::{CrashPoint, SinkKind};
+use streamlab_model::lab::session::{CrashPoint, SinkKind};
 use crate::Lab;
 
 fn crash_key(point: CrashPoint) -> &'static str {
@@ -35,12 +35,12 @@ pub fn RecoveryPanel() -> impl IntoView {
                         }
                     }>
                         {SinkKind::ALL.into_iter().map(|k| view! {
-                            <option value=k.id() selected=move || rec().is_some_and(|r| r.sink == k)>{move || lab.t(crate::session::sink_label_key(k))}</option>
+                            <option value=k.id() selected=move || rec().is_some_and(|r| r.sink == k)>{move || lab.t(streamlab_model::lab::session::sink_label_key(k))}</option>
                         }).collect_view()}
                     </select>
                 </label>
                 <span class="guarantee" data-testid="sink-guarantee">
-                    {move || rec().map(|r| lab.t(crate::session::guarantee_label_key(r.sink.guarantee())))}
+                    {move || rec().map(|r| lab.t(streamlab_model::lab::session::guarantee_label_key(r.sink.guarantee())))}
                 </span>
             </div>
             // The text's own sink wins over the picker (StartOptions::default_sink): say so
@@ -81,8 +81,8 @@ pub fn RecoveryPanel() -> impl IntoView {
                     {move || lab.t(if lab.view.with(|v| v.recovery.as_ref().is_some_and(|r| r.temporary)) { "restart.temporary" } else { "restart" })}
                 </button>
             </div>
-            {move || message.get().map(|m| view! { <p class="notice" role="status" data-testid="crash-notice">{move || crate::i18n::localize(lab.lang.get(), &m)}</p> })}
-            {move || rec().and_then(|r| r.crashed).map(|c| view! { <p class="error" role="alert" data-testid="crash-status">{move || crate::i18n::localize(lab.lang.get(), &c)}</p> })}
+            {move || message.get().map(|m| view! { <p class="notice" role="status" data-testid="crash-notice">{move || streamlab_model::text::i18n::localize(lab.lang.get(), &m)}</p> })}
+            {move || rec().and_then(|r| r.crashed).map(|c| view! { <p class="error" role="alert" data-testid="crash-status">{move || streamlab_model::text::i18n::localize(lab.lang.get(), &c)}</p> })}
             <NextRunQuery/>
             {move || rec().map(|r| view! {
                 <p class="help" data-testid="query-status">"isActive = "{r.active.to_string()}" · status: "{r.status.clone()}

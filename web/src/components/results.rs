@@ -4,7 +4,7 @@ use leptos::prelude::*;
 
 use std::sync::Arc;
 
-use crate::session::{BatchView, RowStatus};
+use streamlab_model::lab::session::{BatchView, RowStatus};
 use crate::Lab;
 
 /// The batch shown everywhere: the selected one (the lab as of it), else the last.
@@ -91,7 +91,7 @@ pub fn SinkPanel() -> impl IntoView {
             <p class="help">{move || lab.t("output.schema")}": "<code>{move || lab.view.with(|v| v.output_columns.join(", "))}</code></p>
             {move || selected(lab).map(|b| view! {
                 <p class="current-batch" data-testid="current-batch-rows">
-                    {crate::i18n::particles(&lab.t("sink.current").replace("{n}", &b.id.to_string()).replace("{k}", &b.rows.len().to_string()))}
+                    {streamlab_model::text::i18n::particles(&lab.t("sink.current").replace("{n}", &b.id.to_string()).replace("{k}", &b.rows.len().to_string()))}
                 </p>
             })}
             // Focusable, so a keyboard user can scroll the box (axe: scrollable-region-focusable).
@@ -169,7 +169,7 @@ pub fn StatePanel() -> impl IntoView {
                 tables.into_iter().map(|t| view! {
                     <h3><code>{t.operator.clone()}</code></h3>
                     {(!t.note.0.is_empty()).then(|| {
-                        let note = if lab.lang.get() == crate::quiz::Lang::Ko { t.note.1.clone() } else { t.note.0.clone() };
+                        let note = if lab.lang.get() == streamlab_model::text::Lang::Ko { t.note.1.clone() } else { t.note.0.clone() };
                         view! { <p class="help">{note}</p> }
                     })}
                     {if t.rows.is_empty() {

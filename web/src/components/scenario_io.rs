@@ -3,8 +3,8 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::quiz;
-use crate::session::{LabSession, Scenario};
+use streamlab_model::lab::presets;
+use streamlab_model::lab::session::{LabSession, Scenario};
 use crate::Lab;
 
 /// Replaces the lab's session with one over `scenario` JSON text or a preset.
@@ -24,10 +24,10 @@ pub fn load_scenario(lab: Lab, scenario: Scenario) {
 pub fn PresetPicker() -> impl IntoView {
     let lab = expect_context::<Lab>();
     // Each preset by its short name, the one questions and lessons use ("Classic sliding windows").
-    let presets: Vec<(String, String, String)> = quiz::presets()
+    let presets: Vec<(String, String, String)> = presets::presets()
         .into_iter()
         .map(|(id, _)| {
-            let info = quiz::preset_info(id).unwrap_or_default();
+            let info = presets::preset_info(id).unwrap_or_default();
             let name = if info.name.is_empty() { info.title.clone() } else { info.name.clone() };
             let name_ko = if info.name_ko.is_empty() { name.clone() } else { info.name_ko.clone() };
             (id.to_string(), name, name_ko)
@@ -47,7 +47,7 @@ pub fn PresetPicker() -> impl IntoView {
             // Named on its own too: presenter mode hides the label's text.
             <select data-testid="preset-select" aria-label=move || lab.t("preset") on:change=move |ev| {
                 let id = event_target_value(&ev);
-                if let Some(s) = quiz::preset(&id) {
+                if let Some(s) = presets::preset(&id) {
                     load_scenario(lab, s);
                 }
             }>
@@ -56,7 +56,7 @@ pub fn PresetPicker() -> impl IntoView {
                 })}
                 {presets.into_iter().map(|(id, name, name_ko)| {
                     let id2 = id.clone();
-                    let label = move || if lab.lang.get() == crate::quiz::Lang::Ko { name_ko.clone() } else { name.clone() };
+                    let label = move || if lab.lang.get() == streamlab_model::text::Lang::Ko { name_ko.clone() } else { name.clone() };
                     view! { <option value=id selected=move || current() == id2>{label}</option> }
                 }).collect_view()}
             </select>
@@ -169,7 +169,7 @@ pub fn PresetNotes() -> impl IntoView {
         lab.view.track();
         lab.read(|s| s.scenario().id.clone())
     });
-    let info = move || quiz::preset_info(&id.get());
+    let info = move || presets::preset_info(&id.get());
     move || {
         info().map(|i| {
             let lang = lab.lang.get();

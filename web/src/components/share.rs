@@ -8,8 +8,8 @@
 use gloo_storage::Storage;
 use leptos::prelude::*;
 
-use crate::session::LabSession;
-use crate::share::{self, ShareError};
+use streamlab_model::lab::session::LabSession;
+use streamlab_model::lab::share::{self, ShareError};
 use crate::Lab;
 
 /// Where the learner's own session waits while a shared lab is open.

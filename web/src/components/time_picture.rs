@@ -7,8 +7,8 @@
 use leptos::prelude::*;
 
 use super::picture_draw::{draw, Geom, Scale};
-use crate::picture::{fate_text, key_step, kind_id, narrate, snap, snap_step, step_from, KeyColumns, Mark, Picture};
-use crate::quiz::Lang;
+use streamlab_model::lab::picture::{fate_text, key_step, kind_id, narrate, snap, snap_step, step_from, KeyColumns, Mark, Picture};
+use streamlab_model::text::Lang;
 use crate::Lab;
 
 /// The current picture and its version.
@@ -168,27 +168,27 @@ pub fn TimePicture() -> impl IntoView {
 
 /// "Time picture: 9 micro-batches, 10 rows (8 kept, 2 late); watermark now 09:25."
 fn summary(p: &Picture, lang: Lang) -> String {
-    use crate::session::FateKind::*;
+    use streamlab_model::lab::session::FateKind::*;
     let ko = lang == Lang::Ko;
     let counts: Vec<String> = [Kept, Late, Filtered, Deduplicated, Joined]
         .into_iter()
         .filter(|k| p.count(*k) > 0)
-        .map(|k| format!("{} {}", crate::i18n::tr(lang, legend_key(kind_id(Some(k)))), p.count(k)))
+        .map(|k| format!("{} {}", streamlab_model::text::i18n::tr(lang, legend_key(kind_id(Some(k)))), p.count(k)))
         .collect();
     let rows = p.marks().filter(|(_, m)| m.band.is_some()).count();
     // Spark's watermark is 0 (the epoch) until a batch with data sets it.
     let wm = match p.next_watermark_ms {
         None => String::new(),
-        Some(0) => format!("; {}", crate::i18n::tr(lang, "watermark.not_yet")),
+        Some(0) => format!("; {}", streamlab_model::text::i18n::tr(lang, "watermark.not_yet")),
         Some(w) => {
-            let at = crate::session::display_time(w.saturating_mul(1000), p.day_us);
+            let at = streamlab_model::lab::session::display_time(w.saturating_mul(1000), p.day_us);
             if ko { format!("; 현재 워터마크 {at}") } else { format!("; watermark now {at}") }
         }
     };
     if ko {
         format!("시간 그림: 마이크로 배치 {}개, 행 {rows}개 ({}){wm}", p.bands.len(), counts.join(", "))
     } else {
-        format!("Time picture: {} micro-batches, {} ({}){wm}", p.bands.len(), crate::i18n::rows_en(rows as u64), counts.join(", "))
+        format!("Time picture: {} micro-batches, {} ({}){wm}", p.bands.len(), streamlab_model::text::i18n::rows_en(rows as u64), counts.join(", "))
     }
 }
 
@@ -341,7 +341,7 @@ fn Overlay(picture: Pic, geom: Geom, focused: RwSignal<Option<(usize, usize)>>, 
         let ((x0, x1), _) = g.lanes[d.lane.min(g.lanes.len() - 1)];
         let x = (d.at.0 + d.dx).clamp(x0, x1);
         let day = picture.with_untracked(|p| p.day_us);
-        let label = crate::session::display_time(drag_time(g, &d), day);
+        let label = streamlab_model::lab::session::display_time(drag_time(g, &d), day);
         Some(view! {
             <div class="tp-ghost" data-testid="picture-drag-ghost" style=format!("left:{}px;top:{}px;width:{}px;height:{}px", x - r, d.at.1 - r, 2 * r, 2 * r)>
                 <span class="tp-ghost-time">{label}</span>
@@ -457,7 +457,7 @@ fn card(m: &Mark, batch_id: Option<u64>, g: &Geom, lane: usize, mark: usize, cov
     let left = if x > g.width / 2 { format!("right:{}px", g.width - x + 8) } else { format!("left:{}px", x + 8) };
     let top = if y > g.height / 2 { format!("bottom:{}px", g.height - y + 8) } else { format!("top:{}px", y + 8) };
     let fates: Vec<String> = if m.fates.is_empty() {
-        vec![crate::i18n::tr(lang, if m.band.is_none() { "picture.card.pending" } else { "picture.card.nofate" }).to_string()]
+        vec![streamlab_model::text::i18n::tr(lang, if m.band.is_none() { "picture.card.pending" } else { "picture.card.nofate" }).to_string()]
     } else {
         m.fates.iter().map(|f| fate_text(f, lang, day_us, keys)).collect()
     };
@@ -466,8 +466,8 @@ fn card(m: &Mark, batch_id: Option<u64>, g: &Geom, lane: usize, mark: usize, cov
             <p class="tp-card-row">{m.cells.iter().map(|(c, v)| format!("{c}: {v}")).collect::<Vec<_>>().join(" · ")}</p>
             <ul>{fates.into_iter().map(|f| view! { <li>{f}</li> }).collect_view()}</ul>
             {batch_id.map(|id| view! { <p class="muted">{lab.t("picture.card.batch")}" "{id}</p> })}
-            {(covers > 0).then(|| view! { <p class="muted" data-testid="picture-card-covers">{crate::i18n::tr(lang, "picture.card.covers").replace("{n}", &covers.to_string())}</p> })}
-            {m.origin.map(|_| view! { <p class="muted tp-card-move">{crate::i18n::tr(lang, "picture.card.move")}</p> })}
+            {(covers > 0).then(|| view! { <p class="muted" data-testid="picture-card-covers">{streamlab_model::text::i18n::tr(lang, "picture.card.covers").replace("{n}", &covers.to_string())}</p> })}
+            {m.origin.map(|_| view! { <p class="muted tp-card-move">{streamlab_model::text::i18n::tr(lang, "picture.card.move")}</p> })}
         </div>
     }
 }

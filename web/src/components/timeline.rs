@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::session::timeline::{delay_stop_index, DELAY_STOPS};
+use streamlab_model::lab::session::timeline::{delay_stop_index, DELAY_STOPS};
 use crate::Lab;
 
 /// The position of the shown batch among the batches run (the last one when live).
@@ -158,7 +158,7 @@ pub fn DelayControl(index: usize) -> impl IntoView {
             </div>
             {move || error.get().map(|e| view! {
                 <p class="notice field-error" role="alert" data-testid=format!("delay-error-{index}")>
-                    {move || lab.t("delay.refused")}" "{crate::i18n::localize(lab.lang.get(), &e)}
+                    {move || lab.t("delay.refused")}" "{streamlab_model::text::i18n::localize(lab.lang.get(), &e)}
                 </p>
             })}
         </form>
@@ -177,7 +177,7 @@ pub fn CompareModes() -> impl IntoView {
             return Vec::new();
         }
         lab.view.track();
-        lab.read(crate::session::LabSession::compare_modes)
+        lab.read(streamlab_model::lab::session::LabSession::compare_modes)
     });
     view! {
         <div class="compare">
@@ -195,7 +195,7 @@ pub fn CompareModes() -> impl IntoView {
                                     Some(e) => view! {
                                         <div class="error" data-testid=format!("compare-error-{mode}")>
                                             {e.error_class.clone().map(|c| view! { <code class="class">{c}</code> })}
-                                            <p class="message">{crate::i18n::localize(lab.lang.get(), &e.message)}</p>
+                                            <p class="message">{streamlab_model::text::i18n::localize(lab.lang.get(), &e.message)}</p>
                                         </div>
                                     }.into_any(),
                                     None => view! {

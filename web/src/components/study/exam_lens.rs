@@ -6,9 +6,9 @@
 use leptos::prelude::*;
 
 use super::lessons::render_spans;
-use crate::lens::{entries, for_rules, LensEntry, LensSource};
-use crate::markup::spans;
-use crate::quiz::Lang;
+use streamlab_model::study::lens::{entries, for_rules, LensEntry, LensSource};
+use streamlab_model::text::markup::spans;
+use streamlab_model::text::Lang;
 use crate::Lab;
 
 /// One entry: its title and what to answer on the exam, with what the guide says and what

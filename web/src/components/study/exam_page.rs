@@ -7,9 +7,9 @@ use leptos::prelude::*;
 
 use super::lessons::render_spans;
 use super::{open_in_lab, today, Opening, Study};
-use crate::markup::spans;
-use crate::exam::{draw, record, score, time_limit_s, Exam, ExamAnswer, ExamInProgress, ExamReport, WrongAnswer};
-use crate::quiz::Kind;
+use streamlab_model::text::markup::spans;
+use streamlab_model::study::exam::{draw, record, score, time_limit_s, Exam, ExamAnswer, ExamInProgress, ExamReport, WrongAnswer};
+use streamlab_model::study::quiz::Kind;
 use crate::route::Route;
 use crate::Lab;
 
@@ -34,7 +34,7 @@ pub fn ExamPage() -> impl IntoView {
     let start = move |n: usize, mock: bool| {
         // The clock is read here, in the page: the seed and the start time.
         let now = js_sys::Date::now();
-        let e = study.bank.with_value(|b| if mock { draw(&crate::track::mock_pool(b), n, now as u64) } else { draw(b, n, now as u64) });
+        let e = study.bank.with_value(|b| if mock { draw(&streamlab_model::study::track::mock_pool(b), n, now as u64) } else { draw(b, n, now as u64) });
         answers.set(vec![ExamAnswer::Skipped; e.items.len()]);
         exam.set(Some(e));
         index.set(0);
@@ -88,7 +88,7 @@ pub fn ExamPage() -> impl IntoView {
                             </button>
                         }).collect_view()}
                         <button class="primary" data-testid="exam-start-mock"
-                            on:click=move |_| start(crate::track::track().map(|t| t.mock_size).unwrap_or(10), true)>
+                            on:click=move |_| start(streamlab_model::study::track::track().map(|t| t.mock_size).unwrap_or(10), true)>
                             {move || lab.t("exam.mock")}
                         </button>
                     </div>

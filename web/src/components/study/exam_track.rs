@@ -1,12 +1,12 @@
 //! The exam track (`#/exam-track`): the lessons the certification needs, day by day, with the
 //! learner's progress, the lessons beyond the exam, a mixed review across topics and the mock
-//! exam (exam-style questions only: `crate::track::mock_pool`).
+//! exam (exam-style questions only: `streamlab_model::study::track::mock_pool`).
 
 use leptos::prelude::*;
 
 use super::Study;
 use crate::route::Route;
-use crate::track::track;
+use streamlab_model::study::track::track;
 use crate::Lab;
 
 /// The exam track page.

@@ -3,14 +3,14 @@
 
 use leptos::prelude::*;
 
-use crate::quiz::Lang;
+use streamlab_model::text::Lang;
 use crate::Lab;
 
 /// The glossary page.
 #[component]
 pub fn GlossaryPage() -> impl IntoView {
     let lab = expect_context::<Lab>();
-    let terms = StoredValue::new(crate::glossary::glossary().unwrap_or_default());
+    let terms = StoredValue::new(streamlab_model::study::glossary::glossary().unwrap_or_default());
     let filter = RwSignal::new(String::new());
     let rows = move || {
         let f = filter.get().to_lowercase();

@@ -8,9 +8,9 @@ use leptos::prelude::*;
 
 use super::question::QuestionCard;
 use super::{Study, TopicScores};
-use crate::lesson::Lesson;
-use crate::markup::{blocks, Block, Span};
-use crate::progress::Progress;
+use streamlab_model::study::lesson::Lesson;
+use streamlab_model::text::markup::{blocks, Block, Span};
+use streamlab_model::study::progress::Progress;
 use crate::route::Route;
 use crate::Lab;
 
@@ -256,8 +256,8 @@ fn Steps(lesson: StoredValue<Lesson>, step: Memo<usize>) -> impl IntoView {
                         let title = s.actions.join("\n");
                         view! {
                             <li class="guided" class:done=done data-testid="lesson-step" data-step=i data-done=done.to_string() data-do=actions title=title>
-                                <p>{render_spans(crate::markup::spans(&t.text))}</p>
-                                {done.then(|| view! { <p class="why" data-testid="step-why">"✓ "{render_spans(crate::markup::spans(&t.why))}</p> })}
+                                <p>{render_spans(streamlab_model::text::markup::spans(&t.text))}</p>
+                                {done.then(|| view! { <p class="why" data-testid="step-why">"✓ "{render_spans(streamlab_model::text::markup::spans(&t.why))}</p> })}
                             </li>
                         }
                     }).collect_view())
@@ -290,7 +290,7 @@ mod tests {
 
     #[test]
     fn a_lesson_is_not_started_then_on_a_step_then_at_its_questions_then_done() {
-        let lessons = crate::lesson::lessons().expect("lessons parse");
+        let lessons = streamlab_model::study::lesson::lessons().expect("lessons parse");
         let (a, b) = (&lessons[0], &lessons[1]);
         let n = a.steps.len();
         let mut p = Progress::default();

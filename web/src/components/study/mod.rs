@@ -22,11 +22,12 @@ pub use quiz_page::{QuizPage, ReviewPage};
 
 use leptos::prelude::*;
 
-use crate::lesson::{LabOwner, Lesson};
-use crate::progress::{Day, Notice, Progress};
-use crate::quiz::{Lang, Question, Topic};
+use streamlab_model::study::lesson::{LabOwner, Lesson};
+use streamlab_model::study::progress::{Day, Notice, Progress};
+use streamlab_model::text::Lang;
+use streamlab_model::study::quiz::{Question, Topic};
 use crate::route::Route;
-use crate::session::{LabSession, Scenario};
+use streamlab_model::lab::session::{LabSession, Scenario};
 use crate::Lab;
 
 /// Where the learner's progress record lives in browser storage (raw JSON text).
@@ -40,7 +41,7 @@ pub const OWNER_KEY: &str = "streamlab.lab.owner";
 #[derive(Debug, Clone, PartialEq)]
 pub struct Opening {
     pub scenario: Scenario,
-    /// Lab actions to run on it first ([`crate::script`] lines), e.g. a question's script.
+    /// Lab actions to run on it first ([`streamlab_model::lab::script`] lines), e.g. a question's script.
     pub script: Option<Vec<String>>,
     /// Run the scenario's steps until this batch has run, and select it.
     pub batch: Option<u64>,
@@ -69,8 +70,8 @@ impl Study {
     /// Reads the route from the URL and the progress from browser storage (a record that
     /// cannot be read is reset with a notice, never a panic), and keeps both in sync.
     pub fn provide() -> Study {
-        let bank = crate::quiz::bank().unwrap_or_default();
-        let lessons = crate::lesson::lessons().unwrap_or_default();
+        let bank = streamlab_model::study::quiz::bank().unwrap_or_default();
+        let lessons = streamlab_model::study::lesson::lessons().unwrap_or_default();
         let ids: Vec<String> = lessons.iter().map(|l| l.id.clone()).collect();
         let stored = local_storage().and_then(|s| s.get_item(PROGRESS_KEY).ok().flatten()).unwrap_or_default();
         let loaded = Progress::load(&stored, &bank, &ids);
@@ -80,7 +81,7 @@ impl Study {
             notice: RwSignal::new(loaded.notice),
             bank: StoredValue::new(bank),
             lessons: StoredValue::new(lessons),
-            topics: StoredValue::new(crate::quiz::topics().unwrap_or_default()),
+            topics: StoredValue::new(streamlab_model::study::quiz::topics().unwrap_or_default()),
             ask: RwSignal::new(None),
             owner: StoredValue::new(LabOwner::from_json(&local_storage().and_then(|s| s.get_item(OWNER_KEY).ok().flatten()).unwrap_or_default())),
         };
@@ -105,7 +106,7 @@ impl Study {
             // A share link pasted into the address bar of an open lab changes only the
             // fragment (no page load); load the page so the link is read and offered as on a
             // fresh open (share::Incoming), never ignored.
-            if crate::share::from_location_hash(&hash).is_some() {
+            if streamlab_model::lab::share::from_location_hash(&hash).is_some() {
                 if let Some(w) = web_sys::window() {
                     let _ = w.location().reload();
                 }
@@ -160,7 +161,7 @@ impl Study {
         }
         let mut owner = self.owner.get_value();
         crate::components::stop_playing();
-        lab.act(|s| owner.enter_free_lab(s, || crate::quiz::preset("classic").map(LabSession::from_scenario)));
+        lab.act(|s| owner.enter_free_lab(s, || streamlab_model::lab::presets::preset("classic").map(LabSession::from_scenario)));
         self.set_owner(owner);
         lab.selected_batch.set(None);
         lab.notice.set(None);
@@ -238,7 +239,7 @@ pub fn do_open(lab: Lab, o: Opening) {
     let mut session = LabSession::from_scenario(o.scenario);
     let mut problem = None;
     if let Some(script) = &o.script {
-        problem = crate::script::run(&mut session, script).err();
+        problem = streamlab_model::lab::script::run(&mut session, script).err();
     } else if let Some(b) = o.batch {
         while !session.view().batches.iter().any(|x| x.id == b) && session.run_step() {}
     }
@@ -340,7 +341,7 @@ pub fn StudyBanners() -> impl IntoView {
             let title = move || if lab.lang.get() == Lang::Ko && !ko.is_empty() { ko.clone() } else { en.clone() };
             view! {
                 <div class="banner ask" role="alertdialog" data-testid="replace-ask">
-                    <p>{move || crate::i18n::particles(&lab.t("study.replace.ask").replace("{title}", &title()))}</p>
+                    <p>{move || streamlab_model::text::i18n::particles(&lab.t("study.replace.ask").replace("{title}", &title()))}</p>
                     <button class="primary" data-testid="replace-yes" on:click={
                         let o = o.clone();
                         move |_| { study.ask.set(None); do_open(lab, o.clone()); }

@@ -4,8 +4,8 @@
 
 use leptos::prelude::*;
 
-use crate::predict::{is_right, predictions, NextAction, Prediction};
-use crate::quiz::Lang;
+use streamlab_model::study::predict::{is_right, predictions, NextAction, Prediction};
+use streamlab_model::text::Lang;
 use crate::route::Route;
 use crate::Lab;
 

@@ -6,8 +6,8 @@ use leptos::prelude::*;
 
 use super::lessons::render_spans;
 use super::{open_in_lab, today, Opening, Study};
-use crate::markup::spans;
-use crate::quiz::{shuffled, Kind, Question, ValueCheck};
+use streamlab_model::text::markup::spans;
+use streamlab_model::study::quiz::{shuffled, Kind, Question, ValueCheck};
 use crate::route::Route;
 use crate::Lab;
 

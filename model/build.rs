@@ -1,0 +1,45 @@
+//! Turns the data files under `quizzes/` (questions, lessons, the glossary; TOML, written by
+//! hand) into JSON under `$OUT_DIR/quizzes/`, same paths, for `model/src/data.rs` to include.
+//! The app then reads them with `serde_json`, which it has anyway, and ships no TOML parser
+//! (about 150 KB of wasm). A file that is not valid TOML fails the build, naming it.
+#![allow(clippy::disallowed_methods)] // a build script reads and writes files
+
+use std::path::Path;
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../quizzes");
+    let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("quizzes");
+    println!("cargo:rerun-if-changed={}", root.display());
+    convert_dir(&root, &out, &root);
+}
+
+fn convert_dir(dir: &Path, out: &Path, root: &Path) {
+    std::fs::create_dir_all(out).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
+    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).map(|e| e.expect("a directory entry").path()).collect();
+    entries.sort();
+    for path in entries {
+        println!("cargo:rerun-if-changed={}", path.display());
+        if path.is_dir() {
+            convert_dir(&path, &out.join(path.file_name().expect("a name")), root);
+        } else if path.extension().is_some_and(|x| x == "toml") {
+            let name = path.strip_prefix(root).unwrap_or(&path).display().to_string();
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("quizzes/{name}: {e}"));
+            let table: toml::Table = toml::from_str(&text).unwrap_or_else(|e| panic!("quizzes/{name}: {e}"));
+            let json = serde_json::to_string(&to_json(&table.into(), &name)).expect("JSON from TOML");
+            std::fs::write(out.join(path.file_stem().expect("a stem")).with_extension("json"), json).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
+        }
+    }
+}
+
+/// TOML's value as JSON; a date-time has no JSON form and the data format has none.
+fn to_json(v: &toml::Value, file: &str) -> serde_json::Value {
+    match v {
+        toml::Value::String(s) => s.clone().into(),
+        toml::Value::Integer(i) => (*i).into(),
+        toml::Value::Float(f) => serde_json::Number::from_f64(*f).unwrap_or_else(|| panic!("quizzes/{file}: {f} has no JSON form")).into(),
+        toml::Value::Boolean(b) => (*b).into(),
+        toml::Value::Datetime(d) => panic!("quizzes/{file}: the date-time {d} has no place in the data format (write it as a string)"),
+        toml::Value::Array(a) => a.iter().map(|x| to_json(x, file)).collect(),
+        toml::Value::Table(t) => t.iter().map(|(k, x)| (k.clone(), to_json(x, file))).collect::<serde_json::Map<_, _>>().into(),
+    }
+}

@@ -1,0 +1,57 @@
+//! One value as the lab shows it: a cell, a time on the scenario's day, the processing-time
+//! clock, a state-table cell. Used by the session's views and the time picture alike.
+
+use streamlab_engine::execution::group_state::CallReason;
+use streamlab_engine::execution::state_rows::StateCell;
+use streamlab_engine::scenario::display_value;
+use streamlab_engine::types::{format_timestamp_us, Value};
+
+/// A cell as the lab shows it: times on the scenario's day as `12:07` (`12:07:30`,
+/// `12:04:59.999999`), other days in full; windows as `[12:00, 12:10)`.
+pub fn display_cell(v: &Value, base_day_us: i64) -> String {
+    match v {
+        Value::Timestamp(t) => {
+            let day = 86_400_000_000i64;
+            if t.div_euclid(day) * day != base_day_us {
+                return format_timestamp_us(*t);
+            }
+            let rem = t.rem_euclid(day);
+            let (h, m, s, us) = (rem / 3_600_000_000, rem / 60_000_000 % 60, rem / 1_000_000 % 60, rem % 1_000_000);
+            match (s, us) {
+                (0, 0) => format!("{h:02}:{m:02}"),
+                (_, 0) => format!("{h:02}:{m:02}:{s:02}"),
+                _ => format!("{h:02}:{m:02}:{s:02}.{us:06}"),
+            }
+        }
+        Value::Struct(f) if f.len() == 2 => format!("[{}, {})", display_cell(&f[0], base_day_us), display_cell(&f[1], base_day_us)),
+        other => display_value(other),
+    }
+}
+
+/// A timestamp (µs since the epoch) as [`display_cell`] shows it: `12:07` on the scenario's
+/// day (the time picture's axis and watermark labels).
+pub fn display_time(us: i64, base_day_us: i64) -> String {
+    display_cell(&Value::Timestamp(us), base_day_us)
+}
+
+/// `h:mm:ss` of the lab's processing-time clock (ms since the query's start), as its clock
+/// panel shows it: `0:00:10`.
+pub fn clock_text(ms: i64) -> String {
+    let s = ms.div_euclid(1000);
+    format!("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60)
+}
+
+/// One state-table cell as the lab shows it (times on the scenario's day `day`, µs).
+pub fn state_cell_text(c: &StateCell, day: i64) -> String {
+    match c {
+        StateCell::Value(v) => display_cell(v, day),
+        StateCell::Gone | StateCell::Matched(false) | StateCell::Called(None) => "—".to_string(),
+        StateCell::SessionFrom(t) => format!("[{}, …)", display_cell(&Value::Timestamp(*t), day)),
+        StateCell::Matched(true) => "✓".to_string(),
+        StateCell::ProcessingDeadline(ms) => format!("⏱ {}", clock_text(*ms)),
+        StateCell::Blank => String::new(),
+        StateCell::Called(Some(CallReason::Data)) => "▶ rows".to_string(),
+        StateCell::Called(Some(CallReason::TimedOut)) => "⏰ hasTimedOut".to_string(),
+    }
+}
+

@@ -1,0 +1,999 @@
+//! The time picture's model: every micro-batch as a horizontal band (batch 0 at the bottom),
+//! every input row a mark at (its event time, the batch that read it) with its fate, the
+//! watermark each batch ran with (a staircase that moves only at batch ends), and windows as
+//! bars along event time. Plain Rust, built by [`crate::lab::session::LabSession::picture`] from the
+//! batches' results and the engine's explanations ([`BatchExplanation`]); the component
+//! (`components::time_picture`) only draws it.
+//!
+//! Nothing here decides a row's fate: a mark's kind is [`RowExplanation::kind`], and a batch
+//! without an explanation shows its input rows as `Kept`. Times are µs since the epoch,
+//! watermarks ms (as the engine holds them).
+
+use std::collections::BTreeMap;
+
+use streamlab_engine::execution::explain::{BatchExplanation, BatchReason, FateKind, JoinSide, RowExplanation, RowFate};
+use streamlab_engine::execution::state_rows::{StateCell, StateRowLabel, StateTable};
+use streamlab_engine::types::{Row, Value};
+
+use crate::text::i18n::{count_en, particles, was_en};
+use crate::text::Lang;
+use crate::lab::cells::{display_cell, state_cell_text};
+
+/// One micro-batch's band.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Band {
+    pub batch_id: u64,
+    pub no_data: bool,
+    /// Rows the batch read.
+    pub input_rows: u64,
+    /// The global watermark the batch ran with, ms (`None` without a watermark).
+    pub watermark_ms: Option<i64>,
+    /// Rows the sink received.
+    pub emitted_rows: u64,
+    /// Late rows dropped, summed over the stateful operators (`numRowsDroppedByWatermark`).
+    pub dropped_rows: u64,
+    /// State rows removed, summed over the stateful operators (`numRowsRemoved`).
+    pub removed_rows: u64,
+    /// The engine's explanation, when it gave one (shared with the batch's result).
+    pub explanation: Option<std::rc::Rc<BatchExplanation>>,
+}
+
+/// One input row on the picture.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mark {
+    /// Index into [`Picture::bands`]; `None` for a pending row (not read by a batch yet).
+    pub band: Option<usize>,
+    /// Position among its band's rows of the same lane (for spreading marks vertically).
+    pub slot: usize,
+    /// Its event time, µs (`None`: no event-time column or NULL).
+    pub event_time_us: Option<i64>,
+    /// The row's cells as the lab shows them, with the column names.
+    pub cells: Vec<(String, String)>,
+    /// `None` for a pending row.
+    pub kind: Option<FateKind>,
+    /// The engine's fates, upstream first (empty without an explanation).
+    pub fates: Vec<RowFate>,
+    /// For a late row: the band whose watermark made it late (the first batch that ran with
+    /// the watermark it was judged against).
+    pub late_band: Option<usize>,
+    /// Its offset in its source (from the engine's explanation), or, for a pending row, its
+    /// index among the pending rows: how the session finds the row in its log.
+    pub offset: Option<usize>,
+    /// Where the row sits in the session's action log, (action index, row index), when the
+    /// session could tell (filled by [`crate::lab::session::LabSession::picture`]): a mark with an
+    /// origin can be dragged along event time.
+    pub origin: Option<(usize, usize)>,
+}
+
+/// What a window bar shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum WindowStatus {
+    /// In state, the watermark has not reached its end.
+    Open,
+    /// Written by the batch (an input row was aggregated into it).
+    Updated,
+    /// The eviction watermark passed its end: the next batch emits or drops it.
+    Closing,
+    /// In the batch's output.
+    Emitted,
+    /// Removed from state by the last batch.
+    Evicted,
+    /// Kept forever (complete mode, no watermark).
+    Kept,
+}
+
+/// A window (or a single time, for a join or dedup state row) along event time.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WindowBar {
+    /// The band it belongs to; `None` for the state as it is now (the strip above the bands).
+    pub band: Option<usize>,
+    pub start_us: i64,
+    pub end_us: i64,
+    pub status: WindowStatus,
+    /// Its row (stacking) inside the band's window strip; overlapping bars get different rows.
+    pub row: usize,
+    /// The state row or output row, as text.
+    pub label: String,
+}
+
+/// One source's half of the picture (a join shows its two sides side by side).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lane {
+    pub source: String,
+    /// The event-time column (the first timestamp column of the source).
+    pub time_column: Option<String>,
+    /// The event-time range shown, µs, [from, to).
+    pub range_us: (i64, i64),
+    pub marks: Vec<Mark>,
+    pub windows: Vec<WindowBar>,
+}
+
+/// The whole picture.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Picture {
+    pub bands: Vec<Band>,
+    pub lanes: Vec<Lane>,
+    /// The watermark the next batch runs with, ms.
+    pub next_watermark_ms: Option<i64>,
+    /// The scenario's day (µs at 00:00 UTC), for showing times as `12:07`.
+    pub day_us: i64,
+    /// True if some row is pending (a band above the last batch holds them).
+    pub has_pending: bool,
+    /// The names of each stateful operator's key values (`explain::key_columns`), so a card
+    /// says `post_id = 1` rather than `1`.
+    pub key_columns: KeyColumns,
+    /// The first event time the scenario's steps bring (µs), where an empty lane's axis
+    /// starts (so the axis shows the times the example is about to bring, not a made-up hour).
+    pub first_event_us: Option<i64>,
+}
+
+/// Key column names by stateful operator id.
+pub type KeyColumns = BTreeMap<usize, Vec<String>>;
+
+/// A source as the picture needs it: name, column names, event-time column index.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceInfo {
+    pub name: String,
+    pub columns: Vec<String>,
+    pub time_index: Option<usize>,
+}
+
+/// One batch as the picture needs it (from a `BatchResult`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BatchInput {
+    pub band: Band,
+    /// The rows read, per source, in offset order (used when there is no explanation).
+    pub input: Vec<(String, Vec<Row>)>,
+    /// The rows the sink received.
+    pub output: Vec<Row>,
+}
+
+const MINUTE_US: i64 = 60_000_000;
+
+/// Builds the picture from the batches (oldest first), the rows still pending, the state
+/// tables as they are now, and the sources.
+pub fn build(sources: &[SourceInfo], batches: &[BatchInput], pending: &[(String, Row)], state: &[StateTable], next_watermark_ms: Option<i64>, day_us: i64) -> Picture {
+    let bands: Vec<Band> = batches.iter().map(|b| b.band.clone()).collect();
+    let mut lanes: Vec<Lane> = sources
+        .iter()
+        .map(|s| Lane { source: s.name.clone(), time_column: s.time_index.and_then(|i| s.columns.get(i).cloned()), range_us: (0, 0), marks: Vec::new(), windows: Vec::new() })
+        .collect();
+    let lane_of = |name: &str| sources.iter().position(|s| s.name == name);
+    let cells_of = |src: &SourceInfo, row: &Row| -> Vec<(String, String)> { src.columns.iter().cloned().zip(row.iter().map(|v| display_cell(v, day_us))).collect() };
+    for (bi, b) in batches.iter().enumerate() {
+        let mut slots = vec![0usize; lanes.len()];
+        let mut updated: Vec<(usize, i64, i64, String)> = Vec::new();
+        match &b.band.explanation {
+            Some(ex) => {
+                for r in &ex.rows {
+                    let Some(li) = lane_of(&r.source) else { continue };
+                    let src = &sources[li];
+                    for f in &r.fates {
+                        if let RowFate::Aggregated { window: Some((s, e)), key, .. } = f {
+                            updated.push((li, *s, *e, row_text(key, day_us)));
+                        }
+                    }
+                    lanes[li].marks.push(mark_from_explanation(r, src, bi, slots[li], &bands, day_us));
+                    slots[li] += 1;
+                }
+            }
+            None => {
+                for (source, rows) in &b.input {
+                    let Some(li) = lane_of(source) else { continue };
+                    let src = &sources[li];
+                    for row in rows {
+                        lanes[li].marks.push(Mark {
+                            band: Some(bi),
+                            slot: slots[li],
+                            event_time_us: row_time(src, row),
+                            cells: cells_of(src, row),
+                            kind: Some(FateKind::Kept),
+                            fates: Vec::new(),
+                            late_band: None,
+                            offset: None,
+                            origin: None,
+                        });
+                        slots[li] += 1;
+                    }
+                }
+            }
+        }
+        updated.sort_by_key(|u| (u.0, u.1, u.2));
+        updated.dedup_by_key(|u| (u.0, u.1, u.2));
+        for (li, s, e, label) in updated {
+            lanes[li].windows.push(WindowBar { band: Some(bi), start_us: s, end_us: e, status: WindowStatus::Updated, row: 0, label });
+        }
+        // Windows in the output (a `[start, end)` column): emitted by this batch.
+        if let Some(lane) = lanes.first_mut() {
+            for row in &b.output {
+                if let Some((s, e)) = row.iter().find_map(window_of) {
+                    lane.windows.push(WindowBar { band: Some(bi), start_us: s, end_us: e, status: WindowStatus::Emitted, row: 0, label: row_text(row, day_us) });
+                }
+            }
+        }
+    }
+    let mut pending_slots = vec![0usize; lanes.len()];
+    for (pi, (source, row)) in pending.iter().enumerate() {
+        let Some(li) = lane_of(source) else { continue };
+        let src = &sources[li];
+        lanes[li].marks.push(Mark {
+            band: None,
+            slot: pending_slots[li],
+            event_time_us: row_time(src, row),
+            cells: cells_of(src, row),
+            kind: None,
+            fates: Vec::new(),
+            late_band: None,
+            offset: Some(pi),
+            origin: None,
+        });
+        pending_slots[li] += 1;
+    }
+    for table in state {
+        let li = state_lane(table, sources);
+        let Some(lane) = lanes.get_mut(li) else { continue };
+        // An applyInPandasWithState key sits at its event-time timeout, if it has one (a
+        // processing-time timeout is not on the event-time axis).
+        let group_state = table.operator == "applyInPandasWithState";
+        for r in &table.rows {
+            let timeout = match r.label {
+                StateRowLabel::Open { evicts_at_us: Some(t) } | StateRowLabel::Closing { evicts_at_us: t } => Some((t.micros(), t.micros())),
+                _ => None,
+            };
+            let Some((s, e)) = (if group_state { timeout } else { None }).or_else(|| if group_state { None } else { r.cells.iter().find_map(|c| match c {
+                StateCell::Value(v) => window_of(v).or(match v {
+                    Value::Timestamp(t) => Some((*t, *t)),
+                    _ => None,
+                }),
+                StateCell::SessionFrom(t) => Some((*t, *t)),
+                _ => None,
+            }) }) else {
+                continue;
+            };
+            let status = match r.label {
+                StateRowLabel::Evicted => WindowStatus::Evicted,
+                StateRowLabel::Closing { .. } => WindowStatus::Closing,
+                _ if r.updated_this_batch => WindowStatus::Updated,
+                StateRowLabel::Open { .. } => WindowStatus::Open,
+                StateRowLabel::Kept(_) => WindowStatus::Kept,
+            };
+            let label = r
+                .cells
+                .iter()
+                // As the state table shows it; a key not called this batch is just left out.
+                .map(|c| if *c == StateCell::Called(None) { String::new() } else { state_cell_text(c, day_us) })
+                .collect::<Vec<_>>()
+                .join(", ");
+            lane.windows.push(WindowBar { band: None, start_us: s, end_us: e, status, row: 0, label });
+        }
+    }
+    for lane in &mut lanes {
+        stack_bars(&mut lane.windows);
+        lane.range_us = range_of(lane);
+    }
+    // A lane with nothing in it (the other side of a union before any row) still shows.
+    Picture { has_pending: !pending.is_empty(), bands, lanes, next_watermark_ms, day_us, key_columns: KeyColumns::new(), first_event_us: None }
+}
+
+/// The row's event time (µs) in its source's time column, if it has one and it is set.
+fn row_time(src: &SourceInfo, row: &Row) -> Option<i64> {
+    match src.time_index.and_then(|i| row.get(i)) {
+        Some(Value::Timestamp(t)) => Some(*t),
+        _ => None,
+    }
+}
+
+fn mark_from_explanation(r: &RowExplanation, src: &SourceInfo, band: usize, slot: usize, bands: &[Band], day_us: i64) -> Mark {
+    let late_band = r.fates.iter().find_map(|f| match f {
+        RowFate::Late { watermark_ms, .. } => bands.iter().position(|b| b.watermark_ms == Some(*watermark_ms)),
+        _ => None,
+    });
+    Mark {
+        band: Some(band),
+        slot,
+        // Without a watermark the engine traces no event time; the source's time column
+        // still places the row on the axis (as it does for a batch without a trace).
+        event_time_us: r.event_time_us.or_else(|| row_time(src, &r.row)),
+        cells: src.columns.iter().cloned().zip(r.row.iter().map(|v| display_cell(v, day_us))).collect(),
+        kind: Some(r.kind()),
+        fates: r.fates.clone(),
+        late_band,
+        offset: Some(r.offset),
+        origin: None,
+    }
+}
+
+/// The lane a state table belongs to: a join side's table goes to the source whose columns it
+/// shares most; any other table to the first lane.
+fn state_lane(table: &StateTable, sources: &[SourceInfo]) -> usize {
+    if !(table.operator.ends_with(" · left") || table.operator.ends_with(" · right")) {
+        return 0;
+    }
+    let score = |s: &SourceInfo| table.columns.iter().filter(|c| s.columns.contains(c)).count();
+    let best = sources.iter().map(score).max().unwrap_or(0);
+    let candidates: Vec<usize> = (0..sources.len()).filter(|i| score(&sources[*i]) == best).collect();
+    // Equal scores (both sides have the same columns): left is the first, right the second.
+    if candidates.len() > 1 {
+        return if table.operator.ends_with(" · right") { candidates[1] } else { candidates[0] };
+    }
+    candidates.first().copied().unwrap_or(0)
+}
+
+/// A `[start, end)` window value (a struct of two timestamps), µs.
+fn window_of(v: &Value) -> Option<(i64, i64)> {
+    match v {
+        Value::Struct(f) if f.len() == 2 => match (&f[0], &f[1]) {
+            (Value::Timestamp(s), Value::Timestamp(e)) => Some((*s, *e)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn row_text(row: &Row, day_us: i64) -> String {
+    row.iter().map(|v| display_cell(v, day_us)).collect::<Vec<_>>().join(", ")
+}
+
+/// Gives overlapping bars of the same band different rows (greedy, by start time), so
+/// sliding windows overlap visibly instead of hiding each other.
+pub fn stack_bars(bars: &mut [WindowBar]) {
+    bars.sort_by_key(|b| (b.band, b.start_us, b.end_us, b.status));
+    let mut i = 0;
+    while i < bars.len() {
+        let band = bars[i].band;
+        let mut ends: Vec<i64> = Vec::new();
+        while i < bars.len() && bars[i].band == band {
+            let b = &mut bars[i];
+            // A point (start == end) takes a minute-wide slot so points at the same time stack.
+            let end = b.end_us.max(b.start_us + 1);
+            let row = ends.iter().position(|e| *e <= b.start_us).unwrap_or(ends.len());
+            if row == ends.len() {
+                ends.push(end);
+            } else {
+                ends[row] = end;
+            }
+            b.row = row;
+            i += 1;
+        }
+    }
+}
+
+fn range_of(lane: &Lane) -> (i64, i64) {
+    let times = lane.marks.iter().filter_map(|m| m.event_time_us).chain(lane.windows.iter().flat_map(|w| [w.start_us, w.end_us]));
+    let (lo, hi) = times.fold((i64::MAX, i64::MIN), |(lo, hi), t| (lo.min(t), hi.max(t)));
+    if lo > hi {
+        return (0, 0);
+    }
+    // At least ten minutes wide, with a margin of a twentieth on each side.
+    let span = (hi.saturating_sub(lo)).max(10 * MINUTE_US);
+    let mid = lo / 2 + hi / 2;
+    let (lo, hi) = (lo.min(mid.saturating_sub(span / 2)), hi.max(mid.saturating_add(span / 2)));
+    let pad = span / 20;
+    (lo.saturating_sub(pad), hi.saturating_add(pad))
+}
+
+impl Picture {
+    /// The event-time range of lane `i`. A lane with no times at all falls back to half an
+    /// hour from just before the scenario's first event time (the times its steps are about to
+    /// bring), else to an hour of the scenario's day from noon.
+    pub fn range(&self, i: usize) -> (i64, i64) {
+        match (self.lanes.get(i).map(|l| l.range_us), self.first_event_us) {
+            (Some((lo, hi)), _) if hi > lo => (lo, hi),
+            (_, Some(t)) => (t - 3 * MINUTE_US, t + 27 * MINUTE_US),
+            _ => (self.day_us + 12 * 60 * MINUTE_US, self.day_us + 13 * 60 * MINUTE_US),
+        }
+    }
+
+    /// Marks of every lane, with their lane index.
+    pub fn marks(&self) -> impl Iterator<Item = (usize, &Mark)> {
+        self.lanes.iter().enumerate().flat_map(|(i, l)| l.marks.iter().map(move |m| (i, m)))
+    }
+
+    /// How many marks each fate kind has (pending rows not counted).
+    pub fn count(&self, kind: FateKind) -> usize {
+        self.marks().filter(|(_, m)| m.kind == Some(kind)).count()
+    }
+}
+
+/// The round steps of the event-time axis, seconds.
+const STEPS_S: &[i64] = &[1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400];
+
+/// The smallest round step (µs, 1 s … 1 day) at least `span / n` long.
+fn round_step(range: (i64, i64), n: i64) -> i64 {
+    let per = (range.1 as i128 - range.0 as i128).max(0) / n.max(1) as i128;
+    STEPS_S.iter().map(|s| s * 1_000_000).find(|s| *s as i128 >= per).unwrap_or(86_400_000_000)
+}
+
+/// The grain a pointer on the event-time axis snaps to (µs): the smallest round step of at
+/// least one pixel of a `width_px`-wide axis over `range` — whole seconds at the finest, so a
+/// click or a drag never makes a time like `09:23:10.140845`.
+pub fn snap_step(range: (i64, i64), width_px: i32) -> i64 {
+    round_step(range, i64::from(width_px.max(1)))
+}
+
+/// The step of a keyboard move of a mark (Alt or Shift + ← / →): a round step of about a
+/// sixtieth of the axis (1 minute on an hour).
+pub fn key_step(range: (i64, i64)) -> i64 {
+    round_step(range, 60)
+}
+
+/// `t` rounded to the nearest multiple of `step` (µs).
+pub fn snap(t: i64, step: i64) -> i64 {
+    let step = step.max(1);
+    t.saturating_add(step / 2).div_euclid(step).saturating_mul(step)
+}
+
+/// The next multiple of `step` after `t` (`forward`) or before it: where a keyboard move goes.
+pub fn step_from(t: i64, step: i64, forward: bool) -> i64 {
+    let step = step.max(1);
+    let base = t.div_euclid(step).saturating_mul(step);
+    if forward {
+        base.saturating_add(step)
+    } else if base < t {
+        base
+    } else {
+        base.saturating_sub(step)
+    }
+}
+
+/// Tick times for an axis over `range` (µs) with at most `max_ticks` labels: multiples of a
+/// round step (1 s … 1 day).
+pub fn ticks(range: (i64, i64), max_ticks: usize) -> Vec<i64> {
+    let (lo, hi) = range;
+    if hi <= lo || max_ticks == 0 {
+        return Vec::new();
+    }
+    let span = (hi - lo) as i128;
+    let step = STEPS_S.iter().map(|s| s * 1_000_000).find(|s| span / (*s as i128) < max_ticks as i128).unwrap_or_else(|| {
+        // More than `max_ticks` days: whole days, as many as fit.
+        let days = (span / (86_400_000_000i128 * max_ticks as i128) + 1) as i64;
+        days.saturating_mul(86_400_000_000)
+    });
+    let first = lo.div_euclid(step).saturating_add(1).saturating_mul(step);
+    let mut out = Vec::new();
+    let mut t = first;
+    while t < hi && out.len() <= max_ticks {
+        out.push(t);
+        t = t.saturating_add(step);
+    }
+    out
+}
+
+/// A fate kind's name in the page's contract (`data-fate`) and legend: `kept`, `late`,
+/// `filtered`, `deduplicated`, `joined` (and `pending` for a row no batch read yet).
+pub fn kind_id(kind: Option<FateKind>) -> &'static str {
+    match kind {
+        None => "pending",
+        Some(FateKind::Kept) => "kept",
+        Some(FateKind::Late) => "late",
+        Some(FateKind::Filtered) => "filtered",
+        Some(FateKind::Deduplicated) => "deduplicated",
+        Some(FateKind::Joined) => "joined",
+    }
+}
+
+fn t(day_us: i64, us: i64) -> String {
+    display_cell(&Value::Timestamp(us), day_us)
+}
+
+fn wm(day_us: i64, ms: i64) -> String {
+    t(day_us, ms.saturating_mul(1000))
+}
+
+fn win(day_us: i64, w: (i64, i64)) -> String {
+    format!("[{}, {})", t(day_us, w.0), t(day_us, w.1))
+}
+
+/// A key with its column names, `user_id = u3, post_id = 1` (the values alone when the names
+/// are unknown or do not fit).
+fn key_text(key: &Row, names: Option<&Vec<String>>, day_us: i64) -> String {
+    match names.filter(|n| n.len() == key.len()) {
+        Some(names) => names.iter().zip(key).map(|(n, v)| format!("{n} = {}", display_cell(v, day_us))).collect::<Vec<_>>().join(", "),
+        None => row_text(key, day_us),
+    }
+}
+
+/// One fate as a sentence, with the rule that decided it; `keys` names the key values of
+/// each operator ([`Picture::key_columns`]).
+pub fn fate_text(f: &RowFate, lang: Lang, day_us: i64, keys: &KeyColumns) -> String {
+    let text = fate_text_with_particles_open(f, lang, day_us, keys);
+    if lang == Lang::Ko { particles(&text) } else { text }
+}
+
+/// [`fate_text`] with the Korean particles after values still written for either case.
+fn fate_text_with_particles_open(f: &RowFate, lang: Lang, day_us: i64, keys: &KeyColumns) -> String {
+    let ko = lang == Lang::Ko;
+    match f {
+        RowFate::Filtered { predicate } => {
+            if ko {
+                format!("걸러짐: 조건 {predicate}을(를) 만족하지 않음")
+            } else {
+                format!("filtered: it does not satisfy {predicate}")
+            }
+        }
+        RowFate::Late { operator, event_time_us, watermark_ms, window, .. } => match window {
+            Some(w) => {
+                if ko {
+                    format!("늦은 데이터: 윈도우 {}의 끝 ≤ 이전 배치의 워터마크 {}, 그래서 {operator}에서 버림 (eventTimeWatermarkForLateEvents)", win(day_us, *w), wm(day_us, *watermark_ms))
+                } else {
+                    format!("late: {operator} dropped it because its window {} ends at or before the previous batch's watermark {} (eventTimeWatermarkForLateEvents)", win(day_us, *w), wm(day_us, *watermark_ms))
+                }
+            }
+            None => {
+                if ko {
+                    format!("늦은 데이터: 이벤트 시간 {} ≤ 이전 배치의 워터마크 {}, 그래서 {operator}에서 버림 (eventTimeWatermarkForLateEvents)", t(day_us, *event_time_us), wm(day_us, *watermark_ms))
+                } else {
+                    format!("late: {operator} dropped it because its event time {} is at or before the previous batch's watermark {} (eventTimeWatermarkForLateEvents)", t(day_us, *event_time_us), wm(day_us, *watermark_ms))
+                }
+            }
+        },
+        RowFate::Aggregated { op_id, key, window } => {
+            let empty = key.is_empty();
+            let key = key_text(key, keys.get(op_id), day_us);
+            match (window, ko) {
+                (Some(w), false) if empty => format!("aggregated into window {} (no grouping column besides the window)", win(day_us, *w)),
+                (Some(w), true) if empty => format!("윈도우 {}에 집계됨 (윈도우 말고 그룹 열 없음)", win(day_us, *w)),
+                (Some(w), false) => format!("aggregated into window {} (group {key})", win(day_us, *w)),
+                (Some(w), true) => format!("윈도우 {}에 집계됨 (그룹 {key})", win(day_us, *w)),
+                (None, false) if empty => "aggregated into the one group (no grouping column)".to_string(),
+                (None, true) if empty => "하나뿐인 그룹에 집계됨 (그룹 열 없음)".to_string(),
+                (None, false) => format!("aggregated into group {key}"),
+                (None, true) => format!("그룹 {key}에 집계됨"),
+            }
+        }
+        RowFate::Deduplicated { op_id, key, in_batch, expires_at_us } => {
+            let key = key_text(key, keys.get(op_id), day_us);
+            let until = expires_at_us.map(|e| t(day_us, e));
+            match ko {
+                false => format!(
+                    "deduplicated: key {key} was already seen {}; the key is kept {}",
+                    if *in_batch { "earlier in this batch" } else { "in the state store" },
+                    until.map_or("forever (no watermark)".to_string(), |u| format!("until the watermark passes {u}"))
+                ),
+                true => format!(
+                    "중복 제거: 키 {key}, 이미 {} 봤음; 키는 {}",
+                    if *in_batch { "이번 배치 앞부분에서" } else { "상태 저장소에서" },
+                    until.map_or("영원히 남음 (워터마크 없음)".to_string(), |u| format!("워터마크가 {u}을(를) 지날 때까지 남음"))
+                ),
+            }
+        }
+        RowFate::FirstOfKey { op_id, key, expires_at_us } => {
+            let key = key_text(key, keys.get(op_id), day_us);
+            let until = expires_at_us.map(|e| t(day_us, e));
+            match ko {
+                false => format!("kept: the first row of key {key}; the key is kept {}", until.map_or("forever (no watermark)".to_string(), |u| format!("until the watermark passes {u}"))),
+                true => format!("유지: 키 {key}의 첫 행; 키는 {}", until.map_or("영원히 남음 (워터마크 없음)".to_string(), |u| format!("워터마크가 {u}을(를) 지날 때까지 남음"))),
+            }
+        }
+        RowFate::Joined { side, partners, evicts_at_us, .. } => {
+            let side_en = if *side == JoinSide::Left { "left" } else { "right" };
+            let until = evicts_at_us.map(|e| t(day_us, e));
+            match ko {
+                false => format!(
+                    "buffered on the {side_en} side, matched with {} of the other side; {}",
+                    count_en(*partners as u64, "row"),
+                    until.map_or("kept forever (no state watermark on this side)".to_string(), |u| format!("removed from state when the state watermark passes {u}"))
+                ),
+                true => format!(
+                    "{side_en} 쪽 상태에 보관, 반대쪽 행 {partners}개와 조인됨; {}",
+                    until.map_or("영원히 남음 (이쪽에 상태 워터마크 없음)".to_string(), |u| format!("상태 워터마크가 {u}을(를) 지나면 상태에서 제거"))
+                ),
+            }
+        }
+        RowFate::NoStaticMatch => if ko { "걸러짐: 정적 테이블에 맞는 행이 없음 (inner 조인)".into() } else { "filtered: no static row matches it (inner join)".into() },
+        RowFate::OverLimit { .. } => if ko { "출력 안 됨: limit이 이미 행 수를 모두 채움 (조건으로 걸러진 것이 아님)".into() } else { "not emitted: the limit had already emitted all its rows (not filtered by a condition)".into() },
+        RowFate::Emitted { index } => if ko { format!("싱크로 출력됨 (배치의 {}번째 행)", index + 1) } else { format!("emitted to the sink (row {} of the batch)", index + 1) },
+    }
+}
+
+/// One paragraph saying why the batch ran, what it emitted, dropped and evicted, and where
+/// the watermark went, built from the engine's explanation (or, without one, from the batch's
+/// numbers alone).
+pub fn narrate(band: &Band, next_watermark_ms: Option<i64>, lang: Lang, day_us: i64) -> String {
+    let ko = lang == Lang::Ko;
+    let id = band.batch_id;
+    let mut out = Vec::new();
+    let reason = band.explanation.as_ref().map(|e| e.reason.clone());
+    out.push(match (reason, ko) {
+        (Some(BatchReason::WatermarkMoved { from_ms, to_ms, operator, .. }), false) => {
+            format!("Batch {id} ran without new data because the watermark moved from {} to {}, and {operator} uses it (shouldRunAnotherBatch).", wm(day_us, from_ms), wm(day_us, to_ms))
+        }
+        (Some(BatchReason::WatermarkMoved { from_ms, to_ms, operator, .. }), true) => {
+            format!("배치 {id}: 데이터 없는 배치입니다. 워터마크가 {}에서 {}(으)로 움직였고 {operator}이(가) 워터마크를 쓰기 때문에 실행되었습니다(shouldRunAnotherBatch).", wm(day_us, from_ms), wm(day_us, to_ms))
+        }
+        (Some(BatchReason::ProcessingTimeTimeout { operator, clock_ms, .. }), false) => {
+            format!("Batch {id} ran without new data because the processing-time clock ({} s) passed a key's timeout in {operator}.", clock_ms / 1000)
+        }
+        (Some(BatchReason::ProcessingTimeTimeout { operator, clock_ms, .. }), true) => {
+            format!("배치 {id}: 데이터 없는 배치입니다. 처리 시간 시계({}초)가 {operator}의 키 타임아웃을 지나서 실행되었습니다.", clock_ms / 1000)
+        }
+        (Some(BatchReason::Recovered), false) => format!("Batch {id} ran again exactly as logged before the restart."),
+        (Some(BatchReason::Recovered), true) => format!("배치 {id}: 재시작 전에 기록된 그대로 다시 실행되었습니다."),
+        (Some(BatchReason::NewData { rows }), false) => format!("Batch {id} ran because {} arrived.", count_en(rows, "new row")),
+        (Some(BatchReason::NewData { rows }), true) => format!("배치 {id}: 새 행 {rows}개가 들어와서 실행되었습니다."),
+        (None, false) if band.no_data => format!("Batch {id} ran without new data because the watermark moved."),
+        (None, true) if band.no_data => format!("배치 {id}: 워터마크가 움직여서 실행된 데이터 없는 배치입니다."),
+        (None, false) => format!("Batch {id} ran because {} arrived.", count_en(band.input_rows, "new row")),
+        (None, true) => format!("배치 {id}: 새 행 {}개가 들어와서 실행되었습니다.", band.input_rows),
+    });
+    match band.watermark_ms {
+        // Spark's initial watermark: 0, the epoch, until a batch with data sets one.
+        Some(0) => out.push(if ko { "아직 워터마크 없이 실행되었습니다 (Spark는 0, 즉 1970-01-01T00:00:00Z로 보고).".to_string() } else { "It ran with no watermark yet (Spark reports 0, 1970-01-01T00:00:00Z).".to_string() }),
+        Some(w) => out.push(if ko { format!("실행 시 워터마크: {}.", wm(day_us, w)) } else { format!("It ran with the watermark at {}.", wm(day_us, w)) }),
+        None => {}
+    }
+    if let Some(ex) = &band.explanation {
+        let count = |k: FateKind| ex.rows.iter().filter(|r| r.kind() == k).count();
+        // Rows a limit turned away share the "filtered" mark in the picture, but the narration
+        // says what stopped them: the limit's count, not a condition.
+        let over_limit = ex
+            .rows
+            .iter()
+            .filter(|r| r.kind() == FateKind::Filtered && r.fates.iter().filter(|f| f.kind() == FateKind::Filtered).all(|f| matches!(f, RowFate::OverLimit { .. })))
+            .count();
+        let (late, dedup) = (count(FateKind::Late), count(FateKind::Deduplicated));
+        let filtered = count(FateKind::Filtered) - over_limit;
+        if late > 0 {
+            out.push(if ko {
+                format!("늦은 행 {late}개를 버렸습니다 (numRowsDroppedByWatermark {}).", band.dropped_rows)
+            } else {
+                format!("It dropped {} (numRowsDroppedByWatermark {}).", count_en(late as u64, "late row"), band.dropped_rows)
+            });
+            // The metric counts the state operator's input rows: after a partial aggregation,
+            // one per late group (window and key), and a row in two sliding windows twice
+            // — so it need not equal the late input rows.
+            if late as u64 != band.dropped_rows {
+                out.push(if ko {
+                    "numRowsDroppedByWatermark는 입력 행이 아니라 상태 연산자에 들어가는 행을 셉니다: 부분 집계 뒤라 늦은 그룹(윈도우와 키)마다 하나이고, 슬라이딩 윈도우 두 개에 든 행은 두 번 셉니다.".to_string()
+                } else {
+                    "numRowsDroppedByWatermark counts the rows reaching the state operator, not input rows: after the partial aggregation there is one per late group (window and key), and a row in two sliding windows counts twice.".to_string()
+                });
+            }
+        }
+        if filtered > 0 {
+            out.push(if ko { format!("행 {filtered}개가 걸러졌습니다.") } else { format!("{} {} filtered out.", count_en(filtered as u64, "row"), was_en(filtered as u64)) });
+        }
+        if over_limit > 0 {
+            out.push(if ko {
+                format!("limit이 이미 행 수를 채워서 행 {over_limit}개는 출력되지 않았습니다.")
+            } else {
+                format!("{} {} not emitted: the limit had already emitted all its rows.", count_en(over_limit as u64, "row"), was_en(over_limit as u64))
+            });
+        }
+        if dedup > 0 {
+            out.push(if ko { format!("중복 행 {dedup}개를 버렸습니다.") } else { format!("{} {} dropped.", count_en(dedup as u64, "duplicate row"), was_en(dedup as u64)) });
+        }
+    } else if band.dropped_rows > 0 {
+        out.push(if ko { format!("늦은 행 {}개를 버렸습니다 (numRowsDroppedByWatermark).", band.dropped_rows) } else { format!("It dropped {} (numRowsDroppedByWatermark).", count_en(band.dropped_rows, "late row")) });
+    }
+    out.push(if ko {
+        format!("행 {}개를 출력하고 상태 행 {}개를 상태에서 제거했습니다.", band.emitted_rows, band.removed_rows)
+    } else {
+        format!("It emitted {} and removed {}.", count_en(band.emitted_rows, "row"), count_en(band.removed_rows, "state row"))
+    });
+    let after = band.explanation.as_ref().and_then(|e| e.next_watermark_ms).or(next_watermark_ms);
+    if let Some(n) = after.filter(|n| Some(*n) != band.watermark_ms) {
+        out.push(if ko { format!("이 배치가 끝나면 워터마크가 올라갑니다: {}.", wm(day_us, n)) } else { format!("After it, the watermark moves to {}.", wm(day_us, n)) });
+    }
+    let text = out.join(" ");
+    if ko { particles(&text) } else { text }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::session::LabSession;
+    use streamlab_engine::types::parse_timestamp_us;
+
+    fn at(s: &str) -> i64 {
+        parse_timestamp_us(s).unwrap()
+    }
+
+    fn classic_done() -> LabSession {
+        let mut s = LabSession::from_scenario(crate::lab::presets::preset("classic").unwrap());
+        while s.run_step() {}
+        s
+    }
+
+    #[test]
+    fn classic_bands_marks_and_staircase() {
+        let p = classic_done().picture();
+        // classic.json: 5 steps of clicks (3, 2, 2, 2, 1 rows) and an empty one; delay 10 min,
+        // windows 10 min sliding by 5. After a data batch that moves the watermark, the
+        // aggregation asks for a no-data batch (StateStoreSaveExec.shouldRunAnotherBatch: the
+        // new watermark is past the eviction watermark): data 0 (max 09:13 → wm 09:03), no-data 1,
+        // data 2 (09:16 → 09:06), no-data 3, data 4 (09:24 → 09:14), no-data 5, data 6 (max
+        // stays 09:24: no no-data batch), data 7 (09:35 → 09:25), no-data 8.
+        let ids: Vec<u64> = p.bands.iter().map(|b| b.batch_id).collect();
+        assert_eq!(ids, (0..9).collect::<Vec<u64>>());
+        let no_data: Vec<bool> = p.bands.iter().map(|b| b.no_data).collect();
+        assert_eq!(no_data, vec![false, true, false, true, false, true, false, false, true]);
+        // The watermark each batch ran with (batch 0: the initial 0).
+        let wms: Vec<Option<i64>> = p.bands.iter().map(|b| b.watermark_ms).collect();
+        let mut want: Vec<Option<i64>> = ["09:03", "09:03", "09:06", "09:06", "09:14", "09:14", "09:14", "09:25"].iter().map(|t| Some(at(&format!("2026-03-02T{t}:00Z")) / 1000)).collect();
+        want.insert(0, Some(0));
+        assert_eq!(wms, want);
+        assert_eq!(p.next_watermark_ms, Some(at("2026-03-02T09:25:00Z") / 1000));
+        // One lane (clicks), one mark per input row, in the band of the batch that read it.
+        assert_eq!(p.lanes.len(), 1);
+        let lane = &p.lanes[0];
+        assert_eq!(lane.marks.len(), 10);
+        let c8 = lane.marks.iter().find(|m| m.cells.iter().any(|(c, v)| c == "event_id" && v == "c8")).unwrap();
+        assert_eq!(c8.band, Some(6));
+        assert_eq!(c8.event_time_us, Some(at("2026-03-02T09:03:00Z")));
+        // With the engine's explanations: c8 (09:03, read by batch 6) is late for both its
+        // sliding windows ([08:55, 09:05) and [09:00, 09:10) end at or before wm 09:14); the
+        // watermark first stood at 09:14 in batch 5, the step that made it late. Every other
+        // row is kept.
+        assert_eq!((c8.kind, c8.late_band, c8.fates.len()), (Some(FateKind::Late), Some(5), 2));
+        assert_eq!((p.count(FateKind::Late), p.count(FateKind::Kept)), (1, 9));
+        // Batch 0 updated c1's, c2's and c3's windows: 09:02 → [08:55, 09:05) [09:00, 09:10);
+        // 09:06 → [09:00, 09:10) [09:05, 09:15); 09:13 → [09:05, 09:15) [09:10, 09:20): four.
+        let b0: Vec<(i64, i64)> = lane.windows.iter().filter(|w| w.band == Some(0) && w.status == WindowStatus::Updated).map(|w| (w.start_us, w.end_us)).collect();
+        let want: Vec<(i64, i64)> = [("08:55", "09:05"), ("09:00", "09:10"), ("09:05", "09:15"), ("09:10", "09:20")]
+            .iter()
+            .map(|(a, b)| (at(&format!("2026-03-02T{a}:00Z")), at(&format!("2026-03-02T{b}:00Z"))))
+            .collect();
+        assert_eq!(b0, want);
+        // The range holds every mark and window with a margin.
+        assert!(lane.range_us.0 < at("2026-03-02T08:55:00Z") && lane.range_us.1 > at("2026-03-02T09:40:00Z"));
+    }
+
+    #[test]
+    fn classic_emitted_windows_sit_in_their_batch() {
+        let p = classic_done().picture();
+        let lane = &p.lanes[0];
+        let emitted: Vec<(usize, i64, i64)> =
+            lane.windows.iter().filter(|w| w.status == WindowStatus::Emitted).map(|w| (w.band.unwrap(), w.start_us, w.end_us)).collect();
+        // Batch 3 (no-data, wm 09:06) emits the window [08:55, 09:05) of c1 (post 1): its only row.
+        let b3: Vec<_> = emitted.iter().filter(|e| e.0 == 3).collect();
+        assert_eq!(b3, vec![&(3, at("2026-03-02T08:55:00Z"), at("2026-03-02T09:05:00Z"))]);
+        // Nothing is emitted by a batch whose output is empty (batch 0).
+        assert!(emitted.iter().all(|e| e.0 != 0));
+        let total: usize = p.bands.iter().map(|b| b.emitted_rows as usize).sum();
+        assert_eq!(emitted.len(), total);
+    }
+
+    #[test]
+    fn overlapping_bars_stack() {
+        let bar = |s: i64, e: i64| WindowBar { band: Some(0), start_us: s, end_us: e, status: WindowStatus::Open, row: 9, label: String::new() };
+        // Sliding windows [0,10) [5,15) [10,20): the second overlaps the first, the third fits
+        // after the first.
+        let mut bars = vec![bar(10, 20), bar(0, 10), bar(5, 15)];
+        stack_bars(&mut bars);
+        let rows: Vec<(i64, usize)> = bars.iter().map(|b| (b.start_us, b.row)).collect();
+        assert_eq!(rows, vec![(0, 0), (5, 1), (10, 0)]);
+    }
+
+    #[test]
+    fn ticks_are_round_and_bounded() {
+        let lo = at("2026-03-02T08:53:00Z");
+        let hi = at("2026-03-02T09:37:00Z");
+        // 44 minutes with at most 6 labels: 10-minute steps (5 min would give 9).
+        let got = ticks((lo, hi), 6);
+        let want: Vec<i64> = ["09:00", "09:10", "09:20", "09:30"].iter().map(|t| at(&format!("2026-03-02T{t}:00Z"))).collect();
+        assert_eq!(got, want);
+        assert!(ticks((hi, lo), 6).is_empty());
+        // A span of years (a year-9999 event) still gives few ticks.
+        assert!(ticks((0, at("9999-01-01T00:00:00Z")), 6).len() <= 7);
+    }
+
+    #[test]
+    fn pointer_and_keyboard_steps_are_whole_seconds() {
+        let lo = at("2026-03-02T08:53:00Z");
+        let hi = at("2026-03-02T09:43:00Z");
+        // 50 minutes over 600 px: 5 s a pixel; an hour's keyboard step is a minute.
+        assert_eq!(snap_step((lo, hi), 600), 5_000_000);
+        assert_eq!(key_step((lo, hi)), 60_000_000);
+        // Never below a second, even zoomed in; a span of years still gives a step.
+        assert_eq!(snap_step((lo, lo + 1_000_000), 1000), 1_000_000);
+        assert_eq!(snap_step((0, i64::MAX), 1), 86_400_000_000);
+        let t = at("2026-03-02T09:23:10Z") + 140_845;
+        assert_eq!(snap(t, 1_000_000), at("2026-03-02T09:23:10Z"));
+        assert_eq!(snap(t, 5_000_000), at("2026-03-02T09:23:10Z"));
+        assert_eq!(step_from(at("2026-03-02T09:03:00Z"), 60_000_000, true), at("2026-03-02T09:04:00Z"));
+        assert_eq!(step_from(at("2026-03-02T09:03:00Z"), 60_000_000, false), at("2026-03-02T09:02:00Z"));
+        assert_eq!(step_from(at("2026-03-02T09:03:10Z"), 60_000_000, false), at("2026-03-02T09:03:00Z"));
+        assert_eq!(step_from(i64::MAX, 60_000_000, true), i64::MAX);
+    }
+
+    fn late_row(source: &str, w: i64) -> RowExplanation {
+        RowExplanation {
+            source: source.into(),
+            offset: 7,
+            row: vec![Value::str("c8"), Value::str("u6"), Value::Long(3), Value::Timestamp(at("2026-03-02T09:03:00Z"))],
+            event_time_us: Some(at("2026-03-02T09:03:00Z")),
+            fates: vec![
+                RowFate::Late { op_id: 0, operator: "StateStoreSaveExec".into(), event_time_us: at("2026-03-02T09:03:00Z"), watermark_ms: w, window: Some((at("2026-03-02T08:55:00Z"), at("2026-03-02T09:05:00Z"))), key: None },
+                RowFate::Late { op_id: 0, operator: "StateStoreSaveExec".into(), event_time_us: at("2026-03-02T09:03:00Z"), watermark_ms: w, window: Some((at("2026-03-02T09:00:00Z"), at("2026-03-02T09:10:00Z"))), key: None },
+            ],
+        }
+    }
+
+    fn band(id: u64, wm_ms: i64, ex: Option<BatchExplanation>) -> Band {
+        Band { batch_id: id, no_data: false, input_rows: 1, watermark_ms: Some(wm_ms), emitted_rows: 0, dropped_rows: 2, removed_rows: 0, explanation: ex.map(std::rc::Rc::new) }
+    }
+
+    #[test]
+    fn a_late_mark_points_at_the_step_that_made_it_late() {
+        let w = at("2026-03-02T09:14:00Z") / 1000;
+        let src = SourceInfo { name: "clicks".into(), columns: vec!["event_id".into(), "user_id".into(), "post_id".into(), "event_time".into()], time_index: Some(3) };
+        let ex = BatchExplanation { batch_id: 2, reason: BatchReason::NewData { rows: 1 }, watermark_ms: Some(w), next_watermark_ms: Some(w), rows: vec![late_row("clicks", w)], emitted_rows: 0, operators: vec![] };
+        // Bands 0 (wm 09:03), 1 (wm 09:14: the step up), 2 (wm 09:14, reads the late row).
+        let batches: Vec<BatchInput> = [(0, at("2026-03-02T09:03:00Z") / 1000, None), (1, w, None), (2, w, Some(ex))]
+            .into_iter()
+            .map(|(id, wm, ex)| BatchInput { band: band(id, wm, ex), input: vec![], output: vec![] })
+            .collect();
+        let p = build(&[src], &batches, &[], &[], Some(w), at("2026-03-02T00:00:00Z"));
+        let m = &p.lanes[0].marks[0];
+        assert_eq!((m.band, m.kind, m.late_band), (Some(2), Some(FateKind::Late), Some(1)));
+        assert_eq!(p.count(FateKind::Late), 1);
+        let en = fate_text(&m.fates[0], Lang::En, p.day_us, &p.key_columns);
+        assert_eq!(en, "late: StateStoreSaveExec dropped it because its window [08:55, 09:05) ends at or before the previous batch's watermark 09:14 (eventTimeWatermarkForLateEvents)");
+    }
+
+    #[test]
+    fn narration_says_why_and_what() {
+        let day = at("2026-03-02T00:00:00Z");
+        let (from, to) = (at("2026-03-02T12:01:00Z") / 1000, at("2026-03-02T12:11:00Z") / 1000);
+        let ex = BatchExplanation {
+            batch_id: 5,
+            reason: BatchReason::WatermarkMoved { op_id: 0, operator: "StateStoreSaveExec".into(), from_ms: from, to_ms: to },
+            watermark_ms: Some(to),
+            next_watermark_ms: Some(to),
+            rows: vec![],
+            emitted_rows: 3,
+            operators: vec![],
+        };
+        let b = Band { batch_id: 5, no_data: true, input_rows: 0, watermark_ms: Some(to), emitted_rows: 3, dropped_rows: 0, removed_rows: 3, explanation: Some(std::rc::Rc::new(ex)) };
+        assert_eq!(
+            narrate(&b, Some(to), Lang::En, day),
+            "Batch 5 ran without new data because the watermark moved from 12:01 to 12:11, and StateStoreSaveExec uses it (shouldRunAnotherBatch). It ran with the watermark at 12:11. It emitted 3 rows and removed 3 state rows."
+        );
+        assert_eq!(
+            narrate(&b, Some(to), Lang::Ko, day),
+            "배치 5: 데이터 없는 배치입니다. 워터마크가 12:01에서 12:11로 움직였고 StateStoreSaveExec이 워터마크를 쓰기 때문에 실행되었습니다(shouldRunAnotherBatch). 실행 시 워터마크: 12:11. 행 3개를 출력하고 상태 행 3개를 상태에서 제거했습니다."
+        );
+    }
+
+    /// One late input row in two sliding windows is two partial-aggregate rows dropped (the
+    /// classic preset's c8: numRowsDroppedByWatermark 2): the narration says why the counts
+    /// differ, and says nothing more when they agree.
+    #[test]
+    fn narration_explains_a_drop_metric_that_is_not_the_late_row_count() {
+        let day = at("2026-03-02T00:00:00Z");
+        let w = at("2026-03-02T09:14:00Z") / 1000;
+        let ex = BatchExplanation { batch_id: 6, reason: BatchReason::NewData { rows: 1 }, watermark_ms: Some(w), next_watermark_ms: Some(w), rows: vec![late_row("clicks", w)], emitted_rows: 0, operators: vec![] };
+        let ex = std::rc::Rc::new(ex);
+        let band = |dropped| Band { batch_id: 6, no_data: false, input_rows: 1, watermark_ms: Some(w), emitted_rows: 0, dropped_rows: dropped, removed_rows: 0, explanation: Some(ex.clone()) };
+        let two = narrate(&band(2), Some(w), Lang::En, day);
+        assert!(two.contains("It dropped 1 late row (numRowsDroppedByWatermark 2). numRowsDroppedByWatermark counts the rows reaching the state operator"), "{two}");
+        let one = narrate(&band(1), Some(w), Lang::En, day);
+        assert!(one.contains("It dropped 1 late row (numRowsDroppedByWatermark 1).") && !one.contains("counts the rows reaching"), "{one}");
+    }
+
+    /// Before any step the lane is empty: its axis is half an hour from 3 minutes before the
+    /// first click the example brings (classic.json's c1 at 09:02: 08:59 to 09:29), not the
+    /// noon-to-one fallback.
+    #[test]
+    fn an_empty_picture_shows_the_times_the_example_brings() {
+        let s = LabSession::from_scenario(crate::lab::presets::preset("classic").unwrap());
+        let p = s.picture();
+        assert_eq!(p.range(0), (at("2026-03-02T08:59:00Z"), at("2026-03-02T09:29:00Z")));
+    }
+
+    /// `clicks.limit(3)` over the limit preset: batch 0 emits c1 and c2, batch 1 emits c3 and
+    /// the limit is then full, so c4 is not emitted (worked by hand: 2 + 1 = 3 rows). The
+    /// narration says the limit stopped c4, never that a condition filtered it.
+    #[test]
+    fn narration_names_the_limit_not_a_filter() {
+        let mut s = LabSession::from_scenario(crate::lab::presets::preset("limit").unwrap());
+        while s.run_step() {}
+        let p = s.picture();
+        let b = p.bands.iter().find(|b| b.batch_id == 1).expect("batch 1 ran");
+        let en = narrate(b, None, Lang::En, p.day_us);
+        assert!(en.contains("It emitted 1 row") && en.contains("1 row was not emitted: the limit had already emitted all its rows."), "{en}");
+        assert!(!en.contains("filtered"), "{en}");
+        let ko = narrate(b, None, Lang::Ko, p.day_us);
+        assert!(ko.contains("limit이 이미 행 수를 채워서 행 1개는 출력되지 않았습니다.") && !ko.contains("걸러"), "{ko}");
+    }
+
+    #[test]
+    fn a_click_on_the_axis_adds_a_pending_event_that_undo_takes_back() {
+        let mut s = classic_done();
+        let before = s.action_count();
+        // A pixel of the axis is some fraction of a second: the event lands on a whole second.
+        s.add_event_at("clicks", at("2026-03-02T09:30:00Z") + 140_845).unwrap();
+        let p = s.picture();
+        assert!(p.has_pending);
+        let pending: Vec<_> = p.marks().filter(|(_, m)| m.band.is_none()).collect();
+        assert_eq!(pending.len(), 1);
+        // Other fields from the last event (c10, user u6, post 1), but a new event id:
+        // classic.json uses c1 … c10.
+        let cell = |c: &str| pending[0].1.cells.iter().find(|(n, _)| n == c).map(|(_, v)| v.clone());
+        assert_eq!((cell("event_id"), cell("post_id")), (Some("c11".into()), Some("1".into())));
+        assert_eq!(pending[0].1.event_time_us, Some(at("2026-03-02T09:30:00Z")));
+        // The pending mark knows its row in the log, so it can be dragged.
+        assert_eq!(pending[0].1.origin, Some((before, 0)));
+        assert!(s.undo());
+        assert_eq!(s.action_count(), before);
+        assert!(!s.picture().has_pending);
+        assert!(s.add_event_at("nope", 0).is_err());
+    }
+
+    #[test]
+    fn an_axis_click_early_in_the_example_skips_the_ids_of_later_steps() {
+        // After step 1 (c1, c2, c3) the example's later steps still hold c4 … c10: a click
+        // gets c11, never an id the example will add.
+        let mut s = LabSession::from_scenario(crate::lab::presets::preset("classic").unwrap());
+        s.run_step();
+        s.add_event_at("clicks", at("2026-03-02T09:20:00Z")).unwrap();
+        s.add_event_at("clicks", at("2026-03-02T09:21:00Z")).unwrap();
+        let ids: Vec<String> = s.pending_rows().iter().map(|(_, r)| display_cell(&r[0], 0)).collect();
+        assert_eq!(ids, vec!["c11", "c12"]);
+        assert_eq!(crate::lab::session::next_unused("", &[]), "e1");
+        assert_eq!(crate::lab::session::next_unused("order", &["order-1".into()]), "order-2");
+    }
+
+    #[test]
+    fn dragging_a_mark_moves_its_row_replays_and_undo_puts_it_back() {
+        let mut s = classic_done();
+        let before = (s.action_count(), s.view().batches, s.picture());
+        // c8 (09:03, read by batch 6) is late; moved to 09:30 it is on time and counted.
+        let c8 = before.2.lanes[0].marks.iter().find(|m| m.cells.iter().any(|(c, v)| c == "event_id" && v == "c8")).unwrap().clone();
+        let (action, row) = c8.origin.expect("a read row has an origin");
+        assert_eq!(s.move_event(action, row, at("2026-03-02T09:30:00Z") + 400_000), Ok(true));
+        assert_eq!(s.action_count(), before.0 + 1);
+        let p = s.picture();
+        let moved = p.lanes[0].marks.iter().find(|m| m.origin == c8.origin).unwrap();
+        assert_eq!((moved.event_time_us, moved.kind), (Some(at("2026-03-02T09:30:00Z")), Some(FateKind::Kept)));
+        assert_eq!(p.count(FateKind::Late), 0);
+        assert_ne!(s.view().batches, before.1);
+        // The same time again is no action.
+        assert_eq!(s.move_event(action, row, at("2026-03-02T09:30:00Z")), Ok(false));
+        assert_eq!(s.action_count(), before.0 + 1);
+        // One undo restores everything.
+        assert!(s.undo());
+        assert_eq!((s.action_count(), s.view().batches, s.picture()), before);
+        // Nonsense targets are errors, not panics; a far time is clamped to Spark's range.
+        assert!(s.move_event(1, 0, 0).is_err());
+        assert!(s.move_event(0, 99, 0).is_err());
+        assert!(s.move_event(usize::MAX, 0, 0).is_err());
+        assert_eq!(s.move_event(action, row, i64::MAX), Ok(true));
+        assert!(s.undo());
+    }
+
+    #[test]
+    fn every_mark_of_every_preset_finds_its_row_and_keys_have_names() {
+        for (id, _) in crate::lab::presets::presets() {
+            let mut s = LabSession::from_scenario(crate::lab::presets::preset(id).unwrap());
+            while s.run_step() {}
+            let p = s.picture();
+            for (li, m) in p.marks() {
+                // Memory and file sources hold the rows as added (Kafka and rate rows are the
+                // source's own).
+                let kind = s.scenario().sources.get(&p.lanes[li].source).and_then(|d| d.kind.clone()).unwrap_or_default();
+                if matches!(kind.as_str(), "" | "memory" | "file" | "socket") && m.event_time_us.is_some() {
+                    assert!(m.origin.is_some(), "{id}: {:?}", m.cells);
+                }
+                for f in &m.fates {
+                    if let RowFate::Aggregated { op_id, key, .. } | RowFate::FirstOfKey { op_id, key, .. } | RowFate::Deduplicated { op_id, key, .. } = f {
+                        assert_eq!(p.key_columns.get(op_id).map(Vec::len), Some(key.len()), "{id}: {f:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_card_names_the_grouping_column() {
+        let p = classic_done().picture();
+        let c1 = p.lanes[0].marks.iter().find(|m| m.cells.iter().any(|(c, v)| c == "event_id" && v == "c1")).unwrap();
+        let texts: Vec<String> = c1.fates.iter().map(|f| fate_text(f, Lang::En, p.day_us, &p.key_columns)).collect();
+        // c1 (09:02, post 1) feeds two sliding windows.
+        assert!(texts.contains(&"aggregated into window [08:55, 09:05) (group post_id = 1)".to_string()), "{texts:?}");
+        assert!(texts.contains(&"aggregated into window [09:00, 09:10) (group post_id = 1)".to_string()), "{texts:?}");
+        let ko: Vec<String> = c1.fates.iter().map(|f| fate_text(f, Lang::Ko, p.day_us, &p.key_columns)).collect();
+        assert!(ko.contains(&"윈도우 [08:55, 09:05)에 집계됨 (그룹 post_id = 1)".to_string()), "{ko:?}");
+    }
+}

@@ -1,0 +1,128 @@
+//! The preset scenarios: `assets/scenarios/<id>.json` (the conformance scenario format, plus
+//! `name`, `name_ko`, `title`, `title_ko`, `notes` and `notes_ko`), embedded at compile time, a
+//! generated preset's rows made by [`crate::lab::generate`]; and "the scenario's day", the day
+//! short times such as `09:03` are on.
+
+use serde::Deserialize;
+use streamlab_engine::scenario::Scenario;
+use streamlab_engine::types::parse_timestamp_us;
+
+use crate::text::Lang;
+
+/// Every preset scenario: (id, JSON text). The id is the file name without `.json`.
+const PRESETS: &[(&str, &str)] = &[
+    ("classic", include_str!("../../../assets/scenarios/classic.json")),
+    ("update-mode", include_str!("../../../assets/scenarios/update-mode.json")),
+    ("complete-mode", include_str!("../../../assets/scenarios/complete-mode.json")),
+    ("append-tumbling", include_str!("../../../assets/scenarios/append-tumbling.json")),
+    ("late-data", include_str!("../../../assets/scenarios/late-data.json")),
+    ("stateless-filter", include_str!("../../../assets/scenarios/stateless-filter.json")),
+    ("dedup", include_str!("../../../assets/scenarios/dedup.json")),
+    ("no-watermark-append-error", include_str!("../../../assets/scenarios/no-watermark-append-error.json")),
+    ("session-window", include_str!("../../../assets/scenarios/session-window.json")),
+    ("session-dynamic-gap", include_str!("../../../assets/scenarios/session-dynamic-gap.json")),
+    ("dedup-within-watermark", include_str!("../../../assets/scenarios/dedup-within-watermark.json")),
+    ("chained-aggregation", include_str!("../../../assets/scenarios/chained-aggregation.json")),
+    ("limit", include_str!("../../../assets/scenarios/limit.json")),
+    ("union-watermarks", include_str!("../../../assets/scenarios/union-watermarks.json")),
+    ("union-watermarks-max", include_str!("../../../assets/scenarios/union-watermarks-max.json")),
+    ("stream-static-join", include_str!("../../../assets/scenarios/stream-static-join.json")),
+    ("stream-stream-inner-join", include_str!("../../../assets/scenarios/stream-stream-inner-join.json")),
+    ("stream-stream-outer-join", include_str!("../../../assets/scenarios/stream-stream-outer-join.json")),
+    ("kafka-source", include_str!("../../../assets/scenarios/kafka-source.json")),
+    ("socket-source", include_str!("../../../assets/scenarios/socket-source.json")),
+    ("rate-source", include_str!("../../../assets/scenarios/rate-source.json")),
+    ("file-source", include_str!("../../../assets/scenarios/file-source.json")),
+    ("tumbling-start-time", include_str!("../../../assets/scenarios/tumbling-start-time.json")),
+    ("apply-in-pandas-count", include_str!("../../../assets/scenarios/apply-in-pandas-count.json")),
+    ("apply-in-pandas-session", include_str!("../../../assets/scenarios/apply-in-pandas-session.json")),
+    ("device-silence-alert", include_str!("../../../assets/scenarios/device-silence-alert.json")),
+    ("apply-in-pandas-mode-error", include_str!("../../../assets/scenarios/apply-in-pandas-mode-error.json")),
+    ("transform-with-state-session", include_str!("../../../assets/scenarios/transform-with-state-session.json")),
+    ("busy-board", include_str!("../../../assets/scenarios/busy-board.json")),
+];
+
+/// Every preset scenario: (id, JSON text), a generated preset's steps made from its rule
+/// ([`crate::lab::generate::expand`]).
+pub fn presets() -> Vec<(&'static str, String)> {
+    PRESETS.iter().map(|(id, json)| (*id, crate::lab::generate::expand(json).unwrap_or_else(|_| json.to_string()))).collect()
+}
+
+/// The preset scenario `id`, parsed (a generated one with its steps made); `None` for an
+/// unknown id (or a file that does not parse, which the tests rule out).
+pub fn preset(id: &str) -> Option<Scenario> {
+    let json = PRESETS.iter().find(|(p, _)| *p == id)?.1;
+    Scenario::from_json(&crate::lab::generate::expand(json).ok()?).ok()
+}
+
+/// The raw file of preset `id` (a generated preset's `generate` block still in it).
+pub fn preset_file(id: &str) -> Option<&'static str> {
+    PRESETS.iter().find(|(p, _)| *p == id).map(|(_, json)| *json)
+}
+
+/// A preset's names and notes in both languages (the extension keys `name`, `name_ko`,
+/// `notes_ko` of the preset file; the engine ignores them).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+pub struct PresetInfo {
+    #[serde(default)]
+    pub id: String,
+    /// A short name that questions and lessons use ("Classic sliding windows").
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub name_ko: String,
+    #[serde(default)]
+    pub title: String,
+    #[serde(default)]
+    pub title_ko: String,
+    /// What the preset shows (English).
+    #[serde(default)]
+    pub notes: String,
+    #[serde(default)]
+    pub notes_ko: String,
+}
+
+impl PresetInfo {
+    /// The short name in `lang`.
+    pub fn name(&self, lang: Lang) -> &str {
+        if lang == Lang::Ko { &self.name_ko } else { &self.name }
+    }
+
+    /// The one-line title in `lang`.
+    pub fn title(&self, lang: Lang) -> &str {
+        if lang == Lang::Ko { &self.title_ko } else { &self.title }
+    }
+
+    /// The notes in `lang`.
+    pub fn notes(&self, lang: Lang) -> &str {
+        if lang == Lang::Ko { &self.notes_ko } else { &self.notes }
+    }
+}
+
+/// The names and notes of preset `id`; `None` for an unknown id.
+pub fn preset_info(id: &str) -> Option<PresetInfo> {
+    PRESETS.iter().find(|(p, _)| *p == id).and_then(|(_, json)| serde_json::from_str(json).ok())
+}
+
+/// The day (UTC midnight, µs) of a scenario's first event time: the day short times such as
+/// `09:03` are on (the same day the lab shows).
+pub fn scenario_day_us(s: &Scenario) -> i64 {
+    scenario_day(s).unwrap_or_else(|| parse_timestamp_us("2026-01-01T00:00:00Z").unwrap_or(0))
+}
+
+/// The day of a scenario's first event time, if its steps carry any (a rate source's do not).
+pub fn scenario_day(s: &Scenario) -> Option<i64> {
+    scenario_first_time(s).map(day_of)
+}
+
+/// The first time (µs) written in a scenario's steps, in step order: the first event the
+/// example brings. `None` when its steps carry no time (a rate source's).
+pub fn scenario_first_time(s: &Scenario) -> Option<i64> {
+    s.steps.iter().flat_map(|st| st.values().flatten()).find_map(|r| r.values().find_map(|v| v.as_str().and_then(|t| parse_timestamp_us(t).ok())))
+}
+
+/// UTC midnight (µs) of the day `t` (µs) falls on.
+pub fn day_of(t: i64) -> i64 {
+    const DAY: i64 = 86_400_000_000;
+    t.div_euclid(DAY) * DAY
+}

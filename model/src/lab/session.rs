@@ -1,0 +1,401 @@
+//! `LabSession`: the lab's one boundary to the engine (no component calls the engine). Plain
+//! Rust, no Leptos, so native tests can drive it the way the page does.
+//!
+//! The session keeps what the learner did (added rows, triggers) as a list of [`Action`]s.
+//! Any change to the query, output mode or watermark delay rebuilds the `StreamingQuery` and
+//! replays every action: the engine is deterministic, so the lab shows at once what Spark
+//! would have done with the new query over the same input. Nothing the learner did is lost,
+//! even while the query text does not compile.
+//!
+//! # Layout
+//! This file is the orchestration (construction, settings, triggers, [`LabSession::view`]);
+//! `replay` holds the action log and its replay, `view` the snapshot types, `format` the
+//! engine's values as text, `input` events in, `load_save` scenario JSON and export,
+//! `recovery` the sink, crashes and restarts, `picture` the time picture's gathering,
+//! [`compare`] the three output modes side by side, [`timeline`] the lab as of a past batch.
+
+use std::collections::BTreeMap;
+
+use streamlab_engine::analysis::Attr;
+use streamlab_engine::frontend::compile;
+use streamlab_engine::scenario::display_value;
+use streamlab_engine::streaming::{BatchResult, StreamingQuery};
+use streamlab_engine::types::{format_timestamp_us, parse_timestamp_us, spark_type_name, Row, Value};
+
+pub mod compare;
+mod format;
+mod input;
+mod lens_rules;
+mod load_save;
+mod picture;
+mod recovery;
+mod replay;
+pub mod timeline;
+mod view;
+
+// The engine's plain types the page names (a mode button, the trigger, sink and crash
+// pickers, a scenario to open, a mark's fate): components take them from here, never from
+// the engine (`tests/boundary.rs` checks).
+pub use streamlab_engine::execution::explain::FateKind;
+pub use streamlab_engine::scenario::Scenario;
+pub use streamlab_engine::streaming::{CrashPoint, OutputMode, SinkKind, Trigger};
+
+pub use crate::lab::cells::{clock_text, display_cell, display_time, state_cell_text};
+use format::{error_view, state_tables};
+pub use input::{next_unused, parse_field, read_field};
+pub use lens_rules::engine_rules;
+pub use replay::Action;
+pub use view::{BatchView, ErrorView, LabView, MetricView, RecoveryView, RowStatus, SinkRowView, SourceView, StateTableView};
+
+/// One learner's lab: a scenario, the learner's actions and the `StreamingQuery` built from
+/// them, with everything the page shows derived from it ([`LabSession::view`]). Named for the
+/// lab, not for Spark: it is neither a `SparkSession` nor a session window
+/// (`session_window`), which the engine models separately.
+#[derive(Debug, Clone)]
+pub struct LabSession {
+    scenario: Scenario,
+    query_text: String,
+    mode: OutputMode,
+    actions: Vec<Action>,
+    next_step: usize,
+    /// Step index of each `RunAll` action that came from "next step".
+    step_of_action: BTreeMap<usize, usize>,
+    query: Option<StreamingQuery>,
+    error: Option<ErrorView>,
+    batches: Vec<(Option<usize>, BatchResult)>,
+    pending: Vec<(String, Row)>,
+    evicted: Vec<(usize, Row)>,
+    sink_kind: SinkKind,
+    crash: Option<String>,
+    /// The query text of the first run (`query_text` is the latest run's).
+    base_text: String,
+    /// A trigger picked in the lab (overrides one written in the text).
+    trigger: Option<Trigger>,
+    /// Listener events of every run.
+    events: Vec<String>,
+    /// Whether the lab gives the query a checkpoint location (else a temporary one, where
+    /// Spark allows it).
+    checkpoint_set: bool,
+    /// The current run's checkpoint is temporary: the next start does not reuse it.
+    temporary: bool,
+    /// Processing time added by [`Action::Wait`] so far, ms ([`LabSession::clock_now`]).
+    waited_ms: i64,
+    /// Batch-running actions (trigger, run, crash) replayed so far: one second each on the
+    /// clock ([`LabSession::clock_now`]).
+    runs: i64,
+    /// Replay stops once this batch id has run ([`LabSession::view_as_of`]).
+    stop_after: Option<u64>,
+    /// Each `withWatermark` delay as written in the query text (`LabView::delays`), found
+    /// when the text changes rather than by compiling it again for every view.
+    delays: Vec<String>,
+    /// The exam-lens rules the current query, mode and sink meet ([`engine_rules`]).
+    lens: Vec<&'static str>,
+    /// `batches` as the batch list shows them, made once per batch as it runs (a step with
+    /// 10,000 rows in an earlier batch does not write them out again).
+    batch_views: Vec<std::sync::Arc<BatchView>>,
+}
+
+impl LabSession {
+    /// A session over `scenario`, with nothing run yet.
+    pub fn from_scenario(scenario: Scenario) -> LabSession {
+        let mode = OutputMode::parse(&scenario.output_mode).unwrap_or(OutputMode::Append);
+        let mut s = LabSession {
+            query_text: scenario.query.clone(),
+            mode,
+            scenario,
+            actions: Vec::new(),
+            next_step: 0,
+            step_of_action: BTreeMap::new(),
+            query: None,
+            error: None,
+            batches: Vec::new(),
+            pending: Vec::new(),
+            evicted: Vec::new(),
+            sink_kind: SinkKind::Memory,
+            crash: None,
+            base_text: String::new(),
+            trigger: None,
+            events: Vec::new(),
+            waited_ms: 0,
+            runs: 0,
+            checkpoint_set: true,
+            temporary: false,
+            stop_after: None,
+            delays: Vec::new(),
+            lens: Vec::new(),
+            batch_views: Vec::new(),
+        };
+        s.base_text = s.query_text.clone();
+        s.rebuild();
+        s
+    }
+
+    /// The scenario the session runs (with any source kinds the learner picked).
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// Rows added but not yet read by a batch: (source, typed row), in the order added.
+    pub fn pending_rows(&self) -> &[(String, Row)] {
+        &self.pending
+    }
+
+    /// The scenario's day (UTC midnight, µs) that short times like `12:07` are on.
+    pub fn day_us(&self) -> i64 {
+        self.base_day_us()
+    }
+
+    /// The query text.
+    pub fn query_text(&self) -> &str {
+        &self.query_text
+    }
+
+    /// Replaces the query text and replays everything.
+    pub fn set_query(&mut self, text: &str) {
+        // An edit in the editor is the query of every run.
+        self.query_text = text.to_string();
+        self.base_text = text.to_string();
+        for a in &mut self.actions {
+            if let Action::Restart(t) = a {
+                *t = None;
+            }
+        }
+        self.rebuild();
+    }
+
+    /// Sets a source's kind (`memory`, `file` with `maxFilesPerTrigger`, `socket`) and replays.
+    pub fn set_source_kind(&mut self, source: &str, kind: &str, max_files_per_trigger: Option<u64>) {
+        if let Some(def) = self.scenario.sources.get_mut(source) {
+            def.kind = Some(kind.to_string());
+            def.options.clear();
+            if let Some(n) = max_files_per_trigger {
+                def.options.insert("maxFilesPerTrigger".into(), serde_json::Value::from(n));
+            }
+            if kind == "kafka" {
+                def.options.insert("partitions".into(), serde_json::Value::from(2));
+                def.options.insert("startingOffsets".into(), serde_json::Value::from("earliest"));
+            }
+        }
+        self.rebuild();
+    }
+
+    /// Picks the trigger and replays everything with it.
+    pub fn set_trigger(&mut self, trigger: Trigger) {
+        self.trigger = Some(trigger);
+        self.rebuild();
+    }
+
+    /// The trigger picker's option (`default`, `processingTime`, `once`, `availableNow`,
+    /// `continuous`, as [`picker_trigger`] reads them) for the trigger the query runs with: the
+    /// one picked in the lab, else the one written in the text, else the default.
+    pub fn trigger_choice(&self) -> &'static str {
+        match self.query.as_ref().map(|q| q.trigger).or(self.trigger).unwrap_or_default() {
+            Trigger::Default => "default",
+            Trigger::ProcessingTime { .. } => "processingTime",
+            Trigger::Once => "once",
+            Trigger::AvailableNow => "availableNow",
+            Trigger::Continuous { .. } => "continuous",
+        }
+    }
+
+    /// Switches the output mode and replays everything.
+    pub fn set_mode(&mut self, mode: OutputMode) {
+        self.mode = mode;
+        self.rebuild();
+    }
+
+    /// Sets the delay of the `index`-th `withWatermark` (e.g. `"5 minutes"`) by rewriting the
+    /// query text, then replays every batch so far with the new delay.
+    ///
+    /// # Errors
+    /// The query does not compile, has no such watermark, or the delay is not an interval or
+    /// is refused by `withWatermark` (negative: Spark's `requirement failed: delay threshold
+    /// (…) should not be negative.`); the query and its delay stay as they were.
+    pub fn set_delay(&mut self, index: usize, delay: &str) -> Result<(), String> {
+        streamlab_engine::types::CalendarInterval::parse(delay).map_err(|e| e.to_string())?;
+        let catalog = self.scenario.catalog().map_err(|e| e.to_string())?;
+        let compiled = compile(&self.query_text, &catalog).map_err(|e| e.to_string())?;
+        let span = *compiled.watermark_delay_spans.get(index).ok_or("the query has no such withWatermark")?;
+        let quoted = format!("'{}'", delay.replace(['\'', '"', '\\'], ""));
+        let mut text = self.query_text.clone();
+        text.replace_range(span.start..span.end, &quoted);
+        // A delay Spark refuses (a negative one) leaves the last good query running.
+        compile(&text, &catalog).map_err(|e| error_view(&e, &text).message)?;
+        self.set_query(&text);
+        Ok(())
+    }
+
+    /// True if a trigger now would run a batch (new input, or a no-data batch is due).
+    pub fn batch_due(&self) -> bool {
+        self.query.as_ref().is_some_and(|q| q.has_new_data() || q.wants_no_data_batch())
+    }
+
+    /// One trigger: at most one micro-batch.
+    pub fn trigger(&mut self) {
+        self.apply(Action::Trigger);
+    }
+
+    /// Lets `ms` of processing time pass without a trigger (the "wait" button of a
+    /// processing-time timeout); a wait that is not positive or moves the clock past year 9999
+    /// is refused.
+    ///
+    /// # Errors
+    /// A message saying what is wrong with `ms`.
+    pub fn wait(&mut self, ms: i64) -> Result<(), String> {
+        const MAX_CLOCK_MS: i64 = 253_402_300_799_000;
+        if ms <= 0 || self.waited_ms.saturating_add(ms) > MAX_CLOCK_MS {
+            return Err(format!("cannot wait {ms} ms: give a positive time that keeps the clock before year 9999"));
+        }
+        self.apply(Action::Wait(ms));
+        Ok(())
+    }
+
+    /// The query's processing-time clock (ms), when its state function uses
+    /// `ProcessingTimeTimeout`.
+    pub fn processing_clock_ms(&self) -> Option<i64> {
+        let q = self.query.as_ref()?;
+        q.uses_processing_time_timeout().then(|| q.clock_ms().max(self.clock_now()))
+    }
+
+    /// The lab's processing-time clock (ms) for the next trigger: each trigger (a step's run,
+    /// a single trigger, a crash) runs one second after the one before, the first at 0, and
+    /// "Wait" adds its time. Adding events takes no time. So step k of a scenario runs at k s,
+    /// as in the plain run (`scenario::run`), and "Wait 10 s" moves the clock by exactly 10 s.
+    fn clock_now(&self) -> i64 {
+        self.runs.saturating_mul(streamlab_engine::types::time::MILLIS_PER_SECOND).saturating_add(self.waited_ms)
+    }
+
+    /// Forgets every action and starts the scenario again.
+    pub fn reset(&mut self) {
+        self.actions.clear();
+        self.step_of_action.clear();
+        self.next_step = 0;
+        self.rebuild();
+    }
+
+    fn base_day_us(&self) -> i64 {
+        let day = 86_400_000_000i64;
+        let last = self.pending.last().map(|(_, r)| r.clone()).or_else(|| {
+            self.batches.iter().rev().find_map(|(_, b)| b.input_by_source().values().flatten().last().cloned())
+        });
+        let from_rows = last.and_then(|r| r.iter().find_map(|v| if let Value::Timestamp(t) = v { Some(*t) } else { None }));
+        let from_steps = self.scenario.steps.iter().flat_map(|s| s.values().flatten()).find_map(|r| {
+            r.values().find_map(|v| v.as_str().and_then(|s| parse_timestamp_us(s).ok()))
+        });
+        from_steps.or(from_rows).map_or(parse_timestamp_us("2026-01-01T00:00:00Z").unwrap_or(0), |t| t.div_euclid(day) * day)
+    }
+
+    /// The streaming sources and their columns.
+    pub fn sources(&self) -> Vec<SourceView> {
+        self.scenario
+            .sources
+            .iter()
+            .map(|(name, def)| SourceView {
+                name: name.clone(),
+                columns: def.schema.clone(),
+                time_column: def.schema.iter().find(|(_, t)| t == "timestamp").map(|(n, _)| n.clone()),
+                kind: def.kind.clone().unwrap_or_else(|| "memory".into()),
+            })
+            .collect()
+    }
+
+    /// Finds [`LabSession::delays`] in the current query text (none when it does not compile)
+    /// and the exam-lens rules the query, its output mode and its sink meet.
+    fn find_delays(&mut self) {
+        self.lens = self
+            .scenario
+            .catalog()
+            .map(|c| engine_rules(&self.query_text, &c, self.mode, Some(self.sink_kind)))
+            .unwrap_or_default();
+        let text = &self.query_text;
+        self.delays = self
+            .scenario
+            .catalog()
+            .ok()
+            .and_then(|c| compile(text, &c).ok())
+            .map(|c| c.watermark_delay_spans.iter().filter_map(|s| text.get(s.start + 1..s.end.saturating_sub(1))).map(str::to_string).collect())
+            .unwrap_or_default();
+    }
+
+    /// Every batch's `StreamingQueryProgress` as JSON, oldest first ([`LabView::progress_json`]
+    /// is only the last batch's: the page shows no other, and writing a hundred of them on every
+    /// slider step cost more than drawing them).
+    pub fn progress_jsons(&self) -> Vec<String> {
+        self.batches.iter().map(|(_, b)| b.progress.to_json()).collect()
+    }
+
+    /// Everything the page shows.
+    pub fn view(&self) -> LabView {
+        let output: Vec<Attr> = self.query.as_ref().map(|q| q.plan().output.clone()).unwrap_or_default();
+        let catalog = self.scenario.catalog().ok();
+        let has_watermark = self.query.as_ref().is_some_and(|q| q.plan().has_watermark());
+        let day = self.base_day_us();
+        LabView {
+            title: self.scenario.title.clone(),
+            query_text: self.query_text.clone(),
+            mode: self.mode,
+            error: self.error.clone(),
+            sources: self.sources(),
+            pending: self.pending.iter().map(|(s, r)| (s.clone(), r.iter().map(|v| display_cell(v, day)).collect())).collect(),
+            output_columns: output.iter().map(|a| format!("{}: {}", a.name, spark_type_name(&a.data_type))).collect(),
+            batches: self.batch_views.clone(),
+            state: self.query.as_ref().map(|q| state_tables(q, &self.evicted, day)).unwrap_or_default(),
+            watermark: self.query.as_ref().filter(|_| has_watermark).map(|q| format_timestamp_us(q.current_watermark_ms() * 1000)),
+            watermark_ms: self.query.as_ref().filter(|_| has_watermark).map(StreamingQuery::current_watermark_ms),
+            day: format_timestamp_us(day).get(..10).unwrap_or_default().to_string(),
+            delays: self.delays.clone(),
+            lens: self.lens.iter().map(|r| r.to_string()).collect(),
+            no_data_batch_due: self.query.as_ref().is_some_and(StreamingQuery::wants_no_data_batch),
+            steps_done: self.next_step,
+            steps_total: self.scenario.steps.len(),
+            statics: catalog
+                .map(|c| {
+                    c.statics
+                        .iter()
+                        .map(|(n, (schema, rows))| {
+                            (n.clone(), schema.iter().map(|(c, _)| c.clone()).collect(), rows.iter().map(|r| r.iter().map(display_value).collect()).collect())
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
+            plan: self.query.as_ref().map(|q| q.plan().to_string()),
+            recovery: self.query.as_ref().map(|q| self.recovery_view(q, day)),
+            processing_clock_ms: self.processing_clock_ms(),
+            progress_json: self.batches.last().map(|(_, b)| b.progress.to_json()),
+        }
+    }
+}
+
+/// The trigger the lab's picker means by `choice` (its `<option>` values: `processingTime`
+/// every 2 s, `once`, `availableNow`, `continuous` every 1 s; anything else the default).
+pub fn picker_trigger(choice: &str) -> Trigger {
+    match choice {
+        "processingTime" => Trigger::ProcessingTime { interval_ms: 2_000 },
+        "once" => Trigger::Once,
+        "availableNow" => Trigger::AvailableNow,
+        "continuous" => Trigger::Continuous { interval_ms: 1_000 },
+        _ => Trigger::Default,
+    }
+}
+
+/// The label key (`crate::text::i18n`) of a sink's name in the lab: the engine names its sinks by
+/// [`SinkKind::id`], the page's words for them live here.
+pub fn sink_label_key(kind: SinkKind) -> &'static str {
+    match kind {
+        SinkKind::Memory => "sink.memory",
+        SinkKind::Console => "sink.console",
+        SinkKind::File => "sink.file",
+        SinkKind::Kafka => "sink.kafka",
+        SinkKind::ForeachBatchNaive => "sink.fb-naive",
+        SinkKind::ForeachBatchIdempotent => "sink.fb-idempotent",
+        SinkKind::Foreach => "sink.foreach",
+    }
+}
+
+/// The label key of a delivery guarantee (`guarantee.exactly`, `guarantee.atleast`).
+pub fn guarantee_label_key(g: streamlab_engine::streaming::DeliveryGuarantee) -> &'static str {
+    match g {
+        streamlab_engine::streaming::DeliveryGuarantee::ExactlyOnce => "guarantee.exactly",
+        streamlab_engine::streaming::DeliveryGuarantee::AtLeastOnce => "guarantee.atleast",
+    }
+}

@@ -1,0 +1,203 @@
+//! The snapshot types the page reads: [`LabView`] and the views of its panels, plain data
+//! that components render and native tests compare.
+
+use streamlab_engine::streaming::{OutputMode, SinkKind, StateOperatorProgress};
+
+/// One unit the sink wrote, for the sink panel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SinkRowView {
+    pub batch_id: u64,
+    /// 0 for the first attempt at this batch id, 1 for its re-run, ...
+    pub attempt: u32,
+    pub cells: Vec<String>,
+    /// False for a part file `_spark_metadata` does not list (readers ignore it).
+    pub visible: bool,
+    /// True if a reader sees this row a second time.
+    pub duplicate: bool,
+}
+
+/// The checkpoint, the sink and the query handle, for the recovery panel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecoveryView {
+    /// The sink the query writes to: the query text's own when it names one, else the picker's.
+    pub sink: SinkKind,
+    /// True if the query text named the sink, so the picker's choice does not apply.
+    pub sink_from_query: bool,
+    pub query_id: String,
+    pub run_id: String,
+    pub runs: u64,
+    /// (batch id, end offsets, batchWatermarkMs as text).
+    pub offset_log: Vec<(u64, String, String)>,
+    /// (batch id, nextBatchWatermarkMs as text).
+    pub commit_log: Vec<(u64, String)>,
+    /// Every row the sink received, oldest first. Shared: the page's panels each take a
+    /// copy of the view, and a long session's sink holds thousands of rows.
+    pub sink_rows: std::sync::Arc<[SinkRowView]>,
+    pub duplicates: usize,
+    /// Set while the query is stopped by a crash.
+    pub crashed: Option<String>,
+    /// `query.isActive`.
+    pub active: bool,
+    /// `query.status.message`.
+    pub status: String,
+    /// The trigger in PySpark's words.
+    pub trigger: String,
+    /// `len(query.recentProgress)`.
+    pub recent_progress: usize,
+    /// The `StreamingQueryListener` events, oldest first.
+    pub events: Vec<String>,
+    /// What the console printed / what foreach and foreachBatch were called with.
+    pub sink_log: Option<String>,
+    /// `queryName` (the memory sink's table name).
+    pub name: Option<String>,
+    /// Whether the lab gives the query a checkpoint location.
+    pub checkpoint_set: bool,
+    /// The run's checkpoint is a temporary directory.
+    pub temporary: bool,
+}
+
+/// An error shown in the page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ErrorView {
+    /// `AnalysisException`, `StreamingQueryException` (`STREAM_FAILED`), `ParseException`,
+    /// `not modelled yet`, ...
+    pub kind: String,
+    /// Spark's error condition, when there is one.
+    pub error_class: Option<String>,
+    /// Spark's text (or ours for parse errors).
+    pub message: String,
+    pub hint: Option<String>,
+    /// `define`, `start` or `run`.
+    pub stage: Option<String>,
+    /// 1-based line and column in the query text, and the byte span.
+    pub position: Option<(usize, usize)>,
+    pub span: Option<(usize, usize)>,
+}
+
+/// A streaming source as the event form needs it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceView {
+    pub name: String,
+    /// (column, Spark type name).
+    pub columns: Vec<(String, String)>,
+    /// The first timestamp column, for the watermark shortcut.
+    pub time_column: Option<String>,
+    /// `memory`, `file` or `socket`.
+    pub kind: String,
+}
+
+/// A stateful operator's numbers in one batch.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MetricView {
+    pub operator: String,
+    pub total: u64,
+    pub updated: u64,
+    pub removed: u64,
+    pub dropped: u64,
+}
+
+impl MetricView {
+    /// The numbers of one `stateOperators` entry, from a batch the lab ran or a progress
+    /// report pasted from Spark.
+    pub fn of(s: &StateOperatorProgress) -> MetricView {
+        MetricView {
+            operator: s.operator_name.clone(),
+            total: s.num_rows_total,
+            updated: s.num_rows_updated,
+            removed: s.num_rows_removed,
+            dropped: s.num_rows_dropped_by_watermark,
+        }
+    }
+}
+
+/// One executed micro-batch.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BatchView {
+    pub id: u64,
+    /// The scenario step that caused it, when run by "next step".
+    pub step: Option<usize>,
+    pub input_rows: u64,
+    pub watermark: Option<String>,
+    /// The watermark the batch ran with, ms since the epoch (`None` without a watermark).
+    pub watermark_ms: Option<i64>,
+    pub late_watermark: String,
+    /// wm(N-1), the watermark late rows were judged against, ms since the epoch.
+    pub late_watermark_ms: i64,
+    pub no_data: bool,
+    /// Emitted rows as display cells.
+    pub rows: Vec<Vec<String>>,
+    /// Emitted rows in the corpus JSON format (`data-json`).
+    pub rows_json: Vec<String>,
+    pub metrics: Vec<MetricView>,
+}
+
+/// Whether a state row will be closed by the next batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowStatus {
+    /// The watermark has not passed it.
+    Open,
+    /// Its end is at or before the current watermark: the next batch emits (append) or drops
+    /// (update) it.
+    Closing,
+    /// Complete mode: kept forever.
+    Kept,
+    /// Removed by the last batch (shown once, greyed).
+    Evicted,
+    /// No event-time column: never evicted.
+    NoWatermark,
+    /// An `applyInPandasWithState` key without a timeout: kept until the function removes it.
+    NoTimeout,
+}
+
+/// One stateful operator's state rows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StateTableView {
+    pub operator: String,
+    pub columns: Vec<String>,
+    pub rows: Vec<(Vec<String>, RowStatus)>,
+    /// Free text: what this operator keeps and when it lets go.
+    /// (English, Korean).
+    pub note: (String, String),
+}
+
+/// Everything the page shows, as plain data.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LabView {
+    pub title: String,
+    pub query_text: String,
+    pub mode: OutputMode,
+    pub error: Option<ErrorView>,
+    pub sources: Vec<SourceView>,
+    /// (source, display cells) of rows added but not yet read by a batch.
+    pub pending: Vec<(String, Vec<String>)>,
+    pub output_columns: Vec<String>,
+    /// Shared with the session's cache of batch views (cloning the view copies no rows).
+    pub batches: Vec<std::sync::Arc<BatchView>>,
+    pub state: Vec<StateTableView>,
+    /// The global watermark the next batch will run with.
+    pub watermark: Option<String>,
+    /// The same, ms since the epoch (0, Spark's initial watermark, means none set yet).
+    pub watermark_ms: Option<i64>,
+    /// The day (`2026-01-01`, UTC) that short times like `12:07` are on.
+    pub day: String,
+    /// Each `withWatermark` delay as written in the query, without its quotes (`10 minutes`).
+    pub delays: Vec<String>,
+    /// The exam-lens rule ids the query meets (`crate::study::lens::for_rules` gives their entries):
+    /// decided by the engine on the analyzed plan, the output mode and the sink.
+    pub lens: Vec<String>,
+    pub no_data_batch_due: bool,
+    pub steps_done: usize,
+    pub steps_total: usize,
+    /// Static tables: (name, columns, rows).
+    pub statics: Vec<(String, Vec<String>, Vec<Vec<String>>)>,
+    /// The analyzed plan as a tree.
+    pub plan: Option<String>,
+    /// Checkpoint, sink and query handle.
+    pub recovery: Option<RecoveryView>,
+    /// The processing-time clock (ms) when the query's state function uses
+    /// `ProcessingTimeTimeout`.
+    pub processing_clock_ms: Option<i64>,
+    /// The last batch's `StreamingQueryProgress` as JSON (the metrics panel's; every batch's:
+    /// [`crate::lab::session::LabSession::progress_jsons`]).
+    pub progress_json: Option<String>,
+}

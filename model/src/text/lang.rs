@@ -1,0 +1,9 @@
+//! The languages of every label, question and lesson.
+
+/// The two languages of every label and question.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub enum Lang {
+    #[default]
+    En,
+    Ko,
+}

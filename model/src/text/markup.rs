@@ -1,0 +1,103 @@
+//! The small markup of lesson texts (`quizzes/README.md`, "Lessons"): paragraphs split by
+//! blank lines, `- ` list items, and inline `code`, **bold** and *emphasis*. Plain Rust: the
+//! lesson page turns [`Block`]s and [`Span`]s into elements (never raw HTML, so no text in a
+//! lesson file can inject markup).
+
+/// A run of inline text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Span {
+    Text(String),
+    Code(String),
+    Strong(String),
+    Em(String),
+}
+
+/// A paragraph or a list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Block {
+    Para(Vec<Span>),
+    List(Vec<Vec<Span>>),
+}
+
+/// Splits `text` into paragraphs and lists.
+pub fn blocks(text: &str) -> Vec<Block> {
+    let mut out = Vec::new();
+    for para in text.split("\n\n").map(str::trim).filter(|p| !p.is_empty()) {
+        let lines: Vec<&str> = para.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+        if lines.iter().all(|l| l.starts_with("- ")) {
+            out.push(Block::List(lines.iter().map(|l| spans(&l[2..])).collect()));
+        } else {
+            out.push(Block::Para(spans(&lines.join(" "))));
+        }
+    }
+    out
+}
+
+/// Reads inline markup. An opening mark without its closing one is kept as text.
+pub fn spans(text: &str) -> Vec<Span> {
+    let mut out = Vec::new();
+    let mut plain = String::new();
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        let (mark, make): (&str, fn(String) -> Span) = match c {
+            '`' => ("`", Span::Code),
+            '*' if rest.starts_with("**") => ("**", Span::Strong),
+            '*' => ("*", Span::Em),
+            _ => {
+                plain.push(c);
+                rest = &rest[c.len_utf8()..];
+                continue;
+            }
+        };
+        let after = &rest[mark.len()..];
+        match after.find(mark).filter(|&end| end > 0) {
+            Some(end) => {
+                if !plain.is_empty() {
+                    out.push(Span::Text(std::mem::take(&mut plain)));
+                }
+                out.push(make(after[..end].to_string()));
+                rest = &after[end + mark.len()..];
+            }
+            None => {
+                plain.push_str(mark);
+                rest = after;
+            }
+        }
+    }
+    if !plain.is_empty() {
+        out.push(Span::Text(plain));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(s: &str) -> Span {
+        Span::Text(s.into())
+    }
+
+    #[test]
+    fn inline_marks_become_spans_and_unclosed_marks_stay_text() {
+        assert_eq!(
+            spans("wm = **max − delay**, see `withWatermark` and *next* batch"),
+            vec![t("wm = "), Span::Strong("max − delay".into()), t(", see "), Span::Code("withWatermark".into()), t(" and "), Span::Em("next".into()), t(" batch")]
+        );
+        // `a * b` has no closing star: kept as written.
+        assert_eq!(spans("a * b"), vec![t("a * b")]);
+        assert_eq!(spans("**"), vec![t("**")]);
+        assert_eq!(spans("워터마크 **9:03**"), vec![t("워터마크 "), Span::Strong("9:03".into())]);
+    }
+
+    #[test]
+    fn blank_lines_split_paragraphs_and_dash_lines_make_lists() {
+        let b = blocks("One\nline.\n\n- a\n- `b`\n\nEnd.");
+        assert_eq!(
+            b,
+            vec![Block::Para(vec![t("One line.")]), Block::List(vec![vec![t("a")], vec![Span::Code("b".into())]]), Block::Para(vec![t("End.")])]
+        );
+    }
+
+
+}

@@ -1,0 +1,52 @@
+//! The boot screen's static pages (`assets/prerendered/`) are what the lesson data renders now.
+
+#![allow(clippy::disallowed_methods)] // a test, bench or example may read files and the clock
+
+use std::path::PathBuf;
+
+use streamlab_model::study::prerender::files;
+
+fn dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../assets/prerendered")
+}
+
+/// Every lesson and the lesson list, in both languages, are on disk as [`files`] renders them,
+/// and nothing else is there. `STREAMLAB_UPDATE_PRERENDER=1` writes them.
+#[test]
+fn the_prerendered_pages_are_current() {
+    let want = files().expect("the lessons parse");
+    let lessons = streamlab_model::study::lesson::lessons().unwrap().len();
+    // The list and every lesson, in English and Korean.
+    assert_eq!(want.len(), 2 * (lessons + 1));
+    if std::env::var_os("STREAMLAB_UPDATE_PRERENDER").is_some() {
+        let _ = std::fs::remove_dir_all(dir());
+        std::fs::create_dir_all(dir()).unwrap();
+        for (name, html) in &want {
+            std::fs::write(dir().join(name), html).unwrap();
+        }
+    }
+    let mut stale = Vec::new();
+    for (name, html) in &want {
+        if std::fs::read_to_string(dir().join(name)).ok().as_deref() != Some(html.as_str()) {
+            stale.push(name.clone());
+        }
+    }
+    assert!(stale.is_empty(), "stale or missing in assets/prerendered (run with STREAMLAB_UPDATE_PRERENDER=1): {stale:?}");
+    let on_disk = std::fs::read_dir(dir()).unwrap().count();
+    assert_eq!(on_disk, want.len(), "assets/prerendered holds files no lesson renders");
+}
+
+/// What a page holds, worked by hand from lesson 5's file: its number, its title, its text's
+/// markup as elements (inline code), and the sections' headings, in the page's language.
+#[test]
+fn a_page_is_the_lesson_text_as_html() {
+    let all = files().unwrap();
+    let page = |name: &str| all.iter().find(|(n, _)| n == name).map(|(_, h)| h.clone()).unwrap_or_else(|| panic!("no {name}"));
+    let en = page("lesson-watermarks.en.html");
+    assert!(en.starts_with("<article class=\"boot-lesson\" lang=\"en\">\n<p class=\"muted\">Lesson 5</p>\n<h2>Watermarks</h2>\n<p><code>withWatermark('event_time', '10 minutes')</code>"), "{en}");
+    assert!(en.contains("<h3>What to watch in the lab</h3>") && en.contains("<h3>Programming guide, exam and Spark 4.3</h3>"));
+    let ko = page("lesson-watermarks.ko.html");
+    assert!(ko.contains("<p class=\"muted\">레슨 5</p>\n<h2>워터마크</h2>") && ko.contains("<h3>실습에서 볼 것</h3>"), "{ko}");
+    let list = page("lessons.ko.html");
+    assert!(list.contains("<li><a href=\"#/lesson/watermarks\">워터마크</a></li>"), "{list}");
+}

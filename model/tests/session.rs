@@ -1,0 +1,441 @@
+//! Native tests of `web::session`, the lab's boundary to the engine: the page does exactly
+//! these calls. Expected values come from the conformance corpus (real Spark 4.3) or are
+//! worked out by hand in the comments.
+#![allow(clippy::disallowed_methods)] // a test, bench or example may read files and the clock
+
+use std::collections::BTreeMap;
+
+use streamlab_engine::scenario::Scenario;
+use streamlab_engine::streaming::OutputMode;
+use streamlab_model::lab::session::{RowStatus, LabSession};
+
+fn corpus(id: &str) -> Scenario {
+    let path = format!("{}/../engine/tests/spark/cases/{id}.json", env!("CARGO_MANIFEST_DIR"));
+    Scenario::from_json(&std::fs::read_to_string(path).expect("corpus case")).expect("scenario")
+}
+
+fn run_all(s: &mut LabSession) {
+    while s.run_step() {}
+}
+
+#[test]
+fn next_step_reproduces_spark_batch_by_batch() {
+    let case = corpus("window-sliding-classic-append");
+    let expected = case.expected.clone().expect("expected");
+    let mut s = LabSession::from_scenario(case);
+    run_all(&mut s);
+    let v = s.view();
+    let got: Vec<(u64, usize)> = v.batches.iter().map(|b| (b.id, b.rows.len())).collect();
+    let want: Vec<(u64, usize)> = expected.batches.iter().map(|b| (b.batch_id, b.rows.len())).collect();
+    assert_eq!(got, want);
+    // Every rendered row, cell by cell, is Spark's row as the lab shows it: the window, the
+    // post and the count of each emitted row in each batch (the corpus lists them).
+    for (b, want_batch) in v.batches.iter().zip(&expected.batches) {
+        let mut got_rows: Vec<String> = b.rows.iter().map(|r| r.join(" | ")).collect();
+        let mut want_rows: Vec<String> = want_batch
+            .rows
+            .iter()
+            .map(|r| {
+                let w = &r.0[0].1;
+                let window = format!("[{}, {})", &w["start"].as_str().unwrap()[11..16], &w["end"].as_str().unwrap()[11..16]);
+                format!("{window} | {} | {}", r.0[1].1, r.0[2].1)
+            })
+            .collect();
+        got_rows.sort();
+        want_rows.sort();
+        assert_eq!(got_rows, want_rows, "batch {}", b.id);
+    }
+    let steps: Vec<Option<usize>> = v.batches.iter().map(|b| b.step).collect();
+    let want_steps: Vec<Option<usize>> = expected.batches.iter().map(|b| Some(b.step)).collect();
+    assert_eq!(steps, want_steps);
+    // Batch 6 dropped the 12:04 event in two windows (corpus: num_rows_dropped_by_watermark=2).
+    assert_eq!(v.batches[6].metrics[0].dropped, 2);
+    // Windows show compactly on the scenario's day.
+    assert_eq!(v.batches[5].rows[0][0], "[12:00, 12:10)");
+    assert_eq!(v.steps_done, v.steps_total);
+}
+
+#[test]
+fn invalid_mode_shows_sparks_error_and_keeps_the_input() {
+    let case = corpus("stateless-filter-select-append");
+    let mut s = LabSession::from_scenario(case);
+    s.run_step();
+    let rows_before = s.view().batches[0].rows.len();
+    s.set_mode(OutputMode::Complete);
+    let e = s.view().error.expect("complete without aggregation is rejected");
+    assert_eq!(e.error_class.as_deref(), Some("STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION"));
+    assert!(e.message.contains("no streaming aggregations"), "{}", e.message);
+    assert!(s.view().batches.is_empty());
+    // Back to append: the same input replays to the same output (corpus b0: e1, e3).
+    s.set_mode(OutputMode::Append);
+    assert!(s.view().error.is_none());
+    assert_eq!(s.view().batches[0].rows.len(), rows_before);
+    assert_eq!(rows_before, 2);
+}
+
+#[test]
+fn delay_change_rewrites_the_query_and_replays() {
+    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
+    s.run_step();
+    // Step 0 has events at 12:07, 12:08, 12:14; with a 10-minute delay the watermark is 12:04.
+    assert_eq!(s.view().watermark.as_deref(), Some("2026-01-01T12:04:00Z"));
+    s.set_delay(0, "0 seconds").unwrap();
+    assert!(s.query_text().contains("withWatermark('event_time', '0 seconds')"), "{}", s.query_text());
+    // With no delay it is the max event time itself.
+    assert_eq!(s.view().watermark.as_deref(), Some("2026-01-01T12:14:00Z"));
+    assert_eq!(s.view().delays, vec!["0 seconds".to_string()]);
+    assert!(s.set_delay(0, "ten minutes").is_err());
+}
+
+#[test]
+fn bad_event_fields_are_reported_and_nothing_is_lost() {
+    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
+    let mut f = BTreeMap::new();
+    f.insert("event_id".to_string(), "x1".to_string());
+    f.insert("post_id".to_string(), "seven".to_string());
+    f.insert("event_time".to_string(), "12:07".to_string());
+    // Spark's JSON reader reads "seven" in a long column as NULL: the event is kept with a
+    // NULL post_id and the note says why.
+    let notes = s.push_event("clicks", &f).unwrap();
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(notes[0].starts_with("post_id:") && notes[0].contains("NULL"), "{notes:?}");
+    assert_eq!(s.view().pending.len(), 1);
+    s.trigger();
+    f.insert("post_id".to_string(), "7".to_string());
+    f.insert("event_time".to_string(), "25:99".to_string());
+    assert!(s.push_event("clicks", &f).unwrap_err().starts_with("event_time:"));
+    f.insert("event_time".to_string(), "12:07".to_string());
+    assert!(s.push_event("clicks", &f).unwrap().is_empty());
+    assert_eq!(s.view().pending.len(), 1);
+    s.trigger();
+    let v = s.view();
+    assert_eq!(v.pending.len(), 0);
+    assert_eq!(v.batches.len(), 2);
+    // The NULL-post event and the 12:07 event fall in the same two windows (10 minutes
+    // sliding 5: [12:00, 12:10) and [12:05, 12:15)), but their keys differ (post NULL and 7):
+    // 2 windows × 2 keys = four rows in state, all open.
+    assert_eq!(v.state[0].rows.len(), 4);
+    assert!(v.state[0].rows.iter().all(|(_, st)| *st == RowStatus::Open));
+}
+
+#[test]
+fn a_query_typo_points_at_its_position() {
+    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
+    s.set_query("clicks.select('event_id'");
+    let e = s.view().error.expect("unclosed call");
+    assert_eq!(e.kind, "ParseException");
+    // The unclosed call is reported at its open bracket: byte 13, column 14.
+    assert_eq!(e.position, Some((1, 14)));
+    s.set_query("clicks.select('nope')");
+    let e = s.view().error.expect("unknown column");
+    assert_eq!(e.error_class.as_deref(), Some("UNRESOLVED_COLUMN.WITH_SUGGESTION"));
+}
+
+#[test]
+fn a_saved_session_reopens_to_the_same_batches() {
+    let mut s = LabSession::from_scenario(corpus("window-tumbling-append-basic"));
+    run_all(&mut s);
+    let saved = s.to_scenario().to_json();
+    let mut again = LabSession::from_json(&saved).unwrap();
+    run_all(&mut again);
+    let ids = |s: &LabSession| s.view().batches.iter().map(|b| (b.id, b.rows_json.clone())).collect::<Vec<_>>();
+    assert_eq!(ids(&s), ids(&again));
+    assert!(LabSession::from_json("{not json").is_err());
+}
+
+#[test]
+fn advancing_the_watermark_with_an_event_closes_windows() {
+    let mut s = LabSession::from_scenario(corpus("window-tumbling-append-basic"));
+    s.run_step();
+    let emitted_before: usize = s.view().batches.iter().map(|b| b.rows.len()).sum();
+    assert_eq!(emitted_before, 0);
+    // An event at 13:00 with a 5-minute delay moves the watermark to 12:55: the one
+    // 10-minute window of step 0's events (12:01, 12:03, 12:08) ends by then and is emitted in
+    // the no-data batch, with its 3 events; the 13:00 event's window stays open.
+    s.advance_with_event("clicks", "13:00").unwrap();
+    let v = s.view();
+    assert_eq!(v.watermark.as_deref(), Some("2026-01-01T12:55:00Z"));
+    assert!(v.batches.last().unwrap().no_data);
+    assert_eq!(v.batches.last().unwrap().rows, vec![vec!["[12:00, 12:10)".to_string(), "3".to_string()]]);
+}
+
+#[test]
+fn a_crash_mid_sink_duplicates_in_kafka_but_not_in_the_file_sink() {
+    use streamlab_engine::streaming::{CrashPoint, SinkKind};
+    // Classic case: batch 5 (no-data, watermark 12:11) emits the three [12:00,12:10) windows.
+    let run = |kind: SinkKind| {
+        let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
+        s.set_sink(kind);
+        s.run_step();
+        s.run_step();
+        s.push_step();
+        s.trigger(); // batch 4: step 2's data
+        s.crash(CrashPoint::MidSink).unwrap(); // batch 5 dies after writing 1 of its 3 rows
+        assert!(s.view().recovery.unwrap().crashed.is_some());
+        s.restart(); // batch 5 has an offset entry and no commit entry: it runs again
+        s.trigger();
+        s.view().recovery.unwrap()
+    };
+    let file = run(SinkKind::File);
+    // Readers see 3 rows once; the crashed attempt's part file is not in _spark_metadata.
+    assert_eq!(file.sink_rows.iter().filter(|r| r.visible).count(), 3);
+    assert_eq!(file.sink_rows.iter().filter(|r| !r.visible).count(), 1);
+    assert_eq!(file.duplicates, 0);
+    let kafka = run(SinkKind::Kafka);
+    // 1 record from the crashed attempt + 3 from the re-run: one duplicate.
+    assert_eq!(kafka.sink_rows.len(), 4);
+    assert_eq!(kafka.duplicates, 1);
+    // The query id survives the restart; the run id does not.
+    assert_eq!(kafka.runs, 2);
+    assert_eq!(kafka.offset_log.iter().filter(|(b, _, _)| *b == 5).count(), 1);
+    assert_eq!(kafka.commit_log.last().map(|(b, _)| *b), Some(5));
+}
+
+#[test]
+fn restart_with_a_changed_query_checks_the_state() {
+    use streamlab_engine::streaming::SinkKind;
+    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
+    s.set_sink(SinkKind::File);
+    s.run_step();
+    // Grouping by user_id instead of post_id does not fit the state of the first run.
+    s.restart_with("clicks.withWatermark('event_time', '10 minutes').groupBy(F.window('event_time', '10 minutes', '5 minutes'), 'user_id').count()");
+    let e = s.view().error.expect("incompatible state");
+    assert_eq!(e.error_class.as_deref(), Some("STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE"));
+    // A filter is allowed: the second run continues with batch 2.
+    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
+    s.set_sink(SinkKind::File);
+    s.run_step();
+    s.restart_with("clicks.filter('post_id > 0').withWatermark('event_time', '10 minutes').groupBy(F.window('event_time', '10 minutes', '5 minutes'), 'post_id').count()");
+    assert!(s.view().error.is_none());
+    s.run_step();
+    let v = s.view();
+    assert_eq!(v.batches.iter().map(|b| b.id).collect::<Vec<_>>(), vec![0, 1, 2, 3]);
+    let r = v.recovery.unwrap();
+    assert_eq!(r.runs, 2);
+    // Started, 2 progress, stopped, started, 2 progress.
+    assert_eq!(r.events.iter().filter(|e| e.starts_with("onQueryStarted")).count(), 2);
+    assert_eq!(r.events.iter().filter(|e| e.starts_with("onQueryProgress")).count(), 4);
+    assert_eq!(r.events.iter().filter(|e| e.starts_with("onQueryTerminated")).count(), 1);
+}
+
+#[test]
+fn a_once_trigger_runs_one_batch_and_stops() {
+    use streamlab_engine::streaming::Trigger;
+    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
+    s.set_trigger(Trigger::Once);
+    s.push_step();
+    s.trigger();
+    s.trigger();
+    let v = s.view();
+    // One batch with step 0's three events; no trailing no-data batch, and the query stopped.
+    assert_eq!(v.batches.len(), 1);
+    assert_eq!(v.batches[0].input_rows, 3);
+    let r = v.recovery.unwrap();
+    assert!(!r.active);
+    assert_eq!(r.status, "Stopped");
+}
+
+#[test]
+fn the_socket_preset_loses_its_lines_after_a_crash() {
+    use streamlab_engine::streaming::{CrashPoint, SinkKind};
+    let preset = |kind: &str| {
+        let mut s = LabSession::from_scenario(streamlab_model::lab::presets::preset("socket-source").expect("preset"));
+        s.set_source_kind("clicks", kind, None);
+        s.set_sink(SinkKind::File);
+        s.push_step();
+        s.crash(CrashPoint::AfterOffsetLog).unwrap();
+        s.restart();
+        s.trigger();
+        s.view().recovery.unwrap().sink_rows.len()
+    };
+    // c1 is the only post-1 click of step 0: a replayable source re-reads it after the restart,
+    // the socket has lost it.
+    assert_eq!(preset("memory"), 1);
+    assert_eq!(preset("socket"), 0);
+}
+
+#[test]
+fn the_rate_preset_makes_rows_from_the_clock() {
+    let mut s = LabSession::from_scenario(streamlab_model::lab::presets::preset("rate-source").expect("preset"));
+    while s.run_step() {}
+    let v = s.view();
+    assert!(v.error.is_none(), "{:?}", v.error);
+    // 4 steps, one lab second apart: 3 seconds × 2 rows per second are read in all.
+    assert_eq!(v.batches.iter().map(|b| b.input_rows).sum::<u64>(), 6);
+}
+
+#[test]
+fn without_a_checkpoint_location_file_sinks_fail_and_others_start_over() {
+    use streamlab_engine::streaming::SinkKind;
+    let mut s = LabSession::from_scenario(corpus("stateless-filter-select-append"));
+    s.set_checkpoint_location(false);
+    s.set_sink(SinkKind::File);
+    let e = s.view().error.expect("a file sink needs a checkpoint location");
+    assert_eq!(e.error_class.as_deref(), Some("_LEGACY_ERROR_TEMP_1298"));
+    // The console sink may run on a temporary checkpoint; a restart starts again at batch 0
+    // and prints step 0's two rows (e1, e3) a second time.
+    s.set_sink(SinkKind::Console);
+    assert!(s.view().error.is_none());
+    s.run_step();
+    s.restart();
+    s.trigger();
+    let v = s.view();
+    assert_eq!(v.batches.iter().map(|b| b.id).collect::<Vec<_>>(), vec![0, 0]);
+    assert_eq!(v.recovery.unwrap().sink_rows.len(), 4);
+}
+
+#[test]
+fn a_saved_session_comes_back_with_its_checkpoint_and_sink() {
+    use streamlab_engine::streaming::{CrashPoint, SinkKind};
+    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
+    s.set_sink(SinkKind::Kafka);
+    s.run_step();
+    s.run_step();
+    s.push_step();
+    s.trigger();
+    s.crash(CrashPoint::MidSink).unwrap();
+    s.restart();
+    s.trigger();
+    let saved = s.to_saved_json();
+    let back = LabSession::from_saved_json(&saved).unwrap();
+    // Replaying the saved actions rebuilds the same batches, logs and sink (1 duplicate).
+    assert_eq!(back.view(), s.view());
+    assert_eq!(back.view().recovery.unwrap().duplicates, 1);
+}
+
+#[test]
+fn export_to_pyspark_carries_the_session_and_its_trigger() {
+    use streamlab_engine::streaming::Trigger;
+    let case = corpus("window-sliding-classic-append");
+    let mut s = LabSession::from_scenario(case);
+    // Two steps run in the lab: the script holds them as its first two steps, then the
+    // corpus case's four steps not reached yet (6 in all).
+    assert!(s.run_step());
+    assert!(s.run_step());
+    s.set_trigger(Trigger::AvailableNow);
+    let (name, script) = s.to_pyspark().expect("script");
+    assert_eq!(name, "window-sliding-classic-append.py");
+    assert!(script.contains("clicks.withWatermark('event_time', '10 minutes')"), "the query is in the script");
+    assert!(script.contains("TRIGGER = {\"availableNow\": True}"));
+    let open = "SCENARIO = json.loads(r\"\"\"";
+    let start = script.find(open).expect("embedded scenario") + open.len();
+    let end = start + script[start..].find("\"\"\")").expect("end of the literal");
+    let embedded: serde_json::Value = serde_json::from_str(&script[start..end]).expect("JSON");
+    assert_eq!(embedded["steps"].as_array().map(Vec::len), Some(6));
+    // A fresh session saves every step of its scenario (nothing run yet).
+    let fresh = LabSession::from_scenario(corpus("window-sliding-classic-append"));
+    assert_eq!(fresh.to_scenario().steps, corpus("window-sliding-classic-append").steps);
+    assert!(embedded.get("expected").is_none(), "Spark's answer is not part of the script");
+}
+
+#[test]
+fn the_bench_page_measures_every_workload_and_the_replay() {
+    use streamlab_model::lab::bench::{measure, plan};
+    // A clock that moves 1 ms per reading: the figures are then worked out by hand.
+    let ticks = std::cell::Cell::new(0.0);
+    let now = move || {
+        ticks.set(ticks.get() + 1.0);
+        ticks.get()
+    };
+    let entries = plan();
+    // Five workloads at four sizes, and the replay.
+    assert_eq!(entries.len(), 5 * 4 + 1);
+    // 10 events, 3 runs: one timed loop over the three queries reads the clock twice (1 ms
+    // apart), so a run is 1/3 ms; each run reads its 10 events.
+    let row = measure((Some(0), 10, 3), &now);
+    assert_eq!((row.workload.as_str(), row.events, row.runs, row.input_rows), ("classic", 10, 3, 30));
+    assert!((row.median_ms - 1.0 / 3.0).abs() < 1e-12, "{}", row.median_ms);
+    // A large batch is timed run by run: 1 ms each, the median 1 ms.
+    let big = measure((Some(0), 2_000, 2), &now);
+    assert_eq!((big.median_ms, big.input_rows), (1.0, 4_000));
+    let replay = measure(*entries.last().unwrap(), &now);
+    assert!(replay.workload.starts_with("lab replay"));
+    assert!(replay.input_rows > 0, "the replay read nothing");
+}
+
+#[test]
+fn the_query_texts_own_sink_wins_over_the_picker_and_the_view_says_so() {
+    use streamlab_engine::streaming::SinkKind;
+    let mut s = LabSession::from_scenario(corpus("stateless-filter-select-append"));
+    s.set_sink(SinkKind::Console);
+    let v = s.view().recovery.expect("a query");
+    assert_eq!((v.sink, v.sink_from_query), (SinkKind::Console, false));
+    // The text names Kafka: the picker's console does not apply, and Kafka needs a location,
+    // which the lab's switch gives.
+    let text = format!("{}.writeStream.format('kafka')", s.view().query_text.trim_end());
+    s.set_query(&text);
+    let v = s.view();
+    assert!(v.error.is_none(), "{:?}", v.error);
+    let r = v.recovery.expect("a query");
+    assert_eq!((r.sink, r.sink_from_query), (SinkKind::Kafka, true));
+    // Without the location the text's Kafka sink fails the start (a console sink would not).
+    s.set_checkpoint_location(false);
+    let e = s.view().error.expect("kafka needs a checkpoint location");
+    assert_eq!(e.error_class.as_deref(), Some("_LEGACY_ERROR_TEMP_1298"));
+}
+
+/// The device-silence preset on the lab's clock: each trigger one second after the one before,
+/// so step k's batch runs at k s (as in `scenario::run`). Each reading sets its device's timeout
+/// to that batch's clock + 3 s; a key times out in the first batch whose clock is strictly past
+/// it (Spark's `timeoutTimestamp < batchTimestampMs`, spec §9.1):
+/// - d2 reads last in step 1 (1 s, timeout 4 s): step 4 runs at exactly 4 s and does not fire
+///   it; step 5 (5 s) does, alerting d2 (2 readings, max temp 30.4);
+/// - d3 reads once in step 2 (2 s, timeout 5 s): alert in step 6's batch (6 s);
+/// - d1 reads in every step, 1 s apart, so it never times out while the steps run; its last
+///   reading (step 6, 6 s) sets 9 s. After 7 triggers the clock is 7 s; waiting 10 s makes it
+///   17 s, and the trigger then runs a batch without data that alerts d1 (7 readings, 22.3).
+#[test]
+fn the_device_silence_preset_alerts_on_the_processing_time_clock() {
+    let mut s = LabSession::from_scenario(streamlab_model::lab::presets::preset("device-silence-alert").expect("preset"));
+    assert_eq!(s.processing_clock_ms(), Some(0));
+    while s.run_step() {}
+    let v = s.view();
+    assert!(v.error.is_none(), "{:?}", v.error);
+    let alerts = |v: &streamlab_model::lab::session::LabView| -> Vec<(Option<usize>, Vec<String>)> {
+        v.batches.iter().flat_map(|b| b.rows.iter().map(move |r| (b.step, r.clone()))).collect()
+    };
+    let row = |d: &str, n: &str, t: &str| vec![d.to_string(), "silent".to_string(), n.to_string(), t.to_string()];
+    assert_eq!(alerts(&v), vec![(Some(5), row("d2", "2", "30.4")), (Some(6), row("d3", "1", "18.2"))]);
+    // Seven batches, one per step: no batch runs between steps on the lab's clock.
+    assert_eq!(v.batches.len(), 7);
+    // d1's last reading ran in the batch of step 6, at 6 s on the clock; setTimeoutDuration(3000)
+    // puts its timeout at 6 s + 3 s = 0:00:09 on the same clock (not a 1970 date).
+    let table = &v.state[0];
+    let col = table.columns.iter().position(|c| c == "timeout").expect("a timeout column");
+    let d1: Vec<&String> = table.rows.iter().filter(|(cells, _)| cells[0] == "d1").map(|(cells, _)| &cells[col]).collect();
+    assert_eq!(d1, vec!["⏱ 0:00:09"]);
+    // Without a watermark the picture still places each reading at its event time: 10
+    // readings, the first (r1) at 2026-03-02T09:00:00Z = 1772442000 s.
+    let p = s.picture();
+    let times: Vec<Option<i64>> = p.lanes[0].marks.iter().map(|m| m.event_time_us).collect();
+    assert_eq!(times.len(), 10);
+    assert_eq!(times[0], Some(1_772_442_000_000_000));
+    assert!(times.iter().all(Option::is_some), "{times:?}");
+    assert_eq!(s.processing_clock_ms(), Some(7_000));
+    s.wait(10_000).expect("a positive wait");
+    assert_eq!(s.processing_clock_ms(), Some(17_000));
+    s.trigger();
+    let v = s.view();
+    let last = v.batches.last().expect("a batch");
+    assert_eq!((last.input_rows, last.rows.clone()), (0, vec![row("d1", "7", "22.3")]));
+    // Every device has timed out and removed its state.
+    assert_eq!(last.metrics[0].total, 0);
+}
+
+/// Every sink and delivery guarantee the engine has is named in the lab's labels, in both
+/// languages (the engine names its sinks by id; the words are the page's).
+#[test]
+fn every_sink_and_guarantee_has_a_label() {
+    use streamlab_engine::streaming::{DeliveryGuarantee, SinkKind};
+    use streamlab_model::lab::session::{guarantee_label_key, sink_label_key};
+    let keys: std::collections::BTreeSet<&str> = streamlab_model::text::i18n::labels().map(|(k, _, _)| k).collect();
+    let mut seen = std::collections::BTreeSet::new();
+    for k in SinkKind::ALL {
+        let key = sink_label_key(k);
+        assert!(keys.contains(key), "{} has no label {key}", k.id());
+        assert!(seen.insert(key), "two sinks share {key}");
+    }
+    for g in [DeliveryGuarantee::ExactlyOnce, DeliveryGuarantee::AtLeastOnce] {
+        assert!(keys.contains(guarantee_label_key(g)));
+    }
+}

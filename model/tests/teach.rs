@@ -1,0 +1,141 @@
+//! The instructor's tools, through the calls the page makes: step back (undo) replays the
+//! log without its last action and gives back the earlier view exactly; a share link made by
+//! the Share button opens, from the page's address, the same lab.
+
+#![allow(clippy::disallowed_methods)] // a test, bench or example may read files and the clock
+
+use streamlab_engine::scenario::Scenario;
+use streamlab_model::lab::presets::preset;
+use streamlab_model::lab::session::LabSession;
+use streamlab_model::lab::share::{from_location_hash, link_for, ShareError};
+
+fn corpus(id: &str) -> Scenario {
+    let path = format!("{}/../engine/tests/spark/cases/{id}.json", env!("CARGO_MANIFEST_DIR"));
+    Scenario::from_json(&std::fs::read_to_string(path).expect("corpus case")).expect("scenario")
+}
+
+#[test]
+fn undo_of_a_step_gives_the_view_before_it() {
+    let case = corpus("window-sliding-classic-append");
+    let expected = case.expected.clone().expect("expected");
+    let mut s = LabSession::from_scenario(case);
+    s.run_step();
+    s.run_step();
+    let before = s.view();
+    // Real Spark ran batches 0..=3 for steps 0 and 1 (corpus), none emitting rows.
+    assert_eq!(before.batches.len(), expected.batches.iter().filter(|b| b.step <= 1).count());
+    assert_eq!(before.batches.len(), 4);
+    s.run_step();
+    // Step 2 ran batches 4 and 5; batch 5 emitted 3 rows (corpus).
+    assert_eq!(s.view().batches.len(), 6);
+    assert_eq!(s.view().batches[5].rows.len(), 3);
+    assert!(s.undo());
+    let after = s.view();
+    assert_eq!(after, before, "undo gives back exactly the view before the step");
+    assert_eq!(after.steps_done, 2);
+    assert!(after.pending.is_empty(), "the step's events go back with its run");
+    // The step runs again to the same batches (deterministic replay).
+    s.run_step();
+    assert_eq!(s.view().batches[5].rows.len(), 3);
+}
+
+#[test]
+fn undo_takes_back_one_action_at_a_time() {
+    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
+    assert!(!s.undo(), "nothing to undo on a fresh lab");
+    // An event at 12:21 and a run: the first undo takes the run back (the event is pending
+    // again), the second the event.
+    s.advance_with_event("clicks", "12:21").unwrap();
+    assert_eq!(s.action_count(), 2);
+    let ran = s.view();
+    // Batch 0 reads the event; it moves the watermark (max event time − 10 min = 12:11), so
+    // a no-data batch 1 follows (spec: a batch runs when the watermark would evict state).
+    assert_eq!(ran.batches.len(), 2);
+    assert_eq!(ran.batches[0].input_rows, 1);
+    assert!(ran.batches[1].no_data);
+    assert!(s.undo());
+    let v = s.view();
+    assert!(v.batches.is_empty());
+    assert_eq!(v.pending.len(), 1);
+    assert!(s.undo());
+    assert_eq!(s.view().pending.len(), 0);
+    assert_eq!(s.action_count(), 0);
+    assert!(!s.undo());
+}
+
+#[test]
+fn undo_of_events_added_by_play_moves_the_step_counter_back() {
+    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
+    s.run_step();
+    // Play adds the next step's events, then triggers: each is one step back.
+    assert!(s.push_step());
+    s.trigger();
+    assert_eq!(s.view().steps_done, 2);
+    assert!(s.undo()); // the trigger
+    assert_eq!(s.view().steps_done, 2);
+    assert!(!s.view().pending.is_empty());
+    assert!(s.undo()); // the step's events
+    let v = s.view();
+    assert_eq!(v.steps_done, 1);
+    assert!(v.pending.is_empty());
+    // Step 0 ran batches 0 and 1 (corpus).
+    assert_eq!(v.batches.len(), 2);
+}
+
+#[test]
+fn the_step_marks_survive_saving() {
+    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
+    s.run_step();
+    s.push_step();
+    let mut back = LabSession::from_saved_json(&s.to_saved_json()).unwrap();
+    assert_eq!(back.view(), s.view());
+    assert!(back.undo());
+    assert_eq!(back.view().steps_done, 1);
+    assert!(back.view().pending.is_empty());
+}
+
+#[test]
+fn a_share_link_from_the_page_opens_the_same_lab() {
+    let mut s = LabSession::from_scenario(preset("classic").unwrap());
+    s.run_step();
+    s.run_step();
+    s.run_step();
+    let link = link_for("http://localhost:8080/index.html#/lab", &s).unwrap();
+    assert!(link.starts_with("http://localhost:8080/index.html#lab=1."), "{link}");
+    let hash = &link[link.find('#').unwrap()..];
+    let opened = from_location_hash(hash).expect("a share link").expect("opens");
+    let (a, b) = (s.view(), opened.view());
+    assert_eq!(a.batches.len(), b.batches.len());
+    assert_eq!(a.watermark, b.watermark);
+    assert_eq!(a.batches.iter().map(|x| x.rows.clone()).collect::<Vec<_>>(), b.batches.iter().map(|x| x.rows.clone()).collect::<Vec<_>>());
+    assert_eq!(a, b);
+}
+
+#[test]
+fn page_fragments_are_not_share_links_and_bad_links_say_why() {
+    assert!(from_location_hash("").is_none());
+    assert!(from_location_hash("#/lab").is_none());
+    assert!(from_location_hash("#/lesson/watermarks").is_none());
+    assert!(matches!(from_location_hash("#lab=1.%%%%"), Some(Err(ShareError::Encoding(_)))));
+    assert!(matches!(from_location_hash("#lab=9.abc"), Some(Err(ShareError::Version(_)))));
+    let long = format!("#lab=1.{}", "A".repeat(20_000));
+    assert!(matches!(from_location_hash(&long), Some(Err(ShareError::TooLong { .. }))));
+}
+
+#[test]
+fn query_error_hints_have_korean() {
+    use streamlab_engine::streaming::OutputMode;
+    use streamlab_model::text::i18n::localize;
+    use streamlab_model::text::Lang;
+    // Complete mode without an aggregation: Spark's error, and the engine's hint in Korean.
+    let mut s = LabSession::from_scenario(corpus("stateless-filter-select-append"));
+    s.set_mode(OutputMode::Complete);
+    let hint = s.view().error.and_then(|e| e.hint).expect("a hint");
+    let ko = localize(Lang::Ko, &hint);
+    assert_eq!(ko, "complete 모드는 매 배치마다 결과 테이블 전체를 다시 내보내므로 쿼리에 집계(groupBy)가 필요합니다");
+    // A bad event time, as the event form reports it.
+    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
+    let fields = [("event_time".to_string(), "25:00".to_string())].into_iter().collect();
+    let e = s.push_event("clicks", &fields).unwrap_err();
+    assert_eq!(localize(Lang::Ko, &e), "event_time: '25:00'은 시각이 아닙니다. 12:07 또는 12:07:30처럼 쓰세요");
+}
