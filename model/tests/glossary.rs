@@ -4,9 +4,11 @@
 use streamlab_engine::execution::explain::{JoinSide, RowFate};
 use streamlab_engine::types::Value;
 use streamlab_model::lab::picture::{fate_text, narrate, KeyColumns};
-use streamlab_model::lab::session::LabSession;
 use streamlab_model::study::glossary::{banned_in, glossary, korean_texts};
 use streamlab_model::text::Lang;
+
+mod support;
+use support::lab;
 
 #[test]
 fn korean_text_uses_one_term_per_concept() {
@@ -47,7 +49,7 @@ fn korean_picture_texts_use_the_glossary() {
     let terms = streamlab_model::study::glossary::glossary().unwrap();
     let mut texts = Vec::new();
     for (id, _) in streamlab_model::lab::presets::presets() {
-        let mut s = LabSession::from_scenario(streamlab_model::lab::presets::preset(id).unwrap());
+        let mut s = lab(id);
         while s.run_step() {}
         let p = s.picture();
         for (i, b) in p.bands.iter().enumerate() {

@@ -3,6 +3,9 @@
 use streamlab_model::study::lesson::lessons;
 use streamlab_model::lab::script;
 
+mod support;
+use support::lab;
+
 /// The lesson's Kafka topic has 2 partitions and records go round-robin. Its first run reads
 /// o1, o2, o3 (p0, p1, p0): the offset log's batch 0 ends at {"0":2,"1":1}. Its last task turns
 /// the checkpoint location off and restarts: a temporary checkpoint is not reused, so the
@@ -36,7 +39,7 @@ fn a_restart_without_a_checkpoint_is_a_new_query_with_kafka_offsets_per_partitio
 /// refuses to resume in append mode) after one step, restarted.
 #[test]
 fn a_restart_on_the_same_checkpoint_keeps_the_id_and_gets_a_new_run_id() {
-    let mut s = streamlab_model::lab::session::LabSession::from_scenario(streamlab_model::lab::presets::preset("classic").unwrap());
+    let mut s = lab("classic");
     s.set_sink(streamlab_engine::streaming::SinkKind::File);
     s.run_step();
     let before = s.view().recovery.expect("the query runs");

@@ -10,6 +10,9 @@ use streamlab_model::text::Lang;
 use streamlab_model::lab::script;
 use streamlab_model::text::markup::{blocks, Block, Span};
 
+mod support;
+use support::lab;
+
 /// The order the study path must follow (the lesson ids, from the file names).
 const PATH: &[&str] = &[
     "input-table",
@@ -142,9 +145,8 @@ fn end_of_lesson_questions_test_transfer() {
 #[test]
 fn every_lesson_reached_by_next_lesson_opens_its_own_lab_and_do_it_for_me_completes_it() {
     use streamlab_model::study::lesson::LabOwner;
-    use streamlab_model::lab::session::LabSession;
     let all = lessons().unwrap();
-    let mut live = LabSession::from_scenario(streamlab_model::lab::presets::preset("classic").unwrap());
+    let mut live = lab("classic");
     live.set_query("clicks.select('event_id', 'event_time')");
     live.run_step();
     let free = live.to_saved_json();

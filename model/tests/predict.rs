@@ -4,8 +4,11 @@
 
 use proptest::prelude::*;
 use streamlab_model::study::predict::{predictions, NextAction, PredictKind, Prediction};
-use streamlab_model::lab::presets::{preset, presets};
+use streamlab_model::lab::presets::presets;
 use streamlab_model::lab::session::LabSession;
+
+mod support;
+use support::lab;
 
 /// Runs the predicted action on `s` and checks the prediction against the batch it ran.
 fn verify(s: &LabSession, p: &Prediction) -> Result<(), String> {
@@ -56,7 +59,7 @@ fn predictions_hold_for_every_preset_and_step() {
     let mut total = 0;
     let mut kinds = std::collections::BTreeMap::new();
     for (id, _) in presets() {
-        let mut s = LabSession::from_scenario(preset(id).unwrap());
+        let mut s = lab(id);
         for step in 0..=s.view().steps_total {
             // Before "Next step" (nothing due) and with the step's events pending.
             total += check_all(&s, step as u64, &format!("{id} after {step} steps"));
@@ -82,7 +85,7 @@ fn the_classic_watermark_prediction_offers_the_classic_mistakes() {
     // classic after step 0, with step 1's clicks (09:08, 09:16) pending: batch 2 runs with
     // 09:03, computed after batch 0 from 09:13 − 10 minutes. The wrong choices include the
     // batch's own max − delay (09:16 − 10 = 09:06) and the forgotten delay (09:13).
-    let mut s = LabSession::from_scenario(preset("classic").unwrap());
+    let mut s = lab("classic");
     s.run_step();
     s.push_step();
     let p = predictions(&s, 1).into_iter().find(|p| p.kind == PredictKind::Watermark).unwrap();
@@ -98,10 +101,10 @@ fn the_classic_watermark_prediction_offers_the_classic_mistakes() {
 
 #[test]
 fn nothing_to_predict_when_nothing_can_run() {
-    let mut s = LabSession::from_scenario(preset("stateless-filter").unwrap());
+    let mut s = lab("stateless-filter");
     while s.run_step() {}
     assert!(predictions(&s, 0).is_empty());
-    let broken = LabSession::from_scenario(preset("no-watermark-append-error").unwrap());
+    let broken = lab("no-watermark-append-error");
     assert!(predictions(&broken, 0).is_empty());
 }
 
@@ -122,7 +125,7 @@ proptest! {
     ) {
         let all = presets();
         let (id, _) = all[which % all.len()];
-        let mut s = LabSession::from_scenario(preset(id).unwrap());
+        let mut s = lab(id);
         for a in &acts {
             match a {
                 Act::NextStep => { s.run_step(); }

@@ -6,27 +6,20 @@ use proptest::prelude::*;
 use streamlab_model::study::exam::{self, ExamAnswer};
 use streamlab_model::study::lesson::lessons;
 use streamlab_model::study::progress::{Day, Progress, PROGRESS_VERSION};
-use streamlab_model::study::quiz::{bank, shuffled, Kind, Question};
+use streamlab_model::study::quiz::{bank, shuffled, Kind};
+
+mod support;
+use support::{question, questions};
 
 fn lesson_ids() -> Vec<String> {
     static IDS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     IDS.get_or_init(|| lessons().unwrap().into_iter().map(|l| l.id).collect()).clone()
 }
 
-/// The bank, parsed once for the property tests.
-fn shared_bank() -> &'static [Question] {
-    static BANK: std::sync::OnceLock<Vec<Question>> = std::sync::OnceLock::new();
-    BANK.get_or_init(|| bank().unwrap())
-}
-
-fn q(id: &str) -> Question {
-    bank().unwrap().into_iter().find(|q| q.id == id).unwrap()
-}
-
 #[test]
 fn answers_update_scores_and_the_review_queue_spaces_1_3_7_days() {
     let mut p = Progress::default();
-    let wm = q("watermark-max-minus-delay");
+    let wm = question("watermark-max-minus-delay");
     let today = Day(20_000);
     p.record(&wm, false, today, false);
     assert_eq!(p.score("watermark").answered, 1);
@@ -57,9 +50,9 @@ fn answers_update_scores_and_the_review_queue_spaces_1_3_7_days() {
 #[test]
 fn due_reviews_come_longest_overdue_first() {
     let mut p = Progress::default();
-    p.record(&q("watermark-never-decreases"), false, Day(10), false);
-    p.record(&q("watermark-max-minus-delay"), false, Day(5), false);
-    p.record(&q("late-judged-by-window-end"), false, Day(10), false);
+    p.record(&question("watermark-never-decreases"), false, Day(10), false);
+    p.record(&question("watermark-max-minus-delay"), false, Day(5), false);
+    p.record(&question("late-judged-by-window-end"), false, Day(10), false);
     assert_eq!(p.due(Day(30)), vec!["watermark-max-minus-delay", "late-judged-by-window-end", "watermark-never-decreases"]);
 }
 
@@ -186,7 +179,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
     #[test]
     fn any_stored_text_loads_without_panicking(text in ".{0,300}") {
-        let bank = shared_bank();
+        let bank = questions();
         let l = Progress::load(&text, bank, &lesson_ids());
         prop_assert!(l.progress.version == PROGRESS_VERSION);
     }
@@ -198,7 +191,7 @@ proptest! {
         due in any::<i64>(),
         pos in any::<usize>(),
     ) {
-        let bank = shared_bank();
+        let bank = questions();
         let text = format!(
             "{{\"version\":{version},\"answers\":[],\"scores\":{{}},\"lesson\":null,\"lesson_step\":0,\"lessons_done\":[],\"quiz_position\":{pos},\"review\":{{\"{}\":{{\"due\":{due},\"stage\":{stage}}}}}}}",
             bank[0].id

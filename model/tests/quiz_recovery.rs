@@ -7,9 +7,8 @@ use streamlab_model::study::quiz::{bank, Question};
 use streamlab_model::study::claim::{check_claim, recovery_run};
 use streamlab_model::study::quiz::Claim;
 
-fn question(id: &str) -> Question {
-    bank().unwrap().into_iter().find(|q| q.id == id).unwrap_or_else(|| panic!("no question '{id}'"))
-}
+mod support;
+use support::question;
 
 /// A bank question re-used with another scenario and claim.
 fn with(scenario: &str, check: Claim) -> Question {

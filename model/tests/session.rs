@@ -5,18 +5,11 @@
 
 use std::collections::BTreeMap;
 
-use streamlab_engine::scenario::Scenario;
 use streamlab_engine::streaming::OutputMode;
 use streamlab_model::lab::session::{RowStatus, LabSession};
 
-fn corpus(id: &str) -> Scenario {
-    let path = format!("{}/../engine/tests/spark/cases/{id}.json", env!("CARGO_MANIFEST_DIR"));
-    Scenario::from_json(&std::fs::read_to_string(path).expect("corpus case")).expect("scenario")
-}
-
-fn run_all(s: &mut LabSession) {
-    while s.run_step() {}
-}
+mod support;
+use support::{corpus, corpus_lab, lab, run_all};
 
 #[test]
 fn next_step_reproduces_spark_batch_by_batch() {
@@ -75,7 +68,7 @@ fn invalid_mode_shows_sparks_error_and_keeps_the_input() {
 
 #[test]
 fn delay_change_rewrites_the_query_and_replays() {
-    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
+    let mut s = corpus_lab("window-sliding-classic-append");
     s.run_step();
     // Step 0 has events at 12:07, 12:08, 12:14; with a 10-minute delay the watermark is 12:04.
     assert_eq!(s.view().watermark.as_deref(), Some("2026-01-01T12:04:00Z"));
@@ -89,7 +82,7 @@ fn delay_change_rewrites_the_query_and_replays() {
 
 #[test]
 fn bad_event_fields_are_reported_and_nothing_is_lost() {
-    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
+    let mut s = corpus_lab("window-sliding-classic-append");
     let mut f = BTreeMap::new();
     f.insert("event_id".to_string(), "x1".to_string());
     f.insert("post_id".to_string(), "seven".to_string());
@@ -120,7 +113,7 @@ fn bad_event_fields_are_reported_and_nothing_is_lost() {
 
 #[test]
 fn a_query_typo_points_at_its_position() {
-    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
+    let mut s = corpus_lab("window-sliding-classic-append");
     s.set_query("clicks.select('event_id'");
     let e = s.view().error.expect("unclosed call");
     assert_eq!(e.kind, "ParseException");
@@ -133,7 +126,7 @@ fn a_query_typo_points_at_its_position() {
 
 #[test]
 fn a_saved_session_reopens_to_the_same_batches() {
-    let mut s = LabSession::from_scenario(corpus("window-tumbling-append-basic"));
+    let mut s = corpus_lab("window-tumbling-append-basic");
     run_all(&mut s);
     let saved = s.to_scenario().to_json();
     let mut again = LabSession::from_json(&saved).unwrap();
@@ -145,7 +138,7 @@ fn a_saved_session_reopens_to_the_same_batches() {
 
 #[test]
 fn advancing_the_watermark_with_an_event_closes_windows() {
-    let mut s = LabSession::from_scenario(corpus("window-tumbling-append-basic"));
+    let mut s = corpus_lab("window-tumbling-append-basic");
     s.run_step();
     let emitted_before: usize = s.view().batches.iter().map(|b| b.rows.len()).sum();
     assert_eq!(emitted_before, 0);
@@ -164,7 +157,7 @@ fn a_crash_mid_sink_duplicates_in_kafka_but_not_in_the_file_sink() {
     use streamlab_engine::streaming::{CrashPoint, SinkKind};
     // Classic case: batch 5 (no-data, watermark 12:11) emits the three [12:00,12:10) windows.
     let run = |kind: SinkKind| {
-        let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
+        let mut s = corpus_lab("window-sliding-classic-append");
         s.set_sink(kind);
         s.run_step();
         s.run_step();
@@ -194,7 +187,7 @@ fn a_crash_mid_sink_duplicates_in_kafka_but_not_in_the_file_sink() {
 #[test]
 fn restart_with_a_changed_query_checks_the_state() {
     use streamlab_engine::streaming::SinkKind;
-    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
+    let mut s = corpus_lab("window-sliding-classic-append");
     s.set_sink(SinkKind::File);
     s.run_step();
     // Grouping by user_id instead of post_id does not fit the state of the first run.
@@ -202,7 +195,7 @@ fn restart_with_a_changed_query_checks_the_state() {
     let e = s.view().error.expect("incompatible state");
     assert_eq!(e.error_class.as_deref(), Some("STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE"));
     // A filter is allowed: the second run continues with batch 2.
-    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
+    let mut s = corpus_lab("window-sliding-classic-append");
     s.set_sink(SinkKind::File);
     s.run_step();
     s.restart_with("clicks.filter('post_id > 0').withWatermark('event_time', '10 minutes').groupBy(F.window('event_time', '10 minutes', '5 minutes'), 'post_id').count()");
@@ -221,7 +214,7 @@ fn restart_with_a_changed_query_checks_the_state() {
 #[test]
 fn a_once_trigger_runs_one_batch_and_stops() {
     use streamlab_engine::streaming::Trigger;
-    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
+    let mut s = corpus_lab("window-sliding-classic-append");
     s.set_trigger(Trigger::Once);
     s.push_step();
     s.trigger();
@@ -239,7 +232,7 @@ fn a_once_trigger_runs_one_batch_and_stops() {
 fn the_socket_preset_loses_its_lines_after_a_crash() {
     use streamlab_engine::streaming::{CrashPoint, SinkKind};
     let preset = |kind: &str| {
-        let mut s = LabSession::from_scenario(streamlab_model::lab::presets::preset("socket-source").expect("preset"));
+        let mut s = lab("socket-source");
         s.set_source_kind("clicks", kind, None);
         s.set_sink(SinkKind::File);
         s.push_step();
@@ -256,7 +249,7 @@ fn the_socket_preset_loses_its_lines_after_a_crash() {
 
 #[test]
 fn the_rate_preset_makes_rows_from_the_clock() {
-    let mut s = LabSession::from_scenario(streamlab_model::lab::presets::preset("rate-source").expect("preset"));
+    let mut s = lab("rate-source");
     while s.run_step() {}
     let v = s.view();
     assert!(v.error.is_none(), "{:?}", v.error);
@@ -267,7 +260,7 @@ fn the_rate_preset_makes_rows_from_the_clock() {
 #[test]
 fn without_a_checkpoint_location_file_sinks_fail_and_others_start_over() {
     use streamlab_engine::streaming::SinkKind;
-    let mut s = LabSession::from_scenario(corpus("stateless-filter-select-append"));
+    let mut s = corpus_lab("stateless-filter-select-append");
     s.set_checkpoint_location(false);
     s.set_sink(SinkKind::File);
     let e = s.view().error.expect("a file sink needs a checkpoint location");
@@ -287,7 +280,7 @@ fn without_a_checkpoint_location_file_sinks_fail_and_others_start_over() {
 #[test]
 fn a_saved_session_comes_back_with_its_checkpoint_and_sink() {
     use streamlab_engine::streaming::{CrashPoint, SinkKind};
-    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
+    let mut s = corpus_lab("window-sliding-classic-append");
     s.set_sink(SinkKind::Kafka);
     s.run_step();
     s.run_step();
@@ -323,7 +316,7 @@ fn export_to_pyspark_carries_the_session_and_its_trigger() {
     let embedded: serde_json::Value = serde_json::from_str(&script[start..end]).expect("JSON");
     assert_eq!(embedded["steps"].as_array().map(Vec::len), Some(6));
     // A fresh session saves every step of its scenario (nothing run yet).
-    let fresh = LabSession::from_scenario(corpus("window-sliding-classic-append"));
+    let fresh = corpus_lab("window-sliding-classic-append");
     assert_eq!(fresh.to_scenario().steps, corpus("window-sliding-classic-append").steps);
     assert!(embedded.get("expected").is_none(), "Spark's answer is not part of the script");
 }
@@ -356,7 +349,7 @@ fn the_bench_page_measures_every_workload_and_the_replay() {
 #[test]
 fn the_query_texts_own_sink_wins_over_the_picker_and_the_view_says_so() {
     use streamlab_engine::streaming::SinkKind;
-    let mut s = LabSession::from_scenario(corpus("stateless-filter-select-append"));
+    let mut s = corpus_lab("stateless-filter-select-append");
     s.set_sink(SinkKind::Console);
     let v = s.view().recovery.expect("a query");
     assert_eq!((v.sink, v.sink_from_query), (SinkKind::Console, false));
@@ -386,7 +379,7 @@ fn the_query_texts_own_sink_wins_over_the_picker_and_the_view_says_so() {
 ///   17 s, and the trigger then runs a batch without data that alerts d1 (7 readings, 22.3).
 #[test]
 fn the_device_silence_preset_alerts_on_the_processing_time_clock() {
-    let mut s = LabSession::from_scenario(streamlab_model::lab::presets::preset("device-silence-alert").expect("preset"));
+    let mut s = lab("device-silence-alert");
     assert_eq!(s.processing_clock_ms(), Some(0));
     while s.run_step() {}
     let v = s.view();

@@ -6,14 +6,13 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use proptest::prelude::*;
 use streamlab_engine::streaming::{CrashPoint, OutputMode, SinkKind, Trigger};
-use streamlab_model::lab::presets::{preset, presets};
+use streamlab_model::lab::presets::presets;
 use streamlab_model::text::Lang;
 use streamlab_model::lab::session::LabSession;
 use streamlab_model::lab::share::{decode, decode_json, encode, encode_json, ShareError, MAX_JSON_BYTES, MAX_LINK_CHARS};
 
-fn lab(id: &str) -> LabSession {
-    LabSession::from_scenario(preset(id).unwrap())
-}
+mod support;
+use support::lab;
 
 /// A session with settings and actions of every kind.
 fn busy() -> LabSession {

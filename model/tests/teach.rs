@@ -4,15 +4,11 @@
 
 #![allow(clippy::disallowed_methods)] // a test, bench or example may read files and the clock
 
-use streamlab_engine::scenario::Scenario;
-use streamlab_model::lab::presets::preset;
 use streamlab_model::lab::session::LabSession;
 use streamlab_model::lab::share::{from_location_hash, link_for, ShareError};
 
-fn corpus(id: &str) -> Scenario {
-    let path = format!("{}/../engine/tests/spark/cases/{id}.json", env!("CARGO_MANIFEST_DIR"));
-    Scenario::from_json(&std::fs::read_to_string(path).expect("corpus case")).expect("scenario")
-}
+mod support;
+use support::{corpus, corpus_lab, lab};
 
 #[test]
 fn undo_of_a_step_gives_the_view_before_it() {
@@ -41,7 +37,7 @@ fn undo_of_a_step_gives_the_view_before_it() {
 
 #[test]
 fn undo_takes_back_one_action_at_a_time() {
-    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
+    let mut s = corpus_lab("window-sliding-classic-append");
     assert!(!s.undo(), "nothing to undo on a fresh lab");
     // An event at 12:21 and a run: the first undo takes the run back (the event is pending
     // again), the second the event.
@@ -65,7 +61,7 @@ fn undo_takes_back_one_action_at_a_time() {
 
 #[test]
 fn undo_of_events_added_by_play_moves_the_step_counter_back() {
-    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
+    let mut s = corpus_lab("window-sliding-classic-append");
     s.run_step();
     // Play adds the next step's events, then triggers: each is one step back.
     assert!(s.push_step());
@@ -84,7 +80,7 @@ fn undo_of_events_added_by_play_moves_the_step_counter_back() {
 
 #[test]
 fn the_step_marks_survive_saving() {
-    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
+    let mut s = corpus_lab("window-sliding-classic-append");
     s.run_step();
     s.push_step();
     let mut back = LabSession::from_saved_json(&s.to_saved_json()).unwrap();
@@ -96,7 +92,7 @@ fn the_step_marks_survive_saving() {
 
 #[test]
 fn a_share_link_from_the_page_opens_the_same_lab() {
-    let mut s = LabSession::from_scenario(preset("classic").unwrap());
+    let mut s = lab("classic");
     s.run_step();
     s.run_step();
     s.run_step();
@@ -128,13 +124,13 @@ fn query_error_hints_have_korean() {
     use streamlab_model::text::i18n::localize;
     use streamlab_model::text::Lang;
     // Complete mode without an aggregation: Spark's error, and the engine's hint in Korean.
-    let mut s = LabSession::from_scenario(corpus("stateless-filter-select-append"));
+    let mut s = corpus_lab("stateless-filter-select-append");
     s.set_mode(OutputMode::Complete);
     let hint = s.view().error.and_then(|e| e.hint).expect("a hint");
     let ko = localize(Lang::Ko, &hint);
     assert_eq!(ko, "complete 모드는 매 배치마다 결과 테이블 전체를 다시 내보내므로 쿼리에 집계(groupBy)가 필요합니다");
     // A bad event time, as the event form reports it.
-    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
+    let mut s = corpus_lab("window-sliding-classic-append");
     let fields = [("event_time".to_string(), "25:00".to_string())].into_iter().collect();
     let e = s.push_event("clicks", &fields).unwrap_err();
     assert_eq!(localize(Lang::Ko, &e), "event_time: '25:00'은 시각이 아닙니다. 12:07 또는 12:07:30처럼 쓰세요");

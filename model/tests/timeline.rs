@@ -5,13 +5,8 @@
 use streamlab_engine::scenario::Scenario;
 use streamlab_model::lab::session::{LabView, LabSession};
 
-fn corpus(id: &str) -> Scenario {
-    let path = format!(
-        "{}/../engine/tests/spark/cases/{id}.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    Scenario::from_json(&std::fs::read_to_string(path).expect("corpus case")).expect("scenario")
-}
+mod support;
+use support::{corpus_lab, lab};
 
 /// What scrubbing must reproduce: state, emitted rows, metrics and watermark (the batch's
 /// `step` label is left out: the reference below runs the batches by single triggers).
@@ -85,7 +80,7 @@ fn a_past_batch_shows_what_the_lab_showed_right_after_it() {
 
 #[test]
 fn a_negative_delay_is_refused_beside_the_field_and_the_query_keeps_running() {
-    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
+    let mut s = corpus_lab("window-sliding-classic-append");
     while s.run_step() {}
     let before = s.view();
     let e = s.set_delay(0, "-5 minutes").unwrap_err();
@@ -108,7 +103,7 @@ fn a_negative_delay_is_refused_beside_the_field_and_the_query_keeps_running() {
 
 #[test]
 fn an_event_in_year_9999_is_one_undo_away_from_harmless() {
-    let mut s = LabSession::from_scenario(corpus("window-sliding-classic-append"));
+    let mut s = corpus_lab("window-sliding-classic-append");
     s.run_step();
     s.run_step();
     let before = s.view();
@@ -162,7 +157,7 @@ fn the_classic_preset_under_the_delay_slider_and_the_batch_slider() {
     };
     let cells = |v: &[&str]| v.iter().map(|c| c.to_string()).collect::<Vec<_>>();
     let mut s =
-        LabSession::from_scenario(streamlab_model::lab::presets::preset("classic").expect("classic preset"));
+        lab("classic");
     s.run_step();
     s.run_step();
     // Spark runs a no-data batch whenever the watermark moves (append-mode aggregation).
@@ -226,7 +221,7 @@ fn the_classic_preset_under_the_delay_slider_and_the_batch_slider() {
 fn compare_modes_runs_the_same_input_in_each_mode() {
     use streamlab_engine::streaming::OutputMode;
     let mut s =
-        LabSession::from_scenario(streamlab_model::lab::presets::preset("classic").expect("classic preset"));
+        lab("classic");
     s.run_step();
     s.run_step();
     let runs = s.compare_modes();
