@@ -10,7 +10,9 @@ use thiserror::Error;
 /// A byte range in the query text, for underlining in the editor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 pub struct Span {
+    /// Byte offset of the first byte.
     pub start: usize,
+    /// Byte offset just past the last byte (exclusive).
     pub end: usize,
 }
 
@@ -35,6 +37,7 @@ impl Span {
 pub struct ParseError {
     /// Lower-case, no final period.
     pub message: String,
+    /// Where in the query text the error is.
     pub span: Span,
     /// Set when the text is valid PySpark/Spark SQL but uses a feature Streamlab does not
     /// model (`GroupedData.transformWithStateInPandas()`): the conformance runner then reports
@@ -69,6 +72,7 @@ pub enum Stage {
 /// Spark's `AnalysisException`: an error condition and its message.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub struct AnalysisError {
+    /// When Spark raises it: defining the DataFrame, `start()`, or a running batch.
     pub stage: Stage,
     /// Spark's error condition, e.g. `STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION`.
     pub error_class: String,
@@ -192,22 +196,42 @@ impl fmt::Display for AnalysisError {
 /// Something went wrong while running a batch that analysis could not foresee.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ExecutionError {
+    /// Data was addressed to a source name the query does not have.
     #[error("source '{0}' does not exist in this query")]
     UnknownSource(String),
+    /// A row added to a source does not fit the source's schema.
     #[error("row {row} of source '{source_name}': {message}")]
-    BadRow { source_name: String, row: usize, message: String },
+    BadRow {
+        /// The source the row was added to.
+        source_name: String,
+        /// The row's index in the added block (the one caller, `add_data`, always passes
+        /// 0).
+        row: usize,
+        /// What does not fit.
+        message: String,
+    },
     /// A crash the learner asked for; restart the query on its checkpoint.
     #[error("simulated crash in batch {batch_id} ({point}): the query stopped; restart it on the same checkpoint")]
-    Crash { batch_id: u64, point: &'static str },
+    Crash {
+        /// The batch that was running.
+        batch_id: u64,
+        /// Where in the batch it stopped (`after-offset-log`, `mid-sink`, `before-commit`).
+        point: &'static str,
+    },
 }
 
 /// Every error the engine returns.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum Error {
+    /// The query text could not be read.
     #[error(transparent)]
     Parse(#[from] ParseError),
+    /// Spark would raise an error condition (`AnalysisException` and the other exceptions
+    /// of [`AnalysisError::exception_class`]), when defining, starting or running.
     #[error(transparent)]
     Analysis(#[from] AnalysisError),
+    /// A batch failed for a reason outside Spark's semantics (bad input data, a simulated
+    /// crash).
     #[error(transparent)]
     Execution(#[from] ExecutionError),
     /// A Spark feature the engine does not model yet (the conformance runner reports it as

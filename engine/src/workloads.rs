@@ -25,6 +25,7 @@ pub struct Workload {
     pub about: &'static str,
     /// The PySpark query text.
     pub query: &'static str,
+    /// The output mode the query runs in.
     pub mode: OutputMode,
 }
 

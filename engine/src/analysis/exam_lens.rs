@@ -97,6 +97,7 @@ impl LensRule {
 pub struct LensQuery<'a> {
     /// The analyzed plan; `None` when the DataFrame could not be defined.
     pub plan: Option<&'a Plan>,
+    /// The query's output mode (`outputMode(...)`).
     pub mode: OutputMode,
     /// The sink the query writes to, when known.
     pub sink: Option<&'a dyn SinkCapabilities>,

@@ -14,17 +14,24 @@ use crate::types::{spark_type_name, CalendarInterval, DataType, DelayMs, Row, Va
 /// Which window struct a column is, if any (`spark.timeWindow` / `spark.sessionWindow`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WindowKind {
+    /// A `window(...)` struct (`start`, `end`) from a tumbling or sliding time window.
     Time,
+    /// A `session_window(...)` struct (`start`, `end`) from a session window.
     Session,
 }
 
 /// A resolved column: name, type and the metadata Spark keeps on attributes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Attr {
+    /// The column's name as Spark shows it in the schema: a source column's name, an
+    /// alias, or an unaliased expression's SQL text.
     pub name: String,
+    /// The column's type, as an Arrow data type (timestamps in µs).
     pub data_type: DataType,
     /// `spark.watermarkDelayMs`: set on the event-time column (and on windows over it).
     pub watermark_delay_ms: Option<DelayMs>,
+    /// Set when the column is a window struct (Spark's `spark.timeWindow` /
+    /// `spark.sessionWindow` metadata); `None` for every other column.
     pub window: Option<WindowKind>,
     /// The names the column can be qualified by (`clicks.post_id`, `c.post_id` after
     /// `alias('c')`): its relation and the aliases above it. Empty for computed columns.
@@ -50,15 +57,33 @@ impl Attr {
 /// A typed expression over the input row (column indices).
 #[derive(Debug, Clone, PartialEq)]
 pub enum BoundExpr {
+    /// The input row's column at this index (a resolved `AttributeReference`).
     Col(usize),
+    /// A constant (`Literal`).
     Lit(Value),
+    /// An interval literal (`INTERVAL '10 minutes'`), mostly the right operand of a
+    /// timestamp `+` / `-`.
     Interval(CalendarInterval),
+    /// `left op right`, with Spark's NULL semantics (three-valued `AND` / `OR`).
     Binary(BinOp, Box<BoundExpr>, Box<BoundExpr>),
+    /// `NOT e`.
     Not(Box<BoundExpr>),
+    /// `-e` (`UnaryMinus`).
     Negate(Box<BoundExpr>),
+    /// `e IS NULL`, or `e IS NOT NULL` when the flag is true (`IsNull` / `IsNotNull`).
     IsNull(Box<BoundExpr>, bool),
-    Case { branches: Vec<(BoundExpr, BoundExpr)>, otherwise: Option<Box<BoundExpr>> },
+    /// `CASE WHEN ... THEN ... ELSE ... END` (`CaseWhen`); every value is already cast to
+    /// the common result type.
+    Case {
+        /// (condition, value) pairs, tried in order; the first true condition wins.
+        branches: Vec<(BoundExpr, BoundExpr)>,
+        /// The `ELSE` value; `None` gives NULL when no condition holds.
+        otherwise: Option<Box<BoundExpr>>,
+    },
+    /// `CAST(e AS type)` (`Cast`), also inserted by type coercion.
     Cast(Box<BoundExpr>, DataType),
+    /// A scalar function by lower-case name (`upper`, `coalesce`, `struct`, ...) over its
+    /// bound arguments; a higher-order function has a [`BoundExpr::Lambda`] among them.
     Function(String, Vec<BoundExpr>),
     /// `window_time(w)` = `w.end - 1 µs`.
     WindowTime(Box<BoundExpr>),
@@ -81,11 +106,13 @@ pub enum BoundExpr {
 /// One aggregate of an `Aggregate` node.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BoundAgg {
+    /// Which aggregate function this is.
     pub func: AggFunc,
     /// `None` for `count(*)`.
     pub arg: Option<BoundExpr>,
     /// The ordering of `max_by`/`min_by`.
     pub by: Option<BoundExpr>,
+    /// The argument's type (`DataType::Null` for `count(*)`).
     pub input_type: DataType,
     /// `count(distinct x)`: rejected by `UnsupportedOperationChecker`, never executed.
     pub distinct: bool,
@@ -94,8 +121,12 @@ pub struct BoundAgg {
 /// How a time window is assigned (`TimeWindow`), all in µs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WindowSpec {
+    /// The window length (`windowDuration`), µs.
     pub duration_us: i64,
+    /// The distance between window starts (`slideDuration`), µs; equal to the duration for
+    /// a tumbling window.
     pub slide_us: i64,
+    /// The offset of window starts from the epoch (`startTime`), µs.
     pub start_us: i64,
 }
 
@@ -118,6 +149,7 @@ pub struct SessionSpec {
 /// A join between a stream and a static table (`broadcast` style, no state).
 #[derive(Debug, Clone, PartialEq)]
 pub struct JoinSpec {
+    /// The join type (`how` of `join`, or SQL's join type).
     pub join_type: JoinType,
     /// Pairs of (left column, right column) equal in the join.
     pub keys: Vec<(usize, usize)>,
@@ -137,10 +169,17 @@ pub enum StateWatermark {
     None,
     /// The `key_index`-th equi-join key carries the watermark: rows whose key (a window's
     /// end) is `<= W` go.
-    Key { key_index: usize },
+    Key {
+        /// The position of that key among the join's equi-join key pairs.
+        key_index: usize,
+    },
     /// A range condition bounds this side's time from below: rows whose event time is
     /// `<= W + offset_ms` go.
-    Value { offset_ms: i64 },
+    Value {
+        /// The constant `c` of the bound `this time > other time + c`, ms (1 ms less for a
+        /// non-strict bound); negative when this side may lag behind the other.
+        offset_ms: i64,
+    },
 }
 
 /// What a stream-stream join needs besides [`JoinSpec`] (`StreamingSymmetricHashJoinHelper`).
@@ -148,8 +187,11 @@ pub enum StateWatermark {
 pub struct StreamJoinSpec {
     /// The event-time column of each side's input (index in that side's output).
     pub left_time: Option<usize>,
+    /// The right side's event-time column (index in the right side's output), if any.
     pub right_time: Option<usize>,
+    /// Which buffered left rows the watermark evicts from state.
     pub left_state: StateWatermark,
+    /// Which buffered right rows the watermark evicts from state.
     pub right_state: StateWatermark,
     /// The condition's conjuncts that read only the left row (over the left row): a left row
     /// failing them is never stored (left/full outer: it is null-padded at once).
@@ -200,58 +242,190 @@ pub struct ProbeBound {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Node {
     /// A streaming source; `index` is its position among the query's sources.
-    Source { name: String, index: usize },
+    Source {
+        /// The source's name (`clicks`), as the `StreamingRelation` carries it.
+        name: String,
+        /// Its position among the query's streaming sources.
+        index: usize,
+    },
     /// A static table.
-    Static { name: String, rows: Rc<Vec<Row>> },
-    Project { input: Box<Plan>, exprs: Vec<BoundExpr> },
-    Filter { input: Box<Plan>, predicate: BoundExpr },
+    Static {
+        /// The table's name.
+        name: String,
+        /// Every row of the table (`LocalRelation`), shared with the logical plan.
+        rows: Rc<Vec<Row>>,
+    },
+    /// `Project`: one output column per expression.
+    Project {
+        /// The child plan.
+        input: Box<Plan>,
+        /// The output columns, over the input row.
+        exprs: Vec<BoundExpr>,
+    },
+    /// `Filter`: keeps the rows where the predicate is true (NULL drops the row).
+    Filter {
+        /// The child plan.
+        input: Box<Plan>,
+        /// A boolean expression over the input row.
+        predicate: BoundExpr,
+    },
     /// `EventTimeWatermarkExec`: records event-time stats; `watermark_index` numbers the
     /// watermark operators for `WatermarkTracker`.
-    Watermark { input: Box<Plan>, column: usize, delay_ms: DelayMs, watermark_index: usize },
+    Watermark {
+        /// The child plan.
+        input: Box<Plan>,
+        /// The event-time column (index in the input), which gets the watermark tag.
+        column: usize,
+        /// The `withWatermark` delay threshold, ms.
+        delay_ms: DelayMs,
+        /// This operator's number among the plan's watermark operators, in analysis order
+        /// (inputs first, left before right).
+        watermark_index: usize,
+    },
     /// Appends a `window` column, one output row per window a row falls in (`TimeWindowing`).
-    TimeWindow { input: Box<Plan>, time: BoundExpr, spec: WindowSpec },
+    TimeWindow {
+        /// The child plan.
+        input: Box<Plan>,
+        /// The time the windows are assigned by (a timestamp, over the input row).
+        time: BoundExpr,
+        /// The window length, slide and start.
+        spec: WindowSpec,
+    },
     /// A streaming aggregation (`StateStoreRestoreExec` + `StateStoreSaveExec`), or with
     /// `session` a session-window aggregation (`SessionWindowStateStoreSaveExec`).
     /// Output: the grouping columns (the session window at its position), then one column
     /// per aggregate. `keys` excludes the session window.
     /// `distinct`: Spark's `Distinct` (SQL `SELECT DISTINCT`, `UNION`) run as this aggregation.
-    Aggregate { input: Box<Plan>, keys: Vec<BoundExpr>, aggs: Vec<BoundAgg>, event_time_key: Option<usize>, session: Option<SessionSpec>, op_id: usize, distinct: bool },
+    Aggregate {
+        /// The child plan.
+        input: Box<Plan>,
+        /// The grouping expressions over the input row.
+        keys: Vec<BoundExpr>,
+        /// The aggregate functions, one output column each.
+        aggs: Vec<BoundAgg>,
+        /// The grouping column (index in the output) that carries the watermark tag, if any:
+        /// the key by which the watermark evicts state (and, in Append mode, emits rows).
+        event_time_key: Option<usize>,
+        /// The session window, for a `session_window` aggregation.
+        session: Option<SessionSpec>,
+        /// The stateful operator id (root-first numbering).
+        op_id: usize,
+        /// True for a `Distinct` run as this aggregation.
+        distinct: bool,
+    },
     /// `StreamingDeduplicateExec` (`within_watermark: false`) or
     /// `StreamingDeduplicateWithinWatermarkExec`.
-    Dedup { input: Box<Plan>, keys: Vec<usize>, event_time_col: Option<usize>, event_time_in_key: bool, within_watermark: bool, op_id: usize },
+    Dedup {
+        /// The child plan.
+        input: Box<Plan>,
+        /// The columns (indices in the input) that make a row a duplicate; every column for
+        /// `dropDuplicates()` with no subset.
+        keys: Vec<usize>,
+        /// The input's watermarked event-time column, if any.
+        event_time_col: Option<usize>,
+        /// True when that event-time column is one of `keys`, so the watermark can evict
+        /// state (for `dropDuplicates`).
+        event_time_in_key: bool,
+        /// True for `dropDuplicatesWithinWatermark`.
+        within_watermark: bool,
+        /// The stateful operator id (root-first numbering).
+        op_id: usize,
+    },
     /// A stream-static join.
-    StaticJoin { left: Box<Plan>, right: Box<Plan>, join: JoinSpec },
+    StaticJoin {
+        /// The left input, as written.
+        left: Box<Plan>,
+        /// The right input, as written.
+        right: Box<Plan>,
+        /// The join type, keys, condition and output columns.
+        join: JoinSpec,
+    },
     /// A stream-stream join (`StreamingSymmetricHashJoinExec`).
-    StreamJoin { left: Box<Plan>, right: Box<Plan>, join: JoinSpec, spec: StreamJoinSpec, op_id: usize },
-    Union { inputs: Vec<Plan> },
+    StreamJoin {
+        /// The left stream.
+        left: Box<Plan>,
+        /// The right stream.
+        right: Box<Plan>,
+        /// The join type, keys, condition and output columns.
+        join: JoinSpec,
+        /// Event-time columns, state eviction and probe ranges of both sides.
+        spec: StreamJoinSpec,
+        /// The stateful operator id (root-first numbering).
+        op_id: usize,
+    },
+    /// `Union` (`union` / `unionByName` / SQL `UNION ALL`): the rows of every input; the
+    /// output columns are the first input's.
+    Union {
+        /// The children, in order.
+        inputs: Vec<Plan>,
+    },
     /// A streaming `GlobalLimit` (`StreamingGlobalLimitExec`).
-    Limit { input: Box<Plan>, n: usize, op_id: usize },
+    Limit {
+        /// The child plan.
+        input: Box<Plan>,
+        /// The most rows the query ever emits.
+        n: usize,
+        /// The stateful operator id (root-first numbering).
+        op_id: usize,
+    },
     /// A limit without state (`CollectLimitExec`, or `TakeOrderedAndProjectExec` over a
     /// sort): the first n rows of each batch's result, as in complete mode after an
     /// aggregation.
-    CollectLimit { input: Box<Plan>, n: usize },
+    CollectLimit {
+        /// The child plan.
+        input: Box<Plan>,
+        /// The most rows of each batch's result kept.
+        n: usize,
+    },
     /// `Sort`, only over a Complete-mode aggregation.
-    Sort { input: Box<Plan>, order: Vec<(BoundExpr, bool)> },
+    Sort {
+        /// The child plan.
+        input: Box<Plan>,
+        /// (expression, ascending) pairs, the first deciding first.
+        order: Vec<(BoundExpr, bool)>,
+    },
     /// `GenerateExec` for `explode(array)`: appends the element (and with `position` its
     /// 0-based index first), one output row per element; `outer` keeps a row with NULLs for
     /// a NULL or empty array.
-    Generate { input: Box<Plan>, generator: BoundExpr, outer: bool, position: bool },
+    Generate {
+        /// The child plan.
+        input: Box<Plan>,
+        /// The array being exploded, over the input row.
+        generator: BoundExpr,
+        /// True for `explode_outer` / `posexplode_outer`.
+        outer: bool,
+        /// True for `posexplode`: the element's index comes first.
+        position: bool,
+    },
     /// Non-time window functions (`Window`): one appended column per function. Rejected
     /// on a stream by `UnsupportedOperationChecker`, never executed.
-    Window { input: Box<Plan>, functions: Vec<WindowFunctionText> },
+    Window {
+        /// The child plan.
+        input: Box<Plan>,
+        /// The window functions, as Spark's error prints them.
+        functions: Vec<WindowFunctionText>,
+    },
     /// `FlatMapGroupsInPandasWithStateExec` (`applyInPandasWithState`): calls the Python
     /// function once per key with data, then once per timed-out key. `keys` are the grouping
     /// expressions over the input, `event_time_col` the input's watermarked column (late rows
     /// are dropped only with `EventTimeTimeout`), `state_schema` the state tuple's fields.
     /// Output: the function's output schema, with no watermark.
     FlatMapGroupsWithState {
+        /// The child plan.
         input: Box<Plan>,
+        /// The grouping expressions over the input row.
         keys: Vec<BoundExpr>,
+        /// The Python function called per group.
         udf: Rc<crate::pyfunc::PythonUdf>,
+        /// The state tuple's fields, (name, type), from the `stateStructType` argument.
         state_schema: Vec<(String, crate::types::DataType)>,
+        /// The function's `outputMode` argument (Append or Update).
         mode: OutputMode,
+        /// The `timeoutConf` argument (`GroupStateTimeout`).
         timeout: crate::pyfunc::GroupStateTimeout,
+        /// The input's watermarked event-time column, if any.
         event_time_col: Option<usize>,
+        /// The stateful operator id (root-first numbering).
         op_id: usize,
     },
     /// `TransformWithStateInPySparkExec` (`transformWithStateInPandas`,
@@ -260,12 +434,19 @@ pub enum Node {
     /// the input, `event_time_col` the input's watermarked column (late rows are dropped only
     /// with `EventTime`). Output: the processor's output schema, with no watermark.
     TransformWithState {
+        /// The child plan.
         input: Box<Plan>,
+        /// The grouping expressions over the input row.
         keys: Vec<BoundExpr>,
+        /// The Python `StatefulProcessor` instance.
         processor: Rc<crate::pyfunc::PythonProcessor>,
+        /// The `outputMode` argument.
         mode: OutputMode,
+        /// The `timeMode` argument (`None`, `ProcessingTime` or `EventTime`).
         time_mode: crate::pyfunc::TimeMode,
+        /// The input's watermarked event-time column, if any.
         event_time_col: Option<usize>,
+        /// The stateful operator id (root-first numbering).
         op_id: usize,
     },
 }
@@ -275,15 +456,20 @@ pub enum Node {
 /// `(PARTITION BY USER_ID ORDER BY EVENT_TIME ASC NULLS FIRST ROWS BETWEEN ...)`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WindowFunctionText {
+    /// The function call (`LAG(POST_ID#2L, -1, NULL)`).
     pub function: String,
+    /// The output column, in backquotes (`` `prev_post` ``).
     pub column: String,
+    /// The window specification (`WindowSpecDefinition.sql`), with the default frame.
     pub spec: String,
 }
 
 /// An analyzed plan node with its output columns.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Plan {
+    /// The operator and its children.
     pub node: Node,
+    /// The node's output columns, in order.
     pub output: Vec<Attr>,
     /// True if a streaming source is below.
     pub streaming: bool,

@@ -41,6 +41,7 @@ pub trait SinkCapabilities {
 pub struct StartRequest<'a> {
     /// The analyzed (not yet optimized) plan.
     pub plan: &'a Plan,
+    /// The output mode the query is started in (`outputMode(...)`).
     pub mode: OutputMode,
     /// True for `trigger(continuous=...)`.
     pub continuous: bool,

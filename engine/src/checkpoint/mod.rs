@@ -24,6 +24,7 @@ use crate::types::MultipleWatermarkPolicy;
 /// Offset log entry N (`offsets/N`), written before batch N runs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OffsetLogEntry {
+    /// The batch this entry is for (N, the file name).
     pub batch_id: u64,
     /// The watermark batch N runs with, ms (`OffsetSeqMetadata.batchWatermarkMs`).
     pub batch_watermark_ms: i64,
@@ -33,12 +34,14 @@ pub struct OffsetLogEntry {
     pub offsets: Vec<Option<i64>>,
     /// The confs Spark persists and restores from the last entry on restart.
     pub watermark_policy: MultipleWatermarkPolicy,
+    /// `spark.sql.shuffle.partitions`, persisted and restored like the watermark policy.
     pub shuffle_partitions: u64,
 }
 
 /// Commit log entry N (`commits/N`), written after the sink took batch N.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CommitLogEntry {
+    /// The batch this entry is for (N, the file name).
     pub batch_id: u64,
     /// The watermark the next batch will use, ms (`CommitMetadata.nextBatchWatermarkMs`).
     pub next_batch_watermark_ms: i64,

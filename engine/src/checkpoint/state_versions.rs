@@ -35,13 +35,25 @@ pub const DEFAULT_MIN_BATCHES_TO_RETAIN: u64 = 100;
 /// One version's changes to one stateful operator's store(s): the `N.delta` file.
 #[derive(Debug, Clone, PartialEq)]
 pub enum OperatorDelta {
+    /// A streaming aggregation: grouping key → its aggregate buffers.
     Aggregate(StoreDelta<Vec<AggBuffer>>),
+    /// A deduplication: key → `dropDuplicatesWithinWatermark`'s expiry, µs (`None` for
+    /// `dropDuplicates`).
     Dedup(StoreDelta<Option<i64>>),
+    /// A streaming limit: its one counter of rows emitted so far.
     Limit(StoreDelta<i64>),
+    /// A session-window aggregation: grouping key → its sessions.
     Session(StoreDelta<Vec<SessionWindow>>),
     /// A stream-stream join's two sides.
-    StreamJoin { left: StoreDelta<Vec<Buffered>>, right: StoreDelta<Vec<Buffered>> },
+    StreamJoin {
+        /// Join key → the buffered left rows.
+        left: StoreDelta<Vec<Buffered>>,
+        /// Join key → the buffered right rows.
+        right: StoreDelta<Vec<Buffered>>,
+    },
+    /// `applyInPandasWithState`: grouping key → its state tuple and timeout (`GroupState`).
     GroupState(StoreDelta<KeyState>),
+    /// `transformWithState`: the processor's state variables and timers.
     Tws(StoreDelta<TwsEntry>),
 }
 

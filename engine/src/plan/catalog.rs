@@ -8,7 +8,9 @@ use crate::types::{DataType, Row};
 /// The names a query can refer to: streaming sources and static tables, with schemas.
 #[derive(Debug, Clone, Default)]
 pub struct Catalog {
+    /// Streaming sources by name (`clicks`), each with its schema as (column, type) pairs.
     pub streams: BTreeMap<String, Vec<(String, DataType)>>,
+    /// Static (batch) tables by name: the schema as (column, type) pairs, and every row.
     pub statics: BTreeMap<String, (Vec<(String, DataType)>, Rc<Vec<Row>>)>,
     /// Names a scenario's Python `prelude` defines (functions, classes, imported modules):
     /// the query may pass them around.

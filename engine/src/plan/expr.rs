@@ -11,20 +11,34 @@ use crate::types::{format_duration_us, CalendarInterval, DataType, Value};
 /// Binary operators of Spark SQL / PySpark `Column`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BinOp {
+    /// `+` (`Add`; a timestamp plus an interval is `TimestampAddInterval`).
     Add,
+    /// `-` (`Subtract`).
     Sub,
+    /// `*` (`Multiply`).
     Mul,
+    /// `/` (`Divide`): always a double; a zero divisor fails the batch (`DIVIDE_BY_ZERO`,
+    /// ANSI mode).
     Div,
+    /// `%` (`Remainder`).
     Mod,
+    /// `=` / `==` (`EqualTo`).
     Eq,
+    /// `!=` / `<>`: Spark's plan has it as `NOT (a = b)`.
     NotEq,
     /// `<=>` / `eqNullSafe`.
     EqNullSafe,
+    /// `<` (`LessThan`).
     Lt,
+    /// `<=` (`LessThanOrEqual`).
     LtEq,
+    /// `>` (`GreaterThan`).
     Gt,
+    /// `>=` (`GreaterThanOrEqual`).
     GtEq,
+    /// `AND` / `&`, three-valued.
     And,
+    /// `OR` / `|`, three-valued.
     Or,
 }
 
@@ -61,15 +75,26 @@ impl BinOp {
 /// Aggregate functions of `pyspark.sql.functions` (Spark's `AggregateFunction`s).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AggFunc {
+    /// `count(x)`: rows where `x` is not NULL; `count(*)` counts every row. A `bigint`.
     Count,
+    /// `sum(x)`: a `bigint` over integers, a `double` over doubles.
     Sum,
+    /// `avg(x)` / `mean(x)`: a `double`.
     Avg,
+    /// `min(x)`, of the input's type.
     Min,
+    /// `max(x)`, of the input's type.
     Max,
     /// `first(x[, ignorenulls])`: the first value in arrival order (`First.scala`).
-    First { ignore_nulls: bool },
+    First {
+        /// `ignorenulls=True`: the first non-NULL value.
+        ignore_nulls: bool,
+    },
     /// `last(x[, ignorenulls])`: the last value in arrival order (`Last.scala`).
-    Last { ignore_nulls: bool },
+    Last {
+        /// `ignorenulls=True`: the last non-NULL value.
+        ignore_nulls: bool,
+    },
     /// `max_by(x, ord)`: `x` of the row with the largest non-null `ord` (`MaxByAndMinBy.scala`).
     MaxBy,
     /// `min_by(x, ord)`.
@@ -80,13 +105,24 @@ pub enum AggFunc {
     CollectSet,
     /// `stddev`/`stddev_samp`, `stddev_pop`, `variance`/`var_samp`, `var_pop`: central moments
     /// (`CentralMomentAgg`); `sample` divides by n - 1 (NULL for one row).
-    Stddev { sample: bool },
-    Variance { sample: bool },
+    Stddev {
+        /// True for the sample standard deviation (`stddev`, `stddev_samp`), false for the
+        /// population one (`stddev_pop`).
+        sample: bool,
+    },
+    /// `variance`/`var_samp` and `var_pop`, as [`AggFunc::Stddev`] without the square root.
+    Variance {
+        /// True for the sample variance (`variance`, `var_samp`), false for `var_pop`.
+        sample: bool,
+    },
     /// `count_if(cond)`: rows where `cond` is true.
     CountIf,
     /// `approx_count_distinct(x[, rsd])`: HyperLogLog++ with `p` index bits
     /// (`p = ceil(2·log2(1.106 / rsd))`, 9 for the default rsd 0.05).
-    ApproxCountDistinct { p: u8 },
+    ApproxCountDistinct {
+        /// The register index bits (4 to 18), from [`AggFunc::hll_precision`].
+        p: u8,
+    },
 }
 
 impl AggFunc {
@@ -151,19 +187,49 @@ pub enum Expr {
     /// `e IS NULL` (`negated`: `IS NOT NULL`).
     IsNull(Box<Expr>, bool),
     /// `CASE WHEN c THEN v ... ELSE o END` / `F.when(...).otherwise(...)`.
-    Case { branches: Vec<(Expr, Expr)>, otherwise: Option<Box<Expr>> },
+    Case {
+        /// (condition, value) pairs, tried in order.
+        branches: Vec<(Expr, Expr)>,
+        /// The `ELSE` / `otherwise` value; `None` gives NULL.
+        otherwise: Option<Box<Expr>>,
+    },
     /// `CAST(e AS type)`.
     Cast(Box<Expr>, DataType),
     /// A scalar function by lower-case name (`upper`, `round`, `coalesce`, ...).
     Function(String, Vec<Expr>),
     /// `window(time, duration[, slide[, start]])`, durations in µs.
-    TimeWindow { time: Box<Expr>, duration_us: i64, slide_us: i64, start_us: i64 },
+    TimeWindow {
+        /// The time column the windows are assigned by.
+        time: Box<Expr>,
+        /// The window length (`windowDuration`), µs.
+        duration_us: i64,
+        /// The slide (`slideDuration`), µs; the duration when not given.
+        slide_us: i64,
+        /// The offset of window starts (`startTime`), µs; 0 when not given.
+        start_us: i64,
+    },
     /// `session_window(time, gap)`; the gap is an expression giving an interval.
-    SessionWindow { time: Box<Expr>, gap: Box<Expr> },
+    SessionWindow {
+        /// The time column the sessions are built over.
+        time: Box<Expr>,
+        /// The gap duration: an interval literal or string, or an expression giving one per
+        /// row.
+        gap: Box<Expr>,
+    },
     /// `window_time(w)` = `w.end - 1 µs`.
     WindowTime(Box<Expr>),
     /// An aggregate function call; `by` is the ordering of `max_by`/`min_by`.
-    Agg { func: AggFunc, arg: Box<Expr>, by: Option<Box<Expr>>, distinct: bool },
+    Agg {
+        /// Which aggregate function.
+        func: AggFunc,
+        /// The argument; [`Expr::Star`] for `count(*)`.
+        arg: Box<Expr>,
+        /// The ordering argument of `max_by` / `min_by`.
+        by: Option<Box<Expr>>,
+        /// `count(DISTINCT x)` / `countDistinct`: accepted here, rejected on a stream by
+        /// `UnsupportedOperationChecker`.
+        distinct: bool,
+    },
     /// `f OVER (PARTITION BY ... ORDER BY ... [frame])`: a non-time window function
     /// (`WindowExpression`); `func` is an aggregate or a ranking/offset function such as
     /// `lag(col, 1, NULL)`.
@@ -171,7 +237,12 @@ pub enum Expr {
     /// A lambda function, the argument of a higher-order function (`x -> x + 1`,
     /// `(acc, x) -> acc + x`; `LambdaFunction`). In the body, a parameter is an `Expr::Column`
     /// of its name until analysis binds it.
-    Lambda { params: Vec<String>, body: Box<Expr> },
+    Lambda {
+        /// The parameter names, in order (`acc`, `x`).
+        params: Vec<String>,
+        /// The function body.
+        body: Box<Expr>,
+    },
     /// A lambda parameter bound by analysis, with its type (`NamedLambdaVariable`).
     LambdaVar(String, DataType),
 }
@@ -179,7 +250,9 @@ pub enum Expr {
 /// The parts of a window function call (`WindowSpecDefinition`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct WindowOver {
+    /// The window function (`lag(...)`, `row_number()`) or aggregate.
     pub func: Expr,
+    /// The `PARTITION BY` expressions (`Window.partitionBy`).
     pub partition: Vec<Expr>,
     /// (expression, ascending).
     pub order: Vec<(Expr, bool)>,
@@ -190,16 +263,22 @@ pub struct WindowOver {
 /// `ROWS|RANGE BETWEEN lower AND upper`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WindowFrame {
+    /// True for a `ROWS` frame (`rowsBetween`), false for `RANGE` (`rangeBetween`).
     pub rows: bool,
+    /// The frame's start.
     pub lower: FrameBound,
+    /// The frame's end.
     pub upper: FrameBound,
 }
 
 /// One end of a window frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FrameBound {
+    /// `UNBOUNDED PRECEDING` (`Window.unboundedPreceding`): the partition's first row.
     UnboundedPreceding,
+    /// `CURRENT ROW` (`Window.currentRow`).
     CurrentRow,
+    /// `UNBOUNDED FOLLOWING` (`Window.unboundedFollowing`): the partition's last row.
     UnboundedFollowing,
     /// Rows (or range units) from the current row: negative = preceding.
     Offset(i64),

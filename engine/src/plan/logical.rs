@@ -14,12 +14,19 @@ use crate::types::{DataType, DelayMs, Row};
 /// Join types of `DataFrame.join(other, on, how)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum JoinType {
+    /// `inner`: matching pairs only.
     Inner,
+    /// `left` / `left_outer`: every left row, NULL-padded when nothing matches.
     LeftOuter,
+    /// `right` / `right_outer`: every right row, NULL-padded when nothing matches.
     RightOuter,
+    /// `full` / `outer` / `full_outer`: both sides, NULL-padded.
     FullOuter,
+    /// `semi` / `left_semi`: left rows that have a match, left columns only.
     LeftSemi,
+    /// `anti` / `left_anti`: left rows that have no match, left columns only.
     LeftAnti,
+    /// `cross`: every pair (a condition, if any, filters them).
     Cross,
 }
 
@@ -57,8 +64,12 @@ impl JoinType {
 /// The join condition: `on='post_id'` / `['a','b']` (using columns) or a boolean expression.
 #[derive(Debug, Clone, PartialEq)]
 pub enum JoinOn {
+    /// `on='post_id'` / `on=['a', 'b']`: equal columns of these names, each kept once in
+    /// the output (`USING`).
     Using(Vec<String>),
+    /// `on=<boolean Column>` or SQL `ON ...`: both sides' columns are kept.
     Condition(Expr),
+    /// No condition (`join(other)` with no `on`, SQL `FROM a, b` or a `JOIN` without `ON`).
     None,
 }
 
@@ -66,49 +77,162 @@ pub enum JoinOn {
 #[derive(Debug, Clone, PartialEq)]
 pub enum LogicalPlan {
     /// A streaming source by name (`clicks`), with its schema.
-    StreamingRelation { source: String, schema: Vec<(String, DataType)> },
+    StreamingRelation {
+        /// The source's name.
+        source: String,
+        /// Its columns, as (name, type) pairs.
+        schema: Vec<(String, DataType)>,
+    },
     /// A static (batch) table by name, with its rows.
-    LocalRelation { name: String, schema: Vec<(String, DataType)>, rows: Rc<Vec<Row>> },
-    Project { input: Rc<LogicalPlan>, exprs: Vec<Expr> },
+    LocalRelation {
+        /// The table's name.
+        name: String,
+        /// Its columns, as (name, type) pairs.
+        schema: Vec<(String, DataType)>,
+        /// Every row of the table.
+        rows: Rc<Vec<Row>>,
+    },
+    /// `select(...)` / `selectExpr(...)` / SQL `SELECT` (`Project`).
+    Project {
+        /// The child plan.
+        input: Rc<LogicalPlan>,
+        /// The output columns, aliased or not.
+        exprs: Vec<Expr>,
+    },
     /// `withColumn(name, expr)`: all input columns, `name` replaced or appended.
-    WithColumn { input: Rc<LogicalPlan>, name: String, expr: Expr },
+    WithColumn {
+        /// The child plan.
+        input: Rc<LogicalPlan>,
+        /// The column to replace (case-insensitive match) or append.
+        name: String,
+        /// Its new value.
+        expr: Expr,
+    },
     /// `withColumnRenamed(old, new)`.
-    RenameColumn { input: Rc<LogicalPlan>, old: String, new: String },
+    RenameColumn {
+        /// The child plan.
+        input: Rc<LogicalPlan>,
+        /// The current name.
+        old: String,
+        /// The new name.
+        new: String,
+    },
     /// `drop(cols...)`.
-    DropColumns { input: Rc<LogicalPlan>, names: Vec<String> },
-    Filter { input: Rc<LogicalPlan>, predicate: Expr },
+    DropColumns {
+        /// The child plan.
+        input: Rc<LogicalPlan>,
+        /// The columns to drop.
+        names: Vec<String>,
+    },
+    /// `filter(...)` / `where(...)` / SQL `WHERE` (`Filter`).
+    Filter {
+        /// The child plan.
+        input: Rc<LogicalPlan>,
+        /// The boolean condition rows must meet.
+        predicate: Expr,
+    },
     /// `withWatermark(column, delay)`; `delay_ms` per `EventTimeWatermark.getDelayMs`.
-    EventTimeWatermark { input: Rc<LogicalPlan>, column: String, delay_ms: DelayMs },
-    Aggregate { input: Rc<LogicalPlan>, grouping: Vec<Expr>, aggregates: Vec<Expr> },
+    EventTimeWatermark {
+        /// The child plan.
+        input: Rc<LogicalPlan>,
+        /// The event-time column's name.
+        column: String,
+        /// The delay threshold, ms.
+        delay_ms: DelayMs,
+    },
+    /// `groupBy(...).agg(...)` / SQL `GROUP BY` (`Aggregate`).
+    Aggregate {
+        /// The child plan.
+        input: Rc<LogicalPlan>,
+        /// The grouping expressions (columns, `window(...)`, `session_window(...)`).
+        grouping: Vec<Expr>,
+        /// The output columns: aggregate calls, or expressions over them and the grouping.
+        aggregates: Vec<Expr>,
+    },
     /// SQL's `SELECT DISTINCT` and `UNION` (Spark's `Distinct`): the input's rows without
     /// repeats. Spark runs it as an aggregation grouping by every column
     /// (`ReplaceDistinctWithAggregate`) and the streaming checker treats it as one, except
     /// where its rules name `Aggregate` alone (sorting in complete mode). Not
     /// `DataFrame.distinct()`, which is `Deduplicate`.
-    Distinct { input: Rc<LogicalPlan> },
+    Distinct {
+        /// The child plan.
+        input: Rc<LogicalPlan>,
+    },
     /// `dropDuplicates(keys)`; `None` = all columns (`distinct()`).
-    Deduplicate { input: Rc<LogicalPlan>, keys: Option<Vec<String>> },
-    DeduplicateWithinWatermark { input: Rc<LogicalPlan>, keys: Option<Vec<String>> },
-    Join { left: Rc<LogicalPlan>, right: Rc<LogicalPlan>, join_type: JoinType, on: JoinOn },
+    Deduplicate {
+        /// The child plan.
+        input: Rc<LogicalPlan>,
+        /// The column names that make rows duplicates; `None` for every column.
+        keys: Option<Vec<String>>,
+    },
+    /// `dropDuplicatesWithinWatermark(keys)`: a key's duplicates are dropped until the
+    /// watermark passes its first row's event time plus the delay.
+    DeduplicateWithinWatermark {
+        /// The child plan.
+        input: Rc<LogicalPlan>,
+        /// The column names that make rows duplicates; `None` for every column.
+        keys: Option<Vec<String>>,
+    },
+    /// `join(other, on, how)` / SQL `JOIN` (`Join`).
+    Join {
+        /// The left input (the DataFrame `join` is called on).
+        left: Rc<LogicalPlan>,
+        /// The right input (`other`).
+        right: Rc<LogicalPlan>,
+        /// The `how` argument.
+        join_type: JoinType,
+        /// The `on` argument.
+        on: JoinOn,
+    },
     /// `union` / `unionByName` (`by_name`), with `allowMissingColumns` (a column one side
     /// lacks becomes NULL there).
-    Union { inputs: Vec<Rc<LogicalPlan>>, by_name: bool, allow_missing_columns: bool },
+    Union {
+        /// The inputs, in order.
+        inputs: Vec<Rc<LogicalPlan>>,
+        /// True for `unionByName`: columns matched by name, not position.
+        by_name: bool,
+        /// `unionByName(..., allowMissingColumns=True)`.
+        allow_missing_columns: bool,
+    },
     /// `orderBy`: (expression, ascending).
-    Sort { input: Rc<LogicalPlan>, order: Vec<(Expr, bool)> },
-    Limit { input: Rc<LogicalPlan>, n: usize },
+    Sort {
+        /// The child plan.
+        input: Rc<LogicalPlan>,
+        /// (expression, ascending) pairs, the first deciding first.
+        order: Vec<(Expr, bool)>,
+    },
+    /// `limit(n)` / SQL `LIMIT` (`GlobalLimit`).
+    Limit {
+        /// The child plan.
+        input: Rc<LogicalPlan>,
+        /// The row count.
+        n: usize,
+    },
     /// `df.alias('c')`: its columns can be named `c.col` (`SubqueryAlias`).
-    SubqueryAlias { input: Rc<LogicalPlan>, alias: String },
+    SubqueryAlias {
+        /// The child plan.
+        input: Rc<LogicalPlan>,
+        /// The alias (`c`).
+        alias: String,
+    },
     /// `groupBy(grouping).applyInPandasWithState(func, outputStructType, stateStructType,
     /// outputMode, timeoutConf)` (Spark's `FlatMapGroupsInPandasWithState`): `output` and
     /// `state` are the two DDL schemas, `mode` the operator's own output mode (append or
     /// update).
     FlatMapGroupsInPandasWithState {
+        /// The child plan.
         input: Rc<LogicalPlan>,
+        /// The `groupBy` expressions.
         grouping: Vec<Expr>,
+        /// The Python function (`func`).
         udf: Rc<crate::pyfunc::PythonUdf>,
+        /// `outputStructType`, as (name, type) pairs.
         output: Vec<(String, DataType)>,
+        /// `stateStructType`, as (name, type) pairs.
         state: Vec<(String, DataType)>,
+        /// `outputMode` (append or update).
         mode: super::OutputMode,
+        /// `timeoutConf` (`GroupStateTimeout`).
         timeout: crate::pyfunc::GroupStateTimeout,
     },
     /// `groupBy(grouping).transformWithStateInPandas(statefulProcessor, outputStructType,
@@ -116,11 +240,17 @@ pub enum LogicalPlan {
     /// `TransformWithStateInPySpark`): the processor instance, the output DDL schema, the
     /// operator's output mode (append or update) and time mode.
     TransformWithState {
+        /// The child plan.
         input: Rc<LogicalPlan>,
+        /// The `groupBy` expressions.
         grouping: Vec<Expr>,
+        /// The `statefulProcessor` instance.
         processor: Rc<crate::pyfunc::PythonProcessor>,
+        /// `outputStructType`, as (name, type) pairs.
         output: Vec<(String, DataType)>,
+        /// `outputMode` (append or update).
         mode: super::OutputMode,
+        /// `timeMode` (`None`, `ProcessingTime` or `EventTime`).
         time_mode: crate::pyfunc::TimeMode,
     },
 }

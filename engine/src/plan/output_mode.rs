@@ -8,8 +8,12 @@ use crate::error::{AnalysisError, Stage};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum OutputMode {
+    /// `OutputMode.Append`: each result row is written once, when it can no longer change
+    /// (after an aggregation: once the watermark has passed its window).
     Append,
+    /// `OutputMode.Update`: the result rows that changed in this batch.
     Update,
+    /// `OutputMode.Complete`: the whole result table, every batch.
     Complete,
 }
 

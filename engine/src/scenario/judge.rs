@@ -7,6 +7,7 @@ use super::*;
 /// How a scenario's expectation compares with the engine.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Verdict {
+    /// The run matches everything Spark recorded.
     Pass,
     /// The first difference.
     Fail(String),

@@ -36,9 +36,12 @@ pub type SchemaDef = Vec<(String, String)>;
 /// (`memory` by default; `file` with `maxFilesPerTrigger`; `socket`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SourceDef {
+    /// The event columns, as (name, Spark type name) pairs.
     pub schema: SchemaDef,
+    /// The source kind: `memory` (when absent), `file`, `socket`, `kafka` or `rate`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
+    /// The kind's reader options (`maxFilesPerTrigger` for `file`, ...), as JSON values.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub options: BTreeMap<String, Json>,
 }
@@ -57,7 +60,9 @@ impl SourceDef {
 /// A static table: schema and rows.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StaticDef {
+    /// The table's columns, as (name, Spark type name) pairs.
     pub schema: SchemaDef,
+    /// The rows, each a JSON object of column → value.
     #[serde(default)]
     pub rows: Vec<Map<String, Json>>,
 }
@@ -68,28 +73,42 @@ pub type Step = BTreeMap<String, Vec<Map<String, Json>>>;
 /// A scenario (conformance README, "Scenario format (v1)").
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Scenario {
+    /// The scenario's id, its file name without `.json`.
     pub id: String,
+    /// A one-line title.
     #[serde(default)]
     pub title: String,
     /// Streamlab's extension: the title in Korean for the lab's preset list.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub title_ko: String,
+    /// Tags for the concepts the scenario exercises (`watermark`, `append`, ...).
     #[serde(default)]
     pub concepts: Vec<String>,
+    /// The streaming sources by name; the query refers to each name as its DataFrame.
     pub sources: BTreeMap<String, SourceDef>,
+    /// The static (batch) tables by name (the JSON key `static`).
     #[serde(default, rename = "static", skip_serializing_if = "BTreeMap::is_empty")]
     pub statics: BTreeMap<String, StaticDef>,
+    /// Session confs (`spark.sql.shuffle.partitions`,
+    /// `spark.sql.streaming.multipleWatermarkPolicy`, ...), strings or JSON values.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub conf: BTreeMap<String, Json>,
+    /// The input, in order: at each step every named source receives its rows, and the
+    /// query runs the batches Spark would run over them.
     pub steps: Vec<Step>,
     /// Python statements the harness runs before `query` (a state function, imports).
     /// Streamlab does not run them; the names they define are known to the query.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub prelude: String,
+    /// The PySpark query text: an expression over the source and table names, `F`
+    /// (`pyspark.sql.functions`) and `spark`.
     pub query: String,
+    /// `append`, `update` or `complete` (checked by [`Scenario::validate`]).
     pub output_mode: String,
+    /// What real Spark did, when recorded; `None` for a scenario not yet run in Spark.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected: Option<Expected>,
+    /// Free text about the scenario.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub notes: String,
 }
@@ -97,12 +116,17 @@ pub struct Scenario {
 /// What real Spark did.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Expected {
+    /// The Spark version that recorded it (`4.3.0`).
     #[serde(default)]
     pub spark_version: String,
+    /// The error the query failed with, if it failed.
     #[serde(default)]
     pub error: Option<ExpectedError>,
+    /// The query's output columns, as (name, Spark type name) pairs
+    /// (`struct<start:timestamp,end:timestamp>`, `bigint`).
     #[serde(default)]
     pub output_schema: Option<SchemaDef>,
+    /// Every micro-batch Spark ran, in order (none when the query was refused).
     #[serde(default)]
     pub batches: Vec<ExpectedBatch>,
 }
@@ -110,16 +134,27 @@ pub struct Expected {
 /// An error Spark raised.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ExpectedError {
+    /// When Spark raised it: `define` (building the DataFrame), `start` (`start()`) or
+    /// `run` (during a batch).
     pub stage: String,
+    /// The exception class PySpark raised (`AnalysisException`, `StreamingQueryException`,
+    /// ...); see [`crate::error::AnalysisError::exception_class`].
     #[serde(default)]
     pub class: String,
+    /// Spark's error condition (`STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION`); `None` for
+    /// an exception without one.
     pub error_class: Option<String>,
+    /// The message, with paths, UUIDs and expression ids normalised (`<work>`, `<uuid>`,
+    /// `#N`).
     #[serde(default)]
     pub message: String,
+    /// The step during which a `run` error happened (0 for a `start` error).
     #[serde(default)]
     pub step: Option<usize>,
+    /// For a `run` error (`STREAM_FAILED`): the cause's error condition.
     #[serde(default)]
     pub cause_error_class: Option<String>,
+    /// For a `run` error: the cause's message.
     #[serde(default)]
     pub cause_message: Option<String>,
 }
@@ -127,14 +162,23 @@ pub struct ExpectedError {
 /// One micro-batch Spark ran.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ExpectedBatch {
+    /// The micro-batch id.
     pub batch_id: u64,
+    /// The step (index into [`Scenario::steps`]) whose input caused the batch.
     pub step: usize,
+    /// Rows read from streaming sources in the batch (`numInputRows`; static tables not
+    /// counted).
     pub input_rows: u64,
+    /// The watermark the batch ran with (`2026-01-01T12:11:00Z`, ms precision); `None` when
+    /// the query has no watermark.
     pub watermark: Option<String>,
+    /// The rows the batch wrote to the sink, compared as a multiset.
     #[serde(default)]
     pub rows: Vec<ExpectedRow>,
+    /// One entry per stateful operator, in Spark's progress order (downstream first).
     #[serde(default)]
     pub state: Vec<ExpectedState>,
+    /// The progress's `eventTime` map (`min`, `max`, `avg`, `watermark`, as timestamps).
     #[serde(default)]
     pub event_time: Option<Map<String, Json>>,
 }
@@ -199,10 +243,15 @@ impl std::fmt::Display for ExpectedRow {
 /// One stateful operator's metrics.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ExpectedState {
+    /// Spark's operator name (`stateStoreSave`, `dedupe`, `symmetricHashJoin`, ...).
     pub operator: String,
+    /// `numRowsTotal`: rows in the state store after the batch.
     pub num_rows_total: u64,
+    /// `numRowsUpdated`: state rows the batch added or changed.
     pub num_rows_updated: u64,
+    /// `numRowsRemoved`: state rows the batch evicted.
     pub num_rows_removed: u64,
+    /// `numRowsDroppedByWatermark`: late rows dropped at the operator's input.
     pub num_rows_dropped_by_watermark: u64,
 }
 

@@ -10,6 +10,7 @@ use crate::streaming::{BatchResult, StreamingQuery};
 pub struct ScenarioRun {
     /// The error the query stopped with, and at which step for run errors.
     pub error: Option<Error>,
+    /// The analyzed query's output columns; empty when the query could not be defined.
     pub output: Vec<Attr>,
     /// (step, batch) for every batch that ran.
     pub batches: Vec<(usize, BatchResult)>,

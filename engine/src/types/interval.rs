@@ -24,8 +24,11 @@ const MICROS_PER_HOUR: i64 = 60 * MICROS_PER_MINUTE;
 /// A calendar interval as Spark keeps it: months, days and µs kept apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct CalendarInterval {
+    /// Whole months (a year counts 12), added by the calendar: Jan 31 + 1 month = Feb 28.
     pub months: i32,
+    /// Whole days, kept apart from `micros` as Spark's `CalendarInterval` keeps them.
     pub days: i32,
+    /// The rest of the interval (hours down to microseconds), µs.
     pub micros: i64,
 }
 

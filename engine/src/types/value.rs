@@ -13,11 +13,17 @@ use super::time::{format_timestamp_us, EventTime};
 /// One value of a row. `Timestamp` is µs since 1970-01-01T00:00:00Z.
 #[derive(Debug, Clone)]
 pub enum Value {
+    /// SQL NULL, of any type; sorts before every other value.
     Null,
+    /// A `boolean`.
     Bool(bool),
+    /// An `int` (32-bit, `IntegerType`).
     Int(i32),
+    /// A `bigint` (64-bit, `LongType`).
     Long(i64),
+    /// A `double` (`DoubleType`); ordered by `f64::total_cmp`.
     Double(f64),
+    /// A `string` (UTF-8, `StringType`).
     Str(Rc<str>),
     /// µs since the epoch, UTC.
     Timestamp(i64),

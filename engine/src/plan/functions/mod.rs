@@ -18,16 +18,25 @@ use crate::types::{array_type, timestamp_type, DataType};
 /// A fixed result type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ty {
+    /// `string` (Arrow `Utf8`).
     String,
+    /// `int`, 32-bit.
     Int,
+    /// `bigint`, 64-bit.
     Long,
+    /// `double`, 64-bit float.
     Double,
+    /// `boolean`.
     Boolean,
+    /// `timestamp`: µs since the epoch, shown in the session time zone (`TimestampType`).
     Timestamp,
     /// `timestamp_ntz`: a wall-clock time with no zone (`TimestampNTZType`).
     TimestampNtz,
+    /// `date`: days since the epoch (Arrow `Date32`).
     Date,
+    /// `binary`: bytes.
     Binary,
+    /// `array<string>` (`split`, `regexp_extract_all`).
     StringArray,
     /// `map<string,string>` (`str_to_map`).
     StringMap,
@@ -61,7 +70,12 @@ impl Ty {
 pub enum TypeError {
     /// Parameter `param` (0-based) requires `requires` (Spark's words: `"ARRAY"`, `"MAP"`,
     /// `"NUMERIC"`, `("INT" or "BIGINT")`).
-    Param { param: usize, requires: &'static str },
+    Param {
+        /// The parameter's position, 0-based.
+        param: usize,
+        /// The type it requires, in Spark's words.
+        requires: &'static str,
+    },
     /// The call would need a type Streamlab does not model (a DECIMAL result).
     Unsupported(&'static str),
 }
@@ -118,10 +132,13 @@ impl ColArgs {
 pub struct FunctionDef {
     /// Spark's name (lower case).
     pub name: &'static str,
+    /// The fewest arguments the function takes (`WRONG_NUM_ARGS` below it).
     pub min_args: usize,
-    /// `usize::MAX` for variadic functions.
+    /// The most arguments the function takes; `usize::MAX` for variadic functions.
     pub max_args: usize,
+    /// Which PySpark arguments are read as column names when given a string.
     pub col_args: ColArgs,
+    /// How the result type follows from the argument types.
     pub rule: TypeRule,
 }
 
