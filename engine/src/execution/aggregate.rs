@@ -16,25 +16,65 @@ use crate::types::{Row, Value, WatermarkMs};
 /// One aggregation buffer.
 #[derive(Debug, Clone, PartialEq)]
 pub enum AggBuffer {
+    /// `count` and `count_if`: the rows counted so far (non-null values; every row for
+    /// `count(*)`; rows whose condition is TRUE for `count_if`).
     Count(i64),
+    /// `sum`: the running sum of the non-null values, `None` until one was seen (an
+    /// `Int` input sums as a `Long`; a `Double` anywhere makes it a `Double`).
     Sum(Option<Value>),
-    Avg { sum: f64, count: i64 },
+    /// `avg`: the sum (as `f64`) and count of the non-null values; NULL when the count is 0.
+    Avg {
+        /// Sum of the non-null values so far.
+        sum: f64,
+        /// Number of non-null values so far.
+        count: i64,
+    },
+    /// `min`: the smallest non-null value so far (by [`Value`]'s order).
     Min(Option<Value>),
+    /// `max`: the largest non-null value so far (by [`Value`]'s order).
     Max(Option<Value>),
     /// `first`: `None` until a row (a non-null one with `ignore_nulls`) was seen.
-    First { value: Option<Value>, ignore_nulls: bool },
+    First {
+        /// The first value kept (`Some(Null)` when that row's value was NULL).
+        value: Option<Value>,
+        /// `first(col, ignorenulls=True)`: NULL values are skipped.
+        ignore_nulls: bool,
+    },
     /// `last`: the latest row's value (the latest non-null one with `ignore_nulls`).
-    Last { value: Option<Value>, ignore_nulls: bool },
+    Last {
+        /// The latest value kept (`Some(Null)` when that row's value was NULL).
+        value: Option<Value>,
+        /// `last(col, ignorenulls=True)`: NULL values are skipped.
+        ignore_nulls: bool,
+    },
     /// `max_by`/`min_by`: (ordering, value) of the extreme row so far; ties keep the earlier
     /// row (`MaxByAndMinBy.scala` replaces only on a strictly greater/smaller ordering).
-    By { best: Option<(Value, Value)>, max: bool },
+    By {
+        /// The (ordering, value) pair of the extreme row so far; rows with a NULL ordering
+        /// are skipped.
+        best: Option<(Value, Value)>,
+        /// True for `max_by`, false for `min_by`.
+        max: bool,
+    },
     /// `collect_list`: non-null values in arrival order.
     List(Vec<Value>),
     /// `collect_set`: distinct non-null values.
     Set(BTreeSet<Value>),
     /// Central moments (Chan et al.'s parallel update): count, mean, sum of squared
     /// deviations; `sample` divides by n - 1, `sqrt` for the standard deviation.
-    Moments { n: f64, mean: f64, m2: f64, sample: bool, sqrt: bool },
+    Moments {
+        /// Number of non-null values.
+        n: f64,
+        /// Their running mean.
+        mean: f64,
+        /// Their sum of squared deviations from the mean.
+        m2: f64,
+        /// Sample statistic (`stddev_samp`, `var_samp`: divide by n - 1) rather than
+        /// population (`stddev_pop`, `var_pop`: divide by n).
+        sample: bool,
+        /// Standard deviation (the square root of the variance) rather than the variance.
+        sqrt: bool,
+    },
     /// `approx_count_distinct`: the distinct non-null values; the result is HyperLogLog++'s
     /// estimate over them with `p` index bits (registers depend only on the set).
     Distinct(BTreeSet<Value>, u8),
@@ -267,12 +307,15 @@ pub fn key_is_past(key: &Row, watermarked: Option<usize>, wm: WatermarkMs) -> bo
 /// The state of one streaming aggregation: grouping key → buffers.
 #[derive(Debug, Clone, Default)]
 pub struct AggregateState {
+    /// Grouping key (the key columns' values) → one buffer per aggregate, in the plan's order.
     pub store: StateStore<Vec<AggBuffer>>,
 }
 
 /// What one batch of an aggregation did.
 pub struct AggregateOutput {
+    /// The rows emitted in the output mode: key columns then one value per aggregate.
     pub rows: Vec<Row>,
+    /// The batch's state counters, with the late groups dropped.
     pub metrics: OperatorMetrics,
 }
 

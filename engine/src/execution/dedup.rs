@@ -22,6 +22,8 @@ use crate::types::{DelayMs, EventTime, Row, Value, WatermarkMs};
 /// the index beside it in step.
 #[derive(Debug, Clone, Default)]
 pub struct DedupState {
+    /// Seen key (the key columns' values) → the µs at which it expires under
+    /// `dropDuplicatesWithinWatermark` (event time + delay), or `None`.
     pub store: StateStore<Option<i64>>,
     /// Duplicates dropped this batch (`customMetrics.numDroppedDuplicateRows`).
     pub dropped_duplicates: u64,
@@ -65,9 +67,12 @@ impl DedupState {
 
 /// The parameters of one dedup operator.
 pub struct DedupSpec<'a> {
+    /// The input columns (by position) whose values make the deduplication key.
     pub keys: &'a [usize],
     /// The input's event-time column, when it has a watermark.
     pub event_time_col: Option<usize>,
+    /// The watermarked event-time column is one of the keys: a key is evicted once its
+    /// event time is past the eviction watermark (`dropDuplicates` with the event time).
     pub event_time_in_key: bool,
     /// `Some(delay)` for `dropDuplicatesWithinWatermark`.
     pub within_watermark_delay_ms: Option<DelayMs>,

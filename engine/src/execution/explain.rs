@@ -73,7 +73,10 @@ pub enum RowFate {
     /// `((size(tags, true) > 0) AND isnotnull(tags))` before `explode`), or a stream-stream
     /// join's conditions that read only the row's own side (on an outer side the row is then
     /// emitted at once with nulls for the other side).
-    Filtered { predicate: String },
+    Filtered {
+        /// The dropping condition as Spark prints it (or `LeftAnti` for a left anti join).
+        predicate: String,
+    },
     /// A stateful operator dropped it as late: its event time (`window`'s end for a window
     /// aggregation, the row's event time otherwise; µs) was at or below the operator's
     /// `eventTimeWatermarkForLateEvents` (`watermark_ms`). Counted in that operator's
@@ -85,33 +88,85 @@ pub enum RowFate {
     /// a window aggregation drops and counts late *groups* after partial aggregation, so two
     /// late rows of one key and window count 1 in `numRowsDroppedByWatermark`; `None` for
     /// the other operators, which count each late row.
-    Late { op_id: usize, operator: String, event_time_us: i64, watermark_ms: i64, window: Option<(i64, i64)>, key: Option<Row> },
+    Late {
+        /// The id of the stateful operator that dropped it.
+        op_id: usize,
+        /// That operator's name in progress (`stateStoreSave`, `dedupe`, ...).
+        operator: String,
+        /// The time judged against the watermark, µs since the epoch.
+        event_time_us: i64,
+        /// The operator's `eventTimeWatermarkForLateEvents`, ms since the epoch.
+        watermark_ms: i64,
+        /// The window or session `[start, end)` the row fell in, µs; `None` without one.
+        window: Option<(i64, i64)>,
+        /// The aggregation's grouping key without the window column; `None` for the other
+        /// operators.
+        key: Option<Row>,
+    },
     /// An aggregation took it into the group `key` (the grouping values without the window
     /// column; for a window aggregation, `window` is the window's [start, end) in µs; for a
     /// session window, the session it joined or started, as merged with the stored sessions
     /// and this batch's rows).
-    Aggregated { op_id: usize, key: Row, window: Option<(i64, i64)> },
+    Aggregated {
+        /// The id of the aggregation.
+        op_id: usize,
+        /// The grouping values, without the window column.
+        key: Row,
+        /// The window or session `[start, end)`, µs; `None` for a plain `groupBy`.
+        window: Option<(i64, i64)>,
+    },
     /// `dropDuplicates` dropped it: its key was already in the state store (`in_batch` false)
     /// or came earlier in the same batch (`in_batch` true). `expires_at_us` is when the key's
     /// state row goes (`None`: kept forever).
-    Deduplicated { op_id: usize, key: Row, in_batch: bool, expires_at_us: Option<i64> },
+    Deduplicated {
+        /// The id of the deduplication.
+        op_id: usize,
+        /// The row's deduplication key (the key columns' values).
+        key: Row,
+        /// The key's first row came earlier in this batch (not from the state store).
+        in_batch: bool,
+        /// When the key's state row is evicted, µs since the epoch; `None`: kept forever.
+        expires_at_us: Option<i64>,
+    },
     /// `dropDuplicates` kept it as the first of its key; the key is kept until
     /// `expires_at_us` (`None`: forever).
-    FirstOfKey { op_id: usize, key: Row, expires_at_us: Option<i64> },
+    FirstOfKey {
+        /// The id of the deduplication.
+        op_id: usize,
+        /// The row's deduplication key (the key columns' values).
+        key: Row,
+        /// When the key's state row is evicted, µs since the epoch; `None`: kept forever.
+        expires_at_us: Option<i64>,
+    },
     /// A stream-stream join buffered it on `side`, matched it with `partners` rows of the
     /// other side (in state or in this batch), and keeps it until the state watermark reaches
     /// `evicts_at_us` (µs; `None`: kept forever — no state watermark on this side). For a left
     /// semi join `partners` counts the rows that match it (it is emitted once, if any).
-    Joined { op_id: usize, side: JoinSide, partners: usize, evicts_at_us: Option<i64> },
+    Joined {
+        /// The id of the stream-stream join.
+        op_id: usize,
+        /// The join input the row came from.
+        side: JoinSide,
+        /// How many rows of the other side it matched.
+        partners: usize,
+        /// When its buffered copy is evicted, µs since the epoch; `None`: kept forever.
+        evicts_at_us: Option<i64>,
+    },
     /// A stream-static join found no static row for it (an inner, semi or one-sided outer
     /// join whose other side must match), so it goes no further. (A left anti join that
     /// finds a match gives [`RowFate::Filtered`] with the predicate `LeftAnti`.)
     NoStaticMatch,
     /// A streaming `limit` had already emitted its `n` rows.
-    OverLimit { op_id: usize },
+    OverLimit {
+        /// The id of the streaming limit.
+        op_id: usize,
+    },
     /// It reached the sink as output row `index` of the batch (stateless queries only: after
     /// an aggregation the output is the aggregation's, see `Aggregated`).
-    Emitted { index: usize },
+    Emitted {
+        /// The row's position among the batch's output rows (0-based).
+        index: usize,
+    },
 }
 
 /// The coarse kind of a fate, for a mark's colour and shape on the time picture.
@@ -171,15 +226,34 @@ impl RowExplanation {
 #[derive(Debug, Clone, PartialEq)]
 pub enum BatchReason {
     /// New rows arrived (`rows` in all).
-    NewData { rows: u64 },
+    NewData {
+        /// The number of new input rows over all sources.
+        rows: u64,
+    },
     /// No new rows, but `shouldRunAnotherBatch`: stateful operator `op_id`'s eviction
     /// watermark moved from `from_ms` to `to_ms`, past the deadline of some state row.
-    WatermarkMoved { op_id: usize, operator: String, from_ms: i64, to_ms: i64 },
+    WatermarkMoved {
+        /// The first operator (root-first) whose eviction watermark moved.
+        op_id: usize,
+        /// That operator's name in progress.
+        operator: String,
+        /// Its eviction watermark in the previous batch, ms.
+        from_ms: i64,
+        /// Its eviction watermark in this batch, ms.
+        to_ms: i64,
+    },
     /// A batch logged before a restart, run again exactly as logged.
     Recovered,
     /// No new rows, but an `applyInPandasWithState` with `ProcessingTimeTimeout` (operator
     /// `op_id`) holds a key whose timeout is before the query's clock `clock_ms`.
-    ProcessingTimeTimeout { op_id: usize, operator: String, clock_ms: i64 },
+    ProcessingTimeTimeout {
+        /// The `applyInPandasWithState` operator's id.
+        op_id: usize,
+        /// Its name in progress.
+        operator: String,
+        /// The query's clock when the batch ran, ms since the epoch.
+        clock_ms: i64,
+    },
 }
 
 /// What a stateful operator did in the batch, for the narration; the numbers are the batch's
@@ -192,6 +266,8 @@ pub struct OperatorSummary {
     pub operator: String,
     /// `eventTimeWatermarkForLateEvents` / `…ForEviction` of the operator, ms.
     pub wm_for_late_events_ms: i64,
+    /// The operator's `eventTimeWatermarkForEviction` (batch N's watermark as propagated to
+    /// it), ms.
     pub wm_for_eviction_ms: i64,
     /// `numRowsDroppedByWatermark`: late rows (late groups for a window aggregation).
     pub num_rows_dropped_by_watermark: u64,

@@ -23,7 +23,11 @@ pub const MAX_RECORDS_PER_BATCH: usize = 10_000;
 /// timeout) and its timeout in ms (`None`: Spark's `NO_TIMESTAMP`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct KeyState {
+    /// The state tuple as a row in `stateStructType`'s field order; `None` after
+    /// `state.remove()` when a timeout is still set.
     pub value: Option<Row>,
+    /// The timeout timestamp, ms since the epoch (`setTimeoutDuration` adds to the batch
+    /// timestamp, `setTimeoutTimestamp` gives it); `None`: no timeout set.
     pub timeout_ms: Option<i64>,
 }
 
@@ -39,6 +43,7 @@ pub enum CallReason {
 /// The operator's state: grouping key → [`KeyState`], and the calls the last batch made.
 #[derive(Debug, Clone, Default)]
 pub struct GroupStateStore {
+    /// Grouping key (the key expressions' values) → its stored `GroupState`.
     pub store: StateStore<KeyState>,
     /// (key, why) for every call of the last batch, in call order.
     pub last_calls: Vec<(Row, CallReason)>,
@@ -54,12 +59,18 @@ impl GroupStateStore {
 
 /// What one operator needs besides its state.
 pub struct GroupStateSpec<'a> {
+    /// The grouping expressions over the input row.
     pub keys: &'a [BoundExpr],
+    /// The Python function `applyInPandasWithState` calls as `func(key, pdfs, state)`.
     pub udf: &'a PythonUdf,
     /// The input's column names and types (the DataFrame's columns).
     pub input: &'a [(String, DataType)],
+    /// The output schema (`outputStructType`): the yielded DataFrames' columns are read into
+    /// it by name, or by position when the names do not all match.
     pub output: &'a [(String, DataType)],
+    /// The state tuple's fields (`stateStructType`).
     pub state_schema: &'a [(String, DataType)],
+    /// The `timeoutConf`: which clock a key's timeout is read against.
     pub timeout: GroupStateTimeout,
     /// The input's watermarked column, if any.
     pub event_time_col: Option<usize>,

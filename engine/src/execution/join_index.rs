@@ -23,8 +23,12 @@ use crate::types::{Row, Value};
 /// event-time column and the column its range conjuncts bound.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct IndexPlan {
+    /// Which of the side's buffered rows its state watermark lets go.
     pub state: StateWatermark,
+    /// The side's event-time column (index in the side's row), if it has one.
     pub time: Option<usize>,
+    /// The side's column that the condition's range conjuncts bound (the probed time), if
+    /// any; without one a probe visits every row of the key.
     pub probe_column: Option<usize>,
 }
 

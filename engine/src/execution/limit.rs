@@ -8,6 +8,7 @@ use crate::types::{Row, Value};
 /// The limit's state: a single row holding the number of rows emitted so far.
 #[derive(Debug, Clone, Default)]
 pub struct LimitState {
+    /// One entry, under the key `[NULL]`: the number of rows emitted in all batches so far.
     pub store: StateStore<i64>,
 }
 

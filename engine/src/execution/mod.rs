@@ -47,21 +47,34 @@ use watermark::EventTimeStats;
 /// Per-batch counters of one stateful operator (the numbers in `StateOperatorProgress`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct OperatorMetrics {
+    /// Rows (keys) in the operator's state after the batch's commit (`numRowsTotal`).
     pub num_rows_total: u64,
+    /// Rows written to the state in this batch (`numRowsUpdated`).
     pub num_rows_updated: u64,
+    /// Rows removed from the state in this batch: evicted by the watermark, removed by a state
+    /// function, or (session windows) merged into another session (`numRowsRemoved`).
     pub num_rows_removed: u64,
+    /// Input rows (for an aggregation: groups) dropped as later than the watermark for late
+    /// events (`numRowsDroppedByWatermark`).
     pub num_rows_dropped_by_watermark: u64,
 }
 
 /// The state of one stateful operator.
 #[derive(Debug, Clone)]
 pub enum OperatorState {
+    /// A streaming aggregation's groups and buffers (`StateStoreSaveExec`).
     Aggregate(AggregateState),
+    /// The keys a streaming deduplication has seen (`StreamingDeduplicateExec`).
     Dedup(DedupState),
+    /// How many rows a streaming limit has emitted (`StreamingGlobalLimitExec`).
     Limit(LimitState),
+    /// A session-window aggregation's open sessions (`SessionWindowStateStoreSaveExec`).
     Session(session_window::SessionState),
+    /// Both sides' buffered rows of a stream-stream join (`StreamingSymmetricHashJoinExec`).
     StreamJoin(stream_join::StreamJoinState),
+    /// `applyInPandasWithState`'s per-key `GroupState` (`FlatMapGroupsWithStateExec`).
     GroupState(group_state::GroupStateStore),
+    /// `transformWithState`'s per-key state variables and timers (`TransformWithStateExec`).
     Tws(transform_with_state::TwsStore),
 }
 
@@ -70,6 +83,7 @@ pub struct BatchContext {
     /// This batch's new data per source index ([`SourceInput`]): Arrow blocks, decoded into
     /// rows only when an operator reads them row by row.
     pub inputs: std::cell::RefCell<Vec<SourceInput>>,
+    /// The query's output mode, which decides what stateful operators emit and evict.
     pub mode: OutputMode,
     /// The global watermark for dropping late rows: wm(N-1) (Spark's
     /// `eventTimeWatermarkForLateEvents`).
@@ -97,6 +111,7 @@ pub struct BatchContext {
 pub struct SourceInput {
     /// Plan leaves that still read this source.
     pub readers: usize,
+    /// The source's new Arrow record batches for this micro-batch, in offset order.
     pub blocks: Vec<RecordBatch>,
     /// The columns some operator reads (`None`: all).
     pub used: Option<Vec<bool>>,

@@ -22,8 +22,12 @@ use crate::types::{CalendarInterval, EventTime, Row, Value, WatermarkMs};
 /// One session of a key.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SessionWindow {
+    /// The session's start (inclusive), µs since the epoch: its earliest row's event time.
     pub start: i64,
+    /// The session's end (exclusive), µs since the epoch: its latest row's event time plus
+    /// the gap.
     pub end: i64,
+    /// One aggregation buffer per aggregate over the session's rows.
     pub buffers: Vec<AggBuffer>,
 }
 
@@ -31,6 +35,7 @@ pub struct SessionWindow {
 /// sorted by start.
 #[derive(Debug, Clone, Default)]
 pub struct SessionState {
+    /// Grouping key → its open sessions, sorted by start.
     pub store: StateStore<Vec<SessionWindow>>,
 }
 
@@ -60,7 +65,12 @@ pub type GapCache = BTreeMap<Rc<str>, Option<CalendarInterval>>;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RowSession {
     /// The row's own session `[t, t + gap)`, µs.
-    Session { start: i64, end: i64 },
+    Session {
+        /// The row's event time, µs.
+        start: i64,
+        /// The event time plus the row's gap, µs.
+        end: i64,
+    },
     /// No session: the time is NULL, or the gap NULL, zero or negative (an empty session);
     /// Spark's `SessionWindowing` filters these out with
     /// `isnotnull(session_window) AND (session_window.end > session_window.start)`.

@@ -39,10 +39,17 @@ pub enum KeptReason {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StateRowLabel {
     /// The watermark has not reached the row's eviction time, if it has one.
-    Open { evicts_at_us: Option<EventTime> },
+    Open {
+        /// The event time (µs) the eviction watermark must reach for the row to go; `None`
+        /// when the row carries no time to compare.
+        evicts_at_us: Option<EventTime>,
+    },
     /// The operator's eviction watermark has passed the row's eviction time: the next
     /// batch emits (append) or drops (update) it.
-    Closing { evicts_at_us: EventTime },
+    Closing {
+        /// The row's eviction time (µs), at or below the eviction watermark.
+        evicts_at_us: EventTime,
+    },
     /// The last batch removed it (shown once).
     Evicted,
     /// Never evicted, and why.
@@ -52,6 +59,7 @@ pub enum StateRowLabel {
 /// One cell of a state table.
 #[derive(Debug, Clone, PartialEq)]
 pub enum StateCell {
+    /// A value the store holds: a key column, an aggregate's current result, a state field.
     Value(Value),
     /// A value the store no longer holds (an evicted row's aggregates).
     Gone,
@@ -72,7 +80,9 @@ pub enum StateCell {
 /// One state row.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StateRow {
+    /// One cell per column of its [`StateTable`].
     pub cells: Vec<StateCell>,
+    /// What will happen to the row.
     pub label: StateRowLabel,
     /// True if the last batch wrote this row's store key (it is in that version's delta).
     pub updated_this_batch: bool,
@@ -86,22 +96,32 @@ pub enum StateNote {
     /// The watermark is on a join key: a key at or below it goes.
     KeyWatermark,
     /// A range condition: rows whose event time is at or below watermark + offset go (ms).
-    ValueWatermark { offset_ms: i64 },
+    ValueWatermark {
+        /// The offset the range condition puts between the watermark and this side's event
+        /// time, ms (may be negative).
+        offset_ms: i64,
+    },
 }
 
 /// One stateful operator's state (a join gives one table per side).
 #[derive(Debug, Clone, PartialEq)]
 pub struct StateTable {
+    /// The stateful operator's id (root-first, as in progress).
     pub op_id: usize,
     /// Spark's operator name, with ` · left` / ` · right` for a join side.
     pub operator: String,
+    /// The column headers: the key columns, then the operator's values (aggregates, session
+    /// window, `expires at`, `matched`, the state tuple's fields, ...).
     pub columns: Vec<String>,
+    /// The stored rows in key order, then the rows the last batch evicted.
     pub rows: Vec<StateRow>,
+    /// How a join side's state is cleaned; `None` for the other operators.
     pub note: Option<StateNote>,
 }
 
 /// What labelling needs besides the state.
 pub struct LabelContext<'a> {
+    /// The query's output mode (complete mode keeps every aggregation row).
     pub mode: OutputMode,
     /// The operator's eviction watermark for the next batch.
     pub wm_for_eviction_ms: WatermarkMs,

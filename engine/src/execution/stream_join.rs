@@ -31,7 +31,10 @@ use crate::types::{EventTime, Row, Value, WatermarkMs};
 /// One buffered row and whether it has met a partner.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Buffered {
+    /// The side's input row as it arrived.
     pub row: Row,
+    /// True once it joined with a row of the other side (an outer side's unmatched rows are
+    /// null-padded when evicted).
     pub matched: bool,
 }
 
@@ -40,7 +43,9 @@ pub struct Buffered {
 /// beside them ([`super::join_index`]) in step.
 #[derive(Debug, Clone, Default)]
 pub struct StreamJoinState {
+    /// The left side's buffer: join key (the equi-join key values) → rows in arrival order.
     pub left: StateStore<Vec<Buffered>>,
+    /// The right side's buffer: join key → rows in arrival order.
     pub right: StateStore<Vec<Buffered>>,
     /// Both sides' time and eviction indexes, built by the first batch that needs them.
     index: Option<Box<(SideIndex, SideIndex)>>,

@@ -45,6 +45,7 @@ pub enum TwsEntry {
 /// [`TIMER_TAG`] ++ [expiry ms] for a timer).
 #[derive(Debug, Clone, Default)]
 pub struct TwsStore {
+    /// Every state variable's rows and every timer of the operator, in one ordered store.
     pub store: StateStore<TwsEntry>,
 }
 
@@ -68,11 +69,17 @@ fn timers_of(store: &StateStore<TwsEntry>, key_len: usize) -> Vec<(Row, i64)> {
 
 /// What one operator needs besides its state.
 pub struct TwsSpec<'a> {
+    /// The grouping expressions over the input row.
     pub keys: &'a [BoundExpr],
+    /// The Python `StatefulProcessor` whose `init`, `handleInputRows`, `handleExpiredTimer`
+    /// and `close` the operator calls.
     pub processor: &'a PythonProcessor,
     /// The input's column names and types (the DataFrame's columns, the Rows' fields).
     pub input: &'a [(String, DataType)],
+    /// The output schema (`outputStructType`) the yielded rows are read into.
     pub output: &'a [(String, DataType)],
+    /// The `timeMode`: which clock timers fire against (`None`, `ProcessingTime`,
+    /// `EventTime`).
     pub time_mode: TimeMode,
     /// The input's watermarked column, if any.
     pub event_time_col: Option<usize>,

@@ -5,9 +5,13 @@
 /// them (the average is a running mean in `f64`, formatted truncated to a whole ms).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EventTimeStats {
+    /// The latest event time seen, ms since the epoch (`i64::MIN` before any).
     pub max: i64,
+    /// The earliest event time seen, ms since the epoch (`i64::MAX` before any).
     pub min: i64,
+    /// The running mean of the event times, ms since the epoch.
     pub avg: f64,
+    /// Number of event times added.
     pub count: i64,
 }
 

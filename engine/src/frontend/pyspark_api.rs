@@ -10,11 +10,15 @@
 /// Which PySpark object a method is called on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ApiKind {
+    /// `pyspark.sql.DataFrame`: a stream or a table, and what its transformations return.
     DataFrame,
+    /// What `DataFrame.groupBy(...)` returns (`agg`, `count`, `applyInPandasWithState`, ...).
     GroupedData,
+    /// `pyspark.sql.Column`.
     Column,
     /// `pyspark.sql.functions` (`F.*`).
     Functions,
+    /// `DataFrame.writeStream`.
     DataStreamWriter,
     /// `spark.readStream`.
     DataStreamReader,
@@ -100,23 +104,32 @@ pub enum ParamKind {
 /// "not given".
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Default {
+    /// No literal default: `=None`, a required parameter, or a default PySpark does not
+    /// pass on.
     None,
+    /// `=True` / `=False`.
     Bool(bool),
+    /// An integer default (`limit=-1`).
     Int(i64),
+    /// A float default.
     Float(f64),
+    /// A string default.
     Str(&'static str),
 }
 
 /// One parameter of a PySpark function or method.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Param {
+    /// The parameter's Python name (a call's keyword for it).
     pub name: &'static str,
+    /// How it takes its argument.
     pub kind: ParamKind,
     /// No default value.
     pub required: bool,
     /// A `str` passed here names a column (PySpark's `ColumnOrName`); elsewhere it is a
     /// literal (`F.regexp_extract('s', pattern, 1)`: the pattern is text).
     pub names_column: bool,
+    /// Its default value, when a literal PySpark passes on.
     pub default: Default,
 }
 
@@ -124,7 +137,9 @@ pub struct Param {
 /// attribute (`params` is `None`: `DataFrame.isStreaming`, `DataFrame.writeStream`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Api {
+    /// The method, function or attribute name as PySpark spells it (`withWatermark`).
     pub name: &'static str,
+    /// The parameters in order; `None` for an attribute.
     pub params: Option<&'static [Param]>,
 }
 
@@ -146,9 +161,14 @@ pub fn exists(kind: ApiKind, name: &str) -> bool {
 /// (`*cols`), `var_kw` the extra keywords (`**options`), in the order written.
 #[derive(Debug, Clone)]
 pub struct Bound<T> {
+    /// The signature bound against.
     pub params: &'static [Param],
+    /// Per parameter of `params` (same index): the argument and its span, `None` if not
+    /// given.
     pub slots: Vec<Option<(T, crate::error::Span)>>,
+    /// The extra positional arguments with their spans, for a `*args` parameter.
     pub var_pos: Vec<(T, crate::error::Span)>,
+    /// The extra keyword arguments (keyword, value, span), for a `**kwargs` parameter.
     pub var_kw: Vec<(String, T, crate::error::Span)>,
 }
 

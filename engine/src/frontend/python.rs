@@ -23,28 +23,49 @@ struct PythonParser;
 /// A Python binary operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PyBinOp {
+    /// `==`.
     Eq,
+    /// `!=`.
     Ne,
+    /// `<`.
     Lt,
+    /// `<=`.
     Le,
+    /// `>`.
     Gt,
+    /// `>=`.
     Ge,
+    /// `|`: bitwise or; on Columns, PySpark's logical OR.
     Or,
+    /// `^`: bitwise exclusive or.
     Xor,
+    /// `&`: bitwise and; on Columns, PySpark's logical AND.
     And,
+    /// `+`.
     Add,
+    /// `-`.
     Sub,
+    /// `*`.
     Mul,
+    /// `/`: true division.
     Div,
+    /// `//`: floor division.
     FloorDiv,
+    /// `%`: modulo.
     Mod,
+    /// `**`: power (right-associative).
     Pow,
     /// `and`, `or`: Python's boolean operators (on Columns, PySpark refuses them).
     BoolAnd,
+    /// `or`: Python's boolean or (on Columns, PySpark refuses it).
     BoolOr,
+    /// `in`: membership.
     In,
+    /// `not in`.
     NotIn,
+    /// `is`: identity.
     Is,
+    /// `is not`.
     IsNot,
 }
 
@@ -81,8 +102,11 @@ impl PyBinOp {
 /// A Python unary operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PyUnOp {
+    /// `-x` (a minus before a number literal is folded into the literal instead).
     Neg,
+    /// `+x`.
     Pos,
+    /// `~x`: bitwise invert; on a Column, PySpark's logical NOT.
     Invert,
     /// `not x`.
     Not,
@@ -91,6 +115,7 @@ pub enum PyUnOp {
 /// How an argument is passed.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ArgKind {
+    /// A plain `value`.
     Positional,
     /// `name=value`.
     Keyword(String),
@@ -103,7 +128,9 @@ pub enum ArgKind {
 /// A call argument.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Arg {
+    /// How it is passed (positional, keyword, `*`, `**`).
     pub kind: ArgKind,
+    /// The argument's expression (after `name=`, `*` or `**`).
     pub value: PyNode,
 }
 
@@ -122,29 +149,44 @@ impl Arg {
 /// `analysis::plan::Node`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PyNode {
+    /// What the node is, with its children.
     pub kind: PyNodeKind,
+    /// The node's byte range in the program text.
     pub span: Span,
 }
 
 /// The kinds of Python syntax-tree node in the subset.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PyNodeKind {
+    /// An identifier (`clicks`, `F`, `window`).
     Name(String),
+    /// A string literal's value: quotes removed, escapes decoded, adjacent literals joined.
     Str(String),
+    /// An integer literal (`42`, `1_000`, `0x1F`, a negated one folded in).
     Int(i64),
+    /// A float literal (`2.5`, `.5`, `1e3`).
     Float(f64),
+    /// `True` or `False`.
     Bool(bool),
+    /// `None`.
     NoneLit,
+    /// `[a, b, ...]`.
     List(Vec<PyNode>),
+    /// `(a, b, ...)`, `(a,)` or `()`; parentheses around one expression make no tuple.
     Tuple(Vec<PyNode>),
     /// `{k: v, ...}`.
     Dict(Vec<(PyNode, PyNode)>),
     /// `lambda x, y: body`.
     Lambda(Vec<String>, Box<PyNode>),
+    /// `obj.name`: an attribute of an expression.
     Attr(Box<PyNode>, String),
+    /// `f(args)`: the callee and its arguments in order.
     Call(Box<PyNode>, Vec<Arg>),
+    /// `obj[index]` (`df['col']`, `row[0]`).
     Index(Box<PyNode>, Box<PyNode>),
+    /// `left op right`.
     Binary(PyBinOp, Box<PyNode>, Box<PyNode>),
+    /// `op operand`.
     Unary(PyUnOp, Box<PyNode>),
 }
 
@@ -161,6 +203,7 @@ pub enum Statement {
 /// A parsed program: its statements in order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Program {
+    /// The statements, in program order.
     pub statements: Vec<Statement>,
 }
 

@@ -31,7 +31,10 @@ pub(super) type R<T> = Result<T, Error>;
 /// (`createGlobalTempView`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ViewScope {
+    /// A session-scoped view (`createTempView`, `createOrReplaceTempView`), read by its name.
     Local,
+    /// A view in the `global_temp` database (`createGlobalTempView`), read as
+    /// `global_temp.name`.
     Global,
 }
 

@@ -10,8 +10,13 @@ use crate::types::time::NANOS_PER_MILLI;
 /// `GroupStateTimeout` (`timeoutConf`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum GroupStateTimeout {
+    /// `GroupStateTimeout.NoTimeout`: keys never time out; setting a timeout raises.
     NoTimeout,
+    /// `GroupStateTimeout.ProcessingTimeTimeout`: `setTimeoutDuration(ms)` from the batch
+    /// timestamp, compared with the query's processing-time clock.
     ProcessingTimeTimeout,
+    /// `GroupStateTimeout.EventTimeTimeout`: `setTimeoutTimestamp(ms)`, compared with the
+    /// event-time watermark; late rows are dropped.
     EventTimeTimeout,
 }
 
@@ -42,11 +47,16 @@ impl GroupStateTimeout {
 pub struct GroupState {
     /// The state tuple, if one is defined.
     pub value: Option<Vec<Val>>,
+    /// The call ran `state.update(...)` at least once.
     pub updated: bool,
+    /// The call ran `state.remove()` and no `update` after it.
     pub removed: bool,
     /// The timeout set during this call (ms); every call starts without one.
     pub timeout_ms: Option<i64>,
+    /// `state.hasTimedOut`: the function is called because the key's timeout passed, with
+    /// no rows.
     pub has_timed_out: bool,
+    /// The operator's `timeoutConf`, which decides which `setTimeout*` method is allowed.
     pub conf: GroupStateTimeout,
     /// The batch's eviction watermark (ms), `None` when the input has no watermark.
     pub watermark_ms: Option<i64>,

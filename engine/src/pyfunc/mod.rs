@@ -40,7 +40,9 @@ pub const PYTHON_WORKER: &str = "An exception was thrown from the Python worker"
 /// its definition and the module it was defined in (its imports and other functions).
 #[derive(Debug, Clone)]
 pub struct PythonUdf {
+    /// The function's name as the query passes it (`count_state`).
     pub name: String,
+    /// The parsed `def` of the function.
     pub func: std::rc::Rc<FuncDef>,
     /// The module's globals after its top level ran; each call starts from a copy.
     pub module: Interpreter,
@@ -70,10 +72,14 @@ impl PythonUdf {
 /// (`CountProc()`): its class, the expression that built it, the instance and its module.
 #[derive(Debug, Clone)]
 pub struct PythonProcessor {
+    /// The name of the processor's class (`CountProc`).
     pub class_name: String,
     /// The call text, e.g. `CountProc()`.
     pub ctor: String,
+    /// The instance the constructor built, whose methods (`init`, `handleInputRows`, ...)
+    /// the operator calls.
     pub instance: std::rc::Rc<Object>,
+    /// The module's globals after its top level and the constructor ran.
     pub module: Interpreter,
     /// `transformWithStateInPandas` (DataFrames in and out) rather than `transformWithState`
     /// (`Row`s).

@@ -33,23 +33,31 @@ pub(super) type R<T> = Result<T, PyError>;
 /// `RangeIndex` (labels 0, 1, 2, ...).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Index {
+    /// One label per row, in row order (a tuple per row for a multi-level index).
     pub labels: Vec<Val>,
+    /// One name per level (`None`: unnamed), as `index.names` gives them.
     pub names: Vec<Option<String>>,
 }
 
 /// A pandas `Series`: a name, its values and its index.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Series {
+    /// `series.name` (`None`: unnamed).
     pub name: Option<String>,
+    /// The values in row order; a missing value is `None` or NaN, as in pandas.
     pub values: Vec<Val>,
+    /// The row labels; `None`: the default `RangeIndex`.
     pub index: Option<Rc<Index>>,
 }
 
 /// A pandas `DataFrame`: named columns of equal length, and the row index.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Frame {
+    /// (name, values) per column, in column order; every column has `len` values.
     pub columns: Vec<(String, Vec<Val>)>,
+    /// The number of rows (kept apart so a frame without columns still has a length).
     pub len: usize,
+    /// The row labels; `None`: the default `RangeIndex`.
     pub index: Option<Rc<Index>>,
 }
 
@@ -58,26 +66,38 @@ pub struct Frame {
 /// (a `SeriesGroupBy`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct GroupBy {
+    /// The grouped frame.
     pub frame: Rc<Frame>,
+    /// The key columns' names (`by`).
     pub keys: Vec<String>,
+    /// The value columns selected with `[...]`; `None`: every non-key column.
     pub selection: Option<Vec<String>>,
+    /// One column was selected by name (`groupby(by)['c']`): results are `Series`.
     pub series: bool,
+    /// `as_index` (default True): the keys become the result's index; with False they stay
+    /// columns.
     pub as_index: bool,
 }
 
 /// Which indexer `obj.loc` / `.iloc` / `.at` / `.iat` is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IndexerKind {
+    /// `.loc[...]`: by label (or boolean mask).
     Loc,
+    /// `.iloc[...]`: by integer position.
     ILoc,
+    /// `.at[...]`: one value by label.
     At,
+    /// `.iat[...]`: one value by integer position.
     IAt,
 }
 
 /// `series.str` / `series.dt`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AccessorKind {
+    /// `series.str`: vectorised string methods.
     Str,
+    /// `series.dt`: datetime fields and methods of a `Timestamp` series.
     Dt,
 }
 

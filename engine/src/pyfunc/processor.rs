@@ -14,8 +14,11 @@ use super::PyError;
 /// The kind of a state variable (`getValueState` / `getListState` / `getMapState`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum VarKind {
+    /// `ValueState`: one tuple per grouping key.
     Value,
+    /// `ListState`: an ordered list of tuples per grouping key.
     List,
+    /// `MapState`: user key tuple → value tuple, per grouping key.
     Map,
 }
 
@@ -34,8 +37,12 @@ impl VarKind {
 /// measure against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum TimeMode {
+    /// `timeMode='None'` (Spark's `NoTime`): no timers.
     None,
+    /// `timeMode='ProcessingTime'`: timers fire against the batch timestamp.
     ProcessingTime,
+    /// `timeMode='EventTime'`: timers fire against the eviction watermark; late rows are
+    /// dropped.
     EventTime,
 }
 
@@ -70,11 +77,16 @@ pub trait ProcessorBackend: std::fmt::Debug {
     /// `getValueState` / `getListState` / `getMapState`: declares `name` with its schema texts
     /// (one; two for a map: key then value) and TTL in ms.
     fn declare(&mut self, name: &str, kind: VarKind, schemas: Vec<String>, ttl_ms: Option<i64>) -> Result<(), PyError>;
+    /// `ValueState.get()` (and `exists()`): the stored tuple, `None` if unset.
     fn value_get(&mut self, name: &str) -> Result<Option<Tuple>, PyError>;
+    /// `ValueState.update(v)`: stores `v`, checked against the variable's schema.
     fn value_set(&mut self, name: &str, v: Tuple) -> Result<(), PyError>;
+    /// `ListState.get()` (and `exists()`): the elements in order, empty if none.
     fn list_get(&mut self, name: &str) -> Result<Vec<Tuple>, PyError>;
     /// Appends `items` (`appendValue`, `appendList`), or replaces the list with them (`put`).
     fn list_write(&mut self, name: &str, items: Vec<Tuple>, replace: bool) -> Result<(), PyError>;
+    /// Every (user key, value) entry of a `MapState`, in key order: what `getValue`,
+    /// `containsKey`, `iterator`, `keys`, `values` and `exists` read.
     fn map_entries(&mut self, name: &str) -> Result<Vec<(Tuple, Tuple)>, PyError>;
     /// `updateValue` (`Some`) or `removeKey` (`None`).
     fn map_set(&mut self, name: &str, key: Tuple, value: Option<Tuple>) -> Result<(), PyError>;
@@ -84,7 +96,10 @@ pub trait ProcessorBackend: std::fmt::Debug {
     fn delete_var(&mut self, name: &str) -> Result<(), PyError>;
     /// The key's timers (ms), ascending.
     fn timers(&mut self) -> Result<Vec<i64>, PyError>;
+    /// `registerTimer(expiryTimestampMs)`: a timer for the current key at `ms` (ms since the
+    /// epoch).
     fn register_timer(&mut self, ms: i64) -> Result<(), PyError>;
+    /// `deleteTimer(expiryTimestampMs)`: drops the current key's timer at `ms`, if any.
     fn delete_timer(&mut self, ms: i64) -> Result<(), PyError>;
 }
 

@@ -30,8 +30,11 @@ pub enum SparkType {
 /// One `StructField`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Field {
+    /// The field's name.
     pub name: String,
+    /// The field's type.
     pub data_type: Rc<SparkType>,
+    /// Whether the field may be null (`StructField`'s third argument, True by default).
     pub nullable: bool,
 }
 

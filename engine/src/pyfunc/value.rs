@@ -16,22 +16,37 @@ use crate::types::time::NANOS_PER_SECOND;
 /// A Python value.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Val {
+    /// `None`.
     None,
+    /// `True` / `False`.
     Bool(bool),
+    /// A Python `int` (64-bit here).
     Int(i64),
+    /// A Python `float`.
     Float(f64),
+    /// A Python `str`.
     Str(Rc<str>),
+    /// A tuple (immutable, shared).
     Tuple(Rc<Vec<Val>>),
+    /// A list (mutable and shared between the names bound to it, as in Python).
     List(Rc<RefCell<Vec<Val>>>),
+    /// A dict: (key, value) entries in insertion order, mutable and shared.
     Dict(Rc<RefCell<Vec<(Val, Val)>>>),
     /// A pandas `Timestamp` (UTC), ns since the epoch (pandas' own unit).
     Timestamp(i64),
+    /// A pandas `DataFrame`.
     Frame(Rc<Frame>),
+    /// A pandas `Series`.
     Series(Rc<Series>),
+    /// A function a `def` statement defined.
     Func(Rc<FuncDef>),
     /// A `lambda`, with the names of the scope it was written in (read when it runs).
     Lambda(Rc<FuncDef>, Rc<BTreeMap<String, Val>>),
+    /// A built-in function or constructor, by name (`len`, `Row`, a `pd.*` function,
+    /// `datetime.now`).
     Builtin(&'static str),
+    /// An imported module, by name (`pandas`, `numpy`, `datetime.datetime`; `typing` for
+    /// names that only matter in annotations and class bases).
     Module(&'static str),
     /// `obj.name`, not yet called.
     Method(Box<Val>, Rc<str>),
@@ -63,14 +78,18 @@ pub enum Val {
 /// (user classes only; `StatefulProcessor` and `object` add nothing).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClassDef {
+    /// The class's name.
     pub name: String,
+    /// Its methods and class attributes by name, its bases' included.
     pub attrs: BTreeMap<String, Val>,
 }
 
 /// An instance: its class and its own attributes (`self.x = ...`).
 #[derive(Debug, PartialEq)]
 pub struct Object {
+    /// The instance's class.
     pub class: Rc<ClassDef>,
+    /// The instance's own attributes by name (`self.x = ...`).
     pub attrs: RefCell<BTreeMap<String, Val>>,
 }
 

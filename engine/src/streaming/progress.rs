@@ -17,16 +17,28 @@ use serde_json::Value as Json;
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct StateOperatorProgress {
+    /// The operator's short name (`stateStoreSave`, `dedupe`, `symmetricHashJoin`,
+    /// `sessionWindowStateStoreSaveExec`, `globalLimit`, ...).
     pub operator_name: String,
+    /// Rows in the operator's state after the batch.
     pub num_rows_total: u64,
+    /// State rows written in the batch.
     pub num_rows_updated: u64,
+    /// Time spent writing state, ms (always 0 in the engine: no wall clock).
     pub all_updates_time_ms: u64,
+    /// State rows removed in the batch (evicted by the watermark, timed out, removed).
     pub num_rows_removed: u64,
+    /// Time spent removing state, ms (always 0 in the engine).
     pub all_removals_time_ms: u64,
+    /// Time spent committing the state store, ms (always 0 in the engine).
     pub commit_time_ms: u64,
+    /// The state's memory in bytes; the engine estimates 64 bytes per state row.
     pub memory_used_bytes: u64,
+    /// Input rows dropped as later than the operator's watermark for late events.
     pub num_rows_dropped_by_watermark: u64,
+    /// The operator's partitions (`spark.sql.shuffle.partitions`; 1 for `globalLimit`).
     pub num_shuffle_partitions: u64,
+    /// State store instances, one per partition (1 for `globalLimit`).
     pub num_state_store_instances: u64,
     /// Provider-specific numbers; Spark writes `-1` for "not yet" (`SnapshotLastUploaded...`).
     pub custom_metrics: BTreeMap<String, i64>,
@@ -37,14 +49,21 @@ pub struct StateOperatorProgress {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct SourceProgress {
+    /// The source as Spark names it (`MemoryStream[...]`, `KafkaV2[Subscribe[orders]]`, ...).
     pub description: String,
     /// Offsets as the source writes them: a number for `MemoryStream` (`LongOffset`), an
     /// object for others (`{"logOffset": 1}` for files, `{"topic": {"0": 42}}` for Kafka).
     pub start_offset: Option<Json>,
+    /// The offset the batch read up to; `None` before the source has data.
     pub end_offset: Option<Json>,
+    /// The latest offset the source had when the batch was planned (the engine plans each
+    /// batch up to it, so it equals `end_offset`).
     pub latest_offset: Option<Json>,
+    /// Rows read from this source in the batch.
     pub num_input_rows: u64,
+    /// Input rate, rows per second of wall time (0 in the engine: no wall clock).
     pub input_rows_per_second: f64,
+    /// Processing rate, rows per second of wall time (0 in the engine).
     pub processed_rows_per_second: f64,
 }
 
@@ -52,7 +71,10 @@ pub struct SourceProgress {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct SinkProgress {
+    /// The sink as Spark names it (`MemorySink`, `ForeachBatchSink`, ...).
     pub description: String,
+    /// Rows written to the sink in the batch; -1 for Spark's V1 sinks (file,
+    /// `foreachBatch`), which do not report it.
     pub num_output_rows: i64,
 }
 
@@ -60,22 +82,35 @@ pub struct SinkProgress {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct StreamingQueryProgress {
+    /// The query's id (a UUID), the same across restarts from one checkpoint.
     pub id: String,
+    /// The run's id (a UUID), new each time the query starts or restarts.
     pub run_id: String,
+    /// The query's name (`.queryName(...)`), if it has one.
     pub name: Option<String>,
     /// Trigger start, `yyyy-MM-dd'T'HH:mm:ss.SSS'Z'`.
     pub timestamp: String,
+    /// The micro-batch's id (0-based; an idle trigger repeats the next batch's id).
     pub batch_id: u64,
+    /// The batch's wall-clock duration, ms (0 in the engine: no wall clock).
     pub batch_duration: u64,
+    /// Rows read from all sources in the batch.
     pub num_input_rows: u64,
+    /// Input rate over all sources, rows per second (0 in the engine).
     pub input_rows_per_second: f64,
+    /// Processing rate over all sources, rows per second (0 in the engine).
     pub processed_rows_per_second: f64,
+    /// Time per trigger phase, ms (`addBatch`, `getBatch`, `latestOffset`, `queryPlanning`,
+    /// `triggerExecution`, `walCommit`, ...); every entry is 0 in the engine.
     pub duration_ms: BTreeMap<String, u64>,
     /// `avg`, `max`, `min` (with new data) and `watermark`; omitted when empty.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub event_time: BTreeMap<String, String>,
+    /// One entry per stateful operator, root-first (downstream first).
     pub state_operators: Vec<StateOperatorProgress>,
+    /// One entry per source of the query, in the order the query reads them.
     pub sources: Vec<SourceProgress>,
+    /// The sink's numbers.
     pub sink: SinkProgress,
 }
 

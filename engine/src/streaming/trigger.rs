@@ -11,7 +11,12 @@ pub enum Trigger {
     /// Each trigger runs at most one batch; an overrunning batch starts the next at once.
     #[default]
     Default,
-    ProcessingTime { interval_ms: i64 },
+    /// `trigger(processingTime='10 seconds')`: a batch at most every interval, aligned to
+    /// multiples of it.
+    ProcessingTime {
+        /// The interval, ms.
+        interval_ms: i64,
+    },
     /// `trigger(once=True)` (deprecated): one batch with all available data, no trailing
     /// no-data batch, then stop.
     Once,
@@ -20,7 +25,10 @@ pub enum Trigger {
     AvailableNow,
     /// `trigger(continuous=...)`: long-running tasks, epochs every interval; at-least-once;
     /// map-like queries only.
-    Continuous { interval_ms: i64 },
+    Continuous {
+        /// The checkpoint (epoch) interval, ms.
+        interval_ms: i64,
+    },
 }
 
 impl Trigger {
@@ -83,8 +91,11 @@ impl Trigger {
 /// A keyword argument value of `trigger(...)`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TriggerArg {
+    /// A string, as `processingTime` and `continuous` take (`'10 seconds'`).
     Str(String),
+    /// A boolean, as `once` and `availableNow` take.
     Bool(bool),
+    /// Any other Python value: its type name, for the error message.
     Other(String),
 }
 

@@ -47,11 +47,20 @@ pub use memory::MemorySink;
 /// constructor). Every other fact about a kind comes from its [`Sink`] type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SinkKind {
+    /// `format("memory")` ([`MemorySink`]): a batch id already seen is skipped; exactly-once.
     Memory,
+    /// `format("console")` ([`ConsoleSink`]): prints every call; at-least-once.
     Console,
+    /// A file format such as `format("parquet")` ([`FileStreamSink`]): `_spark_metadata`
+    /// lists the committed batches; exactly-once, append mode only.
     File,
+    /// `format("kafka")` ([`KafkaSink`]): appends every record to the topic; at-least-once.
     Kafka,
+    /// `foreachBatch(f)` whose `f` appends every call's rows ([`BatchWriter::Naive`]);
+    /// at-least-once.
     ForeachBatchNaive,
+    /// `foreachBatch(f)` whose `f` writes under the batch id, skipping a finished one
+    /// ([`BatchWriter::Idempotent`]); exactly-once.
     ForeachBatchIdempotent,
     /// `foreach(writer)`: open/process/close per partition and epoch; at-least-once.
     Foreach,
@@ -245,9 +254,11 @@ impl Clone for Box<dyn Sink> {
 /// One unit the sink wrote: a record, a printed row, a part file's row, ...
 #[derive(Debug, Clone, PartialEq)]
 pub struct Written {
+    /// The micro-batch that wrote it.
     pub batch_id: u64,
     /// Which call of `add_batch` for this batch id (0 the first time, 1 on a re-run, ...).
     pub attempt: u32,
+    /// The output row written.
     pub row: Row,
     /// For the file sink: whether `_spark_metadata` lists this row's file (readers see it).
     pub visible: bool,

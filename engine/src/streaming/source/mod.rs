@@ -170,14 +170,25 @@ pub enum SourceKind {
     Memory,
     /// [`FileStreamSource`]: each block is one file; `maxFilesPerTrigger` caps the files per
     /// batch (ignored by `trigger(once=True)`).
-    File { max_files_per_trigger: Option<usize> },
+    File {
+        /// The `maxFilesPerTrigger` option; `None`: every new file in one batch.
+        max_files_per_trigger: Option<usize>,
+    },
     /// [`TextSocketSource`]: not replayable.
     Socket,
     /// [`KafkaSource`]: `partitions` (1 to 64); `starting_latest` is
     /// `startingOffsets = "latest"` (Spark's default for streams).
-    Kafka { partitions: u32, starting_latest: bool },
+    Kafka {
+        /// The topic's partition count (1 to 64).
+        partitions: u32,
+        /// `startingOffsets = "latest"` rather than `"earliest"`.
+        starting_latest: bool,
+    },
     /// [`RateStreamSource`]: `rowsPerSecond` (1 to 1000).
-    Rate { rows_per_second: u32 },
+    Rate {
+        /// The `rowsPerSecond` option (1 to 1000).
+        rows_per_second: u32,
+    },
 }
 
 impl SourceKind {
