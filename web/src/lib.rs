@@ -8,6 +8,8 @@
 //! It does not list `streamlab-engine` in its manifest (`tests/boundary.rs` checks): what it
 //! needs of the engine comes through `streamlab_model::lab::session`.
 
+#![warn(missing_docs)]
+
 pub mod components;
 pub mod crash;
 pub mod route;
