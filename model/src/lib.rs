@@ -9,6 +9,8 @@
 //! - [`study`]: the question bank and its claims and rules, lessons, predictions, the learner's
 //!   progress, exam mode, the exam lens, the glossary. Uses `lab` and `text`.
 
+#![warn(missing_docs)]
+
 pub mod lab;
 pub mod study;
 pub mod text;

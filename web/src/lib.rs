@@ -8,6 +8,8 @@
 //! It does not list `streamlab-engine` in its manifest (`tests/boundary.rs` checks): what it
 //! needs of the engine comes through `streamlab_model::lab::session`.
 
+#![warn(missing_docs)]
+
 pub mod components;
 pub mod crash;
 pub mod route;
@@ -24,7 +26,9 @@ use streamlab_model::text::{i18n, Lang};
 pub struct Lab {
     session: StoredValue<LabSession, LocalStorage>,
     tick: RwSignal<u64>,
+    /// The page's language (English or Korean).
     pub lang: RwSignal<Lang>,
+    /// The session's view ([`LabSession::view`]), recomputed when the session changes.
     pub view: Memo<LabView>,
     /// The batch whose details are shown (None = the last one, "live").
     pub selected_batch: RwSignal<Option<u64>>,

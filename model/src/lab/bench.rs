@@ -19,6 +19,7 @@ pub struct BenchRow {
     /// Wall time of one run, ms: the median of the runs, or for small batches the mean of one
     /// timed loop over all runs (the browser's clock is coarse: 0.1 ms in Chromium).
     pub median_ms: f64,
+    /// How many runs were timed.
     pub runs: usize,
     /// Rows the timed batches read from their sources, summed over the runs (every run reads
     /// its whole batch): what shows the work was done, not only timed.

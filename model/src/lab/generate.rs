@@ -24,7 +24,12 @@ pub enum Column {
     /// `prefix` then the event's number from 1: `c1`, `c2`, ...
     Sequence(String),
     /// `prefix` then a random number in `1..=count`: `u1` ... `u60`.
-    Key { prefix: String, count: u64 },
+    Key {
+        /// The text before the number (`u`).
+        prefix: String,
+        /// How many distinct keys (0 counts as 1).
+        count: u64,
+    },
     /// A random whole number in `[lo, hi]`.
     Int([i64; 2]),
     /// The event time the rule gives (the module's doc).
@@ -35,19 +40,27 @@ pub enum Column {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Rule {
+    /// The seed of the random numbers: the same seed always makes the same rows.
     pub seed: u64,
     /// The source the events go to.
     pub source: String,
+    /// How many events in all, split evenly over the steps (the last step takes the remainder).
     pub rows: usize,
+    /// How many scenario steps (at least 1).
     pub steps: usize,
     /// The first step's start, as a scenario writes times (`2026-03-02T09:00:00Z`).
     pub start: String,
+    /// The length of each step along event time, seconds: step k's events fall in
+    /// `[start + k·step_seconds, start + (k+1)·step_seconds)`.
     pub step_seconds: i64,
     /// Every n-th event is late (0: none).
     #[serde(default)]
     pub late_every: usize,
+    /// `[lo, hi)`: how many seconds before its step's start a late event is set (a random whole
+    /// number; the event keeps its time if that falls before `start`).
     #[serde(default)]
     pub late_back_seconds: [i64; 2],
+    /// How each column is filled, by column name.
     pub columns: BTreeMap<String, Column>,
 }
 

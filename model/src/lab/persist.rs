@@ -13,35 +13,72 @@ use crate::lab::session::{Action, LabSession};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "do", rename_all = "snake_case")]
 pub enum SavedAction {
+    /// Rows added to a source ([`Action::Add`]).
     Add {
+        /// The source's name in the scenario.
         source: String,
+        /// The rows, each in the source's schema order, as the scenario's JSON values.
         rows: Vec<Vec<Json>>,
         /// The scenario step these events came from, if any (so undo takes the step back whole).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         step: Option<usize>,
     },
+    /// One trigger: at most one micro-batch.
     Trigger,
-    RunAll { step: Option<usize> },
-    Crash { at: String },
-    Restart { query: Option<String> },
+    /// Triggers until idle.
+    RunAll {
+        /// The scenario step whose "next step" ran it, if any.
+        step: Option<usize>,
+    },
+    /// One trigger whose micro-batch dies at a crash point.
+    Crash {
+        /// The crash point's id: `after-offset-log`, `mid-sink` or `before-commit`.
+        at: String,
+    },
+    /// Stop and start the query again on the same checkpoint.
+    Restart {
+        /// The changed query text the next run uses, if the restart changed it.
+        query: Option<String>,
+    },
     /// Processing time passing without a trigger, ms.
-    Wait { ms: i64 },
+    Wait {
+        /// How long, ms (positive).
+        ms: i64,
+    },
     /// An added row moved along event time (the picture's drag): row `row` of the Add at
     /// index `action`, column `column`, now at `event_time_us`.
-    Retime { action: usize, row: usize, column: usize, event_time_us: i64 },
+    Retime {
+        /// The index in the saved actions of the `Add` that added the row.
+        action: usize,
+        /// The row's index in that Add's rows.
+        row: usize,
+        /// The event-time column's index in the row.
+        column: usize,
+        /// The row's new event time, µs since the epoch.
+        event_time_us: i64,
+    },
 }
 
 /// A saved lab session.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Saved {
+    /// The format's version; only 1 is read.
     pub version: u32,
+    /// The scenario, with any source kinds the learner picked.
     pub scenario: Scenario,
+    /// The query text of the first run (a restart with a changed query is in its action).
     pub query: String,
+    /// The output mode.
     pub mode: OutputMode,
+    /// The sink's id ([`SinkKind::id`]); an unknown one reads as the memory sink.
     pub sink: String,
+    /// The trigger picked in the lab, as [`trigger_id`] writes it; `None` when none was picked.
     pub trigger: Option<String>,
+    /// Whether the lab gives the query a checkpoint location.
     pub checkpoint_location: bool,
+    /// How many of the scenario's steps have been run.
     pub next_step: usize,
+    /// The learner's actions, oldest first, replayed to rebuild the session.
     pub actions: Vec<SavedAction>,
 }
 

@@ -22,7 +22,9 @@ use crate::lab::cells::{display_cell, state_cell_text};
 /// One micro-batch's band.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Band {
+    /// The micro-batch id (`batchId`).
     pub batch_id: u64,
+    /// True for a no-data micro-batch: it ran only because the watermark moved.
     pub no_data: bool,
     /// Rows the batch read.
     pub input_rows: u64,
@@ -87,8 +89,12 @@ pub enum WindowStatus {
 pub struct WindowBar {
     /// The band it belongs to; `None` for the state as it is now (the strip above the bands).
     pub band: Option<usize>,
+    /// Where the bar starts along event time, µs since the epoch (a window's start).
     pub start_us: i64,
+    /// Where the bar ends along event time, µs since the epoch (a window's exclusive end; equal to
+    /// [`WindowBar::start_us`] for a single time).
     pub end_us: i64,
+    /// What the bar shows: written, closing, emitted, evicted, ...
     pub status: WindowStatus,
     /// Its row (stacking) inside the band's window strip; overlapping bars get different rows.
     pub row: usize,
@@ -99,19 +105,24 @@ pub struct WindowBar {
 /// One source's half of the picture (a join shows its two sides side by side).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Lane {
+    /// The source's name; the lane holds its input rows.
     pub source: String,
     /// The event-time column (the first timestamp column of the source).
     pub time_column: Option<String>,
     /// The event-time range shown, µs, [from, to).
     pub range_us: (i64, i64),
+    /// The source's input rows, pending ones included.
     pub marks: Vec<Mark>,
+    /// The window and state bars drawn along this lane's event time.
     pub windows: Vec<WindowBar>,
 }
 
 /// The whole picture.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Picture {
+    /// Every micro-batch's band, batch 0 first.
     pub bands: Vec<Band>,
+    /// One lane per source, in the sources' order.
     pub lanes: Vec<Lane>,
     /// The watermark the next batch runs with, ms.
     pub next_watermark_ms: Option<i64>,
@@ -133,14 +144,19 @@ pub type KeyColumns = BTreeMap<usize, Vec<String>>;
 /// A source as the picture needs it: name, column names, event-time column index.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SourceInfo {
+    /// The source's name in the scenario.
     pub name: String,
+    /// The source's column names, in schema order.
     pub columns: Vec<String>,
+    /// The index in [`SourceInfo::columns`] of the event-time column (the first timestamp column);
+    /// `None` when it has none.
     pub time_index: Option<usize>,
 }
 
 /// One batch as the picture needs it (from a `BatchResult`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct BatchInput {
+    /// The batch's band (its numbers and the engine's explanation).
     pub band: Band,
     /// The rows read, per source, in offset order (used when there is no explanation).
     pub input: Vec<(String, Vec<Row>)>,

@@ -64,20 +64,25 @@ pub fn preset_file(id: &str) -> Option<&'static str> {
 /// `notes_ko` of the preset file; the engine ignores them).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 pub struct PresetInfo {
+    /// The preset's id, the scenario's `id` (`classic`).
     #[serde(default)]
     pub id: String,
     /// A short name that questions and lessons use ("Classic sliding windows").
     #[serde(default)]
     pub name: String,
+    /// The short name in Korean.
     #[serde(default)]
     pub name_ko: String,
+    /// The one-line title in English (the scenario's `title`).
     #[serde(default)]
     pub title: String,
+    /// The one-line title in Korean (the scenario's `title_ko`).
     #[serde(default)]
     pub title_ko: String,
     /// What the preset shows (English).
     #[serde(default)]
     pub notes: String,
+    /// What the preset shows, in Korean.
     #[serde(default)]
     pub notes_ko: String,
 }

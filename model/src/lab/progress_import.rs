@@ -10,6 +10,7 @@ use crate::lab::session::MetricView;
 /// One progress report as the page shows it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ImportedBatchView {
+    /// The report's `batchId`.
     pub id: u64,
     /// When the trigger started (`timestamp`, UTC), as Spark wrote it.
     pub timestamp: String,
@@ -17,12 +18,14 @@ pub struct ImportedBatchView {
     pub time: String,
     /// The trigger's day, `YYYY-MM-DD`.
     pub day: String,
+    /// `numInputRows`: rows the micro-batch read from every source.
     pub input_rows: u64,
     /// `eventTime.watermark` shortened (`2026-01-01 12:16`, seconds and ms only when not zero);
     /// `None` when the query has no watermark.
     pub watermark: Option<String>,
     /// `eventTime` `min`, `max`, `avg` of the batch's rows, when it read any.
     pub event_time: Vec<(String, String)>,
+    /// Each stateful operator's numbers (`stateOperators`), in Spark's order.
     pub metrics: Vec<MetricView>,
     /// (description, startOffset, endOffset, numInputRows) per source; offsets as JSON text.
     pub sources: Vec<(String, String, String, u64)>,

@@ -35,22 +35,63 @@ use crate::lab::session::LabSession;
 /// One lab action (see the module's table for the text form).
 #[derive(Debug, Clone, PartialEq)]
 pub enum LabAction {
+    /// `next_step`: "Next step ▶", the scenario's next events, then every batch until idle.
     NextStep,
+    /// `run_steps`: `next_step` until every step is done.
     RunSteps,
+    /// `push_step`: the next step's events as pending input, no batch.
     PushStep,
+    /// `trigger`: one trigger of the current trigger (by default at most one micro-batch).
     Trigger,
+    /// `reset`: forget every action and start the scenario again.
     Reset,
+    /// `restart` / `restart: <query>`: stop the query and start it on the same checkpoint, with the
+    /// changed query text when there is one.
     Restart(Option<String>),
+    /// `crash: <point>`: the next micro-batch dies at this point and the query stops.
     Crash(CrashPoint),
+    /// `mode: <append|update|complete>`: the output mode.
     Mode(OutputMode),
+    /// `sink: <id>`: the sink the query writes to.
     Sink(SinkKind),
+    /// `trigger_kind: <id>`: the trigger (`default`, `processingTime:<ms>`, `once`, `availableNow`,
+    /// `continuous:<ms>`).
     TriggerKind(Trigger),
-    Source { source: String, kind: String, max_files_per_trigger: Option<u64> },
+    /// `source: <name> <kind> [maxFilesPerTrigger]`: a streaming source's kind.
+    Source {
+        /// The source's name in the scenario.
+        source: String,
+        /// `memory`, `file`, `socket`, `kafka` or `rate`.
+        kind: String,
+        /// A file source's `maxFilesPerTrigger`, when given.
+        max_files_per_trigger: Option<u64>,
+    },
+    /// `checkpoint: <on|off>`: whether the lab gives the query a checkpoint location.
     Checkpoint(bool),
-    Delay { index: usize, delay: String },
+    /// `delay: <index> <interval>`: the delay of the index-th `withWatermark` (0-based).
+    Delay {
+        /// Which `withWatermark` in the query text, 0-based.
+        index: usize,
+        /// The new delay threshold as an interval (`5 minutes`).
+        delay: String,
+    },
+    /// `query: <text>`: replace the query text.
     Query(String),
-    Push { source: String, fields: BTreeMap<String, String> },
-    Advance { source: String, time: String },
+    /// `push: <source> col=value, col=value`: add one event (times as `09:30` on the scenario's day).
+    Push {
+        /// The source's name in the scenario.
+        source: String,
+        /// Column name → value as typed (read like the lab's event form).
+        fields: BTreeMap<String, String>,
+    },
+    /// `advance: <source> <time>`: add an event at that time (other columns copied from the source's
+    /// last event) and run every batch until idle.
+    Advance {
+        /// The source's name in the scenario.
+        source: String,
+        /// The new event's time in its timestamp column (`09:30` on the scenario's day).
+        time: String,
+    },
     /// Processing time passes, ms (the clock's "Wait" buttons).
     Wait(i64),
 }

@@ -32,7 +32,10 @@ pub enum ShareError {
     /// The link's version is not one this Streamlab reads.
     Version(String),
     /// The link (or the link a session would make) is longer than [`MAX_LINK_CHARS`].
-    TooLong { chars: usize },
+    TooLong {
+        /// The link's length, in characters.
+        chars: usize,
+    },
     /// The payload is not base64url (a character was changed or lost).
     Encoding(String),
     /// The payload does not inflate (truncated or damaged).

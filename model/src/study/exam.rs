@@ -13,14 +13,19 @@ use crate::study::quiz::{shuffled, Kind, Question, ValueCheck};
 /// One drawn question: its id and the order its choices are shown in (see [`shuffled`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExamItem {
+    /// The question's id ([`Question::id`]).
     pub question: String,
+    /// `order[k]` is the index, in the file's order, of the choice shown k-th; empty for a value
+    /// question.
     pub order: Vec<usize>,
 }
 
 /// A drawn exam.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Exam {
+    /// The seed the exam was drawn with: the same seed and bank draw the same exam.
     pub seed: u64,
+    /// The drawn questions, in the order they are asked.
     pub items: Vec<ExamItem>,
 }
 
@@ -31,14 +36,18 @@ pub enum ExamAnswer {
     Shown(usize),
     /// A typed value (value questions).
     Typed(String),
+    /// No answer given; a missing answer counts as skipped too.
     Skipped,
 }
 
 /// Right answers in one topic.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TopicScore {
+    /// The topic id (the quiz file's name).
     pub topic: String,
+    /// Questions of this topic that were asked.
     pub asked: usize,
+    /// Of those, how many were answered right.
     pub correct: usize,
 }
 
@@ -46,7 +55,9 @@ pub struct TopicScore {
 /// deserves its explanation too), with what to open in the lab.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WrongAnswer {
+    /// The question's id.
     pub question: String,
+    /// The question's topic id.
     pub topic: String,
     /// The choice given (index in the file's order), if a choice was given.
     pub given_choice: Option<usize>,
@@ -65,10 +76,13 @@ pub struct WrongAnswer {
 /// The result of an exam.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExamReport {
+    /// Questions scored (a question no longer in the bank is left out).
     pub asked: usize,
+    /// Of those, how many were answered right.
     pub correct: usize,
     /// In the order topics first appear in the exam.
     pub per_topic: Vec<TopicScore>,
+    /// The answers that were wrong or skipped, in exam order, for the review.
     pub wrong: Vec<WrongAnswer>,
     /// The questions answered right, in exam order, for the review.
     pub right: Vec<WrongAnswer>,
@@ -188,13 +202,18 @@ pub fn record(progress: &mut crate::study::progress::Progress, bank: &[Question]
 /// start time (ms since the Unix epoch, read by the page), the question shown and the answers.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExamInProgress {
+    /// How many questions the exam was drawn with.
     pub n: usize,
     /// A mock exam: drawn from the exam-style questions only (`crate::study::track::mock_pool`).
     #[serde(default)]
     pub mock: bool,
+    /// The seed the exam was drawn with.
     pub seed: u64,
+    /// When the exam started, ms since the Unix epoch.
     pub started_ms: u64,
+    /// The index of the question shown.
     pub index: usize,
+    /// One answer per drawn item, in exam order.
     pub answers: Vec<ExamAnswer>,
 }
 

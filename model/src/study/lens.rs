@@ -50,6 +50,8 @@ pub struct LensEntry {
     /// shows (the watermark's timing, a session's exact boundary).
     #[serde(default)]
     pub rule: Option<String>,
+    /// Whose statement the entry contrasts with Spark 4.3: the programming guide or the Korean
+    /// study documents.
     pub source: LensSource,
     /// The number of the guide/Spark difference (as a question's `guide_differs`) when the
     /// guide is the source.
@@ -58,7 +60,9 @@ pub struct LensEntry {
     /// Recorded real-Spark 4.3 cases (paths from the repository root): conformance scenarios
     /// with an `expected` block, or probes (`engine/tests/probes/`).
     pub cases: Vec<String>,
+    /// The entry's text in English.
     pub en: LensText,
+    /// The entry's text in Korean.
     pub ko: LensText,
 }
 

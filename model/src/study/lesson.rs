@@ -48,6 +48,7 @@ const LESSON_FILES: &[(&str, &str)] = &[
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LessonText {
+    /// The lesson's title in this language.
     pub title: String,
     /// A few paragraphs, markdown-ish: blank lines between paragraphs, `code` in backticks,
     /// `- ` list items.
@@ -80,7 +81,9 @@ pub struct GuidedStep {
     /// and for the test that walks every lesson.
     #[serde(rename = "do")]
     pub actions: Vec<String>,
+    /// The step's text in English.
     pub en: StepText,
+    /// The step's text in Korean.
     pub ko: StepText,
     /// What the lab shows once the step is done.
     pub expect: Condition,
@@ -116,8 +119,11 @@ pub struct Lesson {
     /// what the guide says, what Spark 4.3 does and what to answer on the exam.
     #[serde(default)]
     pub lens: Vec<String>,
+    /// The lesson's text in English.
     pub en: LessonText,
+    /// The lesson's text in Korean.
     pub ko: LessonText,
+    /// The guided steps, in the order the learner does them (`[[step]]` tables).
     #[serde(rename = "step")]
     pub steps: Vec<GuidedStep>,
 }

@@ -40,24 +40,32 @@ pub enum NextAction {
 /// One choice, in both languages.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PredictChoice {
+    /// The choice in English.
     pub en: String,
+    /// The choice in Korean (the same text when it is only a time or a number).
     pub ko: String,
 }
 
 /// A question about the next batch, with its answer worked out by the engine.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Prediction {
+    /// What the question asks about: the watermark, the emitted rows or the dropped rows.
     pub kind: PredictKind,
+    /// What the learner presses to run the predicted batch.
     pub action: NextAction,
     /// The id the predicted batch will get.
     pub batch_id: u64,
+    /// The question in English.
     pub prompt_en: String,
+    /// The question in Korean.
     pub prompt_ko: String,
     /// Already in the order to show (seeded).
     pub choices: Vec<PredictChoice>,
     /// Index into `choices`.
     pub answer: usize,
+    /// Why the answer is right, in English: the rule and the numbers.
     pub explanation_en: String,
+    /// Why the answer is right, in Korean.
     pub explanation_ko: String,
 }
 

@@ -47,9 +47,13 @@ impl Day {
 /// One answer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Answer {
+    /// The question's id.
     pub question: String,
+    /// The question's topic id (its quiz file), whose score the answer counted in.
     pub topic: String,
+    /// True if the answer was right.
     pub correct: bool,
+    /// The day it was given.
     pub day: Day,
     /// Given in exam mode (not practice or review).
     #[serde(default)]
@@ -59,7 +63,9 @@ pub struct Answer {
 /// Answers and right answers in one topic.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Score {
+    /// Questions answered in the topic.
     pub answered: u32,
+    /// Of those, how many were right.
     pub correct: u32,
 }
 
@@ -83,6 +89,7 @@ pub struct Review {
 /// The whole record.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Progress {
+    /// The record's format version ([`PROGRESS_VERSION`] when written).
     pub version: u32,
     /// Every answer, oldest first (at most [`MAX_ANSWERS`]).
     pub answers: Vec<Answer>,
@@ -118,7 +125,9 @@ impl Default for Progress {
 /// Why a stored record was changed on load, in both languages.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Notice {
+    /// The message in English.
     pub en: String,
+    /// The message in Korean.
     pub ko: String,
 }
 
@@ -132,6 +141,7 @@ impl Notice {
 /// What [`Progress::load`] made of a stored record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Loaded {
+    /// The record as read (a fresh one when it was reset).
     pub progress: Progress,
     /// Set when the record was reset or migrated.
     pub notice: Option<Notice>,

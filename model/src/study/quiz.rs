@@ -53,6 +53,7 @@ const QUIZ_FILES: &[(&str, &str)] = &[
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct QuestionText {
+    /// The question as asked.
     pub prompt: String,
     /// Same order in every language; [`Question::answer`] indexes it. Empty for `value`
     /// questions.
@@ -111,6 +112,7 @@ pub struct Question {
     /// Session confs added to the preset's (`spark.sql.shuffle.partitions`, ...).
     #[serde(default)]
     pub conf: BTreeMap<String, Json>,
+    /// `choice` (pick one) or `value` (type it); `choice` when not given.
     #[serde(default)]
     pub kind: Kind,
     /// Choice questions: 0-based index into `choices` (in the file's order; shown shuffled).
@@ -135,8 +137,11 @@ pub struct Question {
     /// answer and Spark 4.3 differ on it.
     #[serde(default)]
     pub lens: Option<String>,
+    /// The question's text in English.
     pub en: QuestionText,
+    /// The question's text in Korean.
     pub ko: QuestionText,
+    /// What the engine must confirm for the answer to be right (`[question.check]`).
     pub check: Claim,
     /// Choice questions without `tie`: each choice's own claim, in choice order; the engine
     /// must confirm the right one's and refute every other (see [`crate::study::claim::decide`]).
@@ -151,7 +156,9 @@ pub struct Topic {
     /// The file name without `.toml`; set by [`topics`].
     #[serde(skip)]
     pub id: String,
+    /// The topic's name in English (the quiz file's `[topic]` table).
     pub en: String,
+    /// The topic's name in Korean.
     pub ko: String,
 }
 
@@ -352,10 +359,14 @@ impl Claim {
 /// What a typed answer turned out to be.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ValueCheck {
+    /// The typed answer is the claim's value.
     Correct,
     /// A readable answer that is not the claim's value; carries the right one as the lab
     /// shows it.
-    Wrong { expected: String },
+    Wrong {
+        /// The value the answer should have been, as the lab shows it.
+        expected: String,
+    },
     /// The text is not a time / number; carries what to type.
     Unreadable(String),
 }

@@ -15,7 +15,9 @@ use crate::text::Lang;
 /// A way to pick a choice without knowing the answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Strategy {
+    /// The longest choice, in characters (ties share the pick).
     Longest,
+    /// The shortest choice, in characters (ties share the pick).
     Shortest,
     /// A choice that says the query fails (throws, is rejected, raises an error).
     Failure,
@@ -29,6 +31,7 @@ pub enum Strategy {
 }
 
 impl Strategy {
+    /// Every strategy, in the order the table lists them.
     pub const ALL: [Strategy; 6] = [Strategy::Longest, Strategy::Shortest, Strategy::Failure, Strategy::OnlyErrorClass, Strategy::OnlySparkTerm, Strategy::StemWords];
 
     /// A short name for the printed table.

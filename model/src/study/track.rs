@@ -15,7 +15,9 @@ const TRACK_FILE: &str = crate::data::data!("exam-track");
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TrackDay {
+    /// The day's title in English.
     pub en: String,
+    /// The day's title in Korean.
     pub ko: String,
     /// Lesson ids, in study order.
     pub lessons: Vec<String>,
@@ -36,6 +38,7 @@ pub struct Track {
     pub beyond: Vec<String>,
     /// How many questions the mock exam draws.
     pub mock_size: usize,
+    /// The track's days, in study order (`[[day]]` tables).
     #[serde(rename = "day")]
     pub days: Vec<TrackDay>,
 }

@@ -3,7 +3,9 @@
 /// The two languages of every label and question.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub enum Lang {
+    /// English, the default.
     #[default]
     En,
+    /// Korean.
     Ko,
 }

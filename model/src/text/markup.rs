@@ -6,16 +6,22 @@
 /// A run of inline text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Span {
+    /// Plain text.
     Text(String),
+    /// Text in backticks: `code`, shown as code.
     Code(String),
+    /// Text in `**`: shown bold.
     Strong(String),
+    /// Text in `*`: shown emphasised.
     Em(String),
 }
 
 /// A paragraph or a list.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Block {
+    /// A paragraph: its lines joined by spaces.
     Para(Vec<Span>),
+    /// A list: every line starts with `- `; one item per line.
     List(Vec<Vec<Span>>),
 }
 

@@ -79,7 +79,10 @@ pub fn tabs() -> Option<Tabs> {
 /// The notices: another tab is open; another tab saved over this one (with the two choices).
 /// `keep` saves this tab's lab now.
 #[component]
-pub fn TabsBanner(keep: Callback<()>) -> impl IntoView {
+pub fn TabsBanner(
+    /// Saves this tab's lab now (the "keep mine" choice after another tab saved over it).
+    keep: Callback<()>,
+) -> impl IntoView {
     let lab = expect_context::<Lab>();
     let Some(tabs) = tabs() else { return ().into_any() };
     let reload = || {

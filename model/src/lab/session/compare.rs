@@ -9,6 +9,7 @@ use super::{BatchView, ErrorView, LabSession};
 /// One output mode's run of the session's input.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ModeRun {
+    /// The output mode this run used.
     pub mode: OutputMode,
     /// Spark's error when it rejects the query in this mode (then `batches` is empty).
     pub error: Option<ErrorView>,

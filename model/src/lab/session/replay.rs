@@ -14,7 +14,12 @@ use super::{timeline, LabSession};
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
     /// Rows added to a source (one `MemoryStream` block).
-    Add { source: String, rows: Vec<Row> },
+    Add {
+        /// The source's name in the scenario.
+        source: String,
+        /// The rows, each in the source's schema order.
+        rows: Vec<Row>,
+    },
     /// One trigger: at most one micro-batch.
     Trigger,
     /// Triggers until idle (what the default trigger does after new data arrives).
@@ -32,7 +37,16 @@ pub enum Action {
     /// column `column`. The Add itself stays as it was, so undo (which forgets the last action)
     /// puts the row back; replay reads every Add with the moves of the log applied
     /// ([`effective_actions`]), as if the row had always had that time.
-    Retime { action: usize, row: usize, column: usize, event_time_us: i64 },
+    Retime {
+        /// The index in the log of the [`Action::Add`] that added the row.
+        action: usize,
+        /// The row's index in that Add's rows.
+        row: usize,
+        /// The event-time column's index in the row.
+        column: usize,
+        /// The row's new event time, µs since the epoch.
+        event_time_us: i64,
+    },
 }
 
 /// The log as replay reads it: each [`Action::Add`] with every later [`Action::Retime`] that

@@ -6,9 +6,11 @@ use streamlab_engine::streaming::{OutputMode, SinkKind, StateOperatorProgress};
 /// One unit the sink wrote, for the sink panel.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SinkRowView {
+    /// The micro-batch id whose `addBatch` call wrote this row.
     pub batch_id: u64,
     /// 0 for the first attempt at this batch id, 1 for its re-run, ...
     pub attempt: u32,
+    /// The row's values as display cells, times on the scenario's day (`12:07`).
     pub cells: Vec<String>,
     /// False for a part file `_spark_metadata` does not list (readers ignore it).
     pub visible: bool,
@@ -23,8 +25,11 @@ pub struct RecoveryView {
     pub sink: SinkKind,
     /// True if the query text named the sink, so the picker's choice does not apply.
     pub sink_from_query: bool,
+    /// The query's `id`: kept in the checkpoint's metadata, the same across restarts.
     pub query_id: String,
+    /// The query's `runId`: new on every start.
     pub run_id: String,
+    /// How many runs have started on this checkpoint (each with its own `runId`).
     pub runs: u64,
     /// (batch id, end offsets, batchWatermarkMs as text).
     pub offset_log: Vec<(u64, String, String)>,
@@ -33,6 +38,7 @@ pub struct RecoveryView {
     /// Every row the sink received, oldest first. Shared: the page's panels each take a
     /// copy of the view, and a long session's sink holds thousands of rows.
     pub sink_rows: std::sync::Arc<[SinkRowView]>,
+    /// How many of [`RecoveryView::sink_rows`] a reader sees a second time.
     pub duplicates: usize,
     /// Set while the query is stopped by a crash.
     pub crashed: Option<String>,
@@ -66,17 +72,20 @@ pub struct ErrorView {
     pub error_class: Option<String>,
     /// Spark's text (or ours for parse errors).
     pub message: String,
+    /// Streamlab's own words on how to fix it, when it has some (not Spark's text).
     pub hint: Option<String>,
     /// `define`, `start` or `run`.
     pub stage: Option<String>,
     /// 1-based line and column in the query text, and the byte span.
     pub position: Option<(usize, usize)>,
+    /// The error's byte span `(start, end)` in the query text, when it points at one.
     pub span: Option<(usize, usize)>,
 }
 
 /// A streaming source as the event form needs it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SourceView {
+    /// The source's name, as the query reads it and the scenario defines it.
     pub name: String,
     /// (column, Spark type name).
     pub columns: Vec<(String, String)>,
@@ -89,10 +98,17 @@ pub struct SourceView {
 /// A stateful operator's numbers in one batch.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MetricView {
+    /// Spark's `operatorName` (`stateStoreSave`, `dedupe`, ...).
     pub operator: String,
+    /// `numRowsTotal`: state rows after the batch.
     pub total: u64,
+    /// `numRowsUpdated`: state rows the batch wrote.
     pub updated: u64,
+    /// `numRowsRemoved`: state rows the batch removed (evicted, or for a session window
+    /// merged away).
     pub removed: u64,
+    /// `numRowsDroppedByWatermark`: rows dropped as later than the watermark (late groups for
+    /// a window aggregation).
     pub dropped: u64,
 }
 
@@ -113,21 +129,27 @@ impl MetricView {
 /// One executed micro-batch.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BatchView {
+    /// The micro-batch id (`batchId`), from 0.
     pub id: u64,
     /// The scenario step that caused it, when run by "next step".
     pub step: Option<usize>,
+    /// Rows the batch read from the streaming sources (`numInputRows`).
     pub input_rows: u64,
+    /// The watermark the batch ran with as a display cell (`12:07`); `None` without a watermark.
     pub watermark: Option<String>,
     /// The watermark the batch ran with, ms since the epoch (`None` without a watermark).
     pub watermark_ms: Option<i64>,
+    /// wm(N-1), the watermark late rows were judged against, as a display cell.
     pub late_watermark: String,
     /// wm(N-1), the watermark late rows were judged against, ms since the epoch.
     pub late_watermark_ms: i64,
+    /// True for a no-data micro-batch: it ran only because the watermark moved, with no new input.
     pub no_data: bool,
     /// Emitted rows as display cells.
     pub rows: Vec<Vec<String>>,
     /// Emitted rows in the corpus JSON format (`data-json`).
     pub rows_json: Vec<String>,
+    /// Each stateful operator's numbers in this batch (`stateOperators`).
     pub metrics: Vec<MetricView>,
 }
 
@@ -152,8 +174,11 @@ pub enum RowStatus {
 /// One stateful operator's state rows.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StateTableView {
+    /// Spark's operator name, with ` · left` / ` · right` for a stream-stream join's side.
     pub operator: String,
+    /// The state rows' column names.
     pub columns: Vec<String>,
+    /// Each state row: its display cells and how the watermark treats it.
     pub rows: Vec<(Vec<String>, RowStatus)>,
     /// Free text: what this operator keeps and when it lets go.
     /// (English, Korean).
@@ -163,16 +188,24 @@ pub struct StateTableView {
 /// Everything the page shows, as plain data.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LabView {
+    /// The scenario's title.
     pub title: String,
+    /// The query's PySpark text as the editor holds it (the latest run's, after a restart with a
+    /// changed query).
     pub query_text: String,
+    /// The output mode the query runs in (append, update or complete).
     pub mode: OutputMode,
+    /// The last error the query's define, start or run raised; `None` when it ran cleanly.
     pub error: Option<ErrorView>,
+    /// The scenario's streaming sources, in its order.
     pub sources: Vec<SourceView>,
     /// (source, display cells) of rows added but not yet read by a batch.
     pub pending: Vec<(String, Vec<String>)>,
+    /// The query's output schema, one `name: type` per column (Spark type names).
     pub output_columns: Vec<String>,
     /// Shared with the session's cache of batch views (cloning the view copies no rows).
     pub batches: Vec<std::sync::Arc<BatchView>>,
+    /// Every stateful operator's state store rows after the last batch.
     pub state: Vec<StateTableView>,
     /// The global watermark the next batch will run with.
     pub watermark: Option<String>,
@@ -185,8 +218,12 @@ pub struct LabView {
     /// The exam-lens rule ids the query meets (`crate::study::lens::for_rules` gives their entries):
     /// decided by the engine on the analyzed plan, the output mode and the sink.
     pub lens: Vec<String>,
+    /// True when the next trigger runs a no-data micro-batch: the watermark moved past what the
+    /// last batch used and a stateful operator cares.
     pub no_data_batch_due: bool,
+    /// How many of the scenario's steps "next step" has run.
     pub steps_done: usize,
+    /// How many steps the scenario has.
     pub steps_total: usize,
     /// Static tables: (name, columns, rows).
     pub statics: Vec<(String, Vec<String>, Vec<Vec<String>>)>,

@@ -14,7 +14,9 @@ use crate::lab::session::LabView;
 /// Korean.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Missing {
+    /// What is missing, in English.
     pub en: String,
+    /// What is missing, in Korean (with its particles fitted).
     pub ko: String,
 }
 

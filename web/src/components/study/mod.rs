@@ -40,6 +40,7 @@ pub const OWNER_KEY: &str = "streamlab.lab.owner";
 /// A scenario waiting to replace the lab once the learner agrees.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Opening {
+    /// The scenario that replaces the lab's (a preset with a question's overrides, say).
     pub scenario: Scenario,
     /// Lab actions to run on it first ([`streamlab_model::lab::script`] lines), e.g. a question's script.
     pub script: Option<Vec<String>>,
@@ -52,12 +53,18 @@ pub struct Opening {
 /// The study pages' shared state, provided as context.
 #[derive(Clone, Copy)]
 pub struct Study {
+    /// The page shown, read from the URL fragment and kept in step with it.
     pub route: RwSignal<Route>,
+    /// The learner's answers, scores, lesson reached and review queue; saved in browser storage on
+    /// every change.
     pub progress: RwSignal<Progress>,
     /// Why the stored progress was reset or migrated on load, until dismissed.
     pub notice: RwSignal<Option<Notice>>,
+    /// The question bank, every quiz file's questions in file order.
     pub bank: StoredValue<Vec<Question>>,
+    /// Every lesson, in the study path's order.
     pub lessons: StoredValue<Vec<Lesson>>,
+    /// Every quiz topic, in display order.
     pub topics: StoredValue<Vec<Topic>>,
     /// A scenario that would replace a lab the learner changed: the page asks first.
     pub ask: RwSignal<Option<Opening>>,
@@ -355,7 +362,11 @@ pub fn StudyBanners() -> impl IntoView {
 
 /// Right answers per topic, for `topics` (every topic with an answer when `None`).
 #[component]
-pub fn TopicScores(#[prop(optional)] topics: Option<Vec<String>>) -> impl IntoView {
+pub fn TopicScores(
+    /// The topic ids to show, in this order; `None` shows every topic with an answer.
+    #[prop(optional)]
+    topics: Option<Vec<String>>,
+) -> impl IntoView {
     let lab = expect_context::<Lab>();
     let study = expect_context::<Study>();
     let rows = move || {
