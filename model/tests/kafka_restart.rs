@@ -49,4 +49,10 @@ fn a_restart_on_the_same_checkpoint_keeps_the_id_and_gets_a_new_run_id() {
     assert_eq!(after.query_id, before.query_id);
     assert_ne!(after.run_id, before.run_id);
     assert_eq!((before.runs, after.runs), (1, 2));
+    // `recentProgress` is the query object's: the first step ran batch 0 and the no-data
+    // batch 1 (the watermark moved to 09:03), two reports; the restarted query has none yet,
+    // and the next step (batch 2 and no-data batch 3, the watermark to 09:06) brings two.
+    assert_eq!((before.recent_progress, after.recent_progress), (2, 0));
+    s.run_step();
+    assert_eq!(s.view().recovery.expect("the query runs").recent_progress, 2);
 }

@@ -3,7 +3,8 @@
 //! lines of data instead of 1,000 typed rows. [`expand`] turns such a file into an ordinary
 //! scenario (the steps filled in); the same seed always gives the same rows.
 //!
-//! The rule: `rows` events over `steps` steps (the same number in each), step k's events at
+//! The rule: `rows` events over `steps` steps (`rows / steps` in each, the last step also taking
+//! the remainder), step k's events at
 //! whole seconds in `[start + k·step_seconds, start + (k+1)·step_seconds)` in random order;
 //! every `late_every`-th event (the 20th, 40th, ... counting from 1) is set back by
 //! `late_back_seconds` (a random whole number of seconds in `[lo, hi)`) from its step's start,

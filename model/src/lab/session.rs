@@ -163,7 +163,8 @@ impl LabSession {
         self.rebuild();
     }
 
-    /// Sets a source's kind (`memory`, `file` with `maxFilesPerTrigger`, `socket`) and replays.
+    /// Sets a source's kind (`memory`, `file` with `maxFilesPerTrigger`, `socket`, `kafka` with
+    /// two partitions, `rate`) and replays.
     pub fn set_source_kind(&mut self, source: &str, kind: &str, max_files_per_trigger: Option<u64>) {
         if let Some(def) = self.scenario.sources.get_mut(source) {
             def.kind = Some(kind.to_string());

@@ -90,7 +90,8 @@ pub enum TypeRule {
     /// The wider type of the arguments from `i` on; each of them is cast to it
     /// (`coalesce`, `nvl`, `greatest`: `TypeCoercion.findWiderCommonType`).
     Wider(usize),
-    /// `int` for an int argument, else `bigint`... as `abs`/`negative`: the argument's type.
+    /// The type of numeric argument `i`, unchanged (`abs`, `negative`, `positive`: Spark's
+    /// `UnaryMinus`/`Abs` keep their input's type); typed as [`TypeRule::Arg`].
     Numeric(usize),
     /// The element type of the array argument `i` (`element_at`).
     Element(usize),

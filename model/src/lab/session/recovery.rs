@@ -97,7 +97,10 @@ impl LabSession {
                 "Waiting for data to arrive".into()
             },
             trigger: q.trigger.describe(),
-            recent_progress: self.batches.len().min(100),
+            // `recentProgress` belongs to the query object: a restart's `start()` gives a new
+            // one, empty until its first batch; Spark keeps the last 100
+            // (`spark.sql.streaming.numRecentProgressUpdates`).
+            recent_progress: self.events.iter().rev().take_while(|e| !e.starts_with("onQueryStarted")).filter(|e| e.starts_with("onQueryProgress")).count().min(100),
             events: self.events.clone(),
             name: q.name.clone(),
             checkpoint_set: self.checkpoint_set,

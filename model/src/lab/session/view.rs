@@ -48,7 +48,8 @@ pub struct RecoveryView {
     pub status: String,
     /// The trigger in PySpark's words.
     pub trigger: String,
-    /// `len(query.recentProgress)`.
+    /// `len(query.recentProgress)`: this run's progress reports (a restart starts a new query
+    /// object with none), at most 100.
     pub recent_progress: usize,
     /// The `StreamingQueryListener` events, oldest first.
     pub events: Vec<String>,
@@ -91,7 +92,7 @@ pub struct SourceView {
     pub columns: Vec<(String, String)>,
     /// The first timestamp column, for the watermark shortcut.
     pub time_column: Option<String>,
-    /// `memory`, `file` or `socket`.
+    /// The source's kind: `memory`, `file`, `socket`, `kafka` or `rate`.
     pub kind: String,
 }
 
