@@ -5,7 +5,7 @@
 
 use serde::Deserialize;
 
-use crate::study::quiz::{bank, topics, Kind};
+use crate::study::quiz::{bank, topics};
 
 use crate::lab::presets::{preset_info, presets};
 
@@ -97,10 +97,9 @@ pub fn korean_texts() -> Result<Vec<(String, String)>, String> {
     for q in bank()? {
         out.push((format!("question {} prompt", q.id), q.ko.prompt.clone()));
         out.push((format!("question {} explanation", q.id), q.ko.explanation.clone()));
-        if q.kind == Kind::Choice {
-            for (i, c) in q.ko.choices.iter().enumerate() {
-                out.push((format!("question {} choice {i}", q.id), c.clone()));
-            }
+        // Every kind's listed items (a value question has none).
+        for (i, c) in q.ko.choices.iter().enumerate() {
+            out.push((format!("question {} choice {i}", q.id), c.clone()));
         }
     }
     for l in crate::study::lesson::lessons()? {

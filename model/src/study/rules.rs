@@ -73,7 +73,11 @@ pub fn per_topic(bank: &[Question]) -> Vec<(String, usize)> {
 pub fn per_kind(bank: &[Question]) -> BTreeMap<&'static str, usize> {
     let mut out = BTreeMap::new();
     for q in bank {
-        *out.entry(if q.kind == Kind::Choice { "choice" } else { "value" }).or_insert(0) += 1;
+        let kind = match q.kind {
+            Kind::Choice => "choice",
+            Kind::Value => "value",
+        };
+        *out.entry(kind).or_insert(0) += 1;
     }
     out
 }
