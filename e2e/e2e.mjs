@@ -29,6 +29,7 @@ import { examChecks } from './exam.mjs'; // exam
 import { screenChecks } from './screen.mjs'; // screen
 import { lessonLabChecks } from './lesson_lab.mjs'; // lessons own their lab, phone
 import { a11yChecks } from './a11y.mjs'; // present
+import { loadChecks } from './load.mjs'; // load figures
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -1041,6 +1042,17 @@ async function main() {
         await b.close();
       }
     });
+
+    // load figures: cold loads on two emulated connections, gzipped and not, and a repeat
+    // visit (printed), in a browser of their own.
+    {
+      const b = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+      try {
+        await loadChecks({ browser: b, distDir, check, assert });
+      } finally {
+        await b.close();
+      }
+    }
 
     // teach: presenter mode, undo, share links, phone and Korean checks, in a browser of their own (closed by teachChecks).
     await teachChecks({ root, browser: await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] }), baseUrl: url, check, assert, outDir, LabPage });

@@ -1,0 +1,142 @@
+// Load figures, as a learner meets the lab: Chromium's own network emulation (CDP
+// `Network.emulateNetworkConditions`) on two connections, the bundle served gzipped (as GitHub
+// Pages serves it) and uncompressed (`python -m http.server`), cache off, a fresh browser
+// context with no service worker each time; then a repeat visit with the service worker.
+// Printed, not asserted (times depend on the machine): a lesson readable (the prerendered page or
+// the app's own), the lab beside it interactive, the bundle's size. The checks assert only that
+// each load got there.
+
+import http from 'node:http';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.webmanifest': 'application/manifest+json',
+};
+
+/** Serves `dir` under `/streamlab/`; with `gzip`, a file's precompressed `.gz` beside it
+ * (scripts/sw-precache.mjs writes them) when the request accepts gzip. */
+function serve(dir, gzip) {
+  const prefix = '/streamlab/';
+  const server = http.createServer(async (req, res) => {
+    const p = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
+    if (!p.startsWith(prefix)) return res.writeHead(404).end();
+    let file = path.normalize(path.join(dir, p.slice(prefix.length) || 'index.html'));
+    if (!file.startsWith(dir)) return res.writeHead(403).end();
+    const stat = await fsp.stat(file).catch(() => null);
+    if (!stat?.isFile()) return res.writeHead(404).end();
+    const headers = { 'content-type': MIME[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' };
+    if (gzip && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '') && fs.existsSync(`${file}.gz`)) {
+      file = `${file}.gz`;
+      headers['content-encoding'] = 'gzip';
+    }
+    headers['content-length'] = (await fsp.stat(file)).size;
+    res.writeHead(200, headers);
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+const CONNECTIONS = [
+  { name: '10 Mbit/s, 40 ms RTT', mbit: 10, rtt: 40 },
+  { name: '1.6 Mbit/s, 150 ms RTT', mbit: 1.6, rtt: 150 },
+];
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** One cold load of lesson `watermarks` in a fresh context: ms from navigation start until the
+ * lesson can be read and until the lab's "Next step" can be pressed. */
+async function coldLoad(browser, url, conn) {
+  const ctx = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });
+  try {
+    const page = await ctx.newPage();
+    const cdp = await ctx.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    const bytes = (conn.mbit * 1e6) / 8;
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: conn.rtt, downloadThroughput: bytes, uploadThroughput: bytes });
+    await page.goto(`${url}#/lesson/watermarks`, { waitUntil: 'commit' });
+    const readable = await (
+      await page.waitForFunction(
+        () => (document.querySelector('.boot-lesson h2') || document.querySelector('[data-testid="lesson-page"] h2')) && performance.now(),
+        null,
+        { timeout: 240_000, polling: 'raf' },
+      )
+    ).jsonValue();
+    const interactive = await (
+      await page.waitForFunction(() => {
+        const b = document.querySelector('[data-testid="run-step"]');
+        return b && b.offsetParent !== null && performance.now();
+      }, null, { timeout: 240_000, polling: 'raf' })
+    ).jsonValue();
+    return { readable, interactive };
+  } finally {
+    await ctx.close();
+  }
+}
+
+/** Prints the load figures (see the file's comment). */
+export async function loadChecks({ browser, distDir, check, assert }) {
+  const wasm = fs.readdirSync(distDir).find((f) => f.endsWith('_bg.wasm'));
+  const size = (f) => fs.statSync(path.join(distDir, f)).size;
+  const mb = (n) => (n / 1e6).toFixed(2);
+  await check('load: the bundle size (printed)', async () => {
+    assert(wasm, 'no wasm in dist/');
+    console.log(`     wasm: ${mb(size(wasm))} MB raw, ${mb(size(`${wasm}.gz`))} MB gzip, ${mb(size(`${wasm}.br`))} MB brotli`);
+  });
+  for (const gzip of [true, false]) {
+    const server = await serve(distDir, gzip);
+    const url = `http://127.0.0.1:${server.address().port}/streamlab/`;
+    try {
+      for (const conn of CONNECTIONS) {
+        // Uncompressed is printed from one load (the slow one takes most of a minute).
+        const runs = gzip ? 3 : 1;
+        await check(`load: lesson readable and lab interactive, ${gzip ? 'gzipped' : 'uncompressed'}, ${conn.name} (printed)`, async () => {
+          const times = [];
+          for (let i = 0; i < runs; i++) times.push(await coldLoad(browser, url, conn));
+          const r = median(times.map((t) => t.readable));
+          const l = median(times.map((t) => t.interactive));
+          assert(r > 0 && l >= r, `readable ${r} ms, interactive ${l} ms`);
+          console.log(`     ${gzip ? 'gzip' : 'plain'}, ${conn.name}: lesson readable ${(r / 1000).toFixed(2)} s, lab interactive ${(l / 1000).toFixed(2)} s (median of ${runs}, cache off)`);
+        });
+      }
+      if (gzip) {
+        await check('load: a repeat visit with the service worker, 10 Mbit/s (printed)', async () => {
+          const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+          try {
+            const page = await ctx.newPage();
+            await page.goto(`${url}#/lesson/watermarks`);
+            await page.locator('[data-testid="run-step"]').waitFor({ state: 'visible', timeout: 120_000 });
+            await page.evaluate(() => navigator.serviceWorker.ready);
+            await page.reload();
+            await page.waitForFunction(() => !!navigator.serviceWorker.controller, null, { timeout: 60_000 });
+            const cdp = await ctx.newCDPSession(page);
+            await cdp.send('Network.enable');
+            const bytes = 10e6 / 8;
+            await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 40, downloadThroughput: bytes, uploadThroughput: bytes });
+            await page.reload({ waitUntil: 'commit' });
+            const t = await (
+              await page.waitForFunction(() => {
+                const b = document.querySelector('[data-testid="run-step"]');
+                return b && b.offsetParent !== null && performance.now();
+              }, null, { timeout: 60_000, polling: 'raf' })
+            ).jsonValue();
+            console.log(`     repeat visit (service worker), 10 Mbit/s: lab interactive ${(t / 1000).toFixed(2)} s`);
+          } finally {
+            await ctx.close();
+          }
+        });
+      }
+    } finally {
+      server.close();
+    }
+  }
+}
