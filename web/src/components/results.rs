@@ -13,7 +13,7 @@ fn selected(lab: Lab) -> Option<Arc<BatchView>> {
 }
 
 /// How many rows a table shows before "Show more" (a big state store stays quick to draw).
-pub(super) const PAGE_ROWS: usize = 100;
+pub(super) const PAGE_ROWS: usize = 30;
 
 /// One row per executed micro-batch.
 #[component]

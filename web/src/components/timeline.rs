@@ -133,6 +133,18 @@ pub fn DelayControl(index: usize) -> impl IntoView {
         let r = lab.act(|s| s.set_delay(index, &text));
         error.set(r.err());
     };
+    // A drag fires input events faster than frames: the latest stop waits for the next frame,
+    // so at most one replay and one repaint happen per frame (the ones in between are skipped).
+    let pending = StoredValue::new(None::<String>);
+    let apply_next_frame = move |text: String| {
+        if pending.try_update_value(|p| p.replace(text)).flatten().is_none() {
+            request_animation_frame(move || {
+                if let Some(text) = pending.try_update_value(Option::take).flatten() {
+                    apply(text);
+                }
+            });
+        }
+    };
     view! {
         <form class="delay" on:submit=move |ev| { ev.prevent_default(); apply(draft.get_untracked()); }>
             <label class="row">{move || lab.t("delay")}" "
@@ -143,7 +155,7 @@ pub fn DelayControl(index: usize) -> impl IntoView {
                     on:input=move |ev| {
                         if let Some(stop) = event_target_value(&ev).parse::<usize>().ok().and_then(|i| DELAY_STOPS.get(i)) {
                             draft.set(stop.to_string());
-                            apply(stop.to_string());
+                            apply_next_frame(stop.to_string());
                         }
                     }/>
                 // The value the slider stands at (the delay without its quotes); the text box
