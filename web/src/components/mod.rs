@@ -4,6 +4,7 @@
 pub mod bench;
 mod clock;
 mod controls;
+pub mod markup;
 mod picture_draw;
 pub mod presenter; // teach
 mod progress_import;

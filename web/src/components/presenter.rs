@@ -10,7 +10,7 @@
 use leptos::prelude::*;
 
 use super::controls::{Player, SpeedPicker};
-use super::study::lessons::{render_spans, render_text};
+use super::markup::{render_spans, render_text};
 use streamlab_model::text::markup::spans;
 use streamlab_model::lab::presets;
 use streamlab_model::study::quiz;

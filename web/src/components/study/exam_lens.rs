@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 
-use super::lessons::render_spans;
+use crate::components::markup::render_spans;
 use streamlab_model::study::lens::{entries, for_rules, LensEntry, LensSource};
 use streamlab_model::text::markup::spans;
 use streamlab_model::text::Lang;

@@ -5,7 +5,7 @@
 use gloo_timers::callback::Interval;
 use leptos::prelude::*;
 
-use super::lessons::render_spans;
+use crate::components::markup::render_spans;
 use super::{open_in_lab, today, Opening, Study};
 use streamlab_model::text::markup::spans;
 use streamlab_model::study::exam::{draw, record, score, time_limit_s, Exam, ExamAnswer, ExamInProgress, ExamReport, WrongAnswer};

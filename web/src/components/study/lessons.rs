@@ -7,9 +7,9 @@ use std::collections::BTreeSet;
 use leptos::prelude::*;
 
 use super::question::QuestionCard;
+use crate::components::markup::{render_spans, render_text};
 use super::{Study, TopicScores};
 use streamlab_model::study::lesson::Lesson;
-use streamlab_model::text::markup::{blocks, Block, Span};
 use streamlab_model::study::progress::Progress;
 use crate::route::Route;
 use crate::Lab;
@@ -38,30 +38,6 @@ pub fn lesson_state(p: &Progress, lesson: &Lesson) -> LessonState {
     } else {
         LessonState::NotStarted
     }
-}
-
-/// Inline spans as elements.
-pub fn render_spans(spans: Vec<Span>) -> impl IntoView {
-    spans
-        .into_iter()
-        .map(|s| match s {
-            Span::Text(t) => t.into_any(),
-            Span::Code(t) => view! { <code>{t}</code> }.into_any(),
-            Span::Strong(t) => view! { <strong>{t}</strong> }.into_any(),
-            Span::Em(t) => view! { <em>{t}</em> }.into_any(),
-        })
-        .collect_view()
-}
-
-/// Lesson markup as paragraphs and lists.
-pub fn render_text(text: &str) -> impl IntoView {
-    blocks(text)
-        .into_iter()
-        .map(|b| match b {
-            Block::Para(s) => view! { <p>{render_spans(s)}</p> }.into_any(),
-            Block::List(items) => view! { <ul>{items.into_iter().map(|s| view! { <li>{render_spans(s)}</li> }).collect_view()}</ul> }.into_any(),
-        })
-        .collect_view()
 }
 
 /// The page the app opens on: the lessons in order, each with its progress, and the scores.

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use super::lessons::render_spans;
+use crate::components::markup::render_spans;
 use super::{open_in_lab, today, Opening, Study};
 use streamlab_model::text::markup::spans;
 use streamlab_model::study::quiz::{shuffled, Kind, Question, ValueCheck};

@@ -1,0 +1,29 @@
+//! The lesson texts' small markup (`streamlab_model::text::markup`) as views: code, strong and
+//! emphasis spans, paragraphs and lists. Used by lessons, questions, the exam and presenter mode.
+
+use leptos::prelude::*;
+use streamlab_model::text::markup::{blocks, Block, Span};
+
+/// Inline spans as elements.
+pub fn render_spans(spans: Vec<Span>) -> impl IntoView {
+    spans
+        .into_iter()
+        .map(|s| match s {
+            Span::Text(t) => t.into_any(),
+            Span::Code(t) => view! { <code>{t}</code> }.into_any(),
+            Span::Strong(t) => view! { <strong>{t}</strong> }.into_any(),
+            Span::Em(t) => view! { <em>{t}</em> }.into_any(),
+        })
+        .collect_view()
+}
+
+/// Lesson markup as paragraphs and lists.
+pub fn render_text(text: &str) -> impl IntoView {
+    blocks(text)
+        .into_iter()
+        .map(|b| match b {
+            Block::Para(s) => view! { <p>{render_spans(s)}</p> }.into_any(),
+            Block::List(items) => view! { <ul>{items.into_iter().map(|s| view! { <li>{render_spans(s)}</li> }).collect_view()}</ul> }.into_any(),
+        })
+        .collect_view()
+}
