@@ -88,9 +88,15 @@ export async function loadChecks({ browser, distDir, check, assert }) {
   const wasm = fs.readdirSync(distDir).find((f) => f.endsWith('_bg.wasm'));
   const size = (f) => fs.statSync(path.join(distDir, f)).size;
   const mb = (n) => (n / 1e6).toFixed(2);
-  await check('load: the bundle size (printed)', async () => {
+  await check('load: the bundle size (printed), and the loading screen says it', async () => {
     assert(wasm, 'no wasm in dist/');
     console.log(`     wasm: ${mb(size(wasm))} MB raw, ${mb(size(`${wasm}.gz`))} MB gzip, ${mb(size(`${wasm}.br`))} MB brotli`);
+    // The loading screen tells the learner how much the first visit downloads (EN and KO): it
+    // must be the gzipped bundle's size, to a tenth of a MB or so, as hosts serve it gzipped.
+    const html = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8');
+    const said = [...html.matchAll(/(?:about|약) (\d+(?:\.\d+)?) MB/g)].map((m) => Number(m[1]));
+    const gz = size(`${wasm}.gz`) / 1e6;
+    assert(said.length === 2 && said.every((x) => Math.abs(x - gz) <= 0.15), `the loading screen says ${said.join(', ')} MB; the gzipped wasm is ${gz.toFixed(2)} MB`);
   });
   for (const gzip of [true, false]) {
     const server = await serve(distDir, gzip);
