@@ -121,6 +121,7 @@ impl Py {
 /// What evaluating the query text produced.
 #[derive(Debug, Clone)]
 pub struct Evaluated {
+    /// The query's unresolved plan: what `start()` started, else the last expression's DataFrame.
     pub plan: Rc<LogicalPlan>,
     /// An output mode written in the text (`.writeStream.outputMode('update')`), if any.
     pub output_mode: Option<OutputMode>,

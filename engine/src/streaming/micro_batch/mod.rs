@@ -34,15 +34,20 @@ use crate::types::{BatchId, Row, WatermarkMs};
 /// Event-time summary of one batch, ms (`eventTime` in progress).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct EventTimeSummary {
+    /// The earliest event time the first watermark operator saw in the batch; `None` without rows.
     pub min: Option<i64>,
+    /// The latest event time it saw; `None` without rows.
     pub max: Option<i64>,
+    /// The mean of its event times; `None` without rows.
     pub avg: Option<i64>,
+    /// The watermark the batch ran with; `None` if the query has no watermark.
     pub watermark: Option<i64>,
 }
 
 /// Everything one executed micro-batch produced.
 #[derive(Debug, Clone)]
 pub struct BatchResult {
+    /// The batch id (`batchId`, from 0), as in the offset and commit logs.
     pub batch_id: u64,
     /// Rows read from streaming sources.
     pub input_rows: u64,
@@ -56,7 +61,9 @@ pub struct BatchResult {
     pub rows: Vec<Row>,
     /// One entry per stateful operator, downstream first.
     pub state: Vec<StateOperatorProgress>,
+    /// The batch's event-time stats (progress's `eventTime`).
     pub event_time: EventTimeSummary,
+    /// The batch's progress report (`StreamingQuery.lastProgress` after it).
     pub progress: StreamingQueryProgress,
     /// True for a batch that ran only because the watermark moved.
     pub no_data: bool,
@@ -79,8 +86,11 @@ impl BatchResult {
 /// A running streaming query over in-memory sources.
 #[derive(Debug, Clone)]
 pub struct StreamingQuery {
+    /// The query id (`StreamingQuery.id`): kept in the checkpoint, the same after a restart.
     pub id: String,
+    /// This run's id (`StreamingQuery.runId`): a new one at every start.
     pub run_id: String,
+    /// The query name (`queryName(...)`), if set.
     pub name: Option<String>,
     plan: Plan,
     mode: OutputMode,
