@@ -366,16 +366,6 @@ fn function(name: &str, args: &[BoundExpr], row: &Row, cx: &EvalContext) -> Valu
     super::functions::call(name, &vals, cx)
 }
 
-/// Spark's `round` is HALF_UP on the decimal value.
-pub(crate) fn round_half_up(x: f64, scale: i32) -> f64 {
-    let f = 10f64.powi(scale);
-    let y = (x * f).abs();
-    let r = (y + 0.5).floor();
-    // Guard against representation error such as 2.675 * 100 = 267.49999...
-    let r = if (y - y.floor() - 0.5).abs() < 1e-9 { y.floor() + 1.0 } else { r };
-    (r / f).copysign(x)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -417,13 +407,6 @@ mod tests {
         let iv = CalendarInterval::parse("15 minutes").unwrap();
         let e = BoundExpr::Binary(BinOp::Add, lit(Value::Timestamp(0)), Box::new(BoundExpr::Interval(iv)));
         assert_eq!(eval(&e, &vec![], &cx()), Value::Timestamp(15 * 60 * crate::types::time::MICROS_PER_SECOND));
-    }
-
-    #[test]
-    fn round_is_half_up() {
-        assert_eq!(round_half_up(2.5, 0), 3.0);
-        assert_eq!(round_half_up(-2.5, 0), -3.0);
-        assert_eq!(round_half_up(2.675, 2), 2.68);
     }
 
     #[test]

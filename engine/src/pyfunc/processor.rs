@@ -8,7 +8,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use super::interp::Val;
+use super::value::Val;
 use super::PyError;
 
 /// The kind of a state variable (`getValueState` / `getListState` / `getMapState`).

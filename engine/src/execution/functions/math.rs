@@ -4,7 +4,6 @@
 //! ANSI mode as Spark 4's does, and the `try_` forms give NULL instead.
 
 use super::super::context::EvalContext;
-use super::super::eval::round_half_up;
 use super::{any_null, arg, int, num, to_text};
 use crate::types::Value;
 
@@ -179,6 +178,16 @@ fn overflow(function: &str, cx: &EvalContext) -> Value {
         "integer overflow. Use 'try_add' to tolerate overflow and return NULL instead. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error.".into(),
     );
     Value::Null
+}
+
+/// Spark's `round` is HALF_UP on the decimal value.
+fn round_half_up(x: f64, scale: i32) -> f64 {
+    let f = 10f64.powi(scale);
+    let y = (x * f).abs();
+    let r = (y + 0.5).floor();
+    // Guard against representation error such as 2.675 * 100 = 267.49999...
+    let r = if (y - y.floor() - 0.5).abs() < 1e-9 { y.floor() + 1.0 } else { r };
+    (r / f).copysign(x)
 }
 
 /// HALF_EVEN to `scale` decimals (`bround`).
@@ -358,5 +367,12 @@ mod tests {
         assert_eq!(round_half_even(3.5, 0), 4.0);
         assert_eq!(width_bucket(Some(5.3), Some(0.2), Some(10.6), Some(5)), Value::Long(3));
         assert_eq!(unhex("4A7"), Some(vec![0x04, 0xA7]));
+    }
+
+    #[test]
+    fn round_is_half_up() {
+        assert_eq!(round_half_up(2.5, 0), 3.0);
+        assert_eq!(round_half_up(-2.5, 0), -3.0);
+        assert_eq!(round_half_up(2.675, 2), 2.68);
     }
 }

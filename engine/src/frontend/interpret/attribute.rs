@@ -1,0 +1,120 @@
+//! Attribute access on values (`df.col`, `col.field`, `F.name`), as PySpark's `DataFrame.__getattr__` and `Column.__getattr__` answer it, and the qualified column a DataFrame's attribute names.
+
+use super::{modules, stream, unknown_api, Evaluator, Py, WriterSettings, R};
+use crate::frontend::pyspark_api::{self, ApiKind};
+use crate::frontend::{Catalog, Span};
+use crate::plan::{Expr, LogicalPlan};
+use crate::types::Value;
+
+impl Evaluator<'_> {
+    pub(super) fn attribute(&mut self, target: Py, name: &str, span: Span) -> R<Py> {
+        // `lines.timestamp.alias(...)`: `df.col` is a Column once something is asked of it.
+        let target = match target {
+            Py::Method(recv, n) if matches!(*recv, Py::Df(_)) && !is_df_method(&n) => Py::Col(qualified(self.catalog, &recv, n)),
+            t => t,
+        };
+        Ok(match target {
+            Py::Df(p) => match name {
+                "writeStream" => {
+                    self.writer = WriterSettings::default();
+                    Py::WriteStream { df: p }
+                }
+                "isStreaming" => Py::Bool(p.is_streaming()),
+                // `df.post_id`: a column, unless it names a method; kept as a method value until
+                // it is called or used as a column (`col_ref` / `literal_or_col`). A name that is
+                // neither is refused at once, as `DataFrame.__getattr__` does.
+                _ if is_df_method(name) => Py::Method(Box::new(Py::Df(p)), name.to_string()),
+                _ => {
+                    let has_column = crate::analysis::resolve(&p).map_or(true, |r| r.output.iter().any(|a| a.name.eq_ignore_ascii_case(name)));
+                    if !has_column {
+                        return Err(unknown_api(ApiKind::DataFrame, name, span));
+                    }
+                    Py::Method(Box::new(Py::Df(p)), name.to_string())
+                }
+            },
+            // `F.col('window').start`: an attribute that is no Column method is a struct
+            // field (`Column.__getattr__`).
+            Py::Col(e) if !is_column_method(name) => Py::Col(Expr::Function("get_field".into(), vec![e, Expr::Literal(Value::str(name))])),
+            Py::Module(m) => modules::attribute(m, name).ok_or_else(|| modules::no_attribute(m, name, span))?,
+            // `query.lastProgress`, `query.status`: what the lab shows beside the run.
+            Py::Query if stream::is_query_attribute(name) => Py::NoneVal,
+            other => Py::Method(Box::new(other), name.to_string()),
+        })
+    }
+
+    /// `df.name` used as a value where a Column is meant.
+    pub(super) fn as_col_if_column(&self, v: Py) -> Py {
+        match v {
+            Py::Method(recv, n) if matches!(*recv, Py::Df(_)) && !is_df_method(&n) => Py::Col(qualified(self.catalog, &recv, n)),
+            Py::Method(recv, n) if matches!(*recv, Py::Col(_)) && !is_column_method(&n) => Py::Col(struct_field_of(*recv, n)),
+            v => v,
+        }
+    }
+}
+
+/// `df.col` / `df['col']`: a column that remembers its DataFrame when that DataFrame reads a
+/// single relation (`clicks.post_id` → `clicks.post_id`), so a join condition can tell two
+/// same-named columns apart.
+///
+/// Such a column is the DataFrame's own attribute, with the metadata it has there: taken from
+/// a DataFrame below `withWatermark` (`words.timestamp` in
+/// `words.withWatermark("timestamp", ...).groupBy(window(words.timestamp, ...))`, the guide's
+/// own example), a stream's timestamp column carries no event-time tag, so the window over it
+/// has no watermark (append mode is refused, update mode never evicts). It is marked
+/// [`crate::plan::UNWATERMARKED`] and `bind` drops the tag; the mark is set only on a
+/// timestamp column of a stream, where a tag can be.
+pub(super) fn qualified(catalog: &Catalog, df: &Py, name: String) -> Expr {
+    let Py::Df(plan) = df else { return Expr::Column(name) };
+    let mut leaves = Vec::new();
+    relation_names(plan, &mut leaves);
+    let is_stream_timestamp = |relation: &str| {
+        catalog.streams.get(relation).is_some_and(|schema| schema.iter().any(|(c, t)| c.eq_ignore_ascii_case(&name) && matches!(t, crate::types::DataType::Timestamp(..))))
+    };
+    match leaves.as_slice() {
+        [only] if is_stream_timestamp(only) && !watermarks_column(plan, &name) => Expr::Column(format!("{}{only}.{name}", crate::plan::UNWATERMARKED)),
+        [only] => Expr::Column(format!("{only}.{name}")),
+        // A joined DataFrame's own timestamp column (`joined.clickTime`).
+        several if joins(plan) && several.iter().any(|l| is_stream_timestamp(l)) => Expr::Column(format!("{}{name}", crate::plan::JOINED_DATASET_COLUMN)),
+        _ => Expr::Column(name),
+    }
+}
+
+fn joins(plan: &LogicalPlan) -> bool {
+    matches!(plan, LogicalPlan::Join { .. }) || plan.children().into_iter().any(|c| joins(c))
+}
+
+/// True if `plan` puts a watermark on `column` (an `EventTimeWatermark` on it, anywhere below).
+fn watermarks_column(plan: &LogicalPlan, column: &str) -> bool {
+    match plan {
+        LogicalPlan::EventTimeWatermark { column: c, .. } if c.eq_ignore_ascii_case(column) => true,
+        other => other.children().into_iter().any(|c| watermarks_column(c, column)),
+    }
+}
+
+fn relation_names(plan: &LogicalPlan, out: &mut Vec<String>) {
+    match plan {
+        LogicalPlan::SubqueryAlias { alias, .. } => out.push(alias.clone()),
+        LogicalPlan::StreamingRelation { source, .. } => out.push(source.clone()),
+        LogicalPlan::LocalRelation { name, .. } => out.push(name.clone()),
+        other => other.children().into_iter().for_each(|c| relation_names(c, out)),
+    }
+}
+
+/// `col.field`: `getField('field')` on a Column value.
+fn struct_field_of(col: Py, field: String) -> Expr {
+    match col {
+        Py::Col(e) => Expr::Function("get_field".into(), vec![e, Expr::Literal(Value::str(&field))]),
+        _ => Expr::Column(field),
+    }
+}
+
+/// Column methods PySpark defines (an attribute of a Column with another name is a struct
+/// field, `Column.__getattr__`).
+fn is_column_method(name: &str) -> bool {
+    pyspark_api::lookup(ApiKind::Column, name).is_some_and(|a| a.name == name)
+}
+
+/// DataFrame methods and attributes PySpark defines (any other attribute is a column).
+fn is_df_method(name: &str) -> bool {
+    pyspark_api::lookup(ApiKind::DataFrame, name).is_some_and(|a| a.name == name)
+}
