@@ -17,6 +17,7 @@
 //!
 //! The engine never reads the wall clock, spawns threads or touches the filesystem; the
 //! same inputs give the same batches, outputs, state and progress.
+#![warn(missing_docs)]
 
 pub mod analysis;
 pub mod checkpoint;
