@@ -9,3 +9,8 @@ pub enum Lang {
     /// Korean.
     Ko,
 }
+
+impl Lang {
+    /// Every language, in the order the page offers them.
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::Ko];
+}
