@@ -1,4 +1,4 @@
-//! Errors, one enum per phase, under [`Error`].
+//! Errors, one enum per phase, under [`enum@Error`].
 //!
 //! Analysis errors keep Spark's error condition (`error_class`) and message text so a learner
 //! meets the same words in real Spark; our own hint goes in a separate field.

@@ -103,7 +103,7 @@ impl UnsupportedOperationChecker {
     /// checks, then only map-like operators.
     ///
     /// # Errors
-    /// "Continuous processing does not support <Node> operations." at start.
+    /// "Continuous processing does not support `<Node>` operations." at start.
     pub fn check_for_continuous(plan: &Plan, output_mode: OutputMode) -> R {
         Self::check_for_streaming(plan, output_mode)?;
         let mut bad: Option<&'static str> = None;

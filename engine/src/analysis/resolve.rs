@@ -23,7 +23,7 @@ use super::bind::{bind_agg, implicit_timestamp};
 /// Resolves `plan`. Sources are numbered in order of first appearance.
 ///
 /// # Errors
-/// [`Error::Analysis`] at [`Stage::Define`] (unresolved columns, wrong types, invalid window
+/// [`Error::Analysis`] at [`Stage::Define`](crate::error::Stage::Define) (unresolved columns, wrong types, invalid window
 /// parameters); [`Error::Unsupported`] for operators the engine does not model yet.
 pub fn resolve(plan: &LogicalPlan) -> R<Plan> {
     let mut r = Resolver { sources: BTreeMap::new(), watermarks: 0 };

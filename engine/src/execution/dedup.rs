@@ -3,7 +3,7 @@
 //!
 //! The state is an ordered [`StateStore`] (what the lab's state table and the checkpoint
 //! read, in key order). Beside it the operator keeps a hash set of the stored keys and a heap
-//! of their eviction times ([`DedupIndex`]), so a batch costs what it brings and what
+//! of their eviction times (`DedupIndex`), so a batch costs what it brings and what
 //! expires: a row's key is looked up in the hash set, the batch's new keys are sorted once and
 //! merged into the store in one pass when they are many, and eviction pops only the keys whose
 //! time has come.

@@ -42,7 +42,7 @@ pub enum TwsEntry {
 }
 
 /// The operator's state: store key = grouping key ++ [variable name] ++ map key (or
-/// [`TIMER_TAG`] ++ [expiry ms] for a timer).
+/// `TIMER_TAG` ++ [expiry ms] for a timer).
 #[derive(Debug, Clone, Default)]
 pub struct TwsStore {
     /// Every state variable's rows and every timer of the operator, in one ordered store.

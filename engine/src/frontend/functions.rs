@@ -58,7 +58,7 @@ pub fn function_status(name: &str) -> FunctionStatus {
 }
 
 /// A scalar function call checked against the function table
-/// ([`crate::plan::functions::FUNCTIONS`]), shared by PySpark `F.*` and SQL strings.
+/// ([`crate::plan::functions::FAMILIES`]), shared by PySpark `F.*` and SQL strings.
 ///
 /// # Errors
 /// [`ParseError`] naming an unknown function or a wrong number of arguments.

@@ -1,5 +1,5 @@
 //! Frontend: PySpark DataFrame text (and SQL expression strings inside it) to a
-//! [`LogicalPlan`].
+//! [`LogicalPlan`](crate::plan::LogicalPlan).
 //!
 //! # Layout
 //! - `python.pest` / [`python`]: the Python expression subset, parsed with `pest`.

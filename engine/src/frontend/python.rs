@@ -1,7 +1,7 @@
 //! Parses the PySpark program subset into a small Python AST, with byte spans for every node.
 //!
 //! A program is statements — `name = expr` and expression statements (`query.awaitTermination()`)
-//! — one per line or separated by `;`, as in Python. [`layout`] first blanks comments, newlines
+//! — one per line or separated by `;`, as in Python. `layout` first blanks comments, newlines
 //! inside brackets and backslash continuations, keeping every byte offset, so that the grammar
 //! (`python.pest`, a `pest` PEG) sees a newline only where Python ends a statement. Operator
 //! precedence comes from pest's `PrattParser` and follows Python's table, so

@@ -137,7 +137,7 @@ impl Dialect for SparkDialect {
     fn parse_infix(&self, parser: &mut Parser, expr: &ast::Expr, precedence: u8) -> Option<Result<ast::Expr, ParserError>> {
         SPARK.parse_infix(parser, expr, precedence)
     }
-    /// `INTERVAL ...`: read as Spark's grammar does ([`parse_interval`]);
+    /// `INTERVAL ...`: read as Spark's grammar does (`parse_interval`);
     /// `TRIM(BOTH|LEADING|TRAILING FROM s)`: the side without a trim string.
     fn parse_prefix(&self, parser: &mut Parser) -> Option<Result<ast::Expr, ParserError>> {
         if parser.peek_keyword(Keyword::INTERVAL) {

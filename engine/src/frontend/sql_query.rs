@@ -4,7 +4,7 @@
 //! joins (`ON`, `USING`, `NATURAL`, comma joins), `WHERE`, the `WATERMARK` clause, `SELECT`
 //! lists with aliases, `*` and `t.*`, `UNION [ALL]`, `ORDER BY` and `LIMIT`. Aggregation
 //! (`GROUP BY`, `HAVING`, `SELECT DISTINCT`) is `sql_select.rs`, which adds the `SELECT`
-//! block's methods to [`Translator`].
+//! block's methods to `Translator`.
 //!
 //! [`TempViews`] is the session's temporary view catalog (`createOrReplaceTempView`,
 //! `createGlobalTempView`: a global view is read as `global_temp.<name>`).

@@ -7,7 +7,7 @@
 //!
 //! # Layout
 //! - this file: the format (`Scenario`, `Expected`, rows as JSON) and what a run needs from it.
-//! - [`run`](self::run): running a scenario as the recording harness ran it in Spark (one
+//! - [`run`]: running a scenario as the recording harness ran it in Spark (one
 //!   long-running query, or an `availableNow` restart per step).
 //! - `judge`: comparing a run with what Spark did (`Verdict`), batch by batch.
 

@@ -121,13 +121,13 @@ pub fn literal_fields(text: &str) -> Option<(usize, usize)> {
     Some((*ranks.iter().min()?, *ranks.iter().max()?))
 }
 
-/// The rank in [`FIELDS`] of a unit of a `from TO to` literal.
+/// The rank in `FIELDS` of a unit of a `from TO to` literal.
 pub fn unit_rank(unit: &str) -> Option<usize> {
     FIELDS.iter().position(|f| f.eq_ignore_ascii_case(unit))
 }
 
 /// Spark's SQL text of an ANSI interval literal of fields `start..=end` (ranks in
-/// [`FIELDS`]): `INTERVAL '02' HOUR`, `INTERVAL '01:30' MINUTE TO SECOND`,
+/// `FIELDS`): `INTERVAL '02' HOUR`, `INTERVAL '01:30' MINUTE TO SECOND`,
 /// `INTERVAL '1-2' YEAR TO MONTH` (`IntervalUtils.toDayTimeIntervalString` and
 /// `toYearMonthIntervalString`, ANSI style). A day-time literal counts its days as 24 hours.
 ///

@@ -127,7 +127,7 @@ impl Ord for Value {
     /// Numbers compare by value across `Int`, `Long` and `Double` (doubles by `total_cmp`);
     /// values of different kinds by kind (NULL first). State stores are ordered maps keyed by
     /// rows, so this runs in every state lookup: the common same-kind pairs are tried first and
-    /// inline, the rest go to [`Value::cmp_mixed`].
+    /// inline, the rest go to `Value::cmp_mixed`.
     #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
         use Value::*;

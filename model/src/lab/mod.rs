@@ -8,7 +8,7 @@
 //!   [`rng`]: the seeded hash and PRNG.
 //! - [`progress_import`]: real Spark's progress reports, pasted in, as the lab's batch views.
 //! - [`cells`]: one value as the lab shows it (a cell, a time on the scenario's day).
-//! - [`bench`]: the `?bench` page's measurements of the engine in the browser.
+//! - [`mod@bench`]: the `?bench` page's measurements of the engine in the browser.
 
 pub mod bench;
 pub mod cells;

@@ -30,7 +30,7 @@ pub struct Presenter {
     pub lesson: RwSignal<Option<String>>,
 }
 
-/// Provides [`Presenter`] and the shared [`Player`] to the page; call once in the root.
+/// Provides [`Presenter`] and the shared `Player` to the page; call once in the root.
 pub fn provide() {
     provide_context(Presenter { on: RwSignal::new(false), reveal: RwSignal::new(false), lesson: RwSignal::new(None) });
     let _ = Player::get();

@@ -6,7 +6,7 @@
 //! arguments as PySpark takes them, Python's `TypeError` when they do not fit.
 //!
 //! # Layout
-//! - this file: Python values ([`Py`]), the evaluator, statements, expressions, names.
+//! - this file: Python values (`Py`), the evaluator, statements, expressions, names.
 //! - `attribute.rs`: `obj.name` (`DataFrame.__getattr__`, `Column.__getattr__`), column
 //!   qualification (`df.col`).
 //! - `operators.rs`: Python's operators on Columns and plain values (`Column.__add__`, ...).
@@ -14,12 +14,12 @@
 //! - `str_methods.rs`: the `str` methods programs use (`'{} seconds'.format(10)`).
 //! - `errors.rs`: Python's and PySpark's errors as the evaluator raises them.
 //! - `size.rs`: a value's size against `plan::limits`.
-//! - [`modules`]: imports and the namespaces PySpark programs name (`pyspark.sql.functions`,
+//! - `modules`: imports and the namespaces PySpark programs name (`pyspark.sql.functions`,
 //!   `pyspark.sql.types`, `GroupStateTimeout`, `SparkSession.builder`, ...), type objects.
-//! - [`dataframe`]: `DataFrame` and `GroupedData` methods (`pyspark.sql.DataFrame`).
-//! - [`column`]: `Column` methods, `F.*` functions, `Window` specifications.
-//! - [`stream`]: `DataStreamWriter`, `DataStreamReader`, `StreamingQuery`, `spark.*`.
-//! - [`views`]: temporary views and `spark.sql`.
+//! - `dataframe`: `DataFrame` and `GroupedData` methods (`pyspark.sql.DataFrame`).
+//! - `column`: `Column` methods, `F.*` functions, `Window` specifications.
+//! - `stream`: `DataStreamWriter`, `DataStreamReader`, `StreamingQuery`, `spark.*`.
+//! - `views`: temporary views and `spark.sql`.
 
 mod attribute;
 mod calls;

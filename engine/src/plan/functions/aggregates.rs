@@ -5,7 +5,7 @@ use crate::plan::{AggFunc, Expr};
 use crate::types::Value;
 
 /// The aggregate functions: (Spark name, min args, max args). Built into
-/// [`AggFunc`](super::AggFunc) by the frontends.
+/// [`AggFunc`](crate::plan::AggFunc) by the frontends.
 pub static AGGREGATES: &[(&str, usize, usize)] = &[
     ("count", 1, 1),
     ("sum", 1, 1),

@@ -100,7 +100,7 @@ pub enum TypeRule {
     SameArray(usize),
     /// `array(a, b, ...)`: an array of the arguments' wider type; each is cast to it.
     WiderArray,
-    /// Computed from the argument types by a rule of [`rules`] (the map, array and
+    /// Computed from the argument types by a rule of `rules` (the map, array and
     /// higher-order families, `pmod`, `shiftleft`, ...).
     Of(fn(&[DataType]) -> Result<DataType, TypeError>),
 }

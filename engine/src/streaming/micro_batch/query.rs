@@ -16,7 +16,7 @@ use crate::streaming::OutputMode;
 use crate::types::{BatchId, DataType, DelayMs, Row, WatermarkMs};
 
 impl StreamingQuery {
-    /// Turns per-batch explanations ([`BatchResult::explanation`]) on or off (off by default:
+    /// Turns per-batch explanations ([`BatchResult::explanation`](super::BatchResult::explanation)) on or off (off by default:
     /// they cost a pass over every input row).
     pub fn set_explaining(&mut self, on: bool) {
         self.explaining = on;

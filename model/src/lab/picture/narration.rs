@@ -32,7 +32,7 @@ fn key_text(key: &Row, names: Option<&Vec<String>>, day_us: i64) -> String {
 }
 
 /// One fate as a sentence, with the rule that decided it; `keys` names the key values of
-/// each operator ([`Picture::key_columns`]).
+/// each operator ([`Picture::key_columns`](super::Picture::key_columns)).
 pub fn fate_text(f: &RowFate, lang: Lang, day_us: i64, keys: &KeyColumns) -> String {
     let text = fate_text_with_particles_open(f, lang, day_us, keys);
     if lang == Lang::Ko { particles(&text) } else { text }

@@ -56,7 +56,7 @@ impl LabSession {
     /// No such source, or the source has no timestamp column.
     ///
     /// The time is rounded to whole seconds (a pixel of the axis is never a fraction of a
-    /// microsecond). The source's id column ([`id_column`]) gets an id used nowhere in the
+    /// microsecond). The source's id column (`id_column`) gets an id used nowhere in the
     /// scenario — not in its steps still to come, not in any row added — so the new event is
     /// never mistaken for one of the example's.
     pub fn add_event_at(&mut self, source: &str, event_time_us: i64) -> Result<(), String> {

@@ -36,7 +36,7 @@ pub enum Action {
     /// [`Action::Add`] at index `action` of the log has `event_time_us` (µs, whole seconds) in
     /// column `column`. The Add itself stays as it was, so undo (which forgets the last action)
     /// puts the row back; replay reads every Add with the moves of the log applied
-    /// ([`effective_actions`]), as if the row had always had that time.
+    /// (`effective_actions`), as if the row had always had that time.
     Retime {
         /// The index in the log of the [`Action::Add`] that added the row.
         action: usize,
