@@ -48,6 +48,8 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("sink.current", "Emitted by batch {n}: {k}"),
     ("table.shown", "Showing {shown} of {total} rows"),
     ("table.more", "Show more"),
+    ("table.last", "The last {shown} of {total} rows"),
+    ("table.earlier", "Show earlier"),
     ("compare.modes", "Compare output modes"),
     ("compare.current", "current"),
     ("advance", "Advance with an event at"),

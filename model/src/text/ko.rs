@@ -49,6 +49,8 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("sink.current", "배치 {n}이(가) 내보낸 행: {k}개"),
     ("table.shown", "{total}개 행 중 {shown}개 표시"),
     ("table.more", "더 보기"),
+    ("table.last", "{total}개 행 중 마지막 {shown}개 표시"),
+    ("table.earlier", "앞부분 더 보기"),
     ("compare.modes", "출력 모드 비교"),
     ("compare.current", "현재"),
     ("advance", "이 시간의 이벤트로 전진"),

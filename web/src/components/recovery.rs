@@ -22,6 +22,7 @@ pub fn RecoveryPanel() -> impl IntoView {
     // The sink's rows are paged as the state store's are: 10,000 table rows cost the page more
     // to lay out on every step than the step itself.
     let sink_limit = RwSignal::new(super::results::PAGE_ROWS);
+    let log_limit = RwSignal::new(super::results::PAGE_ROWS);
     let rec = move || lab.view.with(|v| v.recovery.clone());
     view! {
         <div class="panel recovery" data-testid="recovery">
@@ -89,7 +90,13 @@ pub fn RecoveryPanel() -> impl IntoView {
                     " · trigger: "<code>{r.trigger.clone()}</code>" · recentProgress: "{r.recent_progress}</p>
                 <details data-testid="listener-log">
                     <summary>{lab.t("listener")}" ("{r.events.len()}")"</summary>
-                    <ol class="events">{r.events.iter().map(|e| view! { <li><code>{e.clone()}</code></li> }).collect_view()}</ol>
+                    {
+                        let start = super::results::tail_start(r.events.len(), log_limit.get(), None);
+                        view! {
+                            <super::results::EarlierRows shown=r.events.len() - start total=r.events.len() limit=log_limit/>
+                            <ol class="events" start=(start + 1).to_string()>{r.events[start..].iter().map(|e| view! { <li><code>{e.clone()}</code></li> }).collect_view()}</ol>
+                        }
+                    }
                 </details>
             })}
             {move || rec().map(|r| view! {
@@ -98,14 +105,20 @@ pub fn RecoveryPanel() -> impl IntoView {
                 })}
                 <p class="help ids">"id = "<code>{r.query_id.clone()}</code>" · runId = "<code data-testid="run-id">{r.run_id.clone()}</code>
                     " · "{lab.t("runs")}" "{r.runs}</p>
+                // The logs' newest entries (a restart reads those); earlier ones on request.
+                {
+                    let total = r.offset_log.len().max(r.commit_log.len());
+                    let shown = total - super::results::tail_start(total, log_limit.get(), None);
+                    view! { <super::results::EarlierRows shown=shown total=total limit=log_limit/> }
+                }
                 <div class="logs">
                     <table class="grid mini-log" data-testid="offset-log">
                         <thead><tr><th colspan="3">"offsets/"</th></tr><tr><th>{lab.t("batch.id")}</th><th>"end offsets"</th><th>"batchWatermarkMs"</th></tr></thead>
-                        <tbody>{r.offset_log.iter().map(|(b, o, w)| view! { <tr><td>{*b}</td><td>{o.clone()}</td><td>{w.clone()}</td></tr> }).collect_view()}</tbody>
+                        <tbody>{r.offset_log[super::results::tail_start(r.offset_log.len(), log_limit.get(), None)..].iter().map(|(b, o, w)| view! { <tr><td>{*b}</td><td>{o.clone()}</td><td>{w.clone()}</td></tr> }).collect_view()}</tbody>
                     </table>
                     <table class="grid mini-log" data-testid="commit-log">
                         <thead><tr><th colspan="2">"commits/"</th></tr><tr><th>{lab.t("batch.id")}</th><th>"nextBatchWatermarkMs"</th></tr></thead>
-                        <tbody>{r.commit_log.iter().map(|(b, w)| view! { <tr><td>{*b}</td><td>{w.clone()}</td></tr> }).collect_view()}</tbody>
+                        <tbody>{r.commit_log[super::results::tail_start(r.commit_log.len(), log_limit.get(), None)..].iter().map(|(b, w)| view! { <tr><td>{*b}</td><td>{w.clone()}</td></tr> }).collect_view()}</tbody>
                     </table>
                 </div>
                 {r.sink_log.clone().map(|log| view! {

@@ -7,6 +7,26 @@ use std::sync::Arc;
 use streamlab_model::lab::session::{BatchView, RowStatus};
 use crate::Lab;
 
+/// Where a table that shows only its last `limit` rows starts: the last `limit` of `total`,
+/// or earlier so that row `keep` (the selected batch) is among them.
+pub(super) fn tail_start(total: usize, limit: usize, keep: Option<usize>) -> usize {
+    let start = total.saturating_sub(limit);
+    keep.map_or(start, |k| start.min(k))
+}
+
+/// "The last 30 of 100 rows" and a button that shows the page before them (for logs and the
+/// batch list, whose newest rows matter most).
+#[component]
+pub(super) fn EarlierRows(shown: usize, total: usize, limit: RwSignal<usize>) -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    (shown < total).then(|| view! {
+        <p class="more-rows" data-testid="earlier-rows">
+            {move || lab.t("table.last").replace("{shown}", &shown.to_string()).replace("{total}", &total.to_string())}" "
+            <button data-testid="show-earlier" on:click=move |_| limit.update(|l| *l += PAGE_ROWS)>{move || lab.t("table.earlier")}</button>
+        </p>
+    })
+}
+
 /// The batch shown everywhere: the selected one (the lab as of it), else the last.
 fn selected(lab: Lab) -> Option<Arc<BatchView>> {
     lab.shown_with(|v| v.batches.last().cloned())
@@ -24,6 +44,7 @@ pub fn BatchList() -> impl IntoView {
     // view at its foot (the audience watches the newest one).
     let count = Memo::new(move |_| lab.view.with(|v| v.batches.len()));
     let presenter = use_context::<super::presenter::Presenter>();
+    let limit = RwSignal::new(PAGE_ROWS);
     Effect::new(move |_| {
         count.track();
         let presenting = presenter.is_some_and(|p| p.on.get_untracked());
@@ -41,7 +62,12 @@ pub fn BatchList() -> impl IntoView {
                     return view! { <p class="muted">{lab.t("batches.none")}</p> }.into_any();
                 }
                 let current = selected(lab).map(|b| b.id);
+                // The newest batches (and the selected one): a long run draws a page, not all.
+                let total = batches.len();
+                let start = tail_start(total, limit.get(), current.and_then(|id| batches.iter().position(|b| b.id == id)));
+                let batches = batches[start..].to_vec();
                 view! {
+                    <EarlierRows shown=total - start total=total limit=limit/>
                     <table class="grid" data-testid="batch-list">
                         <thead><tr>
                             <th>{lab.t("batch.id")}</th><th>{lab.t("batch.step")}</th><th>{lab.t("batch.input")}</th>
@@ -237,5 +263,20 @@ pub fn MetricsPanel() -> impl IntoView {
                 <pre class="plan">{move || lab.view.with(|v| v.plan.clone()).unwrap_or_default()}</pre>
             </details>
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tail_start;
+
+    #[test]
+    fn a_tail_page_keeps_the_selected_row() {
+        // 100 batches, a page of 30: rows 70..100; with row 3 selected, rows 3..100; fewer
+        // rows than a page: all of them.
+        assert_eq!(tail_start(100, 30, None), 70);
+        assert_eq!(tail_start(100, 30, Some(3)), 3);
+        assert_eq!(tail_start(100, 30, Some(85)), 70);
+        assert_eq!(tail_start(10, 30, None), 0);
     }
 }
