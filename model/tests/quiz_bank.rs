@@ -210,14 +210,29 @@ fn every_question_names_a_preset() {
     }
 }
 
+/// The project's copy of the Spark semantics spec the `spec` fields name sections of.
+fn spec_path() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/spark-semantics.md")
+}
+
+/// The copy is the shared spec, whenever the shared folder is beside the project (a clone alone
+/// has only the copy, which the section check above reads).
 #[test]
-fn spec_sections_exist() {
-    // The spec is shared with the project (../shared/spec); checked whenever it is present.
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/spec/spark-semantics.md");
-    let Ok(spec) = std::fs::read_to_string(&path) else {
-        println!("{} not found: section numbers not checked", path.display());
+fn the_spec_copy_is_the_shared_spec() {
+    let shared = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/spec/spark-semantics.md");
+    let Ok(theirs) = std::fs::read_to_string(&shared) else {
+        println!("{} not found: the copy is not compared", shared.display());
         return;
     };
+    let ours = std::fs::read_to_string(spec_path()).expect("docs/spark-semantics.md");
+    assert!(ours == theirs, "docs/spark-semantics.md differs from {}: copy it again", shared.display());
+}
+
+#[test]
+fn spec_sections_exist() {
+    // The project's copy of the spec (docs/spark-semantics.md; kept equal to the shared one by
+    // `the_spec_copy_is_the_shared_spec`).
+    let spec = std::fs::read_to_string(spec_path()).expect("docs/spark-semantics.md");
     let headings: BTreeSet<String> = spec
         .lines()
         .filter(|l| l.starts_with("## ") || l.starts_with("### "))
@@ -226,6 +241,11 @@ fn spec_sections_exist() {
     for q in qs() {
         if let Some(s) = &q.spec {
             assert!(headings.contains(s), "question '{}': spark-semantics.md has no section {s}", q.id);
+        }
+    }
+    for l in streamlab_model::study::lesson::lessons().expect("lessons parse") {
+        for s in &l.spec {
+            assert!(headings.contains(s), "lesson '{}': spark-semantics.md has no section {s}", l.id);
         }
     }
 }

@@ -151,7 +151,7 @@ pub fn touches_guide_difference(q: &Question) -> bool {
 /// What the text does not say.
 pub fn guide_rule(q: &Question) -> Result<(), String> {
     if touches_guide_difference(q) && q.guide_differs.is_none() {
-        return Err("the query uses limit, distinct() or a stream-stream join in update mode, where the guide and Spark 4.3 differ: set guide_differs (§14 row) and say both".into());
+        return Err("the query uses limit, distinct() or a stream-stream join in update mode, where the guide and Spark 4.3 differ: set guide_differs (the row of docs/spark-semantics.md §14) and say both".into());
     }
     if q.guide_differs.is_none() {
         return Ok(());
