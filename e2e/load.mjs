@@ -52,6 +52,15 @@ const CONNECTIONS = [
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/** ms from navigation start until the lab's "Next step" is on the page and shown. */
+async function interactiveAt(page, timeout) {
+  const at = await page.waitForFunction(() => {
+    const b = document.querySelector('[data-testid="run-step"]');
+    return b && b.offsetParent !== null && performance.now();
+  }, null, { timeout, polling: 'raf' });
+  return at.jsonValue();
+}
+
 /** One cold load of lesson `watermarks` in a fresh context: ms from navigation start until the
  * lesson can be read and until the lab's "Next step" can be pressed. */
 async function coldLoad(browser, url, conn) {
@@ -71,12 +80,7 @@ async function coldLoad(browser, url, conn) {
         { timeout: 240_000, polling: 'raf' },
       )
     ).jsonValue();
-    const interactive = await (
-      await page.waitForFunction(() => {
-        const b = document.querySelector('[data-testid="run-step"]');
-        return b && b.offsetParent !== null && performance.now();
-      }, null, { timeout: 240_000, polling: 'raf' })
-    ).jsonValue();
+    const interactive = await interactiveAt(page, 240_000);
     return { readable, interactive };
   } finally {
     await ctx.close();
@@ -129,12 +133,7 @@ export async function loadChecks({ browser, distDir, check, assert }) {
             const bytes = 10e6 / 8;
             await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 40, downloadThroughput: bytes, uploadThroughput: bytes });
             await page.reload({ waitUntil: 'commit' });
-            const t = await (
-              await page.waitForFunction(() => {
-                const b = document.querySelector('[data-testid="run-step"]');
-                return b && b.offsetParent !== null && performance.now();
-              }, null, { timeout: 60_000, polling: 'raf' })
-            ).jsonValue();
+            const t = await interactiveAt(page, 60_000);
             console.log(`     repeat visit (service worker), 10 Mbit/s: lab interactive ${(t / 1000).toFixed(2)} s`);
           } finally {
             await ctx.close();
