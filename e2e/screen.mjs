@@ -233,8 +233,8 @@ export async function screenChecks({ page, url, root, check, assert, outDir, Lab
     const buttons = await lab.el('time-picture').locator(tid('picture-mark')).count();
     console.log(`     a step with 10,000 state rows: ${ms.toFixed(1)} ms to replay and repaint (${shown} rows drawn, the rest paged; ${buttons} mark buttons for 10,001 rows)`);
     assert(buttons > 0 && buttons < 1000, `${buttons} mark buttons for 10,001 rows`);
-    // The first page of PAGE_ROWS (web/src/components/results.rs), then "show more".
-    assert(shown === 30, `${shown} state rows drawn, want the first page of 30`);
+    // The state store's first page, STATE_PAGE_ROWS (web/src/components/results.rs), then "show more".
+    assert(shown === 100, `${shown} state rows drawn, want the first page of 100`);
     const more = (await lab.el('state-store').locator(tid('more-rows')).innerText()).trim();
     assert(/\b10000\b/.test(more), `the state store's more-rows: ${more}`);
   });

@@ -280,3 +280,18 @@ fn every_lesson_text_reads_without_stray_marks() {
         }
     }
 }
+
+/// A learner who runs the whole example before the delay task can still do it: the task reads
+/// batch 6's watermark, not the live one (a walkthrough found the live 09:30 never matched).
+/// Worked from the classic preset: with a 5-minute delay, batch 6 (step 3's data) runs with
+/// max event time 09:24 − 5 min = 09:19, however many steps ran after it.
+#[test]
+fn the_watermark_delay_task_holds_after_running_ahead() {
+    let l = lesson("watermarks").expect("lesson 5");
+    let step = l.steps.iter().find(|s| s.actions == ["delay: 0 5 minutes"]).expect("the delay task");
+    let mut s = l.session().expect("its lab");
+    script::run(&mut s, &["run_steps".to_string()]).expect("every step");
+    assert!(!step.expect.holds(&s.view()), "the task holds before the delay changed");
+    script::run(&mut s, &["delay: 0 5 minutes".to_string()]).expect("the delay");
+    step.expect.check(&s.view()).unwrap_or_else(|e| panic!("after running ahead, then the delay: {e}"));
+}

@@ -128,9 +128,15 @@ pub fn RecoveryPanel() -> impl IntoView {
                     </details>
                 })}
                 <h3>{lab.t("sink.contents")}" "<span class="count" class:warn={r.duplicates > 0} data-testid="sink-duplicates">{r.duplicates}</span>" "{lab.t("sink.dups")}</h3>
+                // The newest writes (a crash's replayed batch is among them); earlier on request.
+                {
+                    let total = r.sink_rows.len();
+                    let shown = total - super::results::tail_start(total, sink_limit.get(), None);
+                    view! { <super::results::EarlierRows shown=shown total=total limit=sink_limit/> }
+                }
                 <table class="grid" data-testid="sink-rows">
                     <thead><tr><th>{lab.t("batch.id")}</th><th>{lab.t("attempt")}</th><th>{lab.t("row")}</th><th></th></tr></thead>
-                    <tbody>{r.sink_rows.iter().take(sink_limit.get()).map(|w| {
+                    <tbody>{r.sink_rows[super::results::tail_start(r.sink_rows.len(), sink_limit.get(), None)..].iter().map(|w| {
                         let note = if !w.visible { lab.t("sink.orphan") } else if w.duplicate { lab.t("sink.duplicate") } else { "" };
                         view! {
                             <tr class:dup={w.duplicate} class:orphan={!w.visible} data-testid="sink-row" data-duplicate=w.duplicate.to_string() data-visible=w.visible.to_string()>
@@ -139,7 +145,6 @@ pub fn RecoveryPanel() -> impl IntoView {
                         }
                     }).collect_view()}</tbody>
                 </table>
-                <super::results::MoreRows shown=r.sink_rows.len().min(sink_limit.get()) total=r.sink_rows.len() limit=sink_limit/>
             })}
         </div>
     }

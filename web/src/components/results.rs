@@ -32,8 +32,13 @@ fn selected(lab: Lab) -> Option<Arc<BatchView>> {
     lab.shown_with(|v| v.batches.last().cloned())
 }
 
-/// How many rows a table shows before "Show more" (a big state store stays quick to draw).
+/// How many rows a table shows before "Show more" / "Show earlier" (a long run stays quick to
+/// draw).
 pub(super) const PAGE_ROWS: usize = 30;
+
+/// The state store's page: larger, so that the rows a batch removed (listed after the kept
+/// ones) stay in view for any preset's state; a stress test's 10,000 rows still page.
+const STATE_PAGE_ROWS: usize = 100;
 
 /// One row per executed micro-batch.
 #[component]
@@ -180,7 +185,7 @@ pub fn StatePanel() -> impl IntoView {
             RowStatus::NoTimeout => "status.notimeout",
         })
     };
-    let limit = RwSignal::new(PAGE_ROWS);
+    let limit = RwSignal::new(STATE_PAGE_ROWS);
     view! {
         <div class="panel state" data-testid="state-store">
             <h2>{move || lab.t("state")}{move || lab.selected_batch.get().map(|id| format!(" · {} {id}", lab.t("batch.id")))}</h2>
