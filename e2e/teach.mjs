@@ -141,6 +141,15 @@ export async function teachChecks({ root, browser, baseUrl, check, assert, outDi
         // The picture has the largest panel.
         const area = (b) => b[2] * b[3];
         assert(area(fit.picture) > area(fit.sink) && area(fit.picture) > area(fit.state), 'the picture is not the largest panel');
+        // The batch list scrolls to its foot: the newest batch is in view (the audience watches it).
+        const last = await page.evaluate(() => {
+          const panel = document.querySelector('.panel.batches');
+          const rows = [...document.querySelectorAll('[data-testid="batch-row"]')];
+          const r = rows[rows.length - 1].getBoundingClientRect();
+          const p = panel.getBoundingClientRect();
+          return { row: [Math.round(r.top), Math.round(r.bottom)], panel: [Math.round(p.top), Math.round(p.bottom)] };
+        });
+        assert(last.row[1] <= last.panel[1] + 1 && last.row[0] >= last.panel[0], `the newest batch is out of the batch list's view: ${JSON.stringify(last)}`);
         await page.screenshot({ path: shot(`presenter-fit-${preset}-${lang}.png`) });
         await page.keyboard.press('Escape');
         await lab.el('presenter-pane').waitFor({ state: 'detached' });

@@ -47,14 +47,19 @@ pub fn BatchList() -> impl IntoView {
     let panel = NodeRef::<leptos::html::Div>::new();
     // In presenter mode the panel is a small box that scrolls: each new batch is brought into
     // view at its foot (the audience watches the newest one).
-    let count = Memo::new(move |_| lab.view.with(|v| v.batches.len()));
     let presenter = use_context::<super::presenter::Presenter>();
     let limit = RwSignal::new(PAGE_ROWS);
     Effect::new(move |_| {
-        count.track();
-        let presenting = presenter.is_some_and(|p| p.on.get_untracked());
-        if let (true, Some(el)) = (presenting, panel.get_untracked()) {
-            gloo_timers::callback::Timeout::new(0, move || el.set_scroll_top(el.scroll_height())).forget();
+        // After every change of the batches (and on entering presenter mode), once the table
+        // is drawn: the next frame, not a timer, so the new rows are laid out first.
+        lab.view.with(|v| v.batches.len());
+        let presenting = presenter.is_some_and(|p| p.on.get());
+        if presenting {
+            request_animation_frame(move || {
+                if let Some(el) = panel.get_untracked() {
+                    el.set_scroll_top(el.scroll_height());
+                }
+            });
         }
     });
     view! {
