@@ -4,7 +4,7 @@
 //! (output mode names, API names, error conditions) stay English in every language, as
 //! learners meet them in Spark.
 
-use crate::text::{en, ko, Lang};
+use crate::text::{en, ko, Lang, Text};
 
 pub use en::{count_en, rows_en, was_en};
 pub use ko::particles;
@@ -116,6 +116,66 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
     table(lang).iter().find(|(k, _)| *k == key).map_or("⟨missing label⟩", |(_, text)| text)
 }
 
+/// An argument of [`tr_with`]: a hole's name and its value.
+pub type Arg<'a> = (&'a str, &'a dyn std::fmt::Display);
+
+/// The label `key` in `lang` with its holes filled from `args`, in the language's finished
+/// form (Korean particles chosen, [`particles`]). A hole is `{name}` (the argument's text) or
+/// `{name|one|other}`: `one` when the argument reads `1`, else `other` — English plurals
+/// ("{n} {n|row|rows} {n|was|were} dropped"). A hole with no argument stays as written.
+pub fn tr_with(lang: Lang, key: &str, args: &[Arg]) -> String {
+    finish(lang, &fill(tr(lang, key), args))
+}
+
+/// [`tr_with`] in every language.
+pub fn text(key: &str, args: &[Arg]) -> Text {
+    Text::from_fn(|lang| tr_with(lang, key, args))
+}
+
+/// `text` as `lang` finishes a sentence whose values were put in at run time: Korean picks the
+/// particle each value takes ([`particles`]); English has nothing to do.
+pub fn finish(lang: Lang, text: &str) -> String {
+    match lang {
+        Lang::En => text.to_string(),
+        Lang::Ko => particles(text),
+    }
+}
+
+/// `template` with its `{name}` and `{name|one|other}` holes filled from `args` (see
+/// [`tr_with`]). Never panics: an unclosed `{` or an unknown name is kept as written.
+pub fn fill(template: &str, args: &[Arg]) -> String {
+    let mut out = String::with_capacity(template.len() + 16);
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else {
+            out.push_str(&rest[open..]);
+            return out;
+        };
+        let hole = &after[..close];
+        let mut parts = hole.split('|');
+        let name = parts.next().unwrap_or("");
+        match args.iter().find(|(n, _)| *n == name) {
+            Some((_, value)) => {
+                let value = value.to_string();
+                match (parts.next(), parts.next()) {
+                    (Some(one), Some(other)) => out.push_str(if value == "1" { one } else { other }),
+                    _ => out.push_str(&value),
+                }
+            }
+            None => {
+                out.push('{');
+                out.push_str(hole);
+                out.push('}');
+            }
+        }
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -169,6 +229,16 @@ mod tests {
             assert_eq!(en.difference(&other).collect::<Vec<_>>(), Vec::<&String>::new(), "keys {lang:?} lacks");
             assert_eq!(other.difference(&en).collect::<Vec<_>>(), Vec::<&String>::new(), "keys only {lang:?} has");
         }
+        // Each language's sentence has the same named holes as the English one (a hole one
+        // language lacks would drop a value; `{}` and odd braces are text, not holes).
+        let names = |text: &str| {
+            text.split('{').skip(1).filter_map(|h| h.split_once('}')).map(|(h, _)| h.split('|').next().unwrap_or("").to_string()).filter(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')).collect::<std::collections::BTreeSet<_>>()
+        };
+        for (k, en_text) in en::LABELS {
+            for lang in Lang::ALL {
+                assert_eq!(names(tr(lang, k)), names(en_text), "holes of {k} in {lang:?}");
+            }
+        }
         assert_eq!(tr(Lang::Ko, "state"), "상태 저장소");
         assert_eq!(tr(Lang::En, "no-such-key"), "⟨missing label⟩");
     }
@@ -206,5 +276,20 @@ mod tests {
         for (en, ko) in messages() {
             assert_eq!(en.matches("{}").count(), ko.matches("{}").count(), "{en}");
         }
+    }
+
+    #[test]
+    fn holes_are_filled_with_plurals_and_particles() {
+        let n = 1u64;
+        let args: [Arg; 2] = [("n", &n), ("t", &"09:25")];
+        assert_eq!(fill("{n} {n|row|rows} {n|was|were} dropped at {t}", &args), "1 row was dropped at 09:25");
+        let three = 3u64;
+        assert_eq!(fill("{n} {n|row|rows} {n|was|were}", &[("n", &three)]), "3 rows were");
+        // Unknown names, an unclosed brace and `{}` stay as written.
+        assert_eq!(fill("{x} {} {n", &args), "{x} {} {n");
+        assert_eq!(fill("", &args), "");
+        // Korean picks the particle after the value: 25 is read 오 (no final consonant).
+        assert_eq!(finish(Lang::Ko, &fill("{t}(으)로", &args)), "09:25로");
+        assert_eq!(finish(Lang::En, "{t}(으)로"), "{t}(으)로");
     }
 }

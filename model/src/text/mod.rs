@@ -10,4 +10,4 @@ mod ko;
 pub mod lang;
 pub mod markup;
 
-pub use lang::Lang;
+pub use lang::{Lang, Text};
