@@ -32,10 +32,10 @@ fn every_entry_has_both_languages_and_an_exam_answer() {
                 }
             }
         }
-        assert!(e.en.exam.starts_with("On the exam"), "{}: the exam answer starts 'On the exam'", e.id);
-        assert!(e.ko.exam.starts_with("시험"), "{}: the Korean exam answer starts '시험'", e.id);
+        assert!(e.text.en.exam.starts_with("On the exam"), "{}: the exam answer starts 'On the exam'", e.id);
+        assert!(e.text.ko.exam.starts_with("시험"), "{}: the Korean exam answer starts '시험'", e.id);
         if e.source == LensSource::Guide {
-            assert!(e.en.guide.contains("guide") || e.en.guide.contains('“'), "{}: the guide's statement names the guide or quotes it", e.id);
+            assert!(e.text.en.guide.contains("guide") || e.text.en.guide.contains('“'), "{}: the guide's statement names the guide or quotes it", e.id);
         }
     }
     assert!(entry("limit-on-stream").is_some());

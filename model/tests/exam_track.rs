@@ -25,7 +25,7 @@ fn every_lesson_is_on_the_track_or_beyond_it() {
     }
     assert!(t.days.len() >= 5);
     for d in &t.days {
-        assert!(!d.en.trim().is_empty() && d.ko.chars().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c)), "a day has no title in both languages");
+        assert!(!d.title.en.trim().is_empty() && d.title.ko.chars().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c)), "a day has no title in both languages");
     }
     // The unsupported-operations lesson is on the track: the exam asks about it.
     assert!(on.contains(&"unsupported-operations"));
@@ -46,7 +46,7 @@ fn the_mock_exam_draws_exam_style_questions_only() {
         (0..10).any(|n| [format!("batch {n}"), format!("group {n}"), format!("배치 {n}"), format!("묶음 {n}")].iter().any(|p| lower.contains(p.as_str())))
     };
     for q in &pool {
-        let shown = [&q.en.prompt, &q.ko.prompt].into_iter().chain(&q.en.choices).chain(&q.ko.choices);
+        let shown = [&q.text.en.prompt, &q.text.ko.prompt].into_iter().chain(&q.text.en.choices).chain(&q.text.ko.choices);
         for t in shown {
             assert!(!numbered(t), "{} shows the lab's numbering: {t}", q.id);
         }
@@ -54,11 +54,11 @@ fn the_mock_exam_draws_exam_style_questions_only() {
     // An item that leans on a lab example by name ("The running count declared 'append'")
     // stays out; one that says its own query is in.
     let named_example = b.iter().find(|q| q.id == "apws-aggregation-after-needs-watermark").expect("the item exists");
-    assert!(named_example.en.prompt.starts_with("The running count") && !exam_style(named_example));
+    assert!(named_example.text.en.prompt.starts_with("The running count") && !exam_style(named_example));
     assert!(pool.iter().any(|q| q.id == "available-now-runs-no-data-then-stops"));
     // An item whose option names a no-data batch by number stays out of the pool.
     let numbered_option = b.iter().find(|q| q.id == "chained-aggregation-append-emits-hour").expect("the item exists");
-    assert!(numbered_option.en.choices.iter().any(|c| numbered(c)), "the item still numbers a batch in an option");
+    assert!(numbered_option.text.en.choices.iter().any(|c| numbered(c)), "the item still numbers a batch in an option");
     assert!(!exam_style(numbered_option));
     // Where the guide and Spark 4.3 differ, an item keyed to Spark 4.3 (globalLimit's single
     // state partition; the guide says limit is unsupported) stays out; the guide-keyed one on

@@ -4,7 +4,7 @@
 use streamlab_engine::execution::explain::{JoinSide, RowFate};
 use streamlab_engine::types::Value;
 use streamlab_model::lab::picture::{fate_text, narrate, KeyColumns};
-use streamlab_model::study::glossary::{banned_in, glossary, korean_texts};
+use streamlab_model::study::glossary::{banned_in, glossary, texts_in};
 use streamlab_model::text::Lang;
 
 mod support;
@@ -13,7 +13,7 @@ use support::lab;
 #[test]
 fn korean_text_uses_one_term_per_concept() {
     let terms = glossary().unwrap_or_else(|e| panic!("{e}"));
-    let texts = korean_texts().unwrap_or_else(|e| panic!("{e}"));
+    let texts = texts_in(Lang::Ko).unwrap_or_else(|e| panic!("{e}"));
     assert!(texts.len() > 500, "only {} Korean texts gathered", texts.len());
     let mut found = Vec::new();
     for (place, text) in &texts {
@@ -31,14 +31,14 @@ fn the_glossary_is_consistent() {
     let mut en = std::collections::BTreeSet::new();
     let mut ko = std::collections::BTreeSet::new();
     for t in &terms {
-        assert!(en.insert(t.en.as_str()), "term '{}' twice", t.en);
-        assert!(ko.insert(t.ko.as_str()), "Korean term '{}' twice", t.ko);
-        assert!(banned_in(&t.ko, &terms).is_empty(), "the term '{}' is itself flagged", t.ko);
-        assert!(banned_in(&t.def_ko, &terms).is_empty(), "the definition of '{}' uses a banned variant", t.en);
+        assert!(en.insert(t.term.en.as_str()), "term '{}' twice", t.term.en);
+        assert!(ko.insert(t.term.ko.as_str()), "Korean term '{}' twice", t.term.ko);
+        assert!(banned_in(&t.term.ko, &terms).is_empty(), "the term '{}' is itself flagged", t.term.ko);
+        assert!(banned_in(&t.def.ko, &terms).is_empty(), "the definition of '{}' uses a banned variant", t.term.en);
     }
     // The terms the study path relies on.
     for (e, k) in [("no-data batch", "데이터 없는 배치"), ("replayable source", "다시 읽을 수 있는 소스"), ("post", "게시글"), ("fault tolerance", "내결함성"), ("watermark", "워터마크"), ("micro-batch", "마이크로 배치")] {
-        assert!(terms.iter().any(|t| t.en == e && t.ko == k), "the glossary should map '{e}' to '{k}'");
+        assert!(terms.iter().any(|t| t.term.en == e && t.term.ko == k), "the glossary should map '{e}' to '{k}'");
     }
 }
 

@@ -69,7 +69,7 @@ fn lessons_name_real_topics_and_questions_in_both_languages() {
             }
         }
         let hangul = |s: &str| s.chars().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c));
-        assert!(hangul(&l.ko.text) && hangul(&l.ko.watch) && hangul(&l.ko.speaker), "lesson {}: ko text has no Korean", l.id);
+        assert!(hangul(&l.text.ko.text) && hangul(&l.text.ko.watch) && hangul(&l.text.ko.speaker), "lesson {}: ko text has no Korean", l.id);
     }
     // Every quiz topic is taught by some lesson (operator support by the unsupported-operations
     // lesson).
@@ -81,18 +81,18 @@ fn lessons_name_real_topics_and_questions_in_both_languages() {
 #[test]
 fn exam_notes_say_both_the_guide_and_spark() {
     let ls = lessons().unwrap();
-    let with_notes: Vec<_> = ls.iter().filter(|l| l.en.exam.is_some()).collect();
+    let with_notes: Vec<_> = ls.iter().filter(|l| l.text.en.exam.is_some()).collect();
     assert!(with_notes.len() >= 6, "only {} lessons say where the guide and Spark 4.3 differ", with_notes.len());
     for l in &ls {
-        assert_eq!(l.en.exam.is_some(), l.ko.exam.is_some(), "lesson {}: exam note in one language only", l.id);
-        if let (Some(en), Some(ko)) = (&l.en.exam, &l.ko.exam) {
+        assert_eq!(l.text.en.exam.is_some(), l.text.ko.exam.is_some(), "lesson {}: exam note in one language only", l.id);
+        if let (Some(en), Some(ko)) = (&l.text.en.exam, &l.text.ko.exam) {
             assert!(en.contains("guide") && (en.contains("4.3") || en.contains("Spark")), "lesson {}: {en}", l.id);
             assert!(ko.contains("가이드"), "lesson {}: {ko}", l.id);
         }
     }
     // The joins lesson says what to answer in the exam.
     let joins = lesson("stream-stream-joins").unwrap();
-    assert!(joins.en.exam.as_deref().unwrap().contains("answer append"));
+    assert!(joins.text.en.exam.as_deref().unwrap().contains("answer append"));
 }
 
 #[test]
@@ -108,7 +108,7 @@ fn every_guided_step_can_be_done_in_the_lab() {
             script::run(&mut s, &step.actions).unwrap_or_else(|e| panic!("lesson {} step {i}: {e}", l.id));
             let after = s.view();
             if let Err(e) = step.expect.check(&after) {
-                panic!("lesson {} step {i} ({}): not done after its actions: {e}", l.id, step.en.text);
+                panic!("lesson {} step {i} ({}): not done after its actions: {e}", l.id, step.text.en.text);
             }
             assert_eq!(l.advance(i, &after), i + 1, "lesson {} step {i}: the next step is done before its own actions", l.id);
             assert!(l.waiting_for(i, &after).is_none());
@@ -187,13 +187,13 @@ fn the_korean_hint_names_what_is_missing() {
         let mut s = l.session().unwrap();
         for (i, step) in l.steps.iter().enumerate() {
             let w = l.waiting_for(i, &s.view()).unwrap_or_else(|| panic!("lesson {} task {i}: nothing missing before its actions", l.id));
-            assert!(hangul(w.text(Lang::Ko)), "lesson {} task {i}: Korean hint {:?}", l.id, w.ko);
+            assert!(hangul(w.text(Lang::Ko)), "lesson {} task {i}: Korean hint {:?}", l.id, w.0.ko);
             assert_ne!(w.text(Lang::Ko), w.text(Lang::En));
-            assert!(!w.ko.contains("(가)") && !w.ko.contains("(는)") && !w.ko.contains("(를)"), "lesson {} task {i}: particle left: {}", l.id, w.ko);
+            assert!(!w.0.ko.contains("(가)") && !w.0.ko.contains("(는)") && !w.0.ko.contains("(를)"), "lesson {} task {i}: particle left: {}", l.id, w.0.ko);
             // The hint never prints what the task asks the learner to find: the row it looks
             // for, or the count it expects.
             let e = &step.expect;
-            for hint in [&w.en, &w.ko] {
+            for hint in [&w.0.en, &w.0.ko] {
                 if let Some(cells) = &e.emitted_row {
                     assert!(!cells.iter().all(|c| hint.contains(c.as_str())), "lesson {} task {i}: hint gives the row away: {hint}", l.id);
                 }
@@ -216,13 +216,13 @@ fn the_korean_hint_names_what_is_missing() {
     let mut s = l.session().unwrap();
     script::run(&mut s, &l.steps[0].actions).unwrap();
     let w = l.waiting_for(1, &s.view()).unwrap();
-    assert_eq!(w.en, "pending rows: 0, fewer than this task needs");
-    assert_eq!(w.ko, "대기 중인 행: 0개로, 이 과제에 필요한 것보다 적습니다");
+    assert_eq!(w.0.en, "pending rows: 0, fewer than this task needs");
+    assert_eq!(w.0.ko, "대기 중인 행: 0개로, 이 과제에 필요한 것보다 적습니다");
     // With the rows added but the trigger still the default, the trigger is what is missing.
     script::run(&mut s, &["reset".into(), "push_step".into(), "push_step".into(), "push_step".into()]).unwrap();
     let w = l.waiting_for(1, &s.view()).unwrap();
-    assert_eq!(w.en, "the trigger is not availableNow=True");
-    assert_eq!(w.ko, "트리거가 availableNow=True가 아닙니다");
+    assert_eq!(w.0.en, "the trigger is not availableNow=True");
+    assert_eq!(w.0.ko, "트리거가 availableNow=True가 아닙니다");
 }
 
 /// No learner-facing text cites the project's internal files (a learner cannot open
@@ -250,11 +250,13 @@ fn no_learner_text_cites_internal_files() {
             texts.push((format!("exam lens {}", e.id), format!("{:?}", e.text(lang))));
         }
     }
-    for (key, en, ko) in streamlab_model::text::i18n::labels() {
-        texts.push((format!("label {key}"), format!("{en} {ko}")));
-    }
-    for (en, ko) in streamlab_model::text::i18n::messages() {
-        texts.push(("message".into(), format!("{en} {ko}")));
+    for lang in Lang::ALL {
+        for (key, text) in streamlab_model::text::i18n::labels_in(lang) {
+            texts.push((format!("label {key}"), text.to_string()));
+        }
+        for (en, text) in streamlab_model::text::i18n::messages_in(lang) {
+            texts.push(("message".into(), format!("{en} {text}")));
+        }
     }
     let bad: Vec<String> = texts.iter().filter_map(|(w, t)| internal(t).map(|m| format!("{w}: cites {m}"))).collect();
     assert!(texts.len() > 1000 && bad.is_empty(), "{} texts, internal references:\n{}", texts.len(), bad.join("\n"));
@@ -265,7 +267,7 @@ fn every_lesson_text_reads_without_stray_marks() {
     // Each lesson's text, in both languages, uses only closed marks: no `**` or backtick is
     // left over as plain text.
     for l in streamlab_model::study::lesson::lessons().expect("lessons parse") {
-        for text in [&l.en.text, &l.ko.text, &l.en.watch, &l.ko.watch] {
+        for text in [&l.text.en.text, &l.text.ko.text, &l.text.en.watch, &l.text.ko.watch] {
             for b in blocks(text) {
                 let spans = match b {
                     Block::Para(s) => s,

@@ -80,9 +80,9 @@ fn the_record_round_trips_and_bad_records_are_reset_with_a_message() {
         let l = Progress::load(text, &bank, &ids);
         assert_eq!(l.progress, Progress::default(), "{text}");
         let n = l.notice.unwrap_or_else(|| panic!("no notice for {text}"));
-        assert!(!n.en.is_empty() && n.ko.chars().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c)), "{text}");
+        assert!(!n.0.en.is_empty() && n.0.ko.chars().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c)), "{text}");
     }
-    assert!(Progress::load(&newer, &bank, &ids).notice.unwrap().en.contains("newer"));
+    assert!(Progress::load(&newer, &bank, &ids).notice.unwrap().0.en.contains("newer"));
 }
 
 #[test]
@@ -108,7 +108,7 @@ fn a_record_from_an_older_bank_is_migrated() {
     assert_eq!(l.progress.lessons_done, vec!["watermarks"]);
     assert_eq!(l.progress.quiz_position, 0);
     let n = l.notice.unwrap();
-    assert!(n.en.contains("1 answers and 1 reviews"), "{}", n.en);
+    assert!(n.0.en.contains("1 answers and 1 reviews"), "{}", n.0.en);
 }
 
 #[test]

@@ -37,7 +37,7 @@ fn every_question_parses_and_every_topic_has_questions() {
     assert!(qs.len() >= MIN_QUESTIONS, "only {} questions (at least {MIN_QUESTIONS})", qs.len());
     let ts = topics().unwrap_or_else(|e| panic!("{e}"));
     for t in &ts {
-        assert!(!t.en.trim().is_empty() && !t.ko.trim().is_empty(), "topic {} has no name", t.id);
+        assert!(!t.name.en.trim().is_empty() && !t.name.ko.trim().is_empty(), "topic {} has no name", t.id);
         let n = qs.iter().filter(|q| q.topic == t.id).count();
         assert!(n >= 5, "topic {} has only {n} questions", t.id);
     }
@@ -111,21 +111,21 @@ fn every_question_follows_the_quality_rules() {
 fn the_rules_catch_what_they_should() {
     let mut q = qs().into_iter().find(|q| q.id == "watermark-max-minus-delay").unwrap();
     assert!(violations(&q).is_empty());
-    q.en.choices[0] = "08:52 because it uses the earliest click".into();
+    q.text.en.choices[0] = "08:52 because it uses the earliest click".into();
     assert!(violations(&q).iter().any(|v| v.contains("justification")));
-    q.en.choices[0] = "08:52".into();
-    q.ko.choices[2] = "09:13: 지연 시간을 빼먹음".into();
+    q.text.en.choices[0] = "08:52".into();
+    q.text.ko.choices[2] = "09:13: 지연 시간을 빼먹음".into();
     assert!(violations(&q).iter().any(|v| v.contains("justification")));
-    q.ko.choices[2] = "09:13".into();
+    q.text.ko.choices[2] = "09:13".into();
     // A tie whose right choice does not show the engine's value.
-    q.en.choices[1] = "09:04".into();
+    q.text.en.choices[1] = "09:04".into();
     assert!(violations(&q).iter().any(|v| v.contains("tie")));
-    q.en.choices[1] = "09:03".into();
-    q.en.explanation = "No numbers at all in this explanation, which is long enough otherwise.".into();
+    q.text.en.choices[1] = "09:03".into();
+    q.text.en.explanation = "No numbers at all in this explanation, which is long enough otherwise.".into();
     assert!(violations(&q).iter().any(|v| v.contains("numbers")));
     // The longest-choice rule sees a giveaway.
     let mut l = qs().into_iter().find(|q| q.id == "watermark-max-minus-delay").unwrap();
-    l.en.choices[l.answer] = "09:03, the newest event minus the delay".into();
+    l.text.en.choices[l.answer] = "09:03, the newest event minus the delay".into();
     assert!(answer_is_longest(&l, Lang::En));
 }
 
@@ -146,7 +146,7 @@ fn choices_are_shuffled_per_attempt_with_a_stable_seed() {
     let mut positions = [0usize; 4];
     let mut moved = 0;
     for q in qs.iter().filter(|q| q.kind == Kind::Choice) {
-        let n = q.en.choices.len();
+        let n = q.text.en.choices.len();
         for seed in 0..8u64 {
             let order = shuffled(q, seed);
             assert_eq!(order, shuffled(q, seed), "question '{}': not stable for seed {seed}", q.id);
@@ -264,10 +264,12 @@ fn presets_parse_and_run_and_have_both_languages() {
         assert!(s.expected.is_none(), "preset {id}: presets carry no expected block");
         assert_eq!(preset(id).as_ref(), Some(&s));
         let info = preset_info(id).unwrap();
-        for (field, text) in [("name", &info.name), ("name_ko", &info.name_ko), ("title_ko", &info.title_ko), ("notes", &info.notes), ("notes_ko", &info.notes_ko)] {
-            assert!(!text.trim().is_empty(), "preset {id}: no {field}");
+        for (field, text) in [("name", &info.name), ("title", &info.title), ("notes", &info.notes)] {
+            for (lang, text) in text.iter() {
+                assert!(!text.trim().is_empty(), "preset {id}: no {field} in {lang:?}");
+            }
         }
-        assert!(names.insert(info.name.clone()), "preset {id}: name '{}' is used twice", info.name);
+        assert!(names.insert(info.name.en.clone()), "preset {id}: name '{}' is used twice", info.name.en);
         let run = scenario::run(&s);
         match (&run.error, id.ends_with("-error")) {
             (None, false) => assert!(!run.batches.is_empty(), "preset {id}: no batch ran"),
@@ -372,7 +374,7 @@ fn a_wrong_key_is_caught() {
     let mut missed = Vec::new();
     let mut mutants = 0;
     for q in qs().into_iter().filter(|q| q.kind == Kind::Choice) {
-        for wrong in (0..q.en.choices.len()).filter(|i| *i != q.answer) {
+        for wrong in (0..q.text.en.choices.len()).filter(|i| *i != q.answer) {
             mutants += 1;
             let mut m = q.clone();
             m.answer = wrong;

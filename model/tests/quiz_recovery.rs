@@ -38,8 +38,8 @@ fn the_new_topics_have_enough_recovery_questions() {
     }
     // The exam-style question is there, with the file sink + checkpoint answer.
     let q = question("exactly-once-combination");
-    assert_eq!(q.en.prompt, "Which combination gives end-to-end exactly-once?");
-    assert_eq!(q.en.choices[q.answer], "Kafka source + file sink with a checkpoint");
+    assert_eq!(q.text.en.prompt, "Which combination gives end-to-end exactly-once?");
+    assert_eq!(q.text.en.choices[q.answer], "Kafka source + file sink with a checkpoint");
 }
 
 #[test]

@@ -421,7 +421,7 @@ fn the_device_silence_preset_alerts_on_the_processing_time_clock() {
 fn every_sink_and_guarantee_has_a_label() {
     use streamlab_engine::streaming::{DeliveryGuarantee, SinkKind};
     use streamlab_model::lab::session::{guarantee_label_key, sink_label_key};
-    let keys: std::collections::BTreeSet<&str> = streamlab_model::text::i18n::labels().map(|(k, _, _)| k).collect();
+    let keys: std::collections::BTreeSet<&str> = streamlab_model::text::i18n::labels_in(streamlab_model::text::Lang::En).map(|(k, _)| k).collect();
     let mut seen = std::collections::BTreeSet::new();
     for k in SinkKind::ALL {
         let key = sink_label_key(k);

@@ -103,6 +103,12 @@ impl Lab {
     pub fn t(&self, key: &'static str) -> &'static str {
         i18n::tr(self.lang.get(), key)
     }
+
+    /// The label `key` in the page's language with its `{name}` holes filled from `args`
+    /// ([`i18n::tr_with`]: English plurals, Korean particles); tracks the language.
+    pub fn t_with(&self, key: &'static str, args: &[i18n::Arg]) -> String {
+        i18n::tr_with(self.lang.get(), key, args)
+    }
 }
 
 /// The whole page.

@@ -3,11 +3,10 @@
 //! generated preset's rows made by [`crate::lab::generate`]; and "the scenario's day", the day
 //! short times such as `09:03` are on.
 
-use serde::Deserialize;
 use streamlab_engine::scenario::Scenario;
 use streamlab_engine::types::parse_timestamp_us;
 
-use crate::text::Lang;
+use crate::text::{Lang, Text};
 
 /// Every preset scenario: (id, JSON text). The id is the file name without `.json`.
 const PRESETS: &[(&str, &str)] = &[
@@ -60,53 +59,61 @@ pub fn preset_file(id: &str) -> Option<&'static str> {
     PRESETS.iter().find(|(p, _)| *p == id).map(|(_, json)| *json)
 }
 
-/// A preset's names and notes in both languages (the extension keys `name`, `name_ko`,
-/// `notes_ko` of the preset file; the engine ignores them).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+/// A preset's names and notes in every language: the extension keys `name`, `title` and
+/// `notes` of the preset file for English and the same keys with the language's code as a
+/// suffix for the others (`name_ko`); the engine ignores them.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct PresetInfo {
     /// The preset's id, the scenario's `id` (`classic`).
-    #[serde(default)]
     pub id: String,
     /// A short name that questions and lessons use ("Classic sliding windows").
-    #[serde(default)]
-    pub name: String,
-    /// The short name in Korean.
-    #[serde(default)]
-    pub name_ko: String,
-    /// The one-line title in English (the scenario's `title`).
-    #[serde(default)]
-    pub title: String,
-    /// The one-line title in Korean (the scenario's `title_ko`).
-    #[serde(default)]
-    pub title_ko: String,
-    /// What the preset shows (English).
-    #[serde(default)]
-    pub notes: String,
-    /// What the preset shows, in Korean.
-    #[serde(default)]
-    pub notes_ko: String,
+    pub name: Text,
+    /// The one-line title (the scenario's `title`).
+    pub title: Text,
+    /// What the preset shows.
+    pub notes: Text,
 }
 
 impl PresetInfo {
+    /// Reads the keys of a preset file (see [`PresetInfo`]); a missing key reads as empty text.
+    fn from_json(json: &serde_json::Value) -> PresetInfo {
+        let field = |key: &str| {
+            Text::from_fn(|lang| {
+                let key = if lang == Lang::En { key.to_string() } else { format!("{key}_{}", lang.code()) };
+                json.get(&key).and_then(|v| v.as_str()).unwrap_or_default().to_string()
+            })
+        };
+        let id = json.get("id").and_then(|v| v.as_str()).unwrap_or_default().to_string();
+        PresetInfo { id, name: field("name"), title: field("title"), notes: field("notes") }
+    }
+
     /// The short name in `lang`.
     pub fn name(&self, lang: Lang) -> &str {
-        if lang == Lang::Ko { &self.name_ko } else { &self.name }
+        self.name.get(lang)
     }
 
     /// The one-line title in `lang`.
     pub fn title(&self, lang: Lang) -> &str {
-        if lang == Lang::Ko { &self.title_ko } else { &self.title }
+        self.title.get(lang)
     }
 
     /// The notes in `lang`.
     pub fn notes(&self, lang: Lang) -> &str {
-        if lang == Lang::Ko { &self.notes_ko } else { &self.notes }
+        self.notes.get(lang)
     }
 }
 
 /// The names and notes of preset `id`; `None` for an unknown id.
 pub fn preset_info(id: &str) -> Option<PresetInfo> {
-    PRESETS.iter().find(|(p, _)| *p == id).and_then(|(_, json)| serde_json::from_str(json).ok())
+    let json = PRESETS.iter().find(|(p, _)| *p == id)?.1;
+    serde_json::from_str(json).ok().map(|j| PresetInfo::from_json(&j))
+}
+
+/// A scenario's title in every language, read as [`PresetInfo`] reads a preset file's (`title`,
+/// `title_ko`); a language the scenario has no title in shows the English one.
+pub fn scenario_title(s: &Scenario) -> Text {
+    let info = serde_json::to_value(s).map(|j| PresetInfo::from_json(&j)).unwrap_or_default();
+    info.title.map(|_, t| if t.is_empty() { s.title.clone() } else { t.clone() })
 }
 
 /// The day (UTC midnight, µs) of a scenario's first event time: the day short times such as

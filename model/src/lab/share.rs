@@ -10,7 +10,7 @@
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 
-use crate::text::i18n::tr;
+use crate::text::i18n::{tr, tr_with};
 use crate::text::Lang;
 use crate::lab::session::LabSession;
 
@@ -52,11 +52,11 @@ impl ShareError {
         let t = |k: &'static str| tr(lang, k);
         match self {
             ShareError::NotALink => t("share.err.notalink").to_string(),
-            ShareError::Version(v) => t("share.err.version").replace("{v}", v),
-            ShareError::TooLong { chars } => t("share.err.toolong").replace("{n}", &chars.to_string()).replace("{max}", &MAX_LINK_CHARS.to_string()),
+            ShareError::Version(v) => tr_with(lang, "share.err.version", &[("v", v)]),
+            ShareError::TooLong { chars } => tr_with(lang, "share.err.toolong", &[("n", chars), ("max", &MAX_LINK_CHARS)]),
             ShareError::Encoding(m) => format!("{} ({m})", t("share.err.damaged")),
             ShareError::Compression(m) => format!("{} ({m})", t("share.err.damaged")),
-            ShareError::TooLarge => t("share.err.toolarge").replace("{max}", &(MAX_JSON_BYTES / 1024).to_string()),
+            ShareError::TooLarge => tr_with(lang, "share.err.toolarge", &[("max", &(MAX_JSON_BYTES / 1024))]),
             ShareError::Session(m) => format!("{} ({m})", t("share.err.session")),
         }
     }

@@ -537,8 +537,8 @@ pub fn decide(q: &Question) -> Result<(), String> {
     if q.choice_check.is_empty() {
         return fail("no decider: give `tie` or a `choice_check` per choice, so that the engine picks the right choice".into());
     }
-    if q.choice_check.len() != q.en.choices.len() {
-        return fail(format!("{} choice_check entries for {} choices", q.choice_check.len(), q.en.choices.len()));
+    if q.choice_check.len() != q.text.en.choices.len() {
+        return fail(format!("{} choice_check entries for {} choices", q.choice_check.len(), q.text.en.choices.len()));
     }
     for (i, option) in q.choice_check.iter().enumerate() {
         if option.is_empty() {
@@ -553,7 +553,7 @@ pub fn decide(q: &Question) -> Result<(), String> {
         let holds = check_claim(&probe);
         match (i == q.answer, holds) {
             (true, Err(m)) => return fail(format!("the keyed choice {i}'s claim fails in the engine: {m}")),
-            (false, Ok(())) => return fail(format!("choice {i} ('{}') is not the key, but its claim holds in the engine too", q.en.choices[i])),
+            (false, Ok(())) => return fail(format!("choice {i} ('{}') is not the key, but its claim holds in the engine too", q.text.en.choices[i])),
             _ => {}
         }
     }

@@ -1,11 +1,12 @@
 //! One Korean term per concept. `quizzes/glossary.toml` lists each concept's English term,
 //! its Korean term, the variants not to use, and a one-line definition in both languages;
-//! [`banned_in`] finds those variants, and [`korean_texts`] gathers every Korean text the app
-//! shows (labels, questions, topics, lessons, presets) so a test can check them all.
+//! [`banned_in`] finds those variants, and [`texts_in`] gathers every text the app shows in a
+//! language (labels, questions, topics, lessons, presets) so a test can check them all.
 
 use serde::Deserialize;
 
 use crate::study::quiz::{bank, topics};
+use crate::text::{Lang, Text};
 
 use crate::lab::presets::{preset_info, presets};
 
@@ -15,10 +16,10 @@ const GLOSSARY: &str = crate::data::data!("glossary");
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Term {
-    /// The English term (as the programming guide says it).
-    pub en: String,
-    /// The one Korean term to use.
-    pub ko: String,
+    /// The term in every language (`en = "…"`: as the programming guide says it; `ko = "…"`:
+    /// the one Korean term to use).
+    #[serde(flatten)]
+    pub term: Text,
     /// Variants that must not appear in Korean text (another spelling or translation).
     #[serde(default)]
     pub banned: Vec<String>,
@@ -26,10 +27,8 @@ pub struct Term {
     /// (`마이크로배치`, `정형화 스트리밍`): shown as "also written", never flagged.
     #[serde(default)]
     pub variants: Vec<String>,
-    /// One line: what it is, in English.
-    pub def_en: String,
-    /// The same line in Korean.
-    pub def_ko: String,
+    /// One line: what it is, in every language (`def.en = "…"`, `def.ko = "…"`).
+    pub def: Text,
 }
 
 #[derive(Deserialize)]
@@ -46,16 +45,16 @@ struct File {
 pub fn glossary() -> Result<Vec<Term>, String> {
     let file: File = crate::data::parse("glossary.toml", GLOSSARY)?;
     for t in &file.term {
-        if [&t.en, &t.ko, &t.def_en, &t.def_ko].iter().any(|s| s.trim().is_empty()) {
-            return Err(format!("quizzes/glossary.toml: term '{}' has an empty field", t.en));
+        if t.term.iter().chain(t.def.iter()).any(|(_, s)| s.trim().is_empty()) {
+            return Err(format!("quizzes/glossary.toml: term '{}' has an empty field", t.term.en));
         }
         if let Some(b) = t.banned.iter().find(|b| b.trim().is_empty()) {
-            return Err(format!("quizzes/glossary.toml: term '{}' has an empty banned variant '{b}'", t.en));
+            return Err(format!("quizzes/glossary.toml: term '{}' has an empty banned variant '{b}'", t.term.en));
         }
     }
     for t in &file.term {
-        if let Some((bad, good)) = banned_in(&t.ko, &file.term).into_iter().next() {
-            return Err(format!("quizzes/glossary.toml: the term '{}' contains '{bad}', a banned variant of '{good}'", t.ko));
+        if let Some((bad, good)) = banned_in(&t.term.ko, &file.term).into_iter().next() {
+            return Err(format!("quizzes/glossary.toml: the term '{}' contains '{bad}', a banned variant of '{good}'", t.term.ko));
         }
     }
     Ok(file.term)
@@ -64,46 +63,48 @@ pub fn glossary() -> Result<Vec<Term>, String> {
 /// Every banned variant in `text`: (variant, the term to use instead). An occurrence inside
 /// a use of some term's own Korean text is not flagged (`윈도` inside `윈도우`).
 pub fn banned_in(text: &str, terms: &[Term]) -> Vec<(String, String)> {
-    let allowed: Vec<(usize, usize)> = terms.iter().flat_map(|t| text.match_indices(t.ko.as_str()).map(|(i, m)| (i, i + m.len()))).collect();
+    let allowed: Vec<(usize, usize)> = terms.iter().flat_map(|t| text.match_indices(t.term.ko.as_str()).map(|(i, m)| (i, i + m.len()))).collect();
     let mut out = Vec::new();
     for t in terms {
         for b in &t.banned {
             let hit = text.match_indices(b.as_str()).any(|(i, m)| !allowed.iter().any(|(s, e)| *s <= i && i + m.len() <= *e));
             if hit {
-                out.push((b.clone(), t.ko.clone()));
+                out.push((b.clone(), t.term.ko.clone()));
             }
         }
     }
     out
 }
 
-/// Every Korean text the app shows: (where, text). Labels, topic names, questions (prompt,
+/// Every text the app shows in `lang`: (where, text). Labels, topic names, questions (prompt,
 /// choices, explanation), lessons (every text field and step), preset names, titles and
-/// notes, and the glossary's own definitions.
+/// notes, and the glossary's own definitions; for a language other than English, the
+/// engine's messages as that language writes them.
 ///
 /// # Errors
 /// A data file that does not parse.
-pub fn korean_texts() -> Result<Vec<(String, String)>, String> {
+pub fn texts_in(lang: Lang) -> Result<Vec<(String, String)>, String> {
     let mut out = Vec::new();
-    for (key, _, ko) in crate::text::i18n::labels() {
-        out.push((format!("i18n '{key}'"), ko.to_string()));
+    for (key, text) in crate::text::i18n::labels_in(lang) {
+        out.push((format!("i18n '{key}'"), text.to_string()));
     }
-    for (en, ko) in crate::text::i18n::messages() {
-        out.push((format!("i18n message '{en}'"), ko.to_string()));
+    for (en, text) in crate::text::i18n::messages_in(lang) {
+        out.push((format!("i18n message '{en}'"), text.to_string()));
     }
     for t in topics()? {
-        out.push((format!("topic {}", t.id), t.ko.clone()));
+        out.push((format!("topic {}", t.id), t.name(lang).to_string()));
     }
     for q in bank()? {
-        out.push((format!("question {} prompt", q.id), q.ko.prompt.clone()));
-        out.push((format!("question {} explanation", q.id), q.ko.explanation.clone()));
+        let t = q.text(lang);
+        out.push((format!("question {} prompt", q.id), t.prompt.clone()));
+        out.push((format!("question {} explanation", q.id), t.explanation.clone()));
         // Every kind's listed items (a value question has none).
-        for (i, c) in q.ko.choices.iter().enumerate() {
+        for (i, c) in t.choices.iter().enumerate() {
             out.push((format!("question {} choice {i}", q.id), c.clone()));
         }
     }
     for l in crate::study::lesson::lessons()? {
-        let t = &l.ko;
+        let t = l.text.get(lang);
         for (field, text) in [("title", &t.title), ("text", &t.text), ("watch", &t.watch), ("speaker", &t.speaker)] {
             out.push((format!("lesson {} {field}", l.id), text.clone()));
         }
@@ -111,18 +112,19 @@ pub fn korean_texts() -> Result<Vec<(String, String)>, String> {
             out.push((format!("lesson {} exam", l.id), e.clone()));
         }
         for (i, s) in l.steps.iter().enumerate() {
-            out.push((format!("lesson {} step {i}", l.id), s.ko.text.clone()));
-            out.push((format!("lesson {} step {i} why", l.id), s.ko.why.clone()));
+            out.push((format!("lesson {} step {i}", l.id), s.text.get(lang).text.clone()));
+            out.push((format!("lesson {} step {i} why", l.id), s.text.get(lang).why.clone()));
         }
     }
     for (id, _) in presets() {
         let info = preset_info(id).ok_or_else(|| format!("preset {id} does not parse"))?;
-        out.push((format!("preset {id} name_ko"), info.name_ko));
-        out.push((format!("preset {id} title_ko"), info.title_ko));
-        out.push((format!("preset {id} notes_ko"), info.notes_ko));
+        let code = lang.code();
+        out.push((format!("preset {id} name ({code})"), info.name(lang).to_string()));
+        out.push((format!("preset {id} title ({code})"), info.title(lang).to_string()));
+        out.push((format!("preset {id} notes ({code})"), info.notes(lang).to_string()));
     }
     for t in glossary()? {
-        out.push((format!("glossary '{}'", t.en), t.def_ko.clone()));
+        out.push((format!("glossary '{}'", t.term.en), t.def.get(lang).clone()));
     }
     Ok(out)
 }
@@ -132,7 +134,7 @@ mod tests {
     use super::*;
 
     fn term(ko: &str, banned: &[&str]) -> Term {
-        Term { en: "x".into(), ko: ko.into(), banned: banned.iter().map(|b| b.to_string()).collect(), variants: Vec::new(), def_en: "x".into(), def_ko: "x".into() }
+        Term { term: Text { en: "x".into(), ko: ko.into() }, banned: banned.iter().map(|b| b.to_string()).collect(), variants: Vec::new(), def: Text::same("x") }
     }
 
     #[test]
@@ -147,6 +149,6 @@ mod tests {
     fn the_glossary_parses() {
         let g = glossary().unwrap();
         assert!(g.len() >= 20, "only {} terms", g.len());
-        assert!(g.iter().any(|t| t.ko == "데이터 없는 배치"));
+        assert!(g.iter().any(|t| t.term.ko == "데이터 없는 배치"));
     }
 }

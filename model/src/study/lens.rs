@@ -11,7 +11,7 @@
 
 use serde::Deserialize;
 
-use crate::text::Lang;
+use crate::text::{Lang, Text};
 
 const LENS_FILE: &str = crate::data::data!("exam-lens");
 
@@ -60,19 +60,15 @@ pub struct LensEntry {
     /// Recorded real-Spark 4.3 cases (paths from the repository root): conformance scenarios
     /// with an `expected` block, or probes (`engine/tests/probes/`).
     pub cases: Vec<String>,
-    /// The entry's text in English.
-    pub en: LensText,
-    /// The entry's text in Korean.
-    pub ko: LensText,
+    /// The entry's text in every language (`[entry.en]`, `[entry.ko]`).
+    #[serde(flatten)]
+    pub text: Text<LensText>,
 }
 
 impl LensEntry {
     /// The text in `lang`.
     pub fn text(&self, lang: Lang) -> &LensText {
-        match lang {
-            Lang::En => &self.en,
-            Lang::Ko => &self.ko,
-        }
+        self.text.get(lang)
     }
 }
 

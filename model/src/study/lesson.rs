@@ -13,7 +13,7 @@ use streamlab_engine::types::parse_timestamp_us;
 
 use crate::lab::persist::parse_trigger;
 use crate::lab::presets::preset;
-use crate::text::Lang;
+use crate::text::{Lang, Text};
 use crate::lab::session::{LabView, LabSession};
 
 mod condition;
@@ -81,10 +81,9 @@ pub struct GuidedStep {
     /// and for the test that walks every lesson.
     #[serde(rename = "do")]
     pub actions: Vec<String>,
-    /// The step's text in English.
-    pub en: StepText,
-    /// The step's text in Korean.
-    pub ko: StepText,
+    /// The step's text in every language (`[step.en]`, `[step.ko]`).
+    #[serde(flatten)]
+    pub text: Text<StepText>,
     /// What the lab shows once the step is done.
     pub expect: Condition,
 }
@@ -92,7 +91,7 @@ pub struct GuidedStep {
 impl GuidedStep {
     /// The step's text in `lang`.
     pub fn text(&self, lang: Lang) -> &StepText {
-        if lang == Lang::Ko { &self.ko } else { &self.en }
+        self.text.get(lang)
     }
 }
 
@@ -119,10 +118,9 @@ pub struct Lesson {
     /// what the guide says, what Spark 4.3 does and what to answer on the exam.
     #[serde(default)]
     pub lens: Vec<String>,
-    /// The lesson's text in English.
-    pub en: LessonText,
-    /// The lesson's text in Korean.
-    pub ko: LessonText,
+    /// The lesson's text in every language (`[en]`, `[ko]`).
+    #[serde(flatten)]
+    pub text: Text<LessonText>,
     /// The guided steps, in the order the learner does them (`[[step]]` tables).
     #[serde(rename = "step")]
     pub steps: Vec<GuidedStep>,
@@ -131,7 +129,7 @@ pub struct Lesson {
 impl Lesson {
     /// The lesson's text in `lang`.
     pub fn text(&self, lang: Lang) -> &LessonText {
-        if lang == Lang::Ko { &self.ko } else { &self.en }
+        self.text.get(lang)
     }
 
     /// The lesson after this one in `all` (the path, in order): what "Next lesson" opens.
@@ -173,10 +171,10 @@ impl Lesson {
         if self.steps.len() < 2 {
             return Err(format!("{} guided steps, at least 2 needed", self.steps.len()));
         }
-        for (lang, t) in [("en", &self.en), ("ko", &self.ko)] {
+        for (lang, t) in self.text.iter() {
             for (field, text) in [("title", &t.title), ("text", &t.text), ("watch", &t.watch), ("speaker", &t.speaker)] {
                 if text.trim().is_empty() {
-                    return Err(format!("{lang}.{field} is empty"));
+                    return Err(format!("{}.{field} is empty", lang.code()));
                 }
             }
         }
@@ -184,7 +182,7 @@ impl Lesson {
             if s.expect.is_empty() {
                 return Err(format!("step {i}: an empty condition cannot fail"));
             }
-            if [&s.en.text, &s.en.why, &s.ko.text, &s.ko.why].iter().any(|t| t.trim().is_empty()) {
+            if s.text.iter().any(|(_, t)| t.text.trim().is_empty() || t.why.trim().is_empty()) {
                 return Err(format!("step {i}: empty text or why"));
             }
             for a in &s.actions {

@@ -7,7 +7,7 @@
 //!
 //! Native only: the app itself never needs this code.
 
-use crate::text::i18n::tr;
+use crate::text::i18n::{tr, tr_with};
 use crate::study::lesson::{lessons, Lesson};
 use crate::text::markup::{blocks, Block, Span};
 use crate::text::Lang;
@@ -55,8 +55,8 @@ pub fn lesson_html(l: &Lesson, lang: Lang) -> String {
     let t = l.text(lang);
     let mut out = format!(
         "<article class=\"boot-lesson\" lang=\"{}\">\n<p class=\"muted\">{}</p>\n<h2>{}</h2>\n{}",
-        if lang == Lang::Ko { "ko" } else { "en" },
-        escape(&tr(lang, "lesson.number").replace("{n}", &l.number.to_string())),
+        lang.code(),
+        escape(&tr_with(lang, "lesson.number", &[("n", &l.number)])),
         escape(&t.title),
         prose(&t.text)
     );
@@ -74,7 +74,7 @@ pub fn lessons_html(all: &[Lesson], lang: Lang) -> String {
         .iter()
         .map(|l| format!("<li><a href=\"#/lesson/{}\">{}</a></li>\n", escape(&l.id), escape(&l.text(lang).title)))
         .collect();
-    format!("<nav class=\"boot-lesson\" lang=\"{}\">\n<h2>{}</h2>\n<ol>\n{items}</ol>\n</nav>\n", if lang == Lang::Ko { "ko" } else { "en" }, escape(tr(lang, "nav.lessons")))
+    format!("<nav class=\"boot-lesson\" lang=\"{}\">\n<h2>{}</h2>\n<ol>\n{items}</ol>\n</nav>\n", lang.code(), escape(tr(lang, "nav.lessons")))
 }
 
 /// Every prerendered file: (`lessons.en.html` / `lesson-<id>.ko.html`, its HTML).
@@ -84,7 +84,8 @@ pub fn lessons_html(all: &[Lesson], lang: Lang) -> String {
 pub fn files() -> Result<Vec<(String, String)>, String> {
     let all = lessons()?;
     let mut out = Vec::new();
-    for (lang, suffix) in [(Lang::En, "en"), (Lang::Ko, "ko")] {
+    for lang in Lang::ALL {
+        let suffix = lang.code();
         out.push((format!("lessons.{suffix}.html"), lessons_html(&all, lang)));
         for l in &all {
             out.push((format!("lesson-{}.{suffix}.html", l.id), lesson_html(l, lang)));

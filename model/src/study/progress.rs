@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
-use crate::text::Lang;
+use crate::text::{i18n, Lang, Text};
 
 use crate::study::quiz::Question;
 
@@ -122,19 +122,14 @@ impl Default for Progress {
     }
 }
 
-/// Why a stored record was changed on load, in both languages.
+/// Why a stored record was changed on load, in every language.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Notice {
-    /// The message in English.
-    pub en: String,
-    /// The message in Korean.
-    pub ko: String,
-}
+pub struct Notice(pub Text);
 
 impl Notice {
     /// The message in `lang`.
     pub fn text(&self, lang: Lang) -> &str {
-        if lang == Lang::Ko { &self.ko } else { &self.en }
+        self.0.get(lang)
     }
 }
 
@@ -216,39 +211,27 @@ impl Progress {
         if text.trim().is_empty() {
             return Loaded { progress: Progress::default(), notice: None };
         }
-        let reset = |en: String, ko: String| Loaded { progress: Progress::default(), notice: Some(Notice { en, ko }) };
+        let reset = |text: Text| Loaded { progress: Progress::default(), notice: Some(Notice(text)) };
         let json: Json = match serde_json::from_str(text) {
             Ok(j) => j,
             Err(e) => {
-                return reset(
-                    format!("Your saved progress could not be read ({e}), so it starts over."),
-                    format!("저장된 진행 기록을 읽을 수 없어({e}) 처음부터 시작합니다."),
-                )
+                return reset(i18n::text("progress.unreadable", &[("e", &e)]))
             }
         };
         let version = json.get("version").and_then(Json::as_u64);
         match version {
             Some(v) if v == u64::from(PROGRESS_VERSION) => {}
             Some(v) if v > u64::from(PROGRESS_VERSION) => {
-                return reset(
-                    format!("Your saved progress was written by a newer Streamlab (record version {v}), so it starts over here."),
-                    format!("저장된 진행 기록이 더 새로운 Streamlab(기록 버전 {v})에서 만들어져 여기서는 처음부터 시작합니다."),
-                )
+                return reset(i18n::text("progress.newer", &[("v", &v)]))
             }
             _ => {
-                return reset(
-                    "Your saved progress is not a progress record this version knows, so it starts over.".into(),
-                    "저장된 진행 기록의 형식을 알 수 없어 처음부터 시작합니다.".into(),
-                )
+                return reset(i18n::text("progress.unknown", &[]))
             }
         }
         let mut p: Progress = match serde_json::from_value(json) {
             Ok(p) => p,
             Err(e) => {
-                return reset(
-                    format!("Your saved progress is damaged ({e}), so it starts over."),
-                    format!("저장된 진행 기록이 손상되어({e}) 처음부터 시작합니다."),
-                )
+                return reset(i18n::text("progress.damaged", &[("e", &e)]))
             }
         };
         let known = |id: &str| bank.iter().any(|q| q.id == id);
@@ -275,10 +258,7 @@ impl Progress {
         if p.quiz_position >= bank.len() {
             p.quiz_position = 0;
         }
-        let notice = (dropped != (0, 0)).then(|| Notice {
-            en: format!("{} answers and {} reviews were about questions that are no longer in the bank; they were removed and your scores recomputed.", dropped.0, dropped.1),
-            ko: format!("더 이상 문제 은행에 없는 문제에 대한 답 {}개와 복습 {}개를 지우고 점수를 다시 계산했습니다.", dropped.0, dropped.1),
-        });
+        let notice = (dropped != (0, 0)).then(|| Notice(i18n::text("progress.migrated", &[("a", &dropped.0), ("r", &dropped.1)])));
         Loaded { progress: p, notice }
     }
 }

@@ -24,7 +24,7 @@ use streamlab_engine::types::{parse_timestamp_us, timestamp_type, Value};
 use crate::lab::presets::{preset, scenario_day_us};
 use crate::lab::rng::{fnv1a, permutation};
 use crate::lab::session::{display_cell, parse_field};
-use crate::text::Lang;
+use crate::text::{Lang, Text};
 
 /// Every quiz file: (topic id, its data as JSON, `crate::data`). The order is the order topics are shown in, which
 /// follows the study path (`quizzes/lessons/`).
@@ -137,10 +137,9 @@ pub struct Question {
     /// answer and Spark 4.3 differ on it.
     #[serde(default)]
     pub lens: Option<String>,
-    /// The question's text in English.
-    pub en: QuestionText,
-    /// The question's text in Korean.
-    pub ko: QuestionText,
+    /// The question's text in every language (the file's `[question.en]`, `[question.ko]`).
+    #[serde(flatten)]
+    pub text: Text<QuestionText>,
     /// What the engine must confirm for the answer to be right (`[question.check]`).
     pub check: Claim,
     /// Choice questions without `tie`: each choice's own claim, in choice order; the engine
@@ -156,19 +155,15 @@ pub struct Topic {
     /// The file name without `.toml`; set by [`topics`].
     #[serde(skip)]
     pub id: String,
-    /// The topic's name in English (the quiz file's `[topic]` table).
-    pub en: String,
-    /// The topic's name in Korean.
-    pub ko: String,
+    /// The topic's name in every language (the quiz file's `[topic]` table: `en = "…"`, `ko = "…"`).
+    #[serde(flatten)]
+    pub name: Text,
 }
 
 impl Topic {
     /// The topic's name in `lang`.
     pub fn name(&self, lang: Lang) -> &str {
-        match lang {
-            Lang::En => &self.en,
-            Lang::Ko => &self.ko,
-        }
+        self.name.get(lang)
     }
 }
 
@@ -376,7 +371,7 @@ pub enum ValueCheck {
 /// order (the caller picks the seed, e.g. the attempt number), so tests are stable; value
 /// questions have no choices and get an empty order.
 pub fn shuffled(q: &Question, seed: u64) -> Vec<usize> {
-    permutation(q.en.choices.len(), fnv1a(q.id.as_bytes()) ^ seed.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+    permutation(q.text.en.choices.len(), fnv1a(q.id.as_bytes()) ^ seed.wrapping_mul(0x9e37_79b9_7f4a_7c15))
 }
 
 impl Question {
@@ -401,10 +396,7 @@ impl Question {
 
     /// The question's text in `lang`.
     pub fn text(&self, lang: Lang) -> &QuestionText {
-        match lang {
-            Lang::En => &self.en,
-            Lang::Ko => &self.ko,
-        }
+        self.text.get(lang)
     }
 
     /// True for a choice question whose right answer is `choice` (0-based, file order).
@@ -491,7 +483,8 @@ impl Question {
         if !kebab {
             return Err(format!("id '{}' is not kebab-case", self.id));
         }
-        for (lang, t) in [("en", &self.en), ("ko", &self.ko)] {
+        for (lang, t) in self.text.iter() {
+            let lang = lang.code();
             if t.prompt.trim().is_empty() {
                 return Err(format!("{lang}: empty prompt"));
             }
@@ -507,8 +500,8 @@ impl Question {
                 return Err(format!("{lang}: choice {i} is empty"));
             }
         }
-        if self.en.choices.len() != self.ko.choices.len() {
-            return Err(format!("en has {} choices, ko has {}", self.en.choices.len(), self.ko.choices.len()));
+        if let Some((lang, t)) = self.text.iter().find(|(_, t)| t.choices.len() != self.text.en.choices.len()) {
+            return Err(format!("en has {} choices, {} has {}", self.text.en.choices.len(), lang.code(), t.choices.len()));
         }
         self.validate_claim()?;
         if self.check.query.is_some() || self.check.output_mode.is_some() {
@@ -516,8 +509,8 @@ impl Question {
         }
         match self.kind {
             Kind::Choice => {
-                if self.answer >= self.en.choices.len() {
-                    return Err(format!("answer {} is out of range (0..{})", self.answer, self.en.choices.len()));
+                if self.answer >= self.text.en.choices.len() {
+                    return Err(format!("answer {} is out of range (0..{})", self.answer, self.text.en.choices.len()));
                 }
                 if self.value_of.is_some() {
                     return Err("value_of is for value questions".into());

@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use crate::study::quiz::{Kind, Question};
 
-use crate::text::Lang;
+use crate::text::{Lang, Text};
 
 const TRACK_FILE: &str = crate::data::data!("exam-track");
 
@@ -15,10 +15,9 @@ const TRACK_FILE: &str = crate::data::data!("exam-track");
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TrackDay {
-    /// The day's title in English.
-    pub en: String,
-    /// The day's title in Korean.
-    pub ko: String,
+    /// The day's title in every language (`en = "…"`, `ko = "…"`).
+    #[serde(flatten)]
+    pub title: Text,
     /// Lesson ids, in study order.
     pub lessons: Vec<String>,
 }
@@ -26,7 +25,7 @@ pub struct TrackDay {
 impl TrackDay {
     /// The day's title in `lang`.
     pub fn title(&self, lang: Lang) -> &str {
-        if lang == Lang::Ko { &self.ko } else { &self.en }
+        self.title.get(lang)
     }
 }
 
@@ -75,10 +74,10 @@ pub fn exam_style(q: &Question) -> bool {
     let keyed_for_the_exam = q.guide_differs.is_none() || exam_keyed;
     keyed_for_the_exam
         && q.kind == Kind::Choice
-        && q.en.choices.len() == 4
-        && q.en.prompt.contains('`')
-        && !numbered(&q.en.prompt, &q.en.choices)
-        && !numbered(&q.ko.prompt, &q.ko.choices)
+        && q.text.en.choices.len() == 4
+        && q.text.en.prompt.contains('`')
+        && !numbered(&q.text.en.prompt, &q.text.en.choices)
+        && !numbered(&q.text.ko.prompt, &q.text.ko.choices)
 }
 
 /// The mock exam's pool: every exam-style question of the bank.

@@ -100,14 +100,15 @@ fn localize_sentence(lang: Lang, text: &str, depth: usize) -> Option<String> {
     })
 }
 
-/// Every Korean message [`localize`] knows: (English pattern, Korean pattern).
-pub fn messages() -> impl Iterator<Item = (&'static str, &'static str)> {
-    message_table(Lang::Ko).iter().copied()
+/// Every message [`localize`] knows in `lang`: (English pattern, `lang`'s pattern); none for
+/// English, whose messages need no translation.
+pub fn messages_in(lang: Lang) -> impl Iterator<Item = (&'static str, &'static str)> {
+    message_table(lang).iter().copied()
 }
 
-/// Every label: (key, English, Korean), in the English table's order.
-pub fn labels() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
-    en::LABELS.iter().map(|(k, en)| (*k, *en, tr(Lang::Ko, k)))
+/// Every label in `lang`: (key, text), in the English table's order.
+pub fn labels_in(lang: Lang) -> impl Iterator<Item = (&'static str, &'static str)> {
+    en::LABELS.iter().map(move |(k, _)| (*k, tr(lang, k)))
 }
 
 /// The label `key` in `lang`; `⟨missing label⟩` for a key the language's table lacks (so a gap
@@ -273,7 +274,7 @@ mod tests {
         for odd in ["", "{}", "; ;", ": :", "the string \"", "the number "] {
             let _ = localize(Lang::Ko, odd);
         }
-        for (en, ko) in messages() {
+        for (en, ko) in messages_in(Lang::Ko) {
             assert_eq!(en.matches("{}").count(), ko.matches("{}").count(), "{en}");
         }
     }

@@ -30,6 +30,21 @@ impl Lang {
         }
     }
 
+    /// The language after this one in [`Lang::ALL`], back to the first after the last: what
+    /// the page's language button switches to (and names, by [`Lang::native_name`]).
+    pub fn next(self) -> Lang {
+        let i = Lang::ALL.iter().position(|l| *l == self).unwrap_or(0);
+        Lang::ALL[(i + 1) % Lang::ALL.len()]
+    }
+
+    /// The language's name in itself, as a language picker or a column heading shows it.
+    pub fn native_name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::Ko => "한국어",
+        }
+    }
+
     /// The language with `code` ([`Lang::code`]); `None` for any other text.
     pub fn from_code(code: &str) -> Option<Lang> {
         Lang::ALL.into_iter().find(|l| l.code() == code)
@@ -96,6 +111,9 @@ mod tests {
             assert_eq!(Lang::from_code(l.code()), Some(l));
         }
         assert_eq!(Lang::from_code("xx"), None);
+        // The button walks every language and comes back.
+        assert_eq!(Lang::En.next(), Lang::Ko);
+        assert_eq!(Lang::Ko.next(), Lang::En);
         // The data files' form: one field per language code.
         let json = serde_json::to_value(&t).unwrap_or_default();
         for l in Lang::ALL {

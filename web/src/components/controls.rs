@@ -203,7 +203,7 @@ pub fn SpeedPicker() -> impl IntoView {
             }>
                 {PLAY_PERIODS_MS.iter().map(|&ms| view! {
                     <option value=ms.to_string() selected=move || player.period_ms.get() == ms>
-                        {move || lab.t("play.per_step").replace("{s}", &format!("{}", ms as f64 / 1000.0))}
+                        {move || lab.t_with("play.per_step", &[("s", &(ms as f64 / 1000.0))])}
                     </option>
                 }).collect_view()}
             </select>

@@ -30,15 +30,12 @@ const LANG_KEY: &str = "streamlab.lang";
 /// The language remembered across reloads (English when nothing is stored).
 pub fn stored_lang() -> Lang {
     use gloo_storage::Storage;
-    match gloo_storage::LocalStorage::get::<String>(LANG_KEY).ok().as_deref() {
-        Some("ko") => Lang::Ko,
-        _ => Lang::En,
-    }
+    gloo_storage::LocalStorage::get::<String>(LANG_KEY).ok().as_deref().and_then(Lang::from_code).unwrap_or_default()
 }
 
 fn set_document_lang(lang: Lang) {
     if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
-        let _ = el.set_attribute("lang", if lang == Lang::Ko { "ko" } else { "en" });
+        let _ = el.set_attribute("lang", lang.code());
     }
 }
 
@@ -64,7 +61,7 @@ pub fn App() -> impl IntoView {
     Effect::new(move |_| {
         use gloo_storage::Storage;
         let lang = lab.lang.get();
-        let _ = gloo_storage::LocalStorage::set(LANG_KEY, if lang == Lang::Ko { "ko" } else { "en" });
+        let _ = gloo_storage::LocalStorage::set(LANG_KEY, lang.code());
         set_document_lang(lang);
     });
     // Save the session after every change (browser storage is the lab's checkpoint store);
@@ -86,8 +83,8 @@ pub fn App() -> impl IntoView {
             {move || (study.route.get() == Route::Lab).then(|| view! { <scenario_io::PresetPicker/> })}
             {move || study.route.with(Route::shows_lab).then(|| view! { <share::ShareButton/><presenter::PresenterToggle/> })}
             <button class="lang" data-testid="lang-toggle"
-                on:click=move |_| lab.lang.update(|l| *l = if *l == Lang::Ko { Lang::En } else { Lang::Ko })>
-                {move || lab.t("lang.switch")}
+                on:click=move |_| lab.lang.update(|l| *l = l.next())>
+                {move || lab.lang.get().next().native_name()}
             </button>
         </header>
         <StorageBanner/>

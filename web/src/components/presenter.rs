@@ -236,8 +236,8 @@ fn SpeakerNotes() -> impl IntoView {
             };
             let n = v.batches.len().to_string();
             match v.delays.first() {
-                Some(d) => lab.t("presenter.now").replace("{d}", d).replace("{wm}", &wm).replace("{n}", &n),
-                None => lab.t("presenter.now.nodelay").replace("{wm}", &wm).replace("{n}", &n),
+                Some(d) => lab.t_with("presenter.now", &[("d", &d), ("wm", &wm), ("n", &n)]),
+                None => lab.t_with("presenter.now.nodelay", &[("wm", &wm), ("n", &n)]),
             }
         })
     };

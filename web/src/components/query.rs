@@ -67,7 +67,7 @@ fn ErrorBox() -> impl IntoView {
     move || {
         lab.view.with(|v| v.error.clone()).map(|e| {
             let at = e.position.map(|(line, col)| {
-                lab.t("error.at").replace("{line}", &line.to_string()).replace("{col}", &col.to_string())
+                lab.t_with("error.at", &[("line", &line), ("col", &col)])
             });
             let snippet = e.span.map(|(a, b)| {
                 let text = lab.view.with(|v| v.query_text.clone());

@@ -21,7 +21,7 @@ pub(super) fn EarlierRows(shown: usize, total: usize, limit: RwSignal<usize>) ->
     let lab = expect_context::<Lab>();
     (shown < total).then(|| view! {
         <p class="more-rows" data-testid="earlier-rows">
-            {move || lab.t("table.last").replace("{shown}", &shown.to_string()).replace("{total}", &total.to_string())}" "
+            {move || lab.t_with("table.last", &[("shown", &shown), ("total", &total)])}" "
             <button data-testid="show-earlier" on:click=move |_| limit.update(|l| *l += PAGE_ROWS)>{move || lab.t("table.earlier")}</button>
         </p>
     })
@@ -127,7 +127,7 @@ pub fn SinkPanel() -> impl IntoView {
             <p class="help">{move || lab.t("output.schema")}": "<code>{move || lab.view.with(|v| v.output_columns.join(", "))}</code></p>
             {move || selected(lab).map(|b| view! {
                 <p class="current-batch" data-testid="current-batch-rows">
-                    {streamlab_model::text::i18n::particles(&lab.t("sink.current").replace("{n}", &b.id.to_string()).replace("{k}", &b.rows.len().to_string()))}
+                    {lab.t_with("sink.current", &[("n", &b.id), ("k", &b.rows.len())])}
                 </p>
             })}
             // Focusable, so a keyboard user can scroll the box (axe: scrollable-region-focusable).
@@ -170,7 +170,7 @@ pub(super) fn MoreRows(shown: usize, total: usize, limit: RwSignal<usize>) -> im
     let lab = expect_context::<Lab>();
     (shown < total).then(|| view! {
         <p class="more-rows" data-testid="more-rows">
-            {move || lab.t("table.shown").replace("{shown}", &shown.to_string()).replace("{total}", &total.to_string())}" "
+            {move || lab.t_with("table.shown", &[("shown", &shown), ("total", &total)])}" "
             <button data-testid="show-more" on:click=move |_| limit.update(|l| *l += PAGE_ROWS)>{move || lab.t("table.more")}</button>
         </p>
     })
@@ -204,10 +204,7 @@ pub fn StatePanel() -> impl IntoView {
                 }
                 tables.into_iter().map(|t| view! {
                     <h3><code>{t.operator.clone()}</code></h3>
-                    {(!t.note.0.is_empty()).then(|| {
-                        let note = if lab.lang.get() == streamlab_model::text::Lang::Ko { t.note.1.clone() } else { t.note.0.clone() };
-                        view! { <p class="help">{note}</p> }
-                    })}
+                    {t.note.clone().map(|note| view! { <p class="help">{move || note.get(lab.lang.get()).clone()}</p> })}
                     {if t.rows.is_empty() {
                         view! { <p class="muted">{lab.t("state.empty")}</p> }.into_any()
                     } else {

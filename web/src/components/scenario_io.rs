@@ -5,6 +5,7 @@ use wasm_bindgen::JsCast;
 
 use streamlab_model::lab::presets;
 use streamlab_model::lab::session::{LabSession, Scenario};
+use streamlab_model::text::Text;
 use crate::Lab;
 
 /// Replaces the lab's session with one over `scenario` JSON text or a preset.
@@ -24,17 +25,18 @@ pub fn load_scenario(lab: Lab, scenario: Scenario) {
 pub fn PresetPicker() -> impl IntoView {
     let lab = expect_context::<Lab>();
     // Each preset by its short name, the one questions and lessons use ("Classic sliding windows").
-    let presets: Vec<(String, String, String)> = presets::presets()
+    // A language without a short name shows the English one, then the title.
+    let presets: Vec<(String, Text)> = presets::presets()
         .into_iter()
         .map(|(id, _)| {
             let info = presets::preset_info(id).unwrap_or_default();
-            let name = if info.name.is_empty() { info.title.clone() } else { info.name.clone() };
-            let name_ko = if info.name_ko.is_empty() { name.clone() } else { info.name_ko.clone() };
-            (id.to_string(), name, name_ko)
+            let fallback = if info.name.en.is_empty() { info.title.en.clone() } else { info.name.en.clone() };
+            let name = info.name.map(|_, n| if n.is_empty() { fallback.clone() } else { n.clone() });
+            (id.to_string(), name)
         })
         .collect();
     let current = move || lab.view.with(|_| lab.read(|s| s.scenario().id.clone()));
-    let ids: Vec<String> = presets.iter().map(|(id, _, _)| id.clone()).collect();
+    let ids: Vec<String> = presets.iter().map(|(id, _)| id.clone()).collect();
     // A scenario the learner opened (not a preset) is named first, so the picker does not
     // keep showing the preset it replaced.
     let own = move || {
@@ -52,11 +54,11 @@ pub fn PresetPicker() -> impl IntoView {
                 }
             }>
                 {move || own().map(|title| view! {
-                    <option value="" selected=true data-testid="preset-own">{lab.t("preset.own").replace("{title}", &title)}</option>
+                    <option value="" selected=true data-testid="preset-own">{lab.t_with("preset.own", &[("title", &title)])}</option>
                 })}
-                {presets.into_iter().map(|(id, name, name_ko)| {
+                {presets.into_iter().map(|(id, name)| {
                     let id2 = id.clone();
-                    let label = move || if lab.lang.get() == streamlab_model::text::Lang::Ko { name_ko.clone() } else { name.clone() };
+                    let label = move || name.get(lab.lang.get()).clone();
                     view! { <option value=id selected=move || current() == id2>{label}</option> }
                 }).collect_view()}
             </select>

@@ -126,7 +126,7 @@ pub fn ShareBanner() -> impl IntoView {
             s.as_ref().map(|s| s.view()).map(|v| {
                 let query: String = v.query_text.split_whitespace().collect::<Vec<_>>().join(" ");
                 let query = if query.chars().count() > 120 { format!("{}…", query.chars().take(120).collect::<String>()) } else { query };
-                lab.t("share.holds").replace("{title}", &v.title).replace("{query}", &query).replace("{mode}", v.mode.as_str()).replace("{n}", &v.batches.len().to_string())
+                lab.t_with("share.holds", &[("title", &v.title), ("query", &query), ("mode", &v.mode.as_str()), ("n", &v.batches.len().to_string())])
             })
         })
     };

@@ -97,7 +97,7 @@ pub fn BatchScrubber() -> impl IntoView {
                             {move || {
                                 let id = lab.shown_with(|v| v.batches.last().map(|b| b.id)).unwrap_or_default();
                                 let last = lab.view.with(|v| v.batches.last().map(|b| b.id)).unwrap_or_default();
-                                lab.t("scrub.as_of").replace("{n}", &id.to_string()).replace("{last}", &last.to_string())
+                                lab.t_with("scrub.as_of", &[("n", &id), ("last", &last)])
                             }}
                         </span>
                         <input type="range" data-testid="batch-slider" min="0" step="1"

@@ -97,13 +97,13 @@ pub(super) fn state_tables(q: &StreamingQuery, evicted: &[(usize, Row)], day: i6
         StateRowLabel::Kept(KeptReason::NoTimeout) => RowStatus::NoTimeout,
     };
     let note = |n: Option<StateNote>| match n {
-        None => Default::default(),
-        Some(StateNote::NoStateWatermark) => ("no state watermark: rows stay forever".to_string(), "상태 워터마크 없음: 행이 영원히 남음".to_string()),
-        Some(StateNote::KeyWatermark) => ("state watermark on the join key: key <= watermark".to_string(), "조인 키의 상태 워터마크: 키 <= 워터마크".to_string()),
+        None => None,
+        Some(StateNote::NoStateWatermark) => Some(crate::text::i18n::text("state.note.none", &[])),
+        Some(StateNote::KeyWatermark) => Some(crate::text::i18n::text("state.note.key", &[])),
         Some(StateNote::ValueWatermark { offset_ms }) => {
             let sign = if offset_ms < 0 { "−" } else { "+" };
             let d = streamlab_engine::types::format_duration_us(offset_ms.unsigned_abs().saturating_mul(1000).min(i64::MAX as u64) as i64);
-            (format!("state watermark: event time <= watermark {sign} {d}"), format!("상태 워터마크: 이벤트 시간 <= 워터마크 {sign} {d}"))
+            Some(crate::text::i18n::text("state.note.value", &[("sign", &sign), ("d", &d)]))
         }
     };
     q.state_tables(evicted)

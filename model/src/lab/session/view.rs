@@ -181,9 +181,8 @@ pub struct StateTableView {
     pub columns: Vec<String>,
     /// Each state row: its display cells and how the watermark treats it.
     pub rows: Vec<(Vec<String>, RowStatus)>,
-    /// Free text: what this operator keeps and when it lets go.
-    /// (English, Korean).
-    pub note: (String, String),
+    /// What this operator keeps and when it lets go, when the engine says.
+    pub note: Option<crate::text::Text>,
 }
 
 /// Everything the page shows, as plain data.

@@ -32,7 +32,7 @@ fn LensEntryView(entry: LensEntry) -> impl IntoView {
                     <dt>{source}</dt><dd>{move || render_spans(spans(&text().guide))}</dd>
                     <dt>{move || lab.t("lens.spark")}</dt><dd>{move || render_spans(spans(&text().spark))}</dd>
                 </dl>
-                <p class="help cases">{move || lab.t("lens.cases").replace("{n}", &cases)}</p>
+                <p class="help cases">{move || lab.t_with("lens.cases", &[("n", &cases)])}</p>
             </details>
         </article>
     }

@@ -84,7 +84,7 @@ pub fn ExamPage() -> impl IntoView {
                     <div class="buttons">
                         {[10usize, 20, 40].into_iter().map(|n| view! {
                             <button class="primary" data-testid=format!("exam-start-{n}") on:click=move |_| start(n, false)>
-                                {move || lab.t("exam.start").replace("{n}", &n.to_string())}
+                                {move || lab.t_with("exam.start", &[("n", &n)])}
                             </button>
                         }).collect_view()}
                         <button class="primary" data-testid="exam-start-mock"
@@ -119,7 +119,7 @@ fn ExamRun(exam: Exam, answers: RwSignal<Vec<ExamAnswer>>, index: RwSignal<usize
         <p class="exam-bar"><span data-testid="exam-progress">{move || format!("{} / {n}", index.get() + 1)}</span>
             " · ⏱ "<span data-testid="exam-timer">{move || clock.get()}</span>
             " / "<span data-testid="exam-limit">{format!("{:02}:00", limit / 60)}</span>
-            " "<small class="muted">"("{move || lab.t("exam.limit").replace("{m}", &(limit / 60).to_string())}")"</small>
+            " "<small class="muted">"("{move || lab.t_with("exam.limit", &[("m", &(limit / 60))])}")"</small>
             {move || over.get().then(|| view! { " " <strong class="notice" data-testid="exam-over">{lab.t("exam.over")}</strong> })}</p>
         {move || {
             let i = index.get();
@@ -169,7 +169,7 @@ fn ExamResult(report: ExamReport, time: String) -> impl IntoView {
     let study = expect_context::<Study>();
     let (correct, asked, percent) = (report.correct, report.asked, report.percent());
     let summary = move || {
-        lab.t("exam.score").replace("{c}", &correct.to_string()).replace("{n}", &asked.to_string()).replace("{p}", &percent.to_string()).replace("{t}", &time)
+        lab.t_with("exam.score", &[("c", &correct), ("n", &asked), ("p", &percent), ("t", &time)])
     };
     let per_topic = report.per_topic.clone();
     let wrong = report.wrong.clone();
@@ -223,7 +223,7 @@ fn review_entry(w: WrongAnswer, right_given: bool) -> impl IntoView {
                         <p>{move || lab.t("exam.right")}" "<strong class="right-answer">{right}</strong></p>
                         <p class="help">{move || render_spans(spans(&text().explanation))}</p>
                         <button data-testid="exam-try" on:click=try_it>
-                            {move || match w.batch { Some(b) => lab.t("exam.try_batch").replace("{b}", &b.to_string()), None => lab.t("quiz.try").to_string() }}
+                            {move || match w.batch { Some(b) => lab.t_with("exam.try_batch", &[("b", &b)]), None => lab.t("quiz.try").to_string() }}
                         </button>
                     </div>
                 }

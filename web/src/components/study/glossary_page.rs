@@ -14,7 +14,7 @@ pub fn GlossaryPage() -> impl IntoView {
     let filter = RwSignal::new(String::new());
     let rows = move || {
         let f = filter.get().to_lowercase();
-        terms.with_value(|ts| ts.iter().filter(|t| f.is_empty() || t.en.to_lowercase().contains(&f) || t.ko.contains(&f)).cloned().collect::<Vec<_>>())
+        terms.with_value(|ts| ts.iter().filter(|t| f.is_empty() || t.term.iter().any(|(_, s)| s.to_lowercase().contains(&f))).cloned().collect::<Vec<_>>())
     };
     view! {
         <main class="study-page" data-testid="glossary-page">
@@ -23,12 +23,12 @@ pub fn GlossaryPage() -> impl IntoView {
             <input type="search" data-testid="glossary-filter" placeholder=move || lab.t("glossary.filter")
                 on:input=move |ev| filter.set(event_target_value(&ev))/>
             <table class="grid glossary">
-                <thead><tr><th>"English"</th><th>"한국어"</th><th>{move || lab.t("glossary.def")}</th></tr></thead>
+                <thead><tr>{Lang::ALL.map(|l| view! { <th>{l.native_name()}</th> }).to_vec()}<th>{move || lab.t("glossary.def")}</th></tr></thead>
                 <tbody>
                     {move || rows().into_iter().map(|t| view! {
                         <tr data-testid="glossary-term">
-                            <td>{t.en.clone()}</td><td lang="ko">{t.ko.clone()}</td>
-                            <td>{move || if lab.lang.get() == Lang::Ko { t.def_ko.clone() } else { t.def_en.clone() }}</td>
+                            {t.term.iter().map(|(l, s)| view! { <td lang=l.code()>{s.clone()}</td> }).collect_view()}
+                            <td>{move || t.def.get(lab.lang.get()).clone()}</td>
                         </tr>
                     }).collect_view()}
                 </tbody>

@@ -57,7 +57,7 @@ pub fn LessonList() -> impl IntoView {
                     let state = move || study.progress.with(|p| l2.with_value(|l| lesson_state(p, l)));
                     let status = move || match state() {
                         LessonState::NotStarted => lab.t("lesson.not_started").to_string(),
-                        LessonState::Step(k, n) => lab.t("lesson.step_of").replace("{k}", &(k + 1).to_string()).replace("{n}", &n.to_string()),
+                        LessonState::Step(k, n) => lab.t_with("lesson.step_of", &[("k", &(k + 1)), ("n", &n)]),
                         LessonState::Questions => lab.t("lesson.questions_next").to_string(),
                         LessonState::Done => lab.t("lesson.done").to_string(),
                     };
@@ -146,7 +146,7 @@ pub fn LessonPage(id: String) -> impl IntoView {
     view! {
         <div class="lesson-page" data-testid="lesson-page" data-lesson=lesson.with_value(|l| l.id.clone())>
             <aside class="lesson-text panel">
-                <p class="muted">{move || lab.t("lesson.number").replace("{n}", &lesson.with_value(|l| l.number).to_string())}</p>
+                <p class="muted">{move || lab.t_with("lesson.number", &[("n", &lesson.with_value(|l| l.number).to_string())])}</p>
                 <h2 data-testid="lesson-title">{move || text().title}</h2>
                 <div class="prose">{move || render_text(&text().text)}</div>
                 <div class="watch" data-testid="lesson-watch"><h3>{move || lab.t("lesson.watch")}</h3><div class="prose">{move || render_text(&text().watch)}</div></div>

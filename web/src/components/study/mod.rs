@@ -344,11 +344,11 @@ pub fn StudyBanners() -> impl IntoView {
         })}
         {move || study.ask.get().map(|o| {
             // The example by its name in the page's language.
-            let (en, ko) = (o.scenario.title.clone(), o.scenario.title_ko.clone());
-            let title = move || if lab.lang.get() == Lang::Ko && !ko.is_empty() { ko.clone() } else { en.clone() };
+            let titles = streamlab_model::lab::presets::scenario_title(&o.scenario);
+            let title = move || titles.get(lab.lang.get()).clone();
             view! {
                 <div class="banner ask" role="alertdialog" data-testid="replace-ask">
-                    <p>{move || streamlab_model::text::i18n::particles(&lab.t("study.replace.ask").replace("{title}", &title()))}</p>
+                    <p>{move || lab.t_with("study.replace.ask", &[("title", &title())])}</p>
                     <button class="primary" data-testid="replace-yes" on:click={
                         let o = o.clone();
                         move |_| { study.ask.set(None); do_open(lab, o.clone()); }

@@ -73,7 +73,7 @@ pub fn ReviewPage() -> impl IntoView {
             <h2>{move || lab.t("review.title")}" "<small data-testid="review-count">{n}</small></h2>
             <p class="help">{move || lab.t("review.help")}</p>
             {(n == 0).then(|| view! {
-                <p class="muted" data-testid="review-empty">{move || lab.t("review.none").replace("{n}", &waiting.to_string())}</p>
+                <p class="muted" data-testid="review-empty">{move || lab.t_with("review.none", &[("n", &waiting)])}</p>
             })}
             {due.into_iter().filter_map(|id| study.question(&id)).map(|q| view! {
                 <div class="panel"><QuestionCard q=q/></div>
@@ -82,7 +82,7 @@ pub fn ReviewPage() -> impl IntoView {
                 let count = later.len();
                 view! {
                     <button data-testid="review-early" hidden=move || early.get() on:click=move |_| early.set(true)>
-                        {move || lab.t("review.early").replace("{n}", &count.to_string())}
+                        {move || lab.t_with("review.early", &[("n", &count)])}
                     </button>
                 }
             })}
