@@ -16,8 +16,8 @@ fn dir() -> PathBuf {
 fn the_prerendered_pages_are_current() {
     let want = files().expect("the lessons parse");
     let lessons = streamlab_model::study::lesson::lessons().unwrap().len();
-    // The list and every lesson, in English and Korean.
-    assert_eq!(want.len(), 2 * (lessons + 1));
+    // The list and every lesson, in English and Korean, and the boot screen's words.
+    assert_eq!(want.len(), 2 * (lessons + 1) + 1);
     if std::env::var_os("STREAMLAB_UPDATE_PRERENDER").is_some() {
         let _ = std::fs::remove_dir_all(dir());
         std::fs::create_dir_all(dir()).unwrap();
@@ -49,4 +49,31 @@ fn a_page_is_the_lesson_text_as_html() {
     assert!(ko.contains("<p class=\"muted\">레슨 5</p>\n<h2>워터마크</h2>") && ko.contains("<h3>실습에서 볼 것</h3>"), "{ko}");
     let list = page("lessons.ko.html");
     assert!(list.contains("<li><a href=\"#/lesson/watermarks\">워터마크</a></li>"), "{list}");
+}
+
+/// The boot screen's words are the label tables' `boot.*`, `crash.*` and `update.*` entries in
+/// every language, as a script `web/index.html` loads first; the page reads nothing else in a
+/// language by hand.
+#[test]
+fn the_boot_words_come_from_the_label_tables() {
+    use streamlab_model::text::{i18n::tr, Lang};
+    let js = streamlab_model::study::prerender::boot_text_js();
+    let json = js.split_once("window.streamlabText = ").and_then(|(_, rest)| rest.trim().strip_suffix(';')).expect("one assignment");
+    let all: serde_json::Value = serde_json::from_str(json).expect("the object is JSON");
+    for lang in Lang::ALL {
+        let words = &all[lang.code()];
+        assert_eq!(words["crash.title"], tr(lang, "crash.title"));
+        assert_eq!(words["update.reload"], tr(lang, "update.reload"));
+        assert!(words.get("glossary.title").is_none(), "only the boot screen's words");
+    }
+    assert_eq!(all["ko"]["crash.fresh"], "새로 시작");
+    // index.html loads the script before its own and names no language's words itself.
+    let html = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../web/index.html")).unwrap();
+    let script = html.find("src=\"prerendered/boot-text.js\"").expect("index.html loads boot-text.js");
+    assert!(script < html.find("streamlabCrash").unwrap_or(0), "boot-text.js loads after the crash screen's script");
+    for (key, _) in streamlab_model::text::i18n::labels_in(Lang::Ko).filter(|(k, _)| k.starts_with("crash.") || k.starts_with("update.") || k.starts_with("boot.")) {
+        for lang in Lang::ALL {
+            assert!(!html.contains(tr(lang, key)), "index.html writes {key} in {lang:?} by hand");
+        }
+    }
 }

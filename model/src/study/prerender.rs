@@ -77,7 +77,24 @@ pub fn lessons_html(all: &[Lesson], lang: Lang) -> String {
     format!("<nav class=\"boot-lesson\" lang=\"{}\">\n<h2>{}</h2>\n<ol>\n{items}</ol>\n</nav>\n", lang.code(), escape(tr(lang, "nav.lessons")))
 }
 
-/// Every prerendered file: (`lessons.en.html` / `lesson-<id>.ko.html`, its HTML).
+/// The words `web/index.html` shows before the app runs (the loading line, the recovery screen,
+/// the new-version bar): `window.streamlabText = {"en": {"boot.loading": …}, "ko": {…}}`, every
+/// language's `boot.*`, `crash.*` and `update.*` labels, languages in [`Lang::ALL`]'s order.
+pub fn boot_text_js() -> String {
+    let langs: Vec<String> = Lang::ALL
+        .iter()
+        .map(|&lang| {
+            let labels: serde_json::Map<String, serde_json::Value> = crate::text::i18n::labels_in(lang)
+                .filter(|(k, _)| ["boot.", "crash.", "update."].iter().any(|p| k.starts_with(p)))
+                .map(|(k, text)| (k.to_string(), serde_json::Value::from(text)))
+                .collect();
+            format!("  {}: {}", serde_json::Value::from(lang.code()), serde_json::Value::Object(labels))
+        })
+        .collect();
+    format!("// Written by model/src/study/prerender.rs from the label tables (model/src/text/).\nwindow.streamlabText = {{\n{}\n}};\n", langs.join(",\n"))
+}
+
+/// Every prerendered file: (`lessons.en.html` / `lesson-<id>.ko.html`, its HTML; `boot-text.js`).
 ///
 /// # Errors
 /// The lesson files do not parse.
@@ -91,6 +108,7 @@ pub fn files() -> Result<Vec<(String, String)>, String> {
             out.push((format!("lesson-{}.{suffix}.html", l.id), lesson_html(l, lang)));
         }
     }
+    out.push(("boot-text.js".to_string(), boot_text_js()));
     Ok(out)
 }
 

@@ -354,6 +354,17 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("state.note.none", "no state watermark: rows stay forever"),
     ("state.note.key", "state watermark on the join key: key <= watermark"),
     ("state.note.value", "state watermark: event time <= watermark {sign} {d}"),
+    // the page's words before the app runs (index.html reads them from prerendered/boot-text.js): loading, the recovery screen, the new-version bar
+    ("boot.loading", "Loading the lab: about 2.3 MB the first time, then it opens at once, offline too."),
+    ("boot.progress", "Loading"),
+    ("crash.title", "The lab stopped on an internal error"),
+    ("crash.load", "It stopped while loading your saved session, so that session was set aside. Start again for a fresh lab."),
+    ("crash.run", "Your query text is below to copy. Reload the last saved session, or start over."),
+    ("crash.reload", "Reload the last saved session"),
+    ("crash.fresh", "Start over"),
+    ("crash.restart", "Start again"),
+    ("update.ready", "A new version is ready. Reloading keeps your session."),
+    ("update.reload", "Reload"),
 ];
 
 /// "1 row", "0 rows", "3 rows": an English count of rows (Korean needs no plural, `{n}개 행`).
