@@ -51,7 +51,7 @@ fn a_page_is_the_lesson_text_as_html() {
     assert!(list.contains("<li><a href=\"#/lesson/watermarks\">워터마크</a></li>"), "{list}");
 }
 
-/// The boot screen's words are the label tables' `boot.*`, `crash.*` and `update.*` entries in
+/// The boot screen's words are the label tables' `boot.*` entries in
 /// every language, as a script `web/index.html` loads first; the page reads nothing else in a
 /// language by hand.
 #[test]
@@ -62,16 +62,16 @@ fn the_boot_words_come_from_the_label_tables() {
     let all: serde_json::Value = serde_json::from_str(json).expect("the object is JSON");
     for lang in Lang::ALL {
         let words = &all[lang.code()];
-        assert_eq!(words["crash.title"], tr(lang, "crash.title"));
-        assert_eq!(words["update.reload"], tr(lang, "update.reload"));
+        assert_eq!(words["boot.crash.title"], tr(lang, "boot.crash.title"));
+        assert_eq!(words["boot.update.reload"], tr(lang, "boot.update.reload"));
         assert!(words.get("glossary.title").is_none(), "only the boot screen's words");
     }
-    assert_eq!(all["ko"]["crash.fresh"], "새로 시작");
+    assert_eq!(all["ko"]["boot.crash.fresh"], "새로 시작");
     // index.html loads the script before its own and names no language's words itself.
     let html = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../web/index.html")).unwrap();
     let script = html.find("src=\"prerendered/boot-text.js\"").expect("index.html loads boot-text.js");
     assert!(script < html.find("streamlabCrash").unwrap_or(0), "boot-text.js loads after the crash screen's script");
-    for (key, _) in streamlab_model::text::i18n::labels_in(Lang::Ko).filter(|(k, _)| k.starts_with("crash.") || k.starts_with("update.") || k.starts_with("boot.")) {
+    for (key, _) in streamlab_model::text::i18n::labels_in(Lang::Ko).filter(|(k, _)| k.starts_with("boot.")) {
         for lang in Lang::ALL {
             assert!(!html.contains(tr(lang, key)), "index.html writes {key} in {lang:?} by hand");
         }

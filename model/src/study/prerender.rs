@@ -79,13 +79,13 @@ pub fn lessons_html(all: &[Lesson], lang: Lang) -> String {
 
 /// The words `web/index.html` shows before the app runs (the loading line, the recovery screen,
 /// the new-version bar): `window.streamlabText = {"en": {"boot.loading": …}, "ko": {…}}`, every
-/// language's `boot.*`, `crash.*` and `update.*` labels, languages in [`Lang::ALL`]'s order.
+/// language's `boot.*` labels, languages in [`Lang::ALL`]'s order.
 pub fn boot_text_js() -> String {
     let langs: Vec<String> = Lang::ALL
         .iter()
         .map(|&lang| {
             let labels: serde_json::Map<String, serde_json::Value> = crate::text::i18n::labels_in(lang)
-                .filter(|(k, _)| ["boot.", "crash.", "update."].iter().any(|p| k.starts_with(p)))
+                .filter(|(k, _)| k.starts_with("boot."))
                 .map(|(k, text)| (k.to_string(), serde_json::Value::from(text)))
                 .collect();
             format!("  {}: {}", serde_json::Value::from(lang.code()), serde_json::Value::Object(labels))

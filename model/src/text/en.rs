@@ -357,14 +357,14 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     // the page's words before the app runs (index.html reads them from prerendered/boot-text.js): loading, the recovery screen, the new-version bar
     ("boot.loading", "Loading the lab: about 2.3 MB the first time, then it opens at once, offline too."),
     ("boot.progress", "Loading"),
-    ("crash.title", "The lab stopped on an internal error"),
-    ("crash.load", "It stopped while loading your saved session, so that session was set aside. Start again for a fresh lab."),
-    ("crash.run", "Your query text is below to copy. Reload the last saved session, or start over."),
-    ("crash.reload", "Reload the last saved session"),
-    ("crash.fresh", "Start over"),
-    ("crash.restart", "Start again"),
-    ("update.ready", "A new version is ready. Reloading keeps your session."),
-    ("update.reload", "Reload"),
+    ("boot.crash.title", "The lab stopped on an internal error"),
+    ("boot.crash.load", "It stopped while loading your saved session, so that session was set aside. Start again for a fresh lab."),
+    ("boot.crash.run", "Your query text is below to copy. Reload the last saved session, or start over."),
+    ("boot.crash.reload", "Reload the last saved session"),
+    ("boot.crash.fresh", "Start over"),
+    ("boot.crash.restart", "Start again"),
+    ("boot.update.ready", "A new version is ready. Reloading keeps your session."),
+    ("boot.update.reload", "Reload"),
 ];
 
 /// "1 row", "0 rows", "3 rows": an English count of rows (Korean needs no plural, `{n}개 행`).

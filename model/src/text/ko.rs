@@ -358,14 +358,14 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     // the page's words before the app runs (index.html reads them from prerendered/boot-text.js): loading, the recovery screen, the new-version bar
     ("boot.loading", "실습을 불러오는 중입니다. 처음에만 약 2.3 MB를 받고, 그다음부터는 오프라인에서도 바로 열립니다."),
     ("boot.progress", "불러오는 중"),
-    ("crash.title", "실습이 내부 오류로 멈췄습니다"),
-    ("crash.load", "저장된 세션을 불러오다가 멈춰서 그 세션은 따로 보관했습니다. 다시 시작하면 새 실습이 열립니다."),
-    ("crash.run", "아래 쿼리는 그대로 복사할 수 있습니다. 마지막으로 저장된 세션을 다시 열거나 새로 시작하세요."),
-    ("crash.reload", "마지막 저장 세션 다시 열기"),
-    ("crash.fresh", "새로 시작"),
-    ("crash.restart", "다시 시작"),
-    ("update.ready", "새 버전이 준비되었습니다. 다시 불러와도 지금 세션은 그대로 남습니다."),
-    ("update.reload", "새 버전으로 다시 불러오기"),
+    ("boot.crash.title", "실습이 내부 오류로 멈췄습니다"),
+    ("boot.crash.load", "저장된 세션을 불러오다가 멈춰서 그 세션은 따로 보관했습니다. 다시 시작하면 새 실습이 열립니다."),
+    ("boot.crash.run", "아래 쿼리는 그대로 복사할 수 있습니다. 마지막으로 저장된 세션을 다시 열거나 새로 시작하세요."),
+    ("boot.crash.reload", "마지막 저장 세션 다시 열기"),
+    ("boot.crash.fresh", "새로 시작"),
+    ("boot.crash.restart", "다시 시작"),
+    ("boot.update.ready", "새 버전이 준비되었습니다. 다시 불러와도 지금 세션은 그대로 남습니다."),
+    ("boot.update.reload", "새 버전으로 다시 불러오기"),
 ];
 
 // teach: messages the session and the engine write in English, with their Korean. Each
