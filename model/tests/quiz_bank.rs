@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use streamlab_engine::scenario::{self, Scenario};
 use streamlab_engine::Error;
-use streamlab_model::study::quiz::{bank, shuffled, topics, Kind, Question, ValueCheck};
+use streamlab_model::study::quiz::{bank, shuffled, topics, Answer, Grade, Kind, Question, ValueCheck};
 use streamlab_model::study::claim::{check_claim, decide};
 use streamlab_model::lab::presets::{preset, preset_info, presets};
 use streamlab_model::text::Lang;
@@ -195,6 +195,19 @@ fn value_questions_accept_the_engine_value_and_reject_others() {
         assert!(matches!(q.check_value(&wrong), ValueCheck::Wrong { .. }), "question '{}': '{wrong}' is not wrong", q.id);
         assert!(matches!(q.check_value("soon"), ValueCheck::Unreadable(_)), "question '{}'", q.id);
         assert!(q.claim_value_text(key).is_some());
+        // grade, the rule the card and the exam share, says the same and names the value.
+        assert_eq!(q.grade(&Answer::Typed(right.clone())), Grade::Right, "question '{}'", q.id);
+        assert_eq!(q.grade(&Answer::Typed(wrong.clone())), Grade::Wrong { expected: Some(right.clone()) }, "question '{}'", q.id);
+        assert!(matches!(q.grade(&Answer::Typed("soon".into())), Grade::Unreadable(_)), "question '{}'", q.id);
+        assert_eq!(q.grade(&Answer::Choice(0)), Grade::Wrong { expected: Some(right) }, "question '{}': a choice is no answer to it", q.id);
+    }
+    // A choice question: its answer's index is right, every other choice and any typed text wrong.
+    for q in qs.iter().filter(|q| q.kind == Kind::Choice) {
+        for c in 0..q.text.en.choices.len() {
+            let want = if c == q.answer { Grade::Right } else { Grade::Wrong { expected: None } };
+            assert_eq!(q.grade(&Answer::Choice(c)), want, "question '{}' choice {c}", q.id);
+        }
+        assert_eq!(q.grade(&Answer::Typed(q.text.en.choices[q.answer].clone())), Grade::Wrong { expected: None }, "question '{}'", q.id);
     }
     // Times are read like the event form: 09:03 = 09:03:00 = the full ISO text.
     let q = qs.iter().find(|q| q.id == "watermark-type-start-time").unwrap();

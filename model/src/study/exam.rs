@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::lab::rng::{fnv1a, permutation};
 
-use crate::study::quiz::{shuffled, Kind, Question, ValueCheck};
+use crate::study::quiz::{shuffled, Answer, Grade, Kind, Question};
 
 /// One drawn question: its id and the order its choices are shown in (see [`shuffled`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -156,11 +156,12 @@ pub fn score(bank: &[Question], exam: &Exam, answers: &[ExamAnswer]) -> ExamRepo
             ExamAnswer::Typed(t) => Some(t.clone()),
             _ => None,
         };
-        let right = match (q.kind, &answer) {
-            (Kind::Choice, _) => given_choice.is_some_and(|c| q.is_correct(c)),
-            (Kind::Value, ExamAnswer::Typed(t)) => q.check_value(t) == ValueCheck::Correct,
-            (Kind::Value, _) => false,
+        let graded = match &answer {
+            ExamAnswer::Shown(_) => given_choice.map(Answer::Choice),
+            ExamAnswer::Typed(t) => Some(Answer::Typed(t.clone())),
+            _ => None,
         };
+        let right = graded.is_some_and(|a| q.grade(&a) == Grade::Right);
         asked += 1;
         correct += usize::from(right);
         match per_topic.iter_mut().find(|t| t.topic == q.topic) {

@@ -366,6 +366,30 @@ pub enum ValueCheck {
     Unreadable(String),
 }
 
+/// A learner's answer to a question.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// A choice, by its index in the file's order (not the order it was shown in).
+    Choice(usize),
+    /// Text typed for a value question.
+    Typed(String),
+}
+
+/// What [`Question::grade`] made of an answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Grade {
+    /// The right answer.
+    Right,
+    /// A wrong answer; for a value question, the right value as the lab shows it.
+    Wrong {
+        /// The value the answer should have been (value questions only).
+        expected: Option<String>,
+    },
+    /// Typed text that is not a time or a number; carries what to type. Not an answer: the
+    /// learner can type again.
+    Unreadable(String),
+}
+
 /// The order to show a question's choices in for one attempt: `order[k]` is the index (in
 /// the file) of the choice shown k-th. The same `(question, seed)` always gives the same
 /// order (the caller picks the seed, e.g. the attempt number), so tests are stable; value
@@ -434,6 +458,22 @@ impl Question {
             "sink_visible_rows" => c.sink_visible_rows.map(|n| n.to_string()),
             "runs" => c.runs.map(|n| n.to_string()),
             _ => None,
+        }
+    }
+
+    /// Grades an answer: the one rule the question card and the exam both use. A choice
+    /// question is right for its answer's index; a value question reads typed text as
+    /// [`Question::check_value`] does. An answer of the other kind is wrong.
+    pub fn grade(&self, answer: &Answer) -> Grade {
+        match (self.kind, answer) {
+            (Kind::Choice, Answer::Choice(c)) if self.is_correct(*c) => Grade::Right,
+            (Kind::Choice, _) => Grade::Wrong { expected: None },
+            (Kind::Value, Answer::Typed(t)) => match self.check_value(t) {
+                ValueCheck::Correct => Grade::Right,
+                ValueCheck::Wrong { expected } => Grade::Wrong { expected: Some(expected) },
+                ValueCheck::Unreadable(m) => Grade::Unreadable(m),
+            },
+            (Kind::Value, Answer::Choice(_)) => Grade::Wrong { expected: self.value_of.as_deref().and_then(|k| self.claim_value_text(k)) },
         }
     }
 

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use crate::components::markup::render_spans;
 use super::{open_in_lab, today, Opening, Study};
 use streamlab_model::text::markup::spans;
-use streamlab_model::study::quiz::{shuffled, Kind, Question, ValueCheck};
+use streamlab_model::study::quiz::{shuffled, Answer, Grade, Kind, Question};
 use crate::route::Route;
 use crate::Lab;
 
@@ -39,13 +39,15 @@ pub fn QuestionCard(q: Question, #[prop(optional)] on_answered: Option<Callback<
     let kind = q.with_value(|q| q.kind);
     let id = q.with_value(|q| q.id.clone());
     let check = move || {
-        let result = q.with_value(|q| match q.kind {
-            Kind::Choice => chosen.get_untracked().map(|c| Outcome { correct: q.is_correct(c), given: Some(c), expected: None }),
-            Kind::Value => match q.check_value(&typed.get_untracked()) {
-                ValueCheck::Correct => Some(Outcome { correct: true, given: None, expected: None }),
-                ValueCheck::Wrong { expected } => Some(Outcome { correct: false, given: None, expected: Some(expected) }),
-                ValueCheck::Unreadable(_) => None,
-            },
+        let answer = match kind {
+            Kind::Choice => chosen.get_untracked().map(Answer::Choice),
+            Kind::Value => Some(Answer::Typed(typed.get_untracked())),
+        };
+        let given = chosen.get_untracked().filter(|_| kind == Kind::Choice);
+        let result = answer.and_then(|a| match q.with_value(|q| q.grade(&a)) {
+            Grade::Right => Some(Outcome { correct: true, given, expected: None }),
+            Grade::Wrong { expected } => Some(Outcome { correct: false, given, expected }),
+            Grade::Unreadable(_) => None,
         });
         unreadable.set(result.is_none() && kind == Kind::Value);
         if let Some(o) = result {
