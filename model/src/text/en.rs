@@ -348,6 +348,13 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("narr.dropped_late_metric", "It dropped {n} late {n|row|rows} (numRowsDroppedByWatermark)."),
     ("narr.emitted_removed", "It emitted {n} {n|row|rows} and removed {removed} state {removed|row|rows}."),
     ("narr.watermark_next", "After it, the watermark moves to {wm}."),
+    // the time picture's drawing and summary
+    ("picture.draw.pending", "pending"),
+    ("picture.draw.batch", "batch"),
+    ("picture.draw.state_now", "state now"),
+    ("picture.draw.watermark", "watermark {t}"),
+    ("picture.watermark_now", "watermark now {t}"),
+    ("picture.summary", "Time picture: {b} micro-batches, {n} {n|row|rows} ({counts}){wm}"),
 ];
 
 /// "1 row", "0 rows", "3 rows": an English count of rows (Korean needs no plural, `{n}개 행`).

@@ -349,6 +349,13 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("narr.dropped_late_metric", "늦은 행 {n}개를 버렸습니다 (numRowsDroppedByWatermark)."),
     ("narr.emitted_removed", "행 {n}개를 출력하고 상태 행 {removed}개를 상태에서 제거했습니다."),
     ("narr.watermark_next", "이 배치가 끝나면 워터마크가 올라갑니다: {wm}."),
+    // the time picture's drawing and summary
+    ("picture.draw.pending", "대기"),
+    ("picture.draw.batch", "배치"),
+    ("picture.draw.state_now", "지금 상태"),
+    ("picture.draw.watermark", "워터마크 {t}"),
+    ("picture.watermark_now", "현재 워터마크 {t}"),
+    ("picture.summary", "시간 그림: 마이크로 배치 {b}개, 행 {n}개 ({counts}){wm}"),
 ];
 
 // teach: messages the session and the engine write in English, with their Korean. Each
