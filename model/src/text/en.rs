@@ -355,6 +355,19 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("picture.draw.watermark", "watermark {t}"),
     ("picture.watermark_now", "watermark now {t}"),
     ("picture.summary", "Time picture: {b} micro-batches, {n} {n|row|rows} ({counts}){wm}"),
+    // predictions
+    ("predict.watermark.prompt", "Which watermark will batch {id} run with?"),
+    ("predict.watermark.initial", "Batch {id} runs with the watermark computed after the batches before it. No event time has moved it yet, so it is still 0 (1970-01-01T00:00:00Z); the events this batch reads move it only from batch {next} on."),
+    ("predict.watermark.multiple", "Batch {id} runs with the global watermark {w}, computed after the previous batch: each input's max event time − its delay, combined by spark.sql.streaming.multipleWatermarkPolicy (min by default). The events this batch reads count only from batch {next} on."),
+    ("predict.watermark.one", "watermark = max event time seen before this batch − delay = {max_seen} − {min} min = {w}. It was computed after the previous batch; the events batch {id} reads move it only from batch {next} on, and it never goes back."),
+    ("predict.rows.prompt", "Which rows will batch {id} send to the sink?"),
+    ("predict.rows.none", "(no rows)"),
+    ("predict.rule.append", "append emits a row once, when it can no longer change: a window or session when its end <= the watermark the batch runs with"),
+    ("predict.rule.update", "update emits the rows this batch changed, with their new values; closed windows leave state silently"),
+    ("predict.rule.complete", "complete emits the whole result table after every batch with data"),
+    ("predict.rows.explanation", "The {mode} mode rule: {rule}. Batch {id} reads {read} {read|row|rows}, runs with watermark {wm} and emits {n} {n|row|rows}."),
+    ("predict.dropped.prompt", "Batch {id} reads {n} {n|row|rows}. How many will its state operator drop as late (numRowsDroppedByWatermark)?"),
+    ("predict.dropped.explanation", "Late rows are judged against wm(N-1) = {l}, the watermark of the batch before, not against the watermark this batch's own events make. A row is late when its window end (its session end, or its event time for dropDuplicates and groupBy on the time column) <= {l}; a sliding-window row counts once per window. Here {n} {n|row|rows} {n|is|are} dropped."),
 ];
 
 /// "1 row", "0 rows", "3 rows": an English count of rows (Korean needs no plural, `{n}개 행`).
