@@ -1,5 +1,8 @@
-//! English: every label of the page, and English plurals. English is also the language the
-//! engine and the session write their messages in, so it has no message table.
+//! English: every label of the page, English plurals, and the words the question bank's rules
+//! look for in English text (`i18n::Words`). English is also the language the engine and the
+//! session write their messages in, so it has no message table.
+
+use super::i18n::Words;
 
 /// (key, English): every key the page shows (`ko.rs` has the same keys, `i18n::tr` reads them).
 pub(super) const LABELS: &[(&str, &str)] = &[
@@ -369,6 +372,47 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("predict.dropped.prompt", "Batch {id} reads {n} {n|row|rows}. How many will its state operator drop as late (numRowsDroppedByWatermark)?"),
     ("predict.dropped.explanation", "Late rows are judged against wm(N-1) = {l}, the watermark of the batch before, not against the watermark this batch's own events make. A row is late when its window end (its session end, or its event time for dropDuplicates and groupBy on the time column) <= {l}; a sliding-window row counts once per window. Here {n} {n|row|rows} {n|is|are} dropped."),
 ];
+
+/// Whether English words stand apart (`i18n::whole_words`): they do.
+pub(super) const WHOLE_WORDS: bool = true;
+
+/// Words that put a reason into a choice, matched case-insensitively as whole words or
+/// phrases (a mark such as `: ` anywhere).
+pub(crate) const JUSTIFICATION: &[&str] = &["because", "since", "so that", "due to", "which means", "therefore", "thus", "as a result", "in order to", " — ", ": "];
+/// Words saying the query fails (inside longer words too: "fails", "errors").
+pub(crate) const FAILURE: &[&str] = &["fail", "throws", "throw ", "error", "exception", "rejected", "refuse", "raises", "not supported"];
+/// Phrases saying the query runs.
+pub(crate) const RUNNING: &[&str] = &["it runs", "it starts", "runs and"];
+/// A choice starting with one of these says the query runs.
+pub(crate) const RUNNING_FIRST: &[&str] = &["runs"];
+/// How a stem starts when it leans on another question.
+pub(crate) const AS_ABOVE_START: &[&str] = &["same ", "the same ", "as above", "again,"];
+/// Phrases of a stem pointing at what the learner is not shown.
+pub(crate) const AS_ABOVE_PHRASE: &[&str] = &["previous question", "question above", "the lab", "preset", "step 1", "step 2", "step 3", "step 4", "step 5", "same query", "same clicks", "same scenario", "same stream", "same data"];
+/// The word for a batch before its id.
+pub(crate) const BATCH: &[&str] = &["batch"];
+/// Words before a number that numbers a thing.
+pub(crate) const NUMBERED: &[&str] = &["batch", "batches", "post", "group", "partition"];
+/// Units after a number that make it a duration.
+pub(crate) const DURATION: &[&str] = &["minute", "second", "hour", "ms", "min", "day"];
+/// The word naming the programming guide.
+pub(crate) const GUIDE: &[&str] = &["guide"];
+
+/// The English words of `list` (`i18n::words`).
+pub(super) fn words(list: Words) -> &'static [&'static str] {
+    match list {
+        Words::Justification => JUSTIFICATION,
+        Words::Failure => FAILURE,
+        Words::Running => RUNNING,
+        Words::RunningFirst => RUNNING_FIRST,
+        Words::AsAboveStart => AS_ABOVE_START,
+        Words::AsAbovePhrase => AS_ABOVE_PHRASE,
+        Words::Batch => BATCH,
+        Words::Numbered => NUMBERED,
+        Words::Duration => DURATION,
+        Words::Guide => GUIDE,
+    }
+}
 
 /// "1 row", "0 rows", "3 rows": an English count of rows (Korean needs no plural, `{n}개 행`).
 pub fn rows_en(n: impl Into<u64>) -> String {

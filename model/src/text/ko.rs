@@ -1,6 +1,9 @@
-//! Korean: every label of the page, the engine's and the session's messages put into Korean, and
-//! the particles that follow a word's last sound. Spark's own terms stay English, as learners
-//! meet them in Spark.
+//! Korean: every label of the page, the engine's and the session's messages put into Korean, the
+//! particles that follow a word's last sound, and the words the question bank's rules look for
+//! in Korean text (`i18n::Words`). Spark's own terms stay English, as learners meet them in
+//! Spark.
+
+use super::i18n::Words;
 
 /// (key, Korean): the same keys as `en.rs`.
 pub(super) const LABELS: &[(&str, &str)] = &[
@@ -370,6 +373,48 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("predict.dropped.prompt", "배치 {id}는 {n}개 행을 읽습니다. 상태 연산자가 늦은 데이터로 버리는 행(numRowsDroppedByWatermark)은 몇 개일까요?"),
     ("predict.dropped.explanation", "늦은 데이터는 이 배치의 이벤트로 만든 워터마크가 아니라 앞 배치의 워터마크 wm(N-1) = {l} 기준으로 판단합니다. 윈도우 끝(세션 끝, dropDuplicates나 시간 컬럼 groupBy에서는 이벤트 시간) <= {l}이면 늦은 행이고, 슬라이딩 윈도우에서는 윈도우마다 한 번씩 셉니다. 여기서는 {n}개 행이 버려집니다."),
 ];
+
+/// Whether Korean words stand apart (`i18n::whole_words`): no, endings are glued to a stem
+/// (때문에), so the words below are found inside longer words.
+pub(super) const WHOLE_WORDS: bool = false;
+
+/// Words that put a reason into a choice.
+pub(crate) const JUSTIFICATION: &[&str] = &["때문", "므로", "따라서", "그래서", "인해", "덕분", "위해서", "니까", " — ", ": "];
+/// Words saying the query fails (Spark's `Exception`, `Error` as written).
+pub(crate) const FAILURE: &[&str] = &["실패", "예외", "오류", "거부", "Exception", "Error", "지원하지 않"];
+/// Phrases saying the query runs.
+pub(crate) const RUNNING: &[&str] = &["실행된다", "실행되며", "실행되고", "시작된다"];
+/// A choice starting with one of these says the query runs: none in Korean (the verb comes
+/// last).
+pub(crate) const RUNNING_FIRST: &[&str] = &[];
+/// How a stem starts when it leans on another question.
+pub(crate) const AS_ABOVE_START: &[&str] = &["같은 ", "앞의 ", "위와 같은"];
+/// Phrases of a stem pointing at what the learner is not shown.
+pub(crate) const AS_ABOVE_PHRASE: &[&str] = &["앞 문제", "이전 문제", "위 문제", "프리셋", "랩에서", "단계 1", "단계 2", "단계 3", "같은 쿼리", "같은 클릭", "같은 시나리오", "같은 데이터"];
+/// The word for a batch before its id.
+pub(crate) const BATCH: &[&str] = &["배치"];
+/// Words before a number that numbers a thing.
+pub(crate) const NUMBERED: &[&str] = &["배치", "게시글", "묶음", "파티션"];
+/// Units after a number that make it a duration.
+pub(crate) const DURATION: &[&str] = &["분", "초", "시간", "일"];
+/// The word naming the programming guide.
+pub(crate) const GUIDE: &[&str] = &["가이드"];
+
+/// The Korean words of `list` (`i18n::words`).
+pub(super) fn words(list: Words) -> &'static [&'static str] {
+    match list {
+        Words::Justification => JUSTIFICATION,
+        Words::Failure => FAILURE,
+        Words::Running => RUNNING,
+        Words::RunningFirst => RUNNING_FIRST,
+        Words::AsAboveStart => AS_ABOVE_START,
+        Words::AsAbovePhrase => AS_ABOVE_PHRASE,
+        Words::Batch => BATCH,
+        Words::Numbered => NUMBERED,
+        Words::Duration => DURATION,
+        Words::Guide => GUIDE,
+    }
+}
 
 // teach: messages the session and the engine write in English, with their Korean. Each
 // pattern's `{}` holes match any text, which is itself put through [`super::i18n::localize`] (so
