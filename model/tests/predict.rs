@@ -47,8 +47,8 @@ fn check_all(s: &LabSession, seed: u64, what: &str) -> usize {
         assert!(p.choices.len() >= 3 && p.answer < p.choices.len(), "{what}: {p:?}");
         let distinct: std::collections::BTreeSet<&str> = p.choices.iter().map(|c| c.en.as_str()).collect();
         assert_eq!(distinct.len(), p.choices.len(), "{what}: repeated choice in {p:?}");
-        assert!(!p.prompt_en.is_empty() && !p.prompt_ko.is_empty() && !p.explanation_en.is_empty() && !p.explanation_ko.is_empty());
-        assert!(p.explanation_en.chars().any(|c| c.is_ascii_digit()), "{what}: the explanation gives no numbers");
+        assert!(p.prompt.iter().chain(p.explanation.iter()).all(|(_, t)| !t.is_empty()));
+        assert!(p.explanation.en.chars().any(|c| c.is_ascii_digit()), "{what}: the explanation gives no numbers");
         verify(s, p).unwrap_or_else(|e| panic!("{what}: {e}\n{p:#?}"));
     }
     ps.len()

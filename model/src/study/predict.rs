@@ -13,7 +13,8 @@ use std::collections::BTreeSet;
 use streamlab_engine::streaming::OutputMode;
 use streamlab_engine::types::{CalendarInterval, Value};
 
-use crate::text::i18n::rows_en;
+use crate::text::i18n::{text, tr, tr_with};
+use crate::text::Text;
 use crate::lab::rng::permutation;
 use crate::lab::session::{display_cell, BatchView, LabSession};
 
@@ -37,15 +38,6 @@ pub enum NextAction {
     NextStep,
 }
 
-/// One choice, in both languages.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PredictChoice {
-    /// The choice in English.
-    pub en: String,
-    /// The choice in Korean (the same text when it is only a time or a number).
-    pub ko: String,
-}
-
 /// A question about the next batch, with its answer worked out by the engine.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Prediction {
@@ -55,18 +47,15 @@ pub struct Prediction {
     pub action: NextAction,
     /// The id the predicted batch will get.
     pub batch_id: u64,
-    /// The question in English.
-    pub prompt_en: String,
-    /// The question in Korean.
-    pub prompt_ko: String,
-    /// Already in the order to show (seeded).
-    pub choices: Vec<PredictChoice>,
+    /// The question, in every language.
+    pub prompt: Text,
+    /// Already in the order to show (seeded), each in every language (the same text when it
+    /// is only a time or a number).
+    pub choices: Vec<Text>,
     /// Index into `choices`.
     pub answer: usize,
-    /// Why the answer is right, in English: the rule and the numbers.
-    pub explanation_en: String,
-    /// Why the answer is right, in Korean.
-    pub explanation_ko: String,
+    /// Why the answer is right, in every language: the rule and the numbers.
+    pub explanation: Text,
 }
 
 /// The copy of the session one batch ahead.
@@ -124,7 +113,7 @@ fn time_text(ms: i64, day: i64) -> String {
 }
 
 /// Shuffles `right` among `wrong` (deduplicated, at most 3 kept) by `seed`.
-fn assemble(right: PredictChoice, wrong: Vec<PredictChoice>, seed: u64) -> Result<(Vec<PredictChoice>, usize), String> {
+fn assemble(right: Text, wrong: Vec<Text>, seed: u64) -> Result<(Vec<Text>, usize), String> {
     let mut seen = BTreeSet::from([right.en.clone()]);
     let mut all = vec![right];
     for w in wrong {
@@ -142,10 +131,6 @@ fn assemble(right: PredictChoice, wrong: Vec<PredictChoice>, seed: u64) -> Resul
     let answer = order.iter().position(|&i| i == 0).unwrap_or(0);
     let choices = order.into_iter().map(|i| all[i].clone()).collect();
     Ok((choices, answer))
-}
-
-fn same(text: String) -> PredictChoice {
-    PredictChoice { en: text.clone(), ko: text }
 }
 
 fn predict_watermark(a: &Ahead, seed: u64) -> Result<Prediction, String> {
@@ -175,48 +160,38 @@ fn predict_watermark(a: &Ahead, seed: u64) -> Result<Prediction, String> {
     for step in [1, -1, 2] {
         wrong_ms.push(wm + step * delay.max(300_000));
     }
-    let right = same(time_text(wm, day));
-    let wrong: Vec<PredictChoice> = wrong_ms.into_iter().filter(|m| *m != wm && *m >= 0).map(|m| same(time_text(m, day))).collect();
+    let right = Text::same(time_text(wm, day));
+    let wrong: Vec<Text> = wrong_ms.into_iter().filter(|m| *m != wm && *m >= 0).map(|m| Text::same(time_text(m, day))).collect();
     let (choices, answer) = assemble(right, wrong, seed)?;
     let id = a.batch.id;
     let w = time_text(wm, day);
-    let (explanation_en, explanation_ko) = if wm == 0 {
-        (
-            format!("Batch {id} runs with the watermark computed after the batches before it. No event time has moved it yet, so it is still 0 (1970-01-01T00:00:00Z); the events this batch reads move it only from batch {} on.", id + 1),
-            format!("배치 {id}는 그 앞 배치들이 끝난 뒤 계산된 워터마크로 실행됩니다. 아직 워터마크를 움직인 이벤트 시간이 없으므로 0(1970-01-01T00:00:00Z) 그대로이고, 이 배치가 읽는 이벤트는 배치 {}부터 워터마크를 움직입니다.", id + 1),
-        )
+    let next = id + 1;
+    let explanation = if wm == 0 {
+        text("predict.watermark.initial", &[("id", &id), ("next", &next)])
     } else if delays.len() > 1 {
-        (
-            format!("Batch {id} runs with the global watermark {w}, computed after the previous batch: each input's max event time − its delay, combined by spark.sql.streaming.multipleWatermarkPolicy (min by default). The events this batch reads count only from batch {} on.", id + 1),
-            format!("배치 {id}는 직전 배치가 끝난 뒤 계산된 전역 워터마크 {w}로 실행됩니다. 입력마다 최대 이벤트 시간 − 허용 지연을 구하고 spark.sql.streaming.multipleWatermarkPolicy(기본 min)로 합칩니다. 이 배치가 읽는 이벤트는 배치 {}부터 반영됩니다.", id + 1),
-        )
+        text("predict.watermark.multiple", &[("id", &id), ("w", &w), ("next", &next)])
     } else {
         let max_seen = time_text(wm + delay, day);
-        (
-            format!("watermark = max event time seen before this batch − delay = {max_seen} − {} min = {w}. It was computed after the previous batch; the events batch {id} reads move it only from batch {} on, and it never goes back.", delay / 60_000, id + 1),
-            format!("워터마크 = 이 배치 전까지 본 최대 이벤트 시간 − 허용 지연 = {max_seen} − {}분 = {w}. 직전 배치가 끝난 뒤 계산된 값이며, 배치 {id}가 읽는 이벤트는 배치 {}부터 워터마크를 움직이고 워터마크는 뒤로 가지 않습니다.", delay / 60_000, id + 1),
-        )
+        text("predict.watermark.one", &[("max_seen", &max_seen), ("min", &(delay / 60_000)), ("w", &w), ("id", &id), ("next", &next)])
     };
     Ok(Prediction {
         kind: PredictKind::Watermark,
         action: a.action,
         batch_id: id,
-        prompt_en: format!("Which watermark will batch {id} run with?"),
-        prompt_ko: format!("배치 {id}는 어떤 워터마크로 실행될까요?"),
+        prompt: text("predict.watermark.prompt", &[("id", &id)]),
         choices,
         answer,
-        explanation_en,
-        explanation_ko,
+        explanation,
     })
 }
 
-fn rows_choice(rows: &[String]) -> PredictChoice {
+fn rows_choice(rows: &[String]) -> Text {
     if rows.is_empty() {
-        return PredictChoice { en: "(no rows)".into(), ko: "(행 없음)".into() };
+        return text("predict.rows.none", &[]);
     }
     let mut sorted = rows.to_vec();
     sorted.sort();
-    same(sorted.join("\n"))
+    Text::same(sorted.join("\n"))
 }
 
 fn joined(rows: &[Vec<String>]) -> Vec<String> {
@@ -262,24 +237,22 @@ fn predict_rows(session: &LabSession, a: &Ahead, seed: u64) -> Result<Prediction
     let id = a.batch.id;
     let n = right_rows.len();
     let wm = a.batch.watermark.clone().unwrap_or_else(|| "none".into());
-    let (rule_en, rule_ko) = match mode {
-        OutputMode::Append => (
-            "append emits a row once, when it can no longer change: a window or session when its end <= the watermark the batch runs with",
-            "append는 더 이상 바뀌지 않는 행을 한 번만 출력합니다. 윈도우나 세션은 배치가 쓰는 워터마크가 끝 시각 이상일 때(끝 <= 워터마크) 출력됩니다",
-        ),
-        OutputMode::Update => ("update emits the rows this batch changed, with their new values; closed windows leave state silently", "update는 이번 배치에서 바뀐 행만 새 값으로 출력하고, 닫힌 윈도우는 조용히 상태에서 제거합니다"),
-        OutputMode::Complete => ("complete emits the whole result table after every batch with data", "complete는 데이터가 있는 배치마다 결과 테이블 전체를 출력합니다"),
+    let rule = match mode {
+        OutputMode::Append => "predict.rule.append",
+        OutputMode::Update => "predict.rule.update",
+        OutputMode::Complete => "predict.rule.complete",
     };
+    let explanation = Text::from_fn(|lang| {
+        tr_with(lang, "predict.rows.explanation", &[("mode", &mode.as_str()), ("rule", &tr(lang, rule)), ("id", &id), ("read", &a.batch.input_rows), ("wm", &wm), ("n", &n)])
+    });
     Ok(Prediction {
         kind: PredictKind::Rows,
         action: a.action,
         batch_id: id,
-        prompt_en: format!("Which rows will batch {id} send to the sink?"),
-        prompt_ko: format!("배치 {id}는 싱크로 어떤 행을 보낼까요?"),
+        prompt: text("predict.rows.prompt", &[("id", &id)]),
         choices,
         answer,
-        explanation_en: format!("The {} mode rule: {rule_en}. Batch {id} reads {}, runs with watermark {wm} and emits {}.", mode.as_str(), rows_en(a.batch.input_rows), rows_en(n as u64)),
-        explanation_ko: format!("{} 모드 규칙: {rule_ko}. 배치 {id}는 {}개 행을 읽고 워터마크 {wm}로 실행되어 {n}개 행을 출력합니다.", mode.as_str(), a.batch.input_rows),
+        explanation,
     })
 }
 
@@ -298,8 +271,8 @@ fn predict_dropped(a: &Ahead, seed: u64) -> Result<Prediction, String> {
     let count = |limit: i64| a.input_times.iter().filter(|t| **t <= limit).count() as u64;
     // By event time rather than window end; against the batch's own watermark; nothing; all.
     let wrong_n = [count(late), count(own_max - delay), 0, a.input_times.len() as u64, right + 1, right + 2];
-    let label = |n: u64| PredictChoice { en: n.to_string(), ko: n.to_string() };
-    let wrong: Vec<PredictChoice> = wrong_n.into_iter().filter(|n| *n != right).map(label).collect();
+    let label = |n: u64| Text::same(n.to_string());
+    let wrong: Vec<Text> = wrong_n.into_iter().filter(|n| *n != right).map(label).collect();
     let (choices, answer) = assemble(label(right), wrong, seed)?;
     let id = a.batch.id;
     let day = a.before.day_us();
@@ -308,12 +281,10 @@ fn predict_dropped(a: &Ahead, seed: u64) -> Result<Prediction, String> {
         kind: PredictKind::Dropped,
         action: a.action,
         batch_id: id,
-        prompt_en: format!("Batch {id} reads {}. How many will its state operator drop as late (numRowsDroppedByWatermark)?", rows_en(a.input_times.len() as u64)),
-        prompt_ko: format!("배치 {id}는 {}개 행을 읽습니다. 상태 연산자가 늦은 데이터로 버리는 행(numRowsDroppedByWatermark)은 몇 개일까요?", a.input_times.len()),
+        prompt: text("predict.dropped.prompt", &[("id", &id), ("n", &a.input_times.len())]),
         choices,
         answer,
-        explanation_en: format!("Late rows are judged against wm(N-1) = {l}, the watermark of the batch before, not against the watermark this batch's own events make. A row is late when its window end (its session end, or its event time for dropDuplicates and groupBy on the time column) <= {l}; a sliding-window row counts once per window. Here {} dropped.", if right == 1 { "1 row is".to_string() } else { format!("{right} rows are") }),
-        explanation_ko: format!("늦은 데이터는 이 배치의 이벤트로 만든 워터마크가 아니라 앞 배치의 워터마크 wm(N-1) = {l} 기준으로 판단합니다. 윈도우 끝(세션 끝, dropDuplicates나 시간 컬럼 groupBy에서는 이벤트 시간) <= {l}이면 늦은 행이고, 슬라이딩 윈도우에서는 윈도우마다 한 번씩 셉니다. 여기서는 {right}개 행이 버려집니다."),
+        explanation: text("predict.dropped.explanation", &[("l", &l), ("n", &right)]),
     })
 }
 

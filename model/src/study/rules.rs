@@ -8,13 +8,8 @@ use std::collections::BTreeMap;
 
 use crate::study::quiz::{Kind, Question};
 
+use crate::text::i18n::{whole_words, words, Words};
 use crate::text::Lang;
-
-/// Words that put a reason into a choice; the reason belongs in the explanation. English
-/// entries are matched case-insensitively as whole words or phrases.
-pub const JUSTIFICATION_EN: &[&str] = &["because", "since", "so that", "due to", "which means", "therefore", "thus", "as a result", "in order to", " — ", ": "];
-/// The same for Korean choices.
-pub const JUSTIFICATION_KO: &[&str] = &["때문", "므로", "따라서", "그래서", "인해", "덕분", "위해서", "니까", " — ", ": "];
 
 fn word_at(text: &str, start: usize, len: usize) -> bool {
     let before = text[..start].chars().next_back();
@@ -23,18 +18,15 @@ fn word_at(text: &str, start: usize, len: usize) -> bool {
     edge(before) && edge(after)
 }
 
-/// The first justification word or mark in a choice, if any.
+/// The first justification word or mark in a choice, if any ([`Words::Justification`]: in
+/// any case; a word of a language whose words stand apart only as a whole word).
 pub fn justification_in(choice: &str, lang: Lang) -> Option<&'static str> {
-    match lang {
-        Lang::En => {
-            let lower = choice.to_lowercase();
-            JUSTIFICATION_EN.iter().copied().find(|w| {
-                let alpha = w.chars().any(char::is_alphabetic);
-                lower.match_indices(w).any(|(i, m)| !alpha || word_at(&lower, i, m.len()))
-            })
-        }
-        Lang::Ko => JUSTIFICATION_KO.iter().copied().find(|w| choice.contains(w)),
-    }
+    let lower = choice.to_lowercase();
+    let whole = whole_words(lang);
+    words(lang, Words::Justification).iter().copied().find(|w| {
+        let alpha = w.chars().any(char::is_alphabetic);
+        lower.match_indices(w).any(|(i, m)| !(whole && alpha) || word_at(&lower, i, m.len()))
+    })
 }
 
 /// True when the right choice is strictly longer (in characters) than every other choice: the
@@ -121,7 +113,7 @@ fn shows(choice: &str, value: &str) -> bool {
 pub fn tie_holds(q: &Question) -> Result<(), String> {
     let Some(key) = &q.tie else { return Ok(()) };
     let value = q.claim_value_text(key).ok_or_else(|| format!("tie '{key}' but the claim has no {key}"))?;
-    for lang in [Lang::En, Lang::Ko] {
+    for lang in Lang::ALL {
         for (i, c) in q.text(lang).choices.iter().enumerate() {
             let right = i == q.answer;
             if shows(c, &value) != right {
@@ -144,8 +136,8 @@ pub fn touches_guide_difference(q: &Question) -> bool {
     text.contains(".limit(") || text.contains(".distinct()") || (inner_stream_join && s.output_mode == "update")
 }
 
-/// A question with `guide_differs` says both readings: the English text names the guide and
-/// Spark 4.3, the Korean text 가이드 and 4.3 (in the prompt or the explanation).
+/// A question with `guide_differs` says both readings: the text in every language names the
+/// guide ([`Words::Guide`]: guide, 가이드) and Spark 4.3 (in the prompt or the explanation).
 ///
 /// # Errors
 /// What the text does not say.
@@ -156,11 +148,12 @@ pub fn guide_rule(q: &Question) -> Result<(), String> {
     if q.guide_differs.is_none() {
         return Ok(());
     }
-    for (lang, guide) in [(Lang::En, "guide"), (Lang::Ko, "가이드")] {
+    for lang in Lang::ALL {
         let t = q.text(lang);
         let all = format!("{} {}", t.prompt, t.explanation);
-        if !all.contains(guide) || !all.contains("4.3") {
-            return Err(format!("{lang:?}: guide_differs is set, but the text does not say both what the {guide} says and what Spark 4.3 does"));
+        let guide = words(lang, Words::Guide);
+        if !guide.iter().any(|g| all.contains(g)) || !all.contains("4.3") {
+            return Err(format!("{lang:?}: guide_differs is set, but the text does not say both what the {} says and what Spark 4.3 does", guide.join("/")));
         }
     }
     Ok(())
@@ -172,8 +165,8 @@ pub fn explanation_has_numbers(text: &str) -> bool {
 }
 
 /// The standalone whole numbers of a text outside code (backticks), skipping times (`09:03`),
-/// ids (`c8`), decimals, numbered things (`batch 3`, `post 2`, `group 1`) and durations
-/// (`10 minutes`, `5분`).
+/// ids (`c8`), decimals, numbered things (`batch 3`, `post 2`, `group 1`: [`Words::Numbered`])
+/// and durations (`10 minutes`, `5분`: [`Words::Duration`]), in any language.
 pub fn loose_numbers(text: &str) -> Vec<u64> {
     let plain: String = text.split('`').enumerate().filter(|(i, _)| i % 2 == 0).map(|(_, p)| p).collect::<Vec<_>>().join(" ");
     let bytes = plain.as_bytes();
@@ -193,9 +186,9 @@ pub fn loose_numbers(text: &str) -> Vec<u64> {
         let glued_before = start > 0 && (bytes[start - 1].is_ascii_alphanumeric() || matches!(bytes[start - 1], b':' | b'.' | b'_' | b'-' | b'/'));
         let glued_after = after.starts_with(':') || after.starts_with('.') && after[1..].starts_with(|c: char| c.is_ascii_digit()) || after.starts_with(|c: char| c.is_ascii_alphabetic());
         let word_before = before.trim_end().to_lowercase();
-        let batch_id = ["batch", "batches", "배치", "post", "게시글", "group", "묶음", "partition", "파티션"].iter().any(|w| word_before.ends_with(w));
+        let batch_id = Lang::ALL.into_iter().flat_map(|l| words(l, Words::Numbered)).any(|w| word_before.ends_with(w));
         let rest = after.trim_start().to_lowercase();
-        let duration = ["minute", "second", "hour", "ms", "min", "분", "초", "시간", "day", "일"].iter().any(|u| rest.starts_with(u));
+        let duration = Lang::ALL.into_iter().flat_map(|l| words(l, Words::Duration)).any(|u| rest.starts_with(u));
         if !glued_before && !glued_after && !batch_id && !duration {
             if let Ok(n) = plain[start..i].parse() {
                 out.push(n);
@@ -210,20 +203,14 @@ pub fn loose_numbers(text: &str) -> Vec<u64> {
 /// must show its scenario: the query in backticks and at least one event time.
 pub fn leans_on_another(prompt: &str, lang: Lang) -> Option<String> {
     let lower = prompt.to_lowercase();
-    let (starts, phrases): (&[&str], &[&str]) = match lang {
-        Lang::En => (&["same ", "the same ", "as above", "again,"], &["previous question", "question above", "the lab", "preset", "step 1", "step 2", "step 3", "step 4", "step 5", "same query", "same clicks", "same scenario", "same stream", "same data"]),
-        Lang::Ko => (&["같은 ", "앞의 ", "위와 같은"], &["앞 문제", "이전 문제", "위 문제", "프리셋", "랩에서", "단계 1", "단계 2", "단계 3", "같은 쿼리", "같은 클릭", "같은 시나리오", "같은 데이터"]),
-    };
+    let (starts, phrases) = (words(lang, Words::AsAboveStart), words(lang, Words::AsAbovePhrase));
     if let Some(s) = starts.iter().find(|s| lower.starts_with(*s)) {
         return Some(format!("starts with '{}', pointing at a question the learner may not have seen", s.trim()));
     }
     if let Some(p) = phrases.iter().find(|p| lower.contains(*p)) {
         return Some(format!("mentions '{p}', which the exam does not show"));
     }
-    let batch_word = match lang {
-        Lang::En => ["batch 0", "batch 1", "batch 2", "batch 3", "batch 4", "batch 5", "batch 6", "batch 7", "batch 8", "batch 9"].iter().any(|b| lower.contains(b)),
-        Lang::Ko => (0..10).any(|n| prompt.contains(&format!("배치 {n}"))),
-    };
+    let batch_word = words(lang, Words::Batch).iter().any(|b| (0..10).any(|n| lower.contains(&format!("{b} {n}"))));
     if batch_word {
         let code = prompt.split('`').enumerate().any(|(i, p)| i % 2 == 1 && p.contains('('));
         let time = prompt.as_bytes().windows(5).any(|w| w[0].is_ascii_digit() && w[1].is_ascii_digit() && w[2] == b':' && w[3].is_ascii_digit() && w[4].is_ascii_digit());
@@ -254,7 +241,7 @@ pub fn stem_gives_answer(q: &Question, lang: Lang) -> Option<String> {
 /// Every rule above for one question, as messages (empty when it follows them all).
 pub fn violations(q: &Question) -> Vec<String> {
     let mut out = Vec::new();
-    for lang in [Lang::En, Lang::Ko] {
+    for lang in Lang::ALL {
         let t = q.text(lang);
         for (i, c) in t.choices.iter().enumerate() {
             if let Some(w) = justification_in(c, lang) {
@@ -277,6 +264,7 @@ pub fn violations(q: &Question) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::Text;
 
     #[test]
     fn justification_words_are_found_as_words() {
@@ -285,8 +273,9 @@ mod tests {
         assert_eq!(justification_in("Since 09:03", Lang::En), Some("since"));
         assert_eq!(justification_in("09:03", Lang::En), None);
         assert_eq!(justification_in("The sincere answer", Lang::En), None);
-        assert_eq!(justification_in("늦었기 때문에 버려진다", Lang::Ko), Some("때문"));
-        assert_eq!(justification_in("버려진다", Lang::Ko), None);
+        // Korean words are found inside longer words (때문에).
+        assert_eq!(Text::from_fn(|l| justification_in("늦었기 때문에 버려진다", l)).ko, Some("때문"));
+        assert_eq!(Text::from_fn(|l| justification_in("버려진다", l)).ko, None);
     }
 
     #[test]

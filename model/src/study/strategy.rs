@@ -10,6 +10,7 @@
 
 use crate::study::quiz::{Kind, Question};
 
+use crate::text::i18n::{words as words_of, Words};
 use crate::text::Lang;
 
 /// A way to pick a choice without knowing the answer.
@@ -47,29 +48,27 @@ impl Strategy {
     }
 }
 
-const FAILURE_EN: &[&str] = &["fail", "throws", "throw ", "error", "exception", "rejected", "refuse", "raises", "not supported"];
-const FAILURE_KO: &[&str] = &["실패", "예외", "오류", "거부", "Exception", "Error", "지원하지 않"];
-
-/// True when a choice says the query fails (in any stage).
-pub fn names_failure(choice: &str, lang: Lang) -> bool {
-    match lang {
-        Lang::En => {
-            let lower = choice.to_lowercase();
-            FAILURE_EN.iter().any(|w| lower.contains(w))
-        }
-        Lang::Ko => FAILURE_KO.iter().any(|w| choice.contains(w)),
+/// Whether `text` (and `lower`, the same text in lower case) holds an entry of a word list:
+/// an entry in lower case in any case, one with capitals as written (`Exception`).
+fn holds(text: &str, lower: &str, word: &str) -> bool {
+    if word.chars().any(char::is_uppercase) {
+        text.contains(word)
+    } else {
+        lower.contains(word)
     }
 }
 
-/// True when a choice says the query runs (and so is an outcome choice, not a failure).
+/// True when a choice says the query fails (in any stage): [`Words::Failure`].
+pub fn names_failure(choice: &str, lang: Lang) -> bool {
+    let lower = choice.to_lowercase();
+    words_of(lang, Words::Failure).iter().any(|w| holds(choice, &lower, w))
+}
+
+/// True when a choice says the query runs (and so is an outcome choice, not a failure):
+/// [`Words::Running`] anywhere, or [`Words::RunningFirst`] at its start.
 pub fn names_running(choice: &str, lang: Lang) -> bool {
-    match lang {
-        Lang::En => {
-            let lower = choice.to_lowercase();
-            lower.contains("it runs") || lower.starts_with("runs") || lower.contains("it starts") || lower.contains("runs and")
-        }
-        Lang::Ko => choice.contains("실행된다") || choice.contains("실행되며") || choice.contains("실행되고") || choice.contains("시작된다"),
-    }
+    let lower = choice.to_lowercase();
+    words_of(lang, Words::Running).iter().any(|w| holds(choice, &lower, w)) || words_of(lang, Words::RunningFirst).iter().any(|w| lower.starts_with(w))
 }
 
 /// True when a choice names an error class: an upper-case condition with an underscore
@@ -178,6 +177,7 @@ pub fn failure_keys(bank: &[Question], lang: Lang) -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::Text;
 
     #[test]
     fn failure_running_and_error_classes_are_recognised() {
@@ -185,8 +185,8 @@ mod tests {
         assert!(names_failure("The first micro-batch fails", Lang::En));
         assert!(!names_failure("It runs and emits 3 rows", Lang::En));
         assert!(names_running("It runs and emits 3 rows", Lang::En));
-        assert!(names_failure("start()가 AnalysisException을 던진다", Lang::Ko));
-        assert!(names_running("실행되며 3개 행을 낸다", Lang::Ko));
+        assert!(Text::from_fn(|l| names_failure("start()가 AnalysisException을 던진다", l)).ko);
+        assert!(Text::from_fn(|l| names_running("실행되며 3개 행을 낸다", l)).ko);
         assert!(names_error_class("fails with STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION"));
         assert!(names_error_class("throws an AnalysisException"));
         assert!(names_error_class("_LEGACY_ERROR_TEMP_3102"));

@@ -1,5 +1,8 @@
-//! English: every label of the page, and English plurals. English is also the language the
-//! engine and the session write their messages in, so it has no message table.
+//! English: every label of the page, English plurals, and the words the question bank's rules
+//! look for in English text (`i18n::Words`). English is also the language the engine and the
+//! session write their messages in, so it has no message table.
+
+use super::i18n::Words;
 
 /// (key, English): every key the page shows (`ko.rs` has the same keys, `i18n::tr` reads them).
 pub(super) const LABELS: &[(&str, &str)] = &[
@@ -365,7 +368,103 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("boot.crash.restart", "Start again"),
     ("boot.update.ready", "A new version is ready. Reloading keeps your session."),
     ("boot.update.reload", "Reload"),
+    // the time picture's fates and narration
+    ("fate.text.filtered", "filtered: it does not satisfy {predicate}"),
+    ("fate.text.late_window", "late: {op} dropped it because its window {w} ends at or before the previous batch's watermark {wm} (eventTimeWatermarkForLateEvents)"),
+    ("fate.text.late", "late: {op} dropped it because its event time {t} is at or before the previous batch's watermark {wm} (eventTimeWatermarkForLateEvents)"),
+    ("fate.text.aggregated_window_only", "aggregated into window {w} (no grouping column besides the window)"),
+    ("fate.text.aggregated_window", "aggregated into window {w} (group {key})"),
+    ("fate.text.aggregated_one_group", "aggregated into the one group (no grouping column)"),
+    ("fate.text.aggregated_group", "aggregated into group {key}"),
+    ("fate.text.deduplicated", "deduplicated: key {key} was already seen {seen}; the key is kept {until}"),
+    ("fate.text.seen_in_batch", "earlier in this batch"),
+    ("fate.text.seen_in_state", "in the state store"),
+    ("fate.text.kept_until", "until the watermark passes {t}"),
+    ("fate.text.kept_forever", "forever (no watermark)"),
+    ("fate.text.first_of_key", "kept: the first row of key {key}; the key is kept {until}"),
+    ("fate.text.joined", "buffered on the {side} side, matched with {n} {n|row|rows} of the other side; {until}"),
+    ("fate.text.joined_until", "removed from state when the state watermark passes {t}"),
+    ("fate.text.joined_forever", "kept forever (no state watermark on this side)"),
+    ("fate.text.no_static_match", "filtered: no static row matches it (inner join)"),
+    ("fate.text.over_limit", "not emitted: the limit had already emitted all its rows (not filtered by a condition)"),
+    ("fate.text.emitted", "emitted to the sink (row {n} of the batch)"),
+    ("narr.watermark_moved", "Batch {id} ran without new data because the watermark moved from {from} to {to}, and {op} uses it (shouldRunAnotherBatch)."),
+    ("narr.timeout", "Batch {id} ran without new data because the processing-time clock ({s} s) passed a key's timeout in {op}."),
+    ("narr.recovered", "Batch {id} ran again exactly as logged before the restart."),
+    ("narr.new_data", "Batch {id} ran because {n} new {n|row|rows} arrived."),
+    ("narr.no_data", "Batch {id} ran without new data because the watermark moved."),
+    ("narr.no_watermark_yet", "It ran with no watermark yet (Spark reports 0, 1970-01-01T00:00:00Z)."),
+    ("narr.ran_with_watermark", "It ran with the watermark at {wm}."),
+    ("narr.dropped_late", "It dropped {n} late {n|row|rows} (numRowsDroppedByWatermark {metric})."),
+    ("narr.dropped_metric_counts", "numRowsDroppedByWatermark counts the rows reaching the state operator, not input rows: after the partial aggregation there is one per late group (window and key), and a row in two sliding windows counts twice."),
+    ("narr.filtered", "{n} {n|row|rows} {n|was|were} filtered out."),
+    ("narr.over_limit", "{n} {n|row|rows} {n|was|were} not emitted: the limit had already emitted all its rows."),
+    ("narr.deduplicated", "{n} duplicate {n|row|rows} {n|was|were} dropped."),
+    ("narr.dropped_late_metric", "It dropped {n} late {n|row|rows} (numRowsDroppedByWatermark)."),
+    ("narr.emitted_removed", "It emitted {n} {n|row|rows} and removed {removed} state {removed|row|rows}."),
+    ("narr.watermark_next", "After it, the watermark moves to {wm}."),
+    // the time picture's drawing and summary
+    ("picture.draw.pending", "pending"),
+    ("picture.draw.batch", "batch"),
+    ("picture.draw.state_now", "state now"),
+    ("picture.draw.watermark", "watermark {t}"),
+    ("picture.watermark_now", "watermark now {t}"),
+    ("picture.summary", "Time picture: {b} micro-batches, {n} {n|row|rows} ({counts}){wm}"),
+    // predictions
+    ("predict.watermark.prompt", "Which watermark will batch {id} run with?"),
+    ("predict.watermark.initial", "Batch {id} runs with the watermark computed after the batches before it. No event time has moved it yet, so it is still 0 (1970-01-01T00:00:00Z); the events this batch reads move it only from batch {next} on."),
+    ("predict.watermark.multiple", "Batch {id} runs with the global watermark {w}, computed after the previous batch: each input's max event time − its delay, combined by spark.sql.streaming.multipleWatermarkPolicy (min by default). The events this batch reads count only from batch {next} on."),
+    ("predict.watermark.one", "watermark = max event time seen before this batch − delay = {max_seen} − {min} min = {w}. It was computed after the previous batch; the events batch {id} reads move it only from batch {next} on, and it never goes back."),
+    ("predict.rows.prompt", "Which rows will batch {id} send to the sink?"),
+    ("predict.rows.none", "(no rows)"),
+    ("predict.rule.append", "append emits a row once, when it can no longer change: a window or session when its end <= the watermark the batch runs with"),
+    ("predict.rule.update", "update emits the rows this batch changed, with their new values; closed windows leave state silently"),
+    ("predict.rule.complete", "complete emits the whole result table after every batch with data"),
+    ("predict.rows.explanation", "The {mode} mode rule: {rule}. Batch {id} reads {read} {read|row|rows}, runs with watermark {wm} and emits {n} {n|row|rows}."),
+    ("predict.dropped.prompt", "Batch {id} reads {n} {n|row|rows}. How many will its state operator drop as late (numRowsDroppedByWatermark)?"),
+    ("predict.dropped.explanation", "Late rows are judged against wm(N-1) = {l}, the watermark of the batch before, not against the watermark this batch's own events make. A row is late when its window end (its session end, or its event time for dropDuplicates and groupBy on the time column) <= {l}; a sliding-window row counts once per window. Here {n} {n|row|rows} {n|is|are} dropped."),
 ];
+
+/// Whether English words stand apart (`i18n::whole_words`): they do.
+pub(super) const WHOLE_WORDS: bool = true;
+
+/// Words that put a reason into a choice, matched case-insensitively as whole words or
+/// phrases (a mark such as `: ` anywhere).
+pub(crate) const JUSTIFICATION: &[&str] = &["because", "since", "so that", "due to", "which means", "therefore", "thus", "as a result", "in order to", " — ", ": "];
+/// Words saying the query fails (inside longer words too: "fails", "errors").
+pub(crate) const FAILURE: &[&str] = &["fail", "throws", "throw ", "error", "exception", "rejected", "refuse", "raises", "not supported"];
+/// Phrases saying the query runs.
+pub(crate) const RUNNING: &[&str] = &["it runs", "it starts", "runs and"];
+/// A choice starting with one of these says the query runs.
+pub(crate) const RUNNING_FIRST: &[&str] = &["runs"];
+/// How a stem starts when it leans on another question.
+pub(crate) const AS_ABOVE_START: &[&str] = &["same ", "the same ", "as above", "again,"];
+/// Phrases of a stem pointing at what the learner is not shown.
+pub(crate) const AS_ABOVE_PHRASE: &[&str] = &["previous question", "question above", "the lab", "preset", "step 1", "step 2", "step 3", "step 4", "step 5", "same query", "same clicks", "same scenario", "same stream", "same data"];
+/// The word for a batch before its id.
+pub(crate) const BATCH: &[&str] = &["batch"];
+/// Words before a number that numbers a thing.
+pub(crate) const NUMBERED: &[&str] = &["batch", "batches", "post", "group", "partition"];
+/// Units after a number that make it a duration.
+pub(crate) const DURATION: &[&str] = &["minute", "second", "hour", "ms", "min", "day"];
+/// The word naming the programming guide.
+pub(crate) const GUIDE: &[&str] = &["guide"];
+
+/// The English words of `list` (`i18n::words`).
+pub(super) fn words(list: Words) -> &'static [&'static str] {
+    match list {
+        Words::Justification => JUSTIFICATION,
+        Words::Failure => FAILURE,
+        Words::Running => RUNNING,
+        Words::RunningFirst => RUNNING_FIRST,
+        Words::AsAboveStart => AS_ABOVE_START,
+        Words::AsAbovePhrase => AS_ABOVE_PHRASE,
+        Words::Batch => BATCH,
+        Words::Numbered => NUMBERED,
+        Words::Duration => DURATION,
+        Words::Guide => GUIDE,
+    }
+}
 
 /// "1 row", "0 rows", "3 rows": an English count of rows (Korean needs no plural, `{n}개 행`).
 pub fn rows_en(n: impl Into<u64>) -> String {

@@ -1,6 +1,7 @@
 //! The page's words in every language: [`tr`] looks a label up in the language's table
 //! (`en.rs`, `ko.rs`: one file per language, the same keys), [`localize`] puts a message the
-//! engine or the session wrote in English into the learner's language. Spark's own terms
+//! engine or the session wrote in English into the learner's language, [`words`] gives the
+//! language's word lists the question bank's rules look for. Spark's own terms
 //! (output mode names, API names, error conditions) stay English in every language, as
 //! learners meet them in Spark.
 
@@ -115,6 +116,54 @@ pub fn labels_in(lang: Lang) -> impl Iterator<Item = (&'static str, &'static str
 /// shows, never panics; a test keeps every table's keys the same).
 pub fn tr(lang: Lang, key: &str) -> &'static str {
     table(lang).iter().find(|(k, _)| *k == key).map_or("⟨missing label⟩", |(_, text)| text)
+}
+
+/// A list of words the question bank's rules look for in a language's text
+/// (`study/rules.rs`, `study/strategy.rs`); each language's file holds its own lists. An entry
+/// written in lower case matches in any case; one with capitals matches as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Words {
+    /// Words that put a reason into a choice ("because", "때문"); the reason belongs in the
+    /// explanation.
+    Justification,
+    /// Words saying the query fails: throws, is rejected, raises an error.
+    Failure,
+    /// Phrases saying the query runs ("it runs", "실행된다").
+    Running,
+    /// Words saying the query runs when a choice starts with them ("Runs and emits …").
+    RunningFirst,
+    /// How a stem starts when it leans on another question ("Same ", "as above", "같은 ").
+    AsAboveStart,
+    /// Phrases of a stem pointing at what the learner is not shown: another question, the
+    /// lab, a preset, a step.
+    AsAbovePhrase,
+    /// The word for a batch before its id ("batch 3", "배치 3").
+    Batch,
+    /// Words before a number that numbers a thing rather than counting ("batch 3", "post 2",
+    /// "파티션 4").
+    Numbered,
+    /// Units after a number that make it a duration ("10 minutes", "5분").
+    Duration,
+    /// The word naming the programming guide ("guide", "가이드").
+    Guide,
+}
+
+/// The words of `list` in `lang` (see [`Words`]).
+pub fn words(lang: Lang, list: Words) -> &'static [&'static str] {
+    match lang {
+        Lang::En => en::words(list),
+        Lang::Ko => ko::words(list),
+    }
+}
+
+/// Whether `lang`'s words stand apart, so a [`Words::Justification`] word is found only as a
+/// whole word (English: "since" is not in "sincere"); Korean glues endings to a stem (때문에,
+/// 늦었으므로), so its words are found inside longer words.
+pub fn whole_words(lang: Lang) -> bool {
+    match lang {
+        Lang::En => en::WHOLE_WORDS,
+        Lang::Ko => ko::WHOLE_WORDS,
+    }
 }
 
 /// An argument of [`tr_with`]: a hole's name and its value.

@@ -1,6 +1,9 @@
-//! Korean: every label of the page, the engine's and the session's messages put into Korean, and
-//! the particles that follow a word's last sound. Spark's own terms stay English, as learners
-//! meet them in Spark.
+//! Korean: every label of the page, the engine's and the session's messages put into Korean, the
+//! particles that follow a word's last sound, and the words the question bank's rules look for
+//! in Korean text (`i18n::Words`). Spark's own terms stay English, as learners meet them in
+//! Spark.
+
+use super::i18n::Words;
 
 /// (key, Korean): the same keys as `en.rs`.
 pub(super) const LABELS: &[(&str, &str)] = &[
@@ -366,7 +369,104 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("boot.crash.restart", "다시 시작"),
     ("boot.update.ready", "새 버전이 준비되었습니다. 다시 불러와도 지금 세션은 그대로 남습니다."),
     ("boot.update.reload", "새 버전으로 다시 불러오기"),
+    // the time picture's fates and narration
+    ("fate.text.filtered", "걸러짐: 조건 {predicate}을(를) 만족하지 않음"),
+    ("fate.text.late_window", "늦은 데이터: 윈도우 {w}의 끝 ≤ 이전 배치의 워터마크 {wm}, 그래서 {op}에서 버림 (eventTimeWatermarkForLateEvents)"),
+    ("fate.text.late", "늦은 데이터: 이벤트 시간 {t} ≤ 이전 배치의 워터마크 {wm}, 그래서 {op}에서 버림 (eventTimeWatermarkForLateEvents)"),
+    ("fate.text.aggregated_window_only", "윈도우 {w}에 집계됨 (윈도우 말고 그룹 열 없음)"),
+    ("fate.text.aggregated_window", "윈도우 {w}에 집계됨 (그룹 {key})"),
+    ("fate.text.aggregated_one_group", "하나뿐인 그룹에 집계됨 (그룹 열 없음)"),
+    ("fate.text.aggregated_group", "그룹 {key}에 집계됨"),
+    ("fate.text.deduplicated", "중복 제거: 키 {key}, 이미 {seen} 봤음; 키는 {until}"),
+    ("fate.text.seen_in_batch", "이번 배치 앞부분에서"),
+    ("fate.text.seen_in_state", "상태 저장소에서"),
+    ("fate.text.kept_until", "워터마크가 {t}을(를) 지날 때까지 남음"),
+    ("fate.text.kept_forever", "영원히 남음 (워터마크 없음)"),
+    ("fate.text.first_of_key", "유지: 키 {key}의 첫 행; 키는 {until}"),
+    ("fate.text.joined", "{side} 쪽 상태에 보관, 반대쪽 행 {n}개와 조인됨; {until}"),
+    ("fate.text.joined_until", "상태 워터마크가 {t}을(를) 지나면 상태에서 제거"),
+    ("fate.text.joined_forever", "영원히 남음 (이쪽에 상태 워터마크 없음)"),
+    ("fate.text.no_static_match", "걸러짐: 정적 테이블에 맞는 행이 없음 (inner 조인)"),
+    ("fate.text.over_limit", "출력 안 됨: limit이 이미 행 수를 모두 채움 (조건으로 걸러진 것이 아님)"),
+    ("fate.text.emitted", "싱크로 출력됨 (배치의 {n}번째 행)"),
+    ("narr.watermark_moved", "배치 {id}: 데이터 없는 배치입니다. 워터마크가 {from}에서 {to}(으)로 움직였고 {op}이(가) 워터마크를 쓰기 때문에 실행되었습니다(shouldRunAnotherBatch)."),
+    ("narr.timeout", "배치 {id}: 데이터 없는 배치입니다. 처리 시간 시계({s}초)가 {op}의 키 타임아웃을 지나서 실행되었습니다."),
+    ("narr.recovered", "배치 {id}: 재시작 전에 기록된 그대로 다시 실행되었습니다."),
+    ("narr.new_data", "배치 {id}: 새 행 {n}개가 들어와서 실행되었습니다."),
+    ("narr.no_data", "배치 {id}: 워터마크가 움직여서 실행된 데이터 없는 배치입니다."),
+    ("narr.no_watermark_yet", "아직 워터마크 없이 실행되었습니다 (Spark는 0, 즉 1970-01-01T00:00:00Z로 보고)."),
+    ("narr.ran_with_watermark", "실행 시 워터마크: {wm}."),
+    ("narr.dropped_late", "늦은 행 {n}개를 버렸습니다 (numRowsDroppedByWatermark {metric})."),
+    ("narr.dropped_metric_counts", "numRowsDroppedByWatermark는 입력 행이 아니라 상태 연산자에 들어가는 행을 셉니다: 부분 집계 뒤라 늦은 그룹(윈도우와 키)마다 하나이고, 슬라이딩 윈도우 두 개에 든 행은 두 번 셉니다."),
+    ("narr.filtered", "행 {n}개가 걸러졌습니다."),
+    ("narr.over_limit", "limit이 이미 행 수를 채워서 행 {n}개는 출력되지 않았습니다."),
+    ("narr.deduplicated", "중복 행 {n}개를 버렸습니다."),
+    ("narr.dropped_late_metric", "늦은 행 {n}개를 버렸습니다 (numRowsDroppedByWatermark)."),
+    ("narr.emitted_removed", "행 {n}개를 출력하고 상태 행 {removed}개를 상태에서 제거했습니다."),
+    ("narr.watermark_next", "이 배치가 끝나면 워터마크가 올라갑니다: {wm}."),
+    // the time picture's drawing and summary
+    ("picture.draw.pending", "대기"),
+    ("picture.draw.batch", "배치"),
+    ("picture.draw.state_now", "지금 상태"),
+    ("picture.draw.watermark", "워터마크 {t}"),
+    ("picture.watermark_now", "현재 워터마크 {t}"),
+    ("picture.summary", "시간 그림: 마이크로 배치 {b}개, 행 {n}개 ({counts}){wm}"),
+    // predictions
+    ("predict.watermark.prompt", "배치 {id}는 어떤 워터마크로 실행될까요?"),
+    ("predict.watermark.initial", "배치 {id}는 그 앞 배치들이 끝난 뒤 계산된 워터마크로 실행됩니다. 아직 워터마크를 움직인 이벤트 시간이 없으므로 0(1970-01-01T00:00:00Z) 그대로이고, 이 배치가 읽는 이벤트는 배치 {next}부터 워터마크를 움직입니다."),
+    ("predict.watermark.multiple", "배치 {id}는 직전 배치가 끝난 뒤 계산된 전역 워터마크 {w}로 실행됩니다. 입력마다 최대 이벤트 시간 − 허용 지연을 구하고 spark.sql.streaming.multipleWatermarkPolicy(기본 min)로 합칩니다. 이 배치가 읽는 이벤트는 배치 {next}부터 반영됩니다."),
+    ("predict.watermark.one", "워터마크 = 이 배치 전까지 본 최대 이벤트 시간 − 허용 지연 = {max_seen} − {min}분 = {w}. 직전 배치가 끝난 뒤 계산된 값이며, 배치 {id}가 읽는 이벤트는 배치 {next}부터 워터마크를 움직이고 워터마크는 뒤로 가지 않습니다."),
+    ("predict.rows.prompt", "배치 {id}는 싱크로 어떤 행을 보낼까요?"),
+    ("predict.rows.none", "(행 없음)"),
+    ("predict.rule.append", "append는 더 이상 바뀌지 않는 행을 한 번만 출력합니다. 윈도우나 세션은 배치가 쓰는 워터마크가 끝 시각 이상일 때(끝 <= 워터마크) 출력됩니다"),
+    ("predict.rule.update", "update는 이번 배치에서 바뀐 행만 새 값으로 출력하고, 닫힌 윈도우는 조용히 상태에서 제거합니다"),
+    ("predict.rule.complete", "complete는 데이터가 있는 배치마다 결과 테이블 전체를 출력합니다"),
+    ("predict.rows.explanation", "{mode} 모드 규칙: {rule}. 배치 {id}는 {read}개 행을 읽고 워터마크 {wm}로 실행되어 {n}개 행을 출력합니다."),
+    ("predict.dropped.prompt", "배치 {id}는 {n}개 행을 읽습니다. 상태 연산자가 늦은 데이터로 버리는 행(numRowsDroppedByWatermark)은 몇 개일까요?"),
+    ("predict.dropped.explanation", "늦은 데이터는 이 배치의 이벤트로 만든 워터마크가 아니라 앞 배치의 워터마크 wm(N-1) = {l} 기준으로 판단합니다. 윈도우 끝(세션 끝, dropDuplicates나 시간 컬럼 groupBy에서는 이벤트 시간) <= {l}이면 늦은 행이고, 슬라이딩 윈도우에서는 윈도우마다 한 번씩 셉니다. 여기서는 {n}개 행이 버려집니다."),
 ];
+
+/// Whether Korean words stand apart (`i18n::whole_words`): no, endings are glued to a stem
+/// (때문에), so the words below are found inside longer words.
+pub(super) const WHOLE_WORDS: bool = false;
+
+/// Words that put a reason into a choice.
+pub(crate) const JUSTIFICATION: &[&str] = &["때문", "므로", "따라서", "그래서", "인해", "덕분", "위해서", "니까", " — ", ": "];
+/// Words saying the query fails (Spark's `Exception`, `Error` as written).
+pub(crate) const FAILURE: &[&str] = &["실패", "예외", "오류", "거부", "Exception", "Error", "지원하지 않"];
+/// Phrases saying the query runs.
+pub(crate) const RUNNING: &[&str] = &["실행된다", "실행되며", "실행되고", "시작된다"];
+/// A choice starting with one of these says the query runs: none in Korean (the verb comes
+/// last).
+pub(crate) const RUNNING_FIRST: &[&str] = &[];
+/// How a stem starts when it leans on another question.
+pub(crate) const AS_ABOVE_START: &[&str] = &["같은 ", "앞의 ", "위와 같은"];
+/// Phrases of a stem pointing at what the learner is not shown.
+pub(crate) const AS_ABOVE_PHRASE: &[&str] = &["앞 문제", "이전 문제", "위 문제", "프리셋", "랩에서", "단계 1", "단계 2", "단계 3", "같은 쿼리", "같은 클릭", "같은 시나리오", "같은 데이터"];
+/// The word for a batch before its id.
+pub(crate) const BATCH: &[&str] = &["배치"];
+/// Words before a number that numbers a thing.
+pub(crate) const NUMBERED: &[&str] = &["배치", "게시글", "묶음", "파티션"];
+/// Units after a number that make it a duration.
+pub(crate) const DURATION: &[&str] = &["분", "초", "시간", "일"];
+/// The word naming the programming guide.
+pub(crate) const GUIDE: &[&str] = &["가이드"];
+
+/// The Korean words of `list` (`i18n::words`).
+pub(super) fn words(list: Words) -> &'static [&'static str] {
+    match list {
+        Words::Justification => JUSTIFICATION,
+        Words::Failure => FAILURE,
+        Words::Running => RUNNING,
+        Words::RunningFirst => RUNNING_FIRST,
+        Words::AsAboveStart => AS_ABOVE_START,
+        Words::AsAbovePhrase => AS_ABOVE_PHRASE,
+        Words::Batch => BATCH,
+        Words::Numbered => NUMBERED,
+        Words::Duration => DURATION,
+        Words::Guide => GUIDE,
+    }
+}
 
 // teach: messages the session and the engine write in English, with their Korean. Each
 // pattern's `{}` holes match any text, which is itself put through [`super::i18n::localize`] (so

@@ -5,6 +5,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use streamlab_model::lab::picture::{kind_id, ticks, Picture, WindowStatus};
+use streamlab_model::text::i18n::{tr, tr_with};
 use streamlab_model::text::Lang;
 use streamlab_model::lab::session::{display_time, FateKind};
 
@@ -274,7 +275,6 @@ pub fn draw(canvas: web_sys::HtmlCanvasElement, p: &Picture, g: &Geom, selected:
     };
     let font = |size: i32| coloured(size, &INK);
     let (small, big) = (g.font_small, g.font);
-    let ko = lang == Lang::Ko;
     for (li, lane) in p.lanes.iter().enumerate() {
         let ((x0, x1), range) = g.lanes[li];
         // Bands: the selected one shaded, no-data ones greyed; labels on the left.
@@ -294,7 +294,7 @@ pub fn draw(canvas: web_sys::HtmlCanvasElement, p: &Picture, g: &Geom, selected:
         if p.has_pending {
             let (top, bottom) = g.band_y(None);
             let _ = root.draw(&Rectangle::new([(x0, top), (x1, bottom)], RGBColor(255, 247, 237).filled()));
-            let _ = root.draw(&Text::new(if ko { "대기" } else { "pending" }, (x0 - 6, (top + bottom) / 2), font(small).pos(Pos::new(HPos::Right, VPos::Center))));
+            let _ = root.draw(&Text::new(tr(lang, "picture.draw.pending"), (x0 - 6, (top + bottom) / 2), font(small).pos(Pos::new(HPos::Right, VPos::Center))));
         }
         // Event-time axis: grid lines and labels at round times.
         let max_ticks = ((x1 - x0) / (52 * big / 10)).max(2) as usize;
@@ -305,12 +305,12 @@ pub fn draw(canvas: web_sys::HtmlCanvasElement, p: &Picture, g: &Geom, selected:
             let _ = root.draw(&Text::new(label, (x, g.bands_bottom + 4), font(big).pos(Pos::new(HPos::Center, VPos::Top))));
         }
         let _ = root.draw(&PathElement::new(vec![(x0, g.bands_bottom), (x1, g.bands_bottom)], INK.stroke_width(1)));
-        let _ = root.draw(&Text::new(if ko { "배치" } else { "batch" }, (x0 - 6, g.bands_bottom + 4), font(small).pos(Pos::new(HPos::Right, VPos::Top))));
+        let _ = root.draw(&Text::new(tr(lang, "picture.draw.batch"), (x0 - 6, g.bands_bottom + 4), font(small).pos(Pos::new(HPos::Right, VPos::Top))));
         let title = format!("{} · {}", lane.source, lane.time_column.as_deref().unwrap_or("—"));
         let _ = root.draw(&Text::new(title, (x1, g.bands_bottom + big + 5), font(small).pos(Pos::new(HPos::Right, VPos::Top))));
         // Window bars: the state now (strip on top), then each band's updated / emitted ones.
         if g.strip_h > 0 {
-            let _ = root.draw(&Text::new(if ko { "지금 상태" } else { "state now" }, (x0, g.strip_top), font(small).pos(Pos::new(HPos::Left, VPos::Top))));
+            let _ = root.draw(&Text::new(tr(lang, "picture.draw.state_now"), (x0, g.strip_top), font(small).pos(Pos::new(HPos::Left, VPos::Top))));
         }
         for w in &lane.windows {
             let (y, h) = match w.band {
@@ -363,7 +363,7 @@ pub fn draw(canvas: web_sys::HtmlCanvasElement, p: &Picture, g: &Geom, selected:
             }
             // The label sits in its own row above the picture (`Geom::label_h`), never over a
             // window bar or a mark, straight above the staircase's top.
-            let label = format!("{} {}", if ko { "워터마크" } else { "watermark" }, display_time(next, p.day_us));
+            let label = tr_with(lang, "picture.draw.watermark", &[("t", &display_time(next, p.day_us))]);
             let right = x > (x0 + x1) / 2;
             let (anchor, dx) = if right { (HPos::Right, -3) } else { (HPos::Left, 3) };
             let row = 3 + g.label_h / 2;

@@ -169,7 +169,6 @@ pub fn TimePicture() -> impl IntoView {
 /// "Time picture: 9 micro-batches, 10 rows (8 kept, 2 late); watermark now 09:25."
 fn summary(p: &Picture, lang: Lang) -> String {
     use streamlab_model::lab::session::FateKind::*;
-    let ko = lang == Lang::Ko;
     let counts: Vec<String> = [Kept, Late, Filtered, Deduplicated, Joined]
         .into_iter()
         .filter(|k| p.count(*k) > 0)
@@ -182,14 +181,10 @@ fn summary(p: &Picture, lang: Lang) -> String {
         Some(0) => format!("; {}", streamlab_model::text::i18n::tr(lang, "watermark.not_yet")),
         Some(w) => {
             let at = streamlab_model::lab::session::display_time(w.saturating_mul(1000), p.day_us);
-            if ko { format!("; 현재 워터마크 {at}") } else { format!("; watermark now {at}") }
+            format!("; {}", streamlab_model::text::i18n::tr_with(lang, "picture.watermark_now", &[("t", &at)]))
         }
     };
-    if ko {
-        format!("시간 그림: 마이크로 배치 {}개, 행 {rows}개 ({}){wm}", p.bands.len(), counts.join(", "))
-    } else {
-        format!("Time picture: {} micro-batches, {} ({}){wm}", p.bands.len(), streamlab_model::text::i18n::rows_en(rows as u64), counts.join(", "))
-    }
+    streamlab_model::text::i18n::tr_with(lang, "picture.summary", &[("b", &p.bands.len()), ("n", &rows), ("counts", &counts.join(", ")), ("wm", &wm)])
 }
 
 fn legend_key(kind: &str) -> &'static str {
@@ -466,7 +461,7 @@ fn card(m: &Mark, batch_id: Option<u64>, g: &Geom, lane: usize, mark: usize, cov
             <p class="tp-card-row">{m.cells.iter().map(|(c, v)| format!("{c}: {v}")).collect::<Vec<_>>().join(" · ")}</p>
             <ul>{fates.into_iter().map(|f| view! { <li>{f}</li> }).collect_view()}</ul>
             {batch_id.map(|id| view! { <p class="muted">{lab.t("picture.card.batch")}" "{id}</p> })}
-            {(covers > 0).then(|| view! { <p class="muted" data-testid="picture-card-covers">{streamlab_model::text::i18n::tr(lang, "picture.card.covers").replace("{n}", &covers.to_string())}</p> })}
+            {(covers > 0).then(|| view! { <p class="muted" data-testid="picture-card-covers">{streamlab_model::text::i18n::tr_with(lang, "picture.card.covers", &[("n", &covers)])}</p> })}
             {m.origin.map(|_| view! { <p class="muted tp-card-move">{streamlab_model::text::i18n::tr(lang, "picture.card.move")}</p> })}
         </div>
     }

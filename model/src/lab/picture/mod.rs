@@ -419,7 +419,7 @@ impl Picture {
 mod tests {
     use super::*;
     use crate::lab::session::LabSession;
-    use crate::text::Lang;
+    use crate::text::{Lang, Text};
     use streamlab_engine::execution::explain::BatchReason;
     use streamlab_engine::types::parse_timestamp_us;
 
@@ -589,7 +589,7 @@ mod tests {
             "Batch 5 ran without new data because the watermark moved from 12:01 to 12:11, and StateStoreSaveExec uses it (shouldRunAnotherBatch). It ran with the watermark at 12:11. It emitted 3 rows and removed 3 state rows."
         );
         assert_eq!(
-            narrate(&b, Some(to), Lang::Ko, day),
+            Text::from_fn(|l| narrate(&b, Some(to), l, day)).ko,
             "배치 5: 데이터 없는 배치입니다. 워터마크가 12:01에서 12:11로 움직였고 StateStoreSaveExec이 워터마크를 쓰기 때문에 실행되었습니다(shouldRunAnotherBatch). 실행 시 워터마크: 12:11. 행 3개를 출력하고 상태 행 3개를 상태에서 제거했습니다."
         );
     }
@@ -632,8 +632,8 @@ mod tests {
         let en = narrate(b, None, Lang::En, p.day_us);
         assert!(en.contains("It emitted 1 row") && en.contains("1 row was not emitted: the limit had already emitted all its rows."), "{en}");
         assert!(!en.contains("filtered"), "{en}");
-        let ko = narrate(b, None, Lang::Ko, p.day_us);
-        assert!(ko.contains("limit이 이미 행 수를 채워서 행 1개는 출력되지 않았습니다.") && !ko.contains("걸러"), "{ko}");
+        let in_korean = Text::from_fn(|l| narrate(b, None, l, p.day_us)).ko;
+        assert!(in_korean.contains("limit이 이미 행 수를 채워서 행 1개는 출력되지 않았습니다.") && !in_korean.contains("걸러"), "{in_korean}");
     }
 
     #[test]
@@ -731,7 +731,7 @@ mod tests {
         // c1 (09:02, post 1) feeds two sliding windows.
         assert!(texts.contains(&"aggregated into window [08:55, 09:05) (group post_id = 1)".to_string()), "{texts:?}");
         assert!(texts.contains(&"aggregated into window [09:00, 09:10) (group post_id = 1)".to_string()), "{texts:?}");
-        let ko: Vec<String> = c1.fates.iter().map(|f| fate_text(f, Lang::Ko, p.day_us, &p.key_columns)).collect();
-        assert!(ko.contains(&"윈도우 [08:55, 09:05)에 집계됨 (그룹 post_id = 1)".to_string()), "{ko:?}");
+        let in_korean: Vec<String> = c1.fates.iter().map(|f| Text::from_fn(|l| fate_text(f, l, p.day_us, &p.key_columns)).ko).collect();
+        assert!(in_korean.contains(&"윈도우 [08:55, 09:05)에 집계됨 (그룹 post_id = 1)".to_string()), "{in_korean:?}");
     }
 }

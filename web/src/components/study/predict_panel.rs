@@ -5,7 +5,6 @@
 use leptos::prelude::*;
 
 use streamlab_model::study::predict::{is_right, predictions, NextAction, Prediction};
-use streamlab_model::text::Lang;
 use crate::route::Route;
 use crate::Lab;
 
@@ -35,11 +34,10 @@ pub fn PredictPanel() -> impl IntoView {
             <button data-testid="predict-open" on:click=open>{move || lab.t("predict.open")}</button>
             {move || none.get().then(|| view! { <p class="muted" data-testid="predict-none">{move || lab.t("predict.none")}</p> })}
             {move || current.get().map(|p| {
-                let ko = move || lab.lang.get() == Lang::Ko;
                 let p2 = p.clone();
                 let p3 = p.clone();
                 view! {
-                    <p class="prompt" data-testid="predict-prompt">{move || if ko() { p.prompt_ko.clone() } else { p.prompt_en.clone() }}</p>
+                    <p class="prompt" data-testid="predict-prompt">{move || p.prompt.get(lab.lang.get()).clone()}</p>
                     <div class="choices" role="radiogroup">
                         {p.choices.iter().enumerate().map(|(i, c)| {
                             let c = c.clone();
@@ -49,7 +47,7 @@ pub fn PredictPanel() -> impl IntoView {
                                     class:right=move || ran() && i == answer
                                     class:wrong=move || ran() && chosen.get() == Some(i) && i != answer>
                                     <input type="radio" name="predict" disabled=ran prop:checked=move || chosen.get() == Some(i) on:change=move |_| chosen.set(Some(i))/>
-                                    {move || if ko() { c.ko.clone() } else { c.en.clone() }}
+                                    {move || c.get(lab.lang.get()).clone()}
                                 </label>
                             }
                         }).collect_view()}
@@ -64,7 +62,7 @@ pub fn PredictPanel() -> impl IntoView {
                         view! {
                             <div class="feedback" class:ok=ok role="status" data-testid="predict-feedback">
                                 <strong>{move || if chosen.get().is_none() { lab.t("predict.unanswered") } else if ok { lab.t("quiz.correct") } else { lab.t("quiz.wrong") }}</strong>
-                                " "{move || if ko() { p.explanation_ko.clone() } else { p.explanation_en.clone() }}
+                                " "{move || p.explanation.get(lab.lang.get()).clone()}
                             </div>
                         }
                     })}
