@@ -239,12 +239,7 @@ impl LabSession {
     /// # Errors
     /// A message saying what is wrong with `ms`.
     pub fn wait(&mut self, ms: i64) -> Result<(), String> {
-        const MAX_CLOCK_MS: i64 = 253_402_300_799_000;
-        if ms <= 0 || self.waited_ms.saturating_add(ms) > MAX_CLOCK_MS {
-            return Err(format!("cannot wait {ms} ms: give a positive time that keeps the clock before year 9999"));
-        }
-        self.apply(Action::Wait { ms });
-        Ok(())
+        self.act(Action::Wait { ms })
     }
 
     /// The query's processing-time clock (ms), when its state function uses

@@ -24,11 +24,7 @@ impl LabSession {
     /// # Errors
     /// When no batch is due (nothing would run, so nothing can crash).
     pub fn crash(&mut self, point: CrashPoint) -> Result<(), String> {
-        if !self.batch_due() || self.query.as_ref().is_some_and(|q| !q.is_active()) {
-            return Err("No batch is due, so there is nothing to crash: add events (or wait for a no-data batch) first.".into());
-        }
-        self.apply(Action::Crash { at: point });
-        Ok(())
+        self.act(Action::Crash { at: point })
     }
 
     /// Stops the query and starts it again on the same checkpoint: a batch that was logged

@@ -168,6 +168,35 @@ impl LabSession {
 
     /// Logs `action` and replays it: a moved row ([`Action::Retime`]) changes history, not
     /// just the end of it, so then everything is replayed.
+    /// Does one action of the log as the lab's control for it does: checks that it can be
+    /// done now, then logs and replays it. The script's log lines (`trigger`, `crash`,
+    /// `restart`, `wait`: [`crate::lab::script::LabAction::Do`]) come here, and so do
+    /// [`LabSession::crash`] and [`LabSession::wait`].
+    ///
+    /// # Errors
+    /// Why it cannot be done now: a crash with no batch due, a wait that is not positive or
+    /// moves the clock past year 9999, rows for a source the scenario lacks, a move naming no
+    /// added row's cell.
+    pub fn act(&mut self, action: Action) -> Result<(), String> {
+        /// 9999-12-31T23:59:59Z, ms: the processing-time clock stays a valid timestamp.
+        const MAX_CLOCK_MS: i64 = 253_402_300_799_000;
+        match &action {
+            Action::Crash { .. } if !self.batch_due() || self.query.as_ref().is_some_and(|q| !q.is_active()) => {
+                return Err("No batch is due, so there is nothing to crash: add events (or wait for a no-data batch) first.".into());
+            }
+            Action::Wait { ms } if *ms <= 0 || self.waited_ms.saturating_add(*ms) > MAX_CLOCK_MS => {
+                return Err(format!("cannot wait {ms} ms: give a positive time that keeps the clock before year 9999"));
+            }
+            Action::Add { source, .. } if !self.scenario.sources.contains_key(source) => return Err(format!("no source named '{source}'")),
+            Action::Retime { action: a, row, column, .. } if !adds_cell(&self.actions, *a, *row, *column) => {
+                return Err(format!("action {a} added no row {row} with a column {column}"));
+            }
+            _ => {}
+        }
+        self.apply(action);
+        Ok(())
+    }
+
     pub(super) fn apply(&mut self, action: Action) {
         self.actions.push(action.clone());
         if matches!(action, Action::Retime { .. }) {
