@@ -45,7 +45,7 @@ pub enum LabAction {
     RunSteps,
     /// `push_step`: the next step's events as pending input, no batch.
     PushStep,
-    /// An entry of the session's log, done as its control does it ([`LabSession::act`]):
+    /// An entry of the session's log, done as its control does it ([`LabSession::perform`]):
     /// `trigger` ([`Action::Trigger`]: one trigger of the current trigger, by default at most one
     /// micro-batch), `restart` / `restart: <query>` ([`Action::Restart`]: stop the query and start
     /// it on the same checkpoint, with the changed query text when there is one), `crash: <point>`
@@ -180,7 +180,7 @@ pub fn apply(session: &mut LabSession, action: &LabAction) -> Result<(), String>
                 return Err("every step of the scenario has run".into());
             }
         }
-        LabAction::Do(a) => session.act(a.clone())?,
+        LabAction::Do(a) => session.perform(a.clone())?,
         LabAction::Reset => session.reset(),
         LabAction::Mode(m) => session.set_mode(*m),
         LabAction::Sink(k) => session.set_sink(*k),

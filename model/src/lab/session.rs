@@ -239,7 +239,7 @@ impl LabSession {
     /// # Errors
     /// A message saying what is wrong with `ms`.
     pub fn wait(&mut self, ms: i64) -> Result<(), String> {
-        self.act(Action::Wait { ms })
+        self.perform(Action::Wait { ms })
     }
 
     /// The query's processing-time clock (ms), when its state function uses

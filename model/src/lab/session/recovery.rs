@@ -24,7 +24,7 @@ impl LabSession {
     /// # Errors
     /// When no batch is due (nothing would run, so nothing can crash).
     pub fn crash(&mut self, point: CrashPoint) -> Result<(), String> {
-        self.act(Action::Crash { at: point })
+        self.perform(Action::Crash { at: point })
     }
 
     /// Stops the query and starts it again on the same checkpoint: a batch that was logged

@@ -177,7 +177,7 @@ impl LabSession {
     /// Why it cannot be done now: a crash with no batch due, a wait that is not positive or
     /// moves the clock past year 9999, rows for a source the scenario lacks, a move naming no
     /// added row's cell.
-    pub fn act(&mut self, action: Action) -> Result<(), String> {
+    pub fn perform(&mut self, action: Action) -> Result<(), String> {
         /// 9999-12-31T23:59:59Z, ms: the processing-time clock stays a valid timestamp.
         const MAX_CLOCK_MS: i64 = 253_402_300_799_000;
         match &action {
