@@ -5,59 +5,13 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 use streamlab_engine::scenario::{json_to_value, typed_schema, value_to_json, Scenario};
-use streamlab_engine::streaming::{CrashPoint, OutputMode, SinkKind, Trigger};
+use streamlab_engine::streaming::{OutputMode, SinkKind, Trigger};
 
-use crate::lab::session::{Action, LabSession};
+use crate::lab::session::{adds_cell, Action, LabSession};
 
-/// One saved action.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "do", rename_all = "snake_case")]
-pub enum SavedAction {
-    /// Rows added to a source ([`Action::Add`]).
-    Add {
-        /// The source's name in the scenario.
-        source: String,
-        /// The rows, each in the source's schema order, as the scenario's JSON values.
-        rows: Vec<Vec<Json>>,
-        /// The scenario step these events came from, if any (so undo takes the step back whole).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        step: Option<usize>,
-    },
-    /// One trigger: at most one micro-batch.
-    Trigger,
-    /// Triggers until idle.
-    RunAll {
-        /// The scenario step whose "next step" ran it, if any.
-        step: Option<usize>,
-    },
-    /// One trigger whose micro-batch dies at a crash point.
-    Crash {
-        /// The crash point's id: `after-offset-log`, `mid-sink` or `before-commit`.
-        at: String,
-    },
-    /// Stop and start the query again on the same checkpoint.
-    Restart {
-        /// The changed query text the next run uses, if the restart changed it.
-        query: Option<String>,
-    },
-    /// Processing time passing without a trigger, ms.
-    Wait {
-        /// How long, ms (positive).
-        ms: i64,
-    },
-    /// An added row moved along event time (the picture's drag): row `row` of the Add at
-    /// index `action`, column `column`, now at `event_time_us`.
-    Retime {
-        /// The index in the saved actions of the `Add` that added the row.
-        action: usize,
-        /// The row's index in that Add's rows.
-        row: usize,
-        /// The event-time column's index in the row.
-        column: usize,
-        /// The row's new event time, µs since the epoch.
-        event_time_us: i64,
-    },
-}
+/// One saved action: the log's [`Action`] with its rows as the scenario's JSON values, read
+/// back with the source's schema. `Action`'s serde attributes are the saved format.
+pub type SavedAction = Action<Vec<Json>>;
 
 /// A saved lab session.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -114,19 +68,9 @@ impl LabSession {
         let actions = parts
             .actions
             .iter()
-            .enumerate()
-            .map(|(i, a)| match a {
-                Action::Add { source, rows } => SavedAction::Add {
-                    source: source.clone(),
-                    rows: rows.iter().map(|r| r.iter().map(value_to_json).collect()).collect(),
-                    step: parts.step_of_action.get(&i).copied(),
-                },
-                Action::Trigger => SavedAction::Trigger,
-                Action::RunAll => SavedAction::RunAll { step: parts.step_of_action.get(&i).copied() },
-                Action::Crash(p) => SavedAction::Crash { at: p.id().to_string() },
-                Action::Restart(q) => SavedAction::Restart { query: q.clone() },
-                Action::Wait(ms) => SavedAction::Wait { ms: *ms },
-                Action::Retime { action, row, column, event_time_us } => SavedAction::Retime { action: *action, row: *row, column: *column, event_time_us: *event_time_us },
+            .map(|a| {
+                let Ok(saved) = a.map_rows(|_, rows| Ok::<_, std::convert::Infallible>(rows.iter().map(|r| r.iter().map(value_to_json).collect()).collect()));
+                saved
             })
             .collect();
         let saved = Saved {
@@ -152,49 +96,26 @@ impl LabSession {
         if saved.version != 1 {
             return Err(format!("saved session version {} is not supported", saved.version));
         }
-        let mut actions = Vec::new();
-        let mut steps = std::collections::BTreeMap::new();
+        let mut actions: Vec<Action> = Vec::new();
         for (i, a) in saved.actions.iter().enumerate() {
-            actions.push(match a {
-                SavedAction::Add { source, rows, step } => {
-                    if let Some(s) = step {
-                        steps.insert(i, *s);
-                    }
-                    let def = saved.scenario.sources.get(source).ok_or_else(|| format!("saved session: unknown source {source}"))?;
-                    let schema = typed_schema(&def.schema).map_err(|e| e.to_string())?;
-                    let rows = rows
-                        .iter()
-                        .map(|r| schema.iter().zip(r).map(|((_, t), v)| json_to_value(v, t)).collect::<Result<Vec<_>, _>>())
-                        .collect::<Result<Vec<_>, _>>()?;
-                    Action::Add { source: source.clone(), rows }
+            let a = a.map_rows(|source, rows| {
+                let def = saved.scenario.sources.get(source).ok_or_else(|| format!("saved session: unknown source {source}"))?;
+                let schema = typed_schema(&def.schema).map_err(|e| e.to_string())?;
+                rows.iter().map(|r| schema.iter().zip(r).map(|((_, t), v)| json_to_value(v, t)).collect::<Result<Vec<_>, _>>()).collect::<Result<Vec<_>, _>>()
+            })?;
+            match a {
+                Action::Wait { ms } if ms <= 0 => return Err(format!("saved session: a wait of {ms} ms is not positive")),
+                // A move must name a cell of an earlier added row.
+                Action::Retime { action, row, column, .. } if !adds_cell(&actions, action, row, column) => {
+                    return Err(format!("saved session: action {i} moves a row that action {action} did not add"));
                 }
-                SavedAction::Trigger => Action::Trigger,
-                SavedAction::RunAll { step } => {
-                    if let Some(s) = step {
-                        steps.insert(i, *s);
-                    }
-                    Action::RunAll
-                }
-                SavedAction::Crash { at } => Action::Crash(CrashPoint::parse(at).ok_or_else(|| format!("saved session: unknown crash point {at}"))?),
-                SavedAction::Restart { query } => Action::Restart(query.clone()),
-                SavedAction::Wait { ms } if *ms > 0 => Action::Wait(*ms),
-                SavedAction::Wait { ms } => return Err(format!("saved session: a wait of {ms} ms is not positive")),
-                SavedAction::Retime { action, row, column, event_time_us } => {
-                    // The move must name a cell of an earlier added row.
-                    let target = actions.get(*action).and_then(|a| match a {
-                        Action::Add { rows, .. } => rows.get(*row).and_then(|r| r.get(*column)),
-                        _ => None,
-                    });
-                    if target.is_none() {
-                        return Err(format!("saved session: action {i} moves a row that action {action} did not add"));
-                    }
-                    Action::Retime { action: *action, row: *row, column: *column, event_time_us: *event_time_us }
-                }
-            });
+                _ => {}
+            }
+            actions.push(a);
         }
         let sink = SinkKind::parse(&saved.sink).unwrap_or(SinkKind::Memory);
         let trigger = saved.trigger.as_deref().and_then(parse_trigger);
-        Ok(LabSession::restore(saved.scenario, saved.query, saved.mode, sink, trigger, saved.checkpoint_location, saved.next_step, actions, steps))
+        Ok(LabSession::restore(saved.scenario, saved.query, saved.mode, sink, trigger, saved.checkpoint_location, saved.next_step, actions))
     }
 }
 

@@ -24,13 +24,17 @@
 //! | `push: <source> col=value, col=value` | add one event (times as `09:30` on the scenario's day) |
 //! | `advance: <source> <time>` | add an event at that time (other columns copied) and run until idle |
 //! | `wait: <ms>` | processing time passes (the clock's "Wait" buttons), no batch |
+//!
+//! `trigger`, `restart`, `crash` and `wait` are entries of the session's log: they parse to
+//! [`LabAction::Do`] with the log's own [`Action`]; the other lines are settings or steps made
+//! of several log entries.
 
 use std::collections::BTreeMap;
 
 use streamlab_engine::streaming::{CrashPoint, OutputMode, SinkKind, Trigger};
 
 use crate::lab::persist::parse_trigger;
-use crate::lab::session::LabSession;
+use crate::lab::session::{Action, LabSession};
 
 /// One lab action (see the module's table for the text form).
 #[derive(Debug, Clone, PartialEq)]
@@ -41,15 +45,15 @@ pub enum LabAction {
     RunSteps,
     /// `push_step`: the next step's events as pending input, no batch.
     PushStep,
-    /// `trigger`: one trigger of the current trigger (by default at most one micro-batch).
-    Trigger,
+    /// An entry of the session's log, done as its control does it ([`LabSession::perform`]):
+    /// `trigger` ([`Action::Trigger`]: one trigger of the current trigger, by default at most one
+    /// micro-batch), `restart` / `restart: <query>` ([`Action::Restart`]: stop the query and start
+    /// it on the same checkpoint, with the changed query text when there is one), `crash: <point>`
+    /// ([`Action::Crash`]: the next micro-batch dies at this point and the query stops),
+    /// `wait: <ms>` ([`Action::Wait`]: processing time passes, the clock's "Wait" buttons).
+    Do(Action),
     /// `reset`: forget every action and start the scenario again.
     Reset,
-    /// `restart` / `restart: <query>`: stop the query and start it on the same checkpoint, with the
-    /// changed query text when there is one.
-    Restart(Option<String>),
-    /// `crash: <point>`: the next micro-batch dies at this point and the query stops.
-    Crash(CrashPoint),
     /// `mode: <append|update|complete>`: the output mode.
     Mode(OutputMode),
     /// `sink: <id>`: the sink the query writes to.
@@ -92,8 +96,6 @@ pub enum LabAction {
         /// The new event's time in its timestamp column (`09:30` on the scenario's day).
         time: String,
     },
-    /// Processing time passes, ms (the clock's "Wait" buttons).
-    Wait(i64),
 }
 
 impl LabAction {
@@ -113,10 +115,10 @@ impl LabAction {
             "next_step" => none(LabAction::NextStep),
             "run_steps" => none(LabAction::RunSteps),
             "push_step" => none(LabAction::PushStep),
-            "trigger" => none(LabAction::Trigger),
+            "trigger" => none(LabAction::Do(Action::Trigger)),
             "reset" => none(LabAction::Reset),
-            "restart" => Ok(LabAction::Restart((!arg.is_empty()).then(|| arg.to_string()))),
-            "crash" => CrashPoint::parse(need("a crash point")?).map(LabAction::Crash).ok_or_else(|| format!("unknown crash point '{arg}'")),
+            "restart" => Ok(LabAction::Do(Action::Restart { query: (!arg.is_empty()).then(|| arg.to_string()) })),
+            "crash" => CrashPoint::parse(need("a crash point")?).map(|at| LabAction::Do(Action::Crash { at })).ok_or_else(|| format!("unknown crash point '{arg}'")),
             "mode" => OutputMode::parse(need("an output mode")?).map(LabAction::Mode).map_err(|e| e.message),
             "sink" => SinkKind::parse(need("a sink id")?).map(LabAction::Sink).ok_or_else(|| format!("unknown sink '{arg}'")),
             "trigger_kind" => parse_trigger(need("a trigger id")?).map(LabAction::TriggerKind).ok_or_else(|| format!("unknown trigger '{arg}'")),
@@ -155,7 +157,7 @@ impl LabAction {
                 let (source, time) = need("a source and a time")?.split_once(' ').ok_or("'advance' needs '<source> <time>'")?;
                 Ok(LabAction::Advance { source: source.to_string(), time: time.trim().to_string() })
             }
-            "wait" => need("a time in ms")?.parse::<i64>().map(LabAction::Wait).map_err(|_| format!("'wait' needs whole milliseconds, got '{arg}'")),
+            "wait" => need("a time in ms")?.parse::<i64>().map(|ms| LabAction::Do(Action::Wait { ms })).map_err(|_| format!("'wait' needs whole milliseconds, got '{arg}'")),
             other => Err(format!("unknown lab action '{other}'")),
         }
     }
@@ -178,11 +180,8 @@ pub fn apply(session: &mut LabSession, action: &LabAction) -> Result<(), String>
                 return Err("every step of the scenario has run".into());
             }
         }
-        LabAction::Trigger => session.trigger(),
+        LabAction::Do(a) => session.perform(a.clone())?,
         LabAction::Reset => session.reset(),
-        LabAction::Restart(None) => session.restart(),
-        LabAction::Restart(Some(q)) => session.restart_with(q),
-        LabAction::Crash(p) => session.crash(*p)?,
         LabAction::Mode(m) => session.set_mode(*m),
         LabAction::Sink(k) => session.set_sink(*k),
         LabAction::TriggerKind(t) => session.set_trigger(*t),
@@ -200,7 +199,6 @@ pub fn apply(session: &mut LabSession, action: &LabAction) -> Result<(), String>
             session.push_event(source, fields)?;
         }
         LabAction::Advance { source, time } => session.advance_with_event(source, time)?,
-        LabAction::Wait(ms) => session.wait(*ms)?,
     }
     Ok(())
 }
@@ -235,8 +233,12 @@ mod tests {
         let push = LabAction::parse("push: clicks event_id=c9, post_id=1, event_time=09:30").unwrap();
         let LabAction::Push { source, fields } = push else { panic!("not a push") };
         assert_eq!((source.as_str(), fields.len(), fields["event_time"].as_str()), ("clicks", 3, "09:30"));
-        assert_eq!(LabAction::parse("restart: clicks.select('post_id')"), Ok(LabAction::Restart(Some("clicks.select('post_id')".into()))));
-        for bad in ["", "jump", "mode: sideways", "crash: somewhere", "sink: parquet", "next_step: 3", "source: clicks", "checkpoint: maybe", "delay: x 5 minutes", "push: clicks", "push: clicks a"] {
+        assert_eq!(LabAction::parse("restart: clicks.select('post_id')"), Ok(LabAction::Do(Action::Restart { query: Some("clicks.select('post_id')".into()) })));
+        assert_eq!(LabAction::parse("restart"), Ok(LabAction::Do(Action::Restart { query: None })));
+        assert_eq!(LabAction::parse("trigger"), Ok(LabAction::Do(Action::Trigger)));
+        assert_eq!(LabAction::parse("crash: mid-sink"), Ok(LabAction::Do(Action::Crash { at: CrashPoint::MidSink })));
+        assert_eq!(LabAction::parse("wait: 5000"), Ok(LabAction::Do(Action::Wait { ms: 5000 })));
+        for bad in ["", "jump", "mode: sideways", "crash: somewhere", "sink: parquet", "next_step: 3", "source: clicks", "checkpoint: maybe", "delay: x 5 minutes", "push: clicks", "push: clicks a", "trigger: 2", "wait: soon", "wait"] {
             assert!(LabAction::parse(bad).is_err(), "'{bad}' should not parse");
         }
     }

@@ -14,8 +14,6 @@
 //! `recovery` the sink, crashes and restarts, `picture` the time picture's gathering,
 //! [`compare`] the three output modes side by side, [`timeline`] the lab as of a past batch.
 
-use std::collections::BTreeMap;
-
 use streamlab_engine::analysis::Attr;
 use streamlab_engine::frontend::compile;
 use streamlab_engine::scenario::display_value;
@@ -45,6 +43,7 @@ use format::{error_view, state_tables};
 pub use input::{next_unused, parse_field, read_field};
 pub use lens_rules::engine_rules;
 pub use replay::Action;
+pub(crate) use replay::adds_cell;
 pub use view::{BatchView, ErrorView, LabView, MetricView, RecoveryView, RowStatus, SinkRowView, SourceView, StateTableView};
 
 /// One learner's lab: a scenario, the learner's actions and the `StreamingQuery` built from
@@ -58,8 +57,6 @@ pub struct LabSession {
     mode: OutputMode,
     actions: Vec<Action>,
     next_step: usize,
-    /// Step index of each `RunAll` action that came from "next step".
-    step_of_action: BTreeMap<usize, usize>,
     query: Option<StreamingQuery>,
     error: Option<ErrorView>,
     batches: Vec<(Option<usize>, BatchResult)>,
@@ -78,7 +75,7 @@ pub struct LabSession {
     checkpoint_set: bool,
     /// The current run's checkpoint is temporary: the next start does not reuse it.
     temporary: bool,
-    /// Processing time added by [`Action::Wait`] so far, ms ([`LabSession::clock_now`]).
+    /// Processing time added by [`Action::Wait`]s so far, ms ([`LabSession::clock_now`]).
     waited_ms: i64,
     /// Batch-running actions (trigger, run, crash) replayed so far: one second each on the
     /// clock ([`LabSession::clock_now`]).
@@ -105,7 +102,6 @@ impl LabSession {
             scenario,
             actions: Vec::new(),
             next_step: 0,
-            step_of_action: BTreeMap::new(),
             query: None,
             error: None,
             batches: Vec::new(),
@@ -156,8 +152,8 @@ impl LabSession {
         self.query_text = text.to_string();
         self.base_text = text.to_string();
         for a in &mut self.actions {
-            if let Action::Restart(t) = a {
-                *t = None;
+            if let Action::Restart { query } = a {
+                *query = None;
             }
         }
         self.rebuild();
@@ -243,12 +239,7 @@ impl LabSession {
     /// # Errors
     /// A message saying what is wrong with `ms`.
     pub fn wait(&mut self, ms: i64) -> Result<(), String> {
-        const MAX_CLOCK_MS: i64 = 253_402_300_799_000;
-        if ms <= 0 || self.waited_ms.saturating_add(ms) > MAX_CLOCK_MS {
-            return Err(format!("cannot wait {ms} ms: give a positive time that keeps the clock before year 9999"));
-        }
-        self.apply(Action::Wait(ms));
-        Ok(())
+        self.perform(Action::Wait { ms })
     }
 
     /// The query's processing-time clock (ms), when its state function uses
@@ -269,7 +260,6 @@ impl LabSession {
     /// Forgets every action and starts the scenario again.
     pub fn reset(&mut self) {
         self.actions.clear();
-        self.step_of_action.clear();
         self.next_step = 0;
         self.rebuild();
     }

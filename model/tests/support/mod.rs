@@ -13,7 +13,8 @@
 //! - Questions: `progress.rs`, `quiz_recovery.rs`.
 //! - Not at all, because they open no lab and look up no question by id: `layers.rs` (the source
 //!   tree), `prerender.rs` (the lesson pages), `quiz_bank.rs`, `exam_lens.rs`, `exam_track.rs`,
-//!   `exam_resume.rs` and `progress_import.rs` (whole files of data, read through the model's own loaders).
+//!   `exam_resume.rs` and `progress_import.rs` (whole files of data, read through the model's own loaders),
+//!   `saved_format.rs` (a literal saved session and its own small scenario).
 #![allow(dead_code)] // each test binary uses a part of the driver
 #![allow(clippy::disallowed_methods)] // a test reads the recorded corpus from files
 

@@ -30,7 +30,7 @@ impl LabSession {
             }
             row.push(v);
         }
-        self.apply(Action::Add { source: source.to_string(), rows: vec![row] });
+        self.apply(Action::Add { source: source.to_string(), rows: vec![row], step: None });
         Ok(notes)
     }
 
@@ -43,8 +43,8 @@ impl LabSession {
     pub fn advance_with_event(&mut self, source: &str, event_time: &str) -> Result<(), String> {
         let ts = parse_field(event_time.trim(), &streamlab_engine::types::timestamp_type(), self.base_day_us())?;
         let row = self.row_at(source, ts)?;
-        self.apply(Action::Add { source: source.to_string(), rows: vec![row] });
-        self.apply(Action::RunAll);
+        self.apply(Action::Add { source: source.to_string(), rows: vec![row], step: None });
+        self.apply(Action::RunAll { step: None });
         Ok(())
     }
 
@@ -62,7 +62,7 @@ impl LabSession {
     pub fn add_event_at(&mut self, source: &str, event_time_us: i64) -> Result<(), String> {
         let mut row = self.row_at(source, Value::Timestamp(whole_seconds(event_time_us)))?;
         self.fresh_id(source, &mut row);
-        self.apply(Action::Add { source: source.to_string(), rows: vec![row] });
+        self.apply(Action::Add { source: source.to_string(), rows: vec![row], step: None });
         Ok(())
     }
 
@@ -77,7 +77,7 @@ impl LabSession {
     /// The action is not an added row, or its source has no timestamp column.
     pub fn move_event(&mut self, action: usize, row: usize, event_time_us: i64) -> Result<bool, String> {
         let actions = super::replay::effective_actions(&self.actions);
-        let Some(Action::Add { source, rows }) = actions.get(action) else { return Err(format!("action {action} did not add rows")) };
+        let Some(Action::Add { source, rows, .. }) = actions.get(action) else { return Err(format!("action {action} did not add rows")) };
         let current = rows.get(row).ok_or_else(|| format!("action {action} added no row {row}"))?;
         let view = self.sources().into_iter().find(|s| s.name == *source).ok_or_else(|| format!("no source named '{source}'"))?;
         let time_col = view.time_column.ok_or("this source has no timestamp column")?;
@@ -86,9 +86,8 @@ impl LabSession {
         if current[column] == Value::Timestamp(to) {
             return Ok(false);
         }
-        self.actions.push(Action::Retime { action, row, column, event_time_us: to });
-        // A move changes history, not just the end of it: replay everything.
-        self.rebuild();
+        // A move changes history, not just the end of it: `apply` replays everything.
+        self.apply(Action::Retime { action, row, column, event_time_us: to });
         Ok(true)
     }
 
@@ -100,7 +99,7 @@ impl LabSession {
             .into_iter()
             .enumerate()
             .filter_map(|(i, a)| match a {
-                Action::Add { source: s, rows } if source.is_none_or(|n| n == s) => Some(rows.into_iter().enumerate().map(move |(r, row)| ((i, r), s.clone(), row)).collect::<Vec<_>>()),
+                Action::Add { source: s, rows, .. } if source.is_none_or(|n| n == s) => Some(rows.into_iter().enumerate().map(move |(r, row)| ((i, r), s.clone(), row)).collect::<Vec<_>>()),
                 _ => None,
             })
             .flatten()
@@ -135,7 +134,7 @@ impl LabSession {
         let view = self.sources().into_iter().find(|s| s.name == source).ok_or_else(|| format!("no source named '{source}'"))?;
         let time_col = view.time_column.ok_or("this source has no timestamp column")?;
         let last = self.actions.iter().rev().find_map(|a| match a {
-            Action::Add { source: s, rows } if s == source => rows.last().cloned(),
+            Action::Add { source: s, rows, .. } if s == source => rows.last().cloned(),
             _ => None,
         });
         let idx = view.columns.iter().position(|(c, _)| *c == time_col).unwrap_or(0);
@@ -152,8 +151,7 @@ impl LabSession {
         if !self.push_step() {
             return false;
         }
-        self.step_of_action.insert(self.actions.len(), self.next_step - 1);
-        self.apply(Action::RunAll);
+        self.apply(Action::RunAll { step: Some(self.next_step - 1) });
         true
     }
 
@@ -167,8 +165,7 @@ impl LabSession {
             let typed: Vec<Row> = rows.iter().filter_map(|r| streamlab_engine::scenario::json_to_row(&schema, r).ok()).collect();
             if !typed.is_empty() {
                 // Marked with its step, so that [`LabSession::undo`] takes the step back whole.
-                self.step_of_action.insert(self.actions.len(), self.next_step);
-                self.apply(Action::Add { source: source.clone(), rows: typed });
+                self.apply(Action::Add { source: source.clone(), rows: typed, step: Some(self.next_step) });
             }
         }
         self.next_step += 1;

@@ -19,7 +19,6 @@ pub(crate) struct SessionParts<'a> {
     pub checkpoint_set: bool,
     pub next_step: usize,
     pub actions: &'a [Action],
-    pub step_of_action: &'a BTreeMap<usize, usize>,
 }
 
 impl LabSession {
@@ -33,7 +32,6 @@ impl LabSession {
             checkpoint_set: self.checkpoint_set,
             next_step: self.next_step,
             actions: &self.actions,
-            step_of_action: &self.step_of_action,
         }
     }
 
@@ -48,7 +46,6 @@ impl LabSession {
         checkpoint_set: bool,
         next_step: usize,
         actions: Vec<Action>,
-        step_of_action: BTreeMap<usize, usize>,
     ) -> LabSession {
         let mut s = LabSession::from_scenario(scenario);
         s.query_text = query.clone();
@@ -59,7 +56,6 @@ impl LabSession {
         s.checkpoint_set = checkpoint_set;
         s.next_step = next_step.min(s.scenario.steps.len());
         s.actions = actions;
-        s.step_of_action = step_of_action;
         s.rebuild();
         s
     }
@@ -93,15 +89,15 @@ impl LabSession {
         let mut current: BTreeMap<String, Vec<Map<String, Json>>> = BTreeMap::new();
         for a in &super::replay::effective_actions(&self.actions) {
             match a {
-                Action::Add { source, rows } => {
+                Action::Add { source, rows, .. } => {
                     let schema = self.scenario.sources.get(source).and_then(|d| streamlab_engine::scenario::typed_schema(&d.schema).ok()).unwrap_or_default();
                     for r in rows {
                         let obj: Map<String, Json> = schema.iter().zip(r).map(|((n, _), v)| (n.clone(), value_to_json(v))).collect();
                         current.entry(source.clone()).or_default().push(obj);
                     }
                 }
-                Action::Trigger | Action::RunAll | Action::Crash(_) => steps.push(std::mem::take(&mut current)),
-                Action::Restart(_) | Action::Wait(_) | Action::Retime { .. } => {}
+                Action::Trigger | Action::RunAll { .. } | Action::Crash { .. } => steps.push(std::mem::take(&mut current)),
+                Action::Restart { .. } | Action::Wait { .. } | Action::Retime { .. } => {}
             }
         }
         if !current.is_empty() {

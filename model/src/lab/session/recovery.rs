@@ -16,7 +16,7 @@ impl LabSession {
     /// Stops the query and starts `text` on the same checkpoint (changing a query between
     /// restarts): Spark's error if the change does not fit the state.
     pub fn restart_with(&mut self, text: &str) {
-        self.apply(Action::Restart(Some(text.to_string())));
+        self.apply(Action::Restart { query: Some(text.to_string()) });
     }
 
     /// One trigger whose batch crashes at `point`; the query stops until [`LabSession::restart`].
@@ -24,17 +24,13 @@ impl LabSession {
     /// # Errors
     /// When no batch is due (nothing would run, so nothing can crash).
     pub fn crash(&mut self, point: CrashPoint) -> Result<(), String> {
-        if !self.batch_due() || self.query.as_ref().is_some_and(|q| !q.is_active()) {
-            return Err("No batch is due, so there is nothing to crash: add events (or wait for a no-data batch) first.".into());
-        }
-        self.apply(Action::Crash(point));
-        Ok(())
+        self.perform(Action::Crash { at: point })
     }
 
     /// Stops the query and starts it again on the same checkpoint: a batch that was logged
     /// but not committed runs again.
     pub fn restart(&mut self) {
-        self.apply(Action::Restart(None));
+        self.apply(Action::Restart { query: None });
     }
 
     /// Picks the sink and replays everything into it.

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeSet;
 
+use serde::{Deserialize, Serialize};
 use streamlab_engine::streaming::{BatchResult, CrashPoint, SinkKind, StartOptions, StreamingConf, StreamingQuery};
 use streamlab_engine::types::Row;
 use streamlab_engine::Error;
@@ -10,28 +11,49 @@ use streamlab_engine::Error;
 use super::format::{batch_view, error_view};
 use super::{timeline, LabSession};
 
-/// One thing the learner did.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Action {
+/// One thing the learner did: an entry of the session's log, replayed after every change.
+/// The same type, with rows as JSON values (`R = Vec<Json>`), is the saved form
+/// ([`crate::lab::persist::SavedAction`]): its serde attributes *are* the saved format
+/// (`{"do": "add", "source": …, "rows": …, "step": 0}`, `{"do": "trigger"}`, …), and
+/// [`Action::map_rows`] turns one form into the other.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "do", rename_all = "snake_case")]
+pub enum Action<R = Row> {
     /// Rows added to a source (one `MemoryStream` block).
     Add {
         /// The source's name in the scenario.
         source: String,
         /// The rows, each in the source's schema order.
-        rows: Vec<Row>,
+        rows: Vec<R>,
+        /// The scenario step these events came from, if any (so undo takes the step back whole).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        step: Option<usize>,
     },
     /// One trigger: at most one micro-batch.
     Trigger,
     /// Triggers until idle (what the default trigger does after new data arrives).
-    RunAll,
+    RunAll {
+        /// The scenario step whose "next step" ran it, if any (saved as `null` when none).
+        step: Option<usize>,
+    },
     /// One trigger whose batch dies at a point (the process crashes).
-    Crash(CrashPoint),
-    /// Stop and start the query again on the same checkpoint, sources and sink; with a text,
-    /// the next run uses that query (a query changed between restarts).
-    Restart(Option<String>),
-    /// Processing time passes (ms) with no trigger: the query's clock moves on, so the next
+    Crash {
+        /// Where the batch dies; saved as its id (`after-offset-log`, `mid-sink`, `before-commit`).
+        #[serde(with = "crash_point_id")]
+        at: CrashPoint,
+    },
+    /// Stop and start the query again on the same checkpoint, sources and sink.
+    Restart {
+        /// The query text the next run uses, when the restart changed it (a query changed
+        /// between restarts).
+        query: Option<String>,
+    },
+    /// Processing time passes with no trigger: the query's clock moves on, so the next
     /// trigger may time out keys of a `ProcessingTimeTimeout` state function.
-    Wait(i64),
+    Wait {
+        /// How long, ms (positive).
+        ms: i64,
+    },
     /// An added row moved along event time (the time picture's drag): row `row` of the
     /// [`Action::Add`] at index `action` of the log has `event_time_us` (µs, whole seconds) in
     /// column `column`. The Add itself stays as it was, so undo (which forgets the last action)
@@ -47,6 +69,56 @@ pub enum Action {
         /// The row's new event time, µs since the epoch.
         event_time_us: i64,
     },
+}
+
+impl<R> Action<R> {
+    /// The same action with the rows of an [`Action::Add`] turned by `f` (given the source's
+    /// name and the rows); every other action is copied as it is. Saving is
+    /// `map_rows` to JSON values, loading `map_rows` back with the scenario's schema.
+    ///
+    /// # Errors
+    /// What `f` returns for an Add's rows.
+    pub fn map_rows<S, E>(&self, f: impl FnOnce(&str, &[R]) -> Result<Vec<S>, E>) -> Result<Action<S>, E> {
+        Ok(match self {
+            Action::Add { source, rows, step } => Action::Add { source: source.clone(), rows: f(source, rows)?, step: *step },
+            Action::Trigger => Action::Trigger,
+            Action::RunAll { step } => Action::RunAll { step: *step },
+            Action::Crash { at } => Action::Crash { at: *at },
+            Action::Restart { query } => Action::Restart { query: query.clone() },
+            Action::Wait { ms } => Action::Wait { ms: *ms },
+            Action::Retime { action, row, column, event_time_us } => Action::Retime { action: *action, row: *row, column: *column, event_time_us: *event_time_us },
+        })
+    }
+
+    /// The scenario step this action belongs to ("next step" adds a step's events and runs
+    /// them): undo takes a step back whole, and its batches are labelled with it.
+    pub fn step(&self) -> Option<usize> {
+        match self {
+            Action::Add { step, .. } | Action::RunAll { step } => *step,
+            _ => None,
+        }
+    }
+}
+
+/// Whether `log[action]` is an [`Action::Add`] with a cell at (`row`, `column`): what an
+/// [`Action::Retime`] must name (checked when a log is loaded or a move is made).
+pub(crate) fn adds_cell(log: &[Action], action: usize, row: usize, column: usize) -> bool {
+    matches!(log.get(action), Some(Action::Add { rows, .. }) if rows.get(row).is_some_and(|r| column < r.len()))
+}
+
+/// [`CrashPoint`] as its id in the saved JSON.
+mod crash_point_id {
+    use serde::{de::Error as _, Deserialize, Deserializer, Serializer};
+    use streamlab_engine::streaming::CrashPoint;
+
+    pub(super) fn serialize<S: Serializer>(p: &CrashPoint, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(p.id())
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<CrashPoint, D::Error> {
+        let id = String::deserialize(d)?;
+        CrashPoint::parse(&id).ok_or_else(|| D::Error::custom(format!("unknown crash point {id}")))
+    }
 }
 
 /// The log as replay reads it: each [`Action::Add`] with every later [`Action::Retime`] that
@@ -78,14 +150,13 @@ impl LabSession {
     pub fn undo(&mut self) -> bool {
         let Some(last) = self.actions.len().checked_sub(1) else { return false };
         let mut cut = last;
-        if let Some(step) = self.step_of_action.get(&last).copied() {
-            while cut > 0 && self.step_of_action.get(&(cut - 1)) == Some(&step) && matches!(self.actions[cut - 1], Action::Add { .. }) {
+        if let Some(step) = self.actions[last].step() {
+            while cut > 0 && matches!(self.actions[cut - 1], Action::Add { step: Some(s), .. } if s == step) {
                 cut -= 1;
             }
             self.next_step = step.min(self.next_step);
         }
         self.actions.truncate(cut);
-        self.step_of_action.retain(|i, _| *i < cut);
         self.rebuild();
         true
     }
@@ -95,9 +166,44 @@ impl LabSession {
         self.actions.len()
     }
 
+    /// Logs `action` and replays it: a moved row ([`Action::Retime`]) changes history, not
+    /// just the end of it, so then everything is replayed.
+    /// Does one action of the log as the lab's control for it does: checks that it can be
+    /// done now, then logs and replays it. The script's log lines (`trigger`, `crash`,
+    /// `restart`, `wait`: [`crate::lab::script::LabAction::Do`]) come here, and so do
+    /// [`LabSession::crash`] and [`LabSession::wait`].
+    ///
+    /// # Errors
+    /// Why it cannot be done now: a crash with no batch due, a wait that is not positive or
+    /// moves the clock past year 9999, rows for a source the scenario lacks, a move naming no
+    /// added row's cell.
+    pub fn perform(&mut self, action: Action) -> Result<(), String> {
+        /// 9999-12-31T23:59:59Z, ms: the processing-time clock stays a valid timestamp.
+        const MAX_CLOCK_MS: i64 = 253_402_300_799_000;
+        match &action {
+            Action::Crash { .. } if !self.batch_due() || self.query.as_ref().is_some_and(|q| !q.is_active()) => {
+                return Err("No batch is due, so there is nothing to crash: add events (or wait for a no-data batch) first.".into());
+            }
+            Action::Wait { ms } if *ms <= 0 || self.waited_ms.saturating_add(*ms) > MAX_CLOCK_MS => {
+                return Err(format!("cannot wait {ms} ms: give a positive time that keeps the clock before year 9999"));
+            }
+            Action::Add { source, .. } if !self.scenario.sources.contains_key(source) => return Err(format!("no source named '{source}'")),
+            Action::Retime { action: a, row, column, .. } if !adds_cell(&self.actions, *a, *row, *column) => {
+                return Err(format!("action {a} added no row {row} with a column {column}"));
+            }
+            _ => {}
+        }
+        self.apply(action);
+        Ok(())
+    }
+
     pub(super) fn apply(&mut self, action: Action) {
         self.actions.push(action.clone());
-        self.replay_one(self.actions.len() - 1, &action);
+        if matches!(action, Action::Retime { .. }) {
+            self.rebuild();
+        } else {
+            self.replay_one(&action);
+        }
     }
 
     pub(super) fn rebuild(&mut self) {
@@ -139,19 +245,19 @@ impl LabSession {
             Err(e) => self.error = Some(error_view(&e, &self.query_text)),
         }
         let actions = effective_actions(&self.actions);
-        for (i, a) in actions.iter().enumerate() {
+        for a in &actions {
             if timeline::reached(self.stop_after, &self.batches) {
                 break;
             }
-            self.replay_one(i, a);
+            self.replay_one(a);
         }
         self.find_delays();
     }
 
-    fn replay_one(&mut self, index: usize, action: &Action) {
-        let step = self.step_of_action.get(&index).copied();
+    fn replay_one(&mut self, action: &Action) {
+        let step = action.step();
         match action {
-            Action::Add { source, rows } => {
+            Action::Add { source, rows, .. } => {
                 for r in rows {
                     self.pending.push((source.clone(), r.clone()));
                 }
@@ -161,10 +267,10 @@ impl LabSession {
                     }
                 }
             }
-            Action::Wait(ms) => self.waited_ms = self.waited_ms.saturating_add(*ms),
+            Action::Wait { ms } => self.waited_ms = self.waited_ms.saturating_add(*ms),
             // Applied to its Add before replay starts ([`effective_actions`]).
             Action::Retime { .. } => {}
-            Action::Restart(text) => {
+            Action::Restart { query: text } => {
                 let Some(q) = self.query.take() else { return };
                 if q.is_active() {
                     self.events.push(format!("onQueryTerminated: id={}, runId={}, exception=None (stopped)", q.id, q.run_id));
@@ -205,7 +311,7 @@ impl LabSession {
                 }
                 self.crash = None;
             }
-            Action::Trigger | Action::RunAll | Action::Crash(_) => {
+            Action::Trigger | Action::RunAll { .. } | Action::Crash { .. } => {
                 let clock = self.clock_now();
                 let Some(q) = &mut self.query else { return };
                 self.runs += 1;
@@ -214,7 +320,7 @@ impl LabSession {
                 let was_active = q.is_active();
                 let results: Vec<BatchResult> = match action {
                     Action::Trigger => q.fire(),
-                    Action::Crash(p) => q.run_next_batch_crashing(Some(*p)).into_iter().collect(),
+                    Action::Crash { at } => q.run_next_batch_crashing(Some(*at)).into_iter().collect(),
                     _ => timeline::run_all(q, self.stop_after),
                 };
                 for b in &results {
