@@ -163,3 +163,51 @@ fn a_planted_upward_import_and_circle_are_reported() {
     assert_eq!(v, vec!["text/bad.rs:2: text -> lab".to_string()]);
     assert_eq!(c, vec![vec!["lab::picture".to_string(), "lab::session".to_string()]]);
 }
+
+/// Every place outside `text/` that names a language other than the default one or matches
+/// on the language (`Lang::Ko`, `Lang::En =>`, `match lang`, `let ko`, a `_ko` field): each
+/// language's words belong in its `text/` table file and the data, so a new language is one
+/// file there plus data. `Lang::ALL`, `Lang::En` as the default and `Text` are fine.
+fn language_by_hand(dir: &Path, skip: &str) -> Vec<String> {
+    let mut files = Vec::new();
+    rust_files(dir, &mut files);
+    files.sort();
+    let mut out = Vec::new();
+    for f in files {
+        let rel = f.strip_prefix(dir).unwrap_or(&f).display().to_string();
+        // The glossary is a list of Korean terms: its banned variants and textbook spellings
+        // are Korean words, checked against each term's Korean.
+        if rel.starts_with(skip) || rel == "study/glossary.rs" {
+            continue;
+        }
+        let text = std::fs::read_to_string(&f).expect("readable source");
+        for (i, line) in code(&text).lines().enumerate() {
+            let by_hand = ["Lang::Ko", "Lang::En =>", "match lang", "let ko ", "if ko ", "_ko:", "_ko.", ".ko."].iter().find(|p| line.contains(*p));
+            if let Some(p) = by_hand {
+                out.push(format!("{rel}:{}: {p}", i + 1));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_code_outside_text_writes_a_language_by_hand() {
+    let model = language_by_hand(&src(), "text/");
+    let web = language_by_hand(&src().join("../../web/src"), "\u{0}");
+    assert!(model.is_empty() && web.is_empty(), "languages written by hand outside model/src/text:\n{}", [model, web].concat().join("\n"));
+}
+
+/// The check can fail: a planted `if ko` block and a `Lang::Ko` arm are reported; the same
+/// words inside `text/` are not.
+#[test]
+fn a_planted_language_by_hand_is_reported() {
+    let dir = std::env::temp_dir().join(format!("streamlab-model-langs-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("text")).expect("temp dir");
+    std::fs::create_dir_all(dir.join("lab")).expect("temp dir");
+    std::fs::write(dir.join("lab").join("note.rs"), "// Lang::Ko in a comment is fine\nlet ko = lang == Lang::Ko;\nlet t = Text::from_fn(|l| tr(l, \"x\"));\n").expect("write");
+    std::fs::write(dir.join("text").join("lang.rs"), "Lang::Ko => &self.ko,\n").expect("write");
+    let found = language_by_hand(&dir, "text/");
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+    assert_eq!(found, vec!["lab/note.rs:2: Lang::Ko".to_string()]);
+}

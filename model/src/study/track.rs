@@ -76,8 +76,7 @@ pub fn exam_style(q: &Question) -> bool {
         && q.kind == Kind::Choice
         && q.text.en.choices.len() == 4
         && q.text.en.prompt.contains('`')
-        && !numbered(&q.text.en.prompt, &q.text.en.choices)
-        && !numbered(&q.text.ko.prompt, &q.text.ko.choices)
+        && q.text.iter().all(|(_, t)| !numbered(&t.prompt, &t.choices))
 }
 
 /// The mock exam's pool: every exam-style question of the bank.
