@@ -20,7 +20,8 @@
 //! state (it can never be emitted again); then each new left row that matches a buffered right
 //! row is emitted and not stored, and the others are stored.
 
-use super::eval::{compare, eval_predicate};
+use super::compare::compare;
+use super::eval::eval_predicate;
 use super::join_index::{IndexPlan, SideIndex};
 use super::OperatorMetrics;
 use crate::analysis::{BoundExpr, JoinSpec, ProbeRange, StateWatermark, StreamJoinSpec};
