@@ -18,7 +18,6 @@ pub mod functions;
 pub mod group_state;
 pub mod hll;
 pub mod join;
-pub mod join_index;
 pub mod like;
 pub mod limit;
 pub mod optimizer;
