@@ -136,7 +136,7 @@ pub fn App() -> impl IntoView {
     lab.storage_notice.set(crash::set_aside_notice());
     provide_context(lab);
     components::provide_player();
-    components::study::Study::provide();
+    components::context::Study::provide();
     components::App()
 }
 

@@ -1,7 +1,8 @@
 //! Stream-static joins: each micro-batch joins its new stream rows with the whole static
 //! table, so they keep no state.
 
-use super::eval::{compare, eval_predicate};
+use super::compare::compare;
+use super::eval::eval_predicate;
 use crate::analysis::plan::JoinSpec;
 use crate::plan::JoinType;
 use crate::types::{Row, Value};

@@ -9,16 +9,15 @@
 pub mod aggregate;
 pub mod column_pruning;
 pub mod columnar;
+pub mod compare;
 pub mod context;
 pub mod dedup;
 pub mod eval;
 pub mod explain;
 pub mod functions;
 pub mod group_state;
-pub mod higher_order;
 pub mod hll;
 pub mod join;
-pub mod join_index;
 pub mod like;
 pub mod limit;
 pub mod optimizer;

@@ -3,7 +3,7 @@
 //! types `s`, `d`, `f`/`F`, `%` and none. Other types (`e`, `g`, `x`, `b`, ...) are not
 //! modelled and say so.
 
-use super::interp::Val;
+use super::value::Val;
 use super::PyError;
 
 struct Spec {

@@ -22,7 +22,7 @@
 
 use std::rc::Rc;
 
-use super::interp::Val;
+use super::value::{iterate_plain, key_cmp, py_eq, Val};
 use super::pandas_names as names;
 use super::PyError;
 
@@ -170,6 +170,40 @@ impl Frame {
     }
 }
 
+/// The groups of `g`: (key, the rows), keys ascending, rows with a missing key dropped
+/// (pandas' `sort=True, dropna=True`).
+pub(super) fn groups(g: &GroupBy) -> Vec<(Vec<Val>, Vec<usize>)> {
+    let f = &g.frame;
+    let cols: Vec<&Vec<Val>> = g.keys.iter().map(|k| f.column(k).expect("checked by groupby")).collect();
+    let mut groups: Vec<(Vec<Val>, Vec<usize>)> = Vec::new();
+    for r in 0..f.len {
+        let key: Vec<Val> = cols.iter().map(|c| c[r].clone()).collect();
+        if key.iter().any(is_na) {
+            continue;
+        }
+        match groups.iter_mut().find(|(k, _)| k.iter().zip(&key).all(|(a, b)| py_eq(a, b))) {
+            Some((_, rows)) => rows.push(r),
+            None => groups.push((key, vec![r])),
+        }
+    }
+    groups.sort_by(|(a, _), (b, _)| a.iter().zip(b).map(|(x, y)| key_cmp(x, y)).find(|o| *o != std::cmp::Ordering::Equal).unwrap_or(std::cmp::Ordering::Equal));
+    groups
+}
+
+/// The group key as pandas gives it: the value for one key column, a tuple for several.
+pub(super) fn key_label(key: &[Val]) -> Val {
+    if key.len() == 1 {
+        key[0].clone()
+    } else {
+        Val::Tuple(Rc::new(key.to_vec()))
+    }
+}
+
+/// `for key, group in df.groupby(...)`.
+pub(super) fn groupby_iter(g: &GroupBy) -> Vec<Val> {
+    groups(g).into_iter().map(|(k, rows)| Val::Tuple(Rc::new(vec![key_label(&k), frame_val(g.frame.take(&rows))]))).collect()
+}
+
 /// A Python string value.
 pub fn str_val(s: &str) -> Val {
     Val::Str(Rc::from(s))
@@ -209,7 +243,7 @@ pub fn take_index(index: &Option<Rc<Index>>, n: usize, idx: &[usize]) -> Option<
 pub fn position(index: &Option<Rc<Index>>, n: usize, label: &Val) -> Option<usize> {
     match index {
         None => label.as_int().filter(|i| !matches!(label, Val::Bool(_)) && *i >= 0 && (*i as usize) < n).map(|i| i as usize),
-        Some(ix) => ix.labels.iter().position(|l| super::interp::py_eq(l, label)),
+        Some(ix) => ix.labels.iter().position(|l| py_eq(l, label)),
     }
 }
 
@@ -344,7 +378,7 @@ pub fn frame_from(args: &[Val], kwargs: &[(String, Val)], line: usize) -> R<Val>
             }
             let n = match (len, &index_kw) {
                 (Some(n), _) => n,
-                (None, Some(ix)) => super::interp::iterate_plain(ix, line)?.len(),
+                (None, Some(ix)) => iterate_plain(ix, line)?.len(),
                 (None, None) if scalars > 0 => return Err(PyError::runtime("ValueError: If using all scalar values, you must pass an index", line)),
                 (None, None) => 0,
             };
@@ -378,7 +412,7 @@ pub fn frame_from(args: &[Val], kwargs: &[(String, Val)], line: usize) -> R<Val>
                         }
                     }
                     Val::Tuple(_) | Val::List(_) | Val::Row(_) => {
-                        let items = super::interp::iterate_plain(r, line)?;
+                        let items = iterate_plain(r, line)?;
                         if columns.is_empty() {
                             let names = match (&names, r) {
                                 (Some(n), _) => n.clone(),
@@ -406,7 +440,7 @@ pub fn frame_from(args: &[Val], kwargs: &[(String, Val)], line: usize) -> R<Val>
     }
     let mut f = Frame::from_columns(columns);
     if let Some(ix) = index_kw.filter(|i| !matches!(i, Val::None)) {
-        let labels = super::interp::iterate_plain(&ix, line)?;
+        let labels = iterate_plain(&ix, line)?;
         if labels.len() != f.len {
             return Err(PyError::runtime(format!("ValueError: Length of values ({}) does not match length of index ({})", f.len, labels.len()), line));
         }
@@ -425,11 +459,11 @@ pub fn series_from(args: &[Val], kwargs: &[(String, Val)], line: usize) -> R<Val
             (d.iter().map(|(_, v)| v.clone()).collect(), Some(Rc::new(Index { labels: d.iter().map(|(k, _)| k.clone()).collect(), names: vec![None] })))
         }
         Some(Val::Series(s)) => (s.values.clone(), s.index.clone()),
-        Some(v) => (super::interp::iterate_plain(v, line)?, None),
+        Some(v) => (iterate_plain(v, line)?, None),
     };
     let values = infer_column(values);
     if let Some(ix) = arg(args, kwargs, 1, "index").filter(|i| !matches!(i, Val::None)) {
-        let labels = super::interp::iterate_plain(ix, line)?;
+        let labels = iterate_plain(ix, line)?;
         if labels.len() != values.len() {
             return Err(PyError::runtime(format!("ValueError: Length of values ({}) does not match length of index ({})", values.len(), labels.len()), line));
         }
@@ -441,7 +475,7 @@ pub fn series_from(args: &[Val], kwargs: &[(String, Val)], line: usize) -> R<Val
 /// `pd.concat([frames or series], ignore_index=False)`: rows one after the other, columns by
 /// name in order of first appearance, a column a piece lacks filled with NaN.
 pub fn concat(args: &[Val], kwargs: &[(String, Val)], line: usize) -> R<Val> {
-    let pieces = super::interp::iterate_plain(arg(args, kwargs, 0, "objs").unwrap_or(&Val::None), line)?;
+    let pieces = iterate_plain(arg(args, kwargs, 0, "objs").unwrap_or(&Val::None), line)?;
     if pieces.is_empty() {
         return Err(PyError::runtime("ValueError: No objects to concatenate", line));
     }
@@ -517,7 +551,7 @@ pub fn merge(left: &Frame, right: &Frame, kwargs: &[(String, Val)], line: usize)
         }
     }
     let key = |f: &Frame, r: usize| -> Vec<Val> { on.iter().map(|k| f.column(k).expect("checked")[r].clone()).collect() };
-    let same = |a: &[Val], b: &[Val]| a.iter().zip(b).all(|(x, y)| !is_na(x) && super::interp::py_eq(x, y));
+    let same = |a: &[Val], b: &[Val]| a.iter().zip(b).all(|(x, y)| !is_na(x) && py_eq(x, y));
     let mut pairs: Vec<(Option<usize>, Option<usize>)> = Vec::new();
     let mut right_used = vec![false; right.len];
     match how.as_str() {

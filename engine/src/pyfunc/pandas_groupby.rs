@@ -9,8 +9,8 @@
 
 use std::rc::Rc;
 
-use super::interp::{key_cmp, py_eq, Interpreter, Val};
-use super::pandas::{arg, flag, frame_val, is_na, missing, name_list, series_val, Frame, GroupBy, Index, Series, R};
+use super::interp::{py_eq, Interpreter, Val};
+use super::pandas::{arg, flag, frame_val, groups, key_label, missing, name_list, series_val, Frame, GroupBy, Index, Series, R};
 use super::pandas_reduce::REDUCTIONS;
 use super::PyError;
 
@@ -33,25 +33,6 @@ impl Interpreter {
         Ok(Val::GroupBy(Rc::new(GroupBy { frame: Rc::clone(f), keys, selection: None, series: false, as_index: flag(kwargs, "as_index", true) })))
     }
 
-    /// The groups of `g`: (key, the rows), keys ascending.
-    fn groups(g: &GroupBy) -> Vec<(Vec<Val>, Vec<usize>)> {
-        let f = &g.frame;
-        let cols: Vec<&Vec<Val>> = g.keys.iter().map(|k| f.column(k).expect("checked by groupby")).collect();
-        let mut groups: Vec<(Vec<Val>, Vec<usize>)> = Vec::new();
-        for r in 0..f.len {
-            let key: Vec<Val> = cols.iter().map(|c| c[r].clone()).collect();
-            if key.iter().any(is_na) {
-                continue;
-            }
-            match groups.iter_mut().find(|(k, _)| k.iter().zip(&key).all(|(a, b)| py_eq(a, b))) {
-                Some((_, rows)) => rows.push(r),
-                None => groups.push((key, vec![r])),
-            }
-        }
-        groups.sort_by(|(a, _), (b, _)| a.iter().zip(b).map(|(x, y)| key_cmp(x, y)).find(|o| *o != std::cmp::Ordering::Equal).unwrap_or(std::cmp::Ordering::Equal));
-        groups
-    }
-
     /// The value columns of `g`.
     fn value_columns(g: &GroupBy) -> Vec<String> {
         match &g.selection {
@@ -60,20 +41,11 @@ impl Interpreter {
         }
     }
 
-    /// The group key as pandas gives it: the value for one key column, a tuple for several.
-    fn key_label(key: &[Val]) -> Val {
-        if key.len() == 1 {
-            key[0].clone()
-        } else {
-            Val::Tuple(Rc::new(key.to_vec()))
-        }
-    }
-
     /// One row per group: the result columns, indexed by the keys (or with the keys as
     /// columns for `as_index=False`).
     fn group_result(g: &GroupBy, groups: &[(Vec<Val>, Vec<usize>)], columns: Vec<(String, Vec<Val>)>) -> Frame {
         if g.as_index {
-            let index = Index { labels: groups.iter().map(|(k, _)| Self::key_label(k)).collect(), names: g.keys.iter().map(|k| Some(k.clone())).collect() };
+            let index = Index { labels: groups.iter().map(|(k, _)| key_label(k)).collect(), names: g.keys.iter().map(|k| Some(k.clone())).collect() };
             Frame { len: groups.len(), columns, index: Some(Rc::new(index)) }
         } else {
             let mut all: Vec<(String, Vec<Val>)> = g.keys.iter().enumerate().map(|(i, k)| (k.clone(), groups.iter().map(|(key, _)| key[i].clone()).collect())).collect();
@@ -88,7 +60,7 @@ impl Interpreter {
             return Ok(Val::Method(Box::new(this.clone()), Rc::from(name)));
         }
         if name == "ngroups" {
-            return Ok(Val::Int(Self::groups(g).len() as i64));
+            return Ok(Val::Int(groups(g).len() as i64));
         }
         if !g.series && g.frame.column(name).is_some() {
             return self.groupby_index(g, &Val::Str(Rc::from(name)), line);
@@ -107,14 +79,9 @@ impl Interpreter {
         Ok(Val::GroupBy(Rc::new(GroupBy { selection: Some(cols), series: matches!(key, Val::Str(_)), ..(**g).clone() })))
     }
 
-    /// `for key, group in df.groupby(...)`.
-    pub(super) fn groupby_iter(g: &GroupBy) -> Vec<Val> {
-        Self::groups(g).into_iter().map(|(k, rows)| Val::Tuple(Rc::new(vec![Self::key_label(&k), frame_val(g.frame.take(&rows))]))).collect()
-    }
-
     /// A groupby method call.
     pub(super) fn groupby_method(&mut self, g: &Rc<GroupBy>, this: &Val, name: &str, args: Vec<Val>, kwargs: Vec<(String, Val)>, line: usize) -> R<Val> {
-        let groups = Self::groups(g);
+        let groups = groups(g);
         match name {
             "size" => {
                 let values = groups.iter().map(|(_, rows)| Val::Int(rows.len() as i64)).collect();
@@ -123,7 +90,7 @@ impl Interpreter {
             }
             "get_group" => {
                 let want = args.first().cloned().unwrap_or(Val::None);
-                let rows = groups.iter().find(|(k, _)| py_eq(&Self::key_label(k), &want)).map(|(_, r)| r.clone()).ok_or_else(|| PyError::runtime(format!("KeyError: {}", want.repr()), line))?;
+                let rows = groups.iter().find(|(k, _)| py_eq(&key_label(k), &want)).map(|(_, r)| r.clone()).ok_or_else(|| PyError::runtime(format!("KeyError: {}", want.repr()), line))?;
                 Ok(frame_val(g.frame.take(&rows)))
             }
             op if REDUCTIONS.contains(&op) => self.group_agg(g, &groups, &Self::value_columns(g).into_iter().map(|c| (c.clone(), c, op.to_string())).collect::<Vec<_>>(), line),

@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use chrono::{Datelike, Timelike};
 
-use super::interp::{Interpreter, Val};
+use super::value::Val;
 use super::pandas::{arg, flag, is_na, list_val, missing, series_val, str_val, AccessorKind, Series, R};
 use super::PyError;
 use crate::types::time::{NANOS_PER_MILLI, NANOS_PER_SECOND};
@@ -224,50 +224,48 @@ pub fn time_arith(op: super::parse::BinOp, x: &Val, y: &Val, line: usize) -> Opt
     Some(r.ok_or_else(overflow))
 }
 
-impl Interpreter {
-    /// `s.dt.name` / `s.str.name`.
-    pub(super) fn accessor_attr(&mut self, kind: AccessorKind, s: &Rc<Series>, this: &Val, name: &str, line: usize) -> R<Val> {
-        match kind {
-            AccessorKind::Dt => match name {
-                "year" | "month" | "day" | "hour" | "minute" | "second" | "microsecond" | "dayofweek" | "day_of_week" | "dayofyear" | "day_of_year" => {
-                    let values = s.values.iter().map(|v| match v {
-                        Val::Timestamp(ns) => timestamp_attr(v, *ns, name, line),
-                        v if is_na(v) => Ok(Val::Float(f64::NAN)),
-                        other => Err(PyError::runtime(format!("AttributeError: Can only use .dt accessor with datetimelike values, not {}", other.type_name()), line)),
-                    });
-                    Ok(series_val(s.with_values(values.collect::<R<Vec<_>>>()?)))
-                }
-                "floor" | "ceil" | "round" | "strftime" => Ok(Val::Method(Box::new(this.clone()), Rc::from(name))),
-                other => Err(missing(this, other, line)),
-            },
-            AccessorKind::Str => match name {
-                "upper" | "lower" | "strip" | "lstrip" | "rstrip" | "len" | "contains" | "startswith" | "endswith" | "replace" | "split" | "title" | "capitalize" => {
-                    Ok(Val::Method(Box::new(this.clone()), Rc::from(name)))
-                }
-                other => Err(missing(this, other, line)),
-            },
-        }
-    }
-
-    /// `s.dt.name(*args)` / `s.str.name(*args)`, element by element (a missing value stays
-    /// missing).
-    pub(super) fn accessor_call(&mut self, kind: AccessorKind, s: &Rc<Series>, name: &str, args: &[Val], kwargs: &[(String, Val)], line: usize) -> R<Val> {
-        let mut out = Vec::with_capacity(s.values.len());
-        for v in &s.values {
-            if is_na(v) {
-                // A missing value stays missing (a length becomes NaN, the column float).
-                out.push(if name == "len" { Val::Float(f64::NAN) } else { v.clone() });
-                continue;
+/// `s.dt.name` / `s.str.name`.
+pub(super) fn accessor_attr(kind: AccessorKind, s: &Rc<Series>, this: &Val, name: &str, line: usize) -> R<Val> {
+    match kind {
+        AccessorKind::Dt => match name {
+            "year" | "month" | "day" | "hour" | "minute" | "second" | "microsecond" | "dayofweek" | "day_of_week" | "dayofyear" | "day_of_year" => {
+                let values = s.values.iter().map(|v| match v {
+                    Val::Timestamp(ns) => timestamp_attr(v, *ns, name, line),
+                    v if is_na(v) => Ok(Val::Float(f64::NAN)),
+                    other => Err(PyError::runtime(format!("AttributeError: Can only use .dt accessor with datetimelike values, not {}", other.type_name()), line)),
+                });
+                Ok(series_val(s.with_values(values.collect::<R<Vec<_>>>()?)))
             }
-            out.push(match (kind, v) {
-                (AccessorKind::Dt, Val::Timestamp(ns)) => timestamp_call(v, *ns, name, args, line)?,
-                (AccessorKind::Str, Val::Str(t)) => str_method(t, name, args, kwargs, line)?,
-                (AccessorKind::Dt, other) => return Err(PyError::runtime(format!("AttributeError: Can only use .dt accessor with datetimelike values, not {}", other.type_name()), line)),
-                (AccessorKind::Str, _) => Val::Float(f64::NAN),
-            });
-        }
-        Ok(series_val(s.with_values(out)))
+            "floor" | "ceil" | "round" | "strftime" => Ok(Val::Method(Box::new(this.clone()), Rc::from(name))),
+            other => Err(missing(this, other, line)),
+        },
+        AccessorKind::Str => match name {
+            "upper" | "lower" | "strip" | "lstrip" | "rstrip" | "len" | "contains" | "startswith" | "endswith" | "replace" | "split" | "title" | "capitalize" => {
+                Ok(Val::Method(Box::new(this.clone()), Rc::from(name)))
+            }
+            other => Err(missing(this, other, line)),
+        },
     }
+}
+
+/// `s.dt.name(*args)` / `s.str.name(*args)`, element by element (a missing value stays
+/// missing).
+pub(super) fn accessor_call(kind: AccessorKind, s: &Rc<Series>, name: &str, args: &[Val], kwargs: &[(String, Val)], line: usize) -> R<Val> {
+    let mut out = Vec::with_capacity(s.values.len());
+    for v in &s.values {
+        if is_na(v) {
+            // A missing value stays missing (a length becomes NaN, the column float).
+            out.push(if name == "len" { Val::Float(f64::NAN) } else { v.clone() });
+            continue;
+        }
+        out.push(match (kind, v) {
+            (AccessorKind::Dt, Val::Timestamp(ns)) => timestamp_call(v, *ns, name, args, line)?,
+            (AccessorKind::Str, Val::Str(t)) => str_method(t, name, args, kwargs, line)?,
+            (AccessorKind::Dt, other) => return Err(PyError::runtime(format!("AttributeError: Can only use .dt accessor with datetimelike values, not {}", other.type_name()), line)),
+            (AccessorKind::Str, _) => Val::Float(f64::NAN),
+        });
+    }
+    Ok(series_val(s.with_values(out)))
 }
 
 /// One string method of `Series.str` on `t`.

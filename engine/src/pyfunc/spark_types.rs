@@ -9,7 +9,7 @@
 
 use std::rc::Rc;
 
-use super::interp::Val;
+use super::value::Val;
 use super::PyError;
 
 /// A Spark SQL data type or field, as a Python value.

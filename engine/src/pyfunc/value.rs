@@ -6,12 +6,13 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::group_state::GroupState;
-use super::interp::{Interpreter, R};
-use super::pandas::{AccessorKind, GroupBy, IndexerKind};
+use super::pandas::{groupby_iter, AccessorKind, GroupBy, IndexerKind};
 pub use super::pandas::{Frame, Series};
 use super::parse::{BinOp, FuncDef};
 use super::PyError;
 use crate::types::time::NANOS_PER_SECOND;
+
+type R<T> = Result<T, PyError>;
 
 /// A Python value.
 #[derive(Debug, Clone, PartialEq)]
@@ -266,7 +267,7 @@ pub(super) fn iterate_plain(v: &Val, line: usize) -> R<Vec<Val>> {
         Val::Str(s) => s.chars().map(|c| Val::Str(Rc::from(c.to_string()))).collect(),
         Val::Series(s) => s.values.clone(),
         Val::Frame(f) => f.columns.iter().map(|(n, _)| Val::Str(Rc::from(n.as_str()))).collect(),
-        Val::GroupBy(g) => Interpreter::groupby_iter(g),
+        Val::GroupBy(g) => groupby_iter(g),
         Val::Row(fields) => fields.iter().map(|(_, v)| v.clone()).collect(),
         Val::Processor(p) => p.iterate(line)?,
         Val::Spark(t) if t.fields().is_some() => t.fields().unwrap_or_default().iter().map(|f| Val::Spark(Rc::new(super::spark_types::SparkType::Field(f.clone())))).collect(),

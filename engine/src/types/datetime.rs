@@ -9,6 +9,7 @@
 
 use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, NaiveTime, Timelike, Utc};
 use super::time::MICROS_PER_SECOND;
+use super::timezone::zone_offset_seconds;
 
 /// What Spark makes of a timestamp string.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -185,41 +186,6 @@ fn parse_timestamp_text(text: &str) -> Result<(i64, Option<super::timezone::Sess
 
 fn is_region_id(z: &str) -> bool {
     z.contains('/') && z.chars().all(|c| c.is_ascii_alphanumeric() || "/_-+".contains(c))
-}
-
-/// Seconds east of UTC of a zone text Java's `ZoneId.of` accepts as an offset: `Z`, `UTC`,
-/// `GMT`, `UT`, `+h`, `+hh`, `+hh:mm`, `+hhmm`, `+hh:mm:ss`, optionally after `UTC`/`GMT`/`UT`.
-/// `GMT` itself is removed first by the JSON reader's legacy fallback (`cleanLegacyTimestampStr`).
-pub fn zone_offset_seconds(z: &str) -> Option<i64> {
-    let z = z.trim();
-    if z == "Z" || z == "z" {
-        return (z == "Z").then_some(0);
-    }
-    let upper = z.to_ascii_uppercase();
-    let rest = ["UTC", "GMT", "UT"].iter().find_map(|p| upper.strip_prefix(p)).map_or(z, |r| &z[z.len() - r.len()..]);
-    if rest.is_empty() {
-        return (rest.len() != z.len()).then_some(0);
-    }
-    let (sign, body) = match rest.as_bytes()[0] {
-        b'+' => (1, &rest[1..]),
-        b'-' => (-1, &rest[1..]),
-        _ => return None,
-    };
-    // Spark pads `+1:00` to `+01:00` and `+01:3` to `+01:03` before `ZoneId.of`.
-    let parts: Vec<&str> = body.split(':').collect();
-    let num = |s: &str| -> Option<i64> { (!s.is_empty() && s.len() <= 2 && s.bytes().all(|c| c.is_ascii_digit())).then(|| s.parse().ok()).flatten() };
-    let (h, m, s) = match parts.as_slice() {
-        [hm] if hm.len() == 4 && hm.bytes().all(|c| c.is_ascii_digit()) => (hm[..2].parse().ok()?, hm[2..].parse().ok()?, 0),
-        [hms] if hms.len() == 6 && hms.bytes().all(|c| c.is_ascii_digit()) => (hms[..2].parse().ok()?, hms[2..4].parse().ok()?, hms[4..].parse().ok()?),
-        [h] => (num(h)?, 0, 0),
-        [h, m] => (num(h)?, num(m)?, 0),
-        [h, m, s] => (num(h)?, num(m)?, num(s)?),
-        _ => return None,
-    };
-    if h > 18 || m > 59 || s > 59 {
-        return None;
-    }
-    Some(sign * (h * 3600 + m * 60 + s))
 }
 
 /// A Spark datetime pattern translated to a chrono format string.

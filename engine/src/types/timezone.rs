@@ -72,7 +72,7 @@ impl SessionTimeZone {
     /// Spark's message for a zone it cannot read (`INVALID_CONF_VALUE.TIME_ZONE` wording).
     pub fn parse(id: &str) -> Result<Self, String> {
         let trimmed = id.trim();
-        let zone = if let Some(s) = super::datetime::zone_offset_seconds(trimmed) {
+        let zone = if let Some(s) = zone_offset_seconds(trimmed) {
             Zone::Fixed(i32::try_from(s).map_err(|_| bad_zone(id))?)
         } else {
             let region = SHORT_IDS.iter().find(|(s, _)| *s == trimmed).map_or(trimmed, |(_, r)| *r);
@@ -172,6 +172,41 @@ pub fn format_offset(seconds: i32, colon: bool, short: bool) -> String {
         out.push_str(&format!("{sep}{s:02}"));
     }
     out
+}
+
+/// Seconds east of UTC of a zone text Java's `ZoneId.of` accepts as an offset: `Z`, `UTC`,
+/// `GMT`, `UT`, `+h`, `+hh`, `+hh:mm`, `+hhmm`, `+hh:mm:ss`, optionally after `UTC`/`GMT`/`UT`.
+/// `GMT` itself is removed first by the JSON reader's legacy fallback (`cleanLegacyTimestampStr`).
+pub fn zone_offset_seconds(z: &str) -> Option<i64> {
+    let z = z.trim();
+    if z == "Z" || z == "z" {
+        return (z == "Z").then_some(0);
+    }
+    let upper = z.to_ascii_uppercase();
+    let rest = ["UTC", "GMT", "UT"].iter().find_map(|p| upper.strip_prefix(p)).map_or(z, |r| &z[z.len() - r.len()..]);
+    if rest.is_empty() {
+        return (rest.len() != z.len()).then_some(0);
+    }
+    let (sign, body) = match rest.as_bytes()[0] {
+        b'+' => (1, &rest[1..]),
+        b'-' => (-1, &rest[1..]),
+        _ => return None,
+    };
+    // Spark pads `+1:00` to `+01:00` and `+01:3` to `+01:03` before `ZoneId.of`.
+    let parts: Vec<&str> = body.split(':').collect();
+    let num = |s: &str| -> Option<i64> { (!s.is_empty() && s.len() <= 2 && s.bytes().all(|c| c.is_ascii_digit())).then(|| s.parse().ok()).flatten() };
+    let (h, m, s) = match parts.as_slice() {
+        [hm] if hm.len() == 4 && hm.bytes().all(|c| c.is_ascii_digit()) => (hm[..2].parse().ok()?, hm[2..].parse().ok()?, 0),
+        [hms] if hms.len() == 6 && hms.bytes().all(|c| c.is_ascii_digit()) => (hms[..2].parse().ok()?, hms[2..4].parse().ok()?, hms[4..].parse().ok()?),
+        [h] => (num(h)?, 0, 0),
+        [h, m] => (num(h)?, num(m)?, 0),
+        [h, m, s] => (num(h)?, num(m)?, num(s)?),
+        _ => return None,
+    };
+    if h > 18 || m > 59 || s > 59 {
+        return None;
+    }
+    Some(sign * (h * 3600 + m * 60 + s))
 }
 
 fn bad_zone(id: &str) -> String {

@@ -2,9 +2,9 @@
 
 use std::collections::BTreeMap;
 
-use gloo_timers::callback::Interval;
 use leptos::prelude::*;
 
+use super::context::{Player, Study, PLAY_PERIODS_MS};
 use crate::Lab;
 
 /// The current watermark, each `withWatermark` delay, and a shortcut that pushes an event at
@@ -130,67 +130,6 @@ pub fn InputPanel() -> impl IntoView {
     }
 }
 
-/// The play/auto-run state, shared by the run panel and presenter mode's keys: one tick
-/// every `period_ms` (0.5–5 s) triggers a batch when one is due, or adds the example's next
-/// events; it stops by itself at the end of the example.
-#[derive(Clone, Copy)]
-pub struct Player {
-    pub playing: RwSignal<bool>,
-    /// Milliseconds between two ticks.
-    pub period_ms: RwSignal<u32>,
-    timer: StoredValue<Option<Interval>, LocalStorage>,
-}
-
-/// The slowest and fastest play speeds, ms per step.
-pub const PLAY_PERIODS_MS: [u32; 6] = [500, 1_000, 2_000, 3_000, 4_000, 5_000];
-
-impl Player {
-    /// The page's player (made once, on first use, in the page's root context).
-    pub fn get() -> Player {
-        use_context::<Player>().unwrap_or_else(|| {
-            let p = Player { playing: RwSignal::new(false), period_ms: RwSignal::new(2_000), timer: StoredValue::new_local(None) };
-            provide_context(p);
-            p
-        })
-    }
-
-    /// Stops playing.
-    pub fn stop(&self) {
-        self.timer.update_value(|t| *t = None);
-        self.playing.set(false);
-    }
-
-    /// Starts playing (again, at the current speed).
-    pub fn start(&self, lab: Lab) {
-        let me = *self;
-        let tick = move || {
-            // A trigger when a batch is due; otherwise the example's next events arrive.
-            let due = lab.read(|s| s.batch_due());
-            let more = lab.act(|s| if due { s.trigger(); true } else { s.push_step() });
-            lab.selected_batch.set(None);
-            if !more {
-                me.stop();
-            }
-        };
-        self.playing.set(true);
-        let period = self.period_ms.get_untracked().clamp(PLAY_PERIODS_MS[0], PLAY_PERIODS_MS[5]);
-        self.timer.update_value(|t| *t = Some(Interval::new(period, tick)));
-    }
-
-    /// Play ⇄ pause.
-    pub fn toggle(&self, lab: Lab) {
-        if self.playing.get_untracked() { self.stop() } else { self.start(lab) }
-    }
-
-    /// A new speed; takes effect at once when playing.
-    pub fn set_period(&self, lab: Lab, ms: u32) {
-        self.period_ms.set(ms.clamp(PLAY_PERIODS_MS[0], PLAY_PERIODS_MS[5]));
-        if self.playing.get_untracked() {
-            self.start(lab);
-        }
-    }
-}
-
 /// The play speed picker (seconds per step).
 #[component]
 pub fn SpeedPicker() -> impl IntoView {
@@ -228,7 +167,7 @@ pub fn RunPanel() -> impl IntoView {
         lab.view.track();
         lab.read(streamlab_model::lab::session::LabSession::trigger_choice)
     };
-    let study = use_context::<super::study::Study>();
+    let study = use_context::<Study>();
     // Beside a lesson, Reset brings the lesson's own lab back as it opened.
     let reset = move |_| {
         stop();

@@ -3,6 +3,7 @@
 
 pub mod bench;
 mod clock;
+pub mod context;
 mod controls;
 pub mod markup;
 mod picture_draw;
@@ -23,7 +24,7 @@ use leptos::prelude::*;
 use streamlab_model::text::Lang;
 use crate::route::Route;
 use crate::Lab;
-use study::Study;
+use context::Study;
 
 const LANG_KEY: &str = "streamlab.lang";
 
@@ -42,12 +43,12 @@ fn set_document_lang(lang: Lang) {
 /// Provides the page's one play/auto-run state; call once in the root, before anything that
 /// may stop it ([`stop_playing`]).
 pub fn provide_player() {
-    let _ = controls::Player::get();
+    let _ = context::Player::get();
 }
 
 /// Stops playing (the lab is about to be replaced: a tick must not run on the new one).
 pub fn stop_playing() {
-    if let Some(p) = use_context::<controls::Player>() {
+    if let Some(p) = use_context::<context::Player>() {
         p.stop();
     }
 }

@@ -9,7 +9,8 @@
 
 use leptos::prelude::*;
 
-use super::controls::{Player, SpeedPicker};
+use super::context::{Player, Presenter};
+use super::controls::SpeedPicker;
 use super::markup::{render_spans, render_text};
 use streamlab_model::text::markup::spans;
 use streamlab_model::lab::presets;
@@ -17,18 +18,6 @@ use streamlab_model::study::quiz;
 use streamlab_model::lab::session::timeline::delay_stop_step;
 use streamlab_model::lab::session::OutputMode;
 use crate::Lab;
-
-/// Presenter mode's state, provided at the page's root.
-#[derive(Clone, Copy)]
-pub struct Presenter {
-    /// Presenter mode is on.
-    pub on: RwSignal<bool>,
-    /// The answers of the questions in the notes pane are shown.
-    pub reveal: RwSignal<bool>,
-    /// The lesson open on the page (its id, e.g. `watermarks`), whose speaker notes the pane
-    /// shows; `None` shows the preset's notes. The lesson page sets it.
-    pub lesson: RwSignal<Option<String>>,
-}
 
 /// Provides [`Presenter`] and the shared `Player` to the page; call once in the root.
 pub fn provide() {

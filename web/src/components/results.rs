@@ -47,7 +47,7 @@ pub fn BatchList() -> impl IntoView {
     let panel = NodeRef::<leptos::html::Div>::new();
     // In presenter mode the panel is a small box that scrolls: each new batch is brought into
     // view at its foot (the audience watches the newest one).
-    let presenter = use_context::<super::presenter::Presenter>();
+    let presenter = use_context::<super::context::Presenter>();
     let limit = RwSignal::new(PAGE_ROWS);
     Effect::new(move |_| {
         // After every change of the batches (and on entering presenter mode), once the table

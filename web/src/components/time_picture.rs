@@ -74,7 +74,7 @@ pub fn TimePicture() -> impl IntoView {
     // right after the page changed forces the browser to lay out the whole page again, which
     // cost more than the replay.
     // In presenter mode the height too: the picture fills its panel (labels ≥ 16 px).
-    let presenting = use_context::<super::presenter::Presenter>().map(|p| p.on);
+    let presenting = use_context::<super::context::Presenter>().map(|p| p.on);
     let width = RwSignal::new(0i32);
     let height = RwSignal::new(0i32);
     let box_width = |c: &web_sys::HtmlCanvasElement| c.parent_element().map_or(0, |p| p.client_width());

@@ -7,7 +7,7 @@
 use std::cmp::Ordering;
 
 use super::super::context::EvalContext;
-use super::super::eval::compare;
+use super::super::compare::compare;
 use super::{arg, to_text};
 use crate::types::Value;
 

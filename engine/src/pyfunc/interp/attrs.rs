@@ -38,7 +38,7 @@ impl Interpreter {
             (Val::Frame(f), _) => self.frame_attr(f, &o, name, line)?,
             (Val::Series(s), _) => self.series_attr(s, &o, name, line)?,
             (Val::GroupBy(g), _) => self.groupby_attr(g, &o, name, line)?,
-            (Val::Accessor(kind, s), _) => self.accessor_attr(*kind, s, &o, name, line)?,
+            (Val::Accessor(kind, s), _) => crate::pyfunc::pandas_time::accessor_attr(*kind, s, &o, name, line)?,
             (Val::Timestamp(ns), _) => crate::pyfunc::pandas_time::timestamp_attr(&o, *ns, name, line)?,
             (Val::Timedelta(ns), _) => crate::pyfunc::pandas_time::timedelta_attr(&o, *ns, name, line)?,
             (Val::Module(m), _) => match (*m, name) {
@@ -77,7 +77,7 @@ impl Interpreter {
             (Val::Frame(f), _) => self.frame_method(f, &obj, name, args, kwargs, line)?,
             (Val::Series(s), _) => self.series_method(s, &obj, name, args, kwargs, line)?,
             (Val::GroupBy(g), _) => self.groupby_method(g, &obj, name, args, kwargs, line)?,
-            (Val::Accessor(kind, s), _) => self.accessor_call(*kind, s, name, &args, &kwargs, line)?,
+            (Val::Accessor(kind, s), _) => crate::pyfunc::pandas_time::accessor_call(*kind, s, name, &args, &kwargs, line)?,
             (Val::Timestamp(ns), _) => crate::pyfunc::pandas_time::timestamp_call(&obj, *ns, name, &args, line)?,
             (Val::Timedelta(ns), "total_seconds") => Val::Float(*ns as f64 / 1e9),
             (Val::List(l), "append") => {

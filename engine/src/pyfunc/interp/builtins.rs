@@ -4,6 +4,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::{key_cmp, Interpreter, Scope, Val, R, MAX_ITEMS};
+use crate::pyfunc::pandas::groupby_iter;
 use crate::pyfunc::parse::BinOp;
 use crate::pyfunc::value::{overflow, parse_ts};
 use crate::pyfunc::PyError;
@@ -64,7 +65,7 @@ impl Interpreter {
                 Val::Dict(d) => d.borrow().len(),
                 Val::Frame(f) => f.len,
                 Val::Series(s) => s.values.len(),
-                Val::GroupBy(g) => Interpreter::groupby_iter(&g).len(),
+                Val::GroupBy(g) => groupby_iter(&g).len(),
                 Val::Spark(t) => t.fields().map_or(0, <[_]>::len),
                 Val::Row(fields) => fields.len(),
                 other => return Err(PyError::runtime(format!("TypeError: object of type '{}' has no len()", other.type_name()), line)),

@@ -112,7 +112,7 @@ pub fn LessonPage(id: String) -> impl IntoView {
     }
     // Presenter mode's speaker notes follow the open lesson, and go back to the preset's when
     // the lesson page goes away.
-    if let Some(p) = use_context::<crate::components::presenter::Presenter>() {
+    if let Some(p) = use_context::<crate::components::context::Presenter>() {
         p.lesson.set(Some(lesson.id.clone()));
         on_cleanup(move || p.lesson.set(None));
     }

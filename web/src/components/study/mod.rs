@@ -23,11 +23,12 @@ pub use quiz_page::{QuizPage, ReviewPage};
 use leptos::prelude::*;
 
 use streamlab_model::study::lesson::{LabOwner, Lesson};
-use streamlab_model::study::progress::{Day, Notice, Progress};
+use streamlab_model::study::progress::{Day, Progress};
 use streamlab_model::text::Lang;
-use streamlab_model::study::quiz::{Question, Topic};
+use streamlab_model::study::quiz::Question;
 use crate::route::Route;
-use streamlab_model::lab::session::{LabSession, Scenario};
+use streamlab_model::lab::session::LabSession;
+use super::context::{Opening, Study};
 use crate::Lab;
 
 /// Where the learner's progress record lives in browser storage (raw JSON text).
@@ -37,42 +38,7 @@ pub const PROGRESS_KEY: &str = "streamlab.progress";
 /// while a lesson has the lab live in browser storage ([`LabOwner::to_json`]).
 pub const OWNER_KEY: &str = "streamlab.lab.owner";
 
-/// A scenario waiting to replace the lab once the learner agrees.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Opening {
-    /// The scenario that replaces the lab's (a preset with a question's overrides, say).
-    pub scenario: Scenario,
-    /// Lab actions to run on it first ([`streamlab_model::lab::script`] lines), e.g. a question's script.
-    pub script: Option<Vec<String>>,
-    /// Run the scenario's steps until this batch has run, and select it.
-    pub batch: Option<u64>,
-    /// The page to show afterwards.
-    pub then: Route,
-}
-
-/// The study pages' shared state, provided as context.
-#[derive(Clone, Copy)]
-pub struct Study {
-    /// The page shown, read from the URL fragment and kept in step with it.
-    pub route: RwSignal<Route>,
-    /// The learner's answers, scores, lesson reached and review queue; saved in browser storage on
-    /// every change.
-    pub progress: RwSignal<Progress>,
-    /// Why the stored progress was reset or migrated on load, until dismissed.
-    pub notice: RwSignal<Option<Notice>>,
-    /// The question bank, every quiz file's questions in file order.
-    pub bank: StoredValue<Vec<Question>>,
-    /// Every lesson, in the study path's order.
-    pub lessons: StoredValue<Vec<Lesson>>,
-    /// Every quiz topic, in display order.
-    pub topics: StoredValue<Vec<Topic>>,
-    /// A scenario that would replace a lab the learner changed: the page asks first.
-    pub ask: RwSignal<Option<Opening>>,
-    /// Whose the live lab is (a lesson's or the free lab's), with the free lab's session while
-    /// a lesson has the lab; saved in browser storage on every change.
-    pub owner: StoredValue<LabOwner>,
-}
-
+// `Study` itself, and `reset_lab` (the run panel's), are in `context.rs`.
 impl Study {
     /// Reads the route from the URL and the progress from browser storage (a record that
     /// cannot be read is reset with a notice, never a panic), and keeps both in sync.
@@ -172,20 +138,6 @@ impl Study {
         self.set_owner(owner);
         lab.selected_batch.set(None);
         lab.notice.set(None);
-    }
-
-    /// Reset: beside a lesson whose lab is live, the lesson's lab as it opened (its preset's
-    /// query, output mode and trigger); in the free lab, the same lab with every action
-    /// forgotten ([`LabSession::reset`]).
-    pub fn reset_lab(&self, lab: Lab) {
-        if let Route::Lesson(id) = self.route.get_untracked() {
-            let lesson = self.lessons.with_value(|ls| ls.iter().find(|l| l.id == id).cloned());
-            if let Some(fresh) = lesson.filter(|l| lab.read(|s| self.owner.with_value(|o| o.owns(l, s)))).and_then(|l| l.session()) {
-                lab.act(|s| *s = fresh);
-                return;
-            }
-        }
-        lab.act(LabSession::reset);
     }
 
     fn set_owner(&self, owner: LabOwner) {

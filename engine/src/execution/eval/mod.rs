@@ -1,13 +1,16 @@
 //! Evaluates a [`BoundExpr`] over one row with SQL's null semantics
 //! (three-valued logic for AND/OR, NULL in → NULL out, comparisons across numeric types).
 
+pub mod higher_order;
+
 use std::cmp::Ordering;
 
+use super::compare::compare;
 use super::context::EvalContext;
 use crate::analysis::BoundExpr;
 use crate::plan::BinOp;
 use crate::types::time::{checked_seconds_to_micros, floor_micros_to_seconds};
-use crate::types::{parse_timestamp_us, CalendarInterval, DataType, Row, Value};
+use crate::types::{CalendarInterval, DataType, Row, Value};
 
 /// The value of `e` for `row`. Never panics: type mismatches give NULL, as Spark's
 /// non-ANSI casts do.
@@ -37,7 +40,7 @@ pub fn eval(e: &BoundExpr, row: &Row, cx: &EvalContext) -> Value {
             otherwise.as_ref().map_or(Value::Null, |o| eval(o, row, cx))
         }
         BoundExpr::Cast(x, t) => cast(eval(x, row, cx), t, cx),
-        BoundExpr::Function(name, args) if args.iter().any(|a| matches!(a, BoundExpr::Lambda(..))) => super::higher_order::call(name, args, row, cx),
+        BoundExpr::Function(name, args) if args.iter().any(|a| matches!(a, BoundExpr::Lambda(..))) => higher_order::call(name, args, row, cx),
         BoundExpr::Function(name, args) => function(name, args, row, cx),
         BoundExpr::Lambda(..) => Value::Null,
         BoundExpr::LambdaVar(n) => cx.lambda_value(n),
@@ -151,36 +154,6 @@ fn binary(op: BinOp, l: &BoundExpr, r: &BoundExpr, row: &Row, cx: &EvalContext) 
             }
             arithmetic(op, &a, &b, cx)
         }
-    }
-}
-
-/// Compares two non-null values the way Spark's implicit casts do: numbers as numbers,
-/// a timestamp against a string by parsing the string.
-pub fn compare(a: &Value, b: &Value) -> Option<Ordering> {
-    use Value::*;
-    match (a, b) {
-        (Timestamp(x), Str(s)) => parse_timestamp_us(s).ok().map(|y| x.cmp(&y)),
-        (Str(s), Timestamp(y)) => parse_timestamp_us(s).ok().map(|x| x.cmp(y)),
-        (Str(s), other) | (other, Str(s)) if other.as_f64().is_some() => {
-            let n: f64 = s.trim().parse().ok()?;
-            let o = other.as_f64()?;
-            Some(if matches!(a, Str(_)) { n.total_cmp(&o) } else { o.total_cmp(&n) })
-        }
-        (Int(_) | Long(_), Int(_) | Long(_)) => Some(a.as_i64()?.cmp(&b.as_i64()?)),
-        _ if a.as_f64().is_some() && b.as_f64().is_some() => Some(spark_double_cmp(a.as_f64()?, b.as_f64()?)),
-        _ if std::mem::discriminant(a) == std::mem::discriminant(b) => Some(a.cmp(b)),
-        _ => None,
-    }
-}
-
-/// Spark's ordering of doubles (`SQLOrderingUtil.compareDoubles`): NaN equals NaN and is
-/// larger than any other value; -0.0 equals 0.0.
-pub fn spark_double_cmp(x: f64, y: f64) -> Ordering {
-    match (x.is_nan(), y.is_nan()) {
-        (true, true) => Ordering::Equal,
-        (true, false) => Ordering::Greater,
-        (false, true) => Ordering::Less,
-        _ => x.partial_cmp(&y).unwrap_or(Ordering::Equal),
     }
 }
 

@@ -5,7 +5,7 @@
 //!   the condition's range conjuncts bound ([`crate::analysis::ProbeRange`]): a probe visits
 //!   only the rows in the probing row's time range, in bucket order;
 //! - one ordered index of every row by the time its side's state watermark lets it go
-//!   ([`super::stream_join::evicts_at_us`]): eviction pops what expires and touches nothing
+//!   ([`super::evicts_at_us`]): eviction pops what expires and touches nothing
 //!   else.
 //!
 //! The buffer ([`StateStore`] of key → rows in arrival order) stays what the state table,
@@ -14,7 +14,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::stream_join::{evicts_at_us, Buffered};
+use super::{evicts_at_us, Buffered};
 use crate::analysis::StateWatermark;
 use crate::state::StateStore;
 use crate::types::{Row, Value};

@@ -12,7 +12,7 @@
 //! Cost: within a key, a probe visits only the buffered rows whose time lies in the range the
 //! condition's range conjuncts allow the probing row (`StreamJoinSpec::left_probe` /
 //! `right_probe`; every row of the key without a range condition), in bucket order; eviction
-//! pops only the rows the state watermark lets go ([`super::join_index`]). So a batch costs
+//! pops only the rows the state watermark lets go ([`join_index`]). So a batch costs
 //! what it brings, the partners it can have and what expires, not the buffer's size.
 //!
 //! A left semi join (as Spark 4.3 runs it, recorded in `engine/tests/cases/`) takes the new
@@ -20,8 +20,11 @@
 //! state (it can never be emitted again); then each new left row that matches a buffered right
 //! row is emitted and not stored, and the others are stored.
 
-use super::eval::{compare, eval_predicate};
-use super::join_index::{IndexPlan, SideIndex};
+pub mod join_index;
+
+use super::compare::compare;
+use super::eval::eval_predicate;
+use join_index::{IndexPlan, SideIndex};
 use super::OperatorMetrics;
 use crate::analysis::{BoundExpr, JoinSpec, ProbeRange, StateWatermark, StreamJoinSpec};
 use crate::plan::JoinType;
@@ -40,7 +43,7 @@ pub struct Buffered {
 
 /// Both sides' buffers: join key → rows, in arrival order. Change them through
 /// [`run_stream_join`] or [`StreamJoinState::apply_delta_owned`], which keep the indexes
-/// beside them ([`super::join_index`]) in step.
+/// beside them ([`join_index`]) in step.
 #[derive(Debug, Clone, Default)]
 pub struct StreamJoinState {
     /// The left side's buffer: join key (the equi-join key values) → rows in arrival order.

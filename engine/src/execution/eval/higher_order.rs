@@ -5,8 +5,8 @@
 use std::cmp::Ordering;
 use std::rc::Rc;
 
-use super::context::EvalContext;
-use super::eval::eval;
+use super::super::context::EvalContext;
+use super::eval;
 use crate::analysis::BoundExpr;
 use crate::types::{Row, Value};
 
