@@ -13,6 +13,7 @@
 pub mod components;
 pub mod crash;
 pub mod route;
+pub mod storage;
 
 use leptos::prelude::*;
 
@@ -116,7 +117,7 @@ impl Lab {
 pub fn App() -> impl IntoView {
     // A share link (`#lab=…`) in the address is read first; the page asks before opening it.
     components::share::provide_from_location();
-    let lang = components::stored_lang();
+    let lang = storage::stored_lang();
     // The last session comes back from browser storage. One that cannot be read, or that
     // crashed the page the last time it was loaded, is set aside and the lab starts fresh.
     crash::begin_boot();

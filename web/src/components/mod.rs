@@ -21,24 +21,9 @@ pub mod tabs; // present
 
 use leptos::prelude::*;
 
-use streamlab_model::text::Lang;
 use crate::route::Route;
 use crate::Lab;
 use context::Study;
-
-const LANG_KEY: &str = "streamlab.lang";
-
-/// The language remembered across reloads (English when nothing is stored).
-pub fn stored_lang() -> Lang {
-    use gloo_storage::Storage;
-    gloo_storage::LocalStorage::get::<String>(LANG_KEY).ok().as_deref().and_then(Lang::from_code).unwrap_or_default()
-}
-
-fn set_document_lang(lang: Lang) {
-    if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
-        let _ = el.set_attribute("lang", lang.code());
-    }
-}
 
 /// Provides the page's one play/auto-run state; call once in the root, before anything that
 /// may stop it ([`stop_playing`]).
@@ -59,16 +44,11 @@ pub fn App() -> impl IntoView {
     let lab = expect_context::<Lab>();
     presenter::provide(); // teach
     // Sync the language with storage and `<html lang>` (the outside world).
-    Effect::new(move |_| {
-        use gloo_storage::Storage;
-        let lang = lab.lang.get();
-        let _ = gloo_storage::LocalStorage::set(LANG_KEY, lang.code());
-        set_document_lang(lang);
-    });
+    Effect::new(move |_| crate::storage::keep_lang(lab.lang.get()));
     // Save the session after every change (browser storage is the lab's checkpoint store);
     // a refusal (storage full or disabled) is said on the page.
     let tabs = tabs::provide(lab); // present: two tabs notice each other
-    let saver = Saver::new(lab, tabs);
+    let saver = crate::storage::Saver::new(lab, tabs.conflict);
     Effect::new(move |_| {
         lab.track_session();
         saver.changed();
@@ -214,112 +194,4 @@ fn StorageBanner() -> impl IntoView {
             </div>
         })}
     }
-}
-
-/// How long the lab waits after a change that follows a save closely before saving again, ms.
-const SAVE_QUIET_MS: u32 = 400;
-
-/// The latest a save after a quiet spell waits for the browser to be idle, ms.
-const SAVE_IDLE_MS: u32 = 200;
-
-/// Saves the session in browser storage as it changes, without saving it on every step of a
-/// dragged slider. A change after a quiet spell is saved as soon as the browser is idle after
-/// drawing it (`requestIdleCallback`, within [`SAVE_IDLE_MS`]; at once where there is none),
-/// so a crash right after one action loses nothing and the step is on screen before its save
-/// runs; changes within [`SAVE_QUIET_MS`] of a save (a slider being dragged, play) are saved
-/// once, that long after the last of them. A save still due is done at once if the page is
-/// hidden or closed first (`pagehide`, `visibilitychange`). Serialising a 1,000-event session
-/// and writing it to storage takes longer than the replay it follows, so saving each slider
-/// step would cost more than the step; a 10,000-event session's save took about 14 ms of a
-/// step's frame in Chromium.
-#[derive(Clone, Copy)]
-struct Saver {
-    lab: Lab,
-    /// While another tab saved over this one's lab, this tab does not save ([`tabs`]).
-    tabs: tabs::Tabs,
-    /// The trailing save, while one is due.
-    due: StoredValue<Option<gloo_timers::callback::Timeout>, LocalStorage>,
-    /// True while a save waits for the browser to be idle.
-    idle_due: StoredValue<bool>,
-    /// When the last save ran (`performance.now()`, ms).
-    last: StoredValue<f64>,
-}
-
-impl Saver {
-    fn new(lab: Lab, tabs: tabs::Tabs) -> Saver {
-        let saver = Saver { lab, tabs, due: StoredValue::new_local(None), idle_due: StoredValue::new(false), last: StoredValue::new(f64::NEG_INFINITY) };
-        saver.flush_when_hidden();
-        saver
-    }
-
-    fn changed(self) {
-        let quiet = now_ms() - self.last.get_value() >= f64::from(SAVE_QUIET_MS);
-        if quiet && self.due.with_value(Option::is_none) {
-            self.save_when_idle();
-            return;
-        }
-        // Dropping the timer that was due cancels it: the save waits for the last change.
-        let timer = gloo_timers::callback::Timeout::new(SAVE_QUIET_MS, move || {
-            self.due.set_value(None);
-            self.save();
-        });
-        self.due.set_value(Some(timer));
-    }
-
-    /// Saves once the browser is idle (the save reads the session then, so changes made
-    /// meanwhile are in it).
-    fn save_when_idle(self) {
-        use wasm_bindgen::closure::Closure;
-        use wasm_bindgen::JsCast;
-        if self.idle_due.get_value() {
-            return;
-        }
-        let Some(window) = web_sys::window() else { return self.save() };
-        self.idle_due.set_value(true);
-        let run = Closure::once_into_js(move || {
-            if self.idle_due.get_value() {
-                self.save();
-            }
-        });
-        let options = web_sys::IdleRequestOptions::new();
-        options.set_timeout(SAVE_IDLE_MS);
-        if window.request_idle_callback_with_options(run.unchecked_ref(), &options).is_err() {
-            self.save();
-        }
-    }
-
-    fn save(self) {
-        self.idle_due.set_value(false);
-        if self.tabs.conflict.get_untracked() {
-            // The learner has not chosen between this tab's lab and the other's yet.
-            return;
-        }
-        self.last.set_value(now_ms());
-        let json = self.lab.read(streamlab_model::lab::session::LabSession::to_saved_json);
-        self.lab.save_error.set(crate::crash::save_session(&json).err());
-    }
-
-    /// A save still due when the page goes away is done then.
-    fn flush_when_hidden(self) {
-        use wasm_bindgen::closure::Closure;
-        use wasm_bindgen::JsCast;
-        let Some(window) = web_sys::window() else { return };
-        let flush = Closure::<dyn Fn()>::new(move || {
-            if let Some(Some(timer)) = self.due.try_update_value(Option::take) {
-                timer.cancel();
-                self.save();
-            } else if self.idle_due.get_value() {
-                self.save();
-            }
-        });
-        for event in ["pagehide", "visibilitychange"] {
-            let _ = window.add_event_listener_with_callback(event, flush.as_ref().unchecked_ref());
-        }
-        // The listener lives as long as the page.
-        flush.forget();
-    }
-}
-
-fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
