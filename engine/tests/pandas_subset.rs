@@ -9,7 +9,7 @@
 use std::path::PathBuf;
 
 use serde_json::{json, Value as Json};
-use streamlab_engine::pyfunc::pandas::Index;
+use streamlab_engine::pyfunc::value::pandas::Index;
 use streamlab_engine::pyfunc::{parse_module, Interpreter, Val};
 
 fn labels(index: &Option<std::rc::Rc<Index>>, n: usize) -> Vec<Json> {

@@ -4,8 +4,8 @@
 //! budget). It reads the statement subset such code uses — `def`, `class`, `if/elif/else`, `for`,
 //! `while`, assignment (with unpacking), `return`/`yield`, `assert`, `lambda`, f-strings and raw
 //! strings, list/dict/tuple displays and comprehensions — and `pyspark.sql.types`
-//! (`spark_types.rs`) and the part of pandas such functions touch (`pandas.rs` says which and
-//! why; it is checked against real pandas by `tests/pandas_subset.rs`).
+//! (`value/spark_types.rs`) and the part of pandas such functions touch (`value/pandas.rs` says
+//! which and why; it is checked against real pandas by `tests/pandas_subset.rs`).
 //!
 //! Errors name the line (1-based, in the function text) and use Python's own wording where
 //! Python has one (`NameError: name 'x' is not defined`, `IndentationError: …`); the
@@ -15,21 +15,16 @@
 //! failing it.
 
 pub mod format;
-pub mod group_state;
 pub mod interp;
-pub mod pandas;
 mod pandas_frame;
 mod pandas_groupby;
 pub mod pandas_names;
 mod pandas_reduce;
-pub mod pandas_time;
 pub mod parse;
-pub mod processor;
-pub mod spark_types;
 pub mod value;
 
 pub use interp::{ClassDef, GroupState, GroupStateTimeout, Interpreter, Object, Val};
-pub use processor::{Backend, ProcVal, ProcessorBackend, TimeMode, Tuple, VarKind};
+pub use value::processor::{Backend, ProcVal, ProcessorBackend, TimeMode, Tuple, VarKind};
 pub use parse::{parse_module, unescape, FuncDef, Stmt};
 
 /// How a batch that failed in a Python function says so (Spark's `PythonException`: "An

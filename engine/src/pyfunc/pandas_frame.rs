@@ -1,10 +1,10 @@
 //! `DataFrame` and `Series` attributes, methods and indexing (`df[...]`, `.loc`, `.iloc`,
-//! `.at`, `.iat`) of the pandas subset (`pandas.rs` says what is modelled and why).
+//! `.at`, `.iat`) of the pandas subset (`value/pandas.rs` says what is modelled and why).
 
 use std::rc::Rc;
 
 use super::interp::{key_cmp, py_eq, Interpreter, Val};
-use super::pandas::{arg, flag, frame_val, is_na, list_val, missing, name_list, position, series_val, str_val, AccessorKind, Frame, Index, IndexerKind, Series, R};
+use super::value::pandas::{arg, flag, frame_val, is_na, list_val, missing, name_list, position, series_val, str_val, AccessorKind, Frame, Index, IndexerKind, Series, R};
 use super::pandas_reduce::REDUCTIONS;
 use super::PyError;
 
@@ -362,7 +362,7 @@ impl Interpreter {
                 frame_val(Frame { columns, len: f.len, index: Some(Rc::new(Index { labels, names: vec![Some(keys[0].clone())] })) })
             }
             "merge" => match args.first() {
-                Some(Val::Frame(right)) => super::pandas::merge(f, right, &kwargs, line)?,
+                Some(Val::Frame(right)) => super::value::pandas::merge(f, right, &kwargs, line)?,
                 _ => return Err(PyError::runtime("TypeError: merge() takes a DataFrame", line)),
             },
             "apply" => {

@@ -10,7 +10,7 @@
 use std::rc::Rc;
 
 use super::interp::{py_eq, Interpreter, Val};
-use super::pandas::{arg, flag, frame_val, groups, key_label, missing, name_list, series_val, Frame, GroupBy, Index, Series, R};
+use super::value::pandas::{arg, flag, frame_val, groups, key_label, missing, name_list, series_val, Frame, GroupBy, Index, Series, R};
 use super::pandas_reduce::REDUCTIONS;
 use super::PyError;
 

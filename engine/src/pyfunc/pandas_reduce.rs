@@ -5,7 +5,7 @@
 //! `mean`/`min`/`max` is NaN, `std`/`var` divide by n - 1.
 
 use super::interp::{key_cmp, py_eq, Interpreter, Val};
-use super::pandas::{is_na, R};
+use super::value::pandas::{is_na, R};
 use super::parse::BinOp;
 use super::PyError;
 

@@ -4,7 +4,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::{key_cmp, Interpreter, Scope, Val, R, MAX_ITEMS};
-use crate::pyfunc::pandas::groupby_iter;
+use crate::pyfunc::value::pandas::groupby_iter;
 use crate::pyfunc::parse::BinOp;
 use crate::pyfunc::value::{overflow, parse_ts};
 use crate::pyfunc::PyError;
@@ -181,15 +181,15 @@ impl Interpreter {
                 }
                 Val::Row(Rc::new(kwargs))
             }
-            t if crate::pyfunc::spark_types::is_class(t) => crate::pyfunc::spark_types::construct(t, &args, &kwargs, line)?,
-            "pd.DataFrame" => crate::pyfunc::pandas::frame_from(&args, &kwargs, line)?,
-            "pd.Series" => crate::pyfunc::pandas::series_from(&args, &kwargs, line)?,
-            "pd.concat" => crate::pyfunc::pandas::concat(&args, &kwargs, line)?,
+            t if crate::pyfunc::value::spark_types::is_class(t) => crate::pyfunc::value::spark_types::construct(t, &args, &kwargs, line)?,
+            "pd.DataFrame" => crate::pyfunc::value::pandas::frame_from(&args, &kwargs, line)?,
+            "pd.Series" => crate::pyfunc::value::pandas::series_from(&args, &kwargs, line)?,
+            "pd.concat" => crate::pyfunc::value::pandas::concat(&args, &kwargs, line)?,
             "pd.merge" => match (args.first(), args.get(1)) {
-                (Some(Val::Frame(l)), Some(Val::Frame(r))) => crate::pyfunc::pandas::merge(l, r, &kwargs, line)?,
+                (Some(Val::Frame(l)), Some(Val::Frame(r))) => crate::pyfunc::value::pandas::merge(l, r, &kwargs, line)?,
                 _ => return Err(PyError::runtime("TypeError: merge() takes two DataFrames", line)),
             },
-            "pd.Timedelta" => crate::pyfunc::pandas_time::make_timedelta(&args, &kwargs, line)?,
+            "pd.Timedelta" => crate::pyfunc::value::pandas_time::make_timedelta(&args, &kwargs, line)?,
             "pd.Timestamp" | "pd.to_datetime" => {
                 let unit = kw("unit").map(|u| u.str_value());
                 match one()? {
@@ -197,7 +197,7 @@ impl Interpreter {
                     Val::Series(s) if name == "pd.to_datetime" => {
                         let mut out = Vec::with_capacity(s.values.len());
                         for v in &s.values {
-                            out.push(if crate::pyfunc::pandas::is_na(v) { Val::None } else { self.builtin("pd.Timestamp", vec![v.clone()], kwargs.clone(), line)? });
+                            out.push(if crate::pyfunc::value::pandas::is_na(v) { Val::None } else { self.builtin("pd.Timestamp", vec![v.clone()], kwargs.clone(), line)? });
                         }
                         Val::Series(Rc::new(s.with_values(out)))
                     }
@@ -220,8 +220,8 @@ impl Interpreter {
                 }
             }
             "pd.isna" | "pd.notna" => match one()? {
-                Val::Series(s) => Val::Series(Rc::new(s.with_values(s.values.iter().map(|v| Val::Bool(crate::pyfunc::pandas::is_na(v) == (name == "pd.isna"))).collect()))),
-                v => Val::Bool(crate::pyfunc::pandas::is_na(&v) == (name == "pd.isna")),
+                Val::Series(s) => Val::Series(Rc::new(s.with_values(s.values.iter().map(|v| Val::Bool(crate::pyfunc::value::pandas::is_na(v) == (name == "pd.isna"))).collect()))),
+                v => Val::Bool(crate::pyfunc::value::pandas::is_na(&v) == (name == "pd.isna")),
             },
             other => return Err(PyError::runtime(format!("NameError: name '{other}' is not defined"), line)),
         })

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::{ClassDef, Flow, Interpreter, Scope, Val, R, MAX_ITEMS};
-use crate::pyfunc::pandas::IndexerKind;
+use crate::pyfunc::value::pandas::IndexerKind;
 use crate::pyfunc::parse::{ExprKind, Stmt, StmtKind, Target};
 use crate::pyfunc::PyError;
 
@@ -62,7 +62,7 @@ impl Interpreter {
                         }
                     }
                     // `df['c'] = ...`: the frame with the column set, stored back where it was
-                    // read from (frames are values here; see `pandas.rs`).
+                    // read from (frames are values here; see `value/pandas.rs`).
                     Val::Frame(f) => {
                         let new = Val::Frame(Rc::new(self.with_column(&f, &i, v, line)?));
                         match &obj.kind {
@@ -190,7 +190,7 @@ impl Interpreter {
                     let v = if imported == "Row" && module.starts_with("pyspark") {
                         Val::Builtin("Row")
                     } else if module == "pyspark.sql.types" {
-                        crate::pyfunc::spark_types::class(imported).unwrap_or(Val::Module("typing"))
+                        crate::pyfunc::value::spark_types::class(imported).unwrap_or(Val::Module("typing"))
                     } else if module == "datetime" && imported == "datetime" {
                         Val::Module("datetime.datetime")
                     } else if module == "pyspark.sql" && imported == "types" {

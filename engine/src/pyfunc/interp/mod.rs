@@ -2,7 +2,7 @@
 //! CPython's eval loop does in miniature. Statements are in `exec.rs`, expressions in `expr.rs`,
 //! operators in `ops.rs`, attributes and methods in `attrs.rs`, subscripts in `subscript.rs`,
 //! the builtins in `builtins.rs`. Values are in [`super::value`], `GroupState` in
-//! [`super::group_state`], the pandas subset in [`super::pandas`].
+//! [`super::value::group_state`], the pandas subset in [`super::value::pandas`].
 
 mod attrs;
 mod builtins;
@@ -15,8 +15,8 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-pub use super::pandas::{Frame, Series};
-pub use super::group_state::{GroupState, GroupStateTimeout};
+pub use super::value::pandas::{Frame, Series};
+pub use super::value::group_state::{GroupState, GroupStateTimeout};
 pub use super::value::{ClassDef, Object, Val};
 pub(super) use super::value::{iterate_plain, key_cmp, py_eq};
 use super::parse::{FuncDef, Stmt, StmtKind};

@@ -13,11 +13,11 @@ impl Interpreter {
         // Element-wise over a Series (with a scalar or a Series of the same length); a
         // missing value gives NaN (False for a comparison, True for `!=`), as in pandas.
         let element = |me: &Self, p: &Val, q: &Val| -> R<Val> {
-            if crate::pyfunc::pandas::is_na(p) || crate::pyfunc::pandas::is_na(q) {
+            if crate::pyfunc::value::pandas::is_na(p) || crate::pyfunc::value::pandas::is_na(q) {
                 return Ok(match op {
                     BinOp::Ne => Val::Bool(true),
                     BinOp::Eq | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::BitAnd => Val::Bool(false),
-                    BinOp::BitOr => Val::Bool(p.truthy(line).unwrap_or(false) && !crate::pyfunc::pandas::is_na(p) || q.truthy(line).unwrap_or(false) && !crate::pyfunc::pandas::is_na(q)),
+                    BinOp::BitOr => Val::Bool(p.truthy(line).unwrap_or(false) && !crate::pyfunc::value::pandas::is_na(p) || q.truthy(line).unwrap_or(false) && !crate::pyfunc::value::pandas::is_na(q)),
                     _ => Val::Float(f64::NAN),
                 });
             }

@@ -3,8 +3,8 @@
 
 use std::rc::Rc;
 
-use super::value::Val;
-use super::PyError;
+use super::Val;
+use crate::pyfunc::PyError;
 use crate::types::time::NANOS_PER_MILLI;
 
 /// `GroupStateTimeout` (`timeoutConf`).
@@ -69,7 +69,7 @@ impl GroupState {
         PyError { message: format!("{class}: [{condition}] {message}"), line, condition: Some(condition.to_string()) }
     }
 
-    pub(super) fn attr(&self, name: &str, line: usize) -> Result<Val, PyError> {
+    pub(in crate::pyfunc) fn attr(&self, name: &str, line: usize) -> Result<Val, PyError> {
         Ok(match name {
             "exists" => Val::Bool(self.value.is_some()),
             "hasTimedOut" => Val::Bool(self.has_timed_out),
@@ -83,7 +83,7 @@ impl GroupState {
         })
     }
 
-    pub(super) fn call(&mut self, method: &str, args: &[Val], line: usize) -> Result<Val, PyError> {
+    pub(in crate::pyfunc) fn call(&mut self, method: &str, args: &[Val], line: usize) -> Result<Val, PyError> {
         let arg = |i: usize| args.get(i).cloned().unwrap_or(Val::None);
         match method {
             "update" => {

@@ -8,8 +8,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use super::value::Val;
-use super::PyError;
+use super::Val;
+use crate::pyfunc::PyError;
 
 /// The kind of a state variable (`getValueState` / `getListState` / `getMapState`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -186,7 +186,7 @@ impl ProcVal {
     }
 
     /// `obj.name`: every attribute is a method.
-    pub(super) fn attr(&self, this: &Val, name: &str, line: usize) -> R<Val> {
+    pub(in crate::pyfunc) fn attr(&self, this: &Val, name: &str, line: usize) -> R<Val> {
         let known: &[&str] = match self {
             ProcVal::Handle(_) => &["getValueState", "getListState", "getMapState", "registerTimer", "deleteTimer", "listTimers", "deleteIfExists"],
             ProcVal::Var(_, VarKind::Value, _) => &["exists", "get", "update", "clear"],
@@ -203,12 +203,12 @@ impl ProcVal {
     }
 
     /// `iter(x)` of a processor value: none is iterable.
-    pub(super) fn iterate(&self, line: usize) -> R<Vec<Val>> {
+    pub(in crate::pyfunc) fn iterate(&self, line: usize) -> R<Vec<Val>> {
         Err(PyError::runtime(format!("TypeError: '{}' object is not iterable", self.type_name()), line))
     }
 
     /// `obj.name(*args)`.
-    pub(super) fn call(&self, name: &str, args: Vec<Val>, line: usize) -> R<Val> {
+    pub(in crate::pyfunc) fn call(&self, name: &str, args: Vec<Val>, line: usize) -> R<Val> {
         match self {
             ProcVal::TimerValues(pt, wm) => Ok(Val::Int(if name == "getCurrentProcessingTimeInMs" { *pt } else { *wm })),
             ProcVal::ExpiredTimerInfo(t) => Ok(Val::Int(*t)),

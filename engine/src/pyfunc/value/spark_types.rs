@@ -9,8 +9,8 @@
 
 use std::rc::Rc;
 
-use super::value::Val;
-use super::PyError;
+use super::Val;
+use crate::pyfunc::PyError;
 
 /// A Spark SQL data type or field, as a Python value.
 #[derive(Debug, Clone, PartialEq)]

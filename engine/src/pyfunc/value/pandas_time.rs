@@ -9,9 +9,9 @@ use std::rc::Rc;
 
 use chrono::{Datelike, Timelike};
 
-use super::value::Val;
+use super::Val;
 use super::pandas::{arg, flag, is_na, list_val, missing, series_val, str_val, AccessorKind, Series, R};
-use super::PyError;
+use crate::pyfunc::PyError;
 use crate::types::time::{NANOS_PER_MILLI, NANOS_PER_SECOND};
 
 const NANOS_PER_MINUTE: i64 = 60 * NANOS_PER_SECOND;
@@ -193,8 +193,8 @@ pub fn make_timedelta(args: &[Val], kwargs: &[(String, Val)], line: usize) -> R<
 /// Arithmetic with timestamps and timedeltas: `Timestamp ± Timedelta`, `Timestamp -
 /// Timestamp`, `Timedelta ± Timedelta`, `Timedelta * n`, `Timedelta / Timedelta`; `None` when
 /// the operands are not times.
-pub fn time_arith(op: super::parse::BinOp, x: &Val, y: &Val, line: usize) -> Option<R<Val>> {
-    use super::parse::BinOp::*;
+pub fn time_arith(op: crate::pyfunc::parse::BinOp, x: &Val, y: &Val, line: usize) -> Option<R<Val>> {
+    use crate::pyfunc::parse::BinOp::*;
     let overflow = || PyError::runtime("OverflowError: Python int too large to convert to C long", line);
     let r = match (op, x, y) {
         (Add, Val::Timestamp(t), Val::Timedelta(d)) | (Add, Val::Timedelta(d), Val::Timestamp(t)) => t.checked_add(*d).map(Val::Timestamp),
@@ -225,7 +225,7 @@ pub fn time_arith(op: super::parse::BinOp, x: &Val, y: &Val, line: usize) -> Opt
 }
 
 /// `s.dt.name` / `s.str.name`.
-pub(super) fn accessor_attr(kind: AccessorKind, s: &Rc<Series>, this: &Val, name: &str, line: usize) -> R<Val> {
+pub(in crate::pyfunc) fn accessor_attr(kind: AccessorKind, s: &Rc<Series>, this: &Val, name: &str, line: usize) -> R<Val> {
     match kind {
         AccessorKind::Dt => match name {
             "year" | "month" | "day" | "hour" | "minute" | "second" | "microsecond" | "dayofweek" | "day_of_week" | "dayofyear" | "day_of_year" => {
@@ -250,7 +250,7 @@ pub(super) fn accessor_attr(kind: AccessorKind, s: &Rc<Series>, this: &Val, name
 
 /// `s.dt.name(*args)` / `s.str.name(*args)`, element by element (a missing value stays
 /// missing).
-pub(super) fn accessor_call(kind: AccessorKind, s: &Rc<Series>, name: &str, args: &[Val], kwargs: &[(String, Val)], line: usize) -> R<Val> {
+pub(in crate::pyfunc) fn accessor_call(kind: AccessorKind, s: &Rc<Series>, name: &str, args: &[Val], kwargs: &[(String, Val)], line: usize) -> R<Val> {
     let mut out = Vec::with_capacity(s.values.len());
     for v in &s.values {
         if is_na(v) {

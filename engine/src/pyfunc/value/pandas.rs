@@ -22,11 +22,11 @@
 
 use std::rc::Rc;
 
-use super::value::{iterate_plain, key_cmp, py_eq, Val};
-use super::pandas_names as names;
-use super::PyError;
+use super::{iterate_plain, key_cmp, py_eq, Val};
+use crate::pyfunc::pandas_names as names;
+use crate::pyfunc::PyError;
 
-pub(super) type R<T> = Result<T, PyError>;
+pub(in crate::pyfunc) type R<T> = Result<T, PyError>;
 
 /// Index labels of a `Series` or the rows of a `DataFrame`: one label per row (a tuple per
 /// row for a multi-level index) and one name per level. A missing index is the default
@@ -172,7 +172,7 @@ impl Frame {
 
 /// The groups of `g`: (key, the rows), keys ascending, rows with a missing key dropped
 /// (pandas' `sort=True, dropna=True`).
-pub(super) fn groups(g: &GroupBy) -> Vec<(Vec<Val>, Vec<usize>)> {
+pub(in crate::pyfunc) fn groups(g: &GroupBy) -> Vec<(Vec<Val>, Vec<usize>)> {
     let f = &g.frame;
     let cols: Vec<&Vec<Val>> = g.keys.iter().map(|k| f.column(k).expect("checked by groupby")).collect();
     let mut groups: Vec<(Vec<Val>, Vec<usize>)> = Vec::new();
@@ -191,7 +191,7 @@ pub(super) fn groups(g: &GroupBy) -> Vec<(Vec<Val>, Vec<usize>)> {
 }
 
 /// The group key as pandas gives it: the value for one key column, a tuple for several.
-pub(super) fn key_label(key: &[Val]) -> Val {
+pub(in crate::pyfunc) fn key_label(key: &[Val]) -> Val {
     if key.len() == 1 {
         key[0].clone()
     } else {
@@ -200,7 +200,7 @@ pub(super) fn key_label(key: &[Val]) -> Val {
 }
 
 /// `for key, group in df.groupby(...)`.
-pub(super) fn groupby_iter(g: &GroupBy) -> Vec<Val> {
+pub(in crate::pyfunc) fn groupby_iter(g: &GroupBy) -> Vec<Val> {
     groups(g).into_iter().map(|(k, rows)| Val::Tuple(Rc::new(vec![key_label(&k), frame_val(g.frame.take(&rows))]))).collect()
 }
 

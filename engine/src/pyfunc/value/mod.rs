@@ -1,13 +1,21 @@
 //! Python values ([`Val`]) and what Python does with them regardless of where they came from:
-//! ordering, equality, iteration, arithmetic.
+//! ordering, equality, iteration, arithmetic. The types a `Val` holds, which hold `Val`s in
+//! turn, live here too: the pandas subset ([`pandas`], dates in [`pandas_time`]),
+//! [`group_state`], the processor's handles ([`processor`]) and [`spark_types`].
+
+pub mod group_state;
+pub mod pandas;
+pub mod pandas_time;
+pub mod processor;
+pub mod spark_types;
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use super::group_state::GroupState;
-use super::pandas::{groupby_iter, AccessorKind, GroupBy, IndexerKind};
-pub use super::pandas::{Frame, Series};
+use group_state::GroupState;
+use pandas::{groupby_iter, AccessorKind, GroupBy, IndexerKind};
+pub use pandas::{Frame, Series};
 use super::parse::{BinOp, FuncDef};
 use super::PyError;
 use crate::types::time::NANOS_PER_SECOND;
@@ -69,10 +77,10 @@ pub enum Val {
     Object(Rc<Object>),
     /// `pyspark.sql.Row(name=value, ...)`: named fields in order.
     Row(Rc<Vec<(String, Val)>>),
-    /// `transformWithState`'s handle, state variables, timer values (`super::processor`).
-    Processor(super::processor::ProcVal),
-    /// A `pyspark.sql.types` type or field (`super::spark_types`).
-    Spark(Rc<super::spark_types::SparkType>),
+    /// `transformWithState`'s handle, state variables, timer values ([`processor`]).
+    Processor(processor::ProcVal),
+    /// A `pyspark.sql.types` type or field ([`spark_types`]).
+    Spark(Rc<spark_types::SparkType>),
 }
 
 /// What a `class` statement defines: methods and class attributes, with those of its bases
@@ -202,7 +210,7 @@ impl Val {
             Val::List(l) => format!("[{}]", l.borrow().iter().map(Val::repr).collect::<Vec<_>>().join(", ")),
             Val::Dict(d) => format!("{{{}}}", d.borrow().iter().map(|(k, v)| format!("{}: {}", k.repr(), v.repr())).collect::<Vec<_>>().join(", ")),
             Val::Timestamp(ns) => format!("Timestamp('{}')", format_ns(*ns)),
-            Val::Timedelta(ns) => format!("Timedelta('{}')", super::pandas_time::timedelta_text(*ns)),
+            Val::Timedelta(ns) => format!("Timedelta('{}')", pandas_time::timedelta_text(*ns)),
             Val::Row(fields) => format!("Row({})", fields.iter().map(|(n, v)| format!("{n}={}", v.repr())).collect::<Vec<_>>().join(", ")),
             Val::Object(o) => format!("<{} object>", o.class.name),
             Val::Class(c) => format!("<class '{}'>", c.name),
@@ -215,7 +223,7 @@ impl Val {
         match self {
             Val::Str(s) => s.to_string(),
             Val::Timestamp(ns) => format_ns(*ns),
-            Val::Timedelta(ns) => super::pandas_time::timedelta_text(*ns),
+            Val::Timedelta(ns) => pandas_time::timedelta_text(*ns),
             other => other.repr(),
         }
     }
@@ -270,7 +278,7 @@ pub(super) fn iterate_plain(v: &Val, line: usize) -> R<Vec<Val>> {
         Val::GroupBy(g) => groupby_iter(g),
         Val::Row(fields) => fields.iter().map(|(_, v)| v.clone()).collect(),
         Val::Processor(p) => p.iterate(line)?,
-        Val::Spark(t) if t.fields().is_some() => t.fields().unwrap_or_default().iter().map(|f| Val::Spark(Rc::new(super::spark_types::SparkType::Field(f.clone())))).collect(),
+        Val::Spark(t) if t.fields().is_some() => t.fields().unwrap_or_default().iter().map(|f| Val::Spark(Rc::new(spark_types::SparkType::Field(f.clone())))).collect(),
         other => return Err(PyError::runtime(format!("TypeError: '{}' object is not iterable", other.type_name()), line)),
     })
 }
@@ -303,7 +311,7 @@ pub(super) fn py_eq(a: &Val, b: &Val) -> bool {
 pub(super) fn arith(op: BinOp, x: &Val, y: &Val, line: usize) -> Option<R<Val>> {
     let zero = || PyError::runtime("ZeroDivisionError: division by zero", line);
     match (x, y) {
-        (Val::Timestamp(_) | Val::Timedelta(_), _) | (_, Val::Timestamp(_) | Val::Timedelta(_)) => super::pandas_time::time_arith(op, x, y, line),
+        (Val::Timestamp(_) | Val::Timedelta(_), _) | (_, Val::Timestamp(_) | Val::Timedelta(_)) => pandas_time::time_arith(op, x, y, line),
         (Val::Int(_) | Val::Bool(_), Val::Int(_) | Val::Bool(_)) => {
             let (a, b) = (x.as_int()?, y.as_int()?);
             Some(match op {
