@@ -180,7 +180,12 @@ export class LabPage {
   }
 
   async toggleLang(want) {
-    await this.el('lang-toggle').click();
+    // The button walks every language in turn: click until the page is in `want`.
+    for (let i = 0; i < 8 && (await this.page.evaluate(() => document.documentElement.lang)) !== want; i++) {
+      const before = await this.page.evaluate(() => document.documentElement.lang);
+      await this.el('lang-toggle').click();
+      await this.page.waitForFunction((lang) => document.documentElement.lang !== lang, before);
+    }
     await this.page.waitForFunction((lang) => document.documentElement.lang === lang, want);
   }
 

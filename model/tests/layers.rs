@@ -165,7 +165,8 @@ fn a_planted_upward_import_and_circle_are_reported() {
 }
 
 /// Every place outside `text/` that names a language other than the default one or matches
-/// on the language (`Lang::Ko`, `Lang::En =>`, `match lang`, `let ko`, a `_ko` field): each
+/// on the language (`Lang::Ko`, `Lang::En =>`, `match lang`, `let ko`, a `_ko` field), or
+/// ships Korean words: each
 /// language's words belong in its `text/` table file and the data, so a new language is one
 /// file there plus data. `Lang::ALL`, `Lang::En` as the default and `Text` are fine.
 fn language_by_hand(dir: &Path, skip: &str) -> Vec<String> {
@@ -181,10 +182,14 @@ fn language_by_hand(dir: &Path, skip: &str) -> Vec<String> {
             continue;
         }
         let text = std::fs::read_to_string(&f).expect("readable source");
+        let shipped_lines = code(shipped(&text)).lines().count();
         for (i, line) in code(&text).lines().enumerate() {
             let by_hand = ["Lang::Ko", "Lang::En =>", "match lang", "let ko ", "if ko ", "_ko:", "_ko.", ".ko."].iter().find(|p| line.contains(*p));
             if let Some(p) = by_hand {
                 out.push(format!("{rel}:{}: {p}", i + 1));
+            } else if i < shipped_lines && line.chars().any(|c| ('가'..='힣').contains(&c)) {
+                // Korean words in shipped code (a unit test may quote them).
+                out.push(format!("{rel}:{}: Korean text", i + 1));
             }
         }
     }
@@ -198,16 +203,16 @@ fn no_code_outside_text_writes_a_language_by_hand() {
     assert!(model.is_empty() && web.is_empty(), "languages written by hand outside model/src/text:\n{}", [model, web].concat().join("\n"));
 }
 
-/// The check can fail: a planted `if ko` block and a `Lang::Ko` arm are reported; the same
-/// words inside `text/` are not.
+/// The check can fail: a planted `Lang::Ko` and Korean words in shipped code are reported;
+/// the same inside `text/`, or Korean quoted by a unit test, are not.
 #[test]
 fn a_planted_language_by_hand_is_reported() {
     let dir = std::env::temp_dir().join(format!("streamlab-model-langs-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("text")).expect("temp dir");
     std::fs::create_dir_all(dir.join("lab")).expect("temp dir");
-    std::fs::write(dir.join("lab").join("note.rs"), "// Lang::Ko in a comment is fine\nlet ko = lang == Lang::Ko;\nlet t = Text::from_fn(|l| tr(l, \"x\"));\n").expect("write");
+    std::fs::write(dir.join("lab").join("note.rs"), "// Lang::Ko in a comment is fine\nlet ko = lang == Lang::Ko;\nlet t = Text::from_fn(|l| tr(l, \"x\"));\nlet w = [\"배치 \"];\n#[cfg(test)]\nmod tests {\n    const W: &str = \"배치\";\n}\n").expect("write");
     std::fs::write(dir.join("text").join("lang.rs"), "Lang::Ko => &self.ko,\n").expect("write");
     let found = language_by_hand(&dir, "text/");
     std::fs::remove_dir_all(&dir).expect("cleanup");
-    assert_eq!(found, vec!["lab/note.rs:2: Lang::Ko".to_string()]);
+    assert_eq!(found, vec!["lab/note.rs:2: Lang::Ko".to_string(), "lab/note.rs:4: Korean text".to_string()]);
 }

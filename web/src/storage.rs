@@ -15,13 +15,15 @@ pub fn stored_lang() -> Lang {
     gloo_storage::LocalStorage::get::<String>(LANG_KEY).ok().as_deref().and_then(Lang::from_code).unwrap_or_default()
 }
 
-/// Remembers `lang` for the next visit and sets `<html lang>` to it.
+/// Remembers `lang` for the next visit and puts the page in it: `<html lang>` and the title.
 pub fn keep_lang(lang: Lang) {
     use gloo_storage::Storage;
     let _ = gloo_storage::LocalStorage::set(LANG_KEY, lang.code());
-    if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    if let Some(el) = document.document_element() {
         let _ = el.set_attribute("lang", lang.code());
     }
+    document.set_title(&format!("Streamlab: {}", streamlab_model::text::i18n::tr(lang, "app.subtitle")));
 }
 
 /// How long the lab waits after a change that follows a save closely before saving again, ms.

@@ -113,7 +113,7 @@ fn scenario_json(scenario: &Scenario) -> Result<String, Error> {
     let Json::Object(mut fields) = serde_json::to_value(&bare).map_err(|e| Error::Scenario(e.to_string()))? else {
         return Err(Error::Scenario("a scenario serializes to an object".into()));
     };
-    const ORDER: [&str; 11] = ["id", "title", "title_ko", "concepts", "sources", "static", "conf", "steps", "query", "output_mode", "notes"];
+    const ORDER: [&str; 10] = ["id", "title", "concepts", "sources", "static", "conf", "steps", "query", "output_mode", "notes"];
     let mut keys: Vec<String> = ORDER.iter().map(|k| k.to_string()).filter(|k| fields.contains_key(k)).collect();
     keys.extend(fields.keys().filter(|k| !ORDER.contains(&k.as_str())).cloned().collect::<Vec<_>>());
     let items: Vec<String> = keys

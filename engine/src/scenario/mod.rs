@@ -78,9 +78,11 @@ pub struct Scenario {
     /// A one-line title.
     #[serde(default)]
     pub title: String,
-    /// Streamlab's extension: the title in Korean for the lab's preset list.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub title_ko: String,
+    /// Keys the format does not define, kept as they were written so that a saved or shared
+    /// scenario carries them: Streamlab's texts in other languages and names (`title_ko`,
+    /// `name`, `notes_ko`, …). The engine never reads them.
+    #[serde(flatten)]
+    pub extra: Map<String, Json>,
     /// Tags for the concepts the scenario exercises (`watermark`, `append`, ...).
     #[serde(default)]
     pub concepts: Vec<String>,

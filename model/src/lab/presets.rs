@@ -61,7 +61,8 @@ pub fn preset_file(id: &str) -> Option<&'static str> {
 
 /// A preset's names and notes in every language: the extension keys `name`, `title` and
 /// `notes` of the preset file for English and the same keys with the language's code as a
-/// suffix for the others (`name_ko`); the engine ignores them.
+/// suffix for the others (`name_ko`); the engine keeps them in `Scenario::extra` and never
+/// reads them.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct PresetInfo {
     /// The preset's id, the scenario's `id` (`classic`).

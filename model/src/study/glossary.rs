@@ -134,7 +134,9 @@ mod tests {
     use super::*;
 
     fn term(ko: &str, banned: &[&str]) -> Term {
-        Term { term: Text { en: "x".into(), ko: ko.into() }, banned: banned.iter().map(|b| b.to_string()).collect(), variants: Vec::new(), def: Text::same("x") }
+        let mut term = Text::same("x");
+        term.ko = ko.into();
+        Term { term, banned: banned.iter().map(|b| b.to_string()).collect(), variants: Vec::new(), def: Text::same("x") }
     }
 
     #[test]

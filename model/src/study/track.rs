@@ -7,6 +7,7 @@ use serde::Deserialize;
 
 use crate::study::quiz::{Kind, Question};
 
+use crate::text::i18n::{words, Words};
 use crate::text::{Lang, Text};
 
 const TRACK_FILE: &str = crate::data::data!("exam-track");
@@ -55,16 +56,17 @@ pub fn track() -> Result<Track, String> {
 /// query", "step 0") in its stem or options, in either language;
 /// where the guide and Spark 4.3 differ, keyed to the guide's answer (the exam's).
 pub fn exam_style(q: &Question) -> bool {
+    // Every language's words, as a question's text in one language may quote another's.
+    let all = |list: Words| Lang::ALL.into_iter().flat_map(move |l| words(l, list).iter());
     let ids = |t: &str| {
         let lower = t.to_lowercase();
-        (0..10).any(|n| lower.contains(&format!("batch {n}")) || lower.contains(&format!("group {n}")) || t.contains(&format!("배치 {n}")) || t.contains(&format!("묶음 {n}")))
+        all(Words::LabIds).any(|w| (0..10).any(|n| lower.contains(&format!("{w} {n}"))))
     };
     // The lab's own examples by name ("the classic query", "step 0", "the session tracker"):
     // an exam question says its query and data itself.
     let lab_words = |t: &str| {
         let lower = t.to_lowercase();
-        ["the classic", "classic query", "classic run", "classic 쿼리", "the running count", "the session tracker", "in the lab", "실습에서"].iter().any(|w| lower.contains(w))
-            || (0..10).any(|n| lower.contains(&format!("step {n}")) || t.contains(&format!("단계 {n}")))
+        all(Words::LabExamples).any(|w| lower.contains(w))
     };
     let numbered = |prompt: &str, choices: &[String]| ids(prompt) || lab_words(prompt) || choices.iter().any(|c| ids(c) || lab_words(c));
     // Where the guide and Spark 4.3 differ, the exam marks the guide: an item keyed to Spark

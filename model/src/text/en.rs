@@ -450,6 +450,11 @@ pub(crate) const DURATION: &[&str] = &["minute", "second", "hour", "ms", "min", 
 /// The word naming the programming guide.
 pub(crate) const GUIDE: &[&str] = &["guide"];
 
+/// `Words::LabIds` (lower case).
+pub(crate) const LAB_IDS: &[&str] = &["batch", "group", "step"];
+/// `Words::LabExamples` (lower case).
+pub(crate) const LAB_EXAMPLES: &[&str] = &["the classic", "classic query", "classic run", "the running count", "the session tracker", "in the lab"];
+
 /// The English words of `list` (`i18n::words`).
 pub(super) fn words(list: Words) -> &'static [&'static str] {
     match list {
@@ -463,6 +468,8 @@ pub(super) fn words(list: Words) -> &'static [&'static str] {
         Words::Numbered => NUMBERED,
         Words::Duration => DURATION,
         Words::Guide => GUIDE,
+        Words::LabIds => LAB_IDS,
+        Words::LabExamples => LAB_EXAMPLES,
     }
 }
 

@@ -49,9 +49,9 @@ fn holes<'a>(pattern: &str, text: &'a str) -> Option<Vec<&'a str>> {
 }
 
 /// A message from the session or the engine (e.g. a bad event field, a delay that is not an
-/// interval) in `lang`. English is returned as it is; for Korean, each `; `-separated part,
-/// after an optional `column: ` prefix, is matched against the known sentences; a part with
-/// no Korean sentence stays English (so nothing is lost). Never panics.
+/// interval) in `lang`. English is returned as it is; for another language, each `; `-separated
+/// part, after an optional `column: ` prefix, is matched against the language's known sentences;
+/// a part it has no sentence for stays English (so nothing is lost). Never panics.
 pub fn localize(lang: Lang, message: &str) -> String {
     if lang == Lang::En {
         return message.to_string();
@@ -62,12 +62,12 @@ pub fn localize(lang: Lang, message: &str) -> String {
     let parts: Vec<&str> = message.split("; ").collect();
     let each: Vec<Option<String>> = parts.iter().map(|p| localize_part(lang, p)).collect();
     if parts.len() > 1 && each.iter().all(Option::is_some) {
-        return particles(&each.into_iter().flatten().collect::<Vec<_>>().join("; "));
+        return finish(lang, &each.into_iter().flatten().collect::<Vec<_>>().join("; "));
     }
-    if let Some(ko) = localize_part(lang, message) {
-        return particles(&ko);
+    if let Some(text) = localize_part(lang, message) {
+        return finish(lang, &text);
     }
-    particles(&parts.iter().zip(each).map(|(p, k)| k.unwrap_or_else(|| p.to_string())).collect::<Vec<_>>().join("; "))
+    finish(lang, &parts.iter().zip(each).map(|(p, k)| k.unwrap_or_else(|| p.to_string())).collect::<Vec<_>>().join("; "))
 }
 
 fn localize_part(lang: Lang, part: &str) -> Option<String> {
@@ -146,6 +146,12 @@ pub enum Words {
     Duration,
     /// The word naming the programming guide ("guide", "가이드").
     Guide,
+    /// Words before a number that is the lab's own numbering, which an exam question never
+    /// shows ("batch 3", "group 2", "step 1", "배치 3").
+    LabIds,
+    /// Names of the lab's own examples and places ("the classic query", "in the lab",
+    /// "실습에서"): an exam question states its query and data itself.
+    LabExamples,
 }
 
 /// The words of `list` in `lang` (see [`Words`]).

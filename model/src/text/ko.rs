@@ -452,6 +452,11 @@ pub(crate) const DURATION: &[&str] = &["분", "초", "시간", "일"];
 /// The word naming the programming guide.
 pub(crate) const GUIDE: &[&str] = &["가이드"];
 
+/// `Words::LabIds` (lower case).
+pub(crate) const LAB_IDS: &[&str] = &["배치", "묶음", "단계"];
+/// `Words::LabExamples` (lower case).
+pub(crate) const LAB_EXAMPLES: &[&str] = &["classic 쿼리", "실습에서"];
+
 /// The Korean words of `list` (`i18n::words`).
 pub(super) fn words(list: Words) -> &'static [&'static str] {
     match list {
@@ -465,6 +470,8 @@ pub(super) fn words(list: Words) -> &'static [&'static str] {
         Words::Numbered => NUMBERED,
         Words::Duration => DURATION,
         Words::Guide => GUIDE,
+        Words::LabIds => LAB_IDS,
+        Words::LabExamples => LAB_EXAMPLES,
     }
 }
 
