@@ -322,7 +322,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("progress.damaged", "Your saved progress is damaged ({e}), so it starts over."),
     ("progress.migrated", "{a} answers and {r} reviews were about questions that are no longer in the bank; they were removed and your scores recomputed."),
     // a lesson step's hint: what its condition still waits for
-    ("cond.too_few", "{what}: {got}, fewer than this task needs"),
+    ("cond.too_few", "more {what} (now {got}, fewer than this task needs)"),
     ("cond.what.batches", "batches run"),
     ("cond.what.no_data", "no-data batches run"),
     ("cond.what.steps", "example steps done"),
@@ -423,6 +423,8 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("predict.rows.explanation", "The {mode} mode rule: {rule}. Batch {id} reads {read} {read|row|rows}, runs with watermark {wm} and emits {n} {n|row|rows}."),
     ("predict.dropped.prompt", "Batch {id} reads {n} {n|row|rows}. How many will its state operator drop as late (numRowsDroppedByWatermark)?"),
     ("predict.dropped.explanation", "Late rows are judged against wm(N-1) = {l}, the watermark of the batch before, not against the watermark this batch's own events make. A row is late when its window end (its session end, or its event time for dropDuplicates and groupBy on the time column) <= {l}; a sliding-window row counts once per window. Here {n} {n|row|rows} {n|is|are} dropped."),
+    // the glossary page
+    ("glossary.none", "No term matches the filter."),
 ];
 
 /// Whether English words stand apart (`i18n::whole_words`): they do.

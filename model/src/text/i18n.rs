@@ -250,6 +250,8 @@ mod tests {
         assert_eq!(particles("조건 post_id > 3을(를) 만족"), "조건 post_id > 3을 만족"); // 삼
         assert_eq!(particles("windw()은(는)"), "windw()는");
         assert_eq!(particles("sql은(는)"), "sql은");
+        assert_eq!(particles("DataFrame counts을(를)"), "DataFrame counts를"); // 카운츠
+        assert_eq!(particles("index이(가)"), "index가"); // 인덱스
         assert_eq!(particles("SQL은(는)"), "SQL은"); // 엘
         assert_eq!(particles("\"2026-13-45T00:00:00Z\"은(는)"), "\"2026-13-45T00:00:00Z\"는"); // 지
         assert_eq!(particles("dedupeWithinWatermark이(가)"), "dedupeWithinWatermark가"); // 마크

@@ -323,7 +323,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("progress.damaged", "저장된 진행 기록이 손상되어({e}) 처음부터 시작합니다."),
     ("progress.migrated", "더 이상 문제 은행에 없는 문제에 대한 답 {a}개와 복습 {r}개를 지우고 점수를 다시 계산했습니다."),
     // a lesson step's hint: what its condition still waits for
-    ("cond.too_few", "{what}: {got}개로, 이 과제에 필요한 것보다 적습니다"),
+    ("cond.too_few", "{what} 더 (지금 {got}개로, 이 과제에 필요한 것보다 적음)"),
     ("cond.what.batches", "실행된 배치"),
     ("cond.what.no_data", "실행된 데이터 없는 배치"),
     ("cond.what.steps", "진행한 예제 단계"),
@@ -424,6 +424,8 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("predict.rows.explanation", "{mode} 모드 규칙: {rule}. 배치 {id}은(는) {read}개 행을 읽고 워터마크 {wm}(으)로 실행되어 {n}개 행을 출력합니다."),
     ("predict.dropped.prompt", "배치 {id}은(는) {n}개 행을 읽습니다. 상태 연산자가 늦은 데이터로 버리는 행(numRowsDroppedByWatermark)은 몇 개일까요?"),
     ("predict.dropped.explanation", "늦은 데이터는 이 배치의 이벤트로 만든 워터마크가 아니라 앞 배치의 워터마크 wm(N-1) = {l} 기준으로 판단합니다. 윈도우 끝(세션 끝, dropDuplicates나 시간 컬럼 groupBy에서는 이벤트 시간) <= {l}이면 늦은 행이고, 슬라이딩 윈도우에서는 윈도우마다 한 번씩 셉니다. 여기서는 {n}개 행이 버려집니다."),
+    // the glossary page
+    ("glossary.none", "필터에 맞는 용어가 없습니다."),
 ];
 
 /// Whether Korean words stand apart (`i18n::whole_words`): no, endings are glued to a stem
@@ -610,8 +612,8 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
 /// word before it takes (`배치 6이`, `'25:99'는`, `09:25로`, `12:10으로`). The word's last sound
 /// decides: a Hangul syllable by its final consonant; a digit as it is read (0 영, 1 일, 2 이,
 /// ..., and 10 십, 100 백, 1000 천); a capital after a digit or a capital by its name (`Z` 지,
-/// `L` 엘); another Latin letter as English is read in Korean (a vowel, `r`, `w`, `y`, `-rk`:
-/// no final consonant; `l`: ㄹ; others: a final consonant). Quotes and brackets after the word
+/// `L` 엘); another Latin letter as English is read in Korean (a vowel, `r`, `w`, `y`, `s`, `x`,
+/// `z`, `-rk`: no final consonant; `l`: ㄹ; others: a final consonant). Quotes and brackets after the word
 /// are looked through. Text without such a particle is returned as it is.
 pub fn particles(text: &str) -> String {
     const MARKS: [(&str, &str, &str); 5] = [("이(가)", "이", "가"), ("은(는)", "은", "는"), ("을(를)", "을", "를"), ("과(와)", "과", "와"), ("(으)로", "으로", "로")];
@@ -664,8 +666,10 @@ fn final_sound(before: &str) -> Coda {
             _ => Coda::None,
         },
         'l' | 'L' => Coda::Rieul,
-        // `-rk` is read 크 (워터마크): no final consonant.
+        // `-rk` is read 크 (워터마크): no final consonant; a final `s`, `x` or `z` is read
+        // 스 or 즈 (counts 카운츠, index 인덱스): none either.
         'k' if word.ends_with("rk") => Coda::None,
+        's' | 'x' | 'z' => Coda::None,
         c if c.is_ascii_alphabetic() => {
             if "aeiouyrwAEIOUYRW".contains(c) {
                 Coda::None

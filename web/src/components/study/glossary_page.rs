@@ -33,6 +33,7 @@ pub fn GlossaryPage() -> impl IntoView {
                     }).collect_view()}
                 </tbody>
             </table>
+            {move || rows().is_empty().then(|| view! { <p class="muted" data-testid="glossary-none">{lab.t("glossary.none")}</p> })}
         </main>
     }
 }

@@ -70,7 +70,7 @@ pub fn LessonList() -> impl IntoView {
                     view! {
                         <li class="lesson-item" data-testid="lesson-item" data-lesson=l.id.clone() data-state=kind>
                             <a href=Route::Lesson(l.id.clone()).to_hash() data-testid=format!("lesson-link-{}", l.id)>
-                                <span class="num">{l.number}". "</span>{title}
+                                <span class="num">{l.number}"."</span>{title}
                             </a>
                             <span class="status" data-testid="lesson-status">{status}</span>
                         </li>
