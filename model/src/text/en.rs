@@ -57,7 +57,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("advance", "Advance with an event at"),
     ("advance.go", "Push & run"),
     ("picture", "Time picture: event time × micro-batches"),
-    ("picture.help", "Each row sits at its event time, in the band of the batch that read it (batch 0 at the bottom). Hover or focus a mark for its fate and the rule; click a late mark to see the watermark step that made it late; click the time axis to add an event at that time (whole seconds, a new event id); drag a mark, or focus it and press Alt or Shift + ← / →, to change its event time."),
+    ("picture.help", "Each row sits at its event time, in the band of the batch that read it (batch 0 at the bottom; a dot after a batch's number, 8·, marks a no-data batch). Hover or focus a mark for its fate and the rule; click a late mark to see the watermark step that made it late; click the time axis to add an event at that time (whole seconds, a new event id); drag a mark, or focus it and press Alt or Shift + ← / →, to change its event time."),
     ("fate.kept", "kept"),
     ("fate.late", "late (dropped)"),
     ("fate.filtered", "filtered"),
@@ -425,6 +425,8 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("predict.dropped.explanation", "Late rows are judged against wm(N-1) = {l}, the watermark of the batch before, not against the watermark this batch's own events make. A row is late when its window end (its session end, or its event time for dropDuplicates and groupBy on the time column) <= {l}; a sliding-window row counts once per window. Here {n} {n|row|rows} {n|is|are} dropped."),
     // the glossary page
     ("glossary.none", "No term matches the filter."),
+    // a lesson's end of tasks
+    ("lesson.to_questions", "Go to the questions ↓"),
 ];
 
 /// Whether English words stand apart (`i18n::whole_words`): they do.

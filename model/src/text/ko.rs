@@ -58,7 +58,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("advance", "이 시간의 이벤트로 전진"),
     ("advance.go", "추가 후 실행"),
     ("picture", "시간 그림: 이벤트 시간 × 마이크로 배치"),
-    ("picture.help", "각 행은 이벤트 시간 위치에, 그 행을 읽은 배치의 띠에 놓입니다 (배치 0이 맨 아래). 표시에 마우스를 올리거나 포커스하면 행의 결과와 규칙이 보이고, 늦은 행을 누르면 그 행을 늦게 만든 워터마크 단계가 강조됩니다. 시간 축을 누르면 그 시간의 이벤트가 추가되고 (초 단위, 새 이벤트 id), 표시를 끌거나 포커스한 뒤 Alt 또는 Shift + ← / →를 누르면 이벤트 시간이 바뀝니다."),
+    ("picture.help", "각 행은 이벤트 시간 위치에, 그 행을 읽은 배치의 띠에 놓입니다 (배치 0이 맨 아래, 번호 뒤의 점 8·은 데이터 없는 배치). 표시에 마우스를 올리거나 포커스하면 행의 결과와 규칙이 보이고, 늦은 행을 누르면 그 행을 늦게 만든 워터마크 단계가 강조됩니다. 시간 축을 누르면 그 시간의 이벤트가 추가되고 (초 단위, 새 이벤트 id), 표시를 끌거나 포커스한 뒤 Alt 또는 Shift + ← / →를 누르면 이벤트 시간이 바뀝니다."),
     ("fate.kept", "유지"),
     ("fate.late", "늦은 데이터 (버림)"),
     ("fate.filtered", "걸러짐"),
@@ -426,6 +426,8 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("predict.dropped.explanation", "늦은 데이터는 이 배치의 이벤트로 만든 워터마크가 아니라 앞 배치의 워터마크 wm(N-1) = {l} 기준으로 판단합니다. 윈도우 끝(세션 끝, dropDuplicates나 시간 컬럼 groupBy에서는 이벤트 시간) <= {l}이면 늦은 행이고, 슬라이딩 윈도우에서는 윈도우마다 한 번씩 셉니다. 여기서는 {n}개 행이 버려집니다."),
     // the glossary page
     ("glossary.none", "필터에 맞는 용어가 없습니다."),
+    // a lesson's end of tasks
+    ("lesson.to_questions", "문제로 가기 ↓"),
 ];
 
 /// Whether Korean words stand apart (`i18n::whole_words`): no, endings are glued to a stem

@@ -255,7 +255,16 @@ fn Steps(lesson: StoredValue<Lesson>, step: Memo<usize>) -> impl IntoView {
                     el.scroll_into_view();
                 }
             }>{move || lab.t("lesson.to_sink")}</button>
-            {move || (step.get() >= total).then(|| view! { <p class="ok" data-testid="steps-complete">{move || lab.t("lesson.steps_done")}</p> })}
+            {move || (step.get() >= total).then(|| view! {
+                <p class="ok" data-testid="steps-complete">{move || lab.t("lesson.steps_done")}" "
+                    // The questions are after the lab on one column: one tap brings them up.
+                    <button data-testid="lesson-to-questions" on:click=move |_| {
+                        if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.query_selector("[data-testid=lesson-questions]").ok().flatten()) {
+                            el.scroll_into_view();
+                        }
+                    }>{move || lab.t("lesson.to_questions")}</button>
+                </p>
+            })}
         </section>
     }
 }
