@@ -190,11 +190,14 @@ fn SpeakerNotes() -> impl IntoView {
         let id = id.get();
         let bank = quiz::bank().unwrap_or_default();
         let lesson_questions = p.lesson.get().and_then(|l| streamlab_model::study::lesson::lesson(&l)).map(|l| l.questions).unwrap_or_default();
-        let chosen: Vec<quiz::Question> = if lesson_questions.is_empty() {
+        let mut chosen: Vec<quiz::Question> = if lesson_questions.is_empty() {
             bank.into_iter().filter(|q| q.kind == quiz::Kind::Choice && q.scenario == id).collect()
         } else {
             lesson_questions.iter().filter_map(|qid| bank.iter().find(|q| &q.id == qid && q.kind == quiz::Kind::Choice).cloned()).collect()
         };
+        // Questions about the query on the screen first: one that changes the query or the
+        // output mode ("in update mode, …") would not match what the room sees.
+        chosen.sort_by_key(|q| q.query.is_some() || q.output_mode.is_some());
         chosen.into_iter().take(2).collect::<Vec<_>>()
     });
     // Revealing the answers brings the first one into view (the pane scrolls; the answers sit
