@@ -7,6 +7,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+#[path = "../../engine/tests/support/imports.rs"]
+mod imports;
+use imports::{circles_in, code, rust_files};
+
 /// Each top-level module's layer; a module may use only its own layer and lower ones.
 /// `data` is the embedded quiz files, read by `study`.
 const LAYERS: &[(&str, u32)] = &[("data", 0), ("text", 0), ("lab", 1), ("study", 2)];
@@ -15,21 +19,7 @@ fn layer(module: &str) -> Option<u32> {
     LAYERS.iter().find(|(m, _)| *m == module).map(|(_, l)| *l)
 }
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).expect("readable src dir") {
-        let p = e.expect("dir entry").path();
-        if p.is_dir() {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
-}
 
-/// The code of a file without `//` comments (doc links may point anywhere).
-fn code(text: &str) -> String {
-    text.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n")
-}
 
 /// Every path `crate::a::b…` a piece of code names (its first two segments), with its line.
 fn crate_paths(code: &str) -> Vec<(usize, String, Option<String>)> {
@@ -106,28 +96,7 @@ fn circles(src: &Path) -> Vec<Vec<String>> {
             }
         }
     }
-    // Reachability by a walk from each node: two nodes each reaching the other share a circle.
-    let reach = |from: &str| -> BTreeSet<String> {
-        let mut seen = BTreeSet::new();
-        let mut todo = vec![from.to_string()];
-        while let Some(n) = todo.pop() {
-            for m in edges.get(&n).into_iter().flatten() {
-                if seen.insert(m.clone()) {
-                    todo.push(m.clone());
-                }
-            }
-        }
-        seen
-    };
-    let reaches: BTreeMap<&String, BTreeSet<String>> = edges.keys().map(|k| (k, reach(k))).collect();
-    let mut out: BTreeSet<Vec<String>> = BTreeSet::new();
-    for (a, ra) in &reaches {
-        if ra.contains(*a) {
-            let members: Vec<String> = ra.iter().filter(|b| reaches.get(b).is_some_and(|rb| rb.contains(*a))).cloned().collect();
-            out.insert(members);
-        }
-    }
-    out.into_iter().collect()
+    circles_in(&edges)
 }
 
 fn src() -> PathBuf {

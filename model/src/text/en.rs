@@ -2,7 +2,7 @@
 //! look for in English text (`i18n::Words`). English is also the language the engine and the
 //! session write their messages in, so it has no message table.
 
-use super::i18n::Words;
+use super::i18n::WordLists;
 
 /// (key, English): every key the page shows (`ko.rs` has the same keys, `i18n::tr` reads them).
 pub(super) const LABELS: &[(&str, &str)] = &[
@@ -429,53 +429,22 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("lesson.to_questions", "Go to the questions ↓"),
 ];
 
-/// Whether English words stand apart (`i18n::whole_words`): they do.
-pub(super) const WHOLE_WORDS: bool = true;
-
-/// Words that put a reason into a choice, matched case-insensitively as whole words or
-/// phrases (a mark such as `: ` anywhere).
-pub(crate) const JUSTIFICATION: &[&str] = &["because", "since", "so that", "due to", "which means", "therefore", "thus", "as a result", "in order to", " — ", ": "];
-/// Words saying the query fails (inside longer words too: "fails", "errors").
-pub(crate) const FAILURE: &[&str] = &["fail", "throws", "throw ", "error", "exception", "rejected", "refuse", "raises", "not supported"];
-/// Phrases saying the query runs.
-pub(crate) const RUNNING: &[&str] = &["it runs", "it starts", "runs and"];
-/// A choice starting with one of these says the query runs.
-pub(crate) const RUNNING_FIRST: &[&str] = &["runs"];
-/// How a stem starts when it leans on another question.
-pub(crate) const AS_ABOVE_START: &[&str] = &["same ", "the same ", "as above", "again,"];
-/// Phrases of a stem pointing at what the learner is not shown.
-pub(crate) const AS_ABOVE_PHRASE: &[&str] = &["previous question", "question above", "the lab", "preset", "step 1", "step 2", "step 3", "step 4", "step 5", "same query", "same clicks", "same scenario", "same stream", "same data"];
-/// The word for a batch before its id.
-pub(crate) const BATCH: &[&str] = &["batch"];
-/// Words before a number that numbers a thing.
-pub(crate) const NUMBERED: &[&str] = &["batch", "batches", "post", "group", "partition"];
-/// Units after a number that make it a duration.
-pub(crate) const DURATION: &[&str] = &["minute", "second", "hour", "ms", "min", "day"];
-/// The word naming the programming guide.
-pub(crate) const GUIDE: &[&str] = &["guide"];
-
-/// `Words::LabIds` (lower case).
-pub(crate) const LAB_IDS: &[&str] = &["batch", "group", "step"];
-/// `Words::LabExamples` (lower case).
-pub(crate) const LAB_EXAMPLES: &[&str] = &["the classic", "classic query", "classic run", "the running count", "the session tracker", "in the lab"];
-
-/// The English words of `list` (`i18n::words`).
-pub(super) fn words(list: Words) -> &'static [&'static str] {
-    match list {
-        Words::Justification => JUSTIFICATION,
-        Words::Failure => FAILURE,
-        Words::Running => RUNNING,
-        Words::RunningFirst => RUNNING_FIRST,
-        Words::AsAboveStart => AS_ABOVE_START,
-        Words::AsAbovePhrase => AS_ABOVE_PHRASE,
-        Words::Batch => BATCH,
-        Words::Numbered => NUMBERED,
-        Words::Duration => DURATION,
-        Words::Guide => GUIDE,
-        Words::LabIds => LAB_IDS,
-        Words::LabExamples => LAB_EXAMPLES,
-    }
-}
+/// The English word lists the question bank's rules look for (`i18n::words`).
+pub(super) const WORDS: WordLists = WordLists {
+    whole_words: true,
+    justification: &["because", "since", "so that", "due to", "which means", "therefore", "thus", "as a result", "in order to", " — ", ": "],
+    failure: &["fail", "throws", "throw ", "error", "exception", "rejected", "refuse", "raises", "not supported"],
+    running: &["it runs", "it starts", "runs and"],
+    running_first: &["runs"],
+    as_above_start: &["same ", "the same ", "as above", "again,"],
+    as_above_phrase: &["previous question", "question above", "the lab", "preset", "step 1", "step 2", "step 3", "step 4", "step 5", "same query", "same clicks", "same scenario", "same stream", "same data"],
+    batch: &["batch"],
+    numbered: &["batch", "batches", "post", "group", "partition"],
+    duration: &["minute", "second", "hour", "ms", "min", "day"],
+    guide: &["guide"],
+    lab_ids: &["batch", "group", "step"],
+    lab_examples: &["the classic", "classic query", "classic run", "the running count", "the session tracker", "in the lab"],
+};
 
 /// "1 row", "0 rows", "3 rows": an English count of rows (Korean needs no plural, `{n}개 행`).
 pub fn rows_en(n: impl Into<u64>) -> String {

@@ -154,11 +154,61 @@ pub enum Words {
     LabExamples,
 }
 
+/// One language's word lists (see [`Words`]): each language's table file has one, and the
+/// compiler checks it has every list.
+pub(super) struct WordLists {
+    /// Whether the language's words stand apart ([`whole_words`]).
+    pub whole_words: bool,
+    /// [`Words::Justification`].
+    pub justification: &'static [&'static str],
+    /// [`Words::Failure`].
+    pub failure: &'static [&'static str],
+    /// [`Words::Running`].
+    pub running: &'static [&'static str],
+    /// [`Words::RunningFirst`].
+    pub running_first: &'static [&'static str],
+    /// [`Words::AsAboveStart`].
+    pub as_above_start: &'static [&'static str],
+    /// [`Words::AsAbovePhrase`].
+    pub as_above_phrase: &'static [&'static str],
+    /// [`Words::Batch`].
+    pub batch: &'static [&'static str],
+    /// [`Words::Numbered`].
+    pub numbered: &'static [&'static str],
+    /// [`Words::Duration`].
+    pub duration: &'static [&'static str],
+    /// [`Words::Guide`].
+    pub guide: &'static [&'static str],
+    /// [`Words::LabIds`].
+    pub lab_ids: &'static [&'static str],
+    /// [`Words::LabExamples`].
+    pub lab_examples: &'static [&'static str],
+}
+
+/// `lang`'s word lists.
+fn word_lists(lang: Lang) -> &'static WordLists {
+    match lang {
+        Lang::En => &en::WORDS,
+        Lang::Ko => &ko::WORDS,
+    }
+}
+
 /// The words of `list` in `lang` (see [`Words`]).
 pub fn words(lang: Lang, list: Words) -> &'static [&'static str] {
-    match lang {
-        Lang::En => en::words(list),
-        Lang::Ko => ko::words(list),
+    let w = word_lists(lang);
+    match list {
+        Words::Justification => w.justification,
+        Words::Failure => w.failure,
+        Words::Running => w.running,
+        Words::RunningFirst => w.running_first,
+        Words::AsAboveStart => w.as_above_start,
+        Words::AsAbovePhrase => w.as_above_phrase,
+        Words::Batch => w.batch,
+        Words::Numbered => w.numbered,
+        Words::Duration => w.duration,
+        Words::Guide => w.guide,
+        Words::LabIds => w.lab_ids,
+        Words::LabExamples => w.lab_examples,
     }
 }
 
@@ -166,10 +216,7 @@ pub fn words(lang: Lang, list: Words) -> &'static [&'static str] {
 /// whole word (English: "since" is not in "sincere"); Korean glues endings to a stem (때문에,
 /// 늦었으므로), so its words are found inside longer words.
 pub fn whole_words(lang: Lang) -> bool {
-    match lang {
-        Lang::En => en::WHOLE_WORDS,
-        Lang::Ko => ko::WHOLE_WORDS,
-    }
+    word_lists(lang).whole_words
 }
 
 /// An argument of [`tr_with`]: a hole's name and its value.

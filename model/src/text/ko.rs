@@ -3,7 +3,7 @@
 //! in Korean text (`i18n::Words`). Spark's own terms stay English, as learners meet them in
 //! Spark.
 
-use super::i18n::Words;
+use super::i18n::WordLists;
 
 /// (key, Korean): the same keys as `en.rs`.
 pub(super) const LABELS: &[(&str, &str)] = &[
@@ -430,54 +430,23 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("lesson.to_questions", "문제로 가기 ↓"),
 ];
 
-/// Whether Korean words stand apart (`i18n::whole_words`): no, endings are glued to a stem
-/// (때문에), so the words below are found inside longer words.
-pub(super) const WHOLE_WORDS: bool = false;
-
-/// Words that put a reason into a choice.
-pub(crate) const JUSTIFICATION: &[&str] = &["때문", "므로", "따라서", "그래서", "인해", "덕분", "위해서", "니까", " — ", ": "];
-/// Words saying the query fails (Spark's `Exception`, `Error` as written).
-pub(crate) const FAILURE: &[&str] = &["실패", "예외", "오류", "거부", "Exception", "Error", "지원하지 않"];
-/// Phrases saying the query runs.
-pub(crate) const RUNNING: &[&str] = &["실행된다", "실행되며", "실행되고", "시작된다"];
-/// A choice starting with one of these says the query runs: none in Korean (the verb comes
-/// last).
-pub(crate) const RUNNING_FIRST: &[&str] = &[];
-/// How a stem starts when it leans on another question.
-pub(crate) const AS_ABOVE_START: &[&str] = &["같은 ", "앞의 ", "위와 같은"];
-/// Phrases of a stem pointing at what the learner is not shown.
-pub(crate) const AS_ABOVE_PHRASE: &[&str] = &["앞 문제", "이전 문제", "위 문제", "프리셋", "랩에서", "단계 1", "단계 2", "단계 3", "같은 쿼리", "같은 클릭", "같은 시나리오", "같은 데이터"];
-/// The word for a batch before its id.
-pub(crate) const BATCH: &[&str] = &["배치"];
-/// Words before a number that numbers a thing.
-pub(crate) const NUMBERED: &[&str] = &["배치", "게시글", "묶음", "파티션"];
-/// Units after a number that make it a duration.
-pub(crate) const DURATION: &[&str] = &["분", "초", "시간", "일"];
-/// The word naming the programming guide.
-pub(crate) const GUIDE: &[&str] = &["가이드"];
-
-/// `Words::LabIds` (lower case).
-pub(crate) const LAB_IDS: &[&str] = &["배치", "묶음", "단계"];
-/// `Words::LabExamples` (lower case).
-pub(crate) const LAB_EXAMPLES: &[&str] = &["classic 쿼리", "실습에서"];
-
-/// The Korean words of `list` (`i18n::words`).
-pub(super) fn words(list: Words) -> &'static [&'static str] {
-    match list {
-        Words::Justification => JUSTIFICATION,
-        Words::Failure => FAILURE,
-        Words::Running => RUNNING,
-        Words::RunningFirst => RUNNING_FIRST,
-        Words::AsAboveStart => AS_ABOVE_START,
-        Words::AsAbovePhrase => AS_ABOVE_PHRASE,
-        Words::Batch => BATCH,
-        Words::Numbered => NUMBERED,
-        Words::Duration => DURATION,
-        Words::Guide => GUIDE,
-        Words::LabIds => LAB_IDS,
-        Words::LabExamples => LAB_EXAMPLES,
-    }
-}
+/// The Korean word lists the question bank's rules look for (`i18n::words`); Korean glues
+/// endings to a stem (때문에), so its words are found inside longer words.
+pub(super) const WORDS: WordLists = WordLists {
+    whole_words: false,
+    justification: &["때문", "므로", "따라서", "그래서", "인해", "덕분", "위해서", "니까", " — ", ": "],
+    failure: &["실패", "예외", "오류", "거부", "Exception", "Error", "지원하지 않"],
+    running: &["실행된다", "실행되며", "실행되고", "시작된다"],
+    running_first: &[],
+    as_above_start: &["같은 ", "앞의 ", "위와 같은"],
+    as_above_phrase: &["앞 문제", "이전 문제", "위 문제", "프리셋", "랩에서", "단계 1", "단계 2", "단계 3", "같은 쿼리", "같은 클릭", "같은 시나리오", "같은 데이터"],
+    batch: &["배치"],
+    numbered: &["배치", "게시글", "묶음", "파티션"],
+    duration: &["분", "초", "시간", "일"],
+    guide: &["가이드"],
+    lab_ids: &["배치", "묶음", "단계"],
+    lab_examples: &["classic 쿼리", "실습에서"],
+};
 
 // teach: messages the session and the engine write in English, with their Korean. Each
 // pattern's `{}` holes match any text, which is itself put through [`super::i18n::localize`] (so
