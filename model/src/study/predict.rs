@@ -249,7 +249,8 @@ fn predict_rows(session: &LabSession, a: &Ahead, seed: u64) -> Result<Prediction
         kind: PredictKind::Rows,
         action: a.action,
         batch_id: id,
-        prompt: text("predict.rows.prompt", &[("id", &id)]),
+        // The columns by name, as the sink's table heads them (a choice is its rows' cells).
+        prompt: text("predict.rows.prompt", &[("id", &id), ("cols", &before.output_columns.iter().map(|c| c.split(": ").next().unwrap_or(c)).collect::<Vec<_>>().join(" | "))]),
         choices,
         answer,
         explanation,

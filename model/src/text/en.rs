@@ -415,7 +415,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("predict.watermark.initial", "Batch {id} runs with the watermark computed after the batches before it. No event time has moved it yet, so it is still 0 (1970-01-01T00:00:00Z); the events this batch reads move it only from batch {next} on."),
     ("predict.watermark.multiple", "Batch {id} runs with the global watermark {w}, computed after the previous batch: each input's max event time − its delay, combined by spark.sql.streaming.multipleWatermarkPolicy (min by default). The events this batch reads count only from batch {next} on."),
     ("predict.watermark.one", "watermark = max event time seen before this batch − delay = {max_seen} − {min} min = {w}. It was computed after the previous batch; the events batch {id} reads move it only from batch {next} on, and it never goes back."),
-    ("predict.rows.prompt", "Which rows will batch {id} send to the sink?"),
+    ("predict.rows.prompt", "Which rows will batch {id} send to the sink? (columns: {cols})"),
     ("predict.rows.none", "(no rows)"),
     ("predict.rule.append", "append emits a row once, when it can no longer change: a window or session when its end <= the watermark the batch runs with"),
     ("predict.rule.update", "update emits the rows this batch changed, with their new values; closed windows leave state silently"),

@@ -416,7 +416,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("predict.watermark.initial", "배치 {id}은(는) 그 앞 배치들이 끝난 뒤 계산된 워터마크로 실행됩니다. 아직 워터마크를 움직인 이벤트 시간이 없으므로 0(1970-01-01T00:00:00Z) 그대로이고, 이 배치가 읽는 이벤트는 배치 {next}부터 워터마크를 움직입니다."),
     ("predict.watermark.multiple", "배치 {id}은(는) 직전 배치가 끝난 뒤 계산된 전역 워터마크 {w}(으)로 실행됩니다. 입력마다 최대 이벤트 시간 − 허용 지연을 구하고 spark.sql.streaming.multipleWatermarkPolicy(기본 min)로 합칩니다. 이 배치가 읽는 이벤트는 배치 {next}부터 반영됩니다."),
     ("predict.watermark.one", "워터마크 = 이 배치 전까지 본 최대 이벤트 시간 − 허용 지연 = {max_seen} − {min}분 = {w}. 직전 배치가 끝난 뒤 계산된 값이며, 배치 {id}이(가) 읽는 이벤트는 배치 {next}부터 워터마크를 움직이고 워터마크는 뒤로 가지 않습니다."),
-    ("predict.rows.prompt", "배치 {id}은(는) 싱크로 어떤 행을 보낼까요?"),
+    ("predict.rows.prompt", "배치 {id}은(는) 싱크로 어떤 행을 보낼까요? (열: {cols})"),
     ("predict.rows.none", "(행 없음)"),
     ("predict.rule.append", "append는 더 이상 바뀌지 않는 행을 한 번만 출력합니다. 윈도우나 세션은 배치가 쓰는 워터마크가 끝 시각 이상일 때(끝 <= 워터마크) 출력됩니다"),
     ("predict.rule.update", "update는 이번 배치에서 바뀐 행만 새 값으로 출력하고, 닫힌 윈도우는 조용히 상태에서 제거합니다"),
