@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 #[path = "../../engine/tests/support/imports.rs"]
 mod imports;
-use imports::{circles_in, code, module_of, module_paths, rust_files};
+use imports::{circles_with_imports, code, module_of, module_paths, rust_files};
 
 
 
@@ -46,7 +46,7 @@ fn imports(src: &Path) -> BTreeMap<String, BTreeMap<String, String>> {
 
 /// Every import circle between components, each as its sorted members.
 fn circles(src: &Path) -> Vec<Vec<String>> {
-    circles_in(&imports(src).into_iter().map(|(k, to)| (k, to.into_keys().collect())).collect())
+    circles_with_imports(&imports(src)).0
 }
 
 fn src() -> PathBuf {
@@ -55,13 +55,7 @@ fn src() -> PathBuf {
 
 #[test]
 fn no_import_circle_spans_two_components() {
-    let c = circles(&src());
-    // Each import inside a circle, to show where to cut it.
-    let edges = imports(&src());
-    let inside: Vec<String> = c
-        .iter()
-        .flat_map(|members| members.iter().flat_map(|a| edges.get(a).into_iter().flatten().filter(|(b, _)| members.contains(b)).map(move |(b, at)| format!("{at}: {a} -> {b}"))))
-        .collect();
+    let (c, inside) = circles_with_imports(&imports(&src()));
     assert!(c.is_empty(), "components that import each other, directly or through others: {c:?}\n{}", inside.join("\n"));
 }
 

@@ -99,6 +99,17 @@ pub fn module_paths(code: &str, me: &[String]) -> Vec<(usize, Vec<String>)> {
     out
 }
 
+/// Every circle of `imports` (module → imported module → the `file:line` importing it), and each
+/// import inside one as `file:line: a -> b`, to show where to cut it.
+pub fn circles_with_imports(imports: &BTreeMap<String, BTreeMap<String, String>>) -> (Vec<Vec<String>>, Vec<String>) {
+    let circles = circles_in(&imports.iter().map(|(k, to)| (k.clone(), to.keys().cloned().collect())).collect());
+    let inside = circles
+        .iter()
+        .flat_map(|members| members.iter().flat_map(|a| imports.get(a).into_iter().flatten().filter(|(b, _)| members.contains(b)).map(move |(b, at)| format!("{at}: {a} -> {b}"))))
+        .collect();
+    (circles, inside)
+}
+
 /// Every circle of `edges` (module → the modules it imports), each as its sorted members:
 /// two modules each reaching the other, by a walk from each, share a circle.
 pub fn circles_in(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
