@@ -11,6 +11,11 @@ export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 passed=0
 timings=()
 
+# What the run leaves on disk, printed with the timings: CI machines have a bounded disk.
+disk() {
+  echo "    disk: $(du -sh target .venv-spark node_modules 2>/dev/null | awk '{printf "%s %s, ", $2, $1}')free $(df -h . | awk 'NR==2 {print $4}')"
+}
+
 phase() {
   local name="$1"; shift
   local t0=$SECONDS
@@ -25,6 +30,7 @@ phase() {
     local rc=$?
     echo "<== $name: FAILED (exit $rc) after $((SECONDS - t0))s" >&2
     printf '    %s\n' "${timings[@]}"
+    disk
     echo "$passed passed, 1 failed"
     exit 1
   fi
@@ -51,4 +57,5 @@ phase "real Spark: every preset's exported script" bash scripts/spark-check.sh
 
 echo
 printf '    %s\n' "${timings[@]}"
+disk
 echo "$passed passed, 0 failed"
