@@ -35,6 +35,8 @@ impl Span {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("{message}")]
 pub struct ParseError {
+    /// Who refuses the text: Spark's parser, Python's, or the lab itself.
+    pub kind: ParseKind,
     /// Lower-case, no final period.
     pub message: String,
     /// Where in the query text the error is.
@@ -45,15 +47,51 @@ pub struct ParseError {
     pub unsupported: Option<String>,
 }
 
+/// Who refuses a text a [`ParseError`] reports, so that the lab names the exception a learner
+/// would meet: Spark's `ParseException`, Python's `SyntaxError`, or neither.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParseKind {
+    /// Spark's parser or a call the evaluator cannot read (`ParseException`).
+    Spark,
+    /// Python's own parser: a bracket or string never closed, a token where none fits
+    /// (`SyntaxError`, raised before PySpark runs a line).
+    PythonSyntax,
+    /// The lab's own rule, which neither Python nor Spark has: the program must define a query,
+    /// and a query has a size and nesting limit.
+    Lab,
+}
+
 impl ParseError {
     /// A parse error at `span`.
     pub fn new(message: impl Into<String>, span: Span) -> ParseError {
-        ParseError { message: message.into(), span, unsupported: None }
+        ParseError { kind: ParseKind::Spark, message: message.into(), span, unsupported: None }
+    }
+
+    /// Python's `SyntaxError` at `span`.
+    pub fn python_syntax(message: impl Into<String>, span: Span) -> ParseError {
+        ParseError { kind: ParseKind::PythonSyntax, ..ParseError::new(message, span) }
+    }
+
+    /// The lab's own rule at `span` (see [`ParseKind::Lab`]).
+    pub fn lab(message: impl Into<String>, span: Span) -> ParseError {
+        ParseError { kind: ParseKind::Lab, ..ParseError::new(message, span) }
     }
 
     /// A real Spark `feature` that Streamlab does not model, at `span`.
     pub fn not_modelled(feature: impl Into<String>, message: impl Into<String>, span: Span) -> ParseError {
-        ParseError { message: message.into(), span, unsupported: Some(feature.into()) }
+        ParseError { unsupported: Some(feature.into()), ..ParseError::new(message, span) }
+    }
+
+    /// The name the lab shows above the message: the exception real PySpark raises for this
+    /// text (`ParseException`, `SyntaxError`), `not modelled yet` for a feature Streamlab does
+    /// not model, and `Streamlab` for the lab's own rules.
+    pub fn exception(&self) -> &'static str {
+        match (self.kind, &self.unsupported) {
+            (_, Some(_)) => "not modelled yet",
+            (ParseKind::Spark, None) => "ParseException",
+            (ParseKind::PythonSyntax, None) => "SyntaxError",
+            (ParseKind::Lab, None) => "Streamlab",
+        }
     }
 }
 

@@ -22,7 +22,7 @@ fn every_recorded_error_has_sparks_exception_class() {
             let Some(want) = s.expected.as_ref().and_then(|e| e.error.as_ref()).map(|e| e.class.clone()).filter(|c| !c.is_empty()) else { continue };
             let got = match run(&s).error {
                 Some(Error::Analysis(a)) => a.exception_class().to_string(),
-                Some(Error::Parse(_)) => "ParseException".to_string(),
+                Some(Error::Parse(p)) => p.exception().to_string(),
                 // Not built yet: the conformance runner reports it as unsupported.
                 Some(Error::Unsupported(_)) => continue,
                 other => format!("{other:?}"),

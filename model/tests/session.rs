@@ -111,12 +111,34 @@ fn bad_event_fields_are_reported_and_nothing_is_lost() {
     assert!(v.state[0].rows.iter().all(|(_, st)| *st == RowStatus::Open));
 }
 
+/// The heading above an error is the exception a learner meets in real PySpark, or says that
+/// the rule is the lab's own.
+#[test]
+fn an_error_is_named_by_who_raises_it() {
+    let mut s = corpus_lab("window-sliding-classic-append");
+    let kind = |s: &mut LabSession, q: &str| {
+        s.set_query(q);
+        s.view().error.map(|e| e.kind).unwrap_or_default()
+    };
+    // Spark's SQL parser: a keyword missing in `spark.sql` text (PARSE_SYNTAX_ERROR).
+    assert_eq!(kind(&mut s, "spark.sql('SELECT event_id FROM clicks WHERE')"), "ParseException");
+    // Python's: a string that never closes, a leading zero (Python 3 forbids `007`).
+    assert_eq!(kind(&mut s, "clicks.select('event_id)"), "SyntaxError");
+    assert_eq!(kind(&mut s, "clicks.filter(clicks.post == 007)"), "SyntaxError");
+    // Neither: Python runs an empty program or one that only assigns; the lab needs a query.
+    assert_eq!(kind(&mut s, "# nothing yet"), "Streamlab");
+    assert_eq!(kind(&mut s, "q = clicks.select('event_id')"), "Streamlab");
+    // A PySpark API Streamlab does not model is said to be that, not a parse error.
+    assert_eq!(kind(&mut s, "clicks.select(F.col('post').try_cast('string'))"), "not modelled yet");
+}
+
 #[test]
 fn a_query_typo_points_at_its_position() {
     let mut s = corpus_lab("window-sliding-classic-append");
     s.set_query("clicks.select('event_id'");
     let e = s.view().error.expect("unclosed call");
-    assert_eq!(e.kind, "ParseException");
+    // Python refuses this before PySpark runs a line: `SyntaxError: '(' was never closed`.
+    assert_eq!(e.kind, "SyntaxError");
     // The unclosed call is reported at its open bracket: byte 13, column 14.
     assert_eq!(e.position, Some((1, 14)));
     s.set_query("clicks.select('nope')");

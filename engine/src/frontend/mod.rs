@@ -67,7 +67,7 @@ pub fn compile(text: &str, catalog: &Catalog) -> Result<Evaluated, Error> {
         Err(e) => {
             let start: usize = text.split_inclusive('\n').take(e.line.saturating_sub(1)).map(str::len).sum::<usize>().min(text.len());
             let end = text[start..].find('\n').map_or(text.len(), |i| start + i).max(start);
-            return Err(Error::Parse(ParseError::new(format!("in the Python code above the query, line {}: {}", e.line, e.message), Span::new(start, end))));
+            return Err(Error::Parse(ParseError::python_syntax(format!("in the Python code above the query, line {}: {}", e.line, e.message.trim_start_matches("SyntaxError: ")), Span::new(start, end))));
         }
     };
     let program = python::parse_program(&query)?;

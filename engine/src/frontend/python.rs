@@ -267,21 +267,21 @@ pub const MAX_DEPTH: usize = 200;
 /// [`MAX_DEPTH`] get a message saying so, pointing at where the limit was crossed.
 pub fn parse_program(text: &str) -> Result<Program, ParseError> {
     if text.len() > MAX_QUERY_BYTES {
-        return Err(ParseError::new(
+        return Err(ParseError::lab(
             format!("the query is {} bytes long; Streamlab reads queries up to {MAX_QUERY_BYTES} bytes", text.len()),
             Span::new(MAX_QUERY_BYTES, text.len()),
         ));
     }
     let scan = layout(text);
     if let Some(at) = scan.too_deep {
-        return Err(ParseError::new(
+        return Err(ParseError::lab(
             format!("brackets are nested more than {MAX_NESTING} levels deep here; Streamlab reads up to {MAX_NESTING} (split the query with assignments such as w = ...)"),
             Span::new(at, at + 1),
         ));
     }
     let laid = scan.text;
     let mut pairs = PythonParser::parse(Rule::program, &laid).map_err(|e| pest_error(&laid, e, scan.unclosed, scan.unclosed_string))?;
-    let program = pairs.next().ok_or_else(|| ParseError::new(EMPTY, Span::new(0, text.len())))?;
+    let program = pairs.next().ok_or_else(|| ParseError::lab(EMPTY, Span::new(0, text.len())))?;
     let pratt = pratt();
     let mut statements = Vec::new();
     for p in program.into_inner() {
@@ -305,7 +305,7 @@ pub fn parse_program(text: &str) -> Result<Program, ParseError> {
         }
     }
     if statements.is_empty() {
-        return Err(ParseError::new(EMPTY, Span::new(0, text.len())));
+        return Err(ParseError::lab(EMPTY, Span::new(0, text.len())));
     }
     Ok(Program { statements })
 }
@@ -321,14 +321,14 @@ fn pest_error(text: &str, e: pest::error::Error<Rule>, unclosed: Option<usize>, 
     if let Some(open) = unclosed_string.filter(|&o| o <= pos) {
         let quote: String = text[open..].chars().take_while(|c| matches!(c, '\'' | '"')).take(3).collect();
         let what = if quote.len() == 3 { format!("this {quote} string is never closed") } else { "this string is not closed".to_string() };
-        return ParseError::new(what, Span::new(open, (open + quote.len().max(1)).min(text.len())));
+        return ParseError::python_syntax(what, Span::new(open, (open + quote.len().max(1)).min(text.len())));
     }
     let rest = &text[pos..];
     let found = rest.chars().next();
     if found.is_none() {
         if let Some(open) = unclosed {
             let c = text[open..].chars().next().unwrap_or('(');
-            return ParseError::new(format!("this '{c}' is never closed"), Span::new(open, open + c.len_utf8()));
+            return ParseError::python_syntax(format!("this '{c}' is never closed"), Span::new(open, open + c.len_utf8()));
         }
     }
     // Nothing but blanks (comments are blanked by the layout pass): not a cut-off query, an
@@ -342,7 +342,10 @@ fn pest_error(text: &str, e: pest::error::Error<Rule>, unclosed: Option<usize>, 
         Some(c) => format!("unexpected '{c}': expected a name, a string, a number or an operator here"),
     };
     let end = (pos + found.map_or(0, char::len_utf8)).min(text.len());
-    ParseError::new(message, Span::new(pos, end))
+    if blank {
+        return ParseError::lab(message, Span::new(pos, end));
+    }
+    ParseError::python_syntax(message, Span::new(pos, end))
 }
 
 /// The largest char boundary at or before `i` (pest reports byte offsets; keep them slicable).
@@ -470,7 +473,7 @@ type Built = Result<(PyNode, usize), ParseError>;
 fn node(kind: PyNodeKind, span: Span, below: usize) -> Built {
     let depth = below + 1;
     if depth > MAX_DEPTH {
-        return Err(ParseError::new(
+        return Err(ParseError::lab(
             format!("the query nests calls, operators and brackets more than {MAX_DEPTH} levels deep here; Streamlab reads up to {MAX_DEPTH} (split it with assignments such as w = ...)"),
             span,
         ));
@@ -658,8 +661,8 @@ fn number(text: &str, span: Span) -> Result<PyNodeKind, ParseError> {
     }
     // Python reads `007` as an error; a leading zero on a whole number is refused the same way.
     if digits.len() > 1 && digits.starts_with('0') && digits.chars().any(|c| c != '0') {
-        return Err(ParseError::new(
-            format!("SyntaxError: leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers ({text})"),
+        return Err(ParseError::python_syntax(
+            format!("leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers ({text})"),
             span,
         ));
     }

@@ -38,7 +38,7 @@ use std::rc::Rc;
 
 use super::pyspark_api::{self, ApiKind};
 use super::python::{Program, PyNode, PyNodeKind, Statement};
-use super::{Catalog, Span};
+use super::{Catalog, ParseError, Span};
 use crate::error::{AnalysisError, Error};
 use crate::plan::{limits, Expr, LogicalPlan};
 use crate::streaming::OutputMode;
@@ -237,7 +237,7 @@ impl<'a> Evaluator<'a> {
             (Some((plan, _)), _) => plan,
             (None, Some((Py::Df(p) | Py::WriteStream { df: p }, _))) => p,
             (None, Some((other, span))) => {
-                return Err(perr(format!("the query must be a DataFrame, but this is a {}", other.type_name()), span));
+                return Err(Error::Parse(ParseError::lab(format!("the query must be a DataFrame, but this is a {}", other.type_name()), span)));
             }
             (None, None) => {
                 let end = program.statements.last().map_or(Span::new(0, 0), |s| match s {
@@ -247,7 +247,7 @@ impl<'a> Evaluator<'a> {
                     Some(name) => format!("add a last line with {name} (the DataFrame to run), or start it: {name}.writeStream.outputMode('append').start()"),
                     None => "end it with the DataFrame to run, e.g. clicks.select('event_id')".to_string(),
                 };
-                return Err(perr(format!("the program defines no query to run: {fix}"), end));
+                return Err(Error::Parse(ParseError::lab(format!("the program defines no query to run: {fix}"), end)));
             }
         };
         let w = self.writer;

@@ -16,7 +16,7 @@ use super::{BatchView, ErrorView, MetricView, RowStatus, StateTableView};
 pub(super) fn error_view(e: &Error, text: &str) -> ErrorView {
     match e {
         Error::Parse(p) => ErrorView {
-            kind: "ParseException".into(),
+            kind: p.exception().into(),
             error_class: None,
             message: p.message.clone(),
             hint: None,

@@ -66,8 +66,9 @@ pub struct RecoveryView {
 /// An error shown in the page.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ErrorView {
-    /// `AnalysisException`, `StreamingQueryException` (`STREAM_FAILED`), `ParseException`,
-    /// `not modelled yet`, ...
+    /// The exception PySpark raises (`AnalysisException`, `StreamingQueryException` for
+    /// `STREAM_FAILED`, `ParseException`, Python's `SyntaxError`, ...), `not modelled yet`, or
+    /// `Streamlab` for the lab's own rules ([`streamlab_engine::ParseError::exception`]).
     pub kind: String,
     /// Spark's error condition, when there is one.
     pub error_class: Option<String>,
