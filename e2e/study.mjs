@@ -377,9 +377,12 @@ export async function studyChecks({ page, url, root, check, assert, outDir, LabP
     await lab.el('predict-prompt').waitFor({ state: 'visible' });
     assert((await lab.el('predict-feedback').count()) === 0, 'the answer shows before the batch ran');
     await page.locator(tid('predict-choice')).first().click();
-    // The hint names the button that runs the predicted batch; press it.
+    // The hint names the button that runs the predicted batch, and the panel has it too
+    // (on a phone the run panel is far above): the panel's is the run panel's button.
     const hint = await lab.text('predict-hint');
-    await lab.el(/Trigger one batch/.test(hint) ? 'trigger-batch' : 'run-step').click();
+    const named = /Trigger one batch/.test(hint) ? 'trigger-batch' : 'run-step';
+    assert((await lab.text('predict-run')).trim() === (await lab.text(named)).trim(), `the panel's button says ${await lab.text('predict-run')}, the hint names ${named}`);
+    await lab.el('predict-run').click();
     const fb = lab.el('predict-feedback');
     await fb.waitFor({ state: 'visible' });
     assert((await page.locator(`${tid('predict-choice')}.right`).count()) === 1, 'no choice is marked right after the batch');

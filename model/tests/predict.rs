@@ -100,6 +100,23 @@ fn the_classic_watermark_prediction_offers_the_classic_mistakes() {
 }
 
 #[test]
+fn the_first_watermark_is_not_the_one_choice_written_differently() {
+    // classic with step 0's clicks pending: batch 0 runs with no watermark yet, which the batch
+    // list writes as the epoch in full (1970-01-01T00:00:00Z). The wrong choices (09:13 − 10
+    // minutes and the like, on the scenario's day) are written in full too, with their date.
+    let mut s = lab("classic");
+    s.push_step();
+    let p = predictions(&s, 3).into_iter().find(|p| p.kind == PredictKind::Watermark).unwrap();
+    assert_eq!(p.batch_id, 0);
+    assert_eq!(p.choices[p.answer].en, "1970-01-01T00:00:00Z");
+    for c in &p.choices {
+        assert_eq!(c.en.len(), "1970-01-01T00:00:00Z".len(), "{c:?} is not written in full");
+        assert!(c.en.ends_with(":00Z"), "{c:?}");
+    }
+    verify(&s, &p).unwrap();
+}
+
+#[test]
 fn nothing_to_predict_when_nothing_can_run() {
     let mut s = lab("stateless-filter");
     while s.run_step() {}

@@ -454,3 +454,13 @@ fn every_sink_and_guarantee_has_a_label() {
         assert!(keys.contains(guarantee_label_key(g)));
     }
 }
+
+#[test]
+fn the_input_hint_writes_a_full_time_on_the_scenarios_day() {
+    // classic's clicks are on 2026-03-02 (09:02, 09:06, ...): a full time the learner types
+    // there is 2026-03-02T12:07:00Z, the same day a short 12:07 is on.
+    let s = support::lab("classic");
+    assert_eq!(streamlab_model::lab::cells::day_text(s.day_us()), "2026-03-02");
+    let hint = streamlab_model::text::i18n::tr_with(streamlab_model::text::Lang::En, "push.help", &[("day", &"2026-03-02")]);
+    assert!(hint.contains("2026-03-02T12:07:00Z"), "{hint}");
+}

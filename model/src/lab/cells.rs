@@ -34,6 +34,12 @@ pub fn display_time(us: i64, base_day_us: i64) -> String {
     display_cell(&Value::Timestamp(us), base_day_us)
 }
 
+/// The scenario's day (`base_day_us`, UTC midnight in µs) as a date, `2026-01-05`: the date
+/// part of a full time written on that day.
+pub fn day_text(base_day_us: i64) -> String {
+    format_timestamp_us(base_day_us).chars().take_while(|&c| c != 'T').collect()
+}
+
 /// `h:mm:ss` of the lab's processing-time clock (ms since the query's start), as its clock
 /// panel shows it: `0:00:10`.
 pub fn clock_text(ms: i64) -> String {

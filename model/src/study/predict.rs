@@ -11,7 +11,7 @@
 use std::collections::BTreeSet;
 
 use streamlab_engine::streaming::OutputMode;
-use streamlab_engine::types::{CalendarInterval, Value};
+use streamlab_engine::types::{format_timestamp_us, CalendarInterval, Value};
 
 use crate::text::i18n::{text, tr, tr_with};
 use crate::text::Text;
@@ -108,6 +108,9 @@ fn delays_ms(s: &LabSession) -> Vec<i64> {
     s.view().delays.iter().filter_map(|d| CalendarInterval::parse(d).ok()?.delay_ms().ok()).collect()
 }
 
+/// One day in µs: [`display_cell`] writes a time on the scenario's day as `09:03`.
+const DAY_US: i64 = 86_400_000_000;
+
 fn time_text(ms: i64, day: i64) -> String {
     display_cell(&Value::Timestamp(ms * 1000), day)
 }
@@ -160,8 +163,13 @@ fn predict_watermark(a: &Ahead, seed: u64) -> Result<Prediction, String> {
     for step in [1, -1, 2] {
         wrong_ms.push(wm + step * delay.max(300_000));
     }
-    let right = Text::same(time_text(wm, day));
-    let wrong: Vec<Text> = wrong_ms.into_iter().filter(|m| *m != wm && *m >= 0).map(|m| Text::same(time_text(m, day))).collect();
+    // The right choice is written as the batch list writes it: `09:03` on the scenario's day,
+    // in full off it (the first batch's `1970-01-01T00:00:00Z`). Off the day, every choice is
+    // written in full too, so that the answer is not the one choice written differently.
+    let in_full = (wm * 1000).div_euclid(DAY_US) * DAY_US != day;
+    let choice = |m: i64| if in_full { format_timestamp_us(m * 1000) } else { time_text(m, day) };
+    let right = Text::same(choice(wm));
+    let wrong: Vec<Text> = wrong_ms.into_iter().filter(|m| *m != wm && *m >= 0).map(|m| Text::same(choice(m))).collect();
     let (choices, answer) = assemble(right, wrong, seed)?;
     let id = a.batch.id;
     let w = time_text(wm, day);

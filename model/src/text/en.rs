@@ -21,7 +21,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("storage.discard", "Discard it"),
     ("input", "Input"),
     ("push", "Add event"),
-    ("push.help", "Times: 12:07, 12:07:30, 2026-01-01T12:07:00Z (UTC) or epoch seconds. Empty = NULL; a value Spark's JSON reader cannot read (\"seven\" in a long column) is NULL too."),
+    ("push.help", "Times: 12:07, 12:07:30, {day}T12:07:00Z (UTC) or epoch seconds. Empty = NULL; a value Spark's JSON reader cannot read (\"seven\" in a long column) is NULL too."),
     ("pending", "Pending input (not yet read by a batch)"),
     ("pending.none", "No pending rows."),
     ("controls", "Run"),

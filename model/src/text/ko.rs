@@ -22,7 +22,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("storage.discard", "버리기"),
     ("input", "입력"),
     ("push", "이벤트 추가"),
-    ("push.help", "시간: 12:07, 12:07:30, 2026-01-01T12:07:00Z (UTC) 또는 epoch 초. 비우면 NULL이며, Spark의 JSON 리더가 읽지 못하는 값(long 열의 \"seven\")도 NULL이 됩니다."),
+    ("push.help", "시간: 12:07, 12:07:30, {day}T12:07:00Z (UTC) 또는 epoch 초. 비우면 NULL이며, Spark의 JSON 리더가 읽지 못하는 값(long 열의 \"seven\")도 NULL이 됩니다."),
     ("pending", "대기 중인 입력 (아직 배치가 읽지 않음)"),
     ("pending.none", "대기 중인 행이 없습니다."),
     ("controls", "실행"),

@@ -57,7 +57,12 @@ pub fn InputPanel() -> impl IntoView {
     view! {
         <div class="panel input">
             <h2>{move || lab.t("input")}</h2>
-            <p class="help">{move || lab.t("push.help")}</p>
+            // The full-time example is on the scenario's own day, as a short time is.
+            <p class="help">{move || {
+                lab.view.track();
+                let day = lab.read(|s| streamlab_model::lab::cells::day_text(s.day_us()));
+                lab.t_with("push.help", &[("day", &day)])
+            }}</p>
             {move || lab.view.with(|v| v.sources.clone()).into_iter().map(|src| {
                 let fields = RwSignal::new(BTreeMap::<String, String>::new());
                 let name = src.name.clone();

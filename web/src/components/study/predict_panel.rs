@@ -53,8 +53,20 @@ pub fn PredictPanel() -> impl IntoView {
                         }).collect_view()}
                     </div>
                     {move || (!ran()).then(|| {
-                        let key = if p2.action == NextAction::Trigger { "predict.run.trigger" } else { "predict.run.step" };
-                        view! { <p class="help" data-testid="predict-hint">{move || lab.t(key)}</p> }
+                        let trigger = p2.action == NextAction::Trigger;
+                        let key = if trigger { "predict.run.trigger" } else { "predict.run.step" };
+                        // The button the hint names, here too: on a phone the run panel is
+                        // thousands of pixels above this one.
+                        let run = move |_| {
+                            lab.act(|s| if trigger { s.trigger() } else { s.run_step(); });
+                            lab.selected_batch.set(None);
+                        };
+                        view! {
+                            <p class="help" data-testid="predict-hint">{move || lab.t(key)}</p>
+                            <button class="primary" data-testid="predict-run" on:click=run>
+                                {move || lab.t(if trigger { "trigger" } else { "run.step" })}
+                            </button>
+                        }
                     })}
                     {move || ran().then(|| {
                         let ok = chosen.get().is_some_and(|c| is_right(&p3, c));
