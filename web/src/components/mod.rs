@@ -63,7 +63,7 @@ pub fn App() -> impl IntoView {
             <study::StudyNav/>
             {move || (study.route.get() == Route::Lab).then(|| view! { <scenario_io::PresetPicker/> })}
             {move || study.route.with(Route::shows_lab).then(|| view! { <share::ShareButton/><presenter::PresenterToggle/> })}
-            <button class="lang" data-testid="lang-toggle"
+            <button class="lang lang-toggle" data-testid="lang-toggle"
                 on:click=move |_| lab.lang.update(|l| *l = l.next())>
                 {move || lab.lang.get().next().native_name()}
             </button>

@@ -55,7 +55,7 @@ pub fn RecoveryPanel() -> impl IntoView {
                         let on = event_target_checked(&ev);
                         lab.act(|s| s.set_checkpoint_location(on));
                     }/>
-                " "{move || lab.t("checkpoint.set")}
+                <span>{move || lab.t("checkpoint.set")}</span>
             </label>
             {move || rec().filter(|r| r.temporary).map(|_| view! { <p class="help" data-testid="temporary-checkpoint">{lab.t("checkpoint.temp")}</p> })}
             <div class="row">
