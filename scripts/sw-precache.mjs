@@ -5,6 +5,7 @@
 // - sw.js: assets/sw.js with the build's files (every file Trunk staged, paths relative to the
 //   site) and a version (a hash of their contents), so a new build is a new service worker and
 //   an unchanged build is byte-identical (the browser then sees no update).
+// - index.html: the wasm's size on the loading bar (data-wasm-bytes).
 // - <file>.gz and <file>.br beside each html/js/wasm/css/json/webmanifest file (release only: a
 //   debug build is for `trunk serve`, which compresses nothing).
 import crypto from 'node:crypto';
@@ -26,6 +27,21 @@ function files(dir, prefix = '') {
     else if (!/\.(gz|br)$/.test(entry.name) && rel !== 'sw.js') out.push(rel);
   }
   return out;
+}
+
+// The loading bar's length: the wasm's size as the browser's stream hands it over (decoded),
+// written on index.html's <progress> (web/index.html fills the bar as the bytes arrive). Before
+// the hash, so that the version covers it.
+const wasm = fs.readdirSync(staging).find((f) => f.endsWith('_bg.wasm'));
+if (wasm) {
+  const index = path.join(staging, 'index.html');
+  const html = fs.readFileSync(index, 'utf8');
+  const sized = html.replace('<progress></progress>', `<progress data-wasm-bytes="${fs.statSync(path.join(staging, wasm)).size}"></progress>`);
+  if (sized === html) {
+    console.error('sw-precache: index.html has no <progress></progress> for the loading bar');
+    process.exit(1);
+  }
+  fs.writeFileSync(index, sized);
 }
 
 const staged = files(staging);
