@@ -191,6 +191,7 @@ impl Evaluator<'_> {
             "stop" => Ok(Py::NoneVal),
             "sql" => self.spark_sql(b, span),
             "table" => self.spark_table(b, span),
+            "range" => self.spark_range(b, span),
             other => Err(super::unknown_api(ApiKind::SparkSession, other, span)),
         }
     }

@@ -74,4 +74,96 @@ impl Evaluator<'_> {
             None => Err(perr("spark.table() needs a view name", span)),
         }
     }
+
+    /// `spark.range(start, end=None, step=1, numPartitions=None)`: a static DataFrame of one
+    /// `id` column (bigint), `start` up to `end` (excluded) by `step`; `spark.range(n)` is 0 to
+    /// n. PySpark passes each argument through `int()` (`pyspark/sql/session.py`), and Spark's
+    /// `Range` requires a step other than 0 (`basicLogicalOperators.scala`:
+    /// `requirement failed: step (0) cannot be 0`, an `IllegalArgumentException`). The lab
+    /// holds it as a static table of its rows, up to [`MAX_RANGE_ROWS`].
+    pub(super) fn spark_range(&mut self, mut b: Args, span: Span) -> R<Py> {
+        let mut int = |name: &str, default: Option<i64>| -> R<Option<i64>> {
+            match b.take(name) {
+                Some((Py::Int(i), _)) => Ok(Some(i)),
+                Some((Py::Bool(v), _)) => Ok(Some(i64::from(v))),
+                Some((Py::Float(f), _)) if f.is_finite() && f.abs() < 9.2e18 => Ok(Some(f.trunc() as i64)),
+                Some((Py::Str(t), sp)) => match t.trim().parse::<i64>() {
+                    Ok(i) => Ok(Some(i)),
+                    Err(_) => Err(Error::Analysis(crate::error::AnalysisError::python("ValueError", format!("invalid literal for int() with base 10: '{t}'"), sp))),
+                },
+                Some((Py::NoneVal, _)) | None => Ok(default),
+                Some((other, sp)) => Err(super::type_error(format!("int() argument must be a string, a bytes-like object or a real number, not '{}'", other.type_name()), sp)),
+            }
+        };
+        let first = int("start", None)?.ok_or_else(|| perr("spark.range() needs the end (or the start and the end)", span))?;
+        let (start, end) = match int("end", None)? {
+            Some(end) => (first, end),
+            None => (0, first),
+        };
+        let step = int("step", Some(1))?.unwrap_or(1);
+        let _ = int("numPartitions", None)?;
+        if step == 0 {
+            return Err(Error::Analysis(crate::error::AnalysisError::new(crate::error::Stage::Define, "", "requirement failed: step (0) cannot be 0").with_span(span)));
+        }
+        // How many ids: ceil((end - start) / step) when the step goes toward the end, else none.
+        let (span_len, step_len) = (i128::from(end) - i128::from(start), i128::from(step));
+        let count = if (span_len > 0 && step_len > 0) || (span_len < 0 && step_len < 0) { (span_len.abs() + step_len.abs() - 1) / step_len.abs() } else { 0 };
+        if count > i128::from(MAX_RANGE_ROWS) {
+            return Err(Error::Parse(ParseError::lab(format!("spark.range() makes {count} rows here; Streamlab holds static tables of up to {MAX_RANGE_ROWS} rows"), span)));
+        }
+        let rows: Vec<crate::types::Row> = (0..count as i64).map(|i| vec![crate::types::Value::Long(start + i * step)]).collect();
+        Ok(Py::Df(Rc::new(LogicalPlan::LocalRelation { name: "range".to_string(), schema: vec![("id".to_string(), crate::types::DataType::Int64)], rows: Rc::new(rows) })))
+    }
+}
+
+/// The most rows `spark.range(...)` may make in the lab (a static table is held whole).
+pub const MAX_RANGE_ROWS: i64 = 100_000;
+
+#[cfg(test)]
+mod tests {
+    use crate::frontend::{compile, Catalog};
+    use crate::plan::LogicalPlan;
+    use crate::types::Value;
+    use crate::Error;
+
+    /// The ids `spark.range(...)` makes, or the error's (exception, message).
+    fn range(args: &str) -> Result<Vec<i64>, (String, String)> {
+        match compile(&format!("spark.range({args})"), &Catalog::default()) {
+            Ok(e) => match &*e.plan {
+                LogicalPlan::LocalRelation { rows, schema, .. } => {
+                    assert_eq!(schema.len(), 1);
+                    assert_eq!(schema[0].0, "id");
+                    Ok(rows.iter().map(|r| match r[0] { Value::Long(i) => i, ref v => panic!("{v:?}") }).collect())
+                }
+                other => panic!("{other:?}"),
+            },
+            Err(Error::Analysis(a)) => Err((a.exception_class().to_string(), a.message.clone())),
+            Err(Error::Parse(p)) => Err((p.exception().to_string(), p.message.clone())),
+            Err(other) => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn range_counts_from_start_to_end_by_step() {
+        // range(n) is 0..n; the end is excluded; a step counts toward the end or makes nothing.
+        assert_eq!(range("3"), Ok(vec![0, 1, 2]));
+        assert_eq!(range("1, 10, 3"), Ok(vec![1, 4, 7]));
+        assert_eq!(range("start=5, end=0, step=-2"), Ok(vec![5, 3, 1]));
+        assert_eq!(range("5, 1"), Ok(vec![]));
+        assert_eq!(range("0, 4, numPartitions=2"), Ok(vec![0, 1, 2, 3]));
+        // PySpark passes each argument through int(): 2.9 is 2.
+        assert_eq!(range("2.9"), Ok(vec![0, 1]));
+    }
+
+    #[test]
+    fn range_refuses_a_zero_step_and_a_table_the_lab_cannot_hold() {
+        assert_eq!(range("0, 4, 0"), Err(("IllegalArgumentException".into(), "requirement failed: step (0) cannot be 0".into())));
+        let (who, what) = range("10**9").unwrap_err();
+        assert_eq!(who, "Streamlab");
+        assert!(what.contains("1000000000 rows"), "{what}");
+        // int('3') is 3 in Python; int('three') raises.
+        assert_eq!(range("'3'"), Ok(vec![0, 1, 2]));
+        assert_eq!(range("'three'"), Err(("ValueError".into(), "invalid literal for int() with base 10: 'three'".into())));
+        assert_eq!(range("[3]").unwrap_err().0, "TypeError");
+    }
 }
