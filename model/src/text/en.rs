@@ -427,6 +427,8 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("glossary.none", "No term matches the filter."),
     // a lesson's end of tasks
     ("lesson.to_questions", "Go to the questions ↓"),
+    // the recovery panel's checkpoint logs, folded
+    ("checkpoint.logs", "The checkpoint: offsets/ and commits/"),
 ];
 
 /// The English word lists the question bank's rules look for (`i18n::words`).

@@ -428,6 +428,8 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("glossary.none", "필터에 맞는 용어가 없습니다."),
     // a lesson's end of tasks
     ("lesson.to_questions", "문제로 가기 ↓"),
+    // the recovery panel's checkpoint logs, folded
+    ("checkpoint.logs", "체크포인트: offsets/와 commits/"),
 ];
 
 /// The Korean word lists the question bank's rules look for (`i18n::words`); Korean glues

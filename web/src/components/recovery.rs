@@ -23,6 +23,7 @@ pub fn RecoveryPanel() -> impl IntoView {
     // to lay out on every step than the step itself.
     let sink_limit = RwSignal::new(super::results::PAGE_ROWS);
     let log_limit = RwSignal::new(super::results::PAGE_ROWS);
+    let (listener_open, logs_open) = (RwSignal::new(false), RwSignal::new(false));
     let rec = move || lab.view.with(|v| v.recovery.clone());
     view! {
         <div class="panel recovery" data-testid="recovery">
@@ -88,39 +89,49 @@ pub fn RecoveryPanel() -> impl IntoView {
             {move || rec().map(|r| view! {
                 <p class="help" data-testid="query-status">"isActive = "{r.active.to_string()}" · status: "{r.status.clone()}
                     " · trigger: "<code>{r.trigger.clone()}</code>" · recentProgress: "{r.recent_progress}</p>
-                <details data-testid="listener-log">
-                    <summary>{lab.t("listener")}" ("{r.events.len()}")"</summary>
-                    {
-                        let start = super::results::tail_start(r.events.len(), log_limit.get(), None);
-                        view! {
-                            <super::results::EarlierRows shown=r.events.len() - start total=r.events.len() limit=log_limit/>
-                            <ol class="events" start=(start + 1).to_string()>{r.events[start..].iter().map(|e| view! { <li><code>{e.clone()}</code></li> }).collect_view()}</ol>
-                        }
-                    }
-                </details>
             })}
+            // Folded, and built only while open: these tables grow with every batch, and the page
+            // would rebuild them on every step and every slider stop. The open state is the
+            // panel's own, so a step does not fold them again.
+            <details data-testid="listener-log" prop:open=move || listener_open.get() on:toggle=move |ev| follow_toggle(&ev, listener_open)>
+                <summary>{move || lab.t("listener")}" ("{move || rec().map_or(0, |r| r.events.len())}")"</summary>
+                {move || listener_open.get().then(|| rec().map(|r| {
+                    let start = super::results::tail_start(r.events.len(), log_limit.get(), None);
+                    view! {
+                        <super::results::EarlierRows shown=r.events.len() - start total=r.events.len() limit=log_limit/>
+                        <ol class="events" start=(start + 1).to_string()>{r.events[start..].iter().map(|e| view! { <li><code>{e.clone()}</code></li> }).collect_view()}</ol>
+                    }
+                }))}
+            </details>
             {move || rec().map(|r| view! {
                 {r.name.clone().filter(|_| r.sink == SinkKind::Memory).map(|n| view! {
                     <p class="help" data-testid="memory-table">{lab.t("memory.table")}" "<code>{format!("spark.sql(\"SELECT * FROM {n}\")")}</code></p>
                 })}
                 <p class="help ids">"id = "<code>{r.query_id.clone()}</code>" · runId = "<code data-testid="run-id">{r.run_id.clone()}</code>
                     " · "{lab.t("runs")}" "{r.runs}</p>
+            })}
+            <details data-testid="checkpoint-logs" prop:open=move || logs_open.get() on:toggle=move |ev| follow_toggle(&ev, logs_open)>
+                <summary>{move || lab.t("checkpoint.logs")}</summary>
                 // The logs' newest entries (a restart reads those); earlier ones on request.
-                {
+                {move || logs_open.get().then(|| rec().map(|r| {
                     let total = r.offset_log.len().max(r.commit_log.len());
                     let shown = total - super::results::tail_start(total, log_limit.get(), None);
-                    view! { <super::results::EarlierRows shown=shown total=total limit=log_limit/> }
-                }
-                <div class="logs">
-                    <table class="grid mini-log" data-testid="offset-log">
-                        <thead><tr><th colspan="3">"offsets/"</th></tr><tr><th>{lab.t("batch.id")}</th><th>"end offsets"</th><th>"batchWatermarkMs"</th></tr></thead>
-                        <tbody>{r.offset_log[super::results::tail_start(r.offset_log.len(), log_limit.get(), None)..].iter().map(|(b, o, w)| view! { <tr><td>{*b}</td><td>{o.clone()}</td><td>{w.clone()}</td></tr> }).collect_view()}</tbody>
-                    </table>
-                    <table class="grid mini-log" data-testid="commit-log">
-                        <thead><tr><th colspan="2">"commits/"</th></tr><tr><th>{lab.t("batch.id")}</th><th>"nextBatchWatermarkMs"</th></tr></thead>
-                        <tbody>{r.commit_log[super::results::tail_start(r.commit_log.len(), log_limit.get(), None)..].iter().map(|(b, w)| view! { <tr><td>{*b}</td><td>{w.clone()}</td></tr> }).collect_view()}</tbody>
-                    </table>
-                </div>
+                    view! {
+                        <super::results::EarlierRows shown=shown total=total limit=log_limit/>
+                        <div class="logs">
+                            <table class="grid mini-log" data-testid="offset-log">
+                                <thead><tr><th colspan="3">"offsets/"</th></tr><tr><th>{lab.t("batch.id")}</th><th>"end offsets"</th><th>"batchWatermarkMs"</th></tr></thead>
+                                <tbody>{r.offset_log[super::results::tail_start(r.offset_log.len(), log_limit.get(), None)..].iter().map(|(b, o, w)| view! { <tr><td>{*b}</td><td>{o.clone()}</td><td>{w.clone()}</td></tr> }).collect_view()}</tbody>
+                            </table>
+                            <table class="grid mini-log" data-testid="commit-log">
+                                <thead><tr><th colspan="2">"commits/"</th></tr><tr><th>{lab.t("batch.id")}</th><th>"nextBatchWatermarkMs"</th></tr></thead>
+                                <tbody>{r.commit_log[super::results::tail_start(r.commit_log.len(), log_limit.get(), None)..].iter().map(|(b, w)| view! { <tr><td>{*b}</td><td>{w.clone()}</td></tr> }).collect_view()}</tbody>
+                            </table>
+                        </div>
+                    }
+                }))}
+            </details>
+            {move || rec().map(|r| view! {
                 {r.sink_log.clone().map(|log| view! {
                     <details open>
                         <summary>{lab.t("sink.log")}</summary>
@@ -167,5 +178,14 @@ fn NextRunQuery() -> impl IntoView {
                 lab.act(|s| s.restart_with(&text));
             }>{move || lab.t("nextrun.go")}</button>
         </details>
+    }
+}
+
+/// Keeps `open` equal to a `<details>` element's state after its `toggle` event (set only on a
+/// change: setting the property fires the event again).
+fn follow_toggle(ev: &leptos::ev::Event, open: RwSignal<bool>) {
+    let now = event_target::<web_sys::Element>(ev).has_attribute("open");
+    if open.get_untracked() != now {
+        open.set(now);
     }
 }
