@@ -264,6 +264,24 @@ pub fn StudyNav() -> impl IntoView {
         };
         view! { <a href=href data-testid=id aria-current=current>{move || lab.t(key)}</a> }
     };
+    // On a phone the links are one row that scrolls sideways: bring the current page's link
+    // into the row's view when the page changes.
+    Effect::new(move |_| {
+        study.route.track();
+        gloo_timers::callback::Timeout::new(0, || {
+            use wasm_bindgen::JsCast;
+            let doc = web_sys::window().and_then(|w| w.document());
+            let find = |sel: &str| doc.as_ref().and_then(|d| d.query_selector(sel).ok().flatten()).and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+            if let (Some(nav), Some(link)) = (find(".study-nav"), find(".study-nav a[aria-current=page]")) {
+                let at = link.offset_left() - nav.offset_left();
+                let shown = at >= nav.scroll_left() && at + link.offset_width() <= nav.scroll_left() + nav.client_width();
+                if !shown {
+                    nav.set_scroll_left((at - 16).max(0));
+                }
+            }
+        })
+        .forget();
+    });
     view! {
         <nav class="study-nav" aria-label=move || lab.t("nav.label")>
             {link(Route::Lessons, "nav-lessons", "nav.lessons")}
