@@ -73,7 +73,7 @@ pub fn compile(text: &str, catalog: &Catalog) -> Result<Evaluated, Error> {
     let program = python::parse_program(&query)?;
     let mut with_python = catalog.clone();
     with_python.prelude = std::rc::Rc::from(format!("{python}\n{}{}", literal_globals(&program, &query), catalog.prelude));
-    interpret::Evaluator::new(&with_python).with_python(&module).run(&program)
+    interpret::Evaluator::new(&with_python).with_source(&query).with_python(&module).run(&program)
 }
 
 /// `NAME = <literal>` lines for the program's top-level assignments of plain literals

@@ -358,6 +358,39 @@ pub fn syntax_error(e: &ParserError) -> SyntaxError {
     SyntaxError { message, detail, at }
 }
 
+/// Where sqlparser stopped (`e.at`, 1-based line and column of `sql`), as a span of `source`:
+/// the token there (a word, or one character; empty at the end of the text) inside the string
+/// literal at `literal`. `None` unless the literal's text between its quotes (after an `r`
+/// prefix, `'`, `"` or triple quotes) is `sql` byte for byte: escapes or a formatted string
+/// would make the offsets disagree.
+pub fn point_in_literal(source: &str, literal: crate::error::Span, sql: &str, e: &SyntaxError) -> Option<crate::error::Span> {
+    let lit = source.get(literal.start..literal.end)?;
+    let body = lit.trim_start_matches(['r', 'R']);
+    let prefix = lit.len() - body.len();
+    let quote = if body.starts_with("'''") || body.starts_with(r#"""""#) {
+        3
+    } else if body.starts_with(['\'', '"']) {
+        1
+    } else {
+        return None;
+    };
+    let inner = body.get(quote..body.len().checked_sub(quote)?)?;
+    if inner != sql {
+        return None;
+    }
+    // sqlparser gives no position when the text ran out: the end of the text.
+    let off = match e.at {
+        Some((line, col)) => offset(sql, line, col)?,
+        None if e.message.ends_with("end of input.") => sql.len(),
+        None => return None,
+    };
+    let rest = sql.get(off..)?;
+    let word: usize = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').map(char::len_utf8).sum();
+    let len = if word > 0 { word } else { rest.chars().next().map_or(0, char::len_utf8) };
+    let start = literal.start + prefix + quote + off;
+    Some(crate::error::Span::new(start, start + len))
+}
+
 /// The byte offset of a 1-based (line, column in chars) position in `sql`.
 fn offset(sql: &str, line: u64, column: u64) -> Option<usize> {
     let start: usize = sql.split_inclusive('\n').take(usize::try_from(line).ok()?.checked_sub(1)?).map(str::len).sum();
@@ -535,5 +568,43 @@ mod tests {
         // A table may still be aliased `watermark` after AS.
         let (_, marks) = parse_with("SELECT * FROM clicks AS watermark", |p| p.parse_query()).unwrap();
         assert!(marks.is_empty());
+    }
+}
+
+#[cfg(test)]
+mod pointing {
+    use crate::frontend::{compile, Catalog};
+    use crate::types::{timestamp_type, DataType};
+    use crate::Error;
+
+    /// The text a `spark.sql` syntax error points at, and its hint.
+    fn pointed(query: &str) -> (String, String) {
+        let mut c = Catalog::default();
+        c.streams.insert("clicks".into(), vec![("post_id".into(), DataType::Int64), ("event_time".into(), timestamp_type())]);
+        let text = format!("clicks.createOrReplaceTempView('clicks')\n{query}");
+        match compile(&text, &c) {
+            Err(Error::Analysis(a)) => {
+                let s = a.span.expect("a span");
+                (text[s.start..s.end].to_string(), a.hint.unwrap_or_default())
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_sql_syntax_error_points_at_its_token_inside_the_string() {
+        // `count(* FROM`: sqlparser reads `*` as count's argument and then expects `)`, finding
+        // the keyword FROM, the word the error marks.
+        let (at, hint) = pointed("spark.sql(\"SELECT post_id, count(* FROM clicks GROUP BY post_id\")");
+        assert_eq!(at, "FROM");
+        assert!(!hint.contains("Line:") && !hint.contains("column"), "{hint}");
+        // In triple quotes, on the second line: the same rule.
+        let (at, _) = pointed("spark.sql('''SELECT post_id\n  FROM clicks WHERE''')");
+        assert_eq!(at, "", "the end of the text: an empty mark before the closing quotes");
+        // An escape makes the literal differ from the SQL: the whole string is marked and the
+        // hint says where in the SQL text.
+        let (at, hint) = pointed("spark.sql('SELECT post_id, count(* FROM clicks WHERE post_id = \\'1\\'')");
+        assert!(at.starts_with("'SELECT"), "{at}");
+        assert!(hint.starts_with("line 1, column "), "{hint}");
     }
 }

@@ -109,18 +109,25 @@ impl TempViews {
 }
 
 /// Translates `sql` (one query) into a plan over `views`. `span` is the SQL string's place in
-/// the query text, where errors point.
+/// `source`, the query text, where errors point: at the token a syntax error names when the
+/// literal is the SQL as written ([`super::sql_dialect::point_in_literal`]).
 ///
 /// # Errors
 /// `PARSE_SYNTAX_ERROR` ([`Error::Analysis`], Spark's `ParseException`),
 /// `TABLE_OR_VIEW_NOT_FOUND` and the other errors Spark raises while analysing the query;
 /// [`Error::Parse`] with `unsupported` set for SQL Streamlab does not model.
-pub fn translate(sql: &str, views: &TempViews, span: Span) -> R<Rc<LogicalPlan>> {
+pub fn translate(sql: &str, views: &TempViews, span: Span, source: &str) -> R<Rc<LogicalPlan>> {
     super::sql::check_sql_nesting(sql, span)?;
     let (query, watermarks) = parse_with(sql, |p| p.parse_query()).map_err(|e| {
-        let at = e.at.map_or_else(String::new, |(line, col)| format!("line {line}, column {col} of the SQL text: "));
+        // sqlparser's words without its position: the error points at the token itself when
+        // the literal is the SQL as written, else the hint says where in the SQL text.
+        let detail = e.detail.rsplit_once(" at Line: ").map_or(e.detail.as_str(), |(d, _)| d);
+        let (span, at) = match super::sql_dialect::point_in_literal(source, span, sql, &e) {
+            Some(token) => (token, String::new()),
+            None => (span, e.at.map_or_else(String::new, |(line, col)| format!("line {line}, column {col} of the SQL text: "))),
+        };
         let (condition, message) = super::sql_dialect::query_error(sql, &e);
-        Error::Analysis(AnalysisError::new(Stage::Define, condition, message).with_sqlstate("42601").with_span(span).with_hint(format!("{at}{}", e.detail)))
+        Error::Analysis(AnalysisError::new(Stage::Define, condition, message).with_sqlstate("42601").with_span(span).with_hint(format!("{at}{detail}")))
     })?;
     let mut t = Translator { views, ctes: Vec::new(), watermarks, span };
     t.query(&query)

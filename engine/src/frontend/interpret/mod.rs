@@ -165,6 +165,9 @@ pub(super) struct Evaluator<'a> {
     confs: Vec<(String, String)>,
     /// The session's temporary views (`createOrReplaceTempView`), for `spark.sql`.
     views: super::sql_query::TempViews,
+    /// The query text the spans point into (empty when not given): a `spark.sql` error is
+    /// pointed at its token inside the string literal when the literal is the SQL as written.
+    source: &'a str,
 }
 
 type R<T> = Result<T, Error>;
@@ -182,11 +185,18 @@ impl<'a> Evaluator<'a> {
             started: None,
             confs: Vec::new(),
             views: Default::default(),
+            source: "",
         }
     }
 
     /// Binds what the program's Python code imports and defines (`import`, `from … import …`,
     /// `def`, `class`), read from its top-level statements.
+    /// The text the program's spans point into.
+    pub(super) fn with_source(mut self, source: &'a str) -> Self {
+        self.source = source;
+        self
+    }
+
     pub(super) fn with_python(mut self, module: &[crate::pyfunc::Stmt]) -> Self {
         for stmt in module {
             for (name, value) in modules::bindings(stmt) {

@@ -40,7 +40,7 @@ impl Evaluator<'_> {
             return Err(Error::Parse(ParseError::not_modelled("spark.sql(args=...)", "query parameters (args=...) are not modelled: write the values into the query", aspan)));
         }
         if b.var_kw.is_empty() {
-            return Ok(Py::Df(translate(&sql, &self.views, sql_span)?));
+            return Ok(Py::Df(translate(&sql, &self.views, sql_span, self.source)?));
         }
         let mut views = self.views.clone();
         let mut fields = Vec::new();
@@ -63,7 +63,7 @@ impl Evaluator<'_> {
         let Py::Str(formatted) = str_method(&sql, "format", Vec::new(), fields, sql_span)? else {
             unreachable!("str.format gives a str")
         };
-        Ok(Py::Df(translate(&formatted, &views, sql_span)?))
+        Ok(Py::Df(translate(&formatted, &views, sql_span, self.source)?))
     }
 
     /// `spark.table(tableName)`: a temporary view as a DataFrame.
