@@ -1,7 +1,9 @@
 //! Turns the data files under `quizzes/` (questions, lessons, the glossary; TOML, written by
 //! hand) into JSON under `$OUT_DIR/quizzes/`, same paths, for `model/src/data.rs` to include.
 //! The app then reads them with `serde_json`, which it has anyway, and ships no TOML parser
-//! (about 150 KB of wasm). A file that is not valid TOML fails the build, naming it.
+//! (about 150 KB of wasm). A file that is not valid TOML fails the build, naming it. A quiz
+//! file also gets an index under `index/` (its topic and question ids): the app compiles in the
+//! index and fetches the questions (`model/src/study/quiz.rs`).
 #![allow(clippy::disallowed_methods)] // a build script reads and writes files
 
 use std::path::Path;
@@ -25,8 +27,18 @@ fn convert_dir(dir: &Path, out: &Path, root: &Path) {
             let name = path.strip_prefix(root).unwrap_or(&path).display().to_string();
             let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("quizzes/{name}: {e}"));
             let table: toml::Table = toml::from_str(&text).unwrap_or_else(|e| panic!("quizzes/{name}: {e}"));
-            let json = serde_json::to_string(&to_json(&table.into(), &name)).expect("JSON from TOML");
+            let value = to_json(&table.into(), &name);
+            let json = serde_json::to_string(&value).expect("JSON from TOML");
             std::fs::write(out.join(path.file_stem().expect("a stem")).with_extension("json"), json).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
+            // A quiz file (it has a `[topic]`): its index too, the topic's names and its
+            // question ids, which the app holds while the questions themselves are fetched.
+            if let Some(topic) = value.get("topic") {
+                let ids: Vec<serde_json::Value> = value.get("question").and_then(|q| q.as_array()).into_iter().flatten().filter_map(|q| q.get("id").cloned()).collect();
+                let index = serde_json::json!({ "topic": topic, "ids": ids });
+                let dir = out.join("index");
+                std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+                std::fs::write(dir.join(path.file_stem().expect("a stem")).with_extension("json"), index.to_string()).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+            }
         }
     }
 }

@@ -69,6 +69,10 @@ fn the_record_round_trips_and_bad_records_are_reset_with_a_message() {
     let loaded = Progress::load(&p.to_json(), &bank, &ids);
     assert_eq!(loaded.progress, p);
     assert!(loaded.notice.is_none());
+    // The app reads the record before it has fetched the bank, against the bank's index: the
+    // same record comes back.
+    let refs = streamlab_model::study::quiz::question_refs().unwrap();
+    assert_eq!(Progress::load(&p.to_json(), &refs, &ids).progress, p);
     assert_eq!(loaded.progress.lessons_done, vec!["input-table"]);
     // Empty storage: a fresh start without a message.
     let fresh = Progress::load("", &bank, &ids);

@@ -437,3 +437,24 @@ fn every_stem_stands_alone() {
     }
     assert!(bad.is_empty(), "{} stems do not stand alone or give the answer:\n{}", bad.len(), bad.join("\n"));
 }
+
+/// The app fetches the bank as one bundle (`prerendered/questions.json`) and holds only its
+/// index (ids and topics) before: the bundle reads back as the bank, the index names the same
+/// questions and topics, and a bundle from another build is refused, not half read.
+#[test]
+fn the_fetched_bundle_is_the_bank_and_the_index_names_it() {
+    use streamlab_model::study::quiz::{bank_from_bundle, bundle, question_refs};
+    let all = bank().unwrap();
+    assert_eq!(bank_from_bundle(&bundle()).unwrap(), all);
+    let refs = question_refs().unwrap();
+    assert_eq!(refs.iter().map(|r| (r.id.as_str(), r.topic.as_str())).collect::<Vec<_>>(), all.iter().map(|q| (q.id.as_str(), q.topic.as_str())).collect::<Vec<_>>());
+    assert_eq!(topics().unwrap().len(), 18, "one topic a quiz file");
+    // A bundle without one topic, with one question renamed, or not JSON at all.
+    let text = bundle();
+    let mut files: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&text).unwrap();
+    files.remove("dedup");
+    assert!(bank_from_bundle(&serde_json::Value::Object(files).to_string()).unwrap_err().contains("no topic 'dedup'"));
+    let renamed = text.replacen(&format!("\"id\":\"{}\"", all[0].id), "\"id\":\"renamed-question\"", 1);
+    assert!(bank_from_bundle(&renamed).unwrap_err().contains("not the one this version"));
+    assert!(bank_from_bundle("<html>offline</html>").is_err());
+}

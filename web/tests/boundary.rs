@@ -7,7 +7,7 @@
 use std::path::Path;
 
 /// Crates only a browser page may use: none belongs in the model.
-const BROWSER_CRATES: &[&str] = &["leptos", "web-sys", "js-sys", "wasm-bindgen", "gloo-timers", "gloo-storage", "plotters", "plotters-canvas", "console_error_panic_hook"];
+const BROWSER_CRATES: &[&str] = &["leptos", "web-sys", "js-sys", "wasm-bindgen", "gloo-timers", "gloo-storage", "wasm-bindgen-futures", "plotters", "plotters-canvas", "console_error_panic_hook"];
 
 /// The names a manifest's text lists in its dependency tables (normal, build and dev), and in
 /// target-specific ones.

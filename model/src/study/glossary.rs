@@ -5,10 +5,7 @@
 
 use serde::Deserialize;
 
-use crate::study::quiz::{bank, topics};
-use crate::text::{Lang, Text};
-
-use crate::lab::presets::{preset_info, presets};
+use crate::text::Text;
 
 const GLOSSARY: &str = crate::data::data!("glossary");
 
@@ -83,7 +80,10 @@ pub fn banned_in(text: &str, terms: &[Term]) -> Vec<(String, String)> {
 ///
 /// # Errors
 /// A data file that does not parse.
-pub fn texts_in(lang: Lang) -> Result<Vec<(String, String)>, String> {
+#[cfg(not(target_arch = "wasm32"))]
+pub fn texts_in(lang: crate::text::Lang) -> Result<Vec<(String, String)>, String> {
+    use crate::lab::presets::{preset_info, presets};
+    use crate::study::quiz::{bank, topics};
     let mut out = Vec::new();
     for (key, text) in crate::text::i18n::labels_in(lang) {
         out.push((format!("i18n '{key}'"), text.to_string()));

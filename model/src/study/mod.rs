@@ -15,6 +15,7 @@ pub mod lens;
 pub mod lesson;
 pub mod predict;
 #[cfg(not(target_arch = "wasm32"))]
+#[cfg(not(target_arch = "wasm32"))]
 pub mod prerender;
 pub mod progress;
 pub mod quiz;

@@ -5,7 +5,7 @@
 //! the build, cached by the service worker); `model/tests/prerender.rs` keeps them equal to what
 //! [`files`] renders now (`STREAMLAB_UPDATE_PRERENDER=1` writes them).
 //!
-//! Native only: the app itself never needs this code.
+//! Native only (not compiled for wasm32): the app itself never needs this code.
 
 use crate::text::i18n::{tr, tr_with};
 use crate::study::lesson::{lessons, Lesson};
@@ -94,7 +94,8 @@ pub fn boot_text_js() -> String {
     format!("// Written by model/src/study/prerender.rs from the label tables (model/src/text/).\nwindow.streamlabText = {{\n{}\n}};\n", langs.join(",\n"))
 }
 
-/// Every prerendered file: (`lessons.en.html` / `lesson-<id>.ko.html`, its HTML; `boot-text.js`).
+/// Every prerendered file: (`lessons.en.html` / `lesson-<id>.ko.html`, its HTML; `boot-text.js`;
+/// `questions.json`, the question bank the app fetches, [`crate::study::quiz::bundle`]).
 ///
 /// # Errors
 /// The lesson files do not parse.
@@ -109,6 +110,7 @@ pub fn files() -> Result<Vec<(String, String)>, String> {
         }
     }
     out.push(("boot-text.js".to_string(), boot_text_js()));
+    out.push(("questions.json".to_string(), crate::study::quiz::bundle()));
     Ok(out)
 }
 

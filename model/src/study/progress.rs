@@ -14,7 +14,7 @@ use serde_json::Value as Json;
 
 use crate::text::{i18n, Lang, Text};
 
-use crate::study::quiz::Question;
+use crate::study::quiz::{Question, QuestionKey};
 
 /// The version [`Progress::to_json`] writes.
 pub const PROGRESS_VERSION: u32 = 1;
@@ -207,7 +207,8 @@ impl Progress {
     /// migrated to the current bank: answers and reviews of questions that no longer exist
     /// are dropped and the scores recomputed from what is left; an unknown lesson is
     /// forgotten; the quiz position is kept inside the bank.
-    pub fn load(text: &str, bank: &[Question], lesson_ids: &[String]) -> Loaded {
+    /// `bank` is the questions, whole or as the app's index ([`QuestionKey`]).
+    pub fn load<Q: QuestionKey>(text: &str, bank: &[Q], lesson_ids: &[String]) -> Loaded {
         if text.trim().is_empty() {
             return Loaded { progress: Progress::default(), notice: None };
         }
@@ -234,7 +235,7 @@ impl Progress {
                 return reset(i18n::text("progress.damaged", &[("e", &e)]))
             }
         };
-        let known = |id: &str| bank.iter().any(|q| q.id == id);
+        let known = |id: &str| bank.iter().any(|q| q.id() == id);
         let before = (p.answers.len(), p.review.len());
         p.answers.retain(|a| known(&a.question));
         p.review.retain(|id, _| known(id));
@@ -244,7 +245,7 @@ impl Progress {
             // MAX_ANSWERS are gone, so this is the best that can be done).
             p.scores.clear();
             for a in &p.answers {
-                let topic = bank.iter().find(|q| q.id == a.question).map_or(a.topic.clone(), |q| q.topic.clone());
+                let topic = bank.iter().find(|q| q.id() == a.question).map_or(a.topic.clone(), |q| q.topic().to_string());
                 let s = p.scores.entry(topic).or_default();
                 s.answered = s.answered.saturating_add(1);
                 s.correct = s.correct.saturating_add(u32::from(a.correct));

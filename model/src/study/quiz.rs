@@ -26,28 +26,39 @@ use crate::lab::rng::{fnv1a, permutation};
 use crate::lab::session::{display_cell, parse_field};
 use crate::text::{Lang, Text};
 
-/// Every quiz file: (topic id, its data as JSON, `crate::data`). The order is the order topics are shown in, which
-/// follows the study path (`quizzes/lessons/`).
-const QUIZ_FILES: &[(&str, &str)] = &[
-    ("incremental", crate::data::data!("incremental")),
-    ("output-modes", crate::data::data!("output-modes")),
-    ("triggers-batches", crate::data::data!("triggers-batches")),
-    ("windows", crate::data::data!("windows")),
-    ("watermark", crate::data::data!("watermark")),
-    ("late-data", crate::data::data!("late-data")),
-    ("session-windows", crate::data::data!("session-windows")),
-    ("dedup", crate::data::data!("dedup")),
-    ("joins", crate::data::data!("joins")),
-    ("multiple-watermarks", crate::data::data!("multiple-watermarks")),
-    ("checkpoints", crate::data::data!("checkpoints")),
-    ("fault-tolerance", crate::data::data!("fault-tolerance")),
-    ("sinks", crate::data::data!("sinks")),
-    ("sources", crate::data::data!("sources")),
-    ("monitoring", crate::data::data!("monitoring")),
-    ("state-store", crate::data::data!("state-store")),
-    ("operators", crate::data::data!("operators")),
-    ("arbitrary-state", crate::data::data!("arbitrary-state")),
-];
+/// The quiz files by topic id, in the order topics are shown in, which follows the study path
+/// (`quizzes/lessons/`): each topic's index (its names and question ids, compiled in
+/// everywhere), and on native builds the file itself. The app fetches the files as one bundle
+/// (`prerendered/questions.json`, [`bundle`], [`Bank::from_bundle`]), so the wasm the lab waits for
+/// does not carry the question text.
+macro_rules! quiz_files {
+    ($($topic:literal),* $(,)?) => {
+        const QUIZ_INDEX: &[(&str, &str)] = &[$(($topic, include_str!(concat!(env!("OUT_DIR"), "/quizzes/index/", $topic, ".json")))),*];
+        #[cfg(not(target_arch = "wasm32"))]
+        const QUIZ_FILES: &[(&str, &str)] = &[$(($topic, include_str!(concat!(env!("OUT_DIR"), "/quizzes/", $topic, ".json")))),*];
+    };
+}
+
+quiz_files!(
+    "incremental",
+    "output-modes",
+    "triggers-batches",
+    "windows",
+    "watermark",
+    "late-data",
+    "session-windows",
+    "dedup",
+    "joins",
+    "multiple-watermarks",
+    "checkpoints",
+    "fault-tolerance",
+    "sinks",
+    "sources",
+    "monitoring",
+    "state-store",
+    "operators",
+    "arbitrary-state",
+);
 
 /// One language's text of a question.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -190,6 +201,7 @@ fn parse_file(topic: &str, text: &str) -> Result<QuizFile, String> {
 /// # Errors
 /// The first file that does not parse or a question that does not fit the format
 /// ([`Question::validate`]).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn bank() -> Result<Vec<Question>, String> {
     let mut all = Vec::new();
     for (topic, text) in QUIZ_FILES {
@@ -198,12 +210,103 @@ pub fn bank() -> Result<Vec<Question>, String> {
     Ok(all)
 }
 
+/// Every quiz file as one JSON object, topic id → the file's data, in display order: what the
+/// app fetches as `prerendered/questions.json` (written into `assets/prerendered/` by
+/// `crate::study::prerender`).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn bundle() -> String {
+    let files: Vec<String> = QUIZ_FILES.iter().map(|(topic, text)| format!("{}:{text}", Json::from(*topic))).collect();
+    format!("{{{}}}", files.join(","))
+}
+
+/// The questions read from a [`bundle`]'s JSON, in the bundle's order.
+///
+/// # Errors
+/// A message naming what does not parse (the bundle, a topic's file or a question) or a topic
+/// the app's index does not have.
+pub fn bank_from_bundle(json: &str) -> Result<Vec<Question>, String> {
+    let files: serde_json::Map<String, Json> = serde_json::from_str(json).map_err(|e| format!("prerendered/questions.json: {e}"))?;
+    let mut all = Vec::new();
+    for (topic, _) in QUIZ_INDEX {
+        let file = files.get(*topic).ok_or_else(|| format!("prerendered/questions.json has no topic '{topic}'"))?;
+        all.extend(parse_file(topic, &file.to_string())?.question);
+    }
+    // The bundle and the app come from one build (the service worker caches them together); a
+    // bundle from another would name questions the progress record does not know.
+    let ids: Vec<&str> = all.iter().map(|q| q.id.as_str()).collect();
+    if files.len() != QUIZ_INDEX.len() || ids != question_refs()?.iter().map(|r| r.id.as_str()).collect::<Vec<_>>() {
+        return Err("prerendered/questions.json is not the one this version of the app was built with".into());
+    }
+    Ok(all)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TopicIndex {
+    topic: Topic,
+    ids: Vec<String>,
+}
+
+fn parse_index(topic: &str, text: &str) -> Result<TopicIndex, String> {
+    let mut index: TopicIndex = crate::data::parse(&format!("{topic}.toml (index)"), text)?;
+    index.topic.id = topic.to_string();
+    Ok(index)
+}
+
 /// Every topic, in display order.
 ///
 /// # Errors
-/// The first quiz file that does not parse.
+/// The first quiz file's index that does not parse.
 pub fn topics() -> Result<Vec<Topic>, String> {
-    QUIZ_FILES.iter().map(|(topic, text)| parse_file(topic, text).map(|f| f.topic)).collect()
+    QUIZ_INDEX.iter().map(|(topic, text)| parse_index(topic, text).map(|i| i.topic)).collect()
+}
+
+/// What the app knows of a question before it has fetched the bank: its id and topic (a saved
+/// progress record is read against these, [`crate::study::progress::Progress::load`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuestionRef {
+    /// The question's id.
+    pub id: String,
+    /// Its topic (quiz file name without `.toml`).
+    pub topic: String,
+}
+
+/// A question's id and topic, of a whole [`Question`] or of a [`QuestionRef`].
+pub trait QuestionKey {
+    /// The question's id.
+    fn id(&self) -> &str;
+    /// Its topic.
+    fn topic(&self) -> &str;
+}
+
+impl QuestionKey for Question {
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn topic(&self) -> &str {
+        &self.topic
+    }
+}
+
+impl QuestionKey for QuestionRef {
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn topic(&self) -> &str {
+        &self.topic
+    }
+}
+
+/// Every question's id and topic, in file order, from the index compiled into the app.
+///
+/// # Errors
+/// The first quiz file's index that does not parse.
+pub fn question_refs() -> Result<Vec<QuestionRef>, String> {
+    let mut all = Vec::new();
+    for (topic, text) in QUIZ_INDEX {
+        all.extend(parse_index(topic, text)?.ids.into_iter().map(|id| QuestionRef { id, topic: topic.to_string() }));
+    }
+    Ok(all)
 }
 
 /// The claim a question's answer makes, checked against the engine by [`crate::study::claim::check_claim`].

@@ -429,6 +429,12 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("lesson.to_questions", "Go to the questions ↓"),
     // the recovery panel's checkpoint logs, folded
     ("checkpoint.logs", "The checkpoint: offsets/ and commits/"),
+    // the question bank, fetched after the app is up
+
+    // the question bank, fetched after the app is up
+    ("questions.loading", "The questions are on their way…"),
+    ("questions.failed", "The questions could not be loaded"),
+    ("questions.retry", "Try again"),
 ];
 
 /// The English word lists the question bank's rules look for (`i18n::words`).

@@ -430,6 +430,12 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("lesson.to_questions", "문제로 가기 ↓"),
     // the recovery panel's checkpoint logs, folded
     ("checkpoint.logs", "체크포인트: offsets/와 commits/"),
+    // the question bank, fetched after the app is up
+
+    // the question bank, fetched after the app is up
+    ("questions.loading", "문제를 불러오는 중입니다…"),
+    ("questions.failed", "문제를 불러오지 못했습니다"),
+    ("questions.retry", "다시 시도"),
 ];
 
 /// The Korean word lists the question bank's rules look for (`i18n::words`); Korean glues

@@ -101,6 +101,18 @@ pub struct Opening {
     pub then: Route,
 }
 
+/// Where the question bank is: the app fetches it (`prerendered/questions.json`) once it is up,
+/// so the wasm the lab waits for does not carry the questions' text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BankState {
+    /// On its way.
+    Loading,
+    /// In `Study::bank`.
+    Ready,
+    /// Not fetched or not readable: why.
+    Failed(String),
+}
+
 /// The study pages' shared state, provided as context.
 #[derive(Clone, Copy)]
 pub struct Study {
@@ -111,8 +123,11 @@ pub struct Study {
     pub progress: RwSignal<Progress>,
     /// Why the stored progress was reset or migrated on load, until dismissed.
     pub notice: RwSignal<Option<Notice>>,
-    /// The question bank, every quiz file's questions in file order.
+    /// The question bank, every quiz file's questions in file order: empty until it has been
+    /// fetched (`questions` says when; pages that need it wait in `study::WithQuestions`).
     pub bank: StoredValue<Vec<Question>>,
+    /// Whether the question bank has arrived.
+    pub questions: RwSignal<BankState>,
     /// Every lesson, in the study path's order.
     pub lessons: StoredValue<Vec<Lesson>>,
     /// Every quiz topic, in display order.

@@ -76,9 +76,10 @@ pub fn App() -> impl IntoView {
             Route::Lessons => view! { <study::LessonList/> }.into_any(),
             Route::Lesson(id) => view! { <study::LessonPage id=id/> }.into_any(),
             Route::Lab => LabPanels().into_any(),
-            Route::Quiz => view! { <study::QuizPage/> }.into_any(),
-            Route::Exam => view! { <study::ExamPage/> }.into_any(),
-            Route::Review => view! { <study::ReviewPage/> }.into_any(),
+            // These pages are made of the question bank, which arrives after the app is up.
+            Route::Quiz => view! { <study::WithQuestions><study::QuizPage/></study::WithQuestions> }.into_any(),
+            Route::Exam => view! { <study::WithQuestions><study::ExamPage/></study::WithQuestions> }.into_any(),
+            Route::Review => view! { <study::WithQuestions><study::ReviewPage/></study::WithQuestions> }.into_any(),
             Route::Glossary => view! { <study::GlossaryPage/> }.into_any(),
             Route::CheatSheet => view! { <study::CheatSheetPage/> }.into_any(),
             Route::ExamTrack => view! { <study::ExamTrackPage/> }.into_any(),

@@ -188,7 +188,10 @@ fn SpeakerNotes() -> impl IntoView {
     // The open lesson's own questions; on the free lab, questions about its preset.
     let questions = Memo::new(move |_| {
         let id = id.get();
-        let bank = quiz::bank().unwrap_or_default();
+        // The bank arrives after the app is up: the notes fill in when it has.
+        let study = expect_context::<crate::components::context::Study>();
+        study.questions.track();
+        let bank = study.bank.get_value();
         let lesson_questions = p.lesson.get().and_then(|l| streamlab_model::study::lesson::lesson(&l)).map(|l| l.questions).unwrap_or_default();
         let mut chosen: Vec<quiz::Question> = if lesson_questions.is_empty() {
             bank.into_iter().filter(|q| q.kind == quiz::Kind::Choice && q.scenario == id).collect()

@@ -163,10 +163,12 @@ pub fn LessonPage(id: String) -> impl IntoView {
             {move || (step.get() >= lesson.with_value(|l| l.steps.len())).then(|| view! {
                     <section class="lesson-questions panel" data-testid="lesson-questions">
                         <h3>{move || lab.t("lesson.questions")}</h3>
-                        {lesson.with_value(|l| l.questions.clone()).into_iter().filter_map(|qid| study.question(&qid)).map(|q| {
-                            let qid = q.id.clone();
-                            view! { <QuestionCard q=q on_answered=Callback::new(move |_| on_answered(qid.clone()))/> }
-                        }).collect_view()}
+                        <super::WithQuestions>
+                            {move || lesson.with_value(|l| l.questions.clone()).into_iter().filter_map(|qid| study.question(&qid)).map(|q| {
+                                let qid = q.id.clone();
+                                view! { <QuestionCard q=q on_answered=Callback::new(move |_| on_answered(qid.clone()))/> }
+                            }).collect_view()}
+                        </super::WithQuestions>
                         <TopicScores topics=lesson.with_value(|l| l.topics.clone())/>
                         {next.clone().map(|n| view! {
                             <a class="button primary" data-testid="lesson-next" href=Route::Lesson(n).to_hash()>{move || lab.t("lesson.next")}</a>

@@ -28,7 +28,7 @@ use streamlab_model::text::Lang;
 use streamlab_model::study::quiz::Question;
 use crate::route::Route;
 use streamlab_model::lab::session::LabSession;
-use super::context::{Opening, Study};
+use super::context::{BankState, Opening, Study};
 use crate::Lab;
 
 /// Where the learner's progress record lives in browser storage (raw JSON text).
@@ -43,16 +43,19 @@ impl Study {
     /// Reads the route from the URL and the progress from browser storage (a record that
     /// cannot be read is reset with a notice, never a panic), and keeps both in sync.
     pub fn provide() -> Study {
-        let bank = streamlab_model::study::quiz::bank().unwrap_or_default();
+        // The progress record is read against the bank's index (ids and topics, compiled in);
+        // the questions themselves are fetched below.
+        let refs = streamlab_model::study::quiz::question_refs().unwrap_or_default();
         let lessons = streamlab_model::study::lesson::lessons().unwrap_or_default();
         let ids: Vec<String> = lessons.iter().map(|l| l.id.clone()).collect();
         let stored = local_storage().and_then(|s| s.get_item(PROGRESS_KEY).ok().flatten()).unwrap_or_default();
-        let loaded = Progress::load(&stored, &bank, &ids);
+        let loaded = Progress::load(&stored, &refs, &ids);
         let study = Study {
             route: RwSignal::new(Route::from_hash(&current_hash())),
             progress: RwSignal::new(loaded.progress),
             notice: RwSignal::new(loaded.notice),
-            bank: StoredValue::new(bank),
+            bank: StoredValue::new(Vec::new()),
+            questions: RwSignal::new(BankState::Loading),
             lessons: StoredValue::new(lessons),
             topics: StoredValue::new(streamlab_model::study::quiz::topics().unwrap_or_default()),
             ask: RwSignal::new(None),
@@ -106,6 +109,7 @@ impl Study {
             }
         });
         provide_context(study);
+        fetch_bank(study);
         study
     }
 
@@ -367,5 +371,52 @@ pub fn TopicScores(
                 }}
             </tbody>
         </table>
+    }
+}
+
+/// Fetches the question bank (`prerendered/questions.json`, written from `quizzes/` at build
+/// time) into `study.bank`; `study.questions` says how it went. The service worker caches the
+/// file with the rest of the app, so it also arrives offline.
+pub fn fetch_bank(study: Study) {
+    study.questions.set(BankState::Loading);
+    leptos::task::spawn_local(async move {
+        let result = async {
+            let window = web_sys::window().ok_or("no window")?;
+            let response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str("prerendered/questions.json")).await.map_err(|_| "the network refused the request".to_string())?;
+            let response: web_sys::Response = wasm_bindgen::JsCast::dyn_into(response).map_err(|_| "not a response".to_string())?;
+            if !response.ok() {
+                return Err(format!("HTTP {}", response.status()));
+            }
+            let text = response.text().map_err(|_| "no body".to_string())?;
+            let text = wasm_bindgen_futures::JsFuture::from(text).await.map_err(|_| "the body did not arrive".to_string())?;
+            streamlab_model::study::quiz::bank_from_bundle(&text.as_string().unwrap_or_default())
+        }
+        .await;
+        match result {
+            Ok(bank) => {
+                study.bank.set_value(bank);
+                study.questions.set(BankState::Ready);
+            }
+            Err(e) => study.questions.set(BankState::Failed(e)),
+        }
+    });
+}
+
+/// `children` once the question bank has arrived; until then a line saying it is on its way,
+/// or why it did not come, with a button to try again.
+#[component]
+pub fn WithQuestions(children: ChildrenFn) -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let study = expect_context::<Study>();
+    move || match study.questions.get() {
+        BankState::Ready => children().into_any(),
+        BankState::Loading => view! { <p class="muted" role="status" data-testid="questions-loading">{move || lab.t("questions.loading")}</p> }.into_any(),
+        BankState::Failed(why) => view! {
+            <p class="error" role="alert" data-testid="questions-failed">
+                {move || lab.t("questions.failed")}" ("{why}") "
+                <button on:click=move |_| fetch_bank(study)>{move || lab.t("questions.retry")}</button>
+            </p>
+        }
+        .into_any(),
     }
 }
