@@ -410,9 +410,9 @@ pub fn WithQuestions(children: ChildrenFn) -> impl IntoView {
     let study = expect_context::<Study>();
     move || match study.questions.get() {
         BankState::Ready => children().into_any(),
-        BankState::Loading => view! { <p class="muted" role="status" data-testid="questions-loading">{move || lab.t("questions.loading")}</p> }.into_any(),
+        BankState::Loading => view! { <p class="muted questions-wait" role="status" data-testid="questions-loading">{move || lab.t("questions.loading")}</p> }.into_any(),
         BankState::Failed(why) => view! {
-            <p class="error" role="alert" data-testid="questions-failed">
+            <p class="error questions-wait" role="alert" data-testid="questions-failed">
                 {move || lab.t("questions.failed")}" ("{why}") "
                 <button on:click=move |_| fetch_bank(study)>{move || lab.t("questions.retry")}</button>
             </p>
