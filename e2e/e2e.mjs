@@ -771,7 +771,7 @@ async function main() {
       assert(await page.evaluate(() => !!navigator.serviceWorker.controller), 'no service worker controls the page after a reload');
     });
 
-    await check('offline: with the network off, a reload opens the lab with the learner\'s session', async () => {
+    await check('offline: with the network off, a reload opens the lab with the learner\'s session, and the question bank comes from the cache', async () => {
       // The first visit's service worker must have taken over (the check above waits for it).
       await page.evaluate(() => navigator.serviceWorker.ready);
       await page.waitForFunction(() => !!navigator.serviceWorker.controller);
@@ -788,6 +788,12 @@ async function main() {
         assert((await lab.queryText()) === query, 'the query changed across the offline reload');
         await lab.waitForStepsDone(steps[0], steps[1]);
         await lab.screenshot(path.join(outDir, 'offline-en.png'));
+        // The question bank, which the app fetches once it is up, comes from the cache too.
+        await page.evaluate(() => { location.hash = '#/quiz'; });
+        await page.locator('.quiz-page, [data-testid="questions-failed"]').first().waitFor({ state: 'visible' });
+        if ((await lab.el('questions-failed').count()) > 0) throw new Error(`offline, the questions did not load: ${await lab.text('questions-failed')}`);
+        await page.evaluate(() => { location.hash = '#/lab'; });
+        await lab.el('run-step').waitFor({ state: 'visible' });
       } finally {
         await context.setOffline(false);
       }
