@@ -29,7 +29,7 @@ use crate::text::{Lang, Text};
 /// The quiz files by topic id, in the order topics are shown in, which follows the study path
 /// (`quizzes/lessons/`): each topic's index (its names and question ids, compiled in
 /// everywhere), and on native builds the file itself. The app fetches the files as one bundle
-/// (`prerendered/questions.json`, [`bundle`], [`Bank::from_bundle`]), so the wasm the lab waits for
+/// (`prerendered/questions.json`, [`bundle`], [`bank_from_bundle`]), so the wasm the lab waits for
 /// does not carry the question text.
 macro_rules! quiz_files {
     ($($topic:literal),* $(,)?) => {

@@ -38,6 +38,20 @@ pub fn stop_playing() {
     }
 }
 
+/// Scrolls the first element matching `selector` just into view, once the page has drawn what
+/// the current change adds (30 ms later): an answer revealed, a verdict shown.
+pub fn bring_into_view(selector: &'static str) {
+    gloo_timers::callback::Timeout::new(30, move || {
+        let el = web_sys::window().and_then(|w| w.document()).and_then(|d| d.query_selector(selector).ok().flatten());
+        if let Some(el) = el {
+            let opts = web_sys::ScrollIntoViewOptions::new();
+            opts.set_block(web_sys::ScrollLogicalPosition::Nearest);
+            el.scroll_into_view_with_scroll_into_view_options(&opts);
+        }
+    })
+    .forget();
+}
+
 /// The page layout.
 #[component]
 pub fn App() -> impl IntoView {

@@ -207,15 +207,7 @@ fn SpeakerNotes() -> impl IntoView {
     // below the notes).
     Effect::new(move |_| {
         if p.reveal.get() {
-            gloo_timers::callback::Timeout::new(30, || {
-                let el = web_sys::window().and_then(|w| w.document()).and_then(|d| d.query_selector("[data-testid=presenter-answer]").ok().flatten());
-                if let Some(el) = el {
-                    let opts = web_sys::ScrollIntoViewOptions::new();
-                    opts.set_block(web_sys::ScrollLogicalPosition::Nearest);
-                    el.scroll_into_view_with_scroll_into_view_options(&opts);
-                }
-            })
-            .forget();
+            super::bring_into_view("[data-testid=presenter-answer]");
         }
     });
     // The lab as it is now, in one line: the written notes assume the preset's own delay, and

@@ -61,15 +61,7 @@ pub fn PredictPanel() -> impl IntoView {
                             lab.act(|s| if trigger { s.trigger() } else { s.run_step(); });
                             lab.selected_batch.set(None);
                             // The batch grows the panels above this one: keep the verdict in view.
-                            gloo_timers::callback::Timeout::new(30, || {
-                                let el = web_sys::window().and_then(|w| w.document()).and_then(|d| d.query_selector("[data-testid=predict-feedback]").ok().flatten());
-                                if let Some(el) = el {
-                                    let opts = web_sys::ScrollIntoViewOptions::new();
-                                    opts.set_block(web_sys::ScrollLogicalPosition::Nearest);
-                                    el.scroll_into_view_with_scroll_into_view_options(&opts);
-                                }
-                            })
-                            .forget();
+                            crate::components::bring_into_view("[data-testid=predict-feedback]");
                         };
                         view! {
                             <p class="help" data-testid="predict-hint">{move || lab.t(key)}</p>
