@@ -138,7 +138,21 @@ pub fn App() -> impl IntoView {
     provide_context(lab);
     components::provide_player();
     components::context::Study::provide();
+    fetch_time_zones(lab);
     components::App()
+}
+
+/// Fetches the time-zone database (`prerendered/tzdb.json`, not compiled into the wasm so the lab
+/// does not wait for it), installs it, and runs the session again: a query that named a region
+/// (`Asia/Seoul`) before it came said it was on its way. If it does not come, such a query keeps
+/// saying so and the reason is logged; nothing else needs it.
+fn fetch_time_zones(lab: Lab) {
+    leptos::task::spawn_local(async move {
+        match storage::fetch_text("prerendered/tzdb.json").await.and_then(|t| streamlab_model::lab::session::install_time_zones(&t)) {
+            Ok(()) => lab.act(LabSession::replay_all),
+            Err(e) => leptos::logging::warn!("the time zone database did not load: {e}"),
+        }
+    });
 }
 
 /// For the end-to-end test of the recovery screen: a page opened with `#debug-panic` panics

@@ -137,3 +137,20 @@ impl Saver {
 fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
+
+/// The text of the site's file at `url` (relative to the page), fetched; offline, the service
+/// worker answers from its cache.
+///
+/// # Errors
+/// Why it did not come: the network refused, an HTTP status, or no body.
+pub async fn fetch_text(url: &str) -> Result<String, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(url)).await.map_err(|_| "the network refused the request".to_string())?;
+    let response: web_sys::Response = wasm_bindgen::JsCast::dyn_into(response).map_err(|_| "not a response".to_string())?;
+    if !response.ok() {
+        return Err(format!("HTTP {}", response.status()));
+    }
+    let text = response.text().map_err(|_| "no body".to_string())?;
+    let text = wasm_bindgen_futures::JsFuture::from(text).await.map_err(|_| "the body did not arrive".to_string())?;
+    Ok(text.as_string().unwrap_or_default())
+}

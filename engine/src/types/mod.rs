@@ -13,6 +13,7 @@ pub mod json;
 pub mod text;
 pub mod time;
 pub mod timezone;
+pub mod tzdb;
 pub mod value;
 
 use std::sync::Arc;

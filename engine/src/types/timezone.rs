@@ -1,10 +1,12 @@
 //! The session time zone (`spark.sql.session.timeZone`): a region of the IANA database
-//! (`America/Los_Angeles`, through `chrono-tz`) or a fixed offset (`UTC`, `+09:00`). Spark reads
+//! (`America/Los_Angeles`, from [`super::tzdb`]) or a fixed offset (`UTC`, `+09:00`). Spark reads
 //! a timestamp's calendar fields, formats it, casts it to a date or a string, and reads a zoneless
 //! string in this zone (`DateTimeUtils.getZoneId`, `SQLConf.sessionLocalTimeZone`); time windows
 //! stay aligned to UTC.
 
-use chrono::{NaiveDateTime, Offset, TimeZone};
+use std::sync::Arc;
+
+use chrono::NaiveDateTime;
 
 use super::time::MICROS_PER_SECOND;
 
@@ -16,11 +18,11 @@ pub struct SessionTimeZone {
     zone: Zone,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Zone {
     /// Seconds east of UTC.
     Fixed(i32),
-    Region(chrono_tz::Tz),
+    Region(Arc<tz::TimeZone>),
 }
 
 impl Default for SessionTimeZone {
@@ -29,7 +31,8 @@ impl Default for SessionTimeZone {
     }
 }
 
-/// Java's `ZoneId.SHORT_IDS`, which `DateTimeUtils.getZoneId` passes to `ZoneId.of`.
+/// Java's `ZoneId.SHORT_IDS`, which `DateTimeUtils.getZoneId` passes to `ZoneId.of`: a region,
+/// or for `EST`, `HST` and `MST` a fixed offset.
 const SHORT_IDS: &[(&str, &str)] = &[
     ("ACT", "Australia/Darwin"),
     ("AET", "Australia/Sydney"),
@@ -44,10 +47,13 @@ const SHORT_IDS: &[(&str, &str)] = &[
     ("CTT", "Asia/Shanghai"),
     ("EAT", "Africa/Addis_Ababa"),
     ("ECT", "Europe/Paris"),
+    ("EST", "-05:00"),
+    ("HST", "-10:00"),
     ("IET", "America/Indiana/Indianapolis"),
     ("IST", "Asia/Kolkata"),
     ("JST", "Asia/Tokyo"),
     ("MIT", "Pacific/Apia"),
+    ("MST", "-07:00"),
     ("NET", "Asia/Yerevan"),
     ("NST", "Pacific/Auckland"),
     ("PLT", "Asia/Karachi"),
@@ -69,14 +75,17 @@ impl SessionTimeZone {
     /// (`Z`, `UTC`, `+09:00`, `GMT-8`, `+1:00`).
     ///
     /// # Errors
-    /// Spark's message for a zone it cannot read (`INVALID_CONF_VALUE.TIME_ZONE` wording).
+    /// Spark's message for a zone it cannot read (`INVALID_CONF_VALUE.TIME_ZONE` wording); in
+    /// the browser before the database has arrived, [`super::tzdb::loading_message`] for an id
+    /// that is not an offset.
     pub fn parse(id: &str) -> Result<Self, String> {
         let trimmed = id.trim();
-        let zone = if let Some(s) = zone_offset_seconds(trimmed) {
+        let short = SHORT_IDS.iter().find(|(s, _)| *s == trimmed).map_or(trimmed, |(_, r)| *r);
+        let zone = if let Some(s) = zone_offset_seconds(short) {
             Zone::Fixed(i32::try_from(s).map_err(|_| bad_zone(id))?)
         } else {
-            let region = SHORT_IDS.iter().find(|(s, _)| *s == trimmed).map_or(trimmed, |(_, r)| *r);
-            Zone::Region(region.parse::<chrono_tz::Tz>().map_err(|_| bad_zone(id))?)
+            let db = super::tzdb::database().ok_or_else(|| super::tzdb::loading_message(id))?;
+            Zone::Region(db.zone(short).ok_or_else(|| bad_zone(id))?)
         };
         Ok(SessionTimeZone { id: id.to_string(), zone })
     }
@@ -93,15 +102,9 @@ impl SessionTimeZone {
 
     /// Seconds east of UTC at the instant `utc_us` (µs since the epoch).
     pub fn offset_seconds_at(&self, utc_us: i64) -> i32 {
-        match self.zone {
-            Zone::Fixed(s) => s,
-            Zone::Region(tz) => {
-                let secs = utc_us.div_euclid(MICROS_PER_SECOND);
-                match chrono::DateTime::from_timestamp(secs, 0) {
-                    Some(dt) => tz.offset_from_utc_datetime(&dt.naive_utc()).fix().local_minus_utc(),
-                    None => 0,
-                }
-            }
+        match &self.zone {
+            Zone::Fixed(s) => *s,
+            Zone::Region(tz) => region_offset(tz, utc_us.div_euclid(MICROS_PER_SECOND)),
         }
     }
 
@@ -114,17 +117,22 @@ impl SessionTimeZone {
     /// Java's `LocalDateTime.atZone` resolves it: in a gap (spring forward) the time moves later
     /// by the gap's length, in an overlap (fall back) the earlier instant wins.
     pub fn from_local_us(&self, local_us: i64) -> i64 {
-        match self.zone {
-            Zone::Fixed(s) => local_us.saturating_sub(i64::from(s) * MICROS_PER_SECOND),
+        match &self.zone {
+            Zone::Fixed(s) => local_us.saturating_sub(i64::from(*s) * MICROS_PER_SECOND),
             Zone::Region(tz) => {
-                let secs = local_us.div_euclid(MICROS_PER_SECOND);
-                let Some(naive) = chrono::DateTime::from_timestamp(secs, 0).map(|d| d.naive_utc()) else { return local_us };
-                let offset = match tz.offset_from_local_datetime(&naive) {
-                    chrono::LocalResult::Single(o) => o.fix().local_minus_utc(),
-                    chrono::LocalResult::Ambiguous(a, b) => a.fix().local_minus_utc().max(b.fix().local_minus_utc()),
-                    // A gap: the offset in force before it (a day earlier, far from any other
-                    // transition), so the time lands after the gap.
-                    chrono::LocalResult::None => tz.offset_from_utc_datetime(&naive.checked_sub_signed(chrono::Duration::days(1)).unwrap_or(naive)).fix().local_minus_utc(),
+                let local = local_us.div_euclid(MICROS_PER_SECOND);
+                // The offsets in force a day either side (no zone has two transitions a day
+                // apart): each that maps the wall-clock time back to itself is a reading of it.
+                let before = region_offset(tz, local.saturating_sub(86_400));
+                let after = region_offset(tz, local.saturating_add(86_400));
+                let fits = |o: i32| region_offset(tz, local.saturating_sub(i64::from(o))) == o;
+                let offset = match (fits(before), fits(after)) {
+                    // An overlap (fall back): the earlier instant, the larger offset.
+                    (true, true) => before.max(after),
+                    (true, false) => before,
+                    (false, true) => after,
+                    // A gap (spring forward): the offset before it, so the time lands after it.
+                    (false, false) => before,
                 };
                 local_us.saturating_sub(i64::from(offset) * MICROS_PER_SECOND)
             }
@@ -134,20 +142,15 @@ impl SessionTimeZone {
     /// The zone's short name at `utc_us` as Java's `z` pattern prints it (`PST`, `PDT`, `KST`,
     /// `UTC`); a fixed offset prints as itself (`+09:00`).
     pub fn short_name_at(&self, utc_us: i64) -> String {
-        use chrono_tz::OffsetName;
-        match self.zone {
+        match &self.zone {
             Zone::Fixed(0) => "UTC".into(),
-            Zone::Fixed(s) => format_offset(s, true, false),
-            Zone::Region(tz) => {
-                let secs = utc_us.div_euclid(MICROS_PER_SECOND);
-                match chrono::DateTime::from_timestamp(secs, 0) {
-                    Some(dt) => {
-                        let o = tz.offset_from_utc_datetime(&dt.naive_utc());
-                        o.abbreviation().map_or_else(|| format_offset(o.fix().local_minus_utc(), true, false), str::to_string)
-                    }
-                    None => self.id.clone(),
-                }
-            }
+            Zone::Fixed(s) => format_offset(*s, true, false),
+            Zone::Region(tz) => match tz.find_local_time_type(utc_us.div_euclid(MICROS_PER_SECOND)) {
+                // A zone with no abbreviation of its own has a numeric one (`+09`): the offset.
+                Ok(t) if t.time_zone_designation().starts_with(['+', '-']) => format_offset(t.ut_offset(), true, false),
+                Ok(t) => t.time_zone_designation().to_string(),
+                Err(_) => self.id.clone(),
+            },
         }
     }
 
@@ -155,6 +158,11 @@ impl SessionTimeZone {
     pub fn local_datetime(&self, utc_us: i64) -> Option<NaiveDateTime> {
         chrono::DateTime::from_timestamp_micros(self.to_local_us(utc_us)).map(|d| d.naive_utc())
     }
+}
+
+/// Seconds east of UTC in `tz` at `utc_seconds` since the epoch (0 past the data's range).
+fn region_offset(tz: &tz::TimeZone, utc_seconds: i64) -> i32 {
+    tz.find_local_time_type(utc_seconds).map_or(0, |t| t.ut_offset())
 }
 
 /// `+09`, `+0930`, `+09:30` (`colon`), seconds kept when not zero; hours only when the minutes
@@ -230,6 +238,14 @@ mod tests {
         // 2026-11-01 01:30 happens twice: the earlier (PDT, 08:30 UTC) wins.
         let local = parse_timestamp_us("2026-11-01T01:30:00Z").unwrap();
         assert_eq!(la.from_local_us(local), parse_timestamp_us("2026-11-01T08:30:00Z").unwrap());
+        // An ordinary time in each season reads back to its instant.
+        for utc in ["2026-01-15T20:00:00Z", "2026-07-15T20:00:00Z"] {
+            let t = parse_timestamp_us(utc).unwrap();
+            assert_eq!(la.from_local_us(la.to_local_us(t)), t);
+        }
+        assert_eq!((la.short_name_at(parse_timestamp_us("2026-01-15T20:00:00Z").unwrap()), la.short_name_at(parse_timestamp_us("2026-07-15T20:00:00Z").unwrap())), ("PST".to_string(), "PDT".to_string()));
+        // A zone whose abbreviation is numeric (`+04` in the database) prints the offset.
+        assert_eq!(SessionTimeZone::parse("Asia/Dubai").unwrap().short_name_at(0), "+04:00");
     }
 
     #[test]
@@ -237,6 +253,12 @@ mod tests {
         assert_eq!(SessionTimeZone::parse("+09:00").unwrap().offset_seconds_at(0), 9 * 3600);
         assert!(SessionTimeZone::parse("UTC").unwrap().is_utc());
         assert_eq!(SessionTimeZone::parse("PST").unwrap().offset_seconds_at(0), -8 * 3600);
+        // Java's SHORT_IDS map EST to the offset -05:00, not to the database's EST (a link to
+        // America/Panama, which had its own local mean time before 1908): so 1900 is -05:00 too.
+        let est = SessionTimeZone::parse("EST").unwrap();
+        assert_eq!(est.offset_seconds_at(parse_timestamp_us("1900-01-01T00:00:00Z").unwrap()), -5 * 3600);
+        assert_eq!(est.short_name_at(0), "-05:00");
+        assert_eq!(est.id(), "EST");
         assert_eq!(SessionTimeZone::parse("Asia/Seoul").unwrap().id(), "Asia/Seoul");
         assert!(SessionTimeZone::parse("Mars/Olympus").is_err());
     }

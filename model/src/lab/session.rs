@@ -146,6 +146,12 @@ impl LabSession {
         &self.query_text
     }
 
+    /// Compiles the query again and replays everything, as after an edit: for a change outside
+    /// the session, such as the time-zone database arriving ([`install_time_zones`]).
+    pub fn replay_all(&mut self) {
+        self.rebuild();
+    }
+
     /// Replaces the query text and replays everything.
     pub fn set_query(&mut self, text: &str) {
         // An edit in the editor is the query of every run.
@@ -355,6 +361,16 @@ impl LabSession {
             progress_json: self.batches.last().map(|(_, b)| b.progress.to_json()),
         }
     }
+}
+
+/// Installs the time-zone database the app fetched (`prerendered/tzdb.json`), which region ids
+/// (`Asia/Seoul`) need in the browser; then [`LabSession::replay_all`] runs a query that named
+/// one again.
+///
+/// # Errors
+/// What is wrong with the file ([`streamlab_engine::types::tzdb::install`]).
+pub fn install_time_zones(json: &str) -> Result<(), String> {
+    streamlab_engine::types::tzdb::install(json)
 }
 
 /// The trigger the lab's picker means by `choice` (its `<option>` values: `processingTime`

@@ -95,7 +95,9 @@ pub fn boot_text_js() -> String {
 }
 
 /// Every prerendered file: (`lessons.en.html` / `lesson-<id>.ko.html`, its HTML; `boot-text.js`;
-/// `questions.json`, the question bank the app fetches, [`crate::study::quiz::bundle`]).
+/// `questions.json`, the question bank the app fetches, [`crate::study::quiz::bundle`];
+/// `tzdb.json`, the time-zone database the app fetches,
+/// [`streamlab_engine::types::tzdb::bundle_json`]).
 ///
 /// # Errors
 /// The lesson files do not parse.
@@ -111,6 +113,7 @@ pub fn files() -> Result<Vec<(String, String)>, String> {
     }
     out.push(("boot-text.js".to_string(), boot_text_js()));
     out.push(("questions.json".to_string(), crate::study::quiz::bundle()));
+    out.push(("tzdb.json".to_string(), streamlab_engine::types::tzdb::bundle_json()));
     Ok(out)
 }
 

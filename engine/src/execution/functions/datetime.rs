@@ -196,6 +196,10 @@ pub(super) fn call(name: &str, args: &[Value], cx: &EvalContext) -> Option<Value
         }
         "from_utc_timestamp" | "to_utc_timestamp" => match (ts(first), SessionTimeZone::parse(&to_text(arg(args, 1), cx))) {
             (Some(t), Ok(zone)) => Value::Timestamp(if name == "from_utc_timestamp" { zone.to_local_us(t) } else { zone.from_local_us(t) }),
+            (Some(_), Err(_)) if crate::types::tzdb::database().is_none() => {
+                cx.raise(crate::types::tzdb::LOADING, crate::types::tzdb::loading_text(&to_text(arg(args, 1), cx)));
+                Value::Null
+            }
             (Some(_), Err(_)) => {
                 cx.raise("INVALID_TIMEZONE", format!("The timezone: {} is invalid. The timezone must be either a region-based zone ID or a zone offset.", to_text(arg(args, 1), cx)));
                 Value::Null

@@ -380,18 +380,7 @@ pub fn TopicScores(
 pub fn fetch_bank(study: Study) {
     study.questions.set(BankState::Loading);
     leptos::task::spawn_local(async move {
-        let result = async {
-            let window = web_sys::window().ok_or("no window")?;
-            let response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str("prerendered/questions.json")).await.map_err(|_| "the network refused the request".to_string())?;
-            let response: web_sys::Response = wasm_bindgen::JsCast::dyn_into(response).map_err(|_| "not a response".to_string())?;
-            if !response.ok() {
-                return Err(format!("HTTP {}", response.status()));
-            }
-            let text = response.text().map_err(|_| "no body".to_string())?;
-            let text = wasm_bindgen_futures::JsFuture::from(text).await.map_err(|_| "the body did not arrive".to_string())?;
-            streamlab_model::study::quiz::bank_from_bundle(&text.as_string().unwrap_or_default())
-        }
-        .await;
+        let result = crate::storage::fetch_text("prerendered/questions.json").await.and_then(|text| streamlab_model::study::quiz::bank_from_bundle(&text));
         match result {
             Ok(bank) => {
                 study.bank.set_value(bank);
