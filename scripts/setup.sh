@@ -81,7 +81,8 @@ need_chromium() {
   fi
 }
 
-# npm packages (package.json, pinned in package-lock.json): binaryen's wasm-opt for Trunk,
+# npm packages (package.json, pinned in package-lock.json): binaryen's wasm-opt for Trunk, zopfli
+# for the release build's .gz files (scripts/sw-precache.mjs),
 # playwright-core and axe-core (the accessibility check run in every page) for the e2e test.
 # Exit 0 when node_modules holds exactly the versions in package-lock.json.
 node_modules_current() {

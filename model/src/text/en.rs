@@ -358,7 +358,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("state.note.key", "state watermark on the join key: key <= watermark"),
     ("state.note.value", "state watermark: event time <= watermark {sign} {d}"),
     // the page's words before the app runs (index.html reads them from prerendered/boot-text.js): loading, the recovery screen, the new-version bar
-    ("boot.loading", "Loading the lab: about 2.3 MB the first time, then it opens at once, offline too."),
+    ("boot.loading", "Loading the lab: about {mb} MB the first time, then it opens at once, offline too."),
     ("boot.progress", "Loading"),
     ("boot.crash.title", "The lab stopped on an internal error"),
     ("boot.crash.load", "It stopped while loading your saved session, so that session was set aside. Start again for a fresh lab."),

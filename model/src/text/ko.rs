@@ -359,7 +359,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("state.note.key", "조인 키의 상태 워터마크: 키 <= 워터마크"),
     ("state.note.value", "상태 워터마크: 이벤트 시간 <= 워터마크 {sign} {d}"),
     // the page's words before the app runs (index.html reads them from prerendered/boot-text.js): loading, the recovery screen, the new-version bar
-    ("boot.loading", "실습을 불러오는 중입니다. 처음에만 약 2.3 MB를 받고, 그다음부터는 오프라인에서도 바로 열립니다."),
+    ("boot.loading", "실습을 불러오는 중입니다. 처음에만 약 {mb} MB를 받고, 그다음부터는 오프라인에서도 바로 열립니다."),
     ("boot.progress", "불러오는 중"),
     ("boot.crash.title", "실습이 내부 오류로 멈췄습니다"),
     ("boot.crash.load", "저장된 세션을 불러오다가 멈춰서 그 세션은 따로 보관했습니다. 다시 시작하면 새 실습이 열립니다."),
