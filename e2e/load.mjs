@@ -138,6 +138,38 @@ export async function loadChecks({ browser, distDir, check, assert }) {
         });
       }
       if (gzip) {
+        await check('load: a learner who scrolled the lesson while the app loaded keeps their place, phone, 1.6 Mbit/s', async () => {
+          // A phone: the lesson is one long column, so a jump to the top would lose the place.
+          const ctx = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+          try {
+            const page = await ctx.newPage();
+            const cdp = await ctx.newCDPSession(page);
+            await cdp.send('Network.enable');
+            await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+            const bytes = 1.6e6 / 8;
+            await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: bytes, uploadThroughput: bytes });
+            await page.goto(`${url}#/lesson/watermarks`, { waitUntil: 'commit' });
+            await page.locator('.boot-lesson h2').waitFor({ state: 'visible', timeout: 60_000 });
+            // Down to the lesson's "What to watch" heading, as a reader would scroll.
+            const read = await page.evaluate(() => {
+              const h = document.querySelectorAll('.boot-lesson h3')[0];
+              window.scrollTo(0, window.scrollY + h.getBoundingClientRect().top - 10);
+              return h.textContent.trim();
+            });
+            assert(await page.evaluate(() => window.scrollY > 100), 'the prerendered lesson is too short to scroll');
+            await interactiveAt(page, 240_000);
+            const top = await page
+              .waitForFunction((text) => {
+                const h = [...document.querySelectorAll('[data-testid="lesson-page"] .lesson-text h3')].find((e) => e.textContent.trim() === text);
+                const y = h && h.getBoundingClientRect().top;
+                return h && y >= -5 && y < window.innerHeight - 40 ? y : false;
+              }, read, { timeout: 5_000 })
+              .then((r) => r.jsonValue(), () => page.evaluate(() => `scrollY ${window.scrollY}`));
+            assert(typeof top === 'number', `after the app mounted, "${read}" is not on the screen (${top})`);
+          } finally {
+            await ctx.close();
+          }
+        });
         await check('load: a repeat visit with the service worker, 10 Mbit/s (printed)', async () => {
           const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
           try {

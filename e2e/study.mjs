@@ -353,6 +353,11 @@ export async function studyChecks({ page, url, root, check, assert, outDir, LabP
     }
     assert(/^\d\d:\d\d$/.test(await lab.text('exam-timer')), `timer ${await lab.text('exam-timer')}`);
     await lab.el('exam-finish').click();
+    // Five left unanswered: Finish asks first; "Keep answering" goes back, Finish anyway ends.
+    await lab.el('exam-finish-cancel').click();
+    assert((await lab.el('exam-confirm').count()) === 0 && (await lab.el('exam-question').count()) === 1, 'Keep answering did not go back to the exam');
+    await lab.el('exam-finish').click();
+    await lab.el('exam-finish-confirm').click();
     await lab.el('exam-result').waitFor({ state: 'visible' });
     const summary = await lab.text('exam-summary');
     assert(/^5 of 10 right \(50%\)/.test(summary), `summary ${summary}`);

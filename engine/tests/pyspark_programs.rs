@@ -202,3 +202,21 @@ fn spark_conf_set_refuses_what_spark_refuses() {
         ("IllegalArgumentException".into(), "INVALID_CONF_VALUE.TIME_ZONE".into(), "The value 'Mars/Base' in the config \"spark.sql.session.timeZone\" is invalid. Cannot resolve the given timezone.".into())
     );
 }
+
+/// In the browser the zone database comes after the app is up (`types::tzdb`): until then a
+/// region id is the lab's "still downloading", not Spark's "cannot resolve" (the value may be
+/// right), and an offset needs no database.
+#[test]
+fn a_region_before_the_zone_database_has_arrived_is_not_called_invalid() {
+    use streamlab_engine::types::tzdb;
+    tzdb::hide_on_this_thread(true);
+    let seoul = compile("spark.conf.set('spark.sql.session.timeZone', 'Asia/Seoul')\nclicks", &catalog());
+    let offset = compile("spark.conf.set('spark.sql.session.timeZone', '+09:00')\nclicks", &catalog());
+    tzdb::hide_on_this_thread(false);
+    let Err(Error::Analysis(a)) = seoul else { panic!("compiled without the database") };
+    assert_eq!((a.exception_class(), a.error_class.as_str()), ("Streamlab", tzdb::LOADING));
+    assert_eq!(a.message, "The time zone 'Asia/Seoul' is a region of the time zone database, which is still downloading: the query runs again as soon as it arrives.");
+    assert!(offset.is_ok(), "{offset:?}");
+    // Once it is there, the same program compiles.
+    assert!(compile("spark.conf.set('spark.sql.session.timeZone', 'Asia/Seoul')\nclicks", &catalog()).is_ok());
+}

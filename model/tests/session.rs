@@ -132,6 +132,35 @@ fn an_error_is_named_by_who_raises_it() {
     assert_eq!(kind(&mut s, "clicks.select(F.col('post').try_cast('string'))"), "not modelled yet");
 }
 
+/// The browser's first seconds, before the zone database has come (`types::tzdb`): a region
+/// in `from_utc_timestamp` is the lab's note that it is on its way (no Spark condition, no
+/// "What to do"), and once it is there the same session runs again clean. A zone that does not
+/// exist is Spark's `INVALID_TIMEZONE`, whose "What to do" is not the ANSI-mode one (the value is
+/// not a cast, an overflow or a division).
+#[test]
+fn a_region_zone_waits_for_the_database_and_then_runs() {
+    use streamlab_engine::types::tzdb;
+    let mut s = corpus_lab("window-sliding-classic-append");
+    tzdb::hide_on_this_thread(true);
+    s.set_query("clicks.select('event_id', F.from_utc_timestamp('event_time', 'Asia/Seoul').alias('local'))");
+    run_all(&mut s);
+    let waiting = s.view().error;
+    tzdb::hide_on_this_thread(false);
+    let e = waiting.expect("a note while the database is away");
+    assert_eq!((e.kind.as_str(), e.error_class.as_deref(), e.hint.as_deref()), ("Streamlab", None, None));
+    assert_eq!(e.message, "The time zone 'Asia/Seoul' is a region of the time zone database, which is still downloading: the query runs again as soon as it arrives.");
+    // The database arrives: the app replays the session as it is.
+    s.replay_all();
+    let v = s.view();
+    assert!(v.error.is_none(), "{:?}", v.error);
+    assert!(!v.batches.is_empty());
+    s.set_query("clicks.select('event_id', F.from_utc_timestamp('event_time', 'Mars/Olympus').alias('local'))");
+    run_all(&mut s);
+    let e = s.view().error.expect("INVALID_TIMEZONE");
+    assert!(e.message.contains("[INVALID_TIMEZONE] The timezone: Mars/Olympus is invalid."), "{}", e.message);
+    assert_eq!(e.hint.as_deref(), Some("fix the value the error names; the batch is run again when the query changes"));
+}
+
 #[test]
 fn a_query_typo_points_at_its_position() {
     let mut s = corpus_lab("window-sliding-classic-append");

@@ -86,10 +86,26 @@ impl TzDatabase {
 
 static DATABASE: OnceLock<TzDatabase> = OnceLock::new();
 
-/// The database: natively always (compiled in); in the browser once [`install`]ed.
+#[cfg(not(target_arch = "wasm32"))]
+thread_local! {
+    static HIDDEN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// For tests of the browser's first seconds: while `hidden`, this thread sees no database, as
+/// the browser before [`install`]. Native only.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn hide_on_this_thread(hidden: bool) {
+    HIDDEN.with(|h| h.set(hidden));
+}
+
+/// The database: natively always (compiled in; but see [`hide_on_this_thread`]); in the
+/// browser once [`install`]ed.
 pub fn database() -> Option<&'static TzDatabase> {
     #[cfg(not(target_arch = "wasm32"))]
     {
+        if HIDDEN.with(std::cell::Cell::get) {
+            return None;
+        }
         Some(DATABASE.get_or_init(compiled))
     }
     #[cfg(target_arch = "wasm32")]
@@ -115,7 +131,7 @@ pub const LOADING: &str = "STREAMLAB_TIME_ZONES_LOADING";
 /// fetched it), without the `[condition]` prefix. Not a Spark message: real Spark always has its
 /// database.
 pub fn loading_text(id: &str) -> String {
-    format!("The time zone '{id}' is a region of the time zone database, which the lab is still fetching (prerendered/tzdb.json). The query runs again as soon as it arrives.")
+    format!("The time zone '{id}' is a region of the time zone database, which is still downloading: the query runs again as soon as it arrives.")
 }
 
 /// [`loading_text`] after its condition, `[STREAMLAB_TIME_ZONES_LOADING] …`.

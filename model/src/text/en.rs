@@ -435,6 +435,15 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("questions.loading", "The questions are on their way…"),
     ("questions.failed", "The questions could not be loaded"),
     ("questions.retry", "Try again"),
+    // a duration read out (i18n::duration_words: the delay slider's aria-valuetext)
+    ("duration.seconds", "{n} {n|second|seconds}"),
+    ("duration.minutes", "{n} {n|minute|minutes}"),
+    ("duration.hours", "{n} {n|hour|hours}"),
+    ("duration.days", "{n} {n|day|days}"),
+    // the exam asks before it finishes with questions unanswered
+    ("exam.confirm", "{n} {n|question is|questions are} not answered yet; an unanswered question counts as wrong."),
+    ("exam.confirm.finish", "Finish anyway"),
+    ("exam.confirm.back", "Keep answering"),
 ];
 
 /// The English word lists the question bank's rules look for (`i18n::words`).

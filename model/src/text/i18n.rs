@@ -244,6 +244,23 @@ pub fn finish(lang: Lang, text: &str) -> String {
     }
 }
 
+/// A duration as Spark writes it (`10 minutes`, `1 second`, `2 hours`, `1 day`) read out in
+/// `lang` (`10분`), for a screen reader's `aria-valuetext`; text that is not one number and one
+/// such unit is returned as it is.
+pub fn duration_words(lang: Lang, text: &str) -> String {
+    let mut parts = text.split_whitespace();
+    let (Some(n), Some(unit), None) = (parts.next(), parts.next(), parts.next()) else { return text.to_string() };
+    let Ok(n) = n.parse::<u64>() else { return text.to_string() };
+    let key = match unit.trim_end_matches('s') {
+        "second" => "duration.seconds",
+        "minute" => "duration.minutes",
+        "hour" => "duration.hours",
+        "day" => "duration.days",
+        _ => return text.to_string(),
+    };
+    tr_with(lang, key, &[("n", &n)])
+}
+
 /// `template` with its `{name}` and `{name|one|other}` holes filled from `args` (see
 /// [`tr_with`]). Never panics: an unclosed `{` or an unknown name is kept as written.
 pub fn fill(template: &str, args: &[Arg]) -> String {
@@ -290,6 +307,12 @@ mod tests {
         assert_eq!(particles("배치 2이(가) 내보낸 행"), "배치 2가 내보낸 행"); // 이
         assert_eq!(particles("12:01에서 09:25(으)로"), "12:01에서 09:25로"); // 오
         assert_eq!(particles("12:11(으)로"), "12:11로"); // 일: ㄹ takes 로
+        // The copula's past: 이었 after a final consonant (ㄹ too), 였 after none.
+        assert_eq!(particles("09:23(이)었습니다"), "09:23이었습니다"); // 삼
+        assert_eq!((duration_words(Lang::Ko, "10 minutes"), duration_words(Lang::En, "1 second")), ("10분".to_string(), "1 second".to_string()));
+        assert_eq!(duration_words(Lang::Ko, "ten minutes"), "ten minutes");
+        assert_eq!(particles("09:21(이)었습니다"), "09:21이었습니다"); // 일
+        assert_eq!(particles("09:25(이)었습니다"), "09:25였습니다"); // 오
         assert_eq!(particles("12:10(으)로"), "12:10으로"); // 십
         assert_eq!(particles("'25:99'은(는) 시각이 아닙니다"), "'25:99'는 시각이 아닙니다"); // 구, past the quote
         assert_eq!(particles("문자열 \"banana\"은(는)"), "문자열 \"banana\"는");

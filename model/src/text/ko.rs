@@ -345,7 +345,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("cond.duplicates", "싱크를 읽는 쪽이 두 번 보는 행: {d}개로, 이 과제가 기대하는 수와 다릅니다"),
     ("cond.source", "소스 {name}이(가) {kind} 소스가 아닙니다"),
     ("cond.batch.not_run", "배치 {id}이(가) 아직 실행되지 않았습니다"),
-    ("cond.batch.watermark", "배치 {id}의 워터마크가 {want}이(가) 아니라 {now}였습니다"),
+    ("cond.batch.watermark", "배치 {id}의 워터마크가 {want}이(가) 아니라 {now}(이)었습니다"),
     ("cond.batch.rows", "배치 {id}이(가) 낸 행은 {got}개로, 이 과제가 기대하는 수와 다릅니다"),
     ("cond.batch.not_no_data", "배치 {id}은(는) 새 데이터를 읽었습니다. 데이터 없는 배치가 아닙니다"),
     ("cond.batch.no_data", "배치 {id}은(는) 데이터 없는 배치입니다"),
@@ -436,6 +436,15 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("questions.loading", "문제를 불러오는 중입니다…"),
     ("questions.failed", "문제를 불러오지 못했습니다"),
     ("questions.retry", "다시 시도"),
+    // a duration read out (i18n::duration_words: the delay slider's aria-valuetext)
+    ("duration.seconds", "{n}초"),
+    ("duration.minutes", "{n}분"),
+    ("duration.hours", "{n}시간"),
+    ("duration.days", "{n}일"),
+    // the exam asks before it finishes with questions unanswered
+    ("exam.confirm", "아직 답하지 않은 문제가 {n}개 있습니다. 답하지 않은 문제는 틀린 것으로 셉니다."),
+    ("exam.confirm.finish", "그래도 끝내기"),
+    ("exam.confirm.back", "계속 풀기"),
 ];
 
 /// The Korean word lists the question bank's rules look for (`i18n::words`); Korean glues
@@ -488,6 +497,8 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("{} is not a timestamp: Spark reads a string such as \"2026-01-01T12:07:00Z\" or whole epoch seconds, and NULL here", "{}은(는) 타임스탬프가 아닙니다. Spark는 \"2026-01-01T12:07:00Z\" 같은 문자열이나 epoch 초(정수)를 읽으며, 여기서는 NULL로 읽습니다"),
     ("unsupported column type {}", "지원하지 않는 열 타입 {}"),
     ("{} is not modelled by Streamlab yet.", "{}은(는) 아직 Streamlab이 재현하지 않습니다."),
+    ("The time zone '{}' is a region of the time zone database, which is still downloading: the query runs again as soon as it arrives.", "시간대 '{}'은(는) 시간대 데이터베이스의 지역입니다. 데이터베이스를 아직 내려받는 중이며, 도착하는 대로 쿼리를 다시 실행합니다."),
+    ("fix the value the error names; the batch is run again when the query changes", "오류가 가리키는 값을 고치세요. 쿼리가 바뀌면 배치를 다시 실행합니다."),
     // The PySpark front end's own words (Python's and Spark's messages stay as they print them).
     ("{} is not modelled in Streamlab yet", "{}은(는) 아직 Streamlab이 재현하지 않습니다"),
     ("did you mean {}?", "{}을(를) 쓰려던 것인가요?"),
@@ -587,15 +598,16 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
 ];
 
 /// Korean text with its particles chosen: a particle written for either case after a value
-/// put in at run time — `이(가)`, `은(는)`, `을(를)`, `과(와)`, `(으)로` — becomes the one the
-/// word before it takes (`배치 6이`, `'25:99'는`, `09:25로`, `12:10으로`). The word's last sound
+/// put in at run time — `이(가)`, `은(는)`, `을(를)`, `과(와)`, `(으)로`, and the copula's
+/// `(이)었` — becomes the one the word before it takes (`배치 6이`, `'25:99'는`, `09:25로`,
+/// `12:10으로`, `09:23이었습니다`, `09:25였습니다`). The word's last sound
 /// decides: a Hangul syllable by its final consonant; a digit as it is read (0 영, 1 일, 2 이,
 /// ..., and 10 십, 100 백, 1000 천); a capital after a digit or a capital by its name (`Z` 지,
 /// `L` 엘); another Latin letter as English is read in Korean (a vowel, `r`, `w`, `y`, `s`, `x`,
 /// `z`, `-rk`: no final consonant; `l`: ㄹ; others: a final consonant). Quotes and brackets after the word
 /// are looked through. Text without such a particle is returned as it is.
 pub fn particles(text: &str) -> String {
-    const MARKS: [(&str, &str, &str); 5] = [("이(가)", "이", "가"), ("은(는)", "은", "는"), ("을(를)", "을", "를"), ("과(와)", "과", "와"), ("(으)로", "으로", "로")];
+    const MARKS: [(&str, &str, &str); 6] = [("이(가)", "이", "가"), ("은(는)", "은", "는"), ("을(를)", "을", "를"), ("과(와)", "과", "와"), ("(으)로", "으로", "로"), ("(이)었", "이었", "였")];
     if !MARKS.iter().any(|(m, _, _)| text.contains(m)) {
         return text.to_string();
     }

@@ -151,7 +151,7 @@ pub fn DelayControl(index: usize) -> impl IntoView {
                 <input type="range" class="delay-slider" data-testid=format!("delay-slider-{index}")
                     min="0" max=(DELAY_STOPS.len() - 1).to_string() step="1"
                     prop:value=move || delay_stop_index(&current.get()).to_string()
-                    aria-valuetext=move || current.get()
+                    aria-valuetext=move || streamlab_model::text::i18n::duration_words(lab.lang.get(), &current.get())
                     on:input=move |ev| {
                         if let Some(stop) = event_target_value(&ev).parse::<usize>().ok().and_then(|i| DELAY_STOPS.get(i)) {
                             draft.set(stop.to_string());

@@ -315,6 +315,10 @@ pub(super) fn ddl_of(dt: &DataType) -> String {
 /// It should be a/an 'int' value." (`SQLConf`'s type and check conversions). `reason` is the
 /// engine's own reading of the value.
 fn invalid_conf_value(key: &str, value: &str, reason: &str, span: Span) -> crate::error::AnalysisError {
+    if reason.contains(crate::types::tzdb::LOADING) {
+        // Not Spark's refusal: the browser has not got the zone database yet.
+        return crate::error::AnalysisError { error_class: crate::types::tzdb::LOADING.to_string(), ..crate::error::AnalysisError::python("Streamlab", crate::types::tzdb::loading_text(value), span) };
+    }
     let head = format!("The value '{value}' in the config \"{key}\" is invalid.");
     let (condition, tail) = if key == "spark.sql.session.timeZone" {
         ("INVALID_CONF_VALUE.TIME_ZONE", "Cannot resolve the given timezone.".to_string())

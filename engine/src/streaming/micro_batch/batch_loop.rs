@@ -202,6 +202,12 @@ impl StreamingQuery {
                 self.failure = Some(Error::Unsupported(message));
                 return None;
             }
+            if condition == crate::types::tzdb::LOADING {
+                // Not a failure Spark would have: the browser's zone database is on its way.
+                let e = crate::error::AnalysisError { error_class: condition, ..crate::error::AnalysisError::python("Streamlab", message, crate::Span::default()) };
+                self.failure = Some(Error::Analysis(crate::error::AnalysisError { stage: crate::error::Stage::Run, span: None, ..e }));
+                return None;
+            }
             let mut e = crate::error::AnalysisError::new(
                 crate::error::Stage::Run,
                 "STREAM_FAILED",
@@ -209,8 +215,10 @@ impl StreamingQuery {
             )
             .with_hint(if message.contains(crate::pyfunc::PYTHON_WORKER) {
                 "the state function raised an error: fix it at the line named (Streamlab runs it in a sandboxed subset of Python and pandas); the batch is run again when the query changes"
-            } else {
+            } else if is_ansi_condition(&condition) {
                 "Spark 4 runs in ANSI mode: a bad cast, an overflow or a division by zero fails the micro-batch; use try_cast / try_divide, or fix the input"
+            } else {
+                "fix the value the error names; the batch is run again when the query changes"
             });
             e.cause = Some((condition, message));
             self.failure = Some(Error::Analysis(e));
@@ -354,4 +362,13 @@ impl StreamingQuery {
         }
         out
     }
+}
+
+/// True for a condition that ANSI mode raises where legacy Spark returned NULL (a cast, an
+/// overflow, a division by zero, an index or a date field out of range): the ones `try_cast`,
+/// `try_divide` and their kin avoid (`QueryExecutionErrors`).
+fn is_ansi_condition(condition: &str) -> bool {
+    ["CAST_", "ARITHMETIC_OVERFLOW", "INTERVAL_ARITHMETIC_OVERFLOW", "DIVIDE_BY_ZERO", "NUMERIC_VALUE_OUT_OF_RANGE", "INVALID_ARRAY_INDEX", "DATETIME_FIELD_OUT_OF_BOUNDS", "CONVERSION_INVALID_INPUT"]
+        .iter()
+        .any(|p| condition.starts_with(p))
 }

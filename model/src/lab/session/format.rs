@@ -24,6 +24,17 @@ pub(super) fn error_view(e: &Error, text: &str) -> ErrorView {
             position: Some(p.span.line_col(text)),
             span: Some((p.span.start, p.span.end)),
         },
+        // The browser's zone database is still on its way (`tzdb::LOADING`): the lab's note,
+        // without a condition, as the query runs again when it comes.
+        Error::Analysis(a) if a.error_class == streamlab_engine::types::tzdb::LOADING => ErrorView {
+            kind: a.exception_class().into(),
+            error_class: None,
+            message: a.message.clone(),
+            hint: None,
+            stage: None,
+            position: a.span.map(|s| s.line_col(text)),
+            span: a.span.map(|s| (s.start, s.end)),
+        },
         Error::Analysis(a) => ErrorView {
             // The exception PySpark raises (`StreamingQueryException` for a query that died
             // while running, `AnalysisException` for most, ...), checked against the corpus.

@@ -210,7 +210,11 @@ impl Condition {
             if let Some(wm) = &self.batch_watermark {
                 let want = parse_timestamp_us(wm).ok().map(|us| us / 1000);
                 if b.watermark_ms != want {
-                    return Err(or_none(b.watermark.as_deref(), "cond.batch.watermark", &[("id", &id), ("want", wm)]));
+                    // Written as the batch list writes the watermark it got (`09:19`, not the
+                    // lesson file's `2026-03-02T09:19:00Z`).
+                    let day = parse_timestamp_us(&format!("{}T00:00:00Z", v.day)).unwrap_or(0);
+                    let shown = want.map_or_else(|| wm.clone(), |ms| crate::lab::cells::display_time(ms * 1000, day));
+                    return Err(or_none(b.watermark.as_deref(), "cond.batch.watermark", &[("id", &id), ("want", &shown)]));
                 }
             }
             if let Some(n) = self.batch_rows {
@@ -255,5 +259,25 @@ impl Condition {
     /// True when every key holds.
     pub fn holds(&self, v: &LabView) -> bool {
         self.check(v).is_ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::session::LabSession;
+
+    /// A batch's watermark that is not the one asked for is written as the batch list writes
+    /// it, the wanted one too. Classic preset: step 0's latest click is 09:13, so batch 1 runs
+    /// with 09:13 - 10 min = 09:03; the task here asks for 09:19 (as a lesson file writes it).
+    #[test]
+    fn a_wrong_batch_watermark_is_told_in_the_batch_list_s_times() {
+        let mut s = LabSession::from_scenario(crate::lab::presets::preset("classic").expect("classic"));
+        while s.run_step() {}
+        let c = Condition { batch: Some(1), batch_watermark: Some("2026-03-02T09:19:00Z".into()), ..Condition::default() };
+        let m = c.check(&s.view()).expect_err("09:03 is not 09:19");
+        assert_eq!(m.text(Lang::En), "batch 1 ran with watermark 09:03, not 09:19");
+        // 09:19 is read …구 (no final consonant: 가), 09:03 …삼 (one: 이었습니다).
+        assert_eq!(m.text(Lang::Ko), "배치 1의 워터마크가 09:19가 아니라 09:03이었습니다");
     }
 }

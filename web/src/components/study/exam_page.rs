@@ -115,6 +115,9 @@ fn ExamRun(exam: Exam, answers: RwSignal<Vec<ExamAnswer>>, index: RwSignal<usize
     let n = exam.items.len();
     let exam = StoredValue::new(exam);
     let set = move |a: ExamAnswer| answers.update(|v| if let Some(x) = v.get_mut(index.get_untracked()) { *x = a });
+    // Finish is one tap from Next: with questions left unanswered it asks first.
+    let unanswered = move || answers.with(|v| v.iter().filter(|a| matches!(a, ExamAnswer::Skipped) || matches!(a, ExamAnswer::Typed(t) if t.trim().is_empty())).count());
+    let confirming = RwSignal::new(false);
     view! {
         <p class="exam-bar"><span data-testid="exam-progress">{move || format!("{} / {n}", index.get() + 1)}</span>
             " · ⏱ "<span data-testid="exam-timer">{move || clock.get()}</span>
@@ -157,8 +160,15 @@ fn ExamRun(exam: Exam, answers: RwSignal<Vec<ExamAnswer>>, index: RwSignal<usize
         <div class="buttons">
             <button data-testid="exam-prev" disabled=move || index.get() == 0 on:click=move |_| index.update(|i| *i = i.saturating_sub(1))>{move || lab.t("quiz.prev")}</button>
             <button data-testid="exam-next" disabled=move || { index.get() + 1 >= n } on:click=move |_| index.update(|i| *i += 1)>{move || lab.t("quiz.next")}</button>
-            <button class="primary" data-testid="exam-finish" on:click=move |_| on_finish.run(())>{move || lab.t("exam.finish")}</button>
+            <button class="primary" data-testid="exam-finish" on:click=move |_| { if unanswered() > 0 { confirming.set(true) } else { on_finish.run(()) } }>{move || lab.t("exam.finish")}</button>
         </div>
+        {move || confirming.get().then(|| view! {
+            <p class="notice exam-confirm" role="alert" data-testid="exam-confirm">
+                {move || lab.t_with("exam.confirm", &[("n", &unanswered())])}" "
+                <button class="primary" data-testid="exam-finish-confirm" on:click=move |_| on_finish.run(())>{move || lab.t("exam.confirm.finish")}</button>" "
+                <button data-testid="exam-finish-cancel" on:click=move |_| confirming.set(false)>{move || lab.t("exam.confirm.back")}</button>
+            </p>
+        })}
     }
 }
 
