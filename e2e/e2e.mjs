@@ -273,6 +273,22 @@ async function main() {
       assert((await lab.htmlLang()) === 'en', `<html lang> is ${await lab.htmlLang()}, want en`);
     });
 
+    await check('a first visit from a browser set to Korean opens in Korean, the loading screen too', async () => {
+      const b = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+      const ctx = await b.newContext({ locale: 'ko-KR', serviceWorkers: 'block' });
+      try {
+        const p = await ctx.newPage();
+        await p.goto(`${url}#/lesson/watermarks`, { waitUntil: 'commit' });
+        // The prerendered lesson the loading screen shows, then the app's own page.
+        const boot = await p.locator('.boot-lesson[lang]').first().getAttribute('lang', { timeout: 30_000 });
+        await p.locator('[data-testid="run-step"]').waitFor({ state: 'visible', timeout: 60_000 });
+        const lang = await p.evaluate(() => document.documentElement.lang);
+        assert(boot === 'ko' && lang === 'ko', `loading screen lesson in ${boot}, app in ${lang}; want ko for a ko-KR browser`);
+      } finally {
+        await b.close();
+      }
+    });
+
     const nSteps = scenario.steps.length;
     await check(`open the ${CASE_ID} scenario from its JSON`, async () => {
       await lab.openScenario(caseText);

@@ -161,6 +161,19 @@ fn a_region_zone_waits_for_the_database_and_then_runs() {
     assert_eq!(e.hint.as_deref(), Some("fix the value the error names; the batch is run again when the query changes"));
 }
 
+/// The view names the session zone when the query sets one other than UTC (the batch list says
+/// the lab's times stay UTC where Spark's `show()` would print them in it).
+#[test]
+fn the_view_names_a_session_zone_other_than_utc() {
+    let mut s = corpus_lab("window-sliding-classic-append");
+    assert_eq!(s.view().session_time_zone, None);
+    s.set_query("spark.conf.set('spark.sql.session.timeZone', 'Asia/Seoul')\nclicks.select('event_id')");
+    assert_eq!(s.view().session_time_zone.as_deref(), Some("Asia/Seoul"));
+    // `+00:00` is UTC at every instant: nothing to say.
+    s.set_query("spark.conf.set('spark.sql.session.timeZone', '+00:00')\nclicks.select('event_id')");
+    assert_eq!(s.view().session_time_zone, None);
+}
+
 #[test]
 fn a_query_typo_points_at_its_position() {
     let mut s = corpus_lab("window-sliding-classic-append");

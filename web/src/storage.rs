@@ -12,7 +12,14 @@ const LANG_KEY: &str = "streamlab.lang";
 /// The language remembered across reloads (English when nothing is stored).
 pub fn stored_lang() -> Lang {
     use gloo_storage::Storage;
-    gloo_storage::LocalStorage::get::<String>(LANG_KEY).ok().as_deref().and_then(Lang::from_code).unwrap_or_default()
+    gloo_storage::LocalStorage::get::<String>(LANG_KEY).ok().as_deref().and_then(Lang::from_code).or_else(browser_lang).unwrap_or_default()
+}
+
+/// On a first visit (no language kept yet): the first of the browser's languages the app has
+/// (`ko-KR` is Korean), as `web/index.html`'s loading screen picks it too.
+fn browser_lang() -> Option<Lang> {
+    let navigator = web_sys::window()?.navigator();
+    navigator.languages().iter().filter_map(|v| v.as_string()).find_map(|tag| tag.split('-').next().and_then(Lang::from_code))
 }
 
 /// Remembers `lang` for the next visit and puts the page in it: `<html lang>` and the title.

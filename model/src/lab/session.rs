@@ -340,6 +340,7 @@ impl LabSession {
             watermark: self.query.as_ref().filter(|_| has_watermark).map(|q| format_timestamp_us(q.current_watermark_ms() * 1000)),
             watermark_ms: self.query.as_ref().filter(|_| has_watermark).map(StreamingQuery::current_watermark_ms),
             day: format_timestamp_us(day).get(..10).unwrap_or_default().to_string(),
+            session_time_zone: self.query.as_ref().map(StreamingQuery::session_time_zone).filter(|z| !z.is_utc()).map(|z| z.id().to_string()),
             delays: self.delays.clone(),
             lens: self.lens.iter().map(|r| r.to_string()).collect(),
             no_data_batch_due: self.query.as_ref().is_some_and(StreamingQuery::wants_no_data_batch),

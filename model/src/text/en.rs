@@ -302,7 +302,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("exam.skipped", "(skipped)"),
     ("exam.try_batch", "Try it in the lab at batch {b}"),
     ("exam.again", "Another exam"),
-    ("exam.limit", "time limit {m} min (2 minutes a question, the certification exam's pace)"),
+    ("exam.limit", "time limit {m} min: 2 minutes a question, the certification exam's pace"),
     ("exam.over", "over the time limit"),
     ("exam.right_list", "Right answers: check the reasoning too"),
     ("glossary.title", "Glossary"),
@@ -444,6 +444,8 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("exam.confirm", "{n} {n|question is|questions are} not answered yet; an unanswered question counts as wrong."),
     ("exam.confirm.finish", "Finish anyway"),
     ("exam.confirm.back", "Keep answering"),
+    // the batch list says when the session zone is not UTC
+    ("times.zone", "The query sets spark.sql.session.timeZone to {zone}: real Spark's show() and console sink print timestamps in that zone; the lab keeps them in UTC, as the watermark and progress are."),
 ];
 
 /// The English word lists the question bank's rules look for (`i18n::words`).

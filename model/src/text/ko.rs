@@ -303,7 +303,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("exam.skipped", "(건너뜀)"),
     ("exam.try_batch", "실습에서 배치 {b} 보기"),
     ("exam.again", "다른 시험"),
-    ("exam.limit", "제한 시간 {m}분 (문제당 2분, 자격시험과 같은 속도)"),
+    ("exam.limit", "제한 시간 {m}분: 문제당 2분, 자격시험과 같은 속도"),
     ("exam.over", "제한 시간을 넘었습니다"),
     ("exam.right_list", "맞힌 답: 풀이도 확인하세요"),
     ("glossary.title", "용어집"),
@@ -445,6 +445,8 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("exam.confirm", "아직 답하지 않은 문제가 {n}개 있습니다. 답하지 않은 문제는 틀린 것으로 셉니다."),
     ("exam.confirm.finish", "그래도 끝내기"),
     ("exam.confirm.back", "계속 풀기"),
+    // the batch list says when the session zone is not UTC
+    ("times.zone", "쿼리가 spark.sql.session.timeZone을 {zone}(으)로 정합니다. 실제 Spark의 show()와 console 싱크는 타임스탬프를 이 시간대로 출력하지만, 실습은 워터마크와 진행 정보처럼 UTC로 보여 줍니다."),
 ];
 
 /// The Korean word lists the question bank's rules look for (`i18n::words`); Korean glues

@@ -66,6 +66,9 @@ pub fn BatchList() -> impl IntoView {
         <div class="panel batches" node_ref=panel>
             <h2>{move || lab.t("batches")}</h2>
             <p class="help">{move || lab.t("times.day")}" "{move || lab.view.with(|v| v.day.clone())}</p>
+            {move || lab.view.with(|v| v.session_time_zone.clone()).map(|zone| view! {
+                <p class="help" data-testid="times-zone">{move || lab.t_with("times.zone", &[("zone", &zone)])}</p>
+            })}
             {move || {
                 let batches = lab.view.with(|v| v.batches.clone());
                 if batches.is_empty() {

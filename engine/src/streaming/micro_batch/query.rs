@@ -139,6 +139,12 @@ impl StreamingQuery {
         &self.plan
     }
 
+    /// `spark.sql.session.timeZone` as the query runs with it (the scenario's conf, then the
+    /// program's `spark.conf.set`).
+    pub fn session_time_zone(&self) -> &crate::types::timezone::SessionTimeZone {
+        &self.conf.session_time_zone
+    }
+
     /// The output mode.
     pub fn output_mode(&self) -> OutputMode {
         self.mode

@@ -214,6 +214,9 @@ pub struct LabView {
     pub watermark_ms: Option<i64>,
     /// The day (`2026-01-01`, UTC) that short times like `12:07` are on.
     pub day: String,
+    /// The query's `spark.sql.session.timeZone` when it is not UTC (`Asia/Seoul`): the lab
+    /// still shows times in UTC, where real Spark's `show()` and console sink print them in it.
+    pub session_time_zone: Option<String>,
     /// Each `withWatermark` delay as written in the query, without its quotes (`10 minutes`).
     pub delays: Vec<String>,
     /// The exam-lens rule ids the query meets (`crate::study::lens::for_rules` gives their entries):
