@@ -174,6 +174,22 @@ fn the_view_names_a_session_zone_other_than_utc() {
     assert_eq!(s.view().session_time_zone, None);
 }
 
+/// A batch's watermark that is not the one a lesson task asks for is written as the batch list
+/// writes it, the wanted one too. Classic preset: step 0's latest click is 09:13, so batch 1 runs
+/// with 09:13 - 10 min = 09:03; the task here asks for 09:19 (as a lesson file writes it).
+#[test]
+fn a_wrong_batch_watermark_is_told_in_the_batch_list_s_times() {
+    use streamlab_model::study::lesson::Condition;
+    use streamlab_model::text::Lang;
+    let mut s = LabSession::from_scenario(streamlab_model::lab::presets::preset("classic").expect("classic"));
+    run_all(&mut s);
+    let c = Condition { batch: Some(1), batch_watermark: Some("2026-03-02T09:19:00Z".into()), ..Condition::default() };
+    let m = c.check(&s.view()).expect_err("09:03 is not 09:19");
+    assert_eq!(m.text(Lang::En), "batch 1 ran with watermark 09:03, not 09:19");
+    // 09:19 is read …구 (no final consonant: 가), 09:03 …삼 (one: 이었습니다).
+    assert_eq!(m.text(Lang::Ko), "배치 1의 워터마크가 09:19가 아니라 09:03이었습니다");
+}
+
 #[test]
 fn a_query_typo_points_at_its_position() {
     let mut s = corpus_lab("window-sliding-classic-append");
