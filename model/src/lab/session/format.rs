@@ -57,7 +57,7 @@ pub(super) fn error_view(e: &Error, text: &str) -> ErrorView {
             kind: "not modelled yet".into(),
             error_class: None,
             message: format!("{f} is not modelled by Streamlab yet."),
-            hint: Some("the lab can run windows, watermarks, aggregations, dedup, limit, union and stream-static joins".into()),
+            hint: Some("the lab runs tumbling, sliding and session windows, watermarks, aggregations, dedup, limit, union, stream-static and stream-stream joins, applyInPandasWithState and transformWithState".into()),
             stage: None,
             position: None,
             span: None,
