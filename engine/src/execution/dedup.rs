@@ -147,18 +147,18 @@ pub fn run_dedup(state: &mut DedupState, input: Vec<Row>, spec: &DedupSpec, wm_f
     let mut out = Vec::new();
     let mut dropped_late = 0;
     state.dropped_duplicates = 0;
-    let mut fresh: Vec<(Row, Option<i64>)> = Vec::new();
+    let mut fresh: Vec<(Row, Option<i64>)> = Vec::with_capacity(input.len());
     for row in input {
         if spec.is_late(&row, wm_for_late_events_ms) {
             dropped_late += 1;
             continue;
         }
         let key = spec.key(&row);
-        if ix.keys.contains(&key) {
+        // One search of the set: a key it already holds is a duplicate.
+        if !ix.keys.insert(key.clone()) {
             state.dropped_duplicates += 1;
             continue;
         }
-        ix.keys.insert(key.clone());
         let expiry = spec.stored_expiry(&row);
         if let Some(e) = spec.evicts_at_us(&key, expiry) {
             ix.expiry.push(Reverse((e, key.clone())));
