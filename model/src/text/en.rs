@@ -430,8 +430,6 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     // the recovery panel's checkpoint logs, folded
     ("checkpoint.logs", "The checkpoint: offsets/ and commits/"),
     // the question bank, fetched after the app is up
-
-    // the question bank, fetched after the app is up
     ("questions.loading", "The questions are on their way…"),
     ("questions.failed", "The questions could not be loaded"),
     ("questions.retry", "Try again"),

@@ -431,8 +431,6 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     // the recovery panel's checkpoint logs, folded
     ("checkpoint.logs", "체크포인트: offsets/와 commits/"),
     // the question bank, fetched after the app is up
-
-    // the question bank, fetched after the app is up
     ("questions.loading", "문제를 불러오는 중입니다…"),
     ("questions.failed", "문제를 불러오지 못했습니다"),
     ("questions.retry", "다시 시도"),

@@ -204,8 +204,8 @@ impl StreamingQuery {
             }
             if condition == crate::types::tzdb::LOADING {
                 // Not a failure Spark would have: the browser's zone database is on its way.
-                let e = crate::error::AnalysisError { error_class: condition, ..crate::error::AnalysisError::python("Streamlab", message, crate::Span::default()) };
-                self.failure = Some(Error::Analysis(crate::error::AnalysisError { stage: crate::error::Stage::Run, span: None, ..e }));
+                let python = crate::error::AnalysisError::python("Streamlab", message, crate::Span::default());
+                self.failure = Some(Error::Analysis(crate::error::AnalysisError { error_class: condition, stage: crate::error::Stage::Run, span: None, ..python }));
                 return None;
             }
             let mut e = crate::error::AnalysisError::new(
