@@ -787,7 +787,7 @@ async function main() {
       assert(await page.evaluate(() => !!navigator.serviceWorker.controller), 'no service worker controls the page after a reload');
     });
 
-    await check('offline: with the network off, a reload opens the lab with the learner\'s session, and the question bank and time zones come from the cache', async () => {
+    await check('offline: with the network off, a reload opens the lab with the learner\'s session, and the question bank, lessons and time zones come from the cache', async () => {
       // The first visit's service worker must have taken over (the check above waits for it).
       await page.evaluate(() => navigator.serviceWorker.ready);
       await page.waitForFunction(() => !!navigator.serviceWorker.controller);
@@ -822,6 +822,10 @@ async function main() {
         await page.evaluate(() => { location.hash = '#/quiz'; });
         await page.locator('.quiz-page, [data-testid="questions-failed"]').first().waitFor({ state: 'visible' });
         if ((await lab.el('questions-failed').count()) > 0) throw new Error(`offline, the questions did not load: ${await lab.text('questions-failed')}`);
+        // So do the lessons, the exam lens and the glossary (prerendered/study.json).
+        await page.evaluate(() => { location.hash = '#/glossary'; });
+        await page.locator('[data-testid="glossary-page"], [data-testid="study-failed"]').first().waitFor({ state: 'visible' });
+        if ((await lab.el('study-failed').count()) > 0) throw new Error(`offline, the lessons did not load: ${await lab.text('study-failed')}`);
         await page.evaluate(() => { location.hash = '#/lab'; });
         await lab.el('run-step').waitFor({ state: 'visible' });
       } finally {

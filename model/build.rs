@@ -3,7 +3,10 @@
 //! The app then reads them with `serde_json`, which it has anyway, and ships no TOML parser
 //! (about 150 KB of wasm). A file that is not valid TOML fails the build, naming it. A quiz
 //! file also gets an index under `index/` (its topic and question ids): the app compiles in the
-//! index and fetches the questions (`model/src/study/quiz.rs`).
+//! index and fetches the questions (`model/src/study/quiz.rs`). The lessons, the exam lens and
+//! the glossary go into one more file, `study.json`, which the app fetches too
+//! (`model/src/data.rs`), with the lessons' index (`lesson-index.json`: each lesson's file name
+//! and preset, in path order) that it compiles in.
 #![allow(clippy::disallowed_methods)] // a build script reads and writes files
 
 use std::path::Path;
@@ -13,6 +16,36 @@ fn main() {
     let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("quizzes");
     println!("cargo:rerun-if-changed={}", root.display());
     convert_dir(&root, &out, &root);
+    write_study_bundle(&root, &out);
+}
+
+/// `study.json`: `{"<path>": <the file's JSON>, ...}` for `exam-lens`, `glossary` and every
+/// `lessons/<file>`; and `lesson-index.json`: `[{"file": "01-input-table", "preset": "classic"}, ...]`.
+fn write_study_bundle(root: &Path, out: &Path) {
+    let dir = root.join("lessons");
+    let mut lessons: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .map(|p| p.file_stem().expect("a stem").to_string_lossy().into_owned())
+        .collect();
+    lessons.sort();
+    let paths = ["exam-lens".to_string(), "glossary".to_string()].into_iter().chain(lessons.iter().map(|l| format!("lessons/{l}")));
+    let read = |path: &str| {
+        let file = out.join(format!("{path}.json"));
+        std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()))
+    };
+    let entries: Vec<String> = paths.map(|p| format!("{}:{}", serde_json::Value::from(p.as_str()), read(&p))).collect();
+    std::fs::write(out.join("study.json"), format!("{{{}}}", entries.join(","))).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
+    let index: Vec<serde_json::Value> = lessons
+        .iter()
+        .map(|l| {
+            let value: serde_json::Value = serde_json::from_str(&read(&format!("lessons/{l}"))).expect("JSON written above");
+            let preset = value.get("preset").cloned().unwrap_or_else(|| panic!("quizzes/lessons/{l}.toml has no preset"));
+            serde_json::json!({ "file": l, "preset": preset })
+        })
+        .collect();
+    std::fs::write(out.join("lesson-index.json"), serde_json::Value::from(index).to_string()).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
 }
 
 fn convert_dir(dir: &Path, out: &Path, root: &Path) {

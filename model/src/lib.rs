@@ -15,4 +15,4 @@ pub mod lab;
 pub mod study;
 pub mod text;
 
-mod data;
+pub mod data;

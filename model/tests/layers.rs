@@ -12,7 +12,7 @@ mod imports;
 use imports::{circles_in, code, rust_files};
 
 /// Each top-level module's layer; a module may use only its own layer and lower ones.
-/// `data` is the embedded quiz files, read by `study`.
+/// `data` is the quiz files (compiled in, or fetched as one bundle), read by `study`.
 const LAYERS: &[(&str, u32)] = &[("data", 0), ("text", 0), ("lab", 1), ("study", 2)];
 
 fn layer(module: &str) -> Option<u32> {

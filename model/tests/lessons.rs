@@ -154,12 +154,12 @@ fn every_lesson_reached_by_next_lesson_opens_its_own_lab_and_do_it_for_me_comple
     let mut at = Some(&all[0]);
     let mut walked = Vec::new();
     while let Some(l) = at {
-        assert!(owner.enter_lesson(&mut live, l), "lesson {}: the lab before it was kept", l.id);
+        assert!(owner.enter_lesson(&mut live, &l.id, &l.preset), "lesson {}: the lab before it was kept", l.id);
         let fresh = l.session().unwrap();
         assert_eq!(live.to_saved_json(), fresh.to_saved_json(), "lesson {}: its lab is not its preset's fresh lab", l.id);
         assert_eq!(live.trigger_choice(), fresh.trigger_choice(), "lesson {}", l.id);
         // Entering it again (a reload, back from a question page) keeps the lesson's lab.
-        assert!(!owner.enter_lesson(&mut live, l));
+        assert!(!owner.enter_lesson(&mut live, &l.id, &l.preset));
         let mut step = l.advance(0, &live.view());
         assert_eq!(step, 0, "lesson {}: a task is done before anything was pressed", l.id);
         while step < l.steps.len() {

@@ -17,8 +17,8 @@ fn the_prerendered_pages_are_current() {
     let want = files().expect("the lessons parse");
     let lessons = streamlab_model::study::lesson::lessons().unwrap().len();
     // The list and every lesson, in every language, the boot screen's words, and the question
-    // bank and time-zone database the app fetches.
-    assert_eq!(want.len(), streamlab_model::text::Lang::ALL.len() * (lessons + 1) + 3);
+    // bank, the lessons' bundle and the time-zone database the app fetches.
+    assert_eq!(want.len(), streamlab_model::text::Lang::ALL.len() * (lessons + 1) + 4);
     if std::env::var_os("STREAMLAB_UPDATE_PRERENDER").is_some() {
         let _ = std::fs::remove_dir_all(dir());
         std::fs::create_dir_all(dir()).unwrap();
@@ -44,7 +44,7 @@ fn a_page_is_the_lesson_text_as_html() {
     let all = files().unwrap();
     let page = |name: &str| all.iter().find(|(n, _)| n == name).map(|(_, h)| h.clone()).unwrap_or_else(|| panic!("no {name}"));
     let en = page("lesson-watermarks.en.html");
-    assert!(en.starts_with("<article class=\"boot-lesson\" lang=\"en\">\n<p class=\"muted\">Lesson 5</p>\n<h2>Watermarks</h2>\n<p><code>withWatermark('event_time', '10 minutes')</code>"), "{en}");
+    assert!(en.starts_with("<article class=\"boot-lesson\" lang=\"en\" data-lesson=\"watermarks\">\n<p class=\"muted\">Lesson 5</p>\n<h2>Watermarks</h2>\n<p><code>withWatermark('event_time', '10 minutes')</code>"), "{en}");
     assert!(en.contains("<h3>What to watch in the lab</h3>") && en.contains("<h3>Programming guide, exam and Spark 4.3</h3>"));
     let ko = page("lesson-watermarks.ko.html");
     assert!(ko.contains("<p class=\"muted\">레슨 5</p>\n<h2>워터마크</h2>") && ko.contains("<h3>실습에서 볼 것</h3>"), "{ko}");

@@ -137,8 +137,8 @@ pub fn App() -> impl IntoView {
     lab.storage_notice.set(crash::set_aside_notice());
     provide_context(lab);
     components::provide_player();
+    // The lessons, then the question bank and the time-zone database, are fetched from here.
     components::context::Study::provide();
-    fetch_time_zones(lab);
     components::App()
 }
 
@@ -146,7 +146,7 @@ pub fn App() -> impl IntoView {
 /// does not wait for it), installs it, and runs the session again: a query that named a region
 /// (`Asia/Seoul`) before it came said it was on its way. If it does not come, such a query keeps
 /// saying so and the reason is logged; nothing else needs it.
-fn fetch_time_zones(lab: Lab) {
+pub(crate) fn fetch_time_zones(lab: Lab) {
     leptos::task::spawn_local(async move {
         match storage::fetch_text("prerendered/tzdb.json").await.and_then(|t| streamlab_model::lab::session::install_time_zones(&t)) {
             Ok(()) => lab.act(LabSession::replay_all),

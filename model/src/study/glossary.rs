@@ -7,8 +7,6 @@ use serde::Deserialize;
 
 use crate::text::Text;
 
-const GLOSSARY: &str = crate::data::data!("glossary");
-
 /// One concept.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -37,10 +35,11 @@ struct File {
 /// Every term, in file order.
 ///
 /// # Errors
-/// The file does not parse, a term has an empty field, or a banned variant is part of some
+/// [`crate::data::LOADING`] while the glossary is downloading (in the browser); the file does
+/// not parse, a term has an empty field, or a banned variant is part of some
 /// term's own Korean text (it could then never be used).
 pub fn glossary() -> Result<Vec<Term>, String> {
-    let file: File = crate::data::parse("glossary.toml", GLOSSARY)?;
+    let file: File = crate::data::fetched("glossary")?;
     for t in &file.term {
         if t.term.iter().chain(t.def.iter()).any(|(_, s)| s.trim().is_empty()) {
             return Err(format!("quizzes/glossary.toml: term '{}' has an empty field", t.term.en));

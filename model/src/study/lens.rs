@@ -13,8 +13,6 @@ use serde::Deserialize;
 
 use crate::text::{Lang, Text};
 
-const LENS_FILE: &str = crate::data::data!("exam-lens");
-
 /// Where the statement the lab contrasts with Spark 4.3 comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -81,9 +79,10 @@ struct LensFile {
 /// Every entry, in file order (the cheat sheet's order).
 ///
 /// # Errors
-/// The file does not fit the format (a field missing or unknown).
+/// [`crate::data::LOADING`] while the exam lens is downloading (in the browser); the file does
+/// not fit the format (a field missing or unknown).
 pub fn entries() -> Result<Vec<LensEntry>, String> {
-    Ok(crate::data::parse::<LensFile>("exam-lens.toml", LENS_FILE)?.entry)
+    Ok(crate::data::fetched::<LensFile>("exam-lens")?.entry)
 }
 
 /// The entry `id`, if any.

@@ -21,28 +21,38 @@ mod lab;
 pub use condition::{Condition, Missing};
 pub use lab::LabOwner;
 
-/// Every lesson file, in the order of the path: (file name without `.toml`, its data as JSON,
-/// `crate::data`).
-const LESSON_FILES: &[(&str, &str)] = &[
-    ("01-input-table", crate::data::data!("lessons/01-input-table")),
-    ("02-sources", crate::data::data!("lessons/02-sources")),
-    ("03-triggers", crate::data::data!("lessons/03-triggers")),
-    ("04-windows", crate::data::data!("lessons/04-windows")),
-    ("05-watermarks", crate::data::data!("lessons/05-watermarks")),
-    ("06-output-modes", crate::data::data!("lessons/06-output-modes")),
-    ("07-late-data", crate::data::data!("lessons/07-late-data")),
-    ("08-session-windows", crate::data::data!("lessons/08-session-windows")),
-    ("09-dedup", crate::data::data!("lessons/09-dedup")),
-    ("10-unsupported-operations", crate::data::data!("lessons/10-unsupported-operations")),
-    ("11-stream-static-joins", crate::data::data!("lessons/11-stream-static-joins")),
-    ("12-stream-stream-joins", crate::data::data!("lessons/12-stream-stream-joins")),
-    ("13-checkpoints", crate::data::data!("lessons/13-checkpoints")),
-    ("14-exactly-once", crate::data::data!("lessons/14-exactly-once")),
-    ("15-monitoring", crate::data::data!("lessons/15-monitoring")),
-    ("16-multiple-watermarks", crate::data::data!("lessons/16-multiple-watermarks")),
-    ("17-state-store", crate::data::data!("lessons/17-state-store")),
-    ("18-arbitrary-state", crate::data::data!("lessons/18-arbitrary-state")),
-];
+/// One lesson of the path as the app knows it before the lessons arrive (compiled in from
+/// `lesson-index.json`, which `build.rs` writes): enough to open its lab and keep its progress.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LessonRef {
+    /// The file name without `.toml` (`05-watermarks`).
+    pub file: String,
+    /// The preset the lesson's lab opens with.
+    pub preset: String,
+}
+
+impl LessonRef {
+    /// The lesson's id: the file name without its number (`watermarks`).
+    pub fn id(&self) -> &str {
+        self.file.split_once('-').map_or(self.file.as_str(), |(_, rest)| rest)
+    }
+}
+
+/// Every lesson's [`LessonRef`], in the order of the path.
+pub fn lesson_index() -> Vec<LessonRef> {
+    crate::data::parse("lessons (index)", crate::data::data!("lesson-index")).unwrap_or_default()
+}
+
+/// Every lesson's id, in the order of the path (known before the lessons arrive).
+pub fn lesson_ids() -> Vec<String> {
+    lesson_index().iter().map(|l| l.id().to_string()).collect()
+}
+
+/// The lesson `id`'s [`LessonRef`] (known before the lessons arrive).
+pub fn lesson_ref(id: &str) -> Option<LessonRef> {
+    lesson_index().into_iter().find(|l| l.id() == id)
+}
 
 /// One language's text of a lesson.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -205,16 +215,17 @@ impl Lesson {
 /// Every lesson, in the order of the path.
 ///
 /// # Errors
-/// The first file that does not parse or a lesson that does not fit the format.
+/// [`crate::data::LOADING`] while the lessons are downloading (in the browser); the first file
+/// that does not parse or a lesson that does not fit the format.
 pub fn lessons() -> Result<Vec<Lesson>, String> {
-    LESSON_FILES
+    lesson_index()
         .iter()
         .enumerate()
-        .map(|(i, (file, text))| {
-            let mut l: Lesson = crate::data::parse(&format!("lessons/{file}.toml"), text)?;
-            l.id = file.split_once('-').map_or(*file, |(_, rest)| rest).to_string();
+        .map(|(i, r)| {
+            let mut l: Lesson = crate::data::fetched(&format!("lessons/{}", r.file))?;
+            l.id = r.id().to_string();
             l.number = i + 1;
-            l.validate().map_err(|m| format!("quizzes/lessons/{file}.toml: {m}"))?;
+            l.validate().map_err(|m| format!("quizzes/lessons/{}.toml: {m}", r.file))?;
             Ok(l)
         })
         .collect()

@@ -54,8 +54,9 @@ fn prose(text: &str) -> String {
 pub fn lesson_html(l: &Lesson, lang: Lang) -> String {
     let t = l.text(lang);
     let mut out = format!(
-        "<article class=\"boot-lesson\" lang=\"{}\">\n<p class=\"muted\">{}</p>\n<h2>{}</h2>\n{}",
+        "<article class=\"boot-lesson\" lang=\"{}\" data-lesson=\"{}\">\n<p class=\"muted\">{}</p>\n<h2>{}</h2>\n{}",
         lang.code(),
+        escape(&l.id),
         escape(&tr_with(lang, "lesson.number", &[("n", &l.number)])),
         escape(&t.title),
         prose(&t.text)
@@ -96,6 +97,7 @@ pub fn boot_text_js() -> String {
 
 /// Every prerendered file: (`lessons.en.html` / `lesson-<id>.ko.html`, its HTML; `boot-text.js`;
 /// `questions.json`, the question bank the app fetches, [`crate::study::quiz::bundle`];
+/// `study.json`, the lessons, exam lens and glossary it fetches, [`crate::data::bundle`];
 /// `tzdb.json`, the time-zone database the app fetches,
 /// [`streamlab_engine::types::tzdb::bundle_json`]).
 ///
@@ -113,6 +115,7 @@ pub fn files() -> Result<Vec<(String, String)>, String> {
     }
     out.push(("boot-text.js".to_string(), boot_text_js()));
     out.push(("questions.json".to_string(), crate::study::quiz::bundle()));
+    out.push(("study.json".to_string(), crate::data::bundle().to_string()));
     out.push(("tzdb.json".to_string(), streamlab_engine::types::tzdb::bundle_json()));
     Ok(out)
 }

@@ -444,6 +444,10 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("exam.confirm.back", "Keep answering"),
     // the batch list says when the session zone is not UTC
     ("times.zone", "The query sets spark.sql.session.timeZone to {zone}: real Spark's show() and console sink print timestamps in that zone; the lab keeps them in UTC, as the watermark and progress are."),
+    // The lessons, exam lens and glossary arrive after the app is up (prerendered/study.json)
+    ("study.loading", "The lessons are on their way…"),
+    ("study.failed", "The lessons could not be loaded"),
+    ("lesson.loading", "The lesson tasks and questions are on their way…"),
 ];
 
 /// The English word lists the question bank's rules look for (`i18n::words`).

@@ -445,6 +445,10 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("exam.confirm.back", "계속 풀기"),
     // the batch list says when the session zone is not UTC
     ("times.zone", "쿼리가 spark.sql.session.timeZone을 {zone}(으)로 정합니다. 실제 Spark의 show()와 console 싱크는 타임스탬프를 이 시간대로 출력하지만, 실습은 워터마크와 진행 정보처럼 UTC로 보여 줍니다."),
+    // The lessons, exam lens and glossary arrive after the app is up (prerendered/study.json)
+    ("study.loading", "레슨을 불러오는 중입니다…"),
+    ("study.failed", "레슨을 불러오지 못했습니다"),
+    ("lesson.loading", "레슨 과제와 문제를 불러오는 중입니다…"),
 ];
 
 /// The Korean word lists the question bank's rules look for (`i18n::words`); Korean glues

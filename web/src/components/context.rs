@@ -128,8 +128,12 @@ pub struct Study {
     pub bank: StoredValue<Vec<Question>>,
     /// Whether the question bank has arrived.
     pub questions: RwSignal<BankState>,
-    /// Every lesson, in the study path's order.
+    /// Every lesson, in the study path's order: empty until the lessons have been fetched
+    /// (`study_data` says when; pages that need them wait in `study::WithStudyData`).
     pub lessons: StoredValue<Vec<Lesson>>,
+    /// Whether the lessons, the exam lens and the glossary (`prerendered/study.json`) have
+    /// arrived.
+    pub study_data: RwSignal<BankState>,
     /// Every quiz topic, in display order.
     pub topics: StoredValue<Vec<Topic>>,
     /// A scenario that would replace a lab the learner changed: the page asks first.
@@ -145,8 +149,9 @@ impl Study {
     /// forgotten ([`LabSession::reset`]).
     pub fn reset_lab(&self, lab: Lab) {
         if let Route::Lesson(id) = self.route.get_untracked() {
-            let lesson = self.lessons.with_value(|ls| ls.iter().find(|l| l.id == id).cloned());
-            if let Some(fresh) = lesson.filter(|l| lab.read(|s| self.owner.with_value(|o| o.owns(l, s)))).and_then(|l| l.session()) {
+            let lesson = streamlab_model::study::lesson::lesson_ref(&id);
+            let own = lesson.filter(|l| lab.read(|s| self.owner.with_value(|o| o.owns(l.id(), &l.preset, s))));
+            if let Some(fresh) = own.and_then(|l| streamlab_model::lab::presets::preset(&l.preset)).map(LabSession::from_scenario) {
                 lab.act(|s| *s = fresh);
                 return;
             }

@@ -94,9 +94,10 @@ pub fn App() -> impl IntoView {
             Route::Quiz => view! { <study::WithQuestions><study::QuizPage/></study::WithQuestions> }.into_any(),
             Route::Exam => view! { <study::WithQuestions><study::ExamPage/></study::WithQuestions> }.into_any(),
             Route::Review => view! { <study::WithQuestions><study::ReviewPage/></study::WithQuestions> }.into_any(),
-            Route::Glossary => view! { <study::GlossaryPage/> }.into_any(),
-            Route::CheatSheet => view! { <study::CheatSheetPage/> }.into_any(),
-            Route::ExamTrack => view! { <study::ExamTrackPage/> }.into_any(),
+            // These are made of the lessons, the exam lens and the glossary, which arrive too.
+            Route::Glossary => view! { <study::WithStudyData><study::GlossaryPage/></study::WithStudyData> }.into_any(),
+            Route::CheatSheet => view! { <study::WithStudyData><study::CheatSheetPage/></study::WithStudyData> }.into_any(),
+            Route::ExamTrack => view! { <study::WithStudyData><study::ExamTrackPage/></study::WithStudyData> }.into_any(),
         }}
     }
 }

@@ -171,9 +171,15 @@ fn SpeakerNotes() -> impl IntoView {
         lab.view.track();
         preset_id(lab)
     });
+    let study = expect_context::<crate::components::context::Study>();
+    // The lessons arrive after the app is up: a lesson's notes fill in when they have.
+    let lesson = move |id: &str| {
+        study.study_data.track();
+        study.lessons.with_value(|ls| ls.iter().find(|l| l.id == id).cloned())
+    };
     let notes = move || {
         let lang = lab.lang.get();
-        let lesson = p.lesson.get().and_then(|id| streamlab_model::study::lesson::lesson(&id));
+        let lesson = p.lesson.get().and_then(|id| lesson(&id));
         match lesson {
             Some(l) => {
                 let t = l.text(lang);
@@ -189,10 +195,9 @@ fn SpeakerNotes() -> impl IntoView {
     let questions = Memo::new(move |_| {
         let id = id.get();
         // The bank arrives after the app is up: the notes fill in when it has.
-        let study = expect_context::<crate::components::context::Study>();
         study.questions.track();
         let bank = study.bank.get_value();
-        let lesson_questions = p.lesson.get().and_then(|l| streamlab_model::study::lesson::lesson(&l)).map(|l| l.questions).unwrap_or_default();
+        let lesson_questions = p.lesson.get().and_then(|l| lesson(&l)).map(|l| l.questions).unwrap_or_default();
         let mut chosen: Vec<quiz::Question> = if lesson_questions.is_empty() {
             bank.into_iter().filter(|q| q.kind == quiz::Kind::Choice && q.scenario == id).collect()
         } else {

@@ -34,23 +34,26 @@ impl LabOwner {
         serde_json::to_string(self).unwrap_or_default()
     }
 
-    /// True when `live` is `lesson`'s own lab.
-    pub fn owns(&self, lesson: &Lesson, live: &LabSession) -> bool {
-        self.lesson.as_deref() == Some(lesson.id.as_str()) && live.scenario().id == lesson.preset
+    /// True when `live` is the own lab of the lesson `id`, whose preset is `preset` (a
+    /// [`Lesson`]'s `id` and `preset`, or a [`super::LessonRef`]'s, known before the lessons
+    /// arrive).
+    pub fn owns(&self, id: &str, preset: &str, live: &LabSession) -> bool {
+        self.lesson.as_deref() == Some(id) && live.scenario().id == preset
     }
 
-    /// Makes `live` `lesson`'s own lab: kept as it is when it already is ([`LabOwner::owns`]),
-    /// else replaced by a fresh session over the lesson's preset — the free lab's session is
-    /// kept aside first when the free lab was live. Returns true when the lab was replaced.
-    pub fn enter_lesson(&mut self, live: &mut LabSession, lesson: &Lesson) -> bool {
-        if self.owns(lesson, live) {
+    /// Makes `live` the own lab of the lesson `id` (preset `preset`): kept as it is when it
+    /// already is ([`LabOwner::owns`]), else replaced by a fresh session over the preset — the
+    /// free lab's session is kept aside first when the free lab was live. Returns true when the
+    /// lab was replaced.
+    pub fn enter_lesson(&mut self, live: &mut LabSession, id: &str, preset: &str) -> bool {
+        if self.owns(id, preset, live) {
             return false;
         }
-        let Some(fresh) = lesson.session() else { return false };
+        let Some(fresh) = crate::lab::presets::preset(preset).map(LabSession::from_scenario) else { return false };
         if self.lesson.is_none() {
             self.free = Some(live.to_saved_json());
         }
-        self.lesson = Some(lesson.id.clone());
+        self.lesson = Some(id.to_string());
         *live = fresh;
         true
     }
@@ -110,16 +113,16 @@ mod tests {
         live.run_step();
         let free_json = live.to_saved_json();
         let mut owner = LabOwner::default();
-        assert!(owner.enter_lesson(&mut live, triggers));
+        assert!(owner.enter_lesson(&mut live, &triggers.id, &triggers.preset));
         assert_eq!(live.scenario().id, triggers.preset);
         assert_eq!(owner.free.as_deref(), Some(free_json.as_str()));
         // The lesson's lab is changed (lesson 3 ends on trigger once); entering it again keeps it.
         live.set_trigger(crate::lab::session::Trigger::Once);
-        assert!(!owner.enter_lesson(&mut live, triggers));
+        assert!(!owner.enter_lesson(&mut live, &triggers.id, &triggers.preset));
         assert!(live.view().recovery.unwrap().trigger.contains("once"));
         // The next lesson starts on its own preset with the default trigger, and the free lab
         // kept aside is still the learner's, not lesson 3's.
-        assert!(owner.enter_lesson(&mut live, windows));
+        assert!(owner.enter_lesson(&mut live, &windows.id, &windows.preset));
         assert_eq!(live.scenario().id, windows.preset);
         assert!(live.view().recovery.unwrap().trigger.starts_with("default"));
         assert_eq!(owner.free.as_deref(), Some(free_json.as_str()));

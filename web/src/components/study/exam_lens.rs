@@ -43,7 +43,10 @@ fn LensEntryView(entry: LensEntry) -> impl IntoView {
 pub fn ExamLensPanel() -> impl IntoView {
     let lab = expect_context::<Lab>();
     let hit = Memo::new(move |_| lab.view.with(|v| v.lens.clone()));
+    let study = expect_context::<crate::components::context::Study>();
     move || {
+        // The entries arrive with the lessons: the panel fills in when they have.
+        study.study_data.track();
         let ids = hit.get();
         let shown = for_rules(&ids.iter().map(String::as_str).collect::<Vec<_>>());
         (!shown.is_empty()).then(|| view! {

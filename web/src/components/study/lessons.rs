@@ -9,6 +9,7 @@ use leptos::prelude::*;
 use super::question::QuestionCard;
 use crate::components::markup::{render_spans, render_text};
 use super::{Study, TopicScores};
+use crate::components::context::BankState;
 use streamlab_model::study::lesson::Lesson;
 use streamlab_model::study::progress::Progress;
 use crate::route::Route;
@@ -45,13 +46,13 @@ pub fn lesson_state(p: &Progress, lesson: &Lesson) -> LessonState {
 pub fn LessonList() -> impl IntoView {
     let lab = expect_context::<Lab>();
     let study = expect_context::<Study>();
-    let lessons = study.lessons.get_value();
     view! {
         <main class="study-page">
             <h2>{move || lab.t("lessons.title")}</h2>
             <p class="help">{move || lab.t("lessons.intro")}</p>
+            <super::WithStudyData boot=".boot-page nav.boot-lesson ol">
             <ol class="lesson-list" data-testid="lesson-list">
-                {lessons.into_iter().map(|l| {
+                {study.lessons.get_value().into_iter().map(|l| {
                     let l2 = l.clone();
                     let l2 = StoredValue::new(l2);
                     let state = move || study.progress.with(|p| l2.with_value(|l| lesson_state(p, l)));
@@ -77,18 +78,21 @@ pub fn LessonList() -> impl IntoView {
                     }
                 }).collect_view()}
             </ol>
+            </super::WithStudyData>
             <h3>{move || lab.t("score.title")}</h3>
             <TopicScores/>
         </main>
     }
 }
 
-/// One lesson beside the lab (`#/lesson/<id>`).
+/// One lesson beside the lab (`#/lesson/<id>`). Its lab opens at once (the lesson's preset is
+/// compiled in); its text, tasks and questions come with the lessons (`prerendered/study.json`),
+/// and until then the column shows the lesson as the loading screen did.
 #[component]
 pub fn LessonPage(id: String) -> impl IntoView {
     let lab = expect_context::<Lab>();
     let study = expect_context::<Study>();
-    let Some(lesson) = study.lessons.with_value(|ls| ls.iter().find(|l| l.id == id).cloned()) else {
+    let Some(lesson_ref) = streamlab_model::study::lesson::lesson_ref(&id) else {
         return view! {
             <main class="study-page" data-testid="lesson-unknown">
                 <p>{move || lab.t("lesson.unknown")}" "<code>{id.clone()}</code></p>
@@ -99,38 +103,123 @@ pub fn LessonPage(id: String) -> impl IntoView {
     };
     // Opening a lesson opens its own lab (kept as it is when it already is: a reload, or back
     // from a question page); the free lab's session waits aside until the free lab is opened.
-    let replaced = study.enter_lesson(lab, &lesson);
+    let replaced = study.enter_lesson(lab, &lesson_ref);
     // A lesson opens at its title, wherever the page was scrolled to ("Next lesson" sits at the
     // foot of the previous lesson).
     if let Some(w) = web_sys::window() {
         w.scroll_to_with_x_and_y(0.0, 0.0);
     }
-    if replaced || study.progress.with_untracked(|p| p.lesson.as_deref() != Some(lesson.id.as_str())) {
-        let done = study.progress.with_untracked(|p| p.lessons_done.contains(&lesson.id));
-        let step = if done { lesson.steps.len() } else { 0 };
-        study.progress.update(|p| p.reach_lesson(&lesson.id, step));
-    }
     // Presenter mode's speaker notes follow the open lesson, and go back to the preset's when
     // the lesson page goes away.
     if let Some(p) = use_context::<crate::components::context::Presenter>() {
-        p.lesson.set(Some(lesson.id.clone()));
+        p.lesson.set(Some(id.clone()));
         on_cleanup(move || p.lesson.set(None));
     }
-    let lesson = StoredValue::new(lesson);
+    let id2 = id.clone();
+    let loaded = Memo::new(move |_| {
+        study.study_data.track();
+        study.lessons.with_value(|ls| ls.iter().find(|l| l.id == id2).cloned())
+    });
     let step = Memo::new(move |_| study.progress.with(|p| p.lesson_step));
+    // When the lesson is there, the learner is on it: at its first task, or at its questions
+    // when it is done (kept as it was when the lab was its own already).
+    let started = StoredValue::new(false);
+    Effect::new(move |_| {
+        loaded.with(|l| {
+            let Some(l) = l else { return };
+            if started.get_value() {
+                return;
+            }
+            started.set_value(true);
+            if replaced || study.progress.with_untracked(|p| p.lesson.as_deref() != Some(l.id.as_str())) {
+                let done = study.progress.with_untracked(|p| p.lessons_done.contains(&l.id));
+                let step = if done { l.steps.len() } else { 0 };
+                study.progress.update(|p| p.reach_lesson(&l.id, step));
+            }
+        });
+    });
     // After every lab change, move past the steps whose condition now holds.
     Effect::new(move |_| {
         lab.view.track();
-        // Only the lesson's own lab moves its tasks on (the free lab comes back under a
-        // lesson page for a moment when a question opens its example in the free lab).
-        if !lesson.with_value(|l| lab.read(|s| study.owner.with_value(|o| o.owns(l, s)))) {
-            return;
-        }
-        let at = lab.view.with(|v| lesson.with_value(|l| l.advance(step.get_untracked(), v)));
-        if at != step.get_untracked() {
-            lesson.with_value(|l| study.progress.update(|p| p.reach_lesson(&l.id, at)));
-        }
+        loaded.with(|l| {
+            // Only the lesson's own lab moves its tasks on (the free lab comes back under a
+            // lesson page for a moment when a question opens its example in the free lab).
+            let Some(l) = l else { return };
+            if !started.get_value() || !lab.read(|s| study.owner.with_value(|o| o.owns(&l.id, &l.preset, s))) {
+                return;
+            }
+            let at = lab.view.with(|v| l.advance(step.get_untracked(), v));
+            if at != step.get_untracked() {
+                study.progress.update(|p| p.reach_lesson(&l.id, at));
+            }
+        });
     });
+    // While the lessons are on their way the column shows the lesson as the loading screen did:
+    // its page, or (when the app came first) the same prerendered file, fetched.
+    let boot = RwSignal::new(super::boot_html(&format!(".boot-page .boot-lesson[data-lesson=\"{id}\"]")));
+    if boot.with_untracked(String::is_empty) && !streamlab_model::data::is_installed() {
+        let file = format!("prerendered/lesson-{id}.{}.html", lab.lang.get_untracked().code());
+        leptos::task::spawn_local(async move {
+            if let Ok(html) = crate::storage::fetch_text(&file).await {
+                let _ = boot.try_set(html);
+            }
+        });
+    }
+    let id3 = id.clone();
+    view! {
+        <div class="lesson-page" data-testid="lesson-page" data-lesson=id3>
+            {move || match (loaded.get(), study.study_data.get()) {
+                (Some(l), _) => view! { <LessonText lesson=l/> }.into_any(),
+                (None, BankState::Failed(why)) => view! { <aside class="lesson-text panel"><super::StudyDataFailed why=why/></aside> }.into_any(),
+                (None, _) => view! {
+                    <aside class="lesson-text panel" data-testid="lesson-text-loading">
+                        <p class="muted" role="status">{move || lab.t("lesson.loading")}</p>
+                        <div inner_html=move || boot.get()></div>
+                    </aside>
+                }
+                .into_any(),
+            }}
+            // The tasks head the lab, beside the lesson text: on screen with the run controls at
+            // 1280×800, and between the text and the lab when the page is one column. The lab is
+            // there at once; the tasks come with the lessons.
+            <div class="lesson-lab">
+                {move || loaded.get().map(|l| view! { <Steps lesson=StoredValue::new(l) step=step/> })}
+                {crate::components::LabPanels()}
+            </div>
+            {move || loaded.get().map(|l| view! { <LessonQuestions lesson=StoredValue::new(l) step=step/> })}
+        </div>
+    }
+    .into_any()
+}
+
+/// A lesson's text: what it teaches, what to watch in the lab, and where the guide and Spark
+/// 4.3 differ.
+#[component]
+fn LessonText(lesson: Lesson) -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let number = lesson.number.to_string();
+    let lesson = StoredValue::new(lesson);
+    let text = move || lesson.with_value(|l| l.text(lab.lang.get()).clone());
+    view! {
+        <aside class="lesson-text panel">
+            <p class="muted">{move || lab.t_with("lesson.number", &[("n", &number)])}</p>
+            <h2 data-testid="lesson-title">{move || text().title}</h2>
+            <div class="prose">{move || render_text(&text().text)}</div>
+            <div class="watch" data-testid="lesson-watch"><h3>{move || lab.t("lesson.watch")}</h3><div class="prose">{move || render_text(&text().watch)}</div></div>
+            {move || text().exam.map(|e| view! {
+                <div class="exam-note" data-testid="lesson-exam"><h3>{move || lab.t("lesson.exam")}</h3><div class="prose">{render_text(&e)}</div></div>
+            })}
+        </aside>
+    }
+}
+
+/// The lesson's questions, when its tasks are done: under the lesson text beside the lab, and
+/// after the lab when the page is one column (never above the tasks the learner was just
+/// working on). Answering them all finishes the lesson.
+#[component]
+fn LessonQuestions(lesson: StoredValue<Lesson>, step: Memo<usize>) -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let study = expect_context::<Study>();
     let answered = RwSignal::new(BTreeSet::<String>::new());
     let n_questions = lesson.with_value(|l| l.questions.len());
     let on_answered = move |qid: String| {
@@ -141,44 +230,28 @@ pub fn LessonPage(id: String) -> impl IntoView {
             lesson.with_value(|l| study.progress.update(|p| p.finish_lesson(&l.id)));
         }
     };
-    let text = move || lesson.with_value(|l| l.text(lab.lang.get()).clone());
     let next = lesson.with_value(|l| study.lessons.with_value(|ls| l.next(ls).map(|n| n.id.clone())));
-    view! {
-        <div class="lesson-page" data-testid="lesson-page" data-lesson=lesson.with_value(|l| l.id.clone())>
-            <aside class="lesson-text panel">
-                <p class="muted">{move || lab.t_with("lesson.number", &[("n", &lesson.with_value(|l| l.number).to_string())])}</p>
-                <h2 data-testid="lesson-title">{move || text().title}</h2>
-                <div class="prose">{move || render_text(&text().text)}</div>
-                <div class="watch" data-testid="lesson-watch"><h3>{move || lab.t("lesson.watch")}</h3><div class="prose">{move || render_text(&text().watch)}</div></div>
-                {move || text().exam.map(|e| view! {
-                    <div class="exam-note" data-testid="lesson-exam"><h3>{move || lab.t("lesson.exam")}</h3><div class="prose">{render_text(&e)}</div></div>
-                })}
-            </aside>
-            // The tasks head the lab, beside the lesson text: on screen with the run controls at
-            // 1280×800, and between the text and the lab when the page is one column.
-            <div class="lesson-lab"><Steps lesson=lesson step=step/>{crate::components::LabPanels()}</div>
-            // The questions come when the tasks are done: under the lesson text beside the lab,
-            // and after the lab when the page is one column (never above the tasks the learner
-            // was just working on).
-            {move || (step.get() >= lesson.with_value(|l| l.steps.len())).then(|| view! {
-                    <section class="lesson-questions panel" data-testid="lesson-questions">
-                        <h3>{move || lab.t("lesson.questions")}</h3>
-                        <super::WithQuestions>
-                            {move || lesson.with_value(|l| l.questions.clone()).into_iter().filter_map(|qid| study.question(&qid)).map(|q| {
-                                let qid = q.id.clone();
-                                view! { <QuestionCard q=q on_answered=Callback::new(move |_| on_answered(qid.clone()))/> }
-                            }).collect_view()}
-                        </super::WithQuestions>
-                        <TopicScores topics=lesson.with_value(|l| l.topics.clone())/>
-                        {next.clone().map(|n| view! {
-                            <a class="button primary" data-testid="lesson-next" href=Route::Lesson(n).to_hash()>{move || lab.t("lesson.next")}</a>
-                        })}
-                        <a class="button" href=Route::Lessons.to_hash()>{move || lab.t("nav.lessons")}</a>
-                    </section>
-                })}
-        </div>
+    move || {
+        (step.get() >= lesson.with_value(|l| l.steps.len())).then(|| {
+            let next = next.clone();
+            view! {
+                <section class="lesson-questions panel" data-testid="lesson-questions">
+                    <h3>{move || lab.t("lesson.questions")}</h3>
+                    <super::WithQuestions>
+                        {move || lesson.with_value(|l| l.questions.clone()).into_iter().filter_map(|qid| study.question(&qid)).map(|q| {
+                            let qid = q.id.clone();
+                            view! { <QuestionCard q=q on_answered=Callback::new(move |_| on_answered(qid.clone()))/> }
+                        }).collect_view()}
+                    </super::WithQuestions>
+                    <TopicScores topics=lesson.with_value(|l| l.topics.clone())/>
+                    {next.map(|n| view! {
+                        <a class="button primary" data-testid="lesson-next" href=Route::Lesson(n).to_hash()>{move || lab.t("lesson.next")}</a>
+                    })}
+                    <a class="button" href=Route::Lessons.to_hash()>{move || lab.t("nav.lessons")}</a>
+                </section>
+            }
+        })
     }
-    .into_any()
 }
 
 /// The notice after "Do it for me" had to build the lesson's lab again (a sentence

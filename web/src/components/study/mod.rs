@@ -22,7 +22,7 @@ pub use quiz_page::{QuizPage, ReviewPage};
 
 use leptos::prelude::*;
 
-use streamlab_model::study::lesson::{LabOwner, Lesson};
+use streamlab_model::study::lesson::{LabOwner, LessonRef};
 use streamlab_model::study::progress::{Day, Progress};
 use streamlab_model::text::Lang;
 use streamlab_model::study::quiz::Question;
@@ -46,8 +46,8 @@ impl Study {
         // The progress record is read against the bank's index (ids and topics, compiled in);
         // the questions themselves are fetched below.
         let refs = streamlab_model::study::quiz::question_refs().unwrap_or_default();
-        let lessons = streamlab_model::study::lesson::lessons().unwrap_or_default();
-        let ids: Vec<String> = lessons.iter().map(|l| l.id.clone()).collect();
+        // So are the lessons' ids and presets; the lessons themselves are fetched below.
+        let ids = streamlab_model::study::lesson::lesson_ids();
         let stored = local_storage().and_then(|s| s.get_item(PROGRESS_KEY).ok().flatten()).unwrap_or_default();
         let loaded = Progress::load(&stored, &refs, &ids);
         let study = Study {
@@ -56,7 +56,8 @@ impl Study {
             notice: RwSignal::new(loaded.notice),
             bank: StoredValue::new(Vec::new()),
             questions: RwSignal::new(BankState::Loading),
-            lessons: StoredValue::new(lessons),
+            lessons: StoredValue::new(Vec::new()),
+            study_data: RwSignal::new(BankState::Loading),
             topics: StoredValue::new(streamlab_model::study::quiz::topics().unwrap_or_default()),
             ask: RwSignal::new(None),
             owner: StoredValue::new(LabOwner::from_json(&local_storage().and_then(|s| s.get_item(OWNER_KEY).ok().flatten()).unwrap_or_default())),
@@ -65,7 +66,7 @@ impl Study {
         // set aside, or the page closed before the session was saved): the free lab is live.
         let lab = expect_context::<Lab>();
         let stale = study.owner.with_value(|o| {
-            o.lesson.as_deref().is_some_and(|id| study.lessons.with_value(|ls| ls.iter().find(|l| l.id == id).is_none_or(|l| !lab.read(|s| o.owns(l, s)))))
+            o.lesson.as_deref().is_some_and(|id| streamlab_model::study::lesson::lesson_ref(id).is_none_or(|l| !lab.read(|s| o.owns(l.id(), &l.preset, s))))
         });
         if stale {
             study.to_free_lab(lab);
@@ -109,19 +110,20 @@ impl Study {
             }
         });
         provide_context(study);
-        fetch_bank(study);
+        fetch_study_data(study, Some(lab));
         study
     }
 
-    /// Makes the live lab `lesson`'s own ([`LabOwner::enter_lesson`]); true when it was
-    /// replaced (the lesson starts on its own lab), false when it already was the lesson's.
-    pub fn enter_lesson(&self, lab: Lab, lesson: &Lesson) -> bool {
+    /// Makes the live lab the own lab of the lesson `lesson` ([`LabOwner::enter_lesson`]);
+    /// true when it was replaced (the lesson starts on its own lab), false when it already was
+    /// the lesson's.
+    pub fn enter_lesson(&self, lab: Lab, lesson: &LessonRef) -> bool {
         let mut owner = self.owner.get_value();
-        if lab.read(|s| owner.owns(lesson, s)) {
+        if lab.read(|s| owner.owns(lesson.id(), &lesson.preset, s)) {
             return false;
         }
         crate::components::stop_playing();
-        lab.act(|s| owner.enter_lesson(s, lesson));
+        lab.act(|s| owner.enter_lesson(s, lesson.id(), &lesson.preset));
         self.set_owner(owner);
         lab.selected_batch.set(None);
         lab.notice.set(None);
@@ -371,6 +373,82 @@ pub fn TopicScores(
                 }}
             </tbody>
         </table>
+    }
+}
+
+/// Fetches the lessons, the exam lens and the glossary (`prerendered/study.json`, written from
+/// `quizzes/` at build time) and hands them to the model (`streamlab_model::data`);
+/// `study.study_data` says how it went. The question bank and the time-zone database are
+/// fetched once it is done (on the first fetch, which passes the `lab` for the time zones; a
+/// retry passes `None`), so the lesson beside the lab comes first on a slow connection. The
+/// service worker caches the file with the rest of the app, so it also arrives offline.
+pub fn fetch_study_data(study: Study, first: Option<Lab>) {
+    study.study_data.set(BankState::Loading);
+    leptos::task::spawn_local(async move {
+        let result = crate::storage::fetch_text("prerendered/study.json")
+            .await
+            .and_then(|text| streamlab_model::data::install_bundle(&text))
+            .and_then(|()| streamlab_model::study::lesson::lessons());
+        match result {
+            Ok(lessons) => {
+                study.lessons.set_value(lessons);
+                study.study_data.set(BankState::Ready);
+            }
+            Err(e) => study.study_data.set(BankState::Failed(e)),
+        }
+        if let Some(lab) = first {
+            fetch_bank(study);
+            crate::fetch_time_zones(lab);
+        }
+    });
+}
+
+/// `children` once the lessons, the exam lens and the glossary have arrived; until then a line
+/// saying they are on their way (under it, what the loading screen showed that `boot` selects,
+/// if anything), or why they did not come, with a button to try again.
+#[component]
+pub fn WithStudyData(
+    children: ChildrenFn,
+    /// A selector of the loading screen's page (`.boot-page …`) to keep showing meanwhile.
+    #[prop(optional)]
+    boot: &'static str,
+) -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let study = expect_context::<Study>();
+    move || match study.study_data.get() {
+        BankState::Ready => children().into_any(),
+        BankState::Loading => view! {
+            <p class="muted questions-wait" role="status" data-testid="study-loading">{move || lab.t("study.loading")}</p>
+            <div inner_html=boot_html(boot)></div>
+        }
+        .into_any(),
+        BankState::Failed(why) => view! { <StudyDataFailed why=why/> }.into_any(),
+    }
+}
+
+/// The HTML of what `selector` selects on the page (the loading screen's, which stays in the
+/// page hidden); empty for no selector or no match.
+pub(crate) fn boot_html(selector: &str) -> String {
+    if selector.is_empty() {
+        return String::new();
+    }
+    let doc = web_sys::window().and_then(|w| w.document());
+    doc.and_then(|d| d.query_selector(selector).ok().flatten()).map(|el| el.outer_html()).unwrap_or_default()
+}
+
+/// Why the lessons did not come, with a button to try again.
+#[component]
+pub fn StudyDataFailed(
+    /// The reason, as the fetch or the model gave it.
+    why: String,
+) -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let study = expect_context::<Study>();
+    view! {
+        <p class="error questions-wait" role="alert" data-testid="study-failed">
+            {move || lab.t("study.failed")}" ("{why}") "
+            <button on:click=move |_| fetch_study_data(study, None)>{move || lab.t("questions.retry")}</button>
+        </p>
     }
 }
 
