@@ -343,6 +343,35 @@ async function main() {
       await lab.waitForStepsDone(1, n);
     });
 
+    await check('the example\'s notes say so and fold away once the query is the learner\'s own; the example\'s query brings them back', async () => {
+      await lab.selectPreset('classic');
+      await lab.waitForFreshScenario();
+      const notes = page.locator('[data-testid="preset-notes"]');
+      const open = () => notes.evaluate((d) => d.open);
+      assert(await open(), 'the notes start folded');
+      assert((await lab.el('preset-notes-own').count()) === 0, 'the notes say the query is another while it is the example\'s');
+      const original = await lab.queryText();
+      await lab.setQuery('clicks.filter("post_id = 1")');
+      await lab.el('preset-notes-own').waitFor({ state: 'attached' });
+      assert(!(await open()), 'the notes stay open under another query');
+      await lab.setQuery(original);
+      await page.waitForFunction(() => !document.querySelector('[data-testid="preset-notes-own"]') && document.querySelector('[data-testid="preset-notes"]').open);
+    });
+
+    await check('a query whose text sets writeStream.outputMode shows that mode on the switch, which waits, and says why', async () => {
+      await lab.selectPreset('classic');
+      await lab.waitForFreshScenario();
+      const original = await lab.queryText();
+      await lab.setQuery(`windowed = ${original.trim()}\nwindowed.writeStream.outputMode("update").format("console").start()`);
+      await lab.el('mode-in-query').waitFor({ state: 'visible' });
+      assert((await lab.el('mode-update').getAttribute('aria-pressed')) === 'true', 'the switch does not show update');
+      assert(await lab.el('mode-append').isDisabled(), 'the switch can still be pressed');
+      assert((await lab.text('mode-in-query')).includes('.outputMode("update")'), await lab.text('mode-in-query'));
+      await lab.setQuery(original);
+      await page.waitForFunction(() => !document.querySelector('[data-testid="mode-in-query"]'));
+      assert((await lab.el('mode-append').getAttribute('aria-pressed')) === 'true' && !(await lab.el('mode-append').isDisabled()), 'the switch did not come back');
+    });
+
     await check('"Export to PySpark" downloads a runnable script of the classic preset', async () => {
       const download = await lab.exportPyspark();
       assert(download.suggestedFilename() === 'classic.py', `file name ${download.suggestedFilename()}, want classic.py`);

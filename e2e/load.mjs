@@ -159,6 +159,7 @@ export async function loadChecks({ browser, distDir, check, assert }) {
             await loading.waitFor({ state: 'visible' });
             const h2 = (await loading.locator('h2').textContent()).trim();
             assert(h2 === 'Watermarks', `the waiting lesson column shows "${h2}"`);
+            await page.locator('[data-testid="lesson-steps-loading"]').waitFor({ state: 'visible' });
             await step.click();
             // The preset's first step is run: "1 / n" steps done.
             await page.waitForFunction(() => /^1\s*\//.test(document.querySelector('[data-testid="steps-done"]')?.textContent.trim() ?? ''), null, { timeout: 10_000 });
@@ -184,36 +185,54 @@ export async function loadChecks({ browser, distDir, check, assert }) {
             await ctx.close();
           }
         });
-        await check('load: a learner who scrolled the lesson while the app loaded keeps their place, phone, 1.6 Mbit/s', async () => {
-          // A phone: the lesson is one long column, so a jump to the top would lose the place.
-          const ctx = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-          try {
-            const page = await ctx.newPage();
-            const cdp = await ctx.newCDPSession(page);
-            await cdp.send('Network.enable');
-            await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-            const bytes = 1.6e6 / 8;
-            await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: bytes, uploadThroughput: bytes });
-            await page.goto(`${url}#/lesson/watermarks`, { waitUntil: 'commit' });
-            await page.locator('.boot-lesson h2').waitFor({ state: 'visible', timeout: 60_000 });
-            // Down to the lesson's "What to watch" heading, as a reader would scroll.
-            const read = await page.evaluate(() => {
-              const h = document.querySelectorAll('.boot-lesson h3')[0];
-              window.scrollTo(0, window.scrollY + h.getBoundingClientRect().top - 10);
-              return h.textContent.trim();
-            });
-            assert(await page.evaluate(() => window.scrollY > 100), 'the prerendered lesson is too short to scroll');
-            await interactiveAt(page, 240_000);
-            const top = await page
-              .waitForFunction((text) => {
-                const h = [...document.querySelectorAll('[data-testid="lesson-page"] .lesson-text h3')].find((e) => e.textContent.trim() === text);
-                const y = h && h.getBoundingClientRect().top;
-                return h && y >= -5 && y < window.innerHeight - 40 ? y : false;
-              }, read, { timeout: 5_000 })
-              .then((r) => r.jsonValue(), () => page.evaluate(() => `scrollY ${window.scrollY}`));
-            assert(typeof top === 'number', `after the app mounted, "${read}" is not on the screen (${top})`);
-          } finally {
-            await ctx.close();
+        await check('load: a learner who scrolled the lesson while the app loaded keeps their place, phone, 1.6 Mbit/s, EN and KO', async () => {
+          for (const locale of ['en-US', 'ko-KR']) {
+            // A phone: the lesson is one long column, so a jump to the top would lose the place.
+            const ctx = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale });
+            try {
+              const page = await ctx.newPage();
+              const cdp = await ctx.newCDPSession(page);
+              await cdp.send('Network.enable');
+              await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+              const bytes = 1.6e6 / 8;
+              await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: bytes, uploadThroughput: bytes });
+              await page.goto(`${url}#/lesson/watermarks`, { waitUntil: 'commit' });
+              await page.locator('.boot-lesson h2').waitFor({ state: 'visible', timeout: 60_000 });
+              // Down to the lesson's "What to watch" heading, as a reader would scroll (again once
+              // the page has settled: its fonts and the loading line can still move it).
+              const scroll = () => page.evaluate(() => {
+                const h = document.querySelectorAll('.boot-lesson h3')[0];
+                window.scrollTo(0, window.scrollY + h.getBoundingClientRect().top - 10);
+              });
+              await scroll();
+              await page.waitForTimeout(500);
+              await scroll();
+              await page.waitForTimeout(200);
+              assert(await page.evaluate(() => window.scrollY > 100), 'the prerendered lesson is too short to scroll');
+              // What the reader has at the top of the screen: the first block that starts on it (the
+              // page may end before that heading reaches the top).
+              const read = await page.evaluate(() => {
+                const b = [...document.querySelectorAll('.boot-lesson :is(h2, h3, p, li)')].find((e) => e.getBoundingClientRect().top >= -8);
+                return b.textContent.replace(/\s+/g, ' ').trim().slice(0, 40);
+              });
+              await interactiveAt(page, 240_000);
+              // That block is at the top again once the app has mounted (the page jumped to its top
+              // before), and still once the lesson's own text has replaced the loading screen's.
+              const place = () => page
+                .waitForFunction((text) => {
+                  const b = [...document.querySelectorAll('[data-testid="lesson-page"] .lesson-text :is(h2, h3, p, li)')].find((e) => e.textContent.replace(/\s+/g, ' ').trim().slice(0, 40) === text);
+                  const y = b && b.getBoundingClientRect().top;
+                  return b && y >= -5 && y <= 60 ? y : false;
+                }, read, { timeout: 5_000 })
+                .then((r) => r.jsonValue(), () => page.evaluate(() => `scrollY ${window.scrollY}`));
+              const mounted = await place();
+              assert(typeof mounted === 'number', `${locale}: after the app mounted, "${read}" is not at the top of the screen (${mounted})`);
+              await page.locator('[data-testid="lesson-steps"]').waitFor({ state: 'attached', timeout: 60_000 });
+              const arrived = await place();
+              assert(typeof arrived === 'number', `${locale}: after the lesson arrived, "${read}" is not at the top of the screen (${arrived})`);
+            } finally {
+              await ctx.close();
+            }
           }
         });
         await check('load: a repeat visit with the service worker, 10 Mbit/s (printed)', async () => {

@@ -522,3 +522,58 @@ fn the_input_hint_writes_a_full_time_on_the_scenarios_day() {
     let hint = streamlab_model::text::i18n::tr_with(streamlab_model::text::Lang::En, "push.help", &[("day", &"2026-03-02")]);
     assert!(hint.contains("2026-03-02T12:07:00Z"), "{hint}");
 }
+
+/// `writeStream.outputMode(...)` in the text wins over the lab's switch, as in Spark (the
+/// builder's mode is the one `start()` uses): the view shows the mode the query runs in and that
+/// the text set it, also when the start fails in that mode.
+#[test]
+fn an_output_mode_set_in_the_text_wins_over_the_switch_and_the_view_says_so() {
+    let mut s = corpus_lab("window-sliding-classic-append");
+    let query = s.view().query_text;
+    run_all(&mut s);
+    let append = s.view();
+    assert_eq!((append.mode, append.mode_set_in_query), (OutputMode::Append, false));
+    // The same input in update mode, chosen with the switch: what the text must give.
+    s.set_mode(OutputMode::Update);
+    let by_switch: Vec<Vec<Vec<String>>> = s.view().batches.iter().map(|b| b.rows.clone()).collect();
+    assert_ne!(by_switch, append.batches.iter().map(|b| b.rows.clone()).collect::<Vec<_>>(), "update and append emit alike here");
+    s.set_mode(OutputMode::Append);
+    s.set_query(&format!("windowed = {}\nwindowed.writeStream.outputMode('update').format('console').start()", query.trim()));
+    run_all(&mut s);
+    let v = s.view();
+    assert!(v.error.is_none(), "{:?}", v.error);
+    assert_eq!((v.mode, v.mode_set_in_query), (OutputMode::Update, true));
+    assert_eq!(v.batches.iter().map(|b| b.rows.clone()).collect::<Vec<_>>(), by_switch);
+    // The switch does not move it while the text sets it.
+    s.set_mode(OutputMode::Complete);
+    assert_eq!(s.view().mode, OutputMode::Update);
+    // A start the text's mode fails: append over an aggregation without a watermark.
+    s.set_query("clicks.groupBy('post_id').count().writeStream.outputMode('append').format('console').start()");
+    let v = s.view();
+    assert!(v.error.is_some());
+    assert_eq!((v.mode, v.mode_set_in_query), (OutputMode::Append, true));
+    // Without `.outputMode`, the switch is the mode again.
+    s.set_query("clicks.groupBy('post_id').count()");
+    let v = s.view();
+    assert_eq!((v.mode, v.mode_set_in_query), (OutputMode::Complete, false));
+    assert!(v.error.is_none(), "{:?}", v.error);
+}
+
+/// Before any batch the watermark is Spark's 0: a task's hint says "0 (none yet)" and writes
+/// the wanted one as the lab does, never 1970-01-01T00:00:00Z. Classic preset, nothing run: the
+/// task wants 09:03 (step 0's latest click 09:13 − 10 min); batch 0 then runs with 0.
+#[test]
+fn a_watermark_of_zero_is_told_as_none_yet_in_a_task_s_hint() {
+    use streamlab_model::study::lesson::Condition;
+    use streamlab_model::text::Lang;
+    let mut s = LabSession::from_scenario(streamlab_model::lab::presets::preset("classic").expect("classic"));
+    let c = Condition { watermark: Some("2026-03-02T09:03:00Z".into()), ..Condition::default() };
+    let m = c.check(&s.view()).expect_err("no batch has run");
+    assert_eq!(m.text(Lang::En), "the watermark is 0 (none yet), not 09:03");
+    assert_eq!(m.text(Lang::Ko), "워터마크가 09:03이 아니라 0(아직 없음)입니다");
+    s.run_step();
+    assert!(c.check(&s.view()).is_ok(), "after step 0 the watermark is 09:03");
+    let b0 = Condition { batch: Some(0), batch_watermark: Some("2026-03-02T09:03:00Z".into()), ..Condition::default() };
+    let m = b0.check(&s.view()).expect_err("batch 0 runs with 0");
+    assert_eq!(m.text(Lang::En), "batch 0 ran with watermark 0 (none yet), not 09:03");
+}

@@ -39,7 +39,7 @@ struct DedupIndex {
     /// What the eviction times were read under: within watermark, and the event time's
     /// position in the key.
     plan: (bool, Option<usize>),
-    keys: FxHashSet<Row>,
+    keys: FxHashSet<HashedKey>,
     expiry: BinaryHeap<Reverse<(i64, Row)>>,
 }
 
@@ -58,10 +58,39 @@ impl DedupState {
             Some(ix) if ix.plan == plan => ix,
             _ => DedupIndex {
                 plan,
-                keys: self.store.iter().map(|(k, _)| k.clone()).collect(),
+                keys: self.store.iter().map(|(k, _)| HashedKey::new(k.clone())).collect(),
                 expiry: self.store.iter().filter_map(|(k, v)| Some(Reverse((spec.evicts_at_us(k, *v)?, k.clone())))).collect(),
             },
         }
+    }
+}
+
+/// A stored key with its hash worked out once: the set grows (and moves every key) without
+/// reading the keys' strings again, and a probe compares hashes before values.
+#[derive(Debug, Clone)]
+struct HashedKey {
+    hash: u64,
+    key: Row,
+}
+
+impl HashedKey {
+    fn new(key: Row) -> HashedKey {
+        use std::hash::BuildHasher;
+        HashedKey { hash: rustc_hash::FxBuildHasher.hash_one(&key), key }
+    }
+}
+
+impl PartialEq for HashedKey {
+    fn eq(&self, other: &HashedKey) -> bool {
+        self.hash == other.hash && self.key == other.key
+    }
+}
+
+impl Eq for HashedKey {}
+
+impl std::hash::Hash for HashedKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
     }
 }
 
@@ -155,7 +184,7 @@ pub fn run_dedup(state: &mut DedupState, input: Vec<Row>, spec: &DedupSpec, wm_f
         }
         let key = spec.key(&row);
         // One search of the set: a key it already holds is a duplicate.
-        if !ix.keys.insert(key.clone()) {
+        if !ix.keys.insert(HashedKey::new(key.clone())) {
             state.dropped_duplicates += 1;
             continue;
         }
@@ -174,8 +203,9 @@ pub fn run_dedup(state: &mut DedupState, input: Vec<Row>, spec: &DedupSpec, wm_f
                 break;
             }
             let Some(Reverse((_, key))) = ix.expiry.pop() else { break };
+            let key = HashedKey::new(key);
+            state.store.remove(&key.key);
             ix.keys.remove(&key);
-            state.store.remove(&key);
         }
     }
     state.index = Some(ix);

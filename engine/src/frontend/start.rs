@@ -52,7 +52,7 @@ impl StreamingQuery {
         q.trigger = trigger;
         q.checkpoint_location = compiled.checkpoint_location;
         q.name = compiled.query_name;
-        q.set_start_outcome(compiled.sink.is_some(), outcome.temporary_checkpoint);
+        q.set_start_outcome(compiled.sink.is_some(), compiled.output_mode.is_some(), outcome.temporary_checkpoint);
         if let Some(sink) = sink {
             q.sink = sink;
         }

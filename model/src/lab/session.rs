@@ -58,6 +58,8 @@ pub struct LabSession {
     actions: Vec<Action>,
     next_step: usize,
     query: Option<StreamingQuery>,
+    /// The output mode the query text sets (`.outputMode("update")`), which wins over `mode`.
+    text_mode: Option<OutputMode>,
     error: Option<ErrorView>,
     batches: Vec<(Option<usize>, BatchResult)>,
     pending: Vec<(String, Row)>,
@@ -103,6 +105,7 @@ impl LabSession {
             actions: Vec::new(),
             next_step: 0,
             query: None,
+            text_mode: None,
             error: None,
             batches: Vec::new(),
             pending: Vec::new(),
@@ -330,7 +333,9 @@ impl LabSession {
         LabView {
             title: self.scenario.title.clone(),
             query_text: self.query_text.clone(),
-            mode: self.mode,
+            // The text's `.outputMode(...)` wins over the lab's mode switch, as in Spark.
+            mode: self.text_mode.unwrap_or(self.mode),
+            mode_set_in_query: self.text_mode.is_some(),
             error: self.error.clone(),
             sources: self.sources(),
             pending: self.pending.iter().map(|(s, r)| (s.clone(), r.iter().map(|v| display_cell(v, day)).collect())).collect(),

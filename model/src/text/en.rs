@@ -265,7 +265,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("lesson.done", "done"),
     ("lesson.to_sink", "See what the sink received ↓"),
     ("lesson.number", "Lesson {n}"),
-    ("lesson.unknown", "There is no lesson with this id:"),
+    ("lesson.unknown", "The link names a lesson that does not exist:"),
     ("lesson.exam", "Programming guide, exam and Spark 4.3"),
     ("lesson.watch", "What to watch in the lab"),
     ("lesson.steps", "Lesson tasks"),
@@ -448,6 +448,12 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("study.loading", "The lessons are on their way…"),
     ("study.failed", "The lessons could not be loaded"),
     ("lesson.loading", "The lesson tasks and questions are on their way…"),
+    // The example's notes once the learner's query is another
+    ("preset.notes_own", "These notes are about the example's own query. Yours is different, so what they describe may not happen here (the events are still the example's)."),
+    // The output mode the query text sets
+    ("mode.in_query", "The query text sets the output mode: .outputMode(\"{mode}\") wins over these buttons, as in Spark. To change it, edit the text."),
+    // A watermark of 0 in a task's hint
+    ("cond.wm_zero", "0 (none yet)"),
 ];
 
 /// The English word lists the question bank's rules look for (`i18n::words`).

@@ -224,7 +224,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("sink.file", "file (_spark_metadata)"),
     ("sink.kafka", "kafka"),
     ("sink.fb-naive", "foreachBatch: 그냥 덧붙이기"),
-    ("sink.fb-idempotent", "foreachBatch: 이미 본 batch id는 건너뜀"),
+    ("sink.fb-idempotent", "foreachBatch: 이미 본 배치 id는 건너뜀"),
     ("sink.foreach", "foreach (ForeachWriter)"),
     // study: the study path, question bank, review queue, exam mode and glossary pages
     ("nav.label", "학습 페이지"),
@@ -266,7 +266,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("lesson.done", "완료"),
     ("lesson.to_sink", "싱크가 받은 행 보기 ↓"),
     ("lesson.number", "레슨 {n}"),
-    ("lesson.unknown", "이 id의 레슨이 없습니다:"),
+    ("lesson.unknown", "링크에 적힌 레슨이 없습니다:"),
     ("lesson.exam", "프로그래밍 가이드, 시험, Spark 4.3"),
     ("lesson.watch", "실습에서 볼 것"),
     ("lesson.steps", "레슨 과제"),
@@ -449,6 +449,12 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("study.loading", "레슨을 불러오는 중입니다…"),
     ("study.failed", "레슨을 불러오지 못했습니다"),
     ("lesson.loading", "레슨 과제와 문제를 불러오는 중입니다…"),
+    // The example's notes once the learner's query is another
+    ("preset.notes_own", "이 메모는 예제의 원래 쿼리를 설명합니다. 지금 쿼리는 다르므로 여기 적힌 대로 되지 않을 수 있습니다(이벤트는 예제의 것 그대로입니다)."),
+    // The output mode the query text sets
+    ("mode.in_query", "쿼리 텍스트가 출력 모드를 정합니다. Spark와 같이 .outputMode(\"{mode}\")가 이 버튼보다 우선합니다. 바꾸려면 텍스트를 고치세요."),
+    // A watermark of 0 in a task's hint
+    ("cond.wm_zero", "0(아직 없음)"),
 ];
 
 /// The Korean word lists the question bank's rules look for (`i18n::words`); Korean glues

@@ -27,6 +27,8 @@ pub fn QueryPanel() -> impl IntoView {
             <button class="mode" class:active=pressed
                 data-testid=format!("mode-{}", mode.as_str())
                 aria-pressed=move || pressed().to_string()
+                // The text's `.outputMode(...)` wins (as in Spark): the buttons show it and wait.
+                disabled=move || lab.view.with(|v| v.mode_set_in_query)
                 title=move || lab.t(key)
                 on:click=move |_| lab.act(|s| s.set_mode(mode))>
                 {mode.as_str()}
@@ -55,6 +57,9 @@ pub fn QueryPanel() -> impl IntoView {
                 OutputMode::Update => "mode.update",
                 OutputMode::Complete => "mode.complete",
             })}</p>
+            {move || lab.view.with(|v| v.mode_set_in_query.then_some(v.mode)).map(|mode| view! {
+                <p class="help" data-testid="mode-in-query">{lab.t_with("mode.in_query", &[("mode", &mode.as_str())])}</p>
+            })}
             <ErrorBox/>
         </div>
     }

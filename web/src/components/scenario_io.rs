@@ -171,13 +171,20 @@ pub fn PresetNotes() -> impl IntoView {
         lab.view.track();
         lab.read(|s| s.scenario().id.clone())
     });
+    // The notes tell what the example's own query does: once the learner's query is another,
+    // they say so and fold away (a click opens them).
+    let own = Memo::new(move |_| {
+        lab.view.track();
+        lab.read(|s| s.query_text().trim() != s.scenario().query.trim())
+    });
     let info = move || presets::preset_info(&id.get());
     move || {
         info().map(|i| {
             let lang = lab.lang.get();
             view! {
-                <details class="panel preset-notes" open data-testid="preset-notes">
+                <details class="panel preset-notes" open=move || !own.get() data-testid="preset-notes">
                     <summary><h2>{lab.t("preset.watch")}": "{i.name(lang).to_string()}</h2></summary>
+                    {move || own.get().then(|| view! { <p class="help" data-testid="preset-notes-own">{lab.t("preset.notes_own")}</p> })}
                     <p>{i.notes(lang).to_string()}</p>
                 </details>
             }

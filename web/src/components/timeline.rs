@@ -196,7 +196,11 @@ pub fn CompareModes() -> impl IntoView {
             <button data-testid="compare-modes" aria-pressed=move || open.get().to_string() on:click=move |_| open.update(|o| *o = !*o)>
                 {move || lab.t("compare.modes")}
             </button>
-            <Show when=move || open.get()>
+            // A mode set in the query text runs in every column: the comparison says so instead.
+            <Show when=move || open.get() && lab.view.with(|v| v.mode_set_in_query)>
+                <p class="help" data-testid="compare-text-mode">{move || lab.view.with(|v| lab.t_with("mode.in_query", &[("mode", &v.mode.as_str())]))}</p>
+            </Show>
+            <Show when=move || open.get() && !lab.view.with(|v| v.mode_set_in_query)>
                 <div class="compare-cols">
                     {move || runs.get().into_iter().map(|r| {
                         let mode = r.mode.as_str();

@@ -28,6 +28,12 @@ impl StreamingQuery {
         self.sink_named_in_query
     }
 
+    /// True when the query text set the output mode (`writeStream.outputMode("update")`),
+    /// which wins over the mode the query was started in ([`Self::output_mode`] is the text's).
+    pub fn mode_set_in_query(&self) -> bool {
+        self.mode_set_in_query
+    }
+
     /// True if the query runs on a temporary checkpoint (no location was given and the sink
     /// allows it): a restart starts over instead of resuming.
     pub fn temporary_checkpoint(&self) -> bool {
@@ -85,6 +91,7 @@ impl StreamingQuery {
             checkpoint_location: None,
             terminated: false,
             sink_named_in_query: false,
+            mode_set_in_query: false,
             temporary_checkpoint: false,
             deferred_failure: None,
             failure: None,
@@ -256,8 +263,9 @@ impl StreamingQuery {
 
     /// Records what the start decided: whether the text named the sink, and whether the
     /// checkpoint is temporary.
-    pub(crate) fn set_start_outcome(&mut self, sink_named_in_query: bool, temporary_checkpoint: bool) {
+    pub(crate) fn set_start_outcome(&mut self, sink_named_in_query: bool, mode_set_in_query: bool, temporary_checkpoint: bool) {
         self.sink_named_in_query = sink_named_in_query;
+        self.mode_set_in_query = mode_set_in_query;
         self.temporary_checkpoint = temporary_checkpoint;
     }
 

@@ -15,7 +15,12 @@ fn t(day_us: i64, us: i64) -> String {
     display_cell(&Value::Timestamp(us), day_us)
 }
 
-fn wm(day_us: i64, ms: i64) -> String {
+/// A watermark as the lab writes times; Spark's 0 before any event time is seen is
+/// "0 (none yet)", not 1970-01-01T00:00:00Z.
+fn wm(lang: Lang, day_us: i64, ms: i64) -> String {
+    if ms == 0 {
+        return tr(lang, "cond.wm_zero").to_string();
+    }
     t(day_us, ms.saturating_mul(1000))
 }
 
@@ -43,8 +48,8 @@ pub fn fate_text(f: &RowFate, lang: Lang, day_us: i64, keys: &KeyColumns) -> Str
     match f {
         RowFate::Filtered { predicate } => tr_with(lang, "fate.text.filtered", &[("predicate", predicate)]),
         RowFate::Late { operator, event_time_us, watermark_ms, window, .. } => match window {
-            Some(w) => tr_with(lang, "fate.text.late_window", &[("op", operator), ("w", &win(day_us, *w)), ("wm", &wm(day_us, *watermark_ms))]),
-            None => tr_with(lang, "fate.text.late", &[("op", operator), ("t", &t(day_us, *event_time_us)), ("wm", &wm(day_us, *watermark_ms))]),
+            Some(w) => tr_with(lang, "fate.text.late_window", &[("op", operator), ("w", &win(day_us, *w)), ("wm", &wm(lang, day_us, *watermark_ms))]),
+            None => tr_with(lang, "fate.text.late", &[("op", operator), ("t", &t(day_us, *event_time_us)), ("wm", &wm(lang, day_us, *watermark_ms))]),
         },
         RowFate::Aggregated { op_id, key, window } => {
             let empty = key.is_empty();
@@ -91,7 +96,7 @@ pub fn narrate(band: &Band, next_watermark_ms: Option<i64>, lang: Lang, day_us: 
     let reason = band.explanation.as_ref().map(|e| e.reason.clone());
     out.push(match reason {
         Some(BatchReason::WatermarkMoved { from_ms, to_ms, operator, .. }) => {
-            tr_with(lang, "narr.watermark_moved", &[("id", &id), ("from", &wm(day_us, from_ms)), ("to", &wm(day_us, to_ms)), ("op", &operator)])
+            tr_with(lang, "narr.watermark_moved", &[("id", &id), ("from", &wm(lang, day_us, from_ms)), ("to", &wm(lang, day_us, to_ms)), ("op", &operator)])
         }
         Some(BatchReason::ProcessingTimeTimeout { operator, clock_ms, .. }) => tr_with(lang, "narr.timeout", &[("id", &id), ("s", &(clock_ms / 1000)), ("op", &operator)]),
         Some(BatchReason::Recovered) => tr_with(lang, "narr.recovered", &[("id", &id)]),
@@ -102,7 +107,7 @@ pub fn narrate(band: &Band, next_watermark_ms: Option<i64>, lang: Lang, day_us: 
     match band.watermark_ms {
         // Spark's initial watermark: 0, the epoch, until a batch with data sets one.
         Some(0) => out.push(tr(lang, "narr.no_watermark_yet").to_string()),
-        Some(w) => out.push(tr_with(lang, "narr.ran_with_watermark", &[("wm", &wm(day_us, w))])),
+        Some(w) => out.push(tr_with(lang, "narr.ran_with_watermark", &[("wm", &wm(lang, day_us, w))])),
         None => {}
     }
     if let Some(ex) = &band.explanation {
@@ -140,7 +145,7 @@ pub fn narrate(band: &Band, next_watermark_ms: Option<i64>, lang: Lang, day_us: 
     out.push(tr_with(lang, "narr.emitted_removed", &[("n", &band.emitted_rows), ("removed", &band.removed_rows)]));
     let after = band.explanation.as_ref().and_then(|e| e.next_watermark_ms).or(next_watermark_ms);
     if let Some(n) = after.filter(|n| Some(*n) != band.watermark_ms) {
-        out.push(tr_with(lang, "narr.watermark_next", &[("wm", &wm(day_us, n))]));
+        out.push(tr_with(lang, "narr.watermark_next", &[("wm", &wm(lang, day_us, n))]));
     }
     out.join(" ")
 }

@@ -15,7 +15,7 @@ pub struct ModeRun {
     pub error: Option<ErrorView>,
     /// Every batch that ran, with its emitted rows.
     pub batches: Vec<BatchView>,
-    /// True for the session's own mode.
+    /// True for the mode the session runs in (the query text's, when it sets one).
     pub current: bool,
 }
 
@@ -41,7 +41,7 @@ impl LabSession {
                         v.batches.iter().map(|b| (**b).clone()).collect()
                     },
                     error: v.error,
-                    current: mode == self.mode,
+                    current: mode == self.text_mode.unwrap_or(self.mode),
                 }
             })
             .collect()

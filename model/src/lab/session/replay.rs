@@ -224,9 +224,16 @@ impl LabSession {
             default_sink: Some(self.sink_kind),
             checkpoint_location: Some(self.checkpoint_set || self.scenario.conf.contains_key("spark.sql.streaming.checkpointLocation")),
         };
+        self.text_mode = None;
         let built = self.scenario.catalog().and_then(|catalog| {
             let conf = StreamingConf::from_map(&self.scenario.conf_strings()).map_err(Error::Scenario)?;
-            StreamingQuery::start_with(&self.query_text, &catalog, self.mode, conf, options)
+            let started = StreamingQuery::start_with(&self.query_text, &catalog, self.mode, conf, options);
+            // The mode the text sets, also when the start failed (its error is about that mode).
+            self.text_mode = match &started {
+                Ok(q) => q.mode_set_in_query().then(|| q.output_mode()),
+                Err(_) => streamlab_engine::frontend::compile(&self.query_text, &catalog).ok().and_then(|c| c.output_mode),
+            };
+            started
         });
         match built {
             Ok(mut q) => {
@@ -305,6 +312,7 @@ impl LabSession {
                         }
                         q.set_explaining(true);
                         self.events.push(format!("onQueryStarted: id={}, runId={}", q.id, q.run_id));
+                        self.text_mode = q.mode_set_in_query().then(|| q.output_mode());
                         self.query = Some(q);
                     }
                     Err(e) => self.error = Some(error_view(&e, &self.query_text)),

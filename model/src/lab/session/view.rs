@@ -194,8 +194,12 @@ pub struct LabView {
     /// The query's PySpark text as the editor holds it (the latest run's, after a restart with a
     /// changed query).
     pub query_text: String,
-    /// The output mode the query runs in (append, update or complete).
+    /// The output mode the query runs in (append, update or complete): the text's
+    /// `.outputMode(...)` when it sets one, else the lab's switch.
     pub mode: OutputMode,
+    /// The query text sets the output mode (`writeStream.outputMode("update")`): the lab's
+    /// switch does not apply until the text changes.
+    pub mode_set_in_query: bool,
     /// The last error the query's define, start or run raised; `None` when it ran cleanly.
     pub error: Option<ErrorView>,
     /// The scenario's streaming sources, in its order.

@@ -109,10 +109,20 @@ impl Condition {
         at_least("cond.what.no_data", self.no_data_batches_at_least, v.batches.iter().filter(|b| b.no_data).count())?;
         at_least("cond.what.steps", self.steps_done_at_least, v.steps_done)?;
         at_least("cond.what.pending", self.pending_at_least, v.pending.len())?;
-        // "none" in the learner's language where a watermark is not set.
-        let or_none = |now: Option<&str>, key: &str, args: &[Arg]| {
+        // "none" in the learner's language where a watermark is not set. Watermarks are written
+        // as the batch list and the picture write them (`09:03` on the
+        // scenario's day, not the lesson file's `2026-03-02T09:03:00Z`); Spark's 0 before any
+        // event time is seen is "0 (none yet)", not 1970-01-01T00:00:00Z.
+        let day = parse_timestamp_us(&format!("{}T00:00:00Z", v.day)).unwrap_or(0);
+        let shown = |ms: i64| if ms == 0 { None } else { Some(crate::lab::cells::display_time(ms * 1000, day)) };
+        let or_zero = |now: Option<i64>, key: &str, args: &[Arg]| {
+            let now = now.map(shown);
             Missing(Text::from_fn(|lang| {
-                let now = now.unwrap_or(i18n::tr(lang, "cond.none"));
+                let now = match &now {
+                    Some(Some(t)) => t.clone(),
+                    Some(None) => i18n::tr(lang, "cond.wm_zero").to_string(),
+                    None => i18n::tr(lang, "cond.none").to_string(),
+                };
                 let mut all: Vec<Arg> = args.to_vec();
                 all.push(("now", &now));
                 i18n::tr_with(lang, key, &all)
@@ -120,7 +130,8 @@ impl Condition {
         };
         if let Some(wm) = &self.watermark {
             if v.watermark.as_deref() != Some(wm.as_str()) {
-                return Err(or_none(v.watermark.as_deref(), "cond.watermark", &[("want", wm)]));
+                let want = parse_timestamp_us(wm).ok().and_then(|us| shown(us / 1000)).unwrap_or_else(|| wm.clone());
+                return Err(or_zero(v.watermark_ms, "cond.watermark", &[("want", &want)]));
             }
         }
         if let Some(m) = &self.mode {
@@ -210,11 +221,8 @@ impl Condition {
             if let Some(wm) = &self.batch_watermark {
                 let want = parse_timestamp_us(wm).ok().map(|us| us / 1000);
                 if b.watermark_ms != want {
-                    // Written as the batch list writes the watermark it got (`09:19`, not the
-                    // lesson file's `2026-03-02T09:19:00Z`).
-                    let day = parse_timestamp_us(&format!("{}T00:00:00Z", v.day)).unwrap_or(0);
-                    let shown = want.map_or_else(|| wm.clone(), |ms| crate::lab::cells::display_time(ms * 1000, day));
-                    return Err(or_none(b.watermark.as_deref(), "cond.batch.watermark", &[("id", &id), ("want", &shown)]));
+                    let want = want.and_then(shown).unwrap_or_else(|| wm.clone());
+                    return Err(or_zero(b.watermark_ms, "cond.batch.watermark", &[("id", &id), ("want", &want)]));
                 }
             }
             if let Some(n) = self.batch_rows {

@@ -93,12 +93,14 @@ pub fn CheatSheetPage() -> impl IntoView {
 
 fn cheat_row(e: &LensEntry, lang: Lang) -> impl IntoView {
     let t = e.text(lang).clone();
+    // Each cell names its column (`data-label`): on a phone the rows stack and say it.
+    let label = |key| streamlab_model::text::i18n::tr(lang, key);
     view! {
         <tr data-testid="cheatsheet-row" data-lens=e.id.clone()>
             <th scope="row">{t.title}</th>
-            <td>{render_spans(spans(&t.guide))}</td>
-            <td>{render_spans(spans(&t.spark))}</td>
-            <td class="exam-answer">{render_spans(spans(&t.exam))}</td>
+            <td data-label=label("lens.guide")>{render_spans(spans(&t.guide))}</td>
+            <td data-label=label("lens.spark")>{render_spans(spans(&t.spark))}</td>
+            <td class="exam-answer" data-label=label("lens.exam")>{render_spans(spans(&t.exam))}</td>
         </tr>
     }
 }

@@ -159,8 +159,9 @@ fn ExamRun(exam: Exam, answers: RwSignal<Vec<ExamAnswer>>, index: RwSignal<usize
         }}
         <div class="buttons">
             <button data-testid="exam-prev" disabled=move || index.get() == 0 on:click=move |_| index.update(|i| *i = i.saturating_sub(1))>{move || lab.t("quiz.prev")}</button>
-            <button data-testid="exam-next" disabled=move || { index.get() + 1 >= n } on:click=move |_| index.update(|i| *i += 1)>{move || lab.t("quiz.next")}</button>
-            <button class="primary" data-testid="exam-finish" on:click=move |_| { if unanswered() > 0 { confirming.set(true) } else { on_finish.run(()) } }>{move || lab.t("exam.finish")}</button>
+            // "Next question" is the step taken most; finishing is the last question's.
+            <button class=move || { if index.get() + 1 < n { "primary" } else { "" } } data-testid="exam-next" disabled=move || { index.get() + 1 >= n } on:click=move |_| index.update(|i| *i += 1)>{move || lab.t("quiz.next")}</button>
+            <button class=move || { if index.get() + 1 >= n { "primary" } else { "" } } data-testid="exam-finish" on:click=move |_| { if unanswered() > 0 { confirming.set(true) } else { on_finish.run(()) } }>{move || lab.t("exam.finish")}</button>
         </div>
         {move || confirming.get().then(|| view! {
             <p class="notice exam-confirm" role="alert" data-testid="exam-confirm">

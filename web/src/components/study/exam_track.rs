@@ -31,7 +31,7 @@ pub fn ExamTrackPage() -> impl IntoView {
                     view! {
                         <section class="panel track-day" data-testid="track-day">
                             <h3>{d.title(lang).to_string()}</h3>
-                            <ol>{lessons.into_iter().map(lesson_link).collect_view()}</ol>
+                            <ul class="track-lessons">{lessons.into_iter().map(lesson_link).collect_view()}</ul>
                         </section>
                     }
                 }).collect_view();

@@ -172,10 +172,7 @@ pub fn LessonPage(id: String) -> impl IntoView {
                 (Some(l), _) => view! { <LessonText lesson=l/> }.into_any(),
                 (None, BankState::Failed(why)) => view! { <aside class="lesson-text panel"><super::StudyDataFailed why=why/></aside> }.into_any(),
                 (None, _) => view! {
-                    <aside class="lesson-text panel" data-testid="lesson-text-loading">
-                        <p class="muted" role="status">{move || lab.t("lesson.loading")}</p>
-                        <div inner_html=move || boot.get()></div>
-                    </aside>
+                    <aside class="lesson-text panel" data-testid="lesson-text-loading" inner_html=move || boot.get()></aside>
                 }
                 .into_any(),
             }}
@@ -183,7 +180,13 @@ pub fn LessonPage(id: String) -> impl IntoView {
             // 1280×800, and between the text and the lab when the page is one column. The lab is
             // there at once; the tasks come with the lessons.
             <div class="lesson-lab">
-                {move || loaded.get().map(|l| view! { <Steps lesson=StoredValue::new(l) step=step/> })}
+                // Where the tasks will be, a line says they are coming.
+                {move || match loaded.get() {
+                    Some(l) => view! { <Steps lesson=StoredValue::new(l) step=step/> }.into_any(),
+                    None => (study.study_data.get() == BankState::Loading)
+                        .then(|| view! { <p class="muted steps-wait" role="status" data-testid="lesson-steps-loading">{move || lab.t("lesson.loading")}</p> })
+                        .into_any(),
+                }}
                 {crate::components::LabPanels()}
             </div>
             {move || loaded.get().map(|l| view! { <LessonQuestions lesson=StoredValue::new(l) step=step/> })}

@@ -28,7 +28,7 @@ pub fn QuizPage() -> impl IntoView {
     };
     view! {
         <main class="study-page quiz-page" data-testid="quiz-page">
-            <h2>{move || lab.t("quiz")}" "<small data-testid="quiz-position">{move || format!("{} {} {total}", position.get() + 1, lab.t("quiz.of"))}</small></h2>
+            <h2>{move || lab.t("nav.quiz")}" "<small data-testid="quiz-position">{move || format!("{} {} {total}", position.get() + 1, lab.t("quiz.of"))}</small></h2>
             <label class="row">{move || lab.t("score.topic")}" "
                 <select data-testid="quiz-topic" on:change=jump>
                     {topics.into_iter().map(|t| {
