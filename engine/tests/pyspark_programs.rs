@@ -220,3 +220,22 @@ fn a_region_before_the_zone_database_has_arrived_is_not_called_invalid() {
     // Once it is there, the same program compiles.
     assert!(compile("spark.conf.set('spark.sql.session.timeZone', 'Asia/Seoul')\nclicks", &catalog()).is_ok());
 }
+
+/// Code from the docs uses what its own page set up: `window` imported by name, a DataFrame
+/// called `df`. Python's NameError stays as Python says it; the hint names the way in the lab.
+#[test]
+fn a_name_the_docs_set_up_elsewhere_says_how_to_write_it_here() {
+    let hint = |text: &str| match compile(text, &catalog()) {
+        Err(Error::Analysis(a)) => (a.message.clone(), a.hint.clone().unwrap_or_default()),
+        other => panic!("{text}\n  gave {other:?}"),
+    };
+    let (message, h) = hint("clicks.groupBy(window(clicks.event_time, '10 minutes')).count()");
+    assert_eq!(message, "name 'window' is not defined (known names: clicks, F)");
+    assert_eq!(h, "window is a function of pyspark.sql.functions: write F.window(...), or import it first: from pyspark.sql.functions import window");
+    // Imported, it runs.
+    plan("from pyspark.sql.functions import window\nclicks.groupBy(window(clicks.event_time, '10 minutes')).count()");
+    let (message, h) = hint("df.withWatermark('event_time', '10 minutes')");
+    assert_eq!(message, "name 'df' is not defined (known names: clicks, F)");
+    assert_eq!(h, "the lab's streams are named by its example (clicks): write that name where the code you copied has its own (df, lines, events), or assign it first: df = clicks");
+    plan("df = clicks\ndf.withWatermark('event_time', '10 minutes')");
+}

@@ -135,3 +135,19 @@ fn query_error_hints_have_korean() {
     let e = s.push_event("clicks", &fields).unwrap_err();
     assert_eq!(localize(Lang::Ko, &e), "event_time: '25:00'은 시각이 아닙니다. 12:07 또는 12:07:30처럼 쓰세요");
 }
+
+/// The NameError hints for code copied from the docs (a function imported by name, a `df` the
+/// lab calls `clicks`) read in Korean too, with the names left as written.
+#[test]
+fn name_error_hints_have_korean() {
+    use streamlab_model::text::i18n::localize;
+    use streamlab_model::text::Lang;
+    let mut s = corpus_lab("window-sliding-classic-append");
+    s.set_query("clicks.groupBy(window(clicks.event_time, '10 minutes')).count()");
+    let hint = s.view().error.and_then(|e| e.hint).expect("a hint");
+    // "window" is read ending in 우 (no final consonant): 는.
+    assert_eq!(localize(Lang::Ko, &hint), "window는 pyspark.sql.functions의 함수입니다: F.window(...)로 쓰거나, 먼저 임포트하세요: from pyspark.sql.functions import window");
+    s.set_query("df.groupBy('post_id').count()");
+    let hint = s.view().error.and_then(|e| e.hint).expect("a hint");
+    assert_eq!(localize(Lang::Ko, &hint), "실습의 스트림 이름은 예제가 정합니다(clicks). 복사한 코드의 자기 이름(df, lines, events) 자리에 그 이름을 쓰거나, 먼저 대입하세요: df = clicks");
+}

@@ -604,6 +604,8 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("the temporary views are {}", "임시 뷰는 {}입니다"),
     ("qualify the column with its relation's name or alias (c.post_id)", "열 앞에 테이블 이름이나 별칭을 붙이세요 (c.post_id)"),
     ("write the window length as a string: window(event_time, '10 minutes')", "윈도우 길이는 문자열로 쓰세요: window(event_time, '10 minutes')"),
+    ("{} is a function of pyspark.sql.functions: write F.{}(...), or import it first: from pyspark.sql.functions import {}", "{}은(는) pyspark.sql.functions의 함수입니다: F.{}(...)로 쓰거나, 먼저 임포트하세요: from pyspark.sql.functions import {}"),
+    ("the lab's streams are named by its example ({}): write that name where the code you copied has its own (df, lines, events), or assign it first: {} = {}", "실습의 스트림 이름은 예제가 정합니다({}). 복사한 코드의 자기 이름(df, lines, events) 자리에 그 이름을 쓰거나, 먼저 대입하세요: {} = {}"),
     ("query parameters (args=...) are not modelled: write the values into the query", "쿼리 매개변수(args=...)는 재현하지 않습니다. 값을 쿼리에 직접 쓰세요"),
 ];
 
