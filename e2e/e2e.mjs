@@ -372,6 +372,19 @@ async function main() {
       assert((await lab.el('mode-append').getAttribute('aria-pressed')) === 'true' && !(await lab.el('mode-append').isDisabled()), 'the switch did not come back');
     });
 
+    await check('a link that names no page opens the lessons and says so; a query after a page name is forgiven', async () => {
+      await page.evaluate(() => { location.hash = '#/nowhere'; });
+      await lab.el('route-unknown').waitFor({ state: 'visible' });
+      assert((await lab.text('route-unknown')).includes('#/nowhere'), await lab.text('route-unknown'));
+      await page.evaluate(() => { location.hash = '#/glossary?x'; });
+      await page.locator('[data-testid="glossary-page"]').waitFor({ state: 'visible' });
+      await page.evaluate(() => { location.hash = '#/lessons'; });
+      await lab.el('lesson-list').waitFor({ state: 'visible' });
+      assert((await lab.el('route-unknown').count()) === 0, 'the list still says the link named no page');
+      await page.evaluate(() => { location.hash = '#/lab'; });
+      await lab.el('run-step').waitFor({ state: 'visible' });
+    });
+
     await check('"Export to PySpark" downloads a runnable script of the classic preset', async () => {
       const download = await lab.exportPyspark();
       assert(download.suggestedFilename() === 'classic.py', `file name ${download.suggestedFilename()}, want classic.py`);

@@ -217,7 +217,8 @@ fn the_korean_hint_names_what_is_missing() {
     script::run(&mut s, &l.steps[0].actions).unwrap();
     let w = l.waiting_for(1, &s.view()).unwrap();
     assert_eq!(w.0.en, "more pending rows (now 0, fewer than this task needs)");
-    assert_eq!(w.0.ko, "대기 중인 행 더 (지금 0개로, 이 과제에 필요한 것보다 적음)");
+    // "행" has a final consonant: 이 (not 가).
+    assert_eq!(w.0.ko, "대기 중인 행이 더 있어야 합니다(지금 0개로는 부족합니다)");
     // With the rows added but the trigger still the default, the trigger is what is missing.
     script::run(&mut s, &["reset".into(), "push_step".into(), "push_step".into(), "push_step".into()]).unwrap();
     let w = l.waiting_for(1, &s.view()).unwrap();

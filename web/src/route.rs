@@ -1,7 +1,8 @@
 //! The page's routes, kept in the URL fragment (`#/lessons`, `#/lesson/watermarks`, `#/lab`,
 //! `#/quiz`, `#/exam`, `#/review`, `#/glossary`, `#/cheatsheet`, `#/exam-track`) so back, forward and reload work. A share
 //! link's fragment (`#lab=…`) and the recovery test's `#debug-panic` open the lab and are left
-//! as they are; anything else (an empty fragment, an unknown route) opens the lesson list.
+//! as they are; anything else (an empty fragment, an unknown route) opens the lesson list, which
+//! names an unknown route ([`Route::unknown_path`]).
 //!
 //! Plain Rust, no DOM: the page reads `location.hash` and listens to `hashchange`.
 
@@ -43,7 +44,7 @@ impl Route {
         if h.starts_with("lab=") || h == "debug-panic" {
             return Route::Lab;
         }
-        let path = h.strip_prefix('/').unwrap_or(h).trim_end_matches('/');
+        let path = Self::path(h);
         match path.split_once('/') {
             Some(("lesson", id)) if !id.is_empty() && !id.contains('/') => Route::Lesson(id.to_string()),
             _ => match path {
@@ -57,6 +58,21 @@ impl Route {
                 _ => Route::Lessons,
             },
         }
+    }
+
+    /// The path a fragment names: without `#`, the leading and trailing `/`, and a `?query`
+    /// (`#/glossary?x` is the glossary).
+    fn path(h: &str) -> &str {
+        let h = h.split('?').next().unwrap_or(h);
+        h.strip_prefix('/').unwrap_or(h).trim_end_matches('/')
+    }
+
+    /// The path of a fragment that names no page (`#/foo`, `#/lesson/a/b`), which opens the
+    /// lesson list: the list says so. `None` for a page's fragment, an empty one, a share link.
+    pub fn unknown_path(hash: &str) -> Option<String> {
+        let h = hash.strip_prefix('#').unwrap_or(hash);
+        let path = Self::path(h);
+        (Route::from_hash(hash) == Route::Lessons && !path.is_empty() && path != "lessons").then(|| path.to_string())
     }
 
     /// The fragment for this route, with its `#`.
@@ -102,8 +118,16 @@ mod tests {
         // A share link and the recovery test's fragment belong to the lab.
         assert_eq!(Route::from_hash("#lab=eJzLSM3JyQcABiwCFQ"), Route::Lab);
         assert_eq!(Route::from_hash("#debug-panic"), Route::Lab);
-        // A trailing slash is forgiven.
+        // A trailing slash and a query are forgiven.
         assert_eq!(Route::from_hash("#/quiz/"), Route::Quiz);
+        assert_eq!(Route::from_hash("#/glossary?x"), Route::Glossary);
+        // The list says when the fragment named no page.
+        assert_eq!(Route::unknown_path("#/nowhere").as_deref(), Some("nowhere"));
+        assert_eq!(Route::unknown_path("#/lesson/a/b").as_deref(), Some("lesson/a/b"));
+        assert_eq!(Route::unknown_path("#/quiz/9999").as_deref(), Some("quiz/9999"));
+        for fine in ["", "#", "#/", "#/lessons", "#/lab", "#/lesson/watermarks", "#lab=eJzL", "#/glossary?x"] {
+            assert_eq!(Route::unknown_path(fine), None, "{fine}");
+        }
         assert!(Route::Lesson("x".into()).shows_lab() && Route::Lab.shows_lab() && !Route::Quiz.shows_lab());
     }
 }

@@ -454,6 +454,8 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("mode.in_query", "The query text sets the output mode: .outputMode(\"{mode}\") wins over these buttons, as in Spark. To change it, edit the text."),
     // A watermark of 0 in a task's hint
     ("cond.wm_zero", "0 (none yet)"),
+    // A fragment that names no page
+    ("route.unknown", "The link names no page of the lab, so here are the lessons:"),
 ];
 
 /// The English word lists the question bank's rules look for (`i18n::words`).

@@ -323,7 +323,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("progress.damaged", "저장된 진행 기록이 손상되어({e}) 처음부터 시작합니다."),
     ("progress.migrated", "더 이상 문제 은행에 없는 문제에 대한 답 {a}개와 복습 {r}개를 지우고 점수를 다시 계산했습니다."),
     // a lesson step's hint: what its condition still waits for
-    ("cond.too_few", "{what} 더 (지금 {got}개로, 이 과제에 필요한 것보다 적음)"),
+    ("cond.too_few", "{what}이(가) 더 있어야 합니다(지금 {got}개로는 부족합니다)"),
     ("cond.what.batches", "실행된 배치"),
     ("cond.what.no_data", "실행된 데이터 없는 배치"),
     ("cond.what.steps", "진행한 예제 단계"),
@@ -455,6 +455,8 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("mode.in_query", "쿼리 텍스트가 출력 모드를 정합니다. Spark와 같이 .outputMode(\"{mode}\")가 이 버튼보다 우선합니다. 바꾸려면 텍스트를 고치세요."),
     // A watermark of 0 in a task's hint
     ("cond.wm_zero", "0(아직 없음)"),
+    // A fragment that names no page
+    ("route.unknown", "링크가 가리키는 페이지가 없어 레슨 목록을 보여 드립니다:"),
 ];
 
 /// The Korean word lists the question bank's rules look for (`i18n::words`); Korean glues

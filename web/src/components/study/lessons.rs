@@ -48,6 +48,10 @@ pub fn LessonList() -> impl IntoView {
     let study = expect_context::<Study>();
     view! {
         <main class="study-page">
+            // A link that named no page opened this list: say so, naming it.
+            {crate::route::Route::unknown_path(&super::current_hash()).map(|path| view! {
+                <p class="notice" role="status" data-testid="route-unknown">{move || lab.t("route.unknown")}" "<code>{format!("#/{path}")}</code></p>
+            })}
             <h2>{move || lab.t("lessons.title")}</h2>
             <p class="help">{move || lab.t("lessons.intro")}</p>
             <super::WithStudyData boot=".boot-page nav.boot-lesson ol">
