@@ -364,13 +364,16 @@ impl<'a> Evaluator<'a> {
         // What the docs' code assumes: a function imported by name (`window(...)` after
         // `from pyspark.sql.functions import window`), or a DataFrame variable (`df`) that the
         // lab's example names otherwise.
+        let mut streams: Vec<&str> = self.catalog.streams.keys().map(String::as_str).collect();
+        streams.sort_unstable();
         let hint = if pyspark_api::lookup(ApiKind::Functions, name).is_some_and(|a| a.name == name) {
-            format!("{name} is a function of pyspark.sql.functions: write F.{name}(...), or import it first: from pyspark.sql.functions import {name}")
+            Some(format!("{name} is a function of pyspark.sql.functions: write F.{name}(...), or import it first: from pyspark.sql.functions import {name}"))
         } else {
-            let mut streams: Vec<&str> = self.catalog.streams.keys().map(String::as_str).collect();
-            streams.sort_unstable();
-            format!("the lab's streams are named by its example ({}): write that name where the code you copied has its own (df, lines, events), or assign it first: {name} = {}", streams.join(", "), streams.first().copied().unwrap_or("clicks"))
+            streams.first().map(|first| format!("the lab's streams are named by its example ({}): write that name where the code you copied has its own (df, lines, events), or assign it first: {name} = {first}", streams.join(", ")))
         };
-        Err(Error::Analysis(error.with_hint(hint)))
+        Err(Error::Analysis(match hint {
+            Some(h) => error.with_hint(h),
+            None => error,
+        }))
     }
 }
