@@ -5,7 +5,8 @@
 //!
 //!     cargo run --release -p streamlab-model --example lab_profile
 //!
-//! (`perf record --call-graph dwarf target/release/examples/lab_profile` shows the callers.)
+//! (`perf record --call-graph dwarf target/release/examples/lab_profile` shows the callers;
+//! `NO_10K=1` leaves out the 10,000-row step, so the profile is the slider's alone.)
 
 #![allow(clippy::disallowed_methods)] // a test, bench or example may read files and the clock
 
@@ -48,7 +49,7 @@ fn main() {
         t[0] += (b - a).as_secs_f64(); t[1] += (c - b).as_secs_f64(); t[2] += (d2 - c).as_secs_f64(); t[3] += (e - d2).as_secs_f64();
         t[4] = j.len() as f64;
     }
-    ten_k();
+    if std::env::var_os("NO_10K").is_none() { ten_k(); }
     println!("per step ms: set_delay(rebuild) {:.2}  view {:.2}  picture {:.2}  saved_json {:.2}  (json {} bytes)", t[0]/20.0*1e3, t[1]/20.0*1e3, t[2]/20.0*1e3, t[3]/20.0*1e3, t[4]);
 }
 

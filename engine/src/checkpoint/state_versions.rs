@@ -17,7 +17,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::execution::aggregate::{AggBuffer, AggregateState};
-use crate::execution::dedup::DedupState;
+use crate::execution::dedup::{DedupDelta, DedupState};
 use crate::execution::group_state::{GroupStateStore, KeyState};
 use crate::execution::limit::LimitState;
 use crate::execution::transform_with_state::{TwsEntry, TwsStore};
@@ -38,8 +38,8 @@ pub enum OperatorDelta {
     /// A streaming aggregation: grouping key → its aggregate buffers.
     Aggregate(StoreDelta<Vec<AggBuffer>>),
     /// A deduplication: key → `dropDuplicatesWithinWatermark`'s expiry, µs (`None` for
-    /// `dropDuplicates`).
-    Dedup(StoreDelta<Option<i64>>),
+    /// `dropDuplicates`), as the batch added and removed them, in order.
+    Dedup(DedupDelta),
     /// A streaming limit: its one counter of rows emitted so far.
     Limit(StoreDelta<i64>),
     /// A session-window aggregation: grouping key → its sessions.
@@ -78,7 +78,11 @@ impl OperatorDelta {
         }
         match self {
             OperatorDelta::Aggregate(d) => (written(d), BTreeSet::new()),
-            OperatorDelta::Dedup(d) => (written(d), BTreeSet::new()),
+            OperatorDelta::Dedup(d) => {
+                // In order: a key added, then removed by the same batch, was not written.
+                let last: BTreeMap<&[crate::types::Value], bool> = d.iter().map(|(k, v)| (&**k, v.is_some())).collect();
+                (last.into_iter().filter(|(_, w)| *w).map(|(k, _)| k.to_vec()).collect(), BTreeSet::new())
+            }
             OperatorDelta::Limit(d) => (written(d), BTreeSet::new()),
             OperatorDelta::Session(d) => (written(d), BTreeSet::new()),
             OperatorDelta::StreamJoin { left, right } => (written(left), written(right)),

@@ -1,52 +1,190 @@
 //! `StreamingDeduplicateExec` and `StreamingDeduplicateWithinWatermarkExec`
 //! (`statefulOperators.scala`; `distinct()` on a stream runs the first).
 //!
-//! The state is an ordered [`StateStore`] (what the lab's state table and the checkpoint
-//! read, in key order). Beside it the operator keeps a hash set of the stored keys and a heap
-//! of their eviction times (`DedupIndex`), so a batch costs what it brings and what
-//! expires: a row's key is looked up in the hash set, the batch's new keys are sorted once and
-//! merged into the store in one pass when they are many, and eviction pops only the keys whose
-//! time has come.
+//! The state is a [`DedupStore`]: the seen keys in a hash table, so a batch costs what it
+//! brings and what expires, whatever the state holds. A row's key is looked up once; a new
+//! key is added without sorting anything; eviction pops only the keys whose time has come off
+//! a heap of eviction times (`DedupIndex`); and the checkpoint's delta is the batch's writes
+//! and removals in the order they happened. Readers that show the state (the lab's state
+//! table, [`DedupStore::iter`]) get it in key order, sorted when they read.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use rustc_hash::FxHashSet;
+use hashbrown::HashTable;
 
 use super::OperatorMetrics;
-use crate::state::{StateStore, StoreDelta};
+use crate::state::StoreMetrics;
 use crate::types::{DelayMs, EventTime, Row, Value, WatermarkMs};
 
-/// Dedup state: key columns → expiry in µs (`dropDuplicatesWithinWatermark`) or `None`.
+/// Dedup state: the store of seen keys and this batch's dropped duplicates.
 /// Change the store through [`run_dedup`] or [`DedupState::apply_delta_owned`], which keep
 /// the index beside it in step.
 #[derive(Debug, Clone, Default)]
 pub struct DedupState {
     /// Seen key (the key columns' values) → the µs at which it expires under
     /// `dropDuplicatesWithinWatermark` (event time + delay), or `None`.
-    pub store: StateStore<Option<i64>>,
+    pub store: DedupStore,
     /// Duplicates dropped this batch (`customMetrics.numDroppedDuplicateRows`).
     pub dropped_duplicates: u64,
     /// Built by the first batch that needs it (and again after a checkpoint load).
     index: Option<DedupIndex>,
 }
 
-/// The stored keys as a hash set (`Value`'s hash agrees with the store's order: keys equal in
-/// one are equal in the other), and each key that can expire under its eviction time
-/// ([`DedupSpec::evicts_at_us`]), earliest first.
+/// A stored key: the key columns' values, shared by the table, the delta and the eviction
+/// heap (one allocation per new key).
+pub type DedupKey = std::rc::Rc<[Value]>;
+
+/// One version's changes to a [`DedupStore`], in the order they were made: each key added
+/// (`Some(stored)`) or removed (`None`). Replayed in order ([`DedupStore::apply_delta_owned`]),
+/// a later entry for a key wins. Spark's delta file holds the same puts and removes.
+pub type DedupDelta = Vec<(DedupKey, Option<Option<i64>>)>;
+
+/// A stored key with its hash, worked out once: the table grows (and moves every key)
+/// without reading the keys' strings again, and a probe compares hashes before values.
+#[derive(Debug, Clone)]
+struct Seen {
+    hash: u64,
+    key: DedupKey,
+    stored: Option<i64>,
+}
+
+/// The hash of a key given as its values (`Value`'s hash agrees with its order: keys equal
+/// by [`Ord`], such as `Int(1)` and `Long(1)`, hash alike).
+fn hash_of<'a>(values: impl ExactSizeIterator<Item = &'a Value>) -> u64 {
+    use std::hash::{BuildHasher, Hash, Hasher};
+    let mut h = rustc_hash::FxBuildHasher.build_hasher();
+    h.write_usize(values.len());
+    for v in values {
+        v.hash(&mut h);
+    }
+    h.finish()
+}
+
+/// `StreamingDeduplicateExec`'s state store: key → stored value (the expiry, µs, under
+/// `dropDuplicatesWithinWatermark`; `None` otherwise), with Spark's per-batch counters and
+/// the delta of the current version ([`DedupStore::take_delta`]).
+///
+/// Unlike the ordered [`crate::state::StateStore`] the other operators use, nothing here is
+/// kept sorted: a batch of n new keys costs n hash inserts, not a sort and a merge into the
+/// ordered state. Every result stays deterministic: the table is only read by key, the delta
+/// is in the order of the batch's rows, and [`DedupStore::iter`] sorts.
+#[derive(Debug, Clone, Default)]
+pub struct DedupStore {
+    table: HashTable<Seen>,
+    version: u64,
+    updated: u64,
+    removed: u64,
+    log: DedupDelta,
+}
+
+impl DedupStore {
+    /// The value stored for `key` (found by [`Ord`] equality: `Int(1)` finds `Long(1)`).
+    pub fn get(&self, key: &[Value]) -> Option<&Option<i64>> {
+        let hash = hash_of(key.iter());
+        self.table.find(hash, |s| s.hash == hash && *s.key == *key).map(|s| &s.stored)
+    }
+
+    /// Stores the key made of `row`'s columns `cols` unless it is there: the new key (one
+    /// `put`, counted and logged), or `None` if the store already held it (nothing changes,
+    /// nothing is allocated).
+    pub fn insert_new(&mut self, row: &Row, cols: &[usize], stored: Option<i64>) -> Option<DedupKey> {
+        let hash = hash_of(cols.iter().map(|c| &row[*c]));
+        let same = |s: &Seen| s.hash == hash && s.key.len() == cols.len() && cols.iter().zip(s.key.iter()).all(|(c, v)| row[*c] == *v);
+        match self.table.entry(hash, same, |s| s.hash) {
+            hashbrown::hash_table::Entry::Occupied(_) => None,
+            hashbrown::hash_table::Entry::Vacant(v) => {
+                let key: DedupKey = cols.iter().map(|c| row[*c].clone()).collect();
+                v.insert(Seen { hash, key: key.clone(), stored });
+                self.updated += 1;
+                self.log.push((key.clone(), Some(stored)));
+                Some(key)
+            }
+        }
+    }
+
+    /// Removes `key` (counted and logged); its stored value, if it was there.
+    pub fn remove(&mut self, key: &[Value]) -> Option<Option<i64>> {
+        let hash = hash_of(key.iter());
+        let (seen, _) = self.table.find_entry(hash, |s| s.hash == hash && *s.key == *key).ok()?.remove();
+        self.removed += 1;
+        self.log.push((seen.key, None));
+        Some(seen.stored)
+    }
+
+    /// Every (key, stored value), in key order (sorted on each call: for readers that show
+    /// the state, not for a batch).
+    pub fn iter(&self) -> impl Iterator<Item = (&[Value], &Option<i64>)> {
+        let mut all: Vec<(&[Value], &Option<i64>)> = self.table.iter().map(|s| (&*s.key, &s.stored)).collect();
+        all.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        all.into_iter()
+    }
+
+    /// Number of keys.
+    pub fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    /// True if empty.
+    pub fn is_empty(&self) -> bool {
+        self.table.is_empty()
+    }
+
+    /// The version this store will read next (= number of commits).
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// Commits this batch's updates: the version goes up by one and the counters are returned
+    /// and reset (`StateOperatorProgress`).
+    pub fn commit(&mut self) -> StoreMetrics {
+        self.version += 1;
+        let m = StoreMetrics { num_rows_total: self.table.len() as u64, num_rows_updated: self.updated, num_rows_removed: self.removed };
+        self.updated = 0;
+        self.removed = 0;
+        m
+    }
+
+    /// The changes since the last call, in the order they were made (the version's delta
+    /// file); the store starts a new delta.
+    pub fn take_delta(&mut self) -> DedupDelta {
+        std::mem::take(&mut self.log)
+    }
+
+    /// Replays a delta taken by [`DedupStore::take_delta`] (loading a version from the
+    /// checkpoint): not counted as updates, not part of the next delta.
+    pub fn apply_delta_owned(&mut self, delta: DedupDelta) {
+        for (key, v) in delta {
+            let hash = hash_of(key.iter());
+            let found = self.table.find_entry(hash, |s| s.hash == hash && s.key == key);
+            match (found, v) {
+                (Ok(mut e), Some(stored)) => e.get_mut().stored = stored,
+                (Ok(e), None) => {
+                    e.remove();
+                }
+                (Err(_), Some(stored)) => {
+                    self.table.insert_unique(hash, Seen { hash, key, stored }, |s| s.hash);
+                }
+                (Err(_), None) => {}
+            }
+        }
+    }
+}
+
+/// Each stored key that can expire under its eviction time ([`DedupSpec::evicts_at_us`]),
+/// earliest first.
 #[derive(Debug, Clone)]
 struct DedupIndex {
     /// What the eviction times were read under: within watermark, and the event time's
     /// position in the key.
     plan: (bool, Option<usize>),
-    keys: FxHashSet<HashedKey>,
-    expiry: BinaryHeap<Reverse<(i64, Row)>>,
+    expiry: BinaryHeap<Reverse<(i64, DedupKey)>>,
 }
 
 impl DedupState {
-    /// Replays a checkpoint delta ([`StateStore::apply_delta_owned`]); the index is rebuilt by
+    /// Replays a checkpoint delta ([`DedupStore::apply_delta_owned`]); the index is rebuilt by
     /// the next batch.
-    pub fn apply_delta_owned(&mut self, delta: StoreDelta<Option<i64>>) {
+    pub fn apply_delta_owned(&mut self, delta: DedupDelta) {
         self.store.apply_delta_owned(delta);
         self.index = None;
     }
@@ -56,41 +194,9 @@ impl DedupState {
         let plan = spec.index_plan();
         match self.index.take() {
             Some(ix) if ix.plan == plan => ix,
-            _ => DedupIndex {
-                plan,
-                keys: self.store.iter().map(|(k, _)| HashedKey::new(k.clone())).collect(),
-                expiry: self.store.iter().filter_map(|(k, v)| Some(Reverse((spec.evicts_at_us(k, *v)?, k.clone())))).collect(),
-            },
+            // The heap's order is (time, key): it does not depend on the table's.
+            _ => DedupIndex { plan, expiry: self.store.table.iter().filter_map(|s| Some(Reverse((spec.evicts_at_us(&s.key, s.stored)?, s.key.clone())))).collect() },
         }
-    }
-}
-
-/// A stored key with its hash worked out once: the set grows (and moves every key) without
-/// reading the keys' strings again, and a probe compares hashes before values.
-#[derive(Debug, Clone)]
-struct HashedKey {
-    hash: u64,
-    key: Row,
-}
-
-impl HashedKey {
-    fn new(key: Row) -> HashedKey {
-        use std::hash::BuildHasher;
-        HashedKey { hash: rustc_hash::FxBuildHasher.hash_one(&key), key }
-    }
-}
-
-impl PartialEq for HashedKey {
-    fn eq(&self, other: &HashedKey) -> bool {
-        self.hash == other.hash && self.key == other.key
-    }
-}
-
-impl Eq for HashedKey {}
-
-impl std::hash::Hash for HashedKey {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        state.write_u64(self.hash);
     }
 }
 
@@ -155,7 +261,7 @@ impl<'a> DedupSpec<'a> {
     /// The eviction rule: the eviction watermark (µs) at or above which the state row of `key`
     /// (holding `stored`) goes — its expiry for `dropDuplicatesWithinWatermark`, the key's
     /// event time when the event-time column is a dedup column; `None`: kept forever.
-    pub fn evicts_at_us(&self, key: &Row, stored: Option<i64>) -> Option<i64> {
+    pub fn evicts_at_us(&self, key: &[Value], stored: Option<i64>) -> Option<i64> {
         if self.within_watermark_delay_ms.is_some() {
             stored
         } else if self.event_time_in_key {
@@ -168,44 +274,39 @@ impl<'a> DedupSpec<'a> {
 }
 
 /// Runs one batch: keeps the first row of each new key, drops late rows and duplicates,
-/// then evicts expired keys. A key is looked up in a hash set (constant time whatever the
-/// state holds); the batch's new keys go into the store sorted, merged in one pass when they
-/// are many; eviction takes only the expired keys off the heap.
+/// then evicts expired keys. A key is looked up in a hash table (constant time whatever the
+/// state holds); eviction takes only the expired keys off the heap.
 pub fn run_dedup(state: &mut DedupState, input: Vec<Row>, spec: &DedupSpec, wm_for_late_events_ms: WatermarkMs, wm_for_eviction_ms: WatermarkMs) -> (Vec<Row>, OperatorMetrics) {
     let mut ix = state.take_index(spec);
     let mut out = Vec::new();
     let mut dropped_late = 0;
     state.dropped_duplicates = 0;
-    let mut fresh: Vec<(Row, Option<i64>)> = Vec::with_capacity(input.len());
+    let evicts = spec.within_watermark_delay_ms.is_some() || spec.event_time_in_key;
     for row in input {
         if spec.is_late(&row, wm_for_late_events_ms) {
             dropped_late += 1;
             continue;
         }
-        let key = spec.key(&row);
-        // One search of the set: a key it already holds is a duplicate.
-        if !ix.keys.insert(HashedKey::new(key.clone())) {
+        let expiry = spec.stored_expiry(&row);
+        // One search of the table: a key it already holds is a duplicate.
+        let Some(key) = state.store.insert_new(&row, spec.keys, expiry) else {
             state.dropped_duplicates += 1;
             continue;
+        };
+        if evicts {
+            if let Some(e) = spec.evicts_at_us(&key, expiry) {
+                ix.expiry.push(Reverse((e, key)));
+            }
         }
-        let expiry = spec.stored_expiry(&row);
-        if let Some(e) = spec.evicts_at_us(&key, expiry) {
-            ix.expiry.push(Reverse((e, key.clone())));
-        }
-        fresh.push((key, expiry));
         out.push(row);
     }
-    fresh.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    state.store.put_new_sorted(fresh);
-    if spec.within_watermark_delay_ms.is_some() || spec.event_time_in_key {
+    if evicts {
         while let Some(Reverse((e, _))) = ix.expiry.peek() {
             if !EventTime::from_micros(*e).is_past(wm_for_eviction_ms) {
                 break;
             }
             let Some(Reverse((_, key))) = ix.expiry.pop() else { break };
-            let key = HashedKey::new(key);
-            state.store.remove(&key.key);
-            ix.keys.remove(&key);
+            state.store.remove(&key);
         }
     }
     state.index = Some(ix);
@@ -224,7 +325,13 @@ pub fn run_dedup(state: &mut DedupState, input: Vec<Row>, spec: &DedupSpec, wm_f
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::state::StateStore;
     use proptest::prelude::*;
+
+    /// A delta as the ordered store writes it: each key once, with its value after the batch.
+    fn folded(delta: DedupDelta) -> crate::state::StoreDelta<Option<i64>> {
+        delta.into_iter().map(|(k, v)| (k.to_vec(), v)).collect()
+    }
 
     /// The rule as the ordered store alone runs it (every key looked up in the store, every
     /// stored key checked for eviction): what [`run_dedup`] must match.
@@ -277,8 +384,8 @@ mod tests {
                 prop_assert_eq!(out, want);
                 prop_assert_eq!((m.num_rows_total, m.num_rows_updated, m.num_rows_removed, m.num_rows_dropped_by_watermark), (mm.num_rows_total, mm.num_rows_updated, mm.num_rows_removed, late));
                 prop_assert_eq!(state.dropped_duplicates, dups);
-                prop_assert_eq!(state.store.take_delta(), model.take_delta());
-                prop_assert_eq!(state.store.iter().collect::<Vec<_>>(), model.iter().collect::<Vec<_>>());
+                prop_assert_eq!(folded(state.store.take_delta()), model.take_delta());
+                prop_assert_eq!(state.store.iter().map(|(k, v)| (k.to_vec(), *v)).collect::<Vec<_>>(), model.iter().map(|(k, v)| (k.clone(), *v)).collect::<Vec<_>>());
             }
         }
     }

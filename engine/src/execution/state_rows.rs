@@ -190,7 +190,7 @@ impl StatefulOperator for AggregateState {
 
 impl StatefulOperator for DedupState {
     fn row_ids(&self) -> Vec<Row> {
-        self.store.iter().map(|(k, _)| k.clone()).collect()
+        self.store.iter().map(|(k, _)| k.to_vec()).collect()
     }
 
     fn tables(&self, op_id: usize, name: &str, node: &Plan, ctx: &LabelContext<'_>) -> Vec<StateTable> {
