@@ -372,6 +372,29 @@ async function main() {
       assert((await lab.el('mode-append').getAttribute('aria-pressed')) === 'true' && !(await lab.el('mode-append').isDisabled()), 'the switch did not come back');
     });
 
+    // The DataStreamReader docstring's example, pasted over the classic preset: the lab reads
+    // its own stream `clicks` (a memory stream, no `value` column) and says so, naming the
+    // source kind that reads a rate source; picked, the same text runs and the note goes.
+    await check('code that reads spark.readStream.format("rate") is told which lab stream it reads and which source kind to pick, EN and KO', async () => {
+      await lab.selectPreset('classic');
+      await lab.waitForFreshScenario();
+      const original = await lab.queryText();
+      await lab.setQuery('df = spark.readStream.format("rate").load()\ndf.selectExpr("value % 3 as v")');
+      await lab.el('source-read-note').waitFor({ state: 'visible' });
+      const en = await lab.text('source-read-note');
+      assert(en.includes('spark.readStream.format("rate").load() reads this lab\'s stream clicks') && en.includes('rate (rowsPerSecond from the clock)'), en);
+      await lab.toggleLang('ko');
+      const ko = await lab.text('source-read-note');
+      assert(ko.includes('스트림 clicks를 읽습니다') && ko.includes('소스 종류 메뉴'), ko);
+      await page.screenshot({ path: path.join(outDir, 'source-read-note-ko.png') });
+      await lab.toggleLang('en');
+      await lab.el('source-kind-clicks').selectOption('rate');
+      await page.waitForFunction(() => !document.querySelector('[data-testid="source-read-note"]') && !document.querySelector('[data-testid="query-error"]'));
+      await lab.el('source-kind-clicks').selectOption('memory');
+      await lab.setQuery(original);
+      await page.waitForFunction(() => !document.querySelector('[data-testid="source-read-note"]'));
+    });
+
     await check('a link that names no page opens the lessons and says so; a query after a page name is forgiven', async () => {
       await page.evaluate(() => { location.hash = '#/nowhere'; });
       await lab.el('route-unknown').waitFor({ state: 'visible' });

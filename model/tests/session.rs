@@ -577,3 +577,42 @@ fn a_watermark_of_zero_is_told_as_none_yet_in_a_task_s_hint() {
     let m = b0.check(&s.view()).expect_err("batch 0 runs with 0");
     assert_eq!(m.text(Lang::En), "batch 0 ran with watermark 0 (none yet), not 09:03");
 }
+
+/// Code from the API reference reads a source by format (`DataStreamReader`'s docstring:
+/// `spark.readStream.format("rate").load()`); the lab feeds its streams by name, so it reads
+/// the classic preset's `clicks`, a memory stream, which has no `value` column. The view says
+/// which stream the call read and that a rate source is one pick away; with clicks made a
+/// rate source the same text runs on rows (timestamp, value) made from the lab's clock.
+#[test]
+fn a_reader_call_from_the_docs_says_which_lab_stream_it_reads() {
+    let mut s = LabSession::from_scenario(streamlab_model::lab::presets::preset("classic").expect("classic"));
+    s.set_query("df = spark.readStream.format(\"rate\").load()\ndf.selectExpr(\"value % 3 as v\")");
+    let v = s.view();
+    assert!(v.error.is_some(), "clicks has no `value`: the start fails");
+    assert_eq!(v.reads.len(), 1, "{:?}", v.reads);
+    let r = &v.reads[0];
+    assert_eq!((r.stream.as_str(), r.format.as_str(), r.stream_kind.as_str(), r.kind), ("clicks", "rate", "memory", Some("rate")));
+    assert_eq!(r.call, "spark.readStream.format(\"rate\").load()");
+    assert_eq!(r.columns, ["event_id", "user_id", "post_id", "event_time"]);
+    s.set_source_kind("clicks", "rate", None);
+    let v = s.view();
+    assert!(v.error.is_none(), "{:?}", v.error);
+    assert!(v.reads.is_empty(), "the stream is a rate source now: {:?}", v.reads);
+    // Four triggers, a second apart on the lab's clock: the first starts the rate source's
+    // clock (nothing due yet), each later one reads the one row (rowsPerSecond 1, Spark's
+    // default) of the second since: values 0, 1, 2, so `value % 3` is 0, 1, 2.
+    for _ in 0..4 {
+        s.trigger();
+    }
+    let rows: Vec<Vec<String>> = s.view().batches.iter().flat_map(|b| b.rows.clone()).collect();
+    assert_eq!(rows, [["0"], ["1"], ["2"]]);
+    // A file format names the file source; a format the lab lacks names none.
+    s.set_source_kind("clicks", "memory", None);
+    s.set_query("spark.readStream.schema('event_id STRING').json('/data/clicks')");
+    assert_eq!(s.view().reads.iter().map(|r| (r.format.as_str(), r.kind)).collect::<Vec<_>>(), [("json", Some("file"))]);
+    s.set_query("spark.readStream.format('delta').load('/tables/clicks')");
+    assert_eq!(s.view().reads.iter().map(|r| (r.format.as_str(), r.kind)).collect::<Vec<_>>(), [("delta", None)]);
+    // The example's own name reads no reader call.
+    s.set_query("clicks.select('event_id')");
+    assert!(s.view().reads.is_empty());
+}

@@ -22,7 +22,7 @@ pub mod start;
 
 pub use crate::error::{ParseError, Span};
 use crate::error::Error;
-pub use interpret::Evaluated;
+pub use interpret::{Evaluated, SourceRead};
 
 pub use crate::plan::Catalog;
 

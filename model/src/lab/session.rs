@@ -44,7 +44,7 @@ pub use input::{next_unused, parse_field, read_field};
 pub use lens_rules::engine_rules;
 pub use replay::Action;
 pub(crate) use replay::adds_cell;
-pub use view::{BatchView, ErrorView, LabView, MetricView, RecoveryView, RowStatus, SinkRowView, SourceView, StateTableView};
+pub use view::{BatchView, ErrorView, LabView, MetricView, ReadView, RecoveryView, RowStatus, SinkRowView, SourceView, StateTableView};
 
 /// One learner's lab: a scenario, the learner's actions and the `StreamingQuery` built from
 /// them, with everything the page shows derived from it ([`LabSession::view`]). Named for the
@@ -87,6 +87,9 @@ pub struct LabSession {
     /// Each `withWatermark` delay as written in the query text (`LabView::delays`), found
     /// when the text changes rather than by compiling it again for every view.
     delays: Vec<String>,
+    /// The reader calls of the text that read one of the lab's streams (`LabView::reads`),
+    /// found with the delays.
+    reads: Vec<streamlab_engine::frontend::SourceRead>,
     /// The exam-lens rules the current query, mode and sink meet ([`engine_rules`]).
     lens: Vec<&'static str>,
     /// `batches` as the batch list shows them, made once per batch as it runs (a step with
@@ -121,6 +124,7 @@ impl LabSession {
             temporary: false,
             stop_after: None,
             delays: Vec::new(),
+            reads: Vec::new(),
             lens: Vec::new(),
             batch_views: Vec::new(),
         };
@@ -299,6 +303,31 @@ impl LabSession {
             .collect()
     }
 
+    /// The text's reader calls that read a lab stream of another kind than the format they
+    /// name ([`LabView::reads`]).
+    fn read_views(&self) -> Vec<ReadView> {
+        let sources = self.sources();
+        self.reads
+            .iter()
+            .filter_map(|r| {
+                let src = sources.iter().find(|s| s.name == r.stream)?;
+                let kind = source_kind_of_format(&r.format);
+                if kind == Some(src.kind.as_str()) {
+                    return None;
+                }
+                let call = self.query_text.get(r.span.start..r.span.end).map(|t| t.split_whitespace().collect::<Vec<_>>().join(" ")).filter(|t| t.chars().count() <= 90);
+                Some(ReadView {
+                    call: call.unwrap_or_else(|| format!("spark.readStream.format(\"{}\")….load()", r.format)),
+                    stream: r.stream.clone(),
+                    format: r.format.clone(),
+                    stream_kind: src.kind.clone(),
+                    columns: src.columns.iter().map(|(c, _)| c.clone()).collect(),
+                    kind,
+                })
+            })
+            .collect()
+    }
+
     /// Finds [`LabSession::delays`] in the current query text (none when it does not compile)
     /// and the exam-lens rules the query, its output mode and its sink meet.
     fn find_delays(&mut self) {
@@ -308,13 +337,12 @@ impl LabSession {
             .map(|c| engine_rules(&self.query_text, &c, self.mode, Some(self.sink_kind)))
             .unwrap_or_default();
         let text = &self.query_text;
-        self.delays = self
-            .scenario
-            .catalog()
-            .ok()
-            .and_then(|c| compile(text, &c).ok())
+        let compiled = self.scenario.catalog().ok().and_then(|c| compile(text, &c).ok());
+        self.delays = compiled
+            .as_ref()
             .map(|c| c.watermark_delay_spans.iter().filter_map(|s| text.get(s.start + 1..s.end.saturating_sub(1))).map(str::to_string).collect())
             .unwrap_or_default();
+        self.reads = compiled.map(|c| c.reads).unwrap_or_default();
     }
 
     /// Every batch's `StreamingQueryProgress` as JSON, oldest first ([`LabView::progress_json`]
@@ -347,6 +375,7 @@ impl LabSession {
             day: format_timestamp_us(day).get(..10).unwrap_or_default().to_string(),
             session_time_zone: self.query.as_ref().map(StreamingQuery::session_time_zone).filter(|z| !z.is_utc()).map(|z| z.id().to_string()),
             delays: self.delays.clone(),
+            reads: self.read_views(),
             lens: self.lens.iter().map(|r| r.to_string()).collect(),
             no_data_batch_due: self.query.as_ref().is_some_and(StreamingQuery::wants_no_data_batch),
             steps_done: self.next_step,
@@ -377,6 +406,19 @@ impl LabSession {
 /// What is wrong with the file ([`streamlab_engine::types::tzdb::install`]).
 pub fn install_time_zones(json: &str) -> Result<(), String> {
     streamlab_engine::types::tzdb::install(json)
+}
+
+/// The lab's source kind (`SourceView::kind`) a reader format stands for: `rate`, `socket`
+/// and `kafka` are themselves; the file formats (`json`, `csv`, `parquet` — a bare `load()`'s
+/// default —, `text`, `orc`, `xml`, `avro`) are a `file` source; any other has none here.
+pub fn source_kind_of_format(format: &str) -> Option<&'static str> {
+    match format.to_ascii_lowercase().as_str() {
+        "rate" => Some("rate"),
+        "socket" => Some("socket"),
+        "kafka" => Some("kafka"),
+        "json" | "csv" | "parquet" | "text" | "orc" | "xml" | "avro" => Some("file"),
+        _ => None,
+    }
 }
 
 /// The trigger the lab's picker means by `choice` (its `<option>` values: `processingTime`

@@ -456,6 +456,10 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("cond.wm_zero", "0 (none yet)"),
     // A fragment that names no page
     ("route.unknown", "The link names no page of the lab, so here are the lessons:"),
+    // A reader call answered with a lab stream (LabView::reads)
+    ("read.note", "{call} reads this lab's stream {stream}, a {kind} source here ({columns}): the lab feeds its streams by name, whatever format the code names."),
+    ("read.pick", "To read it as a {format} source, choose “{choice}” in {stream}'s Source kind menu (under Add event)."),
+    ("read.none", "The lab has no {format} source: the query reads {stream} as it is."),
 ];
 
 /// The English word lists the question bank's rules look for (`i18n::words`).

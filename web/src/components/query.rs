@@ -60,8 +60,34 @@ pub fn QueryPanel() -> impl IntoView {
             {move || lab.view.with(|v| v.mode_set_in_query.then_some(v.mode)).map(|mode| view! {
                 <p class="help" data-testid="mode-in-query">{lab.t_with("mode.in_query", &[("mode", &mode.as_str())])}</p>
             })}
+            {move || lab.view.with(|v| v.reads.clone()).into_iter().map(|r| view! { <ReadNote read=r/> }).collect_view()}
             <ErrorBox/>
         </div>
+    }
+}
+
+/// A reader call of the text (`spark.readStream.format("rate").load()`) that reads one of the
+/// lab's streams: which stream, its kind and columns, and the source kind to pick for the
+/// format the call names (or that the lab has none).
+#[component]
+fn ReadNote(read: streamlab_model::lab::session::ReadView) -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let kind_key = |kind: &str| match kind {
+        "file" => "src.file",
+        "socket" => "src.socket",
+        "kafka" => "src.kafka",
+        "rate" => "src.rate",
+        _ => "src.memory",
+    };
+    move || {
+        let r = &read;
+        let columns = r.columns.join(", ");
+        let first = lab.t_with("read.note", &[("call", &r.call), ("stream", &r.stream), ("kind", &r.stream_kind), ("columns", &columns)]);
+        let then = match r.kind {
+            Some(k) => lab.t_with("read.pick", &[("format", &r.format), ("choice", &lab.t(kind_key(k))), ("stream", &r.stream)]),
+            None => lab.t_with("read.none", &[("format", &r.format), ("stream", &r.stream)]),
+        };
+        view! { <p class="help read-note" data-testid="source-read-note" data-format=r.format.clone()>{first}" "{then}</p> }
     }
 }
 

@@ -137,6 +137,22 @@ pub struct Evaluated {
     pub query_name: Option<String>,
     /// Session confs the program sets (`spark.conf.set(key, value)`), in order.
     pub confs: Vec<(String, String)>,
+    /// Each `spark.readStream…load()` (or `.json(path)`, …) the lab answered with its own
+    /// stream, in order: the lab says which stream that is.
+    pub reads: Vec<SourceRead>,
+}
+
+/// A reader call (`spark.readStream.format("rate").load()`) that reads one of the lab's
+/// streams: the lab feeds its streams by name, whatever format the text names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceRead {
+    /// The lab's stream it reads.
+    pub stream: String,
+    /// The format the text names (`rate`, `kafka`, `json`, …; `parquet` for a bare `load()`,
+    /// Spark's default `spark.sql.sources.default`).
+    pub format: String,
+    /// The reader call, in the query text.
+    pub span: Span,
 }
 
 /// The writer settings of the query being built (`writeStream...`).
@@ -163,6 +179,7 @@ pub(super) struct Evaluator<'a> {
     /// The query `start()` started, with the span of the call.
     started: Option<(Rc<LogicalPlan>, Span)>,
     confs: Vec<(String, String)>,
+    reads: Vec<SourceRead>,
     /// The session's temporary views (`createOrReplaceTempView`), for `spark.sql`.
     views: super::sql_query::TempViews,
     /// The query text the spans point into (empty when not given): a `spark.sql` error is
@@ -184,6 +201,7 @@ impl<'a> Evaluator<'a> {
             delay_spans: Vec::new(),
             started: None,
             confs: Vec::new(),
+            reads: Vec::new(),
             views: Default::default(),
             source: "",
         }
@@ -270,6 +288,7 @@ impl<'a> Evaluator<'a> {
             checkpoint_location: w.checkpoint_location,
             query_name: w.query_name,
             confs: self.confs,
+            reads: self.reads,
         })
     }
 

@@ -169,7 +169,11 @@ impl Evaluator<'_> {
                 match names.as_slice() {
                     [only] => {
                         let only = (*only).clone();
-                        self.lookup(&only, span)
+                        let read = self.lookup(&only, span)?;
+                        if !spec.batch {
+                            self.reads.push(super::SourceRead { stream: only, format, span });
+                        }
+                        Ok(read)
                     }
                     _ => Err(Error::Parse(ParseError::not_modelled(
                         format!("{reader} with several {what} in the lab"),

@@ -97,6 +97,25 @@ pub struct SourceView {
     pub kind: String,
 }
 
+/// A reader call in the query text that the lab answered with one of its own streams, of
+/// another kind than the format the call names.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadView {
+    /// The call as written, on one line (or `spark.readStream.format("…")….load()` when long).
+    pub call: String,
+    /// The lab's stream it reads.
+    pub stream: String,
+    /// The format the call names (`rate`, `json`, …).
+    pub format: String,
+    /// The stream's kind in the lab (`memory`, `file`, `socket`, `kafka`, `rate`).
+    pub stream_kind: String,
+    /// The stream's columns as the scenario declares them.
+    pub columns: Vec<String>,
+    /// The lab's kind for the format ([`super::source_kind_of_format`]); `None`: the lab has
+    /// no such source.
+    pub kind: Option<&'static str>,
+}
+
 /// A stateful operator's numbers in one batch.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MetricView {
@@ -223,6 +242,9 @@ pub struct LabView {
     pub session_time_zone: Option<String>,
     /// Each `withWatermark` delay as written in the query, without its quotes (`10 minutes`).
     pub delays: Vec<String>,
+    /// The text's reader calls (`spark.readStream.format("rate").load()`) that read one of the
+    /// lab's streams of another kind: the lab feeds its streams by name, and says so.
+    pub reads: Vec<ReadView>,
     /// The exam-lens rule ids the query meets (`crate::study::lens::for_rules` gives their entries):
     /// decided by the engine on the analyzed plan, the output mode and the sink.
     pub lens: Vec<String>,
