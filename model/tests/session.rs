@@ -612,7 +612,22 @@ fn a_reader_call_from_the_docs_says_which_lab_stream_it_reads() {
     assert_eq!(s.view().reads.iter().map(|r| (r.format.as_str(), r.kind)).collect::<Vec<_>>(), [("json", Some("file"))]);
     s.set_query("spark.readStream.format('delta').load('/tables/clicks')");
     assert_eq!(s.view().reads.iter().map(|r| (r.format.as_str(), r.kind)).collect::<Vec<_>>(), [("delta", None)]);
+    // The guide's word count fails on `lines.value` while the program is read (PySpark's
+    // ATTRIBUTE_NOT_SUPPORTED: clicks has no `value`): the note still names the stream read.
+    s.set_query("lines = spark.readStream.format(\"socket\").option(\"host\", \"localhost\").option(\"port\", 9999).load()\nwords = lines.select(F.explode(F.split(lines.value, \" \")).alias(\"word\"))\nwords.groupBy(\"word\").count()");
+    let v = s.view();
+    assert!(v.error.as_ref().is_some_and(|e| e.message.contains("ATTRIBUTE_NOT_SUPPORTED")), "{:?}", v.error);
+    assert_eq!(v.reads.iter().map(|r| (r.stream.as_str(), r.format.as_str(), r.kind)).collect::<Vec<_>>(), [("clicks", "socket", Some("socket"))]);
+    // A schema given to a reader of the stream's own kind is told too: the stream keeps its
+    // columns (here clicks as a file source, read with the guide's csv reader).
+    s.set_source_kind("clicks", "file", Some(1));
+    s.set_query("spark.readStream.option('sep', ';').schema('name STRING, age INT').csv('/path/to/directory')");
+    let v = s.view();
+    assert_eq!(v.reads.iter().map(|r| (r.format.as_str(), r.kind, r.stream_kind.as_str(), r.schema_given)).collect::<Vec<_>>(), [("csv", Some("file"), "file", true)]);
+    s.set_query("spark.readStream.csv('/path/to/directory')");
+    assert!(s.view().reads.is_empty(), "a file read of a file stream, no schema: nothing to say");
     // The example's own name reads no reader call.
+    s.set_source_kind("clicks", "memory", None);
     s.set_query("clicks.select('event_id')");
     assert!(s.view().reads.is_empty());
 }

@@ -312,7 +312,7 @@ impl LabSession {
             .filter_map(|r| {
                 let src = sources.iter().find(|s| s.name == r.stream)?;
                 let kind = source_kind_of_format(&r.format);
-                if kind == Some(src.kind.as_str()) {
+                if kind == Some(src.kind.as_str()) && !r.schema_given {
                     return None;
                 }
                 let call = self.query_text.get(r.span.start..r.span.end).map(|t| t.split_whitespace().collect::<Vec<_>>().join(" ")).filter(|t| t.chars().count() <= 90);
@@ -323,6 +323,7 @@ impl LabSession {
                     stream_kind: src.kind.clone(),
                     columns: src.columns.iter().map(|(c, _)| c.clone()).collect(),
                     kind,
+                    schema_given: r.schema_given,
                 })
             })
             .collect()
@@ -337,12 +338,16 @@ impl LabSession {
             .map(|c| engine_rules(&self.query_text, &c, self.mode, Some(self.sink_kind)))
             .unwrap_or_default();
         let text = &self.query_text;
-        let compiled = self.scenario.catalog().ok().and_then(|c| compile(text, &c).ok());
+        // The reader calls also when the program fails: often on what the stream read lacks.
+        let (compiled, reads) = match self.scenario.catalog() {
+            Ok(c) => streamlab_engine::frontend::compile_keeping_reads(text, &c),
+            Err(e) => (Err(e), Vec::new()),
+        };
         self.delays = compiled
-            .as_ref()
+            .ok()
             .map(|c| c.watermark_delay_spans.iter().filter_map(|s| text.get(s.start + 1..s.end.saturating_sub(1))).map(str::to_string).collect())
             .unwrap_or_default();
-        self.reads = compiled.map(|c| c.reads).unwrap_or_default();
+        self.reads = reads;
     }
 
     /// Every batch's `StreamingQueryProgress` as JSON, oldest first ([`LabView::progress_json`]

@@ -460,6 +460,8 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("read.note", "{call} reads this lab's stream {stream}, a {kind} source here ({columns}): the lab feeds its streams by name, whatever format the code names."),
     ("read.pick", "To read it as a {format} source, choose “{choice}” in {stream}'s Source kind menu (under Add event)."),
     ("read.none", "The lab has no {format} source: the query reads {stream} as it is."),
+    // A reader call that gives a schema
+    ("read.schema", "The schema the code gives is not applied: the stream keeps its own columns."),
 ];
 
 /// The English word lists the question bank's rules look for (`i18n::words`).

@@ -461,6 +461,8 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("read.note", "{call}은(는) 이 실습의 스트림 {stream}을(를) 읽습니다. 여기서는 {kind} 소스입니다({columns}). 코드가 어떤 형식을 적든 실습은 스트림을 이름으로 공급합니다."),
     ("read.pick", "{format} 소스로 읽으려면 {stream}의 소스 종류 메뉴(이벤트 추가 아래)에서 “{choice}”을(를) 고르세요."),
     ("read.none", "실습에는 {format} 소스가 없습니다. 쿼리는 {stream}을(를) 그대로 읽습니다."),
+    // A reader call that gives a schema
+    ("read.schema", "코드가 주는 스키마는 적용되지 않습니다. 스트림은 자기 열을 그대로 씁니다."),
 ];
 
 /// The Korean word lists the question bank's rules look for (`i18n::words`); Korean glues
@@ -586,7 +588,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("the query must read at least one streaming source", "쿼리는 스트리밍 소스를 하나 이상 읽어야 합니다"),
     ("union two streams, or join the stream with the static table", "두 스트림을 union하거나, 스트림을 정적 테이블과 조인하세요"),
     ("use append or complete mode with limit", "limit에는 append 또는 complete 모드를 쓰세요"),
-    ("the query has withWatermark, but no grouping column carries the watermark: a column taken from the DataFrame before withWatermark (clicks.event_time) has none; name the column as a string (F.window('event_time', ...)) or take it from the watermarked DataFrame, or use update/complete mode", "쿼리에 withWatermark가 있지만 워터마크를 가진 그룹 컬럼이 없습니다. withWatermark 전의 DataFrame에서 가져온 컬럼(clicks.event_time)에는 워터마크가 없습니다. 컬럼을 문자열로 쓰거나(F.window('event_time', ...)) 워터마크를 적용한 DataFrame에서 가져오거나, update/complete 모드를 쓰세요"),
+    ("the query has withWatermark('{}', ...), but no grouping column carries the watermark: a column taken from the DataFrame before withWatermark (df.{}) has none; name the column as a string (F.window('{}', ...)) or take it from the watermarked DataFrame, or use update/complete mode", "쿼리에 withWatermark('{}', ...)가 있지만 워터마크를 가진 그룹 컬럼이 없습니다. withWatermark 전의 DataFrame에서 가져온 컬럼(df.{})에는 워터마크가 없습니다. 컬럼을 문자열로 쓰거나(F.window('{}', ...)) 워터마크를 적용한 DataFrame에서 가져오거나, update/complete 모드를 쓰세요"),
     ("append emits a group only once it can never change, so it needs a watermark on a grouping column: add withWatermark on the event-time column before groupBy and group by F.window(...) or that column, or use update/complete mode", "append는 더 이상 바뀔 수 없는 그룹만 한 번 내보내므로 그룹 컬럼에 워터마크가 필요합니다. groupBy 앞에 이벤트 시간 컬럼으로 withWatermark를 넣고 F.window(...)나 그 컬럼으로 그룹화하거나, update/complete 모드를 쓰세요"),
     ("complete mode re-emits the whole result table every batch, so the query needs an aggregation (groupBy)", "complete 모드는 매 배치마다 결과 테이블 전체를 다시 내보내므로 쿼리에 집계(groupBy)가 필요합니다"),
     ("session windows can be emitted in append or complete mode only", "세션 윈도우는 append 또는 complete 모드로만 내보낼 수 있습니다"),
@@ -608,7 +610,8 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     // spark.sql: temporary views and SQL queries.
     ("no temporary view is registered: register the DataFrame first, e.g. clicks.createOrReplaceTempView('clicks')", "등록된 임시 뷰가 없습니다. 먼저 DataFrame을 등록하세요. 예: clicks.createOrReplaceTempView('clicks')"),
     ("the temporary views are {}", "임시 뷰는 {}입니다"),
-    ("qualify the column with its relation's name or alias (c.post_id)", "열 앞에 테이블 이름이나 별칭을 붙이세요 (c.post_id)"),
+    ("qualify the column with its relation's name or alias ({})", "열 앞에 테이블 이름이나 별칭을 붙이세요 ({})"),
+    ("give each side a name first ({}), then qualify the column with it ({})", "먼저 양쪽에 이름을 붙이고({}) 그 이름을 열 앞에 붙이세요 ({})"),
     ("write the window length as a string: window(event_time, '10 minutes')", "윈도우 길이는 문자열로 쓰세요: window(event_time, '10 minutes')"),
     ("{} is a function of pyspark.sql.functions: write F.{}(...), or import it first: from pyspark.sql.functions import {}", "{}은(는) pyspark.sql.functions의 함수입니다: F.{}(...)로 쓰거나, 먼저 임포트하세요: from pyspark.sql.functions import {}"),
     ("the lab's streams are named by its example ({}): write that name where the code you copied has its own (df, lines, events), or assign it first: {} = {}", "실습의 스트림 이름은 예제가 정합니다({}). 복사한 코드의 자기 이름(df, lines, events) 자리에 그 이름을 쓰거나, 먼저 대입하세요: {} = {}"),

@@ -83,10 +83,14 @@ fn ReadNote(read: streamlab_model::lab::session::ReadView) -> impl IntoView {
         let r = &read;
         let columns = r.columns.join(", ");
         let first = lab.t_with("read.note", &[("call", &r.call), ("stream", &r.stream), ("kind", &r.stream_kind), ("columns", &columns)]);
-        let then = match r.kind {
+        let mut then = match r.kind {
+            Some(k) if k == r.stream_kind => String::new(),
             Some(k) => lab.t_with("read.pick", &[("format", &r.format), ("choice", &lab.t(kind_key(k))), ("stream", &r.stream)]),
             None => lab.t_with("read.none", &[("format", &r.format), ("stream", &r.stream)]),
         };
+        if r.schema_given {
+            then = format!("{then} {}", lab.t("read.schema")).trim_start().to_string();
+        }
         view! { <p class="help read-note" data-testid="source-read-note" data-format=r.format.clone()>{first}" "{then}</p> }
     }
 }

@@ -153,6 +153,9 @@ pub struct SourceRead {
     pub format: String,
     /// The reader call, in the query text.
     pub span: Span,
+    /// The call gives a schema (`.schema(...)`), which the lab's stream does not take: it
+    /// keeps its own columns.
+    pub schema_given: bool,
 }
 
 /// The writer settings of the query being built (`writeStream...`).
@@ -237,7 +240,15 @@ impl<'a> Evaluator<'a> {
     ///
     /// # Errors
     /// The first statement's error; a program that defines no query says how to end it.
-    pub(super) fn run(mut self, program: &Program) -> R<Evaluated> {
+    /// Runs the program: the query it defines, and the reader calls answered with a lab stream
+    /// before it ended or failed (a failure is often what that stream lacks: `lines.value`).
+    pub(super) fn run_keeping_reads(mut self, program: &Program) -> (R<Evaluated>, Vec<SourceRead>) {
+        let result = self.evaluate(program);
+        let reads = std::mem::take(&mut self.reads);
+        (result.map(|e| Evaluated { reads: reads.clone(), ..e }), reads)
+    }
+
+    fn evaluate(&mut self, program: &Program) -> R<Evaluated> {
         let mut last: Option<(Py, Span)> = None;
         let mut last_assigned: Option<String> = None;
         for stmt in &program.statements {
@@ -272,23 +283,23 @@ impl<'a> Evaluator<'a> {
                     Statement::Assign(_, n) | Statement::Expr(n) => n.span,
                 });
                 let fix = match last_assigned {
-                    Some(name) => format!("add a last line with {name} (the DataFrame to run), or start it: {name}.writeStream.outputMode('append').start()"),
+                    Some(name) => format!("add a last line with {name} (the DataFrame to run), or start it: {name}.writeStream.format('console').start()"),
                     None => "end it with the DataFrame to run, e.g. clicks.select('event_id')".to_string(),
                 };
                 return Err(Error::Parse(ParseError::lab(format!("the program defines no query to run: {fix}"), end)));
             }
         };
-        let w = self.writer;
+        let w = std::mem::take(&mut self.writer);
         Ok(Evaluated {
             plan,
             output_mode: w.output_mode,
-            watermark_delay_spans: self.delay_spans,
+            watermark_delay_spans: std::mem::take(&mut self.delay_spans),
             trigger: w.trigger,
             sink: w.sink,
             checkpoint_location: w.checkpoint_location,
             query_name: w.query_name,
-            confs: self.confs,
-            reads: self.reads,
+            confs: std::mem::take(&mut self.confs),
+            reads: Vec::new(),
         })
     }
 

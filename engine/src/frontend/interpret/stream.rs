@@ -23,12 +23,14 @@ type Args = Bound<Py>;
 pub(in crate::frontend) struct ReaderSpec {
     format: Option<String>,
     batch: bool,
+    /// `.schema(...)` was called.
+    schema: bool,
 }
 
 impl ReaderSpec {
     /// `spark.read`: a static table.
     pub(super) fn batch() -> ReaderSpec {
-        ReaderSpec { format: None, batch: true }
+        ReaderSpec { format: None, batch: true, schema: false }
     }
 }
 
@@ -153,7 +155,11 @@ impl Evaluator<'_> {
                 spec.format = Some(f);
                 Ok(Py::Reader(Box::new(spec)))
             }
-            "option" | "options" | "schema" | "name" => Ok(Py::Reader(Box::new(spec))),
+            "schema" => {
+                spec.schema = true;
+                Ok(Py::Reader(Box::new(spec)))
+            }
+            "option" | "options" | "name" => Ok(Py::Reader(Box::new(spec))),
             "table" => {
                 let (t, ts) = self.str_arg(b.take("tableName"), "tableName")?;
                 self.lookup(&t, ts).and_then(|v| match v {
@@ -171,7 +177,7 @@ impl Evaluator<'_> {
                         let only = (*only).clone();
                         let read = self.lookup(&only, span)?;
                         if !spec.batch {
-                            self.reads.push(super::SourceRead { stream: only, format, span });
+                            self.reads.push(super::SourceRead { stream: only, format, span, schema_given: spec.schema });
                         }
                         Ok(read)
                     }

@@ -98,7 +98,7 @@ pub struct SourceView {
 }
 
 /// A reader call in the query text that the lab answered with one of its own streams, of
-/// another kind than the format the call names.
+/// another kind than the format the call names, or with a schema the stream does not take.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadView {
     /// The call as written, on one line (or `spark.readStream.format("…")….load()` when long).
@@ -114,6 +114,8 @@ pub struct ReadView {
     /// The lab's kind for the format ([`super::source_kind_of_format`]); `None`: the lab has
     /// no such source.
     pub kind: Option<&'static str>,
+    /// The call gives a schema (`.schema(...)`): the stream keeps its own columns.
+    pub schema_given: bool,
 }
 
 /// A stateful operator's numbers in one batch.
@@ -243,7 +245,8 @@ pub struct LabView {
     /// Each `withWatermark` delay as written in the query, without its quotes (`10 minutes`).
     pub delays: Vec<String>,
     /// The text's reader calls (`spark.readStream.format("rate").load()`) that read one of the
-    /// lab's streams of another kind: the lab feeds its streams by name, and says so.
+    /// lab's streams of another kind, or give a schema: the lab feeds its streams by name, and
+    /// says so (also when the program then fails on what the stream lacks).
     pub reads: Vec<ReadView>,
     /// The exam-lens rule ids the query meets (`crate::study::lens::for_rules` gives their entries):
     /// decided by the engine on the analyzed plan, the output mode and the sink.
