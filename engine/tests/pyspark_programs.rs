@@ -125,7 +125,7 @@ fn a_program_runs_the_query_it_starts() {
     let Err(Error::Parse(p)) = compile("counts = clicks.groupBy('post_id').count()", &catalog()) else { panic!("compiled") };
     assert_eq!(
         p.message,
-        "the program defines no query to run: add a last line with counts (the DataFrame to run), or start it: counts.writeStream.outputMode('append').start()"
+        "the program defines no query to run: add a last line with counts (the DataFrame to run), or start it: counts.writeStream.format('console').start()"
     );
     // Two started queries: the lab runs one.
     let Err(Error::Parse(p)) = compile("a = clicks.writeStream.start()\nb = clicks.writeStream.start()", &catalog()) else { panic!("compiled") };

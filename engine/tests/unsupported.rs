@@ -119,5 +119,33 @@ fn append_without_a_watermark_hints_at_the_column_from_before_the_watermark() {
     let none = hint("clicks.groupBy(F.window('event_time', '10 minutes')).count()");
     assert!(none.starts_with("append emits a group only once it can never change"), "{none}");
     let guide = hint("clicks.withWatermark('event_time', '10 minutes').groupBy(F.window(clicks.event_time, '10 minutes'), clicks.post_id).count()");
-    assert!(guide.starts_with("the query has withWatermark, but no grouping column carries the watermark"), "{guide}");
+    assert!(guide.starts_with("the query has withWatermark('event_time', ...), but no grouping column carries the watermark: a column taken from the DataFrame before withWatermark (df.event_time) has none; name the column as a string (F.window('event_time', ...))"), "{guide}");
+    // The hint names the column the query's withWatermark tags, not the example's: the
+    // guide's `words.timestamp` over a select that renames event_time.
+    let renamed = hint("words = clicks.select(F.col('event_time').alias('timestamp'), F.col('user_id').alias('word'))\nwords.withWatermark('timestamp', '10 minutes').groupBy(F.window(words.timestamp, '10 minutes'), words.word).count()");
+    assert!(renamed.contains("(df.timestamp) has none; name the column as a string (F.window('timestamp', ...))"), "{renamed}");
+}
+
+/// An ambiguous column's hint names what tells the candidates apart: the aliases the sides
+/// have (`c.user_id or o.user_id`), or, when the sides are DataFrames read as they are (the
+/// helper's `c.join(o, F.expr("user_id = user_id ..."))` with no alias), a name to give each
+/// first, from the relation it reads. Spark's condition and message are unchanged.
+#[test]
+fn an_ambiguous_column_s_hint_names_the_sides() {
+    let mut cat = catalog();
+    cat.streams.insert("orders".into(), vec![("order_id".into(), DataType::Utf8), ("user_id".into(), DataType::Utf8), ("order_time".into(), timestamp_type())]);
+    let hint = |query: &str| {
+        let compiled = compile(query, &cat).expect("compiles");
+        match resolve(&compiled.plan) {
+            Err(Error::Analysis(a)) => {
+                assert_eq!(a.error_class, "AMBIGUOUS_REFERENCE");
+                a.hint.clone().unwrap_or_default()
+            }
+            other => panic!("expected an ambiguous reference, got {other:?}"),
+        }
+    };
+    let bare = hint("clicks.join(orders, F.expr('user_id = user_id'))");
+    assert_eq!(bare, "give each side a name first (clicks.alias('c'), orders.alias('o')), then qualify the column with it (c.user_id = o.user_id)");
+    let aliased = hint("clicks.alias('c').join(orders.alias('o'), F.expr('c.user_id = o.user_id')).select('user_id')");
+    assert_eq!(aliased, "qualify the column with its relation's name or alias (c.user_id or o.user_id)");
 }

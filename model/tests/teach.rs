@@ -151,3 +151,21 @@ fn name_error_hints_have_korean() {
     let hint = s.view().error.and_then(|e| e.hint).expect("a hint");
     assert_eq!(localize(Lang::Ko, &hint), "실습의 스트림 이름은 예제가 정합니다(clicks). 복사한 코드의 자기 이름(df, lines, events) 자리에 그 이름을 쓰거나, 먼저 대입하세요: df = clicks");
 }
+
+/// The hints that name the learner's own columns read in Korean too: the watermarked column of
+/// an append refusal, and the sides of an ambiguous join column.
+#[test]
+fn watermark_and_ambiguity_hints_name_the_columns_in_korean() {
+    use streamlab_model::text::i18n::localize;
+    use streamlab_model::text::Lang;
+    let mut s = corpus_lab("window-sliding-classic-append");
+    s.set_query("clicks.withWatermark('event_time', '10 minutes').groupBy(F.window(clicks.event_time, '10 minutes')).count()");
+    let hint = s.view().error.and_then(|e| e.hint).expect("a hint");
+    assert_eq!(
+        localize(Lang::Ko, &hint),
+        "쿼리에 withWatermark('event_time', ...)가 있지만 워터마크를 가진 그룹 컬럼이 없습니다. withWatermark 전의 DataFrame에서 가져온 컬럼(df.event_time)에는 워터마크가 없습니다. 컬럼을 문자열로 쓰거나(F.window('event_time', ...)) 워터마크를 적용한 DataFrame에서 가져오거나, update/complete 모드를 쓰세요"
+    );
+    s.set_query("clicks.join(clicks, F.expr('post_id = post_id'))");
+    let hint = s.view().error.and_then(|e| e.hint).expect("a hint");
+    assert_eq!(localize(Lang::Ko, &hint), "먼저 양쪽에 이름을 붙이고(clicks.alias('c'), clicks.alias('c2')) 그 이름을 열 앞에 붙이세요 (c.post_id = c2.post_id)");
+}

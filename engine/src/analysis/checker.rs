@@ -16,6 +16,17 @@ type R = Result<(), Error>;
 /// The checker. Stateless; one associated function per Spark entry point.
 pub struct UnsupportedOperationChecker;
 
+/// The name of the first column a `withWatermark` under `plan` tags (`None` without one).
+fn watermarked_column(plan: &Plan) -> Option<String> {
+    let mut found = None;
+    plan.walk(&mut |p| {
+        if let (None, Node::Watermark { input, column, .. }) = (&found, &p.node) {
+            found = input.output.get(*column).map(|a| a.name.clone());
+        }
+    });
+    found
+}
+
 fn output_mode_error(mode: OutputMode, operation: &str, hint: &str) -> Error {
     Error::Analysis(
         AnalysisError::new(
@@ -67,14 +78,13 @@ impl UnsupportedOperationChecker {
             let keyed_by_event_time = matches!(head.node, Node::Aggregate { event_time_key: Some(_), .. });
             if output_mode == OutputMode::Append && !keyed_by_event_time {
                 // The query has a watermark, but no grouping column carries it: most often a
-                // column taken from the DataFrame before withWatermark (`clicks.event_time`, as
+                // column taken from the DataFrame before withWatermark (`words.timestamp`, as
                 // the programming guide's Python example writes it).
-                let hint = if head.has_watermark() {
-                    "the query has withWatermark, but no grouping column carries the watermark: a column taken from the DataFrame before withWatermark (clicks.event_time) has none; name the column as a string (F.window('event_time', ...)) or take it from the watermarked DataFrame, or use update/complete mode"
-                } else {
-                    "append emits a group only once it can never change, so it needs a watermark on a grouping column: add withWatermark on the event-time column before groupBy and group by F.window(...) or that column, or use update/complete mode"
+                let hint = match watermarked_column(head) {
+                    Some(col) => format!("the query has withWatermark('{col}', ...), but no grouping column carries the watermark: a column taken from the DataFrame before withWatermark (df.{col}) has none; name the column as a string (F.window('{col}', ...)) or take it from the watermarked DataFrame, or use update/complete mode"),
+                    None => "append emits a group only once it can never change, so it needs a watermark on a grouping column: add withWatermark on the event-time column before groupBy and group by F.window(...) or that column, or use update/complete mode".to_string(),
                 };
-                return Err(output_mode_error(output_mode, "streaming aggregations without watermark", hint));
+                return Err(output_mode_error(output_mode, "streaming aggregations without watermark", &hint));
             }
             let session = head.output.iter().any(|a| a.window == Some(WindowKind::Session));
             if output_mode == OutputMode::Update && session {

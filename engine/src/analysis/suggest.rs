@@ -58,8 +58,34 @@ pub fn ambiguous_reference(name: &str, matches: &[&Attr]) -> Error {
     Error::Analysis(
         AnalysisError::new(Stage::Define, "AMBIGUOUS_REFERENCE", format!("Reference {object} is ambiguous, could be: [{}].", refs.join(", ")))
             .with_sqlstate("42704")
-            .with_hint("qualify the column with its relation's name or alias (c.post_id)"),
+            .with_hint(ambiguous_hint(name, matches)),
     )
+}
+
+/// How to tell the candidates apart: by the aliases they have (`c.user_id or o.user_id`), or,
+/// when a side has none (a DataFrame read as it is), by giving each side one first.
+fn ambiguous_hint(name: &str, matches: &[&Attr]) -> String {
+    let column = crate::plan::unmarked(name).rsplit('.').next().unwrap_or(name).to_string();
+    let named: Vec<String> = matches.iter().filter_map(|a| a.sql_qualifier.as_ref().map(|q| format!("{q}.{column}"))).collect();
+    let distinct = named.iter().collect::<std::collections::BTreeSet<_>>().len() == named.len();
+    if named.len() == matches.len() && distinct {
+        format!("qualify the column with its relation's name or alias ({})", named.join(" or "))
+    } else {
+        // Each side by the relation it reads (`clicks`), named by its first letter (`c`), as
+        // the guide writes its joins (`impressions.alias("i")`).
+        let mut sides: Vec<(String, String)> = Vec::new();
+        for a in matches {
+            let relation = a.qualifiers.first().cloned().unwrap_or_else(|| "df".into());
+            let mut alias: String = relation.chars().next().filter(char::is_ascii_alphabetic).map_or("t".into(), |c| c.to_ascii_lowercase().to_string());
+            while sides.iter().any(|(_, a2)| *a2 == alias) {
+                alias.push('2');
+            }
+            sides.push((relation, alias));
+        }
+        let named: Vec<String> = sides.iter().map(|(r, a)| format!("{r}.alias('{a}')")).collect();
+        let qualified: Vec<String> = sides.iter().map(|(_, a)| format!("{a}.{column}")).collect();
+        format!("give each side a name first ({}), then qualify the column with it ({})", named.join(", "), qualified.join(" = "))
+    }
 }
 
 #[cfg(test)]

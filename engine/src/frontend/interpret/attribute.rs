@@ -61,8 +61,10 @@ impl Evaluator<'_> {
 /// `words.withWatermark("timestamp", ...).groupBy(window(words.timestamp, ...))`, the guide's
 /// own example), a stream's timestamp column carries no event-time tag, so the window over it
 /// has no watermark (append mode is refused, update mode never evicts). It is marked
-/// [`crate::plan::UNWATERMARKED`] and `bind` drops the tag; the mark is set only on a
-/// timestamp column of a stream, where a tag can be.
+/// [`crate::plan::UNWATERMARKED`] and `bind` drops the tag. The mark is set on any column of
+/// a stream's DataFrame that does not itself watermark that column: a source column and a
+/// column the DataFrame made (`words` = `select(F.col('event_time').alias('timestamp'))`) are
+/// the same in Spark, an attribute resolved in a plan whose output has no watermark metadata.
 pub(super) fn qualified(catalog: &Catalog, df: &Py, name: String) -> Expr {
     let Py::Df(plan) = df else { return Expr::Column(name) };
     let mut leaves = Vec::new();
@@ -71,7 +73,7 @@ pub(super) fn qualified(catalog: &Catalog, df: &Py, name: String) -> Expr {
         catalog.streams.get(relation).is_some_and(|schema| schema.iter().any(|(c, t)| c.eq_ignore_ascii_case(&name) && matches!(t, crate::types::DataType::Timestamp(..))))
     };
     match leaves.as_slice() {
-        [only] if is_stream_timestamp(only) && !watermarks_column(plan, &name) => Expr::Column(format!("{}{only}.{name}", crate::plan::UNWATERMARKED)),
+        [only] if catalog.streams.contains_key(only) && !watermarks_column(plan, &name) => Expr::Column(format!("{}{only}.{name}", crate::plan::UNWATERMARKED)),
         [only] => Expr::Column(format!("{only}.{name}")),
         // A joined DataFrame's own timestamp column (`joined.clickTime`).
         several if joins(plan) && several.iter().any(|l| is_stream_timestamp(l)) => Expr::Column(format!("{}{name}", crate::plan::JOINED_DATASET_COLUMN)),
