@@ -30,6 +30,7 @@ const PRESETS: &[(&str, &str)] = &[
     ("stream-stream-outer-join", include_str!("../../../assets/scenarios/stream-stream-outer-join.json")),
     ("kafka-source", include_str!("../../../assets/scenarios/kafka-source.json")),
     ("socket-source", include_str!("../../../assets/scenarios/socket-source.json")),
+    ("network-word-count", include_str!("../../../assets/scenarios/network-word-count.json")),
     ("rate-source", include_str!("../../../assets/scenarios/rate-source.json")),
     ("file-source", include_str!("../../../assets/scenarios/file-source.json")),
     ("tumbling-start-time", include_str!("../../../assets/scenarios/tumbling-start-time.json")),
