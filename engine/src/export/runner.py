@@ -25,7 +25,7 @@ from pyspark.sql import DataFrame, SparkSession  # noqa: E402
 from pyspark.sql import functions as F  # noqa: E402
 from pyspark.sql import types as T  # noqa: E402
 from pyspark.sql import Row, Window  # noqa: E402
-from pyspark.sql.streaming import DataStreamWriter  # noqa: E402
+from pyspark.sql.streaming import DataStreamReader, DataStreamWriter  # noqa: E402
 
 # Session settings the lab assumes. Spark's JSON reader would otherwise skip rows that a
 # pushed-down filter rejects while parsing, and numInputRows would count fewer rows than the lab.
@@ -226,7 +226,19 @@ def build_query(spark, namespace):
         started.append(self)
         return _StartedQuery()
 
+    # A reader call in the text (`spark.readStream.format("socket")....load()`, `.json(path)`)
+    # reads the scenario's stream, as in the lab, which feeds its streams by name.
+    streams = [namespace[n] for n in SCENARIO["sources"] if n in namespace]
+    readers = {m: getattr(DataStreamReader, m) for m in ("load", "json", "csv", "parquet", "text", "orc", "xml") if hasattr(DataStreamReader, m)}
+
+    def lab_stream(self, *args, **kwargs):
+        if len(streams) == 1:
+            return streams[0]
+        raise ExportError("spark.readStream with several streams: write one of them by name (%s)" % ", ".join(SCENARIO["sources"]))
+
     DataStreamWriter.start = record_start  # a `.start()` in the text must not start a query
+    for m in readers:
+        setattr(DataStreamReader, m, lab_stream)
     try:
         if SCENARIO.get("prelude"):
             exec(SCENARIO["prelude"], namespace)  # noqa: S102
@@ -234,6 +246,8 @@ def build_query(spark, namespace):
         result = eval(compile(last, "<query>", "eval"), namespace) if last is not None else None  # noqa: S307
     finally:
         DataStreamWriter.start = start
+        for m, f in readers.items():
+            setattr(DataStreamReader, m, f)
     if started:
         result = started[-1]
     if result is None:
