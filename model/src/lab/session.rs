@@ -304,7 +304,7 @@ impl LabSession {
     }
 
     /// The text's reader calls that read a lab stream of another kind than the format they
-    /// name ([`LabView::reads`]).
+    /// name, or give a schema ([`LabView::reads`]).
     fn read_views(&self) -> Vec<ReadView> {
         let sources = self.sources();
         self.reads

@@ -137,13 +137,11 @@ pub struct Evaluated {
     pub query_name: Option<String>,
     /// Session confs the program sets (`spark.conf.set(key, value)`), in order.
     pub confs: Vec<(String, String)>,
-    /// Each `spark.readStream…load()` (or `.json(path)`, …) the lab answered with its own
-    /// stream, in order: the lab says which stream that is.
-    pub reads: Vec<SourceRead>,
 }
 
 /// A reader call (`spark.readStream.format("rate").load()`) that reads one of the lab's
-/// streams: the lab feeds its streams by name, whatever format the text names.
+/// streams: the lab feeds its streams by name, whatever format the text names
+/// ([`crate::frontend::compile_keeping_reads`] gives them).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SourceRead {
     /// The lab's stream it reads.
@@ -244,8 +242,7 @@ impl<'a> Evaluator<'a> {
     /// before it ended or failed (a failure is often what that stream lacks: `lines.value`).
     pub(super) fn run_keeping_reads(mut self, program: &Program) -> (R<Evaluated>, Vec<SourceRead>) {
         let result = self.evaluate(program);
-        let reads = std::mem::take(&mut self.reads);
-        (result.map(|e| Evaluated { reads: reads.clone(), ..e }), reads)
+        (result, std::mem::take(&mut self.reads))
     }
 
     fn evaluate(&mut self, program: &Program) -> R<Evaluated> {
@@ -299,7 +296,6 @@ impl<'a> Evaluator<'a> {
             checkpoint_location: w.checkpoint_location,
             query_name: w.query_name,
             confs: std::mem::take(&mut self.confs),
-            reads: Vec::new(),
         })
     }
 
