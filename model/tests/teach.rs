@@ -168,4 +168,8 @@ fn watermark_and_ambiguity_hints_name_the_columns_in_korean() {
     s.set_query("clicks.join(clicks, F.expr('post_id = post_id'))");
     let hint = s.view().error.and_then(|e| e.hint).expect("a hint");
     assert_eq!(localize(Lang::Ko, &hint), "먼저 양쪽에 이름을 붙이고(clicks.alias('c'), clicks.alias('c2')) 그 이름을 열 앞에 붙이세요 (c.post_id = c2.post_id)");
+    // A streaming file source without a schema (Spark's _LEGACY_ERROR_TEMP_2048).
+    s.set_query("spark.readStream.json('/data/in')");
+    let hint = s.view().error.and_then(|e| e.hint).expect("a hint");
+    assert_eq!(localize(Lang::Ko, &hint), "먼저 리더에 스키마를 주세요. DDL 문자열이나 StructType으로 씁니다: spark.readStream.schema('name STRING, age INT').json(path). 또는 spark.sql.streaming.schemaInference를 true로 설정해 Spark가 추론하게 하세요");
 }

@@ -610,6 +610,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     // spark.sql: temporary views and SQL queries.
     ("no temporary view is registered: register the DataFrame first, e.g. clicks.createOrReplaceTempView('clicks')", "등록된 임시 뷰가 없습니다. 먼저 DataFrame을 등록하세요. 예: clicks.createOrReplaceTempView('clicks')"),
     ("the temporary views are {}", "임시 뷰는 {}입니다"),
+    ("give the reader a schema first, as a DDL string or a StructType: spark.readStream.schema('name STRING, age INT').json(path), or set spark.sql.streaming.schemaInference to true to let Spark infer it", "먼저 리더에 스키마를 주세요. DDL 문자열이나 StructType으로 씁니다: spark.readStream.schema('name STRING, age INT').json(path). 또는 spark.sql.streaming.schemaInference를 true로 설정해 Spark가 추론하게 하세요"),
     ("qualify the column with its relation's name or alias ({})", "열 앞에 테이블 이름이나 별칭을 붙이세요 ({})"),
     ("give each side a name first ({}), then qualify the column with it ({})", "먼저 양쪽에 이름을 붙이고({}) 그 이름을 열 앞에 붙이세요 ({})"),
     ("write the window length as a string: window(event_time, '10 minutes')", "윈도우 길이는 문자열로 쓰세요: window(event_time, '10 minutes')"),

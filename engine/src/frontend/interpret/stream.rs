@@ -34,6 +34,28 @@ impl ReaderSpec {
     }
 }
 
+/// A streaming file source of this format needs a schema (`DataSource.sourceSchema`): every
+/// file format but `text`, whose schema is fixed (`value string`).
+fn needs_schema(format: &str) -> bool {
+    matches!(format.to_ascii_lowercase().as_str(), "json" | "csv" | "parquet" | "orc" | "xml" | "avro")
+}
+
+/// `spark.readStream.json(path)` without `.schema(...)`: Spark's
+/// `createStreamingSourceNotSpecifySchemaError` (`_LEGACY_ERROR_TEMP_2048`, an
+/// `IllegalArgumentException`), raised by the reader call. Recorded on PySpark 4.3.0 for
+/// `json`, `csv`, `parquet` and `format("json").load(path)`; `text` needs none.
+fn schema_must_be_specified(span: Span) -> Error {
+    Error::Analysis(crate::error::AnalysisError {
+        error_class: "_LEGACY_ERROR_TEMP_2048".into(),
+        ..crate::error::AnalysisError::python(
+            "IllegalArgumentException",
+            "Schema must be specified when creating a streaming source DataFrame. If some files already exist in the directory, then depending on the file format you may be able to create a static DataFrame on that directory with 'spark.read.load(directory)' and infer schema from it.",
+            span,
+        )
+        .with_hint("give the reader a schema first, as a DDL string or a StructType: spark.readStream.schema('name STRING, age INT').json(path), or set spark.sql.streaming.schemaInference to true to let Spark infer it")
+    })
+}
+
 /// `StreamingQuery` attributes (not methods) a program may read.
 pub(super) fn is_query_attribute(name: &str) -> bool {
     matches!(name, "lastProgress" | "recentProgress" | "status" | "id" | "runId" | "name" | "isActive")
@@ -147,6 +169,11 @@ impl Evaluator<'_> {
         }
     }
 
+    /// `spark.sql.streaming.schemaInference` set to true by the program.
+    fn schema_inference(&self) -> bool {
+        self.confs.iter().rev().find(|(k, _)| k.eq_ignore_ascii_case("spark.sql.streaming.schemaInference")).is_some_and(|(_, v)| v.eq_ignore_ascii_case("true"))
+    }
+
     /// `spark.readStream....load()`: the lab's stream (the lab feeds its streams by name).
     pub(super) fn read_stream(&mut self, mut spec: ReaderSpec, name: &str, mut b: Args, span: Span) -> R<Py> {
         match name {
@@ -169,6 +196,9 @@ impl Evaluator<'_> {
             }
             "load" | "json" | "csv" | "parquet" | "text" | "orc" | "xml" | "jdbc" => {
                 let format = if name == "load" { spec.format.clone().unwrap_or_else(|| "parquet".into()) } else { name.to_string() };
+                if !spec.batch && !spec.schema && needs_schema(&format) && !self.schema_inference() {
+                    return Err(schema_must_be_specified(span));
+                }
                 let (what, names): (&str, Vec<&String>) =
                     if spec.batch { ("static tables", self.catalog.statics.keys().collect()) } else { ("streams", self.catalog.streams.keys().collect()) };
                 let reader = if spec.batch { "spark.read" } else { "spark.readStream" };
