@@ -241,16 +241,16 @@ fn a_name_the_docs_set_up_elsewhere_says_how_to_write_it_here() {
 }
 
 /// A streaming file source needs a schema: `spark.readStream.json(path)` (and `csv`, `parquet`,
-/// `format('json').load(path)`, a bare `load()` whose default format is parquet) raises
-/// `_LEGACY_ERROR_TEMP_2048` at the reader call. Printed by PySpark 4.3.0 for each of these on
-/// an empty directory. `text` has its fixed schema (`value string`), a schema given or
+/// `orc`, `xml`, `format('json').load(path)`, a bare `load()` whose default format is parquet)
+/// raises `_LEGACY_ERROR_TEMP_2048` at the reader call. Printed by PySpark 4.3.0 for each of
+/// these on an empty directory. `text` has its fixed schema (`value string`), a schema given or
 /// `spark.sql.streaming.schemaInference=true` lets the read through (it then reads the lab's
-/// stream), and `spark.read` (a batch read) is not a streaming source.
+/// stream), and a rate source has its own schema.
 #[test]
 fn a_streaming_file_source_needs_a_schema() {
     let msg = "Schema must be specified when creating a streaming source DataFrame. If some files already exist in the directory, then depending on the file format you may be able to create a static DataFrame on that directory with 'spark.read.load(directory)' and infer schema from it.";
     let want = ("IllegalArgumentException".to_string(), "_LEGACY_ERROR_TEMP_2048".to_string(), msg.to_string());
-    for read in ["json('/data/in')", "csv('/data/in')", "parquet('/data/in')", "format('json').load('/data/in')", "load('/data/in')"] {
+    for read in ["json('/data/in')", "csv('/data/in')", "parquet('/data/in')", "orc('/data/in')", "xml('/data/in')", "format('json').load('/data/in')", "load('/data/in')"] {
         assert_eq!(error(&format!("spark.readStream.{read}")), want, "{read}");
     }
     for ok in [

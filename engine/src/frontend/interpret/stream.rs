@@ -34,16 +34,17 @@ impl ReaderSpec {
     }
 }
 
-/// A streaming file source of this format needs a schema (`DataSource.sourceSchema`): every
-/// file format but `text`, whose schema is fixed (`value string`).
+/// A streaming file source of this format needs a schema (`DataSource.sourceSchema`): the
+/// built-in file formats but `text`, whose schema is fixed (`value string`). (`avro` is left
+/// out: without its module Spark 4.3 first says AVRO_DATA_SOURCE_NOT_ENABLED.)
 fn needs_schema(format: &str) -> bool {
-    matches!(format.to_ascii_lowercase().as_str(), "json" | "csv" | "parquet" | "orc" | "xml" | "avro")
+    matches!(format.to_ascii_lowercase().as_str(), "json" | "csv" | "parquet" | "orc" | "xml")
 }
 
 /// `spark.readStream.json(path)` without `.schema(...)`: Spark's
 /// `createStreamingSourceNotSpecifySchemaError` (`_LEGACY_ERROR_TEMP_2048`, an
-/// `IllegalArgumentException`), raised by the reader call. Recorded on PySpark 4.3.0 for
-/// `json`, `csv`, `parquet` and `format("json").load(path)`; `text` needs none.
+/// `IllegalArgumentException`), raised by the reader call. Printed by PySpark 4.3.0 for
+/// `json`, `csv`, `parquet`, `orc`, `xml` and `format("json").load(path)`; `text` needs none.
 fn schema_must_be_specified(span: Span) -> Error {
     Error::Analysis(crate::error::AnalysisError {
         error_class: "_LEGACY_ERROR_TEMP_2048".into(),
