@@ -72,7 +72,6 @@ fn hash_of<'a>(values: impl ExactSizeIterator<Item = &'a Value>) -> u64 {
 #[derive(Debug, Clone, Default)]
 pub struct DedupStore {
     table: HashTable<Seen>,
-    version: u64,
     updated: u64,
     removed: u64,
     log: DedupDelta,
@@ -120,25 +119,9 @@ impl DedupStore {
         all.into_iter()
     }
 
-    /// Number of keys.
-    pub fn len(&self) -> usize {
-        self.table.len()
-    }
-
-    /// True if empty.
-    pub fn is_empty(&self) -> bool {
-        self.table.is_empty()
-    }
-
-    /// The version this store will read next (= number of commits).
-    pub fn version(&self) -> u64 {
-        self.version
-    }
-
-    /// Commits this batch's updates: the version goes up by one and the counters are returned
-    /// and reset (`StateOperatorProgress`).
+    /// Commits this batch's updates: the counters are returned and reset
+    /// (`StateOperatorProgress`); the checkpoint numbers the versions.
     pub fn commit(&mut self) -> StoreMetrics {
-        self.version += 1;
         let m = StoreMetrics { num_rows_total: self.table.len() as u64, num_rows_updated: self.updated, num_rows_removed: self.removed };
         self.updated = 0;
         self.removed = 0;
