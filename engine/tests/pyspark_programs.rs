@@ -258,7 +258,48 @@ fn a_streaming_file_source_needs_a_schema() {
         "spark.readStream.schema('event_id STRING').json('/data/in')",
         "spark.conf.set('spark.sql.streaming.schemaInference', 'true')\nspark.readStream.json('/data/in')",
         "spark.readStream.format('rate').load()",
+        // The schema (and the format) as arguments, as the API reference's examples pass them.
+        "spark.readStream.json('/data/in', schema='event_id STRING')",
+        "spark.readStream.csv('/data/in', 'event_id STRING', header=True)",
+        "spark.readStream.load('/data/in', format='json', schema='event_id STRING')",
+        "spark.readStream.format('json').schema('event_id STRING').option('path', '/data/in').load()",
+        "spark.readStream.options(path='/data/in').format('text').load()",
     ] {
         assert!(compile(ok, &catalog()).is_ok(), "{ok}: {:?}", compile(ok, &catalog()).err());
     }
+    // `load()` with no path asks for it before the schema, text too (recorded:
+    // reader-load-without-path-define-error).
+    let no_path = ("IllegalArgumentException".to_string(), "_LEGACY_ERROR_TEMP_2047".to_string(), "'path' is not specified.".to_string());
+    for read in ["format('json').load()", "format('json').schema('event_id STRING').load()", "format('text').load()", "load()", "load(format='csv')"] {
+        assert_eq!(error(&format!("spark.readStream.{read}")), no_path, "{read}");
+    }
+    // `format=` given to load() is the format read: text needs no schema, csv does.
+    assert!(compile("spark.readStream.load('/data/in', format='text')", &catalog()).is_ok());
+    assert_eq!(error("spark.readStream.format('text').load('/data/in', format='csv')"), want);
+}
+
+/// The programming guide leaves out how a DataFrame is made: `words = ...  # streaming
+/// DataFrame of schema { timestamp: Timestamp, word: String }`. `...` is Python's `Ellipsis`,
+/// a valid value, so the assignment runs and the first use fails as Python 3.11 printed it:
+/// `AttributeError: 'ellipsis' object has no attribute 'groupBy'`. The hint names the lab's
+/// streams that can take its place.
+#[test]
+fn the_guides_placeholder_is_pythons_ellipsis() {
+    let program = "from pyspark.sql.functions import window\n\
+                   words = ...  # streaming DataFrame of schema { timestamp: Timestamp, word: String }\n\
+                   windowedCounts = words.groupBy(window(words.timestamp, '10 minutes', '5 minutes'), words.word).count()\n";
+    let Err(Error::Analysis(a)) = compile(program, &catalog()) else { panic!("compiled") };
+    assert_eq!((a.exception_class().to_string(), a.message.clone()), ("AttributeError".to_string(), "'ellipsis' object has no attribute 'groupBy'".to_string()));
+    assert_eq!(a.hint.as_deref(), Some("the programming guide writes ... for a streaming DataFrame it does not show: write words = clicks (this lab's streams: clicks)"));
+    // The span is `words.groupBy`, where Python stops.
+    let at = program.find("words.groupBy").unwrap();
+    assert_eq!(a.span.map(|s| (s.start, s.end)), Some((at, at + "words.groupBy".len())));
+    // With the placeholder replaced as the hint says, the guide's line compiles.
+    let fixed = program.replacen("...", "clicks.withColumnRenamed('event_time', 'timestamp').withColumnRenamed('user_id', 'word')", 1) + "windowedCounts\n";
+    if let Err(e) = compile(&fixed, &catalog()) {
+        panic!("{fixed}\n  failed: {e:?}");
+    }
+    // `...` alone is a value, not a DataFrame.
+    let Err(Error::Parse(p)) = compile("...", &catalog()) else { panic!("compiled") };
+    assert!(p.message.starts_with("the query must be a DataFrame"), "{p:?}");
 }

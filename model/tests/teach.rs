@@ -172,4 +172,12 @@ fn watermark_and_ambiguity_hints_name_the_columns_in_korean() {
     s.set_query("spark.readStream.json('/data/in')");
     let hint = s.view().error.and_then(|e| e.hint).expect("a hint");
     assert_eq!(localize(Lang::Ko, &hint), "먼저 리더에 스키마를 주세요. DDL 문자열이나 StructType으로 씁니다: spark.readStream.schema('name STRING, age INT').json(path). 또는 spark.sql.streaming.schemaInference를 true로 설정해 Spark가 추론하게 하세요");
+    // The guide's placeholder (`words = ...`), used as a DataFrame.
+    s.set_query("words = ...\nwords.groupBy('word').count()");
+    let hint = s.view().error.and_then(|e| e.hint).expect("a hint");
+    assert_eq!(localize(Lang::Ko, &hint), "프로그래밍 가이드는 보여 주지 않는 스트리밍 DataFrame 자리에 ...을 씁니다. words = clicks처럼 쓰세요 (이 실습의 스트림: clicks)");
+    // A file source's load() without a path (Spark's _LEGACY_ERROR_TEMP_2047).
+    s.set_query("spark.readStream.format('json').load()");
+    let hint = s.view().error.and_then(|e| e.hint).expect("a hint");
+    assert_eq!(localize(Lang::Ko, &hint), "load()에 읽을 폴더를 주세요: .load('/data/in'). 또는 그 앞에 .option('path', '/data/in')을 쓰세요");
 }

@@ -174,6 +174,8 @@ pub enum PyNodeKind {
     Bool(bool),
     /// `None`.
     NoneLit,
+    /// `...` (Python's `Ellipsis`).
+    Ellipsis,
     /// `[a, b, ...]`.
     List(Vec<PyNode>),
     /// `(a, b, ...)`, `(a,)` or `()`; parentheses around one expression make no tuple.
@@ -588,6 +590,7 @@ fn build_primary(pratt: &PrattParser<Rule>, p: Pair<Rule>) -> Built {
         Rule::keyword => match p.as_str() {
             "True" => PyNodeKind::Bool(true),
             "False" => PyNodeKind::Bool(false),
+            "..." => PyNodeKind::Ellipsis,
             _ => PyNodeKind::NoneLit,
         },
         Rule::number => number(p.as_str(), span)?,

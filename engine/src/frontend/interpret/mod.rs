@@ -72,6 +72,9 @@ pub(super) enum Py {
     Float(f64),
     Bool(bool),
     NoneVal,
+    /// `...`: what the programming guide writes for a DataFrame it does not show
+    /// (`words = ...  # streaming DataFrame of schema { timestamp: Timestamp, word: String }`).
+    Ellipsis,
     List(Vec<Py>),
     Dict(Vec<(Py, Py)>),
     /// `lambda x: ...`, for a higher-order function.
@@ -107,6 +110,7 @@ impl Py {
             Py::Float(_) => "float",
             Py::Bool(_) => "bool",
             Py::NoneVal => "NoneType",
+            Py::Ellipsis => "ellipsis",
             Py::List(_) => "list",
             Py::Dict(_) => "dict",
             Py::Lambda(_) => "function",
@@ -299,6 +303,22 @@ impl<'a> Evaluator<'a> {
         })
     }
 
+    /// `words.groupBy(...)` where the program set `words = ...`: Python's AttributeError on
+    /// `Ellipsis`, with a hint that the guide's `...` stands for a streaming DataFrame it does
+    /// not show, and which of the lab's streams can take its place.
+    fn placeholder_used(&self, obj: &PyNode, name: &str, span: Span) -> Error {
+        let var = match &obj.kind {
+            PyNodeKind::Name(n) => n.as_str(),
+            _ => "df",
+        };
+        let streams: Vec<&str> = self.catalog.streams.keys().map(String::as_str).collect();
+        let hint = match streams.first() {
+            Some(first) => format!("the programming guide writes ... for a streaming DataFrame it does not show: write {var} = {first} (this lab's streams: {})", streams.join(", ")),
+            None => format!("the programming guide writes ... for a streaming DataFrame it does not show: write {var} = spark.readStream.format(...).load()"),
+        };
+        Error::Analysis(AnalysisError::python("AttributeError", format!("'ellipsis' object has no attribute '{name}'"), span).with_hint(hint))
+    }
+
     fn eval(&mut self, node: &PyNode) -> R<Py> {
         let span = node.span;
         Ok(match &node.kind {
@@ -308,6 +328,7 @@ impl<'a> Evaluator<'a> {
             PyNodeKind::Float(f) => Py::Float(*f),
             PyNodeKind::Bool(b) => Py::Bool(*b),
             PyNodeKind::NoneLit => Py::NoneVal,
+            PyNodeKind::Ellipsis => Py::Ellipsis,
             PyNodeKind::List(items) | PyNodeKind::Tuple(items) => Py::List(items.iter().map(|i| self.eval(i)).collect::<R<Vec<_>>>()?),
             PyNodeKind::Dict(entries) => {
                 let mut out = Vec::new();
@@ -319,6 +340,9 @@ impl<'a> Evaluator<'a> {
             PyNodeKind::Lambda(params, body) => Py::Lambda(Rc::new((params.clone(), (**body).clone()))),
             PyNodeKind::Attr(obj, name) => {
                 let target = self.eval(obj)?;
+                if matches!(target, Py::Ellipsis) {
+                    return Err(self.placeholder_used(obj, name, span));
+                }
                 self.attribute(target, name, span)?
             }
             PyNodeKind::Index(obj, idx) => {

@@ -25,12 +25,14 @@ pub(in crate::frontend) struct ReaderSpec {
     batch: bool,
     /// `.schema(...)` was called.
     schema: bool,
+    /// `.option('path', ...)` or `.options(path=...)` was given (what `load()` reads).
+    path: bool,
 }
 
 impl ReaderSpec {
     /// `spark.read`: a static table.
     pub(super) fn batch() -> ReaderSpec {
-        ReaderSpec { format: None, batch: true, schema: false }
+        ReaderSpec { format: None, batch: true, schema: false, path: false }
     }
 }
 
@@ -39,6 +41,24 @@ impl ReaderSpec {
 /// out: without its module Spark 4.3 first says AVRO_DATA_SOURCE_NOT_ENABLED.)
 fn needs_schema(format: &str) -> bool {
     matches!(format.to_ascii_lowercase().as_str(), "json" | "csv" | "parquet" | "orc" | "xml")
+}
+
+/// A file source of this format reads a path (`DataSource.sourceSchema` asks for it before the
+/// schema): the formats of [`needs_schema`] and `text`.
+fn is_file_format(format: &str) -> bool {
+    needs_schema(format) || format.eq_ignore_ascii_case("text")
+}
+
+/// `spark.readStream.format('json').load()` with no path, as an argument or an option:
+/// Spark's `dataPathNotSpecifiedError` (`_LEGACY_ERROR_TEMP_2047`, an
+/// `IllegalArgumentException`), raised by the reader call before the schema is asked for
+/// (recorded: reader-load-without-path-define-error).
+fn path_not_specified(span: Span) -> Error {
+    Error::Analysis(crate::error::AnalysisError {
+        error_class: "_LEGACY_ERROR_TEMP_2047".into(),
+        ..crate::error::AnalysisError::python("IllegalArgumentException", "'path' is not specified.", span)
+            .with_hint("give load() the folder to read: .load('/data/in'), or .option('path', '/data/in') before it")
+    })
 }
 
 /// `spark.readStream.json(path)` without `.schema(...)`: Spark's
@@ -187,7 +207,19 @@ impl Evaluator<'_> {
                 spec.schema = true;
                 Ok(Py::Reader(Box::new(spec)))
             }
-            "option" | "options" | "name" => Ok(Py::Reader(Box::new(spec))),
+            "option" => {
+                if b.get("key").is_some_and(|(k, _)| matches!(k, Py::Str(k) if k.eq_ignore_ascii_case("path"))) {
+                    spec.path = true;
+                }
+                Ok(Py::Reader(Box::new(spec)))
+            }
+            "options" => {
+                if b.var_kw.iter().any(|(k, _, _)| k.eq_ignore_ascii_case("path")) {
+                    spec.path = true;
+                }
+                Ok(Py::Reader(Box::new(spec)))
+            }
+            "name" => Ok(Py::Reader(Box::new(spec))),
             "table" => {
                 let (t, ts) = self.str_arg(b.take("tableName"), "tableName")?;
                 self.lookup(&t, ts).and_then(|v| match v {
@@ -196,7 +228,21 @@ impl Evaluator<'_> {
                 })
             }
             "load" | "json" | "csv" | "parquet" | "text" | "orc" | "xml" | "jdbc" => {
-                let format = if name == "load" { spec.format.clone().unwrap_or_else(|| "parquet".into()) } else { name.to_string() };
+                // `load(path, format, schema, **options)` and `json(path, schema=...)` take the
+                // path, the format and the schema as arguments too (the API reference's examples
+                // pass `schema=`).
+                let given = |b: &Args, param: &str| b.get(param).is_some_and(|(v, _)| !matches!(v, Py::NoneVal));
+                if given(&b, "schema") {
+                    spec.schema = true;
+                }
+                let format_arg = match b.get("format") {
+                    Some((Py::Str(f), _)) => Some(f.clone()),
+                    _ => None,
+                };
+                let format = if name == "load" { format_arg.or_else(|| spec.format.clone()).unwrap_or_else(|| "parquet".into()) } else { name.to_string() };
+                if !spec.batch && is_file_format(&format) && !given(&b, "path") && !spec.path {
+                    return Err(path_not_specified(span));
+                }
                 if !spec.batch && !spec.schema && needs_schema(&format) && !self.schema_inference() {
                     return Err(schema_must_be_specified(span));
                 }
