@@ -433,16 +433,35 @@ fn the_query_texts_own_sink_wins_over_the_picker_and_the_view_says_so() {
     s.set_sink(SinkKind::Console);
     let v = s.view().recovery.expect("a query");
     assert_eq!((v.sink, v.sink_from_query), (SinkKind::Console, false));
-    // The text names Kafka: the picker's console does not apply, and Kafka needs a location,
-    // which the lab's switch gives.
+    // The text names Kafka: the picker's console does not apply. Kafka needs a checkpoint
+    // location, and a sink the text names has only what the program gives it: the lab's switch
+    // (on by default) stands in for the picked sink's, so this start fails as in Spark.
+    assert!(v.checkpoint_set);
     let text = format!("{}.writeStream.format('kafka')", s.view().query_text.trim_end());
     s.set_query(&text);
     let v = s.view();
-    assert!(v.error.is_none(), "{:?}", v.error);
-    let r = v.recovery.expect("a query");
-    assert_eq!((r.sink, r.sink_from_query), (SinkKind::Kafka, true));
-    // Without the location the text's Kafka sink fails the start (a console sink would not).
+    assert_eq!(v.checkpoint_from_text, Some(false));
+    assert_eq!(v.error.map(|e| e.error_class), Some(Some("_LEGACY_ERROR_TEMP_1298".to_string())));
+    // Given in the text, it starts, whatever the switch says.
+    s.set_query(&text.replace(".format('kafka')", ".format('kafka').option('checkpointLocation', '/chk/clicks')"));
     s.set_checkpoint_location(false);
+    let v = s.view();
+    assert!(v.error.is_none(), "{:?}", v.error);
+    assert_eq!(v.checkpoint_from_text, Some(true));
+    let r = v.recovery.expect("a query");
+    assert_eq!((r.sink, r.sink_from_query, r.temporary), (SinkKind::Kafka, true, false));
+    // So does a session conf the program sets.
+    s.set_query(&format!("spark.conf.set('spark.sql.streaming.checkpointLocation', '/chk')\n{text}"));
+    assert!(s.view().error.is_none(), "{:?}", s.view().error);
+    // A console sink the text names runs without one, on a temporary checkpoint.
+    s.set_query(&text.replace("'kafka'", "'console'"));
+    let v = s.view();
+    assert!(v.error.is_none(), "{:?}", v.error);
+    assert_eq!(v.recovery.map(|r| r.temporary), Some(true));
+    // Without a sink in the text the switch decides again, for the picked Kafka sink.
+    s.set_query(&text.replace(".writeStream.format('kafka')", ""));
+    s.set_sink(SinkKind::Kafka);
+    assert_eq!(s.view().checkpoint_from_text, None);
     let e = s.view().error.expect("kafka needs a checkpoint location");
     assert_eq!(e.error_class.as_deref(), Some("_LEGACY_ERROR_TEMP_1298"));
 }

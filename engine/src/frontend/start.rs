@@ -37,7 +37,10 @@ impl StreamingQuery {
         let mode = compiled.output_mode.unwrap_or(mode);
         let trigger = compiled.trigger.unwrap_or_default();
         let sink = compiled.sink.or(options.default_sink).map(|k| k.create());
-        let has_location = options.checkpoint_location.map(|set| set || compiled.checkpoint_location.is_some());
+        // The text's own sink has the location the program gives it (`_LEGACY_ERROR_TEMP_1298`
+        // when it gives none); the lab's switch stands in for the picked sink's.
+        let in_text = compiled.sets_checkpoint_location() || options.session_checkpoint_location;
+        let has_location = options.checkpoint_location.map(|switch| in_text || (switch && compiled.sink.is_none()));
         let outcome = check_start(&StartRequest {
             plan: &plan,
             mode,

@@ -90,6 +90,9 @@ pub struct LabSession {
     /// The reader calls of the text that read one of the lab's streams (`LabView::reads`),
     /// found with the delays.
     reads: Vec<streamlab_engine::frontend::SourceRead>,
+    /// When the text names its own sink: whether the program gives it a checkpoint location
+    /// (`LabView::checkpoint_from_text`), found with the delays.
+    text_checkpoint: Option<bool>,
     /// The exam-lens rules the current query, mode and sink meet ([`engine_rules`]).
     lens: Vec<&'static str>,
     /// `batches` as the batch list shows them, made once per batch as it runs (a step with
@@ -125,6 +128,7 @@ impl LabSession {
             stop_after: None,
             delays: Vec::new(),
             reads: Vec::new(),
+            text_checkpoint: None,
             lens: Vec::new(),
             batch_views: Vec::new(),
         };
@@ -343,6 +347,8 @@ impl LabSession {
             Ok(c) => streamlab_engine::frontend::compile_keeping_reads(text, &c),
             Err(e) => (Err(e), Vec::new()),
         };
+        let session_location = self.scenario.conf.contains_key("spark.sql.streaming.checkpointLocation");
+        self.text_checkpoint = compiled.as_ref().ok().filter(|c| c.sink.is_some()).map(|c| c.sets_checkpoint_location() || session_location);
         self.delays = compiled
             .ok()
             .map(|c| c.watermark_delay_spans.iter().filter_map(|s| text.get(s.start + 1..s.end.saturating_sub(1))).map(str::to_string).collect())
@@ -381,6 +387,7 @@ impl LabSession {
             session_time_zone: self.query.as_ref().map(StreamingQuery::session_time_zone).filter(|z| !z.is_utc()).map(|z| z.id().to_string()),
             delays: self.delays.clone(),
             reads: self.read_views(),
+            checkpoint_from_text: self.text_checkpoint,
             lens: self.lens.iter().map(|r| r.to_string()).collect(),
             no_data_batch_due: self.query.as_ref().is_some_and(StreamingQuery::wants_no_data_batch),
             steps_done: self.next_step,

@@ -160,6 +160,8 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("trigger.help", "“Trigger one batch” fires this trigger: default/processingTime run one batch; once runs one batch with all data and stops (no trailing no-data batch); availableNow runs every batch, no-data ones too, then stops; continuous allows only select/filter queries."),
     ("listener", "StreamingQueryListener events"),
     ("checkpoint.set", "checkpointLocation is set (option or spark.sql.streaming.checkpointLocation)"),
+    ("checkpoint.from-text", "the program's writeStream gives the checkpoint location; the switch is for a sink the lab picks"),
+    ("checkpoint.from-text-none", "the program's writeStream gives no checkpointLocation: a file or Kafka sink then fails at start(), as in Spark; add .option('checkpointLocation', '/chk/my-query')"),
     ("checkpoint.temp", "No checkpoint location: this sink runs on a temporary checkpoint, which the next start does not reuse — a restart begins again at batch 0."),
     ("memory.table", "The memory sink's rows are a temporary view named after the query:"),
     ("sink.log", "What the sink printed or was called with"),

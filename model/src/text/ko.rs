@@ -161,6 +161,8 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("trigger.help", "“배치 하나 실행”은 이 트리거를 한 번 실행합니다: default/processingTime은 배치 하나, once는 모든 데이터로 배치 하나를 실행하고 멈춤(뒤따르는 데이터 없는 배치 없음), availableNow는 데이터 없는 배치까지 모두 실행하고 멈춤, continuous는 select/filter 쿼리만 허용."),
     ("listener", "StreamingQueryListener 이벤트"),
     ("checkpoint.set", "checkpointLocation 지정됨 (option 또는 spark.sql.streaming.checkpointLocation)"),
+    ("checkpoint.from-text", "프로그램의 writeStream이 체크포인트 위치를 줍니다. 이 스위치는 실습에서 고른 싱크에 씁니다"),
+    ("checkpoint.from-text-none", "프로그램의 writeStream에 checkpointLocation이 없습니다. 파일이나 Kafka 싱크는 Spark처럼 start()에서 실패합니다. .option('checkpointLocation', '/chk/my-query')를 더하세요"),
     ("checkpoint.temp", "체크포인트 위치 없음: 이 싱크는 임시 체크포인트로 실행되며 다음 시작 때 재사용되지 않습니다 — 재시작하면 배치 0부터 다시 시작합니다."),
     ("memory.table", "memory 싱크의 행은 쿼리 이름의 임시 뷰입니다:"),
     ("sink.log", "싱크가 출력하거나 호출된 내용"),

@@ -25,6 +25,7 @@ pub fn RecoveryPanel() -> impl IntoView {
     let log_limit = RwSignal::new(super::results::PAGE_ROWS);
     let (listener_open, logs_open) = (RwSignal::new(false), RwSignal::new(false));
     let rec = move || lab.view.with(|v| v.recovery.clone());
+    let from_text = move || lab.view.with(|v| v.checkpoint_from_text);
     view! {
         <div class="panel recovery" data-testid="recovery">
             <h2>{move || lab.t("recovery")}</h2>
@@ -50,14 +51,21 @@ pub fn RecoveryPanel() -> impl IntoView {
             {move || rec().filter(|r| r.sink_from_query).map(|_| view! {
                 <p class="help" data-testid="sink-from-query">{lab.t("sink.from-query")}</p>
             })}
+            // A sink the text names has the location the program gives it (as in Spark): the
+            // switch shows that, disabled, and says why.
             <label class="row">
-                <input type="checkbox" data-testid="checkpoint-location" prop:checked=move || rec().is_none_or(|r| r.checkpoint_set)
+                <input type="checkbox" data-testid="checkpoint-location"
+                    prop:checked=move || from_text().unwrap_or_else(|| rec().is_none_or(|r| r.checkpoint_set))
+                    disabled=move || from_text().is_some()
                     on:change=move |ev| {
                         let on = event_target_checked(&ev);
                         lab.act(|s| s.set_checkpoint_location(on));
                     }/>
                 <span>{move || lab.t("checkpoint.set")}</span>
             </label>
+            {move || from_text().map(|given| view! {
+                <p class="help" data-testid="checkpoint-from-text">{lab.t(if given { "checkpoint.from-text" } else { "checkpoint.from-text-none" })}</p>
+            })}
             {move || rec().filter(|r| r.temporary).map(|_| view! { <p class="help" data-testid="temporary-checkpoint">{lab.t("checkpoint.temp")}</p> })}
             <div class="row">
                 <label>{move || lab.t("crash.point")}" "

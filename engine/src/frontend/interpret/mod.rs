@@ -93,6 +93,14 @@ pub(super) enum Py {
     PythonCall(String),
 }
 
+impl Evaluated {
+    /// The program gives its query a checkpoint location: `.option("checkpointLocation", ...)`
+    /// on the writer, or `spark.conf.set("spark.sql.streaming.checkpointLocation", ...)`.
+    pub fn sets_checkpoint_location(&self) -> bool {
+        self.checkpoint_location.is_some() || self.confs.iter().any(|(k, _)| k.eq_ignore_ascii_case("spark.sql.streaming.checkpointLocation"))
+    }
+}
+
 impl Py {
     /// Python's name for the value's type, as its error messages print it.
     fn type_name(&self) -> &'static str {

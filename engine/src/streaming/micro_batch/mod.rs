@@ -144,9 +144,14 @@ pub struct StartOptions {
     /// `.writeStream.format(...)` / `foreachBatch` always wins. `None`: the memory sink, whose
     /// start checks are skipped (the conformance harness writes with its own foreachBatch).
     pub default_sink: Option<SinkKind>,
-    /// Whether a checkpoint location is set outside the text (the lab's switch,
-    /// `spark.sql.streaming.checkpointLocation`). `None`: the location rule is not checked.
+    /// Whether the lab's switch gives the picked sink a checkpoint location (it stands for the
+    /// `.option("checkpointLocation", ...)` the learner would write). A sink the text names
+    /// has what the text gives it: the switch does not count for it. `None`: the location rule
+    /// is not checked.
     pub checkpoint_location: Option<bool>,
+    /// `spark.sql.streaming.checkpointLocation` is set in the session's conf (the scenario's):
+    /// a location for every sink, the text's own too.
+    pub session_checkpoint_location: bool,
 }
 
 /// The `runId` of run number `runs` (1 for the first start) of query `query_id`: a new one at

@@ -222,7 +222,8 @@ impl LabSession {
         // output mode, checkpoint location) all run in the engine's `check_start`.
         let options = StartOptions {
             default_sink: Some(self.sink_kind),
-            checkpoint_location: Some(self.checkpoint_set || self.scenario.conf.contains_key("spark.sql.streaming.checkpointLocation")),
+            checkpoint_location: Some(self.checkpoint_set),
+            session_checkpoint_location: self.scenario.conf.contains_key("spark.sql.streaming.checkpointLocation"),
         };
         self.text_mode = None;
         let built = self.scenario.catalog().and_then(|catalog| {

@@ -248,6 +248,11 @@ pub struct LabView {
     /// lab's streams of another kind, or give a schema: the lab feeds its streams by name, and
     /// says so (also when the program then fails on what the stream lacks).
     pub reads: Vec<ReadView>,
+    /// When the program names its own sink (`.writeStream.format('parquet')`): whether it gives
+    /// a checkpoint location (`.option('checkpointLocation', ...)`,
+    /// `spark.sql.streaming.checkpointLocation`); the lab's switch then does not apply, as in
+    /// Spark. `None`: the switch decides, for the sink the lab picked.
+    pub checkpoint_from_text: Option<bool>,
     /// The exam-lens rule ids the query meets (`crate::study::lens::for_rules` gives their entries):
     /// decided by the engine on the analyzed plan, the output mode and the sink.
     pub lens: Vec<String>,
