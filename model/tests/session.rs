@@ -653,3 +653,37 @@ fn a_reader_call_from_the_docs_says_which_lab_stream_it_reads() {
     s.set_query("clicks.select('event_id')");
     assert!(s.view().reads.is_empty());
 }
+
+/// `trigger(once=True)` in the text: a step runs one batch over what has arrived and the query
+/// stops, as the scheduled job it stands for; later steps only add their events, and a restart
+/// on the same checkpoint reads them all in its one batch. The case's steps bring 3, 0, 2 and
+/// 1 clicks (stateless-filter-select-append).
+#[test]
+fn a_once_trigger_runs_one_batch_and_stops_until_restarted() {
+    let mut s = corpus_lab("stateless-filter-select-append");
+    let query = "clicks.filter(F.col('post_id') == 1).select('event_id', 'user_id', 'event_time')";
+    s.set_query(&format!("{query}.writeStream.trigger(once=True).format('console').option('checkpointLocation', '/chk/once').start()"));
+    s.run_step();
+    let v = s.view();
+    assert_eq!(v.batches.iter().map(|b| (b.id, b.input_rows)).collect::<Vec<_>>(), vec![(0, 3)]);
+    assert_eq!(v.recovery.as_ref().map(|r| r.active), Some(false));
+    // Steps 1 and 2 run nothing: their 2 clicks wait in the source.
+    s.run_step();
+    s.run_step();
+    assert_eq!(s.view().batches.len(), 1);
+    // Restarted on its checkpoint, step 3's trigger reads steps 2 and 3 together (2 + 1
+    // clicks) and stops again. (Without the checkpointLocation the console sink runs on a
+    // temporary checkpoint, and the restart would begin again at batch 0 with all 6 clicks.)
+    s.restart();
+    s.run_step();
+    let v = s.view();
+    assert_eq!(v.batches.iter().map(|b| (b.id, b.input_rows)).collect::<Vec<_>>(), vec![(0, 3), (1, 3)]);
+    assert_eq!(v.recovery.map(|r| r.active), Some(false));
+    // availableNow stops the same way; the default trigger keeps running.
+    for (trigger, active) in [("availableNow=True", false), ("processingTime='1 second'", true)] {
+        let mut s = corpus_lab("stateless-filter-select-append");
+        s.set_query(&format!("{query}.writeStream.trigger({trigger}).format('console').start()"));
+        s.run_step();
+        assert_eq!(s.view().recovery.map(|r| r.active), Some(active), "{trigger}");
+    }
+}

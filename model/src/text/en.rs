@@ -35,6 +35,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("reset", "Reset"),
     ("steps", "Example steps"),
     ("run.stopped", "The query is stopped: Next step only adds its events to the source, and no batch runs until you restart the query on the same checkpoint (panel “Checkpoint, sink and crashes”)."),
+    ("run.stopped-trigger", "The query ran its trigger (once or availableNow) over what had arrived and stopped, as a scheduled job does: Next step only adds its events to the source. Restart the query on the same checkpoint (panel “Checkpoint, sink and crashes”) and its next run reads them."),
     ("nodata.due", "A no-data batch is due: the watermark moved and state may be evicted."),
     ("watermark", "Watermark"),
     ("watermark.none", "none (no withWatermark)"),

@@ -235,7 +235,10 @@ pub fn RunPanel() -> impl IntoView {
                 if v.error.is_some() {
                     Some(view! { <p class="due" role="status" data-testid="run-broken">{lab.t("query.broken")}</p> }.into_any())
                 } else if stopped {
-                    Some(view! { <p class="due" role="status" data-testid="run-stopped">{lab.t("run.stopped")}</p> }.into_any())
+                    // A once / availableNow trigger stops the query when its run is done.
+                    let by_trigger = v.recovery.as_ref().is_some_and(|r| r.crashed.is_none() && matches!(r.trigger.as_str(), "once=True" | "availableNow=True"));
+                    let key = if by_trigger { "run.stopped-trigger" } else { "run.stopped" };
+                    Some(view! { <p class="due" role="status" data-testid="run-stopped">{lab.t(key)}</p> }.into_any())
                 } else {
                     v.no_data_batch_due.then(|| view! { <p class="due" role="status">{lab.t("nodata.due")}</p> }.into_any())
                 }

@@ -9,7 +9,7 @@
 //! batches of one step. This costs one replay per change while a past batch is shown (the same
 //! as one delay change) and nothing while the lab is live.
 
-use streamlab_engine::streaming::{BatchResult, StreamingQuery};
+use streamlab_engine::streaming::{BatchResult, StreamingQuery, Trigger};
 use streamlab_engine::types::CalendarInterval;
 
 use super::{LabView, LabSession};
@@ -23,7 +23,16 @@ pub(super) fn reached(stop_after: Option<u64>, batches: &[(Option<usize>, BatchR
 }
 
 /// `processAllAvailable`, one batch at a time, stopping after batch `stop_after` if given.
+///
+/// A query whose trigger is `once` or `availableNow` runs a step as that trigger does (one
+/// batch, or every batch for what is there) and then stops, as the scheduled job it stands
+/// for: later steps run nothing until it is restarted on its checkpoint. (Replayed up to a past
+/// batch, `availableNow` runs batch by batch and is not stopped: that view is of a batch, not
+/// of the query's end.)
 pub(super) fn run_all(q: &mut StreamingQuery, stop_after: Option<u64>) -> Vec<BatchResult> {
+    if matches!(q.trigger, Trigger::Once) || (matches!(q.trigger, Trigger::AvailableNow) && stop_after.is_none()) {
+        return q.fire();
+    }
     let mut out: Vec<BatchResult> = Vec::new();
     while out.last().is_none_or(|b| stop_after.is_none_or(|n| b.batch_id < n)) {
         match q.run_next_batch() {
