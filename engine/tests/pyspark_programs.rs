@@ -303,3 +303,35 @@ fn the_guides_placeholder_is_pythons_ellipsis() {
     let Err(Error::Parse(p)) = compile("...", &catalog()) else { panic!("compiled") };
     assert!(p.message.starts_with("the query must be a DataFrame"), "{p:?}");
 }
+
+/// `print(...)` writes what Python would: `str()` of each argument joined by `sep`, a
+/// DataFrame as PySpark's `DataFrame.__repr__` (`DataFrame[name: simpleString type, ...]`),
+/// floats as Python's `repr`. Kept, in order, also when the program then fails.
+#[test]
+fn print_writes_what_python_prints() {
+    use streamlab_engine::frontend::compile_traced;
+    let program = "counts = clicks.groupBy('post_id').count()\n\
+                   print(clicks.isStreaming, counts)\n\
+                   print('rows:', 3, 0.5, 1e20, 1e-05, None, [1, 'a'], sep=' | ')\n\
+                   print(F.col('post_id') > 1, F.window('event_time', '10 minutes'))\n\
+                   print(clicks.withWatermark('event_time', '10 minutes').groupBy(F.window('event_time', '10 minutes')).count())\n\
+                   counts.nope\n";
+    let (result, traced) = compile_traced(program, &catalog());
+    assert!(result.is_err(), "counts.nope fails");
+    assert_eq!(
+        traced.printed,
+        vec![
+            // PySpark 4.3 classic: `count` is a bigint named `count`.
+            "True DataFrame[post_id: bigint, count: bigint]".to_string(),
+            "rows: | 3 | 0.5 | 1e+20 | 1e-05 | None | [1, 'a']".to_string(),
+            // PySpark 4.3 printed `Column<'>(post_id, 1)'>`; the window's text (Spark's
+            // `Column<'window(event_time, '10 minutes', '10 minutes', '0 second')'>`) is not
+            // written by the lab.
+            "Column<'>(post_id, 1)'> Column<'…'>".to_string(),
+            "DataFrame[window: struct<start:timestamp,end:timestamp>, count: bigint]".to_string(),
+        ]
+    );
+    // A keyword print() does not take is Python's TypeError.
+    let Err(Error::Analysis(a)) = compile("print('x', colour='red')\nclicks", &catalog()) else { panic!("compiled") };
+    assert_eq!(a.message, "'colour' is an invalid keyword argument for print()");
+}

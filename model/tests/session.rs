@@ -687,3 +687,18 @@ fn a_once_trigger_runs_one_batch_and_stops_until_restarted() {
         assert_eq!(s.view().recovery.map(|r| r.active), Some(active), "{trigger}");
     }
 }
+
+/// What the program prints is shown beside it, in order, also when it then fails (PySpark 4.3
+/// printed `True` and `DataFrame[event_id: string, user_id: string, event_time: timestamp]`).
+#[test]
+fn the_programs_print_output_is_in_the_view() {
+    let mut s = corpus_lab("stateless-filter-select-append");
+    s.set_query("df = clicks.select('event_id', 'user_id', 'event_time')\nprint(df.isStreaming)\nprint(df)\ndf");
+    let v = s.view();
+    assert!(v.error.is_none(), "{:?}", v.error);
+    assert_eq!(v.printed, vec!["True".to_string(), "DataFrame[event_id: string, user_id: string, event_time: timestamp]".to_string()]);
+    s.set_query("print('before')\nclicks.nope");
+    let v = s.view();
+    assert!(v.error.is_some());
+    assert_eq!(v.printed, vec!["before".to_string()]);
+}

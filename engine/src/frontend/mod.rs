@@ -22,7 +22,7 @@ pub mod start;
 
 pub use crate::error::{ParseError, Span};
 use crate::error::Error;
-pub use interpret::{Evaluated, SourceRead};
+pub use interpret::{Evaluated, SourceRead, Traced};
 
 pub use crate::plan::Catalog;
 
@@ -58,14 +58,14 @@ pub fn prelude_names(prelude: &str) -> std::collections::BTreeSet<String> {
 /// at [`crate::error::Stage::Define`] for batch actions on a stream (`clicks.count()`) and for
 /// what Python or PySpark raise while the DataFrame is built (`TypeError`, `NOT_EXPECTED_TYPE`).
 pub fn compile(text: &str, catalog: &Catalog) -> Result<Evaluated, Error> {
-    compile_keeping_reads(text, catalog).0
+    compile_traced(text, catalog).0
 }
 
-/// As [`compile`], with the reader calls (`spark.readStream.format("rate").load()`) the
-/// program made before it ended or failed, each answered with one of the lab's streams:
-/// when the program fails on what that stream lacks (`lines.value`), the lab can say which
-/// stream it read.
-pub fn compile_keeping_reads(text: &str, catalog: &Catalog) -> (Result<Evaluated, Error>, Vec<SourceRead>) {
+/// As [`compile`], with what the program did before it ended or failed ([`Traced`]): the
+/// reader calls (`spark.readStream.format("rate").load()`), each answered with one of the
+/// lab's streams — when the program fails on what that stream lacks (`lines.value`), the lab
+/// can say which stream it read — and what its `print(...)` calls wrote.
+pub fn compile_traced(text: &str, catalog: &Catalog) -> (Result<Evaluated, Error>, Traced) {
     let (query, python) = split_python_blocks(text);
     // Python written above the query (`import`, `def`): its names join the catalog's, its text
     // goes first in the prelude so that its line numbers are the editor's.
@@ -75,16 +75,16 @@ pub fn compile_keeping_reads(text: &str, catalog: &Catalog) -> (Result<Evaluated
         Err(e) => {
             let start: usize = text.split_inclusive('\n').take(e.line.saturating_sub(1)).map(str::len).sum::<usize>().min(text.len());
             let end = text[start..].find('\n').map_or(text.len(), |i| start + i).max(start);
-            return (Err(Error::Parse(ParseError::python_syntax(format!("in the Python code above the query, line {}: {}", e.line, e.message.trim_start_matches("SyntaxError: ")), Span::new(start, end)))), Vec::new());
+            return (Err(Error::Parse(ParseError::python_syntax(format!("in the Python code above the query, line {}: {}", e.line, e.message.trim_start_matches("SyntaxError: ")), Span::new(start, end)))), Traced::default());
         }
     };
     let program = match python::parse_program(&query) {
         Ok(p) => p,
-        Err(e) => return (Err(e.into()), Vec::new()),
+        Err(e) => return (Err(e.into()), Traced::default()),
     };
     let mut with_python = catalog.clone();
     with_python.prelude = std::rc::Rc::from(format!("{python}\n{}{}", literal_globals(&program, &query), catalog.prelude));
-    interpret::Evaluator::new(&with_python).with_source(&query).with_python(&module).run_keeping_reads(&program)
+    interpret::Evaluator::new(&with_python).with_source(&query).with_python(&module).run_traced(&program)
 }
 
 /// `NAME = <literal>` lines for the program's top-level assignments of plain literals

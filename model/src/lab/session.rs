@@ -93,6 +93,8 @@ pub struct LabSession {
     /// When the text names its own sink: whether the program gives it a checkpoint location
     /// (`LabView::checkpoint_from_text`), found with the delays.
     text_checkpoint: Option<bool>,
+    /// What the program's `print(...)` calls wrote (`LabView::printed`), found with the delays.
+    printed: Vec<String>,
     /// The exam-lens rules the current query, mode and sink meet ([`engine_rules`]).
     lens: Vec<&'static str>,
     /// `batches` as the batch list shows them, made once per batch as it runs (a step with
@@ -129,6 +131,7 @@ impl LabSession {
             delays: Vec::new(),
             reads: Vec::new(),
             text_checkpoint: None,
+            printed: Vec::new(),
             lens: Vec::new(),
             batch_views: Vec::new(),
         };
@@ -343,9 +346,9 @@ impl LabSession {
             .unwrap_or_default();
         let text = &self.query_text;
         // The reader calls also when the program fails: often on what the stream read lacks.
-        let (compiled, reads) = match self.scenario.catalog() {
-            Ok(c) => streamlab_engine::frontend::compile_keeping_reads(text, &c),
-            Err(e) => (Err(e), Vec::new()),
+        let (compiled, traced) = match self.scenario.catalog() {
+            Ok(c) => streamlab_engine::frontend::compile_traced(text, &c),
+            Err(e) => (Err(e), Default::default()),
         };
         let session_location = self.scenario.conf.contains_key("spark.sql.streaming.checkpointLocation");
         self.text_checkpoint = compiled.as_ref().ok().filter(|c| c.sink.is_some()).map(|c| c.sets_checkpoint_location() || session_location);
@@ -353,7 +356,8 @@ impl LabSession {
             .ok()
             .map(|c| c.watermark_delay_spans.iter().filter_map(|s| text.get(s.start + 1..s.end.saturating_sub(1))).map(str::to_string).collect())
             .unwrap_or_default();
-        self.reads = reads;
+        self.reads = traced.reads;
+        self.printed = traced.printed;
     }
 
     /// Every batch's `StreamingQueryProgress` as JSON, oldest first ([`LabView::progress_json`]
@@ -388,6 +392,7 @@ impl LabSession {
             delays: self.delays.clone(),
             reads: self.read_views(),
             checkpoint_from_text: self.text_checkpoint,
+            printed: self.printed.clone(),
             lens: self.lens.iter().map(|r| r.to_string()).collect(),
             no_data_batch_due: self.query.as_ref().is_some_and(StreamingQuery::wants_no_data_batch),
             steps_done: self.next_step,

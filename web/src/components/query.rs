@@ -61,6 +61,16 @@ pub fn QueryPanel() -> impl IntoView {
                 <p class="help" data-testid="mode-in-query">{lab.t_with("mode.in_query", &[("mode", &mode.as_str())])}</p>
             })}
             {move || lab.view.with(|v| v.reads.clone()).into_iter().map(|r| view! { <ReadNote read=r/> }).collect_view()}
+            // What the program's print(...) calls wrote, as a terminal would show it.
+            {move || {
+                let printed = lab.view.with(|v| v.printed.join("\n"));
+                (!printed.is_empty()).then(|| view! {
+                    <div class="printed">
+                        <span class="label">{lab.t("printed")}</span>
+                        <pre data-testid="program-output">{printed}</pre>
+                    </div>
+                })
+            }}
             <ErrorBox/>
         </div>
     }

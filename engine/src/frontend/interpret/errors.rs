@@ -118,10 +118,21 @@ pub(super) fn cannot_apply_in_for_column(span: Span) -> Error {
     })
 }
 
+/// Whether [`column_node_text`] writes `e` as Spark does: every node in it is one it knows.
+pub(super) fn column_node_text_known(e: &Expr) -> bool {
+    match e {
+        Expr::Column(_) | Expr::Star | Expr::Literal(_) => true,
+        Expr::Binary(_, l, r) => column_node_text_known(l) && column_node_text_known(r),
+        Expr::Not(x) | Expr::Negate(x) | Expr::IsNull(x, _) | Expr::Alias(x, _) | Expr::Cast(x, _) => column_node_text_known(x),
+        Expr::Function(_, args) => args.iter().all(column_node_text_known),
+        _ => false,
+    }
+}
+
 /// A Column as Spark 4 prints it in PySpark's messages (its `ColumnNode`): `>(a, 1)`,
 /// `and(>(a, 1), <(b, 2))`, `!(a)`, `upper(a)`, `a AS b`, `CAST(a AS BIGINT)`, `'x'`. A column
 /// taken from a DataFrame (`clicks.post_id`) prints as its name alone.
-fn column_node_text(e: &Expr, catalog: &Catalog) -> String {
+pub(super) fn column_node_text(e: &Expr, catalog: &Catalog) -> String {
     let text = |x: &Expr| column_node_text(x, catalog);
     let list = |args: &[Expr]| args.iter().map(text).collect::<Vec<_>>().join(", ");
     match e {

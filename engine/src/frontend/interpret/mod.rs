@@ -130,6 +130,17 @@ impl Py {
     }
 }
 
+/// What a program did while it ran, besides the query it defines; kept also when it failed
+/// ([`crate::frontend::compile_traced`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Traced {
+    /// The reader calls answered with one of the lab's streams, in order.
+    pub reads: Vec<SourceRead>,
+    /// What each `print(...)` call wrote, as Python's `str()` of its arguments joined by `sep`
+    /// (a DataFrame as PySpark's `DataFrame[name: type, ...]`).
+    pub printed: Vec<String>,
+}
+
 /// What evaluating the query text produced.
 #[derive(Debug, Clone)]
 pub struct Evaluated {
@@ -153,7 +164,7 @@ pub struct Evaluated {
 
 /// A reader call (`spark.readStream.format("rate").load()`) that reads one of the lab's
 /// streams: the lab feeds its streams by name, whatever format the text names
-/// ([`crate::frontend::compile_keeping_reads`] gives them).
+/// ([`crate::frontend::compile_traced`] gives them).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SourceRead {
     /// The lab's stream it reads.
@@ -193,6 +204,8 @@ pub(super) struct Evaluator<'a> {
     started: Option<(Rc<LogicalPlan>, Span)>,
     confs: Vec<(String, String)>,
     reads: Vec<SourceRead>,
+    /// What the program's `print(...)` calls wrote, one entry per call.
+    printed: Vec<String>,
     /// The session's temporary views (`createOrReplaceTempView`), for `spark.sql`.
     views: super::sql_query::TempViews,
     /// The query text the spans point into (empty when not given): a `spark.sql` error is
@@ -215,6 +228,7 @@ impl<'a> Evaluator<'a> {
             started: None,
             confs: Vec::new(),
             reads: Vec::new(),
+            printed: Vec::new(),
             views: Default::default(),
             source: "",
         }
@@ -250,11 +264,12 @@ impl<'a> Evaluator<'a> {
     ///
     /// # Errors
     /// The first statement's error; a program that defines no query says how to end it.
-    /// Runs the program: the query it defines, and the reader calls answered with a lab stream
-    /// before it ended or failed (a failure is often what that stream lacks: `lines.value`).
-    pub(super) fn run_keeping_reads(mut self, program: &Program) -> (R<Evaluated>, Vec<SourceRead>) {
+    /// Runs the program: the query it defines, and what it did on the way before it ended or
+    /// failed — the reader calls answered with a lab stream (a failure is often what that
+    /// stream lacks: `lines.value`) and what it printed.
+    pub(super) fn run_traced(mut self, program: &Program) -> (R<Evaluated>, Traced) {
         let result = self.evaluate(program);
-        (result, std::mem::take(&mut self.reads))
+        (result, Traced { reads: std::mem::take(&mut self.reads), printed: std::mem::take(&mut self.printed) })
     }
 
     fn evaluate(&mut self, program: &Program) -> R<Evaluated> {

@@ -156,7 +156,11 @@ pub(super) fn builtin(name: &str) -> Option<Py> {
 /// Calls a namespace value: a type constructor (`LongType()`, `StructType([...])`,
 /// `StructField('n', LongType())`), `Row(...)`, `print(...)`.
 pub(super) fn call(ev: &mut Evaluator, module: &'static str, pos: Vec<(Py, Span)>, kw: Vec<(String, Py, Span)>, span: Span) -> R<Py> {
-    let _ = ev;
+    if module == "print" {
+        let line = print_line(ev.catalog, pos, kw)?;
+        ev.printed.push(line);
+        return Ok(Py::NoneVal);
+    }
     let simple = |dt: DataType| -> R<Py> {
         if let Some((v, s)) = pos.first() {
             return Err(type_error(format!("{module}() takes no arguments, got a {}", v.type_name()), *s));
@@ -164,7 +168,6 @@ pub(super) fn call(ev: &mut Evaluator, module: &'static str, pos: Vec<(Py, Span)
         Ok(Py::Type(dt))
     };
     match module {
-        "print" => Ok(Py::NoneVal),
         "StringType" => simple(DataType::Utf8),
         "LongType" => simple(DataType::Int64),
         "IntegerType" => simple(DataType::Int32),
@@ -330,4 +333,109 @@ fn invalid_conf_value(key: &str, value: &str, reason: &str, span: Span) -> crate
         ("INVALID_CONF_VALUE.REQUIREMENT", reason.to_string())
     };
     crate::error::AnalysisError { error_class: condition.to_string(), ..crate::error::AnalysisError::python("IllegalArgumentException", format!("{head} {tail}"), span) }
+}
+
+/// What `print(*args, sep=' ')` writes: each argument's `str()`, joined by `sep` (`end` and
+/// `file` change nothing the lab shows).
+fn print_line(catalog: &crate::frontend::Catalog, pos: Vec<(Py, Span)>, kw: Vec<(String, Py, Span)>) -> R<String> {
+    let mut sep = " ".to_string();
+    for (k, v, s) in kw {
+        match (k.as_str(), v) {
+            ("sep", Py::Str(t)) => sep = t,
+            ("sep", Py::NoneVal) | ("end" | "file" | "flush", _) => {}
+            ("sep", other) => return Err(type_error(format!("sep must be None or a string, not {}", other.type_name()), s)),
+            (other, _) => return Err(type_error(format!("'{other}' is an invalid keyword argument for print()"), s)),
+        }
+    }
+    let mut parts = Vec::new();
+    for (v, _) in &pos {
+        parts.push(py_str(catalog, v)?);
+    }
+    Ok(parts.join(&sep))
+}
+
+/// Python's `str()` of a value, as `print` writes it.
+fn py_str(catalog: &crate::frontend::Catalog, v: &Py) -> R<String> {
+    Ok(match v {
+        Py::Str(s) => s.clone(),
+        other => py_repr(catalog, other)?,
+    })
+}
+
+/// Python's `repr()` of a value: a DataFrame as PySpark's `DataFrame.__repr__` writes it
+/// (`DataFrame[event_id: string, post_id: bigint]`, each column's `simpleString` type), a
+/// type as its constructor call (`LongType()`), a Column as PySpark 4 writes it
+/// (`Column<'>(post_id, 1)'>`; `Column<'…'>` where the lab does not know Spark's text).
+fn py_repr(catalog: &crate::frontend::Catalog, v: &Py) -> R<String> {
+    let repr = |x: &Py| py_repr(catalog, x);
+    Ok(match v {
+        Py::Str(s) => format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'").replace('\n', "\\n")),
+        Py::Int(i) => i.to_string(),
+        Py::Float(f) => float_repr(*f),
+        Py::Bool(b) => if *b { "True" } else { "False" }.to_string(),
+        Py::NoneVal => "None".to_string(),
+        Py::Ellipsis => "Ellipsis".to_string(),
+        Py::List(items) => format!("[{}]", items.iter().map(repr).collect::<R<Vec<_>>>()?.join(", ")),
+        Py::Dict(entries) => {
+            let mut out = Vec::new();
+            for (k, v) in entries {
+                out.push(format!("{}: {}", repr(k)?, repr(v)?));
+            }
+            format!("{{{}}}", out.join(", "))
+        }
+        Py::Df(plan) => {
+            let resolved = crate::analysis::resolve(plan)?;
+            let cols: Vec<String> = resolved.output.iter().map(|a| format!("{}: {}", a.name, crate::types::spark_type_name(&a.data_type))).collect();
+            format!("DataFrame[{}]", cols.join(", "))
+        }
+        Py::Type(dt) => type_repr(dt),
+        Py::Col(e) if super::errors::column_node_text_known(e) => format!("Column<'{}'>", super::errors::column_node_text(e, catalog)),
+        Py::Col(_) => "Column<'…'>".to_string(),
+        Py::Query => "<pyspark.sql.streaming.query.StreamingQuery object at 0x…>".to_string(),
+        other => format!("<{} object>", other.type_name()),
+    })
+}
+
+/// Python's `repr()` of a float: the shortest text that reads back, with an exponent below
+/// 1e-4 and from 1e16 (`1e-05`, `1e+16`), as Python writes it.
+fn float_repr(f: f64) -> String {
+    if f.is_nan() {
+        return "nan".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "inf" } else { "-inf" }.into();
+    }
+    // Rust's `Debug` switches to an exponent at the same bounds; Python signs it and writes
+    // two digits at least.
+    let text = format!("{f:?}");
+    match text.split_once('e') {
+        Some((mantissa, exp)) => {
+            let (sign, digits) = exp.strip_prefix('-').map_or(("+", exp), |d| ("-", d));
+            format!("{mantissa}e{sign}{digits:0>2}")
+        }
+        None => text,
+    }
+}
+
+/// `repr()` of a `pyspark.sql.types` instance: `LongType()`, `ArrayType(StringType(), True)`,
+/// `StructType([StructField('n', LongType(), True)])`.
+fn type_repr(dt: &DataType) -> String {
+    match dt {
+        DataType::Utf8 => "StringType()".into(),
+        DataType::Int64 => "LongType()".into(),
+        DataType::Int32 => "IntegerType()".into(),
+        DataType::Float64 => "DoubleType()".into(),
+        DataType::Boolean => "BooleanType()".into(),
+        DataType::Timestamp(_, None) => "TimestampNTZType()".into(),
+        DataType::Timestamp(..) => "TimestampType()".into(),
+        DataType::Date32 => "DateType()".into(),
+        DataType::Binary => "BinaryType()".into(),
+        DataType::Null => "NullType()".into(),
+        DataType::List(f) => format!("ArrayType({}, True)", type_repr(f.data_type())),
+        DataType::Struct(fields) => format!(
+            "StructType([{}])",
+            fields.iter().map(|f| format!("StructField('{}', {}, {})", f.name(), type_repr(f.data_type()), if f.is_nullable() { "True" } else { "False" })).collect::<Vec<_>>().join(", ")
+        ),
+        other => crate::types::spark_type_name(other),
+    }
 }

@@ -253,6 +253,9 @@ pub struct LabView {
     /// `spark.sql.streaming.checkpointLocation`); the lab's switch then does not apply, as in
     /// Spark. `None`: the switch decides, for the sink the lab picked.
     pub checkpoint_from_text: Option<bool>,
+    /// What the program's `print(...)` calls wrote, in order (`print(df.isStreaming)` →
+    /// `True`; a DataFrame as `DataFrame[event_id: string, ...]`), also when it then failed.
+    pub printed: Vec<String>,
     /// The exam-lens rule ids the query meets (`crate::study::lens::for_rules` gives their entries):
     /// decided by the engine on the analyzed plan, the output mode and the sink.
     pub lens: Vec<String>,
