@@ -395,6 +395,32 @@ async function main() {
       await page.waitForFunction(() => !document.querySelector('[data-testid="source-read-note"]'));
     });
 
+    // A program as a textbook writes it: it prints what it built and writes parquet without a
+    // checkpointLocation. The printed lines show beside it, and the start fails as in Spark
+    // (_LEGACY_ERROR_TEMP_1298) though the lab's switch is on: the switch shows the text's
+    // answer, disabled, and says why. Given in the text, the query runs.
+    await check('a program\'s print output is shown, and its own parquet sink needs the checkpointLocation the text gives', async () => {
+      await lab.selectPreset('classic');
+      await lab.waitForFreshScenario();
+      const original = await lab.queryText();
+      const program = "df = clicks.select('event_id', 'post_id')\nprint(df.isStreaming)\nprint(df)\nq = df.writeStream.format('parquet').option('path', '/out/clicks').start()";
+      await lab.setQuery(program);
+      await lab.el('program-output').waitFor({ state: 'visible' });
+      const printed = await lab.text('program-output');
+      assert(printed === 'True\nDataFrame[event_id: string, post_id: bigint]', JSON.stringify(printed));
+      await lab.el('query-error').waitFor({ state: 'visible' });
+      assert((await lab.text('query-error')).includes('checkpointLocation must be specified'), await lab.text('query-error'));
+      const box = await lab.reveal('checkpoint-location');
+      assert((await box.isDisabled()) && !(await box.isChecked()), 'the switch does not show the text\'s missing location');
+      assert((await lab.text('checkpoint-from-text')).includes('gives no checkpointLocation'), await lab.text('checkpoint-from-text'));
+      await lab.setQuery(program.replace(".start()", ".option('checkpointLocation', '/chk/clicks').start()"));
+      await page.waitForFunction(() => !document.querySelector('[data-testid="query-error"]'));
+      assert(await box.isChecked(), 'the switch does not show the text\'s location');
+      await lab.setQuery(original);
+      await page.waitForFunction(() => !document.querySelector('[data-testid="program-output"]') && !document.querySelector('[data-testid="checkpoint-from-text"]'));
+      assert(!(await box.isDisabled()), 'the switch stayed disabled');
+    });
+
     await check('a link that names no page opens the lessons and says so; a query after a page name is forgiven', async () => {
       await page.evaluate(() => { location.hash = '#/nowhere'; });
       await lab.el('route-unknown').waitFor({ state: 'visible' });
