@@ -413,6 +413,8 @@ async function main() {
       const box = await lab.reveal('checkpoint-location');
       assert((await box.isDisabled()) && !(await box.isChecked()), 'the switch does not show the text\'s missing location');
       assert((await lab.text('checkpoint-from-text')).includes('gives no checkpointLocation'), await lab.text('checkpoint-from-text'));
+      // The sink menu shows the text's file sink, though the query did not start.
+      assert((await lab.el('sink-select').inputValue()) === 'file' && (await lab.el('sink-select').isDisabled()), 'the sink menu does not show the text\'s parquet sink');
       await lab.setQuery(program.replace(".start()", ".option('checkpointLocation', '/chk/clicks').start()"));
       await page.waitForFunction(() => !document.querySelector('[data-testid="query-error"]'));
       assert(await box.isChecked(), 'the switch does not show the text\'s location');

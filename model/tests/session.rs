@@ -441,6 +441,8 @@ fn the_query_texts_own_sink_wins_over_the_picker_and_the_view_says_so() {
     s.set_query(&text);
     let v = s.view();
     assert_eq!(v.checkpoint_from_text, Some(false));
+    // The view still names the text's sink though the query did not start.
+    assert_eq!((v.sink, v.sink_from_text), (SinkKind::Kafka, true));
     assert_eq!(v.error.map(|e| e.error_class), Some(Some("_LEGACY_ERROR_TEMP_1298".to_string())));
     // Given in the text, it starts, whatever the switch says.
     s.set_query(&text.replace(".format('kafka')", ".format('kafka').option('checkpointLocation', '/chk/clicks')"));
@@ -462,6 +464,7 @@ fn the_query_texts_own_sink_wins_over_the_picker_and_the_view_says_so() {
     s.set_query(&text.replace(".writeStream.format('kafka')", ""));
     s.set_sink(SinkKind::Kafka);
     assert_eq!(s.view().checkpoint_from_text, None);
+    assert_eq!((s.view().sink, s.view().sink_from_text), (SinkKind::Kafka, false));
     let e = s.view().error.expect("kafka needs a checkpoint location");
     assert_eq!(e.error_class.as_deref(), Some("_LEGACY_ERROR_TEMP_1298"));
 }

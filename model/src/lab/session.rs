@@ -93,6 +93,8 @@ pub struct LabSession {
     /// When the text names its own sink: whether the program gives it a checkpoint location
     /// (`LabView::checkpoint_from_text`), found with the delays.
     text_checkpoint: Option<bool>,
+    /// The sink the text names (`.writeStream.format('parquet')`), found with the delays.
+    text_sink: Option<SinkKind>,
     /// What the program's `print(...)` calls wrote (`LabView::printed`), found with the delays.
     printed: Vec<String>,
     /// The exam-lens rules the current query, mode and sink meet ([`engine_rules`]).
@@ -131,6 +133,7 @@ impl LabSession {
             delays: Vec::new(),
             reads: Vec::new(),
             text_checkpoint: None,
+            text_sink: None,
             printed: Vec::new(),
             lens: Vec::new(),
             batch_views: Vec::new(),
@@ -352,6 +355,7 @@ impl LabSession {
         };
         let session_location = self.scenario.conf.contains_key("spark.sql.streaming.checkpointLocation");
         self.text_checkpoint = compiled.as_ref().ok().filter(|c| c.sink.is_some()).map(|c| c.sets_checkpoint_location() || session_location);
+        self.text_sink = compiled.as_ref().ok().and_then(|c| c.sink);
         self.delays = compiled
             .ok()
             .map(|c| c.watermark_delay_spans.iter().filter_map(|s| text.get(s.start + 1..s.end.saturating_sub(1))).map(str::to_string).collect())
@@ -392,6 +396,8 @@ impl LabSession {
             delays: self.delays.clone(),
             reads: self.read_views(),
             checkpoint_from_text: self.text_checkpoint,
+            sink: self.text_sink.unwrap_or(self.sink_kind),
+            sink_from_text: self.text_sink.is_some(),
             printed: self.printed.clone(),
             lens: self.lens.iter().map(|r| r.to_string()).collect(),
             no_data_batch_due: self.query.as_ref().is_some_and(StreamingQuery::wants_no_data_batch),

@@ -32,23 +32,23 @@ pub fn RecoveryPanel() -> impl IntoView {
             <p class="help">{move || lab.t("recovery.help")}</p>
             <div class="row">
                 <label>{move || lab.t("sink.kind")}" "
-                    <select data-testid="sink-select" disabled=move || rec().is_some_and(|r| r.sink_from_query) on:change=move |ev| {
+                    <select data-testid="sink-select" disabled=move || lab.view.with(|v| v.sink_from_text) on:change=move |ev| {
                         if let Some(k) = SinkKind::parse(&event_target_value(&ev)) {
                             lab.act(|s| s.set_sink(k));
                         }
                     }>
                         {SinkKind::ALL.into_iter().map(|k| view! {
-                            <option value=k.id() selected=move || rec().is_some_and(|r| r.sink == k)>{move || lab.t(streamlab_model::lab::session::sink_label_key(k))}</option>
+                            <option value=k.id() selected=move || lab.view.with(|v| v.sink == k)>{move || lab.t(streamlab_model::lab::session::sink_label_key(k))}</option>
                         }).collect_view()}
                     </select>
                 </label>
                 <span class="guarantee" data-testid="sink-guarantee">
-                    {move || rec().map(|r| lab.t(streamlab_model::lab::session::guarantee_label_key(r.sink.guarantee())))}
+                    {move || lab.t(streamlab_model::lab::session::guarantee_label_key(lab.view.with(|v| v.sink).guarantee()))}
                 </span>
             </div>
             // The text's own sink wins over the picker (StartOptions::default_sink): say so
             // beside the disabled picker instead of overriding it silently.
-            {move || rec().filter(|r| r.sink_from_query).map(|_| view! {
+            {move || lab.view.with(|v| v.sink_from_text).then(|| view! {
                 <p class="help" data-testid="sink-from-query">{lab.t("sink.from-query")}</p>
             })}
             // A sink the text names has the location the program gives it (as in Spark): the

@@ -253,6 +253,11 @@ pub struct LabView {
     /// `spark.sql.streaming.checkpointLocation`); the lab's switch then does not apply, as in
     /// Spark. `None`: the switch decides, for the sink the lab picked.
     pub checkpoint_from_text: Option<bool>,
+    /// The sink the query writes to: the one the text names, else the lab's picker's (also
+    /// when the query did not start).
+    pub sink: SinkKind,
+    /// The text names its sink, which wins over the picker.
+    pub sink_from_text: bool,
     /// What the program's `print(...)` calls wrote, in order (`print(df.isStreaming)` →
     /// `True`; a DataFrame as `DataFrame[event_id: string, ...]`), also when it then failed.
     pub printed: Vec<String>,
