@@ -423,6 +423,19 @@ async function main() {
       assert(!(await box.isDisabled()), 'the switch stayed disabled');
     });
 
+    // The guide's word count reads a socket's `value`: no event time, so the picture says why
+    // its lane is empty instead of showing a bare axis.
+    await check('the time picture says a stream without a timestamp column has no place on its axis', async () => {
+      await lab.selectPreset('network-word-count');
+      await lab.waitForFreshScenario();
+      await lab.el('run-step').click();
+      await lab.el('picture-no-time').waitFor({ state: 'visible' });
+      assert((await lab.text('picture-no-time')).startsWith('lines: no timestamp column'), await lab.text('picture-no-time'));
+      await lab.selectPreset('classic');
+      await lab.waitForFreshScenario();
+      assert((await lab.el('picture-no-time').count()) === 0, 'the classic example has event time');
+    });
+
     await check('a link that names no page opens the lessons and says so; a query after a page name is forgiven', async () => {
       await page.evaluate(() => { location.hash = '#/nowhere'; });
       await lab.el('route-unknown').waitFor({ state: 'visible' });

@@ -102,6 +102,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("status.kept", "kept (complete mode)"),
     ("status.evicted", "removed by the last batch (evicted or merged)"),
     ("status.nowm", "kept forever (no event-time key)"),
+    ("picture.no-time", "{sources}: no timestamp column, so its rows have no place on this event-time axis; the batches, the sink and the state show them."),
     ("picture.help.summary", "How to read the picture"),
     ("clock.title", "Processing-time clock"),
     ("clock.help", "is when the next trigger runs. This is the lab's clock, where Spark reads the wall clock: each trigger runs one second after the one before, adding events takes no time, and Wait moves the clock on by its time. A ProcessingTimeTimeout fires in the first batch whose clock is strictly past the timeout, so wait, then press “Trigger one batch”."),

@@ -103,6 +103,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("status.kept", "유지 (complete 모드)"),
     ("status.evicted", "직전 배치에서 제거됨 (만료 또는 병합)"),
     ("status.nowm", "영원히 유지 (이벤트 시간 키 없음)"),
+    ("picture.no-time", "{sources}: timestamp 열이 없어 이 이벤트 시간 축에 행을 놓을 수 없습니다. 배치, 싱크, 상태에서 보세요."),
     ("picture.help.summary", "그림 읽는 법"),
     ("clock.title", "처리 시간 시계"),
     ("clock.help", "에 다음 트리거가 실행됩니다. Spark라면 실제 시계를 읽는 자리의 실습 시계입니다. 트리거마다 앞의 트리거보다 1초 뒤에 실행되고, 이벤트 추가에는 시간이 들지 않으며, 기다리기는 그 시간만큼 시계를 움직입니다. ProcessingTimeTimeout은 시계가 타임아웃을 엄격히 넘은 첫 배치에서 발생하므로, 기다린 뒤 “배치 하나 실행”을 누르세요."),

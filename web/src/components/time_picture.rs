@@ -153,6 +153,13 @@ pub fn TimePicture() -> impl IntoView {
                 <canvas node_ref=canvas role="img" aria-label=summary data-testid="picture-canvas"></canvas>
                 {move || geom.get().map(|g| view! { <Overlay picture=picture geom=g focused=focused highlight=highlight/> })}
             </div>
+            // A source without a timestamp column (a socket's `value`) has no place on this axis.
+            {move || {
+                let untimed: Vec<String> = picture.with(|p| p.lanes.iter().filter(|l| l.time_column.is_none()).map(|l| l.source.clone()).collect());
+                (!untimed.is_empty()).then(|| view! {
+                    <p class="help" data-testid="picture-no-time">{lab.t_with("picture.no-time", &[("sources", &untimed.join(", "))])}</p>
+                })
+            }}
             <details class="help picture-help"><summary>{move || lab.t("picture.help.summary")}</summary>{move || lab.t("picture.help")}</details>
             <p class="tp-narration" data-testid="picture-narration" aria-live="polite" tabindex="0">{move || {
                 let lang = lab.lang.get();
