@@ -299,6 +299,10 @@ fn the_guides_placeholder_is_pythons_ellipsis() {
     if let Err(e) = compile(&fixed, &catalog()) {
         panic!("{fixed}\n  failed: {e:?}");
     }
+    // The guide's `query = ...` stands for a started query.
+    let Err(Error::Analysis(a)) = compile("query = ...\nquery.lastProgress\nclicks", &catalog()) else { panic!("compiled") };
+    assert_eq!(a.message, "'ellipsis' object has no attribute 'lastProgress'");
+    assert_eq!(a.hint.as_deref(), Some("the programming guide writes ... for a StreamingQuery it does not show: start one, query = df.writeStream.format('console').start()"));
     // `...` alone is a value, not a DataFrame.
     let Err(Error::Parse(p)) = compile("...", &catalog()) else { panic!("compiled") };
     assert!(p.message.starts_with("the query must be a DataFrame"), "{p:?}");

@@ -176,6 +176,9 @@ fn watermark_and_ambiguity_hints_name_the_columns_in_korean() {
     s.set_query("words = ...\nwords.groupBy('word').count()");
     let hint = s.view().error.and_then(|e| e.hint).expect("a hint");
     assert_eq!(localize(Lang::Ko, &hint), "프로그래밍 가이드는 보여 주지 않는 스트리밍 DataFrame 자리에 ...을 씁니다. words = clicks처럼 쓰세요 (이 실습의 스트림: clicks)");
+    s.set_query("query = ...\nquery.awaitTermination()\nclicks");
+    let hint = s.view().error.and_then(|e| e.hint).expect("a hint");
+    assert_eq!(localize(Lang::Ko, &hint), "프로그래밍 가이드는 보여 주지 않는 StreamingQuery 자리에 ...을 씁니다. 쿼리를 시작하세요: query = df.writeStream.format('console').start()");
     // A file source's load() without a path (Spark's _LEGACY_ERROR_TEMP_2047).
     s.set_query("spark.readStream.format('json').load()");
     let hint = s.view().error.and_then(|e| e.hint).expect("a hint");

@@ -526,6 +526,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("{} is not modelled in Streamlab yet", "{}은(는) 아직 Streamlab이 재현하지 않습니다"),
     ("did you mean {}?", "{}을(를) 쓰려던 것인가요?"),
     ("give load() the folder to read: {}, or {} before it", "load()에 읽을 폴더를 주세요: {}. 또는 그 앞에 {}을(를) 쓰세요"),
+    ("the programming guide writes ... for a StreamingQuery it does not show: start one, {}", "프로그래밍 가이드는 보여 주지 않는 StreamingQuery 자리에 ...을 씁니다. 쿼리를 시작하세요: {}"),
     ("the programming guide writes ... for a streaming DataFrame it does not show: write {} = {} (this lab's streams: {})", "프로그래밍 가이드는 보여 주지 않는 스트리밍 DataFrame 자리에 ...을 씁니다. {} = {}처럼 쓰세요 (이 실습의 스트림: {})"),
     ("the programming guide writes ... for a streaming DataFrame it does not show: write {}", "프로그래밍 가이드는 보여 주지 않는 스트리밍 DataFrame 자리에 ...을 씁니다. {}처럼 쓰세요"),
     ("dropDuplicates takes a list of column names: write {}", "dropDuplicates는 열 이름의 리스트를 받습니다. {}처럼 쓰세요"),

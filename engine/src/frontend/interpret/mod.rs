@@ -335,7 +335,10 @@ impl<'a> Evaluator<'a> {
             _ => "df",
         };
         let streams: Vec<&str> = self.catalog.streams.keys().map(String::as_str).collect();
+        // `query = ...` then `query.lastProgress`: the guide's placeholder for a started query.
+        let of_query = stream::is_query_attribute(name) || matches!(name, "awaitTermination" | "stop" | "processAllAvailable" | "exception");
         let hint = match streams.first() {
+            _ if of_query => format!("the programming guide writes ... for a StreamingQuery it does not show: start one, {var} = df.writeStream.format('console').start()"),
             Some(first) => format!("the programming guide writes ... for a streaming DataFrame it does not show: write {var} = {first} (this lab's streams: {})", streams.join(", ")),
             None => format!("the programming guide writes ... for a streaming DataFrame it does not show: write {var} = spark.readStream.format(...).load()"),
         };
