@@ -299,6 +299,11 @@ fn the_guides_placeholder_is_pythons_ellipsis() {
     if let Err(e) = compile(&fixed, &catalog()) {
         panic!("{fixed}\n  failed: {e:?}");
     }
+    // Done as the hint says, the guide's `words.timestamp` is a column `clicks` lacks: the
+    // hint names the ones it has.
+    let Err(Error::Analysis(a)) = compile("words = clicks\nwords.timestamp", &catalog()) else { panic!("compiled") };
+    assert_eq!((a.error_class.as_str(), a.message.as_str()), ("ATTRIBUTE_NOT_SUPPORTED", "Attribute `timestamp` is not supported."));
+    assert_eq!(a.hint.as_deref(), Some("this DataFrame's columns are event_id, user_id, post_id, event_time"));
     // The guide's `query = ...` stands for a started query.
     let Err(Error::Analysis(a)) = compile("query = ...\nquery.lastProgress\nclicks", &catalog()) else { panic!("compiled") };
     assert_eq!(a.message, "'ellipsis' object has no attribute 'lastProgress'");

@@ -171,7 +171,8 @@ fn watermark_and_ambiguity_hints_name_the_columns_in_korean() {
     // A streaming file source without a schema (Spark's _LEGACY_ERROR_TEMP_2048).
     s.set_query("spark.readStream.json('/data/in')");
     let hint = s.view().error.and_then(|e| e.hint).expect("a hint");
-    assert_eq!(localize(Lang::Ko, &hint), "먼저 리더에 스키마를 주세요. DDL 문자열이나 StructType으로 씁니다: spark.readStream.schema('name STRING, age INT').json(path). 또는 spark.sql.streaming.schemaInference를 true로 설정해 Spark가 추론하게 하세요");
+    // The hint gives the lab's stream's own schema, so the schema added fits the rows.
+    assert_eq!(localize(Lang::Ko, &hint), "먼저 리더에 스키마를 주세요. DDL 문자열이나 StructType으로 씁니다. 이 실습의 스트림 clicks의 스키마는 .schema('event_id STRING, user_id STRING, post_id BIGINT, event_time TIMESTAMP')입니다. 또는 spark.sql.streaming.schemaInference를 true로 설정해 Spark가 추론하게 하세요");
     // The guide's placeholder (`words = ...`), used as a DataFrame.
     s.set_query("words = ...\nwords.groupBy('word').count()");
     let hint = s.view().error.and_then(|e| e.hint).expect("a hint");

@@ -524,6 +524,8 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("fix the value the error names; the batch is run again when the query changes", "오류가 가리키는 값을 고치세요. 쿼리가 바뀌면 배치를 다시 실행합니다."),
     // The PySpark front end's own words (Python's and Spark's messages stay as they print them).
     ("{} is not modelled in Streamlab yet", "{}은(는) 아직 Streamlab이 재현하지 않습니다"),
+    ("give the reader a schema first, as a DDL string or a StructType: here the lab's stream {} has .schema('{}'). Or set spark.sql.streaming.schemaInference to true to let Spark infer it", "먼저 리더에 스키마를 주세요. DDL 문자열이나 StructType으로 씁니다. 이 실습의 스트림 {}의 스키마는 .schema('{}')입니다. 또는 spark.sql.streaming.schemaInference를 true로 설정해 Spark가 추론하게 하세요"),
+    ("this DataFrame's columns are {}", "이 DataFrame의 열은 {}입니다"),
     ("did you mean {}?", "{}을(를) 쓰려던 것인가요?"),
     ("give load() the folder to read: {}, or {} before it", "load()에 읽을 폴더를 주세요: {}. 또는 그 앞에 {}을(를) 쓰세요"),
     ("the programming guide writes ... for a StreamingQuery it does not show: start one, {}", "프로그래밍 가이드는 보여 주지 않는 StreamingQuery 자리에 ...을 씁니다. 쿼리를 시작하세요: {}"),

@@ -3,6 +3,7 @@
 use super::{modules, stream, unknown_api, Evaluator, Py, WriterSettings, R};
 use crate::frontend::pyspark_api::{self, ApiKind};
 use crate::frontend::{Catalog, Span};
+use crate::error::Error;
 use crate::plan::{Expr, LogicalPlan};
 use crate::types::Value;
 
@@ -25,9 +26,21 @@ impl Evaluator<'_> {
                 // neither is refused at once, as `DataFrame.__getattr__` does.
                 _ if is_df_method(name) => Py::Method(Box::new(Py::Df(p)), name.to_string()),
                 _ => {
-                    let has_column = crate::analysis::resolve(&p).map_or(true, |r| r.output.iter().any(|a| a.name.eq_ignore_ascii_case(name)));
+                    let columns: Option<Vec<String>> = crate::analysis::resolve(&p).ok().map(|r| r.output.iter().map(|a| a.name.clone()).collect());
+                    let has_column = columns.as_ref().is_none_or(|cols| cols.iter().any(|c| c.eq_ignore_ascii_case(name)));
                     if !has_column {
-                        return Err(unknown_api(ApiKind::DataFrame, name, span));
+                        // PySpark's message names no column; the hint says which there are.
+                        let cols = columns.unwrap_or_default().join(", ");
+                        return Err(match unknown_api(ApiKind::DataFrame, name, span) {
+                            Error::Analysis(a) => {
+                                let hint = match a.hint.clone() {
+                                    Some(h) => format!("{h}; this DataFrame's columns are {cols}"),
+                                    None => format!("this DataFrame's columns are {cols}"),
+                                };
+                                Error::Analysis(a.with_hint(hint))
+                            }
+                            other => other,
+                        });
                     }
                     Py::Method(Box::new(Py::Df(p)), name.to_string())
                 }

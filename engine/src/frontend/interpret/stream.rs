@@ -65,7 +65,13 @@ fn path_not_specified(span: Span) -> Error {
 /// `createStreamingSourceNotSpecifySchemaError` (`_LEGACY_ERROR_TEMP_2048`, an
 /// `IllegalArgumentException`), raised by the reader call. Printed by PySpark 4.3.0 for
 /// `json`, `csv`, `parquet`, `orc`, `xml` and `format("json").load(path)`; `text` needs none.
-fn schema_must_be_specified(span: Span) -> Error {
+/// The hint names the lab's stream's own schema when there is one stream (`stream`: its name
+/// and DDL), so the schema the learner adds is one the lab's rows fit.
+fn schema_must_be_specified(span: Span, stream: Option<(&str, String)>) -> Error {
+    let hint = match stream {
+        Some((name, ddl)) => format!("give the reader a schema first, as a DDL string or a StructType: here the lab's stream {name} has .schema('{ddl}'). Or set spark.sql.streaming.schemaInference to true to let Spark infer it"),
+        None => "give the reader a schema first, as a DDL string or a StructType: spark.readStream.schema('name STRING, age INT').json(path), or set spark.sql.streaming.schemaInference to true to let Spark infer it".to_string(),
+    };
     Error::Analysis(crate::error::AnalysisError {
         error_class: "_LEGACY_ERROR_TEMP_2048".into(),
         ..crate::error::AnalysisError::python(
@@ -73,7 +79,7 @@ fn schema_must_be_specified(span: Span) -> Error {
             "Schema must be specified when creating a streaming source DataFrame. If some files already exist in the directory, then depending on the file format you may be able to create a static DataFrame on that directory with 'spark.read.load(directory)' and infer schema from it.",
             span,
         )
-        .with_hint("give the reader a schema first, as a DDL string or a StructType: spark.readStream.schema('name STRING, age INT').json(path), or set spark.sql.streaming.schemaInference to true to let Spark infer it")
+        .with_hint(hint)
     })
 }
 
@@ -244,7 +250,14 @@ impl Evaluator<'_> {
                     return Err(path_not_specified(span));
                 }
                 if !spec.batch && !spec.schema && needs_schema(&format) && !self.schema_inference() {
-                    return Err(schema_must_be_specified(span));
+                    let only = match self.catalog.streams.iter().collect::<Vec<_>>().as_slice() {
+                        [(name, schema)] => {
+                            let fields: Vec<String> = schema.iter().map(|(c, t)| format!("{c} {}", crate::types::spark_type_name(t).to_ascii_uppercase())).collect();
+                            Some((name.as_str(), fields.join(", ")))
+                        }
+                        _ => None,
+                    };
+                    return Err(schema_must_be_specified(span, only));
                 }
                 let (what, names): (&str, Vec<&String>) =
                     if spec.batch { ("static tables", self.catalog.statics.keys().collect()) } else { ("streams", self.catalog.streams.keys().collect()) };
