@@ -344,3 +344,19 @@ fn print_writes_what_python_prints() {
     let Err(Error::Analysis(a)) = compile("print('x', colour='red')\nclicks", &catalog()) else { panic!("compiled") };
     assert_eq!(a.message, "'colour' is an invalid keyword argument for print()");
 }
+
+/// The memory sink's table, read back with `spark.sql` as the guide does: a batch query over
+/// the sink that the lab does not run (its Sink panel shows the table). The program runs its
+/// query, and its output says where the table is; another name is still Spark's
+/// TABLE_OR_VIEW_NOT_FOUND.
+#[test]
+fn a_batch_query_over_the_memory_sinks_table_points_at_the_sink_panel() {
+    use streamlab_engine::frontend::compile_traced;
+    let program = "q = clicks.groupBy('post_id').count().writeStream.queryName('counts').outputMode('complete').format('memory').start()\n\
+                   spark.sql('select * from counts').show()\n";
+    let (result, traced) = compile_traced(program, &catalog());
+    assert!(result.is_ok(), "{:?}", result.err());
+    assert_eq!(traced.printed, vec!["(the memory sink's table counts: what the query wrote is in the lab's Sink panel, batch by batch)".to_string()]);
+    let Err(Error::Analysis(a)) = compile(&program.replace("from counts", "from other"), &catalog()) else { panic!("compiled") };
+    assert_eq!(a.error_class, "TABLE_OR_VIEW_NOT_FOUND");
+}

@@ -133,7 +133,7 @@ pub fn checkpoint_location(sink_allows_temporary: bool, has_location: bool) -> R
             "_LEGACY_ERROR_TEMP_1298",
             "checkpointLocation must be specified either through option(\"checkpointLocation\", ...) or SparkSession.conf.set(\"spark.sql.streaming.checkpointLocation\", ...).",
         )
-        .with_hint("file and Kafka sinks need a checkpoint that survives the query: without one there is no exactly-once and no restart"),
+        .with_hint("file and Kafka sinks need a checkpoint that survives the query: without one there is no exactly-once and no restart. Add .option('checkpointLocation', '/chk/my-query') before start()"),
     ))
 }
 

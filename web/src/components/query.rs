@@ -63,7 +63,10 @@ pub fn QueryPanel() -> impl IntoView {
             {move || lab.view.with(|v| v.reads.clone()).into_iter().map(|r| view! { <ReadNote read=r/> }).collect_view()}
             // What the program's print(...) calls wrote, as a terminal would show it.
             {move || {
-                let printed = lab.view.with(|v| v.printed.join("\n"));
+                let lang = lab.lang.get();
+                // The program's own output stays as printed; the lab's notes in it are in brackets.
+                let line = |l: &String| if l.starts_with("(the memory sink's table") { streamlab_model::text::i18n::localize(lang, l) } else { l.clone() };
+                let printed = lab.view.with(|v| v.printed.iter().map(line).collect::<Vec<_>>().join("\n"));
                 (!printed.is_empty()).then(|| view! {
                     <div class="printed">
                         <span class="label">{lab.t("printed")}</span>

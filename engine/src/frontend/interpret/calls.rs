@@ -125,6 +125,19 @@ impl Evaluator<'_> {
         }
         let (pos, kw) = self.eval_args(args)?;
         match *recv {
+            // The memory sink's table, read back: what an action would show is in the lab's
+            // Sink panel, and the program's output says so.
+            Py::SinkTable(table) => match name.as_str() {
+                "show" | "collect" | "count" | "toPandas" | "head" | "take" | "first" | "printSchema" | "explain" => {
+                    self.printed.push(format!("(the memory sink's table {table}: what the query wrote is in the lab's Sink panel, batch by batch)"));
+                    Ok(Py::NoneVal)
+                }
+                other => Err(Error::Parse(crate::error::ParseError::not_modelled(
+                    "a batch query over a memory sink's table",
+                    format!("{table}.{other}(): {table} is the memory sink's table of the query this program started; the lab shows what the query wrote in the Sink panel and runs no batch query over it"),
+                    span,
+                ))),
+            },
             Py::Df(plan) => {
                 let b = self.bind(ApiKind::DataFrame, &name, pos, kw, span)?;
                 self.df_method(plan, &name, b, span)

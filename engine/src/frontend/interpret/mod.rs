@@ -67,6 +67,10 @@ pub(super) enum Py {
     Reader(Box<stream::ReaderSpec>),
     /// What `DataStreamWriter.start()` returned.
     Query,
+    /// `spark.sql("select * from counts")` over the memory sink's table of the query the
+    /// program started (`queryName('counts')`): a batch DataFrame of what the query wrote,
+    /// which the lab shows in its Sink panel instead of running the batch query.
+    SinkTable(String),
     Str(String),
     Int(i64),
     Float(f64),
@@ -113,6 +117,7 @@ impl Py {
             Py::WriteStream { .. } => "DataStreamWriter",
             Py::Reader(_) => "DataStreamReader",
             Py::Query => "StreamingQuery",
+            Py::SinkTable(_) => "DataFrame",
             Py::Str(_) => "str",
             Py::Int(_) => "int",
             Py::Float(_) => "float",

@@ -30,6 +30,18 @@ impl Evaluator<'_> {
     /// `kwargs`, `{name}` fields are filled first as PySpark's `SQLStringFormatter` does: a
     /// DataFrame becomes a temporary view for this query only, a string a SQL literal, a
     /// column its name, a number its text.
+    /// `spark.sql("select * from counts")` after the program started a memory-sink query named
+    /// `counts`: in Spark a batch query over the sink's table (what the query has written so
+    /// far). The lab runs the streaming query alone and shows that table in its Sink panel: the
+    /// view it cannot find is that table ([`Py::SinkTable`]), not Spark's TABLE_OR_VIEW_NOT_FOUND.
+    fn memory_table_read(&self, e: Error) -> R<Py> {
+        let Some(name) = self.writer.query_name.as_deref().filter(|_| self.started.is_some() && self.writer.sink == Some(crate::streaming::SinkKind::Memory)) else { return Err(e) };
+        match &e {
+            Error::Analysis(a) if a.error_class == "TABLE_OR_VIEW_NOT_FOUND" && a.message.to_ascii_lowercase().contains(&format!("`{}`", name.to_ascii_lowercase())) => Ok(Py::SinkTable(name.to_string())),
+            _ => Err(e),
+        }
+    }
+
     pub(super) fn spark_sql(&mut self, mut b: Args, span: Span) -> R<Py> {
         let (sql, sql_span) = match b.take("sqlQuery") {
             Some((Py::Str(s), sp)) => (s, sp),
@@ -40,7 +52,10 @@ impl Evaluator<'_> {
             return Err(Error::Parse(ParseError::not_modelled("spark.sql(args=...)", "query parameters (args=...) are not modelled: write the values into the query", aspan)));
         }
         if b.var_kw.is_empty() {
-            return Ok(Py::Df(translate(&sql, &self.views, sql_span, self.source)?));
+            return match translate(&sql, &self.views, sql_span, self.source) {
+                Ok(plan) => Ok(Py::Df(plan)),
+                Err(e) => self.memory_table_read(e),
+            };
         }
         let mut views = self.views.clone();
         let mut fields = Vec::new();
