@@ -360,3 +360,13 @@ fn a_batch_query_over_the_memory_sinks_table_points_at_the_sink_panel() {
     let Err(Error::Analysis(a)) = compile(&program.replace("from counts", "from other"), &catalog()) else { panic!("compiled") };
     assert_eq!(a.error_class, "TABLE_OR_VIEW_NOT_FOUND");
 }
+
+/// A Databricks notebook habit, `display(df)`: Python's NameError (PySpark has no `display`),
+/// with a hint that it is the notebook's, not advice to assign a stream to `display`.
+#[test]
+fn a_notebooks_display_is_named_as_such() {
+    let Err(Error::Analysis(a)) = compile("display(clicks)", &catalog()) else { panic!("compiled") };
+    assert_eq!(a.exception_class(), "NameError");
+    assert!(a.message.starts_with("name 'display' is not defined"), "{}", a.message);
+    assert_eq!(a.hint.as_deref(), Some("display is a Databricks notebook name, not PySpark's. The lab shows the query's results itself: write the DataFrame (or .writeStream.format('console').start()) instead"));
+}

@@ -180,6 +180,9 @@ fn watermark_and_ambiguity_hints_name_the_columns_in_korean() {
     s.set_query("query = ...\nquery.awaitTermination()\nclicks");
     let hint = s.view().error.and_then(|e| e.hint).expect("a hint");
     assert_eq!(localize(Lang::Ko, &hint), "프로그래밍 가이드는 보여 주지 않는 StreamingQuery 자리에 ...을 씁니다. 쿼리를 시작하세요: query = df.writeStream.format('console').start()");
+    s.set_query("display(clicks)");
+    let hint = s.view().error.and_then(|e| e.hint).expect("a hint");
+    assert_eq!(localize(Lang::Ko, &hint), "display는 PySpark가 아니라 Databricks 노트북의 이름입니다. 실습은 쿼리 결과를 직접 보여 주므로 DataFrame(또는 .writeStream.format('console').start())을 쓰세요");
     // A file source's load() without a path (Spark's _LEGACY_ERROR_TEMP_2047).
     s.set_query("spark.readStream.format('json').load()");
     let hint = s.view().error.and_then(|e| e.hint).expect("a hint");

@@ -529,6 +529,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("(the memory sink's table {}: what the query wrote is in the lab's Sink panel, batch by batch)", "(memory 싱크의 테이블 {}: 쿼리가 쓴 내용은 실습의 싱크 패널에 배치별로 있습니다)"),
     ("{}(): {} is the memory sink's table of the query this program started", "{}(): {}은(는) 이 프로그램이 시작한 쿼리의 memory 싱크 테이블입니다"),
     ("the lab shows what the query wrote in the Sink panel and runs no batch query over it", "실습은 쿼리가 쓴 내용을 싱크 패널에 보여 주며, 그 위의 배치 쿼리는 실행하지 않습니다"),
+    ("{} is a Databricks notebook name, not PySpark's. The lab shows the query's results itself: write the DataFrame (or .writeStream.format('console').start()) instead", "{}은(는) PySpark가 아니라 Databricks 노트북의 이름입니다. 실습은 쿼리 결과를 직접 보여 주므로 DataFrame(또는 .writeStream.format('console').start())을 쓰세요"),
     ("did you mean {}?", "{}을(를) 쓰려던 것인가요?"),
     ("give load() the folder to read: {}, or {} before it", "load()에 읽을 폴더를 주세요: {}. 또는 그 앞에 {}을(를) 쓰세요"),
     ("the programming guide writes ... for a StreamingQuery it does not show: start one, {}", "프로그래밍 가이드는 보여 주지 않는 StreamingQuery 자리에 ...을 씁니다. 쿼리를 시작하세요: {}"),

@@ -449,6 +449,9 @@ impl<'a> Evaluator<'a> {
         streams.sort_unstable();
         let hint = if pyspark_api::lookup(ApiKind::Functions, name).is_some_and(|a| a.name == name) {
             Some(format!("{name} is a function of pyspark.sql.functions: write F.{name}(...), or import it first: from pyspark.sql.functions import {name}"))
+        } else if matches!(name, "display" | "displayHTML" | "dbutils" | "sc" | "spark_context") {
+            // A Databricks notebook's own names, not PySpark's.
+            Some(format!("{name} is a Databricks notebook name, not PySpark's. The lab shows the query's results itself: write the DataFrame (or .writeStream.format('console').start()) instead"))
         } else {
             streams.first().map(|first| format!("the lab's streams are named by its example ({}): write that name where the code you copied has its own (df, lines, events), or assign it first: {name} = {first}", streams.join(", ")))
         };
