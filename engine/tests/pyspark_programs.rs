@@ -324,6 +324,9 @@ fn print_writes_what_python_prints() {
                    print('rows:', 3, 0.5, 1e20, 1e-05, None, [1, 'a'], sep=' | ')\n\
                    print(F.col('post_id') > 1, F.window('event_time', '10 minutes'))\n\
                    print(clicks.withWatermark('event_time', '10 minutes').groupBy(F.window('event_time', '10 minutes')).count())\n\
+                   print(counts.columns)\n\
+                   q = counts.writeStream.queryName('c').outputMode('complete').format('memory').start()\n\
+                   print(q.isActive, q.name, q.recentProgress, q.lastProgress)\n\
                    counts.nope\n";
     let (result, traced) = compile_traced(program, &catalog());
     assert!(result.is_err(), "counts.nope fails");
@@ -338,6 +341,10 @@ fn print_writes_what_python_prints() {
             // written by the lab.
             "Column<'>(post_id, 1)'> Column<'…'>".to_string(),
             "DataFrame[window: struct<start:timestamp,end:timestamp>, count: bigint]".to_string(),
+            "['post_id', 'count']".to_string(),
+            // Right after start(): active, no progress yet (PySpark 4.3 printed `None` for
+            // lastProgress before the first batch).
+            "True c [] None".to_string(),
         ]
     );
     // A keyword print() does not take is Python's TypeError.

@@ -21,6 +21,8 @@ impl Evaluator<'_> {
                     Py::WriteStream { df: p }
                 }
                 "isStreaming" => Py::Bool(p.is_streaming()),
+                // `df.columns`: the column names (a property, not a method).
+                "columns" => Py::List(crate::analysis::resolve(&p)?.output.iter().map(|a| Py::Str(a.name.clone())).collect()),
                 // `df.post_id`: a column, unless it names a method; kept as a method value until
                 // it is called or used as a column (`col_ref` / `literal_or_col`). A name that is
                 // neither is refused at once, as `DataFrame.__getattr__` does.
@@ -50,7 +52,13 @@ impl Evaluator<'_> {
             Py::Col(e) if !is_column_method(name) => Py::Col(Expr::Function("get_field".into(), vec![e, Expr::Literal(Value::str(name))])),
             Py::Module(m) => modules::attribute(m, name).ok_or_else(|| modules::no_attribute(m, name, span))?,
             // `query.lastProgress`, `query.status`: what the lab shows beside the run.
-            Py::Query if stream::is_query_attribute(name) => Py::NoneVal,
+            // Read right after start(), as a program does: active, no progress yet.
+            Py::Query if stream::is_query_attribute(name) => match name {
+                "isActive" => Py::Bool(true),
+                "recentProgress" => Py::List(Vec::new()),
+                "name" => self.writer.query_name.clone().map_or(Py::NoneVal, Py::Str),
+                _ => Py::NoneVal,
+            },
             other => Py::Method(Box::new(other), name.to_string()),
         })
     }
