@@ -682,6 +682,10 @@ fn a_once_trigger_runs_one_batch_and_stops_until_restarted() {
     let v = s.view();
     assert_eq!(v.batches.iter().map(|b| (b.id, b.input_rows)).collect::<Vec<_>>(), vec![(0, 3), (1, 3)]);
     assert_eq!(v.recovery.map(|r| r.active), Some(false));
+    // The text's trigger wins over the lab's menu, as its sink and mode do.
+    assert!(v.trigger_from_text);
+    s.set_trigger(streamlab_engine::streaming::Trigger::Default);
+    assert_eq!(s.trigger_choice(), "once");
     // availableNow stops the same way; the default trigger keeps running.
     for (trigger, active) in [("availableNow=True", false), ("processingTime='1 second'", true)] {
         let mut s = corpus_lab("stateless-filter-select-append");

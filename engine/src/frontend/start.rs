@@ -52,7 +52,7 @@ impl StreamingQuery {
         })?;
         let plan = crate::execution::optimizer::optimize(plan, mode);
         let mut q = StreamingQuery::from_plan(plan, catalog, mode, conf);
-        q.trigger = trigger;
+        q.set_trigger_from_text(trigger, compiled.trigger.is_some());
         q.checkpoint_location = compiled.checkpoint_location;
         q.name = compiled.query_name;
         q.set_start_outcome(compiled.sink.is_some(), compiled.output_mode.is_some(), outcome.temporary_checkpoint);

@@ -207,7 +207,7 @@ impl LabSession {
 
     /// The trigger picker's option (`default`, `processingTime`, `once`, `availableNow`,
     /// `continuous`, as [`picker_trigger`] reads them) for the trigger the query runs with: the
-    /// one picked in the lab, else the one written in the text, else the default.
+    /// one written in the text, else the one picked in the lab, else the default.
     pub fn trigger_choice(&self) -> &'static str {
         match self.query.as_ref().map(|q| q.trigger).or(self.trigger).unwrap_or_default() {
             Trigger::Default => "default",
@@ -398,6 +398,7 @@ impl LabSession {
             checkpoint_from_text: self.text_checkpoint,
             sink: self.text_sink.unwrap_or(self.sink_kind),
             sink_from_text: self.text_sink.is_some(),
+            trigger_from_text: self.query.as_ref().is_some_and(|q| q.trigger_set_in_query()),
             printed: self.printed.clone(),
             lens: self.lens.iter().map(|r| r.to_string()).collect(),
             no_data_batch_due: self.query.as_ref().is_some_and(StreamingQuery::wants_no_data_batch),

@@ -212,7 +212,7 @@ pub fn RunPanel() -> impl IntoView {
             <label class="row">{move || lab.t("trigger.kind")}" "
                 // The menu shows the trigger the query runs with (a lab opened or replaced
                 // brings its own), never the last one picked on another lab.
-                <select data-testid="trigger-select" on:change=move |ev| {
+                <select data-testid="trigger-select" disabled=move || lab.view.with(|v| v.trigger_from_text) on:change=move |ev| {
                     let t = streamlab_model::lab::session::picker_trigger(&event_target_value(&ev));
                     lab.act(|s| s.set_trigger(t));
                 }>
@@ -224,6 +224,7 @@ pub fn RunPanel() -> impl IntoView {
                 </select>
             </label>
             <p class="help">{move || lab.t("trigger.help")}</p>
+            {move || lab.view.with(|v| v.trigger_from_text).then(|| view! { <p class="help" data-testid="trigger-from-query">{lab.t("trigger.from-query")}</p> })}
             <details class="help"><summary>"realTime"</summary><p>{move || lab.t("realtime")}</p></details>
             <p class="steps">{move || lab.t("steps")}": "<span data-testid="steps-done">{move || lab.view.with(|v| format!("{} / {}", v.steps_done, v.steps_total))}</span></p>
             // Why Next step runs no batch, when it does not: the query has an error, or it is
@@ -237,7 +238,12 @@ pub fn RunPanel() -> impl IntoView {
                 } else if stopped {
                     // A once / availableNow trigger stops the query when its run is done.
                     let by_trigger = v.recovery.as_ref().is_some_and(|r| r.crashed.is_none() && matches!(r.trigger.as_str(), "once=True" | "availableNow=True"));
-                    let key = if by_trigger { "run.stopped-trigger" } else { "run.stopped" };
+                    let temporary = v.recovery.as_ref().is_some_and(|r| r.temporary);
+                    let key = match (by_trigger, temporary) {
+                        (true, true) => "run.stopped-trigger-temp",
+                        (true, false) => "run.stopped-trigger",
+                        _ => "run.stopped",
+                    };
                     Some(view! { <p class="due" role="status" data-testid="run-stopped">{lab.t(key)}</p> }.into_any())
                 } else {
                     v.no_data_batch_due.then(|| view! { <p class="due" role="status">{lab.t("nodata.due")}</p> }.into_any())

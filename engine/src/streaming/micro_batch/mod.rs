@@ -120,6 +120,8 @@ pub struct StreamingQuery {
     sink_named_in_query: bool,
     /// The query text set `.outputMode(...)` (it won over the mode the query was started in).
     mode_set_in_query: bool,
+    /// The query text set `.trigger(...)`.
+    trigger_set_in_query: bool,
     /// The start found no checkpoint location and the sink allowed a temporary one.
     temporary_checkpoint: bool,
     /// A batch recovered from the checkpoint that must run again with its logged offsets,

@@ -34,6 +34,12 @@ impl StreamingQuery {
         self.mode_set_in_query
     }
 
+    /// True if the query text set `.trigger(...)`: it wins over a trigger chosen outside the
+    /// text (the lab's menu), as the text's sink and output mode do.
+    pub fn trigger_set_in_query(&self) -> bool {
+        self.trigger_set_in_query
+    }
+
     /// True if the query runs on a temporary checkpoint (no location was given and the sink
     /// allows it): a restart starts over instead of resuming.
     pub fn temporary_checkpoint(&self) -> bool {
@@ -92,6 +98,7 @@ impl StreamingQuery {
             terminated: false,
             sink_named_in_query: false,
             mode_set_in_query: false,
+            trigger_set_in_query: false,
             temporary_checkpoint: false,
             deferred_failure: None,
             failure: None,
@@ -263,6 +270,12 @@ impl StreamingQuery {
 
     /// Records what the start decided: whether the text named the sink, and whether the
     /// checkpoint is temporary.
+    /// The trigger the query starts with, and whether the text set it.
+    pub(crate) fn set_trigger_from_text(&mut self, trigger: Trigger, in_text: bool) {
+        self.trigger = trigger;
+        self.trigger_set_in_query = in_text;
+    }
+
     pub(crate) fn set_start_outcome(&mut self, sink_named_in_query: bool, mode_set_in_query: bool, temporary_checkpoint: bool) {
         self.sink_named_in_query = sink_named_in_query;
         self.mode_set_in_query = mode_set_in_query;

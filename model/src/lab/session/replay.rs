@@ -238,7 +238,8 @@ impl LabSession {
         });
         match built {
             Ok(mut q) => {
-                if let Some(t) = self.trigger {
+                // The text's own `.trigger(...)` wins over the menu, as its sink and mode do.
+                if let Some(t) = self.trigger.filter(|_| !q.trigger_set_in_query()) {
                     q.trigger = t;
                 }
                 // The time picture and its narration show the engine's own explanations.
@@ -308,7 +309,7 @@ impl LabSession {
                     .and_then(|c| StreamingQuery::restart(&self.query_text, &c, self.mode, conf, checkpoint, sources, sink));
                 match restarted {
                     Ok(mut q) => {
-                        if let Some(t) = self.trigger {
+                        if let Some(t) = self.trigger.filter(|_| !q.trigger_set_in_query()) {
                             q.trigger = t;
                         }
                         q.set_explaining(true);

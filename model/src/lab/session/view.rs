@@ -258,6 +258,8 @@ pub struct LabView {
     pub sink: SinkKind,
     /// The text names its sink, which wins over the picker.
     pub sink_from_text: bool,
+    /// The text sets `.trigger(...)`, which wins over the lab's trigger menu.
+    pub trigger_from_text: bool,
     /// What the program's `print(...)` calls wrote, in order (`print(df.isStreaming)` →
     /// `True`; a DataFrame as `DataFrame[event_id: string, ...]`), also when it then failed.
     pub printed: Vec<String>,
