@@ -377,3 +377,29 @@ fn a_notebooks_display_is_named_as_such() {
     assert!(a.message.starts_with("name 'display' is not defined"), "{}", a.message);
     assert_eq!(a.hint.as_deref(), Some("display is a Databricks notebook name, not PySpark's. The lab shows the query's results itself: write the DataFrame (or .writeStream.format('console').start()) instead"));
 }
+
+/// The API reference's examples are doctests: `>>> ` and `... ` prompts, printed output
+/// between them, and a `with tempfile.TemporaryDirectory() as d:` block around the stream.
+/// Pasted as they are, the prompts and outputs are not code, the imports are Python, and the
+/// `with` binds its name to a stand-in path, so the example's query is what runs; an error
+/// still points into the text as pasted.
+#[test]
+fn the_api_references_doctest_examples_run_as_pasted() {
+    let doctest = ">>> import tempfile\n\
+                   >>> with tempfile.TemporaryDirectory(prefix=\"text\") as d:\n\
+                   ...     df = spark.readStream.schema(\"event_id STRING\").json(d)\n\
+                   ...     df.isStreaming\n\
+                   True\n\
+                   >>> df.select('event_id')\n\
+                   DataFrame[event_id: string]\n";
+    let e = compile(doctest, &catalog()).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(e.plan.to_string(), plan("clicks.select('event_id')"));
+    // Without a schema, Spark's error points at the reader call where it was pasted.
+    let bad = doctest.replace("schema(\"event_id STRING\").json(d)", "json(d)");
+    let Err(Error::Analysis(a)) = compile(&bad, &catalog()) else { panic!("compiled") };
+    assert_eq!(a.error_class, "_LEGACY_ERROR_TEMP_2048");
+    let at = bad.find("spark.readStream.json(d)").unwrap();
+    assert_eq!(a.span.map(|s| s.start), Some(at));
+    // `...` alone outside a doctest is still Python's Ellipsis.
+    assert!(matches!(compile("x = ...\nclicks", &catalog()), Ok(_)));
+}

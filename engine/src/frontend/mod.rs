@@ -66,7 +66,8 @@ pub fn compile(text: &str, catalog: &Catalog) -> Result<Evaluated, Error> {
 /// lab's streams — when the program fails on what that stream lacks (`lines.value`), the lab
 /// can say which stream it read — and what its `print(...)` calls wrote.
 pub fn compile_traced(text: &str, catalog: &Catalog) -> (Result<Evaluated, Error>, Traced) {
-    let (query, python) = split_python_blocks(text);
+    let program_text = doctest_as_program(text);
+    let (query, python) = split_python_blocks(&program_text);
     // Python written above the query (`import`, `def`): its names join the catalog's, its text
     // goes first in the prelude so that its line numbers are the editor's.
     // A syntax error in the Python is reported at its own line, before the query is read.
@@ -113,22 +114,60 @@ fn literal_globals(program: &python::Program, text: &str) -> String {
     out
 }
 
-/// Splits editor text into the query and the Python written around it: a line at column 0
-/// that starts `def `, `import `, `from `, `class ` or `@`, with the indented and blank lines
-/// after it, is Python. Both texts keep the editor's byte offsets and line numbers: what
+/// The API reference's examples as pasted, with their doctest prompts: when a line starts
+/// `>>>`, each `>>> ` and `... ` prompt is blanked and every line without one (what the
+/// example printed) is blanked whole; and a `with EXPR as NAME:` line (the reference's
+/// `with tempfile.TemporaryDirectory() as d:`) becomes `NAME=''`, a stand-in path, its body
+/// read as the statements it holds. The result has the text's byte offsets and line numbers.
+pub fn doctest_as_program(text: &str) -> String {
+    let doctest = text.lines().any(|l| l.trim_start().starts_with(">>>"));
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']);
+        let mut code: String = body.to_string();
+        if doctest {
+            let indent = body.len() - body.trim_start().len();
+            let rest = &body[indent..];
+            let prompt = [">>> ", "... "].iter().find(|p| rest.starts_with(**p)).map(|p| p.len()).or_else(|| (rest == ">>>" || rest == "...").then_some(3));
+            code = match prompt {
+                Some(n) => format!("{}{}", " ".repeat(indent + n), &rest[n..]),
+                None => " ".repeat(body.len()),
+            };
+        }
+        // `with EXPR as NAME:` → `NAME=''` (same length: the line is longer than what replaces it).
+        let trimmed = code.trim_start();
+        if let Some(head) = trimmed.strip_prefix("with ").and_then(|h| h.trim_end().strip_suffix(':')) {
+            let at = code.len() - trimmed.len();
+            let name = head.rsplit_once(" as ").map(|(_, n)| n.trim()).filter(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+            let stand_in = name.map_or(String::new(), |n| format!("{n}=''"));
+            code = format!("{}{stand_in}{}", " ".repeat(at), " ".repeat(code.len().saturating_sub(at + stand_in.len())));
+        }
+        out.push_str(&code);
+        out.push_str(&line[body.len()..]);
+    }
+    out
+}
+
+/// Splits editor text into the query and the Python written around it: a line at the text's
+/// own left margin (column 0, or the indentation every line shares, as in a pasted doctest)
+/// that starts `def `, `import `, `from `, `class ` or `@`, with the more indented and blank
+/// lines after it, is Python. Both texts keep the editor's byte offsets and line numbers: what
 /// belongs to the other is blanked (spaces; newlines kept).
 pub fn split_python_blocks(text: &str) -> (String, String) {
     let mut query = String::with_capacity(text.len());
     let mut python = String::with_capacity(text.len());
     let mut in_block = false;
+    let margin = text.lines().filter(|l| !l.trim().is_empty()).map(|l| l.len() - l.trim_start().len()).min().unwrap_or(0);
     for line in text.split_inclusive('\n') {
-        let body = line.trim_end_matches(['\n', '\r']);
+        let full = line.trim_end_matches(['\n', '\r']);
+        let body = if full.len() >= margin && full.is_char_boundary(margin) && full[..margin].trim().is_empty() { &full[margin..] } else { full.trim_start() };
         let starts_block = ["def ", "import ", "from ", "class ", "@"].iter().any(|p| body.starts_with(p));
         let continues = in_block && (body.trim().is_empty() || body.starts_with([' ', '\t']) || body.trim_start().starts_with('#'));
         in_block = starts_block || continues;
         let blank: String = line.chars().map(|c| if c == '\n' || c == '\r' { c.to_string() } else { " ".repeat(c.len_utf8()) }).collect();
         if in_block {
-            python.push_str(line);
+            // Python's own lines start at its left margin (line numbers are what its errors give).
+            python.push_str(&line[full.len() - body.len()..]);
             query.push_str(&blank);
         } else {
             query.push_str(line);
