@@ -168,23 +168,30 @@ fn watermark_and_ambiguity_hints_name_the_columns_in_korean() {
     s.set_query("clicks.join(clicks, F.expr('post_id = post_id'))");
     let hint = s.view().error.and_then(|e| e.hint).expect("a hint");
     assert_eq!(localize(Lang::Ko, &hint), "먼저 양쪽에 이름을 붙이고(clicks.alias('c'), clicks.alias('c2')) 그 이름을 열 앞에 붙이세요 (c.post_id = c2.post_id)");
-    // A streaming file source without a schema (Spark's _LEGACY_ERROR_TEMP_2048).
-    s.set_query("spark.readStream.json('/data/in')");
-    let hint = s.view().error.and_then(|e| e.hint).expect("a hint");
-    // The hint gives the lab's stream's own schema, so the schema added fits the rows.
-    assert_eq!(localize(Lang::Ko, &hint), "먼저 리더에 스키마를 주세요. DDL 문자열이나 StructType으로 씁니다. 이 실습의 스트림 clicks의 스키마는 .schema('event_id STRING, user_id STRING, post_id BIGINT, event_time TIMESTAMP')입니다. 또는 spark.sql.streaming.schemaInference를 true로 설정해 Spark가 추론하게 하세요");
-    // The guide's placeholder (`words = ...`), used as a DataFrame.
-    s.set_query("words = ...\nwords.groupBy('word').count()");
-    let hint = s.view().error.and_then(|e| e.hint).expect("a hint");
-    assert_eq!(localize(Lang::Ko, &hint), "프로그래밍 가이드는 보여 주지 않는 스트리밍 DataFrame 자리에 ...을 씁니다. words = clicks처럼 쓰세요 (이 실습의 스트림: clicks)");
-    s.set_query("query = ...\nquery.awaitTermination()\nclicks");
-    let hint = s.view().error.and_then(|e| e.hint).expect("a hint");
-    assert_eq!(localize(Lang::Ko, &hint), "프로그래밍 가이드는 보여 주지 않는 StreamingQuery 자리에 ...을 씁니다. 쿼리를 시작하세요: query = df.writeStream.format('console').start()");
-    s.set_query("display(clicks)");
-    let hint = s.view().error.and_then(|e| e.hint).expect("a hint");
-    assert_eq!(localize(Lang::Ko, &hint), "display는 PySpark가 아니라 Databricks 노트북의 이름입니다. 실습은 쿼리 결과를 직접 보여 주므로 DataFrame(또는 .writeStream.format('console').start())을 쓰세요");
-    // A file source's load() without a path (Spark's _LEGACY_ERROR_TEMP_2047).
-    s.set_query("spark.readStream.format('json').load()");
-    let hint = s.view().error.and_then(|e| e.hint).expect("a hint");
-    assert_eq!(localize(Lang::Ko, &hint), "load()에 읽을 폴더를 주세요: .load('/data/in'). 또는 그 앞에 .option('path', '/data/in')을 쓰세요");
+}
+
+/// The hints for code pasted from the API reference and the programming guide read in Korean,
+/// with the code in them left as written.
+#[test]
+fn pasted_code_hints_read_in_korean() {
+    use streamlab_model::text::i18n::localize;
+    use streamlab_model::text::Lang;
+    let mut s = corpus_lab("window-sliding-classic-append");
+    let cases = [
+        // A streaming file source without a schema (Spark's _LEGACY_ERROR_TEMP_2048): the hint
+        // gives the lab's stream's own schema, so the schema added fits the rows.
+        ("spark.readStream.json('/data/in')", "먼저 리더에 스키마를 주세요. DDL 문자열이나 StructType으로 씁니다. 이 실습의 스트림 clicks의 스키마는 .schema('event_id STRING, user_id STRING, post_id BIGINT, event_time TIMESTAMP')입니다. 또는 spark.sql.streaming.schemaInference를 true로 설정해 Spark가 추론하게 하세요"),
+        // The guide's placeholders (`words = ...`, `query = ...`).
+        ("words = ...\nwords.groupBy('word').count()", "프로그래밍 가이드는 보여 주지 않는 스트리밍 DataFrame 자리에 ...을 씁니다. words = clicks처럼 쓰세요 (이 실습의 스트림: clicks)"),
+        ("query = ...\nquery.awaitTermination()\nclicks", "프로그래밍 가이드는 보여 주지 않는 StreamingQuery 자리에 ...을 씁니다. 쿼리를 시작하세요: query = df.writeStream.format('console').start()"),
+        // A Databricks notebook habit.
+        ("display(clicks)", "display는 PySpark가 아니라 Databricks 노트북의 이름입니다. 실습은 쿼리 결과를 직접 보여 주므로 DataFrame(또는 .writeStream.format('console').start())을 쓰세요"),
+        // A file source's load() without a path (Spark's _LEGACY_ERROR_TEMP_2047).
+        ("spark.readStream.format('json').load()", "load()에 읽을 폴더를 주세요: .load('/data/in'). 또는 그 앞에 .option('path', '/data/in')을 쓰세요"),
+    ];
+    for (query, want) in cases {
+        s.set_query(query);
+        let hint = s.view().error.and_then(|e| e.hint).unwrap_or_else(|| panic!("no hint for {query}"));
+        assert_eq!(localize(Lang::Ko, &hint), want, "{query}");
+    }
 }
