@@ -251,10 +251,7 @@ impl Evaluator<'_> {
                 }
                 if !spec.batch && !spec.schema && needs_schema(&format) && !self.schema_inference() {
                     let only = match self.catalog.streams.iter().collect::<Vec<_>>().as_slice() {
-                        [(name, schema)] => {
-                            let fields: Vec<String> = schema.iter().map(|(c, t)| format!("{c} {}", crate::types::spark_type_name(t).to_ascii_uppercase())).collect();
-                            Some((name.as_str(), fields.join(", ")))
-                        }
+                        [(name, schema)] => Some((name.as_str(), super::modules::ddl_fields(schema.iter().map(|(c, t)| (c.as_str(), t))))),
                         _ => None,
                     };
                     return Err(schema_must_be_specified(span, only));
