@@ -669,7 +669,7 @@ fn a_once_trigger_runs_one_batch_and_stops_until_restarted() {
     s.run_step();
     let v = s.view();
     assert_eq!(v.batches.iter().map(|b| (b.id, b.input_rows)).collect::<Vec<_>>(), vec![(0, 3)]);
-    assert_eq!(v.recovery.as_ref().map(|r| r.active), Some(false));
+    assert_eq!(v.recovery.as_ref().map(|r| (r.active, r.trigger_finished)), Some((false, true)));
     // Steps 1 and 2 run nothing: their 2 clicks wait in the source.
     s.run_step();
     s.run_step();

@@ -353,7 +353,7 @@ impl LabSession {
             Ok(c) => streamlab_engine::frontend::compile_traced(text, &c),
             Err(e) => (Err(e), Default::default()),
         };
-        let session_location = self.scenario.conf.contains_key("spark.sql.streaming.checkpointLocation");
+        let session_location = self.session_checkpoint_location();
         self.text_checkpoint = compiled.as_ref().ok().filter(|c| c.sink.is_some()).map(|c| c.sets_checkpoint_location() || session_location);
         self.text_sink = compiled.as_ref().ok().and_then(|c| c.sink);
         self.delays = compiled
@@ -362,6 +362,12 @@ impl LabSession {
             .unwrap_or_default();
         self.reads = traced.reads;
         self.printed = traced.printed;
+    }
+
+    /// The scenario's session conf sets `spark.sql.streaming.checkpointLocation`: a location
+    /// for every sink, the text's own too.
+    fn session_checkpoint_location(&self) -> bool {
+        self.scenario.conf.contains_key("spark.sql.streaming.checkpointLocation")
     }
 
     /// Every batch's `StreamingQueryProgress` as JSON, oldest first ([`LabView::progress_json`]

@@ -237,8 +237,7 @@ pub fn RunPanel() -> impl IntoView {
                     Some(view! { <p class="due" role="status" data-testid="run-broken">{lab.t("query.broken")}</p> }.into_any())
                 } else if stopped {
                     // A once / availableNow trigger stops the query when its run is done.
-                    let by_trigger = v.recovery.as_ref().is_some_and(|r| r.crashed.is_none() && matches!(r.trigger.as_str(), "once=True" | "availableNow=True"));
-                    let temporary = v.recovery.as_ref().is_some_and(|r| r.temporary);
+                    let (by_trigger, temporary) = v.recovery.as_ref().map_or((false, false), |r| (r.trigger_finished, r.temporary));
                     let key = match (by_trigger, temporary) {
                         (true, true) => "run.stopped-trigger-temp",
                         (true, false) => "run.stopped-trigger",

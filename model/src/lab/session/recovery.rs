@@ -1,7 +1,7 @@
 //! Recovery: the sink, crashes, restarts and the checkpoint location, and the recovery
 //! panel's view of the checkpoint, the sink's rows and the query handle.
 
-use streamlab_engine::streaming::{CrashPoint, SinkKind, StreamingQuery};
+use streamlab_engine::streaming::{CrashPoint, SinkKind, StreamingQuery, Trigger};
 use streamlab_engine::types::Value;
 
 use super::{display_cell, Action, RecoveryView, LabSession, SinkRowView};
@@ -101,6 +101,7 @@ impl LabSession {
             name: q.name.clone(),
             checkpoint_set: self.checkpoint_set,
             temporary: self.temporary,
+            trigger_finished: !q.is_active() && q.exception().is_none() && matches!(q.trigger, Trigger::Once | Trigger::AvailableNow),
             sink_log: q.sink.log_text(&q.plan().output.iter().map(|a| a.name.clone()).collect::<Vec<_>>()),
         }
     }

@@ -223,7 +223,7 @@ impl LabSession {
         let options = StartOptions {
             default_sink: Some(self.sink_kind),
             checkpoint_location: Some(self.checkpoint_set),
-            session_checkpoint_location: self.scenario.conf.contains_key("spark.sql.streaming.checkpointLocation"),
+            session_checkpoint_location: self.session_checkpoint_location(),
         };
         self.text_mode = None;
         let built = self.scenario.catalog().and_then(|catalog| {

@@ -61,6 +61,8 @@ pub struct RecoveryView {
     pub checkpoint_set: bool,
     /// The run's checkpoint is a temporary directory.
     pub temporary: bool,
+    /// The query stopped because its `once` / `availableNow` trigger finished its run.
+    pub trigger_finished: bool,
 }
 
 /// An error shown in the page.
