@@ -139,6 +139,12 @@ pub fn sql_type_name(dt: &DataType) -> String {
     }
 }
 
+/// Fields as a DDL field list, as `DataType.toDDL` writes a struct's: `event_id STRING,
+/// post_id BIGINT`.
+pub fn ddl_fields<'a>(fields: impl Iterator<Item = (&'a str, &'a DataType)>) -> String {
+    fields.map(|(n, t)| format!("{n} {}", spark_type_name(t).to_ascii_uppercase())).collect::<Vec<_>>().join(", ")
+}
+
 /// `array<t>`: Spark's `ArrayType(t, containsNull = true)`.
 pub fn array_type(element: DataType) -> DataType {
     DataType::List(Arc::new(Field::new("element", element, true)))

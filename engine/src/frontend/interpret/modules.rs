@@ -308,14 +308,9 @@ pub(super) fn schema_arg(v: &Py, span: Span, what: &str) -> R<Vec<(String, DataT
 /// A type as a DDL string, as Spark's `DataType.toDDL` writes it for a struct's fields.
 pub(super) fn ddl_of(dt: &DataType) -> String {
     match dt {
-        DataType::Struct(fields) => ddl_fields(fields.iter().map(|f| (f.name().as_str(), f.data_type()))),
+        DataType::Struct(fields) => crate::types::ddl_fields(fields.iter().map(|f| (f.name().as_str(), f.data_type()))),
         other => crate::types::spark_type_name(other),
     }
-}
-
-/// Fields as a DDL field list: `event_id STRING, post_id BIGINT`.
-pub(super) fn ddl_fields<'a>(fields: impl Iterator<Item = (&'a str, &'a DataType)>) -> String {
-    fields.map(|(n, t)| format!("{n} {}", crate::types::spark_type_name(t).to_ascii_uppercase())).collect::<Vec<_>>().join(", ")
 }
 
 /// `spark.conf.set` refusing a value: Spark's `INVALID_CONF_VALUE` (an `IllegalArgumentException`

@@ -251,7 +251,7 @@ impl Evaluator<'_> {
                 }
                 if !spec.batch && !spec.schema && needs_schema(&format) && !self.schema_inference() {
                     let only = match self.catalog.streams.iter().collect::<Vec<_>>().as_slice() {
-                        [(name, schema)] => Some((name.as_str(), super::modules::ddl_fields(schema.iter().map(|(c, t)| (c.as_str(), t))))),
+                        [(name, schema)] => Some((name.as_str(), crate::types::ddl_fields(schema.iter().map(|(c, t)| (c.as_str(), t))))),
                         _ => None,
                     };
                     return Err(schema_must_be_specified(span, only));
