@@ -12,7 +12,9 @@
 use std::path::Path;
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../quizzes");
+    // Read when the script runs, not when it was compiled: a build script binary cargo reuses
+    // from another checkout (same target dir) must read this checkout's files.
+    let root = Path::new(&std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR")).join("../quizzes");
     let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("quizzes");
     println!("cargo:rerun-if-changed={}", root.display());
     convert_dir(&root, &out, &root);
