@@ -125,8 +125,10 @@ fn long_of(v: &Value) -> i64 {
     v.as_i64().unwrap_or_else(|| panic!("expected a whole number, got {v:?}"))
 }
 
-/// Input rows of a batch, read back as events.
+/// Input rows of a batch, read back as events. Also checks that `last_input_row` (one row
+/// decoded) is the last row of the whole decode.
 fn batch_events(b: &BatchResult) -> Vec<Ev> {
+    assert_eq!(b.last_input_row(), b.input_by_source().values().flatten().last().cloned(), "batch {}", b.batch_id);
     b.input_by_source()
         .get("clicks")
         .map(|rows| {

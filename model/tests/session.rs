@@ -358,6 +358,28 @@ fn without_a_checkpoint_location_file_sinks_fail_and_others_start_over() {
 }
 
 #[test]
+fn a_restart_on_a_temporary_checkpoint_evicts_nothing_it_never_held() {
+    // The session keeps the state's row ids after each batch as the next batch's "before"
+    // (evicted = before − after). A restart on a temporary checkpoint starts from empty state:
+    // here with 20-minute windows, whose keys the first run's 10-minute windows never share,
+    // so the first batch after it evicts nothing though the old state held other rows.
+    let mut s = lab("classic");
+    s.set_checkpoint_location(false);
+    s.run_step();
+    s.run_step();
+    assert!(s.view().state.iter().any(|t| !t.rows.is_empty()), "the first run holds windows");
+    s.restart_with("clicks.withWatermark('event_time', '10 minutes').groupBy(F.window('event_time', '20 minutes'), 'post_id').count()");
+    s.trigger();
+    let v = s.view();
+    assert!(v.error.is_none(), "{:?}", v.error);
+    // Batch 0 again, with no watermark yet: it evicted nothing (the windows it read are open,
+    // or closing by the watermark the next batch will use).
+    assert_eq!(v.batches.last().map(|b| b.id), Some(0));
+    let statuses: Vec<RowStatus> = v.state.iter().flat_map(|t| t.rows.iter().map(|(_, st)| *st)).collect();
+    assert!(!statuses.is_empty() && !statuses.contains(&RowStatus::Evicted), "{statuses:?}");
+}
+
+#[test]
 fn a_saved_session_comes_back_with_its_checkpoint_and_sink() {
     use streamlab_engine::streaming::{CrashPoint, SinkKind};
     let mut s = corpus_lab("window-sliding-classic-append");

@@ -64,6 +64,10 @@ pub struct LabSession {
     batches: Vec<(Option<usize>, BatchResult)>,
     pending: Vec<(String, Row)>,
     evicted: Vec<(usize, Row)>,
+    /// The state's row ids after the last batch, with the (run id, batches run) they were
+    /// read at: the next batch's "before" while the query has run nothing since, so each
+    /// batch reads its state's ids once, not twice.
+    state_ids: Option<((String, usize), std::collections::BTreeSet<(usize, Row)>)>,
     sink_kind: SinkKind,
     crash: Option<String>,
     /// The query text of the first run (`query_text` is the latest run's).
@@ -120,6 +124,7 @@ impl LabSession {
             batches: Vec::new(),
             pending: Vec::new(),
             evicted: Vec::new(),
+            state_ids: None,
             sink_kind: SinkKind::Memory,
             crash: None,
             base_text: String::new(),
@@ -289,14 +294,18 @@ impl LabSession {
 
     fn base_day_us(&self) -> i64 {
         let day = 86_400_000_000i64;
-        let last = self.pending.last().map(|(_, r)| r.clone()).or_else(|| {
-            self.batches.iter().rev().find_map(|(_, b)| b.input_by_source().values().flatten().last().cloned())
-        });
-        let from_rows = last.and_then(|r| r.iter().find_map(|v| if let Value::Timestamp(t) = v { Some(*t) } else { None }));
         let from_steps = self.scenario.steps.iter().flat_map(|s| s.values().flatten()).find_map(|r| {
             r.values().find_map(|v| v.as_str().and_then(|s| parse_timestamp_us(s).ok()))
         });
-        from_steps.or(from_rows).map_or(parse_timestamp_us("2026-01-01T00:00:00Z").unwrap_or(0), |t| t.div_euclid(day) * day)
+        // The rows are read only when the steps have no time, and only the last one is decoded:
+        // this runs on every repaint.
+        let from_rows = || {
+            let last = self.pending.last().map(|(_, r)| r.clone()).or_else(|| {
+                self.batches.iter().rev().find_map(|(_, b)| b.last_input_row())
+            });
+            last.and_then(|r| r.iter().find_map(|v| if let Value::Timestamp(t) = v { Some(*t) } else { None }))
+        };
+        from_steps.or_else(from_rows).map_or(parse_timestamp_us("2026-01-01T00:00:00Z").unwrap_or(0), |t| t.div_euclid(day) * day)
     }
 
     /// The streaming sources and their columns.

@@ -81,6 +81,14 @@ impl BatchResult {
     pub fn input_by_source(&self) -> BTreeMap<String, Vec<Row>> {
         self.input_batches.iter().map(|(k, v)| (k.clone(), v.iter().flat_map(batch_to_rows).collect())).collect()
     }
+
+    /// The last row of [`BatchResult::input_by_source`] (the last row of the last source, by
+    /// name, that read any), decoding that one row only.
+    pub fn last_input_row(&self) -> Option<Row> {
+        let batch = self.input_batches.values().rev().find_map(|v| v.iter().rev().find(|b| b.num_rows() > 0))?;
+        let i = batch.num_rows() - 1;
+        Some(batch.columns().iter().map(|c| crate::types::arrow::cell_value(c.as_ref(), i)).collect())
+    }
 }
 
 /// A running streaming query over in-memory sources.

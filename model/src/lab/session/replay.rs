@@ -211,6 +211,7 @@ impl LabSession {
         self.batch_views.clear();
         self.pending.clear();
         self.evicted.clear();
+        self.state_ids = None;
         self.error = None;
         self.crash = None;
         self.query = None;
@@ -280,6 +281,8 @@ impl LabSession {
             // Applied to its Add before replay starts ([`effective_actions`]).
             Action::Retime { .. } => {}
             Action::Restart { query: text } => {
+                // The restarted query's state is the checkpoint's (or none): read it afresh.
+                self.state_ids = None;
                 let Some(q) = self.query.take() else { return };
                 if q.is_active() {
                     self.events.push(format!("onQueryTerminated: id={}, runId={}, exception=None (stopped)", q.id, q.run_id));
@@ -326,7 +329,11 @@ impl LabSession {
                 let Some(q) = &mut self.query else { return };
                 self.runs += 1;
                 q.set_clock_ms(clock);
-                let before = state_keys(q);
+                let at = (q.run_id.clone(), self.batches.len());
+                let before = match self.state_ids.take() {
+                    Some((read_at, ids)) if read_at == at => ids,
+                    _ => state_keys(q),
+                };
                 let was_active = q.is_active();
                 let results: Vec<BatchResult> = match action {
                     Action::Trigger => q.fire(),
@@ -350,6 +357,7 @@ impl LabSession {
                 }
                 let after = state_keys(q);
                 self.evicted = before.difference(&after).cloned().collect();
+                self.state_ids = Some(((q.run_id.clone(), self.batches.len() + results.len()), after));
                 if results.iter().any(|b| b.input_rows > 0) || !q.has_new_data() {
                     self.pending.clear();
                 }
