@@ -55,6 +55,9 @@ pub struct Mark {
     pub event_time_us: Option<i64>,
     /// The row's cells as the lab shows them, with the column names.
     pub cells: Vec<(String, String)>,
+    /// The row's values ([`Mark::cells`] before they are shown; strings are shared, not
+    /// copied): how the session matches the row to its log cheaply.
+    pub row: Row,
     /// `None` for a pending row.
     pub kind: Option<FateKind>,
     /// The engine's fates, upstream first (empty without an explanation).
@@ -207,6 +210,7 @@ pub fn build(sources: &[SourceInfo], batches: &[BatchInput], pending: &[(String,
                             slot: slots[li],
                             event_time_us: row_time(src, row),
                             cells: cells_of(src, row),
+                            row: row.clone(),
                             kind: Some(FateKind::Kept),
                             fates: Vec::new(),
                             late_band: None,
@@ -241,6 +245,7 @@ pub fn build(sources: &[SourceInfo], batches: &[BatchInput], pending: &[(String,
             slot: pending_slots[li],
             event_time_us: row_time(src, row),
             cells: cells_of(src, row),
+            row: row.clone(),
             kind: None,
             fates: Vec::new(),
             late_band: None,
@@ -315,6 +320,7 @@ fn mark_from_explanation(r: &RowExplanation, src: &SourceInfo, band: usize, slot
         // still places the row on the axis (as it does for a batch without a trace).
         event_time_us: r.event_time_us.or_else(|| row_time(src, &r.row)),
         cells: src.columns.iter().cloned().zip(r.row.iter().map(|v| display_cell(v, day_us))).collect(),
+        row: r.row.clone(),
         kind: Some(r.kind()),
         fates: r.fates.clone(),
         late_band,

@@ -61,11 +61,27 @@ impl LabSession {
             for m in &mut lane.marks {
                 let Some(offset) = m.offset else { continue };
                 let found = if m.band.is_some() { own.get(offset).copied() } else { all.get(pending_from + offset) };
+                // The same values (of the same types) show the same cells; only rows that
+                // differ are compared as shown.
                 let same = found.is_some_and(|(_, s, row)| {
-                    *s == lane.source && row.len() == m.cells.len() && row.iter().zip(&m.cells).all(|(v, (_, c))| display_cell(v, day) == *c)
+                    *s == lane.source
+                        && row.len() == m.cells.len()
+                        && (same_values(row, &m.row) || row.iter().zip(&m.cells).all(|(v, (_, c))| display_cell(v, day) == *c))
                 });
                 m.origin = if same { found.map(|(o, _, _)| *o) } else { None };
             }
         }
     }
+}
+
+/// True if the rows hold equal flat values of the same types, which show the same cells.
+/// Nested values (a struct, array or map) and values of different types are left to the
+/// comparison as shown: `Int(1)` equals `Long(1)` and `Double(1.0)` as a value, also inside
+/// a struct.
+fn same_values(a: &Row, b: &Row) -> bool {
+    use streamlab_engine::types::Value;
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| {
+            std::mem::discriminant(x) == std::mem::discriminant(y) && !matches!(x, Value::Struct(_) | Value::Array(_) | Value::Map(_)) && x == y
+        })
 }
