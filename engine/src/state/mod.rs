@@ -12,7 +12,7 @@
 //! version costs what the batch changed, never the whole state
 //! ([`crate::checkpoint::StateVersions`]).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use crate::types::Row;
 
@@ -38,13 +38,17 @@ pub struct StateStore<V> {
     version: u64,
     updated: u64,
     removed: u64,
-    /// Keys written or removed since the last [`StateStore::take_delta`].
-    dirty: BTreeSet<Row>,
+    /// Keys written or removed since the last [`StateStore::take_delta`]: a hash set, since
+    /// every write asks it, and only `take_delta` needs its keys in order (it sorts them).
+    dirty: KeySet,
 }
+
+/// A set of keys found by hash (`Value`'s hash agrees with its [`Ord`] equality).
+type KeySet = hashbrown::HashSet<Row, rustc_hash::FxBuildHasher>;
 
 impl<V: Clone> Default for StateStore<V> {
     fn default() -> Self {
-        StateStore { map: BTreeMap::new(), version: 0, updated: 0, removed: 0, dirty: BTreeSet::new() }
+        StateStore { map: BTreeMap::new(), version: 0, updated: 0, removed: 0, dirty: KeySet::default() }
     }
 }
 
@@ -64,8 +68,8 @@ impl<V: Clone> StateStore<V> {
     /// into this version's delta.
     pub fn get_mut(&mut self, key: &Row) -> Option<&mut V> {
         let v = self.map.get_mut(key);
-        if v.is_some() && !self.dirty.contains(key) {
-            self.dirty.insert(key.clone());
+        if v.is_some() {
+            self.dirty.get_or_insert_with(key, Row::clone);
         }
         v
     }
@@ -73,8 +77,7 @@ impl<V: Clone> StateStore<V> {
     /// Stores `value` under `key` and counts one update.
     pub fn put(&mut self, key: Row, value: V) {
         self.updated += 1;
-        // One search of the delta set (a copy of a key is cheaper than a second search).
-        self.dirty.insert(key.clone());
+        self.dirty.get_or_insert_with(&key, Row::clone);
         self.map.insert(key, value);
     }
 
@@ -92,8 +95,7 @@ impl<V: Clone> StateStore<V> {
             return;
         }
         self.updated += entries.len() as u64;
-        let mut keys: BTreeSet<Row> = entries.iter().map(|(k, _)| k.clone()).collect();
-        self.dirty.append(&mut keys);
+        self.dirty.extend(entries.iter().map(|(k, _)| k.clone()));
         let mut fresh: BTreeMap<Row, V> = entries.into_iter().collect();
         self.map.append(&mut fresh);
     }
@@ -114,9 +116,7 @@ impl<V: Clone> StateStore<V> {
         let v = self.map.remove(key);
         if v.is_some() {
             self.removed += 1;
-            if !self.dirty.contains(key) {
-                self.dirty.insert(key.clone());
-            }
+            self.dirty.get_or_insert_with(key, Row::clone);
         }
         v
     }
@@ -137,8 +137,8 @@ impl<V: Clone> StateStore<V> {
     /// puts the key in this version's delta. Not counted as updates.
     pub fn update_all(&mut self, mut update: impl FnMut(&Row, &mut V) -> bool) {
         for (k, v) in self.map.iter_mut() {
-            if update(k, v) && !self.dirty.contains(k) {
-                self.dirty.insert(k.clone());
+            if update(k, v) {
+                self.dirty.get_or_insert_with(k, Row::clone);
             }
         }
     }
@@ -149,8 +149,8 @@ impl<V: Clone> StateStore<V> {
         let dirty = &mut self.dirty;
         self.map.retain(|k, v| {
             let kept = keep(v);
-            if !kept && !dirty.contains(k) {
-                dirty.insert(k.clone());
+            if !kept {
+                dirty.get_or_insert_with(k, Row::clone);
             }
             kept
         });
@@ -159,7 +159,8 @@ impl<V: Clone> StateStore<V> {
     /// The keys changed since the last call, with their values now (`None`: removed), and
     /// forgets them: the delta of the version being committed. Costs the changed keys only.
     pub fn take_delta(&mut self) -> StoreDelta<V> {
-        let dirty = std::mem::take(&mut self.dirty);
+        let mut dirty: Vec<Row> = std::mem::take(&mut self.dirty).into_iter().collect();
+        dirty.sort_unstable();
         if !Self::bulk_pays(dirty.len(), self.map.len()) {
             return dirty
                 .into_iter()
