@@ -41,6 +41,31 @@ pub struct StateStore<V> {
     /// Keys written or removed since the last [`StateStore::take_delta`]: a hash set, since
     /// every write asks it, and only `take_delta` needs its keys in order (it sorts them).
     dirty: KeySet,
+    /// Keys a bulk [`StateStore::put_new_sorted`] added, ascending: already in order, so they
+    /// skip the hash set and are merged with its sorted keys at `take_delta`.
+    dirty_run: Vec<Row>,
+}
+
+/// Two ascending runs of keys as one, each key once.
+fn merge_unique(a: Vec<Row>, b: Vec<Row>) -> Vec<Row> {
+    if a.is_empty() || b.is_empty() {
+        return if a.is_empty() { b } else { a };
+    }
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+    while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
+        match x.cmp(y) {
+            std::cmp::Ordering::Less => out.extend(a.next()),
+            std::cmp::Ordering::Greater => out.extend(b.next()),
+            std::cmp::Ordering::Equal => {
+                out.extend(a.next());
+                b.next();
+            }
+        }
+    }
+    out.extend(a);
+    out.extend(b);
+    out
 }
 
 /// A set of keys found by hash (`Value`'s hash agrees with its [`Ord`] equality).
@@ -48,7 +73,7 @@ type KeySet = hashbrown::HashSet<Row, rustc_hash::FxBuildHasher>;
 
 impl<V: Clone> Default for StateStore<V> {
     fn default() -> Self {
-        StateStore { map: BTreeMap::new(), version: 0, updated: 0, removed: 0, dirty: KeySet::default() }
+        StateStore { map: BTreeMap::new(), version: 0, updated: 0, removed: 0, dirty: KeySet::default(), dirty_run: Vec::new() }
     }
 }
 
@@ -95,7 +120,12 @@ impl<V: Clone> StateStore<V> {
             return;
         }
         self.updated += entries.len() as u64;
-        self.dirty.extend(entries.iter().map(|(k, _)| k.clone()));
+        let keys = entries.iter().map(|(k, _)| k.clone());
+        if self.dirty_run.is_empty() {
+            self.dirty_run.extend(keys);
+        } else {
+            self.dirty.extend(keys);
+        }
         let mut fresh: BTreeMap<Row, V> = entries.into_iter().collect();
         self.map.append(&mut fresh);
     }
@@ -161,6 +191,7 @@ impl<V: Clone> StateStore<V> {
     pub fn take_delta(&mut self) -> StoreDelta<V> {
         let mut dirty: Vec<Row> = std::mem::take(&mut self.dirty).into_iter().collect();
         dirty.sort_unstable();
+        let dirty = merge_unique(dirty, std::mem::take(&mut self.dirty_run));
         if !Self::bulk_pays(dirty.len(), self.map.len()) {
             return dirty
                 .into_iter()
@@ -205,7 +236,7 @@ impl<V: Clone> StateStore<V> {
 
     /// True if no key changed since the last [`StateStore::take_delta`].
     pub fn is_clean(&self) -> bool {
-        self.dirty.is_empty()
+        self.dirty.is_empty() && self.dirty_run.is_empty()
     }
 
     /// Entries in key order.
@@ -314,5 +345,25 @@ mod tests {
         assert_eq!(d.len(), 1001);
         assert!(d.values().all(Option::is_none));
         assert_eq!(s.iter().collect::<Vec<_>>(), vec![(&k(15), &15)]);
+    }
+
+    #[test]
+    fn a_bulk_run_and_other_writes_in_one_version_give_each_key_once() {
+        let k = |i: i32| vec![Value::Int(i)];
+        // One version: 100 new keys in bulk (0, 10, ..., 990), then key 10 updated in place,
+        // then 100 more new keys in bulk between them (5, 15, ..., 995) and key 20 removed.
+        // The delta is the 199 keys left plus key 20 as removed: 200 keys, each once, in
+        // order, key 10 with its new value.
+        let mut s: StateStore<i64> = StateStore::default();
+        s.put_new_sorted((0..100).map(|i| (k(i * 10), i64::from(i))).collect());
+        *s.get_mut(&k(10)).unwrap() = -1;
+        s.put_new_sorted((0..100).map(|i| (k(i * 10 + 5), 1000 + i64::from(i))).collect());
+        s.remove(&k(20));
+        assert!(!s.is_clean());
+        let d = s.take_delta();
+        assert_eq!(d.len(), 200);
+        assert_eq!((d[&k(10)], d[&k(15)], d[&k(20)], d[&k(990)]), (Some(-1), Some(1001), None, Some(99)));
+        assert!(s.is_clean());
+        assert_eq!(s.commit().num_rows_updated, 200);
     }
 }
