@@ -218,21 +218,30 @@ export async function screenChecks({ page, url, root, check, assert, outDir, Lab
       steps: [{ clicks: first }, { clicks: [{ event_id: 'k0', event_time: '2026-03-02T12:00:00Z' }] }],
     };
     await lab.openScenario(JSON.stringify(sc));
-    await lab.waitForStepsDone(0, 2);
-    await lab.el('run-step').click();
-    await lab.waitForStepsDone(1, 2);
-    const ms = await page.evaluate(async ([btn, done]) => {
-      const t0 = performance.now();
-      document.querySelector(btn).click();
-      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-      const t = performance.now() - t0;
-      return document.querySelector(done).textContent.replace(/\s+/g, '') === '2/2' ? t : -1;
-    }, [tid('run-step'), tid('steps-done')]);
-    assert(ms >= 0, 'the step had not been drawn after one frame');
+    // Five times: back to the start, the first step (10,000 rows), the page left to settle
+    // (its idle work done), then the timed second step; the median is printed. A single
+    // sample swings with whatever the first step left the browser to do.
+    const samples = [];
+    for (let i = 0; i < 5; i++) {
+      if (i > 0) await lab.el('reset').click();
+      await lab.waitForStepsDone(0, 2);
+      await lab.el('run-step').click();
+      await lab.waitForStepsDone(1, 2);
+      await page.evaluate(() => new Promise((r) => requestIdleCallback(() => r(), { timeout: 2000 })));
+      samples.push(await page.evaluate(async ([btn, done]) => {
+        const t0 = performance.now();
+        document.querySelector(btn).click();
+        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+        const t = performance.now() - t0;
+        return document.querySelector(done).textContent.replace(/\s+/g, '') === '2/2' ? t : -1;
+      }, [tid('run-step'), tid('steps-done')]));
+    }
+    assert(samples.every((t) => t >= 0), `the step had not been drawn after one frame: ${samples.join(', ')}`);
+    const ms = median(samples);
     const shown = await lab.el('state-store').locator(tid('state-row')).count();
     // A dense picture: one mark button per spot a few pixels wide, not one per row.
     const buttons = await lab.el('time-picture').locator(tid('picture-mark')).count();
-    console.log(`     a step with 10,000 state rows: ${ms.toFixed(1)} ms to replay and repaint (${shown} rows drawn, the rest paged; ${buttons} mark buttons for 10,001 rows)`);
+    console.log(`     a step with 10,000 state rows: median ${ms.toFixed(1)} ms to replay and repaint (min ${Math.min(...samples).toFixed(1)}, max ${Math.max(...samples).toFixed(1)}, 5 runs; ${shown} rows drawn, the rest paged; ${buttons} mark buttons for 10,001 rows)`);
     assert(buttons > 0 && buttons < 1000, `${buttons} mark buttons for 10,001 rows`);
     // The state store's first page, STATE_PAGE_ROWS (web/src/components/results.rs), then "show more".
     assert(shown === 100, `${shown} state rows drawn, want the first page of 100`);
