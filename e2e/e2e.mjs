@@ -527,6 +527,7 @@ async function main() {
         await lab.el('crash-status').waitFor({ state: 'visible' });
         // The run panel says why Next step now runs no batch; a restart takes the note away.
         await lab.el('run-stopped').waitFor({ state: 'visible' });
+        assert(await lab.el('trigger-batch').isDisabled(), 'Trigger one batch is enabled while the query is stopped');
         await lab.click('restart-query');
         await lab.el('run-stopped').waitFor({ state: 'detached' });
         await lab.click('trigger-batch');

@@ -198,7 +198,10 @@ pub fn RunPanel() -> impl IntoView {
                     on:click=move |_| { lab.act(|s| s.push_step()); }>
                     {move || lab.t("push.step")}
                 </button>
-                <button data-testid="trigger-batch" on:click=move |_| { lab.act(|s| s.trigger()); lab.selected_batch.set(None); }>
+                // A stopped query (crashed, or its once / availableNow run done) or a broken one
+                // runs nothing: the note below says why and what to do.
+                <button data-testid="trigger-batch" disabled=move || lab.view.with(|v| v.error.is_some() || v.recovery.as_ref().is_some_and(|r| !r.active))
+                    on:click=move |_| { lab.act(|s| s.trigger()); lab.selected_batch.set(None); }>
                     {move || lab.t("trigger")}
                 </button>
                 <button data-testid="play-toggle" aria-pressed=move || playing.get().to_string() on:click=toggle>
