@@ -46,7 +46,8 @@ struct KeyIndex {
 #[derive(Debug, Clone)]
 pub struct SideIndex {
     plan: IndexPlan,
-    keys: BTreeMap<Row, KeyIndex>,
+    /// Join key → its rows' index, found by hash (never walked in order).
+    keys: hashbrown::HashMap<Row, KeyIndex, rustc_hash::FxBuildHasher>,
     /// (evicts at µs, sequence number) → the row's key.
     expiry: BTreeMap<(i64, u64), Row>,
     next_seq: u64,
@@ -66,7 +67,7 @@ fn probe_time(plan: &IndexPlan, row: &Row) -> Result<Option<i64>, ()> {
 impl SideIndex {
     /// The index of `store`'s rows under `plan`.
     pub fn build(plan: IndexPlan, store: &StateStore<Vec<Buffered>>) -> SideIndex {
-        let mut ix = SideIndex { plan, keys: BTreeMap::new(), expiry: BTreeMap::new(), next_seq: 0, rows: 0 };
+        let mut ix = SideIndex { plan, keys: hashbrown::HashMap::default(), expiry: BTreeMap::new(), next_seq: 0, rows: 0 };
         for (key, bucket) in store.iter() {
             for b in bucket {
                 ix.push(key, &b.row);
@@ -96,10 +97,7 @@ impl SideIndex {
         if let Some(e) = evicts_at_us(self.plan.state, self.plan.time, key, row) {
             self.expiry.insert((e, seq), key.clone());
         }
-        let k = match self.keys.get_mut(key) {
-            Some(k) => k,
-            None => self.keys.entry(key.clone()).or_default(),
-        };
+        let k = self.keys.entry_ref(key).or_default();
         k.seqs.push(seq);
         match probe_time(&self.plan, row) {
             Ok(Some(t)) => {
