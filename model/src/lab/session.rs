@@ -351,17 +351,14 @@ impl LabSession {
     /// Finds [`LabSession::delays`] in the current query text (none when it does not compile)
     /// and the exam-lens rules the query, its output mode and its sink meet.
     fn find_delays(&mut self) {
-        self.lens = self
-            .scenario
-            .catalog()
-            .map(|c| engine_rules(&self.query_text, &c, self.mode, Some(self.sink_kind)))
-            .unwrap_or_default();
         let text = &self.query_text;
         // The reader calls also when the program fails: often on what the stream read lacks.
-        let (compiled, traced) = match self.scenario.catalog() {
-            Ok(c) => streamlab_engine::frontend::compile_traced(text, &c),
-            Err(e) => (Err(e), Default::default()),
+        let catalog = self.scenario.catalog();
+        let (compiled, traced) = match &catalog {
+            Ok(c) => streamlab_engine::frontend::compile_traced(text, c),
+            Err(e) => (Err(e.clone()), Default::default()),
         };
+        self.lens = if catalog.is_ok() { lens_rules::rules_of(&compiled, self.mode, Some(self.sink_kind)) } else { Vec::new() };
         let session_location = self.session_checkpoint_location();
         self.text_checkpoint = compiled.as_ref().ok().filter(|c| c.sink.is_some()).map(|c| c.sets_checkpoint_location() || session_location);
         self.text_sink = compiled.as_ref().ok().and_then(|c| c.sink);

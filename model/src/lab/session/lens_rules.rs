@@ -7,11 +7,22 @@
 /// a query that cannot be defined is judged by its error (see
 /// `streamlab_engine::analysis::exam_lens`). Never matches the query's text.
 pub fn engine_rules(query: &str, catalog: &streamlab_engine::frontend::Catalog, mode: streamlab_engine::streaming::OutputMode, picked_sink: Option<streamlab_engine::streaming::SinkKind>) -> Vec<&'static str> {
+    rules_of(&streamlab_engine::frontend::compile(query, catalog), mode, picked_sink)
+}
+
+/// [`engine_rules`] for a query already compiled (the lab compiles the text once per replay).
+pub(super) fn rules_of(
+    compiled: &Result<streamlab_engine::frontend::Evaluated, streamlab_engine::error::Error>,
+    mode: streamlab_engine::streaming::OutputMode,
+    picked_sink: Option<streamlab_engine::streaming::SinkKind>,
+) -> Vec<&'static str> {
     use streamlab_engine::analysis::exam_lens::{rules, LensQuery};
     use streamlab_engine::analysis::{resolve, SinkCapabilities};
-    let compiled = streamlab_engine::frontend::compile(query, catalog);
     let (text_mode, text_sink) = compiled.as_ref().map_or((None, None), |c| (c.output_mode, c.sink));
-    let analyzed = compiled.and_then(|c| resolve(&c.plan));
+    let analyzed = match compiled {
+        Ok(c) => resolve(&c.plan),
+        Err(e) => Err(e.clone()),
+    };
     let (plan, error) = match &analyzed {
         Ok(p) => (Some(p), None),
         Err(e) => (None, Some(e)),
