@@ -253,7 +253,7 @@ pub enum ExecutionError {
     Crash {
         /// The batch that was running.
         batch_id: u64,
-        /// Where in the batch it stopped (`after-offset-log`, `mid-sink`, `before-commit`).
+        /// Where in the batch it stopped, in words (`CrashPoint::describe`).
         point: &'static str,
     },
 }

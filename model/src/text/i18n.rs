@@ -383,7 +383,7 @@ mod tests {
         assert_eq!(localize(Lang::Ko, "no source named 'x'"), "'x'라는 소스가 없습니다");
         // A sentence that itself holds `; ` (the engine's crash message), with two holes.
         assert_eq!(
-            localize(Lang::Ko, "simulated crash in batch 5 (mid-sink): the query stopped; restart it on the same checkpoint"),
+            localize(Lang::Ko, "simulated crash in batch 5 (in the middle of the sink write): the query stopped; restart it on the same checkpoint"),
             "모의 장애, 배치 5 (싱크에 쓰는 도중): 쿼리가 멈췄습니다. 같은 체크포인트로 재시작하세요"
         );
         // Two notes of the same kind stay two notes.

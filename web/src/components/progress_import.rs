@@ -38,7 +38,7 @@ pub fn ProgressImportPanel() -> impl IntoView {
                 <table class="grid" data-testid="imported-batches">
                     <thead><tr>
                         <th>{lab.t("batch.id")}</th><th>"timestamp"</th><th>{lab.t("batch.input")}</th>
-                        <th>{lab.t("batch.wm")}</th><th>"numOutputRows"</th><th>{lab.t("batch.dropped")}</th>
+                        <th>{lab.t("batch.wm")}</th><th>"numOutputRows"</th><th title=lab.t("batch.dropped.help")>{lab.t("batch.dropped")}</th>
                     </tr></thead>
                     <tbody>
                         {batches.get().into_iter().enumerate().map(|(i, b)| {

@@ -84,7 +84,7 @@ pub fn BatchList() -> impl IntoView {
                     <table class="grid" data-testid="batch-list">
                         <thead><tr>
                             <th>{lab.t("batch.id")}</th><th>{lab.t("batch.step")}</th><th>{lab.t("batch.input")}</th>
-                            <th>{lab.t("batch.wm")}</th><th>{lab.t("batch.out")}</th><th>{lab.t("batch.dropped")}</th>
+                            <th>{lab.t("batch.wm")}</th><th>{lab.t("batch.out")}</th><th title=lab.t("batch.dropped.help")>{lab.t("batch.dropped")}</th>
                         </tr></thead>
                         <tbody>
                             {batches.into_iter().map(|b| {

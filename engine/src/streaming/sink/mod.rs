@@ -351,6 +351,16 @@ impl CrashPoint {
         }
     }
 
+    /// Where it is, in words (the crash error says it, so a learner reads where the batch
+    /// stopped, not the id).
+    pub fn describe(self) -> &'static str {
+        match self {
+            CrashPoint::AfterOffsetLog => "after the offset log, before running",
+            CrashPoint::MidSink => "in the middle of the sink write",
+            CrashPoint::BeforeCommit => "after the sink, before the commit log",
+        }
+    }
+
     /// Parses [`CrashPoint::id`].
     pub fn parse(s: &str) -> Option<CrashPoint> {
         CrashPoint::ALL.into_iter().find(|c| c.id() == s)

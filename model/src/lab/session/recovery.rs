@@ -102,6 +102,7 @@ impl LabSession {
             checkpoint_set: self.checkpoint_set,
             temporary: self.temporary,
             trigger_finished: !q.is_active() && q.exception().is_none() && matches!(q.trigger, Trigger::Once | Trigger::AvailableNow),
+            sink_recovers: q.sink.recovers_from_checkpoint(q.output_mode()),
             sink_log: q.sink.log_text(&q.plan().output.iter().map(|a| a.name.clone()).collect::<Vec<_>>()),
         }
     }

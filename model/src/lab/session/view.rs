@@ -63,6 +63,10 @@ pub struct RecoveryView {
     pub temporary: bool,
     /// The query stopped because its `once` / `availableNow` trigger finished its run.
     pub trigger_finished: bool,
+    /// The sink resumes from a used checkpoint in the query's output mode: false for the
+    /// memory sink outside complete mode, whose restart on the same checkpoint Spark refuses
+    /// (`DataStreamWriter`'s `recoverFromCheckpointLocation`).
+    pub sink_recovers: bool,
 }
 
 /// An error shown in the page.
