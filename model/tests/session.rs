@@ -717,6 +717,28 @@ fn a_once_trigger_runs_one_batch_and_stops_until_restarted() {
     }
 }
 
+/// The lab's own sink is memory: after a once run stops the query, a restart on the same
+/// checkpoint fails in append mode as in Spark (the memory sink resumes only in complete
+/// mode), and the recovery view says so (`sink_recovers`), for the run note to say what works.
+#[test]
+fn a_memory_sink_outside_complete_mode_does_not_resume_and_the_view_says_so() {
+    use streamlab_engine::streaming::{SinkKind, Trigger};
+    let mut s = lab("classic");
+    s.set_trigger(Trigger::Once);
+    s.run_step();
+    let r = s.view().recovery.expect("a started query");
+    assert_eq!((r.sink, r.active, r.trigger_finished, r.sink_recovers), (SinkKind::Memory, false, true, false));
+    s.restart();
+    let e = s.view().error.expect("the restart is refused");
+    assert!(e.message.starts_with("This query does not support recovering from checkpoint location"), "{}", e.message);
+    // Another sink resumes: the console sink's restart reads on from the checkpoint.
+    s.set_sink(SinkKind::Console);
+    s.run_step();
+    assert!(s.view().recovery.is_some_and(|r| r.sink_recovers && r.trigger_finished));
+    s.restart();
+    assert!(s.view().error.is_none());
+}
+
 /// What the program prints is shown beside it, in order, also when it then fails (PySpark 4.3
 /// printed `True` and `DataFrame[event_id: string, user_id: string, event_time: timestamp]`).
 #[test]

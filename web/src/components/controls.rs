@@ -241,7 +241,11 @@ pub fn RunPanel() -> impl IntoView {
                 } else if stopped {
                     // A once / availableNow trigger stops the query when its run is done.
                     let (by_trigger, temporary) = v.recovery.as_ref().map_or((false, false), |r| (r.trigger_finished, r.temporary));
+                    // A sink that does not resume from a used checkpoint (the memory sink outside
+                    // complete mode): a restart on it fails, so the note says what works instead.
+                    let memory_cannot_recover = !temporary && v.recovery.as_ref().is_some_and(|r| !r.sink_recovers);
                     let key = match (by_trigger, temporary) {
+                        _ if memory_cannot_recover => "run.stopped-memory",
                         (true, true) => "run.stopped-trigger-temp",
                         (true, false) => "run.stopped-trigger",
                         _ => "run.stopped",
