@@ -249,12 +249,15 @@ pub enum ExecutionError {
         message: String,
     },
     /// A crash the learner asked for; restart the query on its checkpoint.
-    #[error("simulated crash in batch {batch_id} ({point}): the query stopped; restart it on the same checkpoint")]
+    #[error("simulated crash in batch {batch_id} ({words}): the query stopped; restart it on the same checkpoint")]
     Crash {
         /// The batch that was running.
         batch_id: u64,
-        /// Where in the batch it stopped, in words (`CrashPoint::describe`).
+        /// Where in the batch it stopped (`CrashPoint::id`: `after-offset-log`, `mid-sink`,
+        /// `before-commit`).
         point: &'static str,
+        /// The same in words, as the message says it (`CrashPoint::describe`).
+        words: &'static str,
     },
 }
 

@@ -154,7 +154,7 @@ impl StreamingQuery {
             }
         };
 
-        let crashed = |point: CrashPoint| Error::Execution(crate::error::ExecutionError::Crash { batch_id, point: point.describe() });
+        let crashed = |point: CrashPoint| Error::Execution(crate::error::ExecutionError::Crash { batch_id, point: point.id(), words: point.describe() });
         if crash == Some(CrashPoint::AfterOffsetLog) {
             self.failure = Some(crashed(CrashPoint::AfterOffsetLog));
             return None;
