@@ -37,7 +37,7 @@ impl Sink for ConsoleSink {
     }
 
     fn add_batch(&mut self, batch_id: u64, rows: &[Row], _complete_mode: bool, crash_after: Option<usize>) {
-        let attempt = self.log.begin(batch_id);
+        let attempt = self.log.begin(batch_id, rows.len());
         self.log.append(batch_id, attempt, super::rows_before_crash(rows, crash_after), true);
     }
 
@@ -48,7 +48,8 @@ impl Sink for ConsoleSink {
     /// The `Batch: N` blocks in `show()` layout, one per call.
     fn log_text(&self, columns: &[String]) -> Option<String> {
         let mut out = String::new();
-        for (b, _, rows) in &self.log.calls() {
+        for (call, rows) in &self.log.calls() {
+            let b = call.batch_id;
             out.push_str(&format!("-------------------------------------------\nBatch: {b}\n-------------------------------------------\n"));
             out.push_str(&show_table(columns, rows));
             out.push('\n');

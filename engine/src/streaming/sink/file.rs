@@ -55,7 +55,7 @@ impl Sink for FileStreamSink {
     }
 
     fn add_batch(&mut self, batch_id: u64, rows: &[Row], _complete_mode: bool, crash_after: Option<usize>) {
-        let attempt = self.log.begin(batch_id);
+        let attempt = self.log.begin(batch_id, rows.len());
         if self.log.is_committed(batch_id) {
             return;
         }

@@ -33,7 +33,7 @@ impl Sink for ForeachSink {
     }
 
     fn add_batch(&mut self, batch_id: u64, rows: &[Row], _complete_mode: bool, crash_after: Option<usize>) {
-        let attempt = self.log.begin(batch_id);
+        let attempt = self.log.begin(batch_id, rows.len());
         self.log.append(batch_id, attempt, super::rows_before_crash(rows, crash_after), true);
     }
 
@@ -44,8 +44,8 @@ impl Sink for ForeachSink {
     /// The writer's open/process/close calls, as a `ForeachWriter` receives them.
     fn log_text(&self, _columns: &[String]) -> Option<String> {
         let mut out = String::new();
-        for (b, _, rows) in &self.log.calls() {
-            out.push_str(&format!("open(partitionId=0, epochId={b}) -> true\n"));
+        for (call, rows) in &self.log.calls() {
+            out.push_str(&format!("open(partitionId=0, epochId={}) -> true\n", call.batch_id));
             for r in rows {
                 out.push_str(&format!("process({})\n", r.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")));
             }

@@ -69,7 +69,7 @@ impl Sink for ForeachBatchSink {
     }
 
     fn add_batch(&mut self, batch_id: u64, rows: &[Row], _complete_mode: bool, crash_after: Option<usize>) {
-        let attempt = self.log.begin(batch_id);
+        let attempt = self.log.begin(batch_id, rows.len());
         let rows = super::rows_before_crash(rows, crash_after);
         match self.writer {
             BatchWriter::Naive => self.log.append(batch_id, attempt, rows, true),
@@ -92,11 +92,12 @@ impl Sink for ForeachBatchSink {
         &self.log
     }
 
-    /// One line per call of the function.
+    /// One line per call of the function, an empty batch's included: the DataFrame's rows,
+    /// whatever the function then wrote.
     fn log_text(&self, _columns: &[String]) -> Option<String> {
         let mut out = String::new();
-        for (b, _, rows) in &self.log.calls() {
-            out.push_str(&format!("f(batch_df with {} rows, batch_id={b})\n", rows.len()));
+        for (call, _) in &self.log.calls() {
+            out.push_str(&format!("f(batch_df with {} rows, batch_id={})\n", call.offered, call.batch_id));
         }
         Some(out)
     }

@@ -42,7 +42,7 @@ impl Sink for KafkaSink {
     }
 
     fn add_batch(&mut self, batch_id: u64, rows: &[Row], _complete_mode: bool, crash_after: Option<usize>) {
-        let attempt = self.log.begin(batch_id);
+        let attempt = self.log.begin(batch_id, rows.len());
         self.log.append(batch_id, attempt, super::rows_before_crash(rows, crash_after), true);
     }
 

@@ -50,7 +50,7 @@ impl Sink for MemorySink {
     }
 
     fn add_batch(&mut self, batch_id: u64, rows: &[Row], complete_mode: bool, crash_after: Option<usize>) {
-        let attempt = self.log.begin(batch_id);
+        let attempt = self.log.begin(batch_id, rows.len());
         // Collects the batch, then appends it in one step: a crash leaves nothing.
         if crash_after.is_some() || self.log.is_committed(batch_id) {
             return;

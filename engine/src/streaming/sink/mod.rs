@@ -276,14 +276,32 @@ pub struct SinkLog {
     committed: BTreeSet<u64>,
     /// Calls of `add_batch` so far, per batch id.
     attempts: BTreeMap<u64, u32>,
+    /// Every call of `add_batch`, in order, an empty batch's included.
+    started: Vec<SinkCall>,
+}
+
+/// One call of a sink's `add_batch`: Spark calls it for every micro-batch that runs, a batch
+/// with no rows (a no-data batch that only moves the watermark) included
+/// (`MicroBatchExecution.runBatch`; the conformance corpus is recorded through `foreachBatch`
+/// and holds such calls as batches with no rows).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SinkCall {
+    /// The micro-batch.
+    pub batch_id: u64,
+    /// Which call for this batch id (0 the first time, 1 on a re-run, ...).
+    pub attempt: u32,
+    /// The rows the batch's DataFrame held (all of them, even when the call crashed mid-write).
+    pub offered: usize,
 }
 
 impl SinkLog {
-    /// Counts a call of `add_batch` for `batch_id` and returns its attempt number (0 first).
-    pub fn begin(&mut self, batch_id: u64) -> u32 {
+    /// Counts a call of `add_batch` for `batch_id` with `offered` rows and returns its attempt
+    /// number (0 first).
+    pub fn begin(&mut self, batch_id: u64, offered: usize) -> u32 {
         let a = self.attempts.entry(batch_id).or_insert(0);
         let cur = *a;
         *a += 1;
+        self.started.push(SinkCall { batch_id, attempt: cur, offered });
         cur
     }
 
@@ -308,16 +326,14 @@ impl SinkLog {
         &self.committed_batches
     }
 
-    /// The written rows grouped by call: (batch id, attempt, rows), in order.
-    pub fn calls(&self) -> Vec<(u64, u32, Vec<&Row>)> {
-        let mut by_call: Vec<(u64, u32, Vec<&Row>)> = Vec::new();
+    /// Every call of `add_batch` in order, with the rows it wrote (none for an empty batch, or
+    /// for a call that skipped a batch id it had finished).
+    pub fn calls(&self) -> Vec<(SinkCall, Vec<&Row>)> {
+        let mut rows: BTreeMap<(u64, u32), Vec<&Row>> = BTreeMap::new();
         for w in &self.written {
-            match by_call.last_mut() {
-                Some((b, a, rows)) if *b == w.batch_id && *a == w.attempt => rows.push(&w.row),
-                _ => by_call.push((w.batch_id, w.attempt, vec![&w.row])),
-            }
+            rows.entry((w.batch_id, w.attempt)).or_default().push(&w.row);
         }
-        by_call
+        self.started.iter().map(|c| (*c, rows.remove(&(c.batch_id, c.attempt)).unwrap_or_default())).collect()
     }
 }
 
@@ -405,6 +421,33 @@ mod tests {
         let mut f = SinkKind::Foreach.create();
         f.add_batch(7, &rows(1), false, None);
         assert_eq!(f.log_text(&["n".to_string()]).unwrap(), "open(partitionId=0, epochId=7) -> true\nprocess(0)\nclose(None)\n");
+    }
+
+    #[test]
+    fn every_call_is_logged_an_empty_batch_and_a_skipped_rerun_included() {
+        // Spark calls the sink for every batch that runs; a no-data batch (it only moves the
+        // watermark) brings an empty DataFrame, and the conformance corpus, recorded through
+        // foreachBatch, holds such batches with no rows.
+        let mut console = SinkKind::Console.create();
+        console.add_batch(4, &[], false, None);
+        assert_eq!(console.log_text(&["n".to_string()]).unwrap(), "-------------------------------------------\nBatch: 4\n-------------------------------------------\n+---+\n|  n|\n+---+\n+---+\n\n");
+        // The idempotent writer: batch 0 (2 rows) crashes after 1 row, is re-run and finishes,
+        // is re-run again (the function is called and skips it), then an empty batch 1. Four
+        // calls, each with the DataFrame it was given.
+        let mut f = SinkKind::ForeachBatchIdempotent.create();
+        f.add_batch(0, &rows(2), false, Some(1));
+        f.add_batch(0, &rows(2), false, None);
+        f.add_batch(0, &rows(2), false, None);
+        f.add_batch(1, &[], false, None);
+        assert_eq!(
+            f.log_text(&[]).unwrap(),
+            "f(batch_df with 2 rows, batch_id=0)\nf(batch_df with 2 rows, batch_id=0)\nf(batch_df with 2 rows, batch_id=0)\nf(batch_df with 0 rows, batch_id=1)\n"
+        );
+        // What stayed written is the finished attempt's 2 rows.
+        assert_eq!(f.visible_rows().len(), 2);
+        let mut w = SinkKind::Foreach.create();
+        w.add_batch(2, &[], false, None);
+        assert_eq!(w.log_text(&[]).unwrap(), "open(partitionId=0, epochId=2) -> true\nclose(None)\n");
     }
 
     #[test]
