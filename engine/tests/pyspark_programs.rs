@@ -403,3 +403,28 @@ fn the_api_references_doctest_examples_run_as_pasted() {
     // `...` alone outside a doctest is still Python's Ellipsis.
     assert!(compile("x = ...\nclicks", &catalog()).is_ok());
 }
+
+/// The analyzer resolves the whole plan, so an unresolved column has no place of its own; the
+/// error is placed on the string literal that names it, so the editor points at the typo.
+#[test]
+fn a_misspelt_column_is_placed_on_the_literal_that_names_it() {
+    use streamlab_engine::streaming::{OutputMode, StreamingConf, StreamingQuery};
+    let placed = |text: &str| match StreamingQuery::start(text, &catalog(), OutputMode::Append, StreamingConf::default()) {
+        Err(Error::Analysis(a)) => {
+            assert!(a.error_class.starts_with("UNRESOLVED_COLUMN"), "{text}: {}", a.error_class);
+            a.span.map(|s| (text[s.start..s.end].to_string(), s.start))
+        }
+        other => panic!("{text}\n  gave {:?}", other.map(|_| "a query")),
+    };
+    // In a window's column: the second line's `'event_tme'`, not the watermark's `event_time`.
+    let text = "w = clicks.withWatermark('event_time', '10 minutes')\nw.groupBy(F.window('event_tme', '10 minutes'), 'post_id').count()";
+    assert_eq!(placed(text), Some(("event_tme".to_string(), text.find("event_tme").unwrap())));
+    // Inside an expression string: the word, not the whole literal; `post_idx` does not match
+    // inside `post_idxy`.
+    // `clicks.select(F.col('` is 7 + 7 + 7 bytes.
+    let text = "clicks.select(F.col('post_idxy'), F.expr('post_idx + 1'))";
+    assert_eq!(placed(text), Some(("post_idxy".to_string(), 21)));
+    // `clicks.select(F.expr('` is 7 + 7 + 8 bytes.
+    let text = "clicks.select(F.expr('post_idx + 1'))";
+    assert_eq!(placed(text), Some(("post_idx".to_string(), 22)));
+}

@@ -88,6 +88,54 @@ pub fn compile_traced(text: &str, catalog: &Catalog) -> (Result<Evaluated, Error
     interpret::Evaluator::new(&with_python).with_source(&query).with_python(&module).run_traced(&program)
 }
 
+/// Places an analysis error that has none (the analyzer resolves the whole plan, with no
+/// position in the text): an unresolved column goes to the first string literal of `text`'s
+/// program that names it (`'event_tme'` in `F.window('event_tme', ...)`), so the editor can
+/// point at the typo. Other errors are returned as they are.
+pub fn place_in_text(e: Error, text: &str) -> Error {
+    let Error::Analysis(mut a) = e else { return e };
+    if a.span.is_none() {
+        if let Some(name) = unresolved_name(&a) {
+            let (query, _) = split_python_blocks(&doctest_as_program(text));
+            if let Ok(program) = python::parse_program(&query) {
+                a.span = program.statements.iter().find_map(|s| match s {
+                    python::Statement::Assign(_, n) | python::Statement::Expr(n) => literal_naming(n, &query, name),
+                });
+            }
+        }
+    }
+    Error::Analysis(a)
+}
+
+/// The column an `UNRESOLVED_COLUMN.*` error names (the first back-quoted name of Spark's
+/// message, without its quotes).
+pub(crate) fn unresolved_name(a: &crate::error::AnalysisError) -> Option<&str> {
+    a.error_class.starts_with("UNRESOLVED_COLUMN").then(|| a.message.split('`').nth(1)).flatten().filter(|n| !n.is_empty())
+}
+
+/// The span of `name` as a whole word inside the first string literal of `node` (depth
+/// first) whose source text holds it: `'event_tme'`, `F.expr('event_tme + 1')`.
+pub(crate) fn literal_naming(node: &python::PyNode, source: &str, name: &str) -> Option<Span> {
+    use python::PyNodeKind as K;
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    match &node.kind {
+        K::Str(_) => {
+            let text = source.get(node.span.start..node.span.end)?;
+            text.match_indices(name).find_map(|(at, _)| {
+                let before = text[..at].chars().next_back();
+                let after = text[at + name.len()..].chars().next();
+                (!before.is_some_and(word) && !after.is_some_and(word)).then(|| Span::new(node.span.start + at, node.span.start + at + name.len()))
+            })
+        }
+        K::List(items) | K::Tuple(items) => items.iter().find_map(|n| literal_naming(n, source, name)),
+        K::Dict(pairs) => pairs.iter().find_map(|(k, v)| literal_naming(k, source, name).or_else(|| literal_naming(v, source, name))),
+        K::Call(f, args) => literal_naming(f, source, name).or_else(|| args.iter().find_map(|a| literal_naming(&a.value, source, name))),
+        K::Attr(obj, _) | K::Unary(_, obj) | K::Lambda(_, obj) => literal_naming(obj, source, name),
+        K::Index(a, b) | K::Binary(_, a, b) => literal_naming(a, source, name).or_else(|| literal_naming(b, source, name)),
+        _ => None,
+    }
+}
+
 /// `NAME = <literal>` lines for the program's top-level assignments of plain literals
 /// (numbers, strings, tuples and lists of them): module globals the Python code (a state
 /// function) may read, as it would in one Python module.

@@ -29,7 +29,7 @@ impl StreamingQuery {
     pub fn start_with(text: &str, catalog: &Catalog, mode: OutputMode, conf: StreamingConf, options: StartOptions) -> Result<StreamingQuery, Error> {
         let compiled = compile(text, catalog)?;
         let conf = with_program_confs(conf, &compiled.confs);
-        StreamingQuery::start_compiled(compiled, mode, conf, options, catalog)
+        StreamingQuery::start_compiled(compiled, mode, conf, options, catalog).map_err(|e| super::place_in_text(e, text))
     }
 
     fn start_compiled(compiled: super::interpret::Evaluated, mode: OutputMode, conf: StreamingConf, options: StartOptions, catalog: &Catalog) -> Result<StreamingQuery, Error> {
@@ -84,7 +84,7 @@ impl StreamingQuery {
         // over it on restart, as in Spark.
         let compiled = compile(text, catalog)?;
         let conf = StreamingQuery::restored_conf(with_program_confs(conf, &compiled.confs), &checkpoint);
-        let mut q = StreamingQuery::start_compiled(compiled, mode, conf, StartOptions::default(), catalog)?;
+        let mut q = StreamingQuery::start_compiled(compiled, mode, conf, StartOptions::default(), catalog).map_err(|e| super::place_in_text(e, text))?;
         q.resume_on(mode, checkpoint, sources, sink)?;
         Ok(q)
     }

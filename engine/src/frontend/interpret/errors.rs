@@ -7,6 +7,18 @@ use crate::error::{AnalysisError, Error};
 use crate::plan::{BinOp, Expr};
 use crate::types::Value;
 
+/// Gives an analysis error that has no place yet the place of the call that raised it: for
+/// an unresolved column, the string literal among the call's arguments that names it
+/// ([`crate::frontend::literal_naming`]); otherwise the call itself.
+pub(super) fn placed(e: Error, source: &str, args: &[crate::frontend::python::Arg], call: Span) -> Error {
+    let Error::Analysis(mut a) = e else { return e };
+    if a.span.is_none() {
+        let found = crate::frontend::unresolved_name(&a).and_then(|name| args.iter().find_map(|arg| crate::frontend::literal_naming(&arg.value, source, name)));
+        a.span = Some(found.unwrap_or(call));
+    }
+    Error::Analysis(a)
+}
+
 pub(super) fn perr(msg: impl Into<String>, span: Span) -> Error {
     Error::Parse(ParseError::new(msg, span))
 }

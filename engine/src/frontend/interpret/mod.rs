@@ -393,7 +393,12 @@ impl<'a> Evaluator<'a> {
             }
             PyNodeKind::Call(f, args) => {
                 let callee = self.eval(f)?;
-                self.call(callee, args, span)?
+                let call_span = match &f.kind {
+                    // `df.groupBy(...)`: from the method's dot to the closing parenthesis.
+                    PyNodeKind::Attr(obj, _) => Span::new(obj.span.end, span.end),
+                    _ => span,
+                };
+                self.call(callee, args, span).map_err(|e| errors::placed(e, self.source, args, call_span))?
             }
             PyNodeKind::Unary(op, inner) => {
                 let v = self.eval(inner)?;
