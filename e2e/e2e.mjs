@@ -515,8 +515,12 @@ async function main() {
         await lab.openScenario(caseText);
         await lab.waitForStepsDone(0, nSteps);
         await lab.el('sink-select').selectOption(sink);
+        // Nothing is due yet: the crash button says so, and the words go once a batch runs.
+        await lab.click('crash-batch');
+        await lab.el('crash-notice').waitFor({ state: 'visible' });
         await lab.el('run-step').click();
         await lab.waitForStepsDone(1, nSteps);
+        await lab.el('crash-notice').waitFor({ state: 'detached' });
         await lab.el('run-step').click();
         await lab.waitForStepsDone(2, nSteps);
         // Step 2's events, then batch 4 (data); batch 5 (no-data) emits three windows.

@@ -53,6 +53,29 @@ export async function screenChecks({ page, url, root, check, assert, outDir, Lab
     await lab.toggleLang('en');
   });
 
+  await check('screen: the batch list follows the newest batch, and stays where the learner scrolled to', async () => {
+    await freshClassic();
+    for (let k = 1; k <= classic.steps.length; k++) {
+      await lab.el('run-step').click();
+      await lab.waitForStepsDone(k, classic.steps.length);
+    }
+    const rows = page.locator(`${tid('batch-list')} ${tid('batch-row')}`);
+    await page.waitForFunction(() => { const p = document.querySelector('.panel.batches'); return p && p.scrollTop > 0; });
+    const inPanel = await rows.last().evaluate((r) => { const a = r.getBoundingClientRect(); const p = r.closest('.panel.batches').getBoundingClientRect(); return a.top >= p.top - 1 && a.bottom <= p.bottom + 1; });
+    assert(inPanel, 'the newest batch row is not in view inside the batch list');
+    const panelScroll = () => page.evaluate(() => { const p = document.querySelector('.panel.batches'); return { top: p.scrollTop, max: p.scrollHeight - p.clientHeight }; });
+    const at = await panelScroll();
+    assert(at.max > 0 && at.top >= at.max - 24, `the batch list is not scrolled to its foot: ${JSON.stringify(at)}`);
+    // Scrolled up to read batch 0, a new batch does not pull the list away.
+    await page.evaluate(() => { const p = document.querySelector('.panel.batches'); p.scrollTop = 0; p.dispatchEvent(new Event('scroll')); });
+    const before = await rows.count();
+    await lab.el('advance-time').fill('10:30');
+    await lab.el('advance-time').press('Enter');
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="batch-row"]').length > n, before);
+    await page.waitForTimeout(100);
+    assert((await panelScroll()).top === 0, 'the batch list scrolled away from where the learner was reading');
+  });
+
   await check('screen: beside a lesson at 1280×720, "Next step", the emitted rows and the state store are on screen', async () => {
     await page.goto(`${url}#/lesson/watermarks`, { waitUntil: 'load' });
     await lab.el('run-step').waitFor({ state: 'visible' });

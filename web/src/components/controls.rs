@@ -31,7 +31,17 @@ pub fn WatermarkPanel() -> impl IntoView {
             {move || {
                 let sources: Vec<String> = lab.view.with(|v| v.sources.iter().filter(|s| s.time_column.is_some()).map(|s| s.name.clone()).collect());
                 let first = sources.first().cloned();
-                first.map(|source| view! {
+                first.map(|source| {
+                    // A time past the source's events, on its day (the generic example before
+                    // any event).
+                    let hint = {
+                        let source = source.clone();
+                        move || {
+                            lab.view.track();
+                            lab.read(|s| s.advance_hint(&source)).unwrap_or_else(|| "12:30".into())
+                        }
+                    };
+                    view! {
                     <form class="row" on:submit=move |ev| {
                         ev.prevent_default();
                         let at = advance_at.get_untracked();
@@ -39,11 +49,12 @@ pub fn WatermarkPanel() -> impl IntoView {
                         lab.notice.set(r.err());
                     }>
                         <label>{move || lab.t("advance")}" "
-                            <input type="text" placeholder="12:30" data-testid="advance-time"
+                            <input type="text" placeholder=hint data-testid="advance-time"
                                 on:input=move |ev| advance_at.set(event_target_value(&ev))/>
                         </label>
                         <button type="submit">{move || lab.t("advance.go")}</button>
                     </form>
+                    }
                 })
             }}
         </div>

@@ -18,7 +18,11 @@ fn crash_key(point: CrashPoint) -> &'static str {
 pub fn RecoveryPanel() -> impl IntoView {
     let lab = expect_context::<Lab>();
     let point = RwSignal::new(CrashPoint::MidSink);
-    let message = RwSignal::new(None::<String>);
+    // The message answers the last click ("No batch is due ...") and is kept with the number
+    // of batches it was said at: once a batch has run or been taken back, it no longer holds
+    // and is not shown.
+    let message = RwSignal::new(None::<(String, usize)>);
+    let batch_count = move || lab.view.with(|v| v.batches.len());
     // The sink's rows are paged as the state store's are: 10,000 table rows cost the page more
     // to lay out on every step than the step itself.
     let sink_limit = RwSignal::new(super::results::PAGE_ROWS);
@@ -81,7 +85,8 @@ pub fn RecoveryPanel() -> impl IntoView {
                 </label>
                 <button class="danger" data-testid="crash-batch" on:click=move |_| {
                     let p = point.get_untracked();
-                    message.set(lab.act(|s| s.crash(p)).err());
+                    let said = lab.act(|s| s.crash(p)).err();
+                    message.set(said.map(|m| (m, batch_count())));
                 }>
                     {move || lab.t("crash.go")}
                 </button>
@@ -91,7 +96,7 @@ pub fn RecoveryPanel() -> impl IntoView {
                     {move || lab.t(if lab.view.with(|v| v.recovery.as_ref().is_some_and(|r| r.temporary)) { "restart.temporary" } else { "restart" })}
                 </button>
             </div>
-            {move || message.get().map(|m| view! { <p class="notice" role="status" data-testid="crash-notice">{move || streamlab_model::text::i18n::localize(lab.lang.get(), &m)}</p> })}
+            {move || message.get().filter(|(_, at)| *at == batch_count()).map(|(m, _)| view! { <p class="notice" role="status" data-testid="crash-notice">{move || streamlab_model::text::i18n::localize(lab.lang.get(), &m)}</p> })}
             {move || rec().and_then(|r| r.crashed).map(|c| view! { <p class="error" role="alert" data-testid="crash-status">{move || streamlab_model::text::i18n::localize(lab.lang.get(), &c)}</p> })}
             <NextRunQuery/>
             {move || rec().map(|r| view! {

@@ -45,25 +45,44 @@ const STATE_PAGE_ROWS: usize = 100;
 pub fn BatchList() -> impl IntoView {
     let lab = expect_context::<Lab>();
     let panel = NodeRef::<leptos::html::Div>::new();
-    // In presenter mode the panel is a small box that scrolls: each new batch is brought into
-    // view at its foot (the audience watches the newest one).
+    // The panel is a box that scrolls (on a screen; in presenter mode a small one): each new
+    // batch is brought into view at its foot, as long as the learner follows the newest —
+    // scrolled up to read an earlier batch, they stay where they are until they scroll back
+    // down.
     let presenter = use_context::<super::context::Presenter>();
     let limit = RwSignal::new(PAGE_ROWS);
+    let follow = StoredValue::new(true);
+    let seen = StoredValue::new(0usize);
+    // Where the list's own scroll to its foot left it: the scroll event that move fires (maybe
+    // after more rows came) is not the learner's.
+    let auto_top = StoredValue::new(-1i32);
     Effect::new(move |_| {
         // After every change of the batches (and on entering presenter mode), once the table
         // is drawn: the next frame, not a timer, so the new rows are laid out first.
-        lab.view.with(|v| v.batches.len());
+        let count = lab.view.with(|v| v.batches.len());
         let presenting = presenter.is_some_and(|p| p.on.get());
-        if presenting {
+        let grew = count > seen.get_value();
+        seen.set_value(count);
+        if presenting || (grew && follow.get_value()) {
             request_animation_frame(move || {
                 if let Some(el) = panel.get_untracked() {
                     el.set_scroll_top(el.scroll_height());
+                    auto_top.set_value(el.scroll_top());
                 }
             });
         }
     });
+    let on_scroll = move |_| {
+        if let Some(el) = panel.get_untracked() {
+            let top = el.scroll_top();
+            if top != auto_top.get_value() {
+                // Within a row's height of the foot counts as following.
+                follow.set_value(top + el.client_height() >= el.scroll_height() - 24);
+            }
+        }
+    };
     view! {
-        <div class="panel batches" node_ref=panel>
+        <div class="panel batches" node_ref=panel on:scroll=on_scroll>
             <h2>{move || lab.t("batches")}</h2>
             <p class="help">{move || lab.t("times.day")}" "{move || lab.view.with(|v| v.day.clone())}</p>
             {move || lab.view.with(|v| v.session_time_zone.clone()).map(|zone| view! {

@@ -48,6 +48,28 @@ impl LabSession {
         Ok(())
     }
 
+    /// A time to suggest for [`LabSession::advance_with_event`] on `source`, as the learner
+    /// would type it (`09:40` on the scenario's day): ten minutes after the latest event time
+    /// added to the source so far, rounded up to a whole five minutes, so the suggestion moves
+    /// the watermark past what is there. `None` before the source has a timed event.
+    pub fn advance_hint(&self, source: &str) -> Option<String> {
+        const FIVE_MIN_US: i64 = 5 * 60 * 1_000_000;
+        let view = self.sources().into_iter().find(|s| s.name == source)?;
+        let time_col = view.time_column?;
+        let idx = view.columns.iter().position(|(c, _)| *c == time_col)?;
+        let latest = self
+            .actions
+            .iter()
+            .filter_map(|a| match a {
+                Action::Add { source: s, rows, .. } if s == source => rows.iter().filter_map(|r| r.get(idx).and_then(Value::event_time_us)).max(),
+                _ => None,
+            })
+            .max()?;
+        let at = latest.saturating_add(2 * FIVE_MIN_US);
+        let rounded = at.div_euclid(FIVE_MIN_US).saturating_add(i64::from(at.rem_euclid(FIVE_MIN_US) != 0)).saturating_mul(FIVE_MIN_US);
+        Some(crate::lab::cells::display_time(rounded, self.base_day_us()))
+    }
+
     /// Adds one event to `source` at `event_time_us` (µs since the epoch; the other columns
     /// copied from the source's last event, NULL when there is none) as pending input, the
     /// way the event form adds one: the time picture's "click on the event-time axis".
