@@ -199,12 +199,16 @@ fn pasted_code_hints_read_in_korean() {
 #[test]
 fn the_advance_box_suggests_a_time_past_the_events_on_the_scenarios_day() {
     let mut s = lab("classic");
-    // No event yet: nothing to suggest from (the page keeps its generic example).
-    assert_eq!(s.advance_hint("clicks"), None);
-    // Step 0 of the preset adds events at 09:02, 09:06 and 09:13: the latest + 10 min is
-    // 09:23, rounded up to the next whole five minutes, 09:25.
+    // Step 0 of the preset has events at 09:02, 09:06 and 09:13: the latest + 10 min is
+    // 09:23, rounded up to the next whole five minutes, 09:25 — before the step runs (read
+    // from the scenario) and after (read from the events added).
+    assert_eq!(s.advance_hint("clicks").as_deref(), Some("09:25"));
     s.run_step();
     assert_eq!(s.advance_hint("clicks").as_deref(), Some("09:25"));
+    // An empty time is refused: an event with a NULL time would not move the watermark.
+    let actions = s.action_count();
+    assert!(s.advance_with_event("clicks", "  ").is_err());
+    assert_eq!(s.action_count(), actions);
     // On a five-minute mark it stays: an event at 09:30 suggests 09:40.
     s.advance_with_event("clicks", "09:30").unwrap();
     assert_eq!(s.advance_hint("clicks").as_deref(), Some("09:40"));

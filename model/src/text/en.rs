@@ -155,6 +155,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("crash.go", "Crash the next batch"),
     ("restart", "Restart on the same checkpoint"),
     ("restart.temporary", "Start again (a new query on a new temporary checkpoint)"),
+    ("restart.failed", "The restart failed; Spark said:"),
     ("runs", "runs:"),
     ("sink.contents", "What the sink holds"),
     ("sink.dups", "rows a reader sees twice"),

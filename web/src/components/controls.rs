@@ -44,7 +44,9 @@ pub fn WatermarkPanel() -> impl IntoView {
                     view! {
                     <form class="row" on:submit=move |ev| {
                         ev.prevent_default();
-                        let at = advance_at.get_untracked();
+                        // An empty box takes the time it suggests.
+                        let typed = advance_at.get_untracked();
+                        let at = if typed.trim().is_empty() { lab.read(|s| s.advance_hint(&source)).unwrap_or_default() } else { typed };
                         let r = lab.act(|s| s.advance_with_event(&source, &at));
                         lab.notice.set(r.err());
                     }>

@@ -17,7 +17,8 @@ const RIGHT: i32 = 10;
 /// The smallest label's font size at scale 1, px (the larger labels are 1 px larger).
 const SMALL_FONT: f64 = 9.0;
 
-/// How large the picture is drawn. The lab's own size is [`Scale::LAB`]: 9–10 px labels,
+/// How large the picture is drawn. The lab's own size is [`Scale::LAB`]: 9–10 px labels on a
+/// phone, 11–12 px where it is wider ([`Scale::WIDE`]),
 /// bands sharing about 300 px. Presenter mode ([`Scale::projector`]) draws every label at
 /// least 16 px and lets the bands fill the height its panel has, so the picture is scaled by
 /// the drawing (sharp text, marks and buttons still in canvas px), never by CSS.
@@ -30,8 +31,16 @@ pub struct Scale {
 }
 
 impl Scale {
-    /// The lab's own size.
+    /// The lab's own size on a phone.
     pub const LAB: Scale = Scale { k: 1.0, height: None };
+
+    /// The lab's own size where the picture has room ([`Scale::WIDE_FROM_PX`] or more: a
+    /// laptop, a projector without presenter mode): 11–12 px labels (the page draws it in the
+    /// height [`Scale::LAB`] would take, so the bands give up what the labels gain).
+    pub const WIDE: Scale = Scale { k: 11.0 / 9.0, height: None };
+
+    /// The picture's width, px, from which it is drawn at [`Scale::WIDE`].
+    pub const WIDE_FROM_PX: i32 = 480;
 
     /// Presenter mode: the smallest label `min_font` px (16 for a room), the picture
     /// `height` px tall when its panel has that much (at least 200 px).

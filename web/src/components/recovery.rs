@@ -23,6 +23,9 @@ pub fn RecoveryPanel() -> impl IntoView {
     // and is not shown.
     let message = RwSignal::new(None::<(String, usize)>);
     let batch_count = move || lab.view.with(|v| v.batches.len());
+    // A restart Spark refuses (the memory sink outside complete mode) stops the query with an
+    // error the query panel shows; it is said here too, beside the button that caused it.
+    let restart_failed = RwSignal::new(false);
     // The sink's rows are paged as the state store's are: 10,000 table rows cost the page more
     // to lay out on every step than the step itself.
     let sink_limit = RwSignal::new(super::results::PAGE_ROWS);
@@ -85,17 +88,25 @@ pub fn RecoveryPanel() -> impl IntoView {
                 </label>
                 <button class="danger" data-testid="crash-batch" on:click=move |_| {
                     let p = point.get_untracked();
+                    restart_failed.set(false);
                     let said = lab.act(|s| s.crash(p)).err();
                     message.set(said.map(|m| (m, batch_count())));
                 }>
                     {move || lab.t("crash.go")}
                 </button>
-                <button data-testid="restart-query" on:click=move |_| { message.set(None); lab.act(|s| s.restart()) }>
+                <button data-testid="restart-query" on:click=move |_| {
+                    message.set(None);
+                    lab.act(|s| s.restart());
+                    restart_failed.set(lab.view.with_untracked(|v| v.error.is_some()));
+                }>
                     // Without a checkpoint location a restart is a new query on a new temporary
                     // checkpoint, not "the same checkpoint".
                     {move || lab.t(if lab.view.with(|v| v.recovery.as_ref().is_some_and(|r| r.temporary)) { "restart.temporary" } else { "restart" })}
                 </button>
             </div>
+            {move || restart_failed.get().then(|| lab.view.with(|v| v.error.as_ref().map(|e| e.message.clone()))).flatten().map(|m| view! {
+                <p class="error" role="alert" data-testid="restart-failed">{move || lab.t("restart.failed")}" "<code>{m}</code></p>
+            })}
             {move || message.get().filter(|(_, at)| *at == batch_count()).map(|(m, _)| view! { <p class="notice" role="status" data-testid="crash-notice">{move || streamlab_model::text::i18n::localize(lab.lang.get(), &m)}</p> })}
             {move || rec().and_then(|r| r.crashed).map(|c| view! { <p class="error" role="alert" data-testid="crash-status">{move || streamlab_model::text::i18n::localize(lab.lang.get(), &c)}</p> })}
             <NextRunQuery/>

@@ -126,9 +126,16 @@ pub fn TimePicture() -> impl IntoView {
         // In presenter mode the box's height is read again here: the panels around it may
         // have changed since it was measured (a forced layout, only while presenting).
         let h = if h > 0 { box_height(&c).max(1) } else { 0 };
-        let scale = if h > 0 { Scale::projector(PRESENTER_MIN_FONT, h) } else { Scale::LAB };
         picture.with(|p| {
-            let g = Geom::scaled(p, w, scale);
+            let g = if h > 0 {
+                Geom::scaled(p, w, Scale::projector(PRESENTER_MIN_FONT, h))
+            } else if w >= Scale::WIDE_FROM_PX {
+                // Larger text in the height the lab's own size takes: the panels below keep
+                // their place on the screen.
+                Geom::scaled(p, w, Scale { height: Some(Geom::scaled(p, w, Scale::LAB).height), ..Scale::WIDE })
+            } else {
+                Geom::scaled(p, w, Scale::LAB)
+            };
             c.set_width(g.width as u32);
             c.set_height(g.height as u32);
             // Drawn at exactly its size in CSS px, so the overlay's buttons (placed in the

@@ -8,6 +8,10 @@ use streamlab_engine::types::{DataType, Row, Value};
 
 use super::{Action, LabSession};
 
+/// What [`LabSession::advance_with_event`] says to an empty time (an event with no time would
+/// not move the watermark).
+pub const ADVANCE_NEEDS_TIME: &str = "Type the event's time first (e.g. 09:30): an event without a time does not move the watermark.";
+
 impl LabSession {
     /// Adds one event to `source` from text fields (column → text). Empty fields are NULL;
     /// timestamps may be `12:07`, `12:07:30` (on the scenario's day) or any form Spark's JSON
@@ -39,8 +43,12 @@ impl LabSession {
     /// watermark.
     ///
     /// # Errors
-    /// The time does not parse, or the source has no timestamp column.
+    /// The time is empty ([`ADVANCE_NEEDS_TIME`]) or does not parse, or the source has no
+    /// timestamp column.
     pub fn advance_with_event(&mut self, source: &str, event_time: &str) -> Result<(), String> {
+        if event_time.trim().is_empty() {
+            return Err(ADVANCE_NEEDS_TIME.into());
+        }
         let ts = parse_field(event_time.trim(), &streamlab_engine::types::timestamp_type(), self.base_day_us())?;
         let row = self.row_at(source, ts)?;
         self.apply(Action::Add { source: source.to_string(), rows: vec![row], step: None });
@@ -50,21 +58,28 @@ impl LabSession {
 
     /// A time to suggest for [`LabSession::advance_with_event`] on `source`, as the learner
     /// would type it (`09:40` on the scenario's day): ten minutes after the latest event time
-    /// added to the source so far, rounded up to a whole five minutes, so the suggestion moves
-    /// the watermark past what is there. `None` before the source has a timed event.
+    /// added to the source so far (before any, the scenario's first step's), rounded up to a
+    /// whole five minutes, so the suggestion moves the watermark past what is there. `None`
+    /// when neither has a timed event for the source.
     pub fn advance_hint(&self, source: &str) -> Option<String> {
         const FIVE_MIN_US: i64 = 5 * 60 * 1_000_000;
         let view = self.sources().into_iter().find(|s| s.name == source)?;
         let time_col = view.time_column?;
         let idx = view.columns.iter().position(|(c, _)| *c == time_col)?;
-        let latest = self
+        let latest_of = |rows: &[Row]| rows.iter().filter_map(|r| r.get(idx).and_then(Value::event_time_us)).max();
+        let added = self
             .actions
             .iter()
             .filter_map(|a| match a {
-                Action::Add { source: s, rows, .. } if s == source => rows.iter().filter_map(|r| r.get(idx).and_then(Value::event_time_us)).max(),
+                Action::Add { source: s, rows, .. } if s == source => latest_of(rows),
                 _ => None,
             })
-            .max()?;
+            .max();
+        let latest = added.or_else(|| {
+            let first = self.scenario.steps.iter().find_map(|step| step.get(source))?;
+            let schema = streamlab_engine::scenario::typed_schema(&self.scenario.sources.get(source)?.schema).ok()?;
+            latest_of(&first.iter().filter_map(|r| streamlab_engine::scenario::json_to_row(&schema, r).ok()).collect::<Vec<_>>())
+        })?;
         let at = latest.saturating_add(2 * FIVE_MIN_US);
         let rounded = at.div_euclid(FIVE_MIN_US).saturating_add(i64::from(at.rem_euclid(FIVE_MIN_US) != 0)).saturating_mul(FIVE_MIN_US);
         Some(crate::lab::cells::display_time(rounded, self.base_day_us()))
