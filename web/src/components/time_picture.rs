@@ -6,7 +6,7 @@
 
 use leptos::prelude::*;
 
-use super::picture_draw::{draw, Geom, Scale};
+use super::picture_draw::{draw, Geom, Scale, DENSE_MARKS};
 use streamlab_model::lab::picture::{fate_text, key_step, kind_id, narrate, snap, snap_step, step_from, KeyColumns, Mark, Picture};
 use streamlab_model::text::Lang;
 use crate::Lab;
@@ -129,9 +129,10 @@ pub fn TimePicture() -> impl IntoView {
         picture.with(|p| {
             let g = if h > 0 {
                 Geom::scaled(p, w, Scale::projector(PRESENTER_MIN_FONT, h))
-            } else if w >= Scale::WIDE_FROM_PX {
+            } else if w >= Scale::WIDE_FROM_PX && p.marks().count() <= DENSE_MARKS {
                 // Larger text in the height the lab's own size takes: the panels below keep
-                // their place on the screen.
+                // their place on the screen. A dense picture keeps the small size: its marks
+                // are grouped per spot, and smaller bands would split them into more buttons.
                 Geom::scaled(p, w, Scale { height: Some(Geom::scaled(p, w, Scale::LAB).height), ..Scale::WIDE })
             } else {
                 Geom::scaled(p, w, Scale::LAB)
