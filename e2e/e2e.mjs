@@ -534,7 +534,10 @@ async function main() {
         assert(await lab.el('trigger-batch').isDisabled(), 'Trigger one batch is enabled while the query is stopped');
         await lab.click('restart-query');
         await lab.el('run-stopped').waitFor({ state: 'detached' });
+        // Batch 5 is logged and not committed: the note says it runs again at the next trigger.
+        assert((await lab.text('rerun-due')).includes('5'), 'the re-run note does not name batch 5');
         await lab.click('trigger-batch');
+        await lab.el('rerun-due').waitFor({ state: 'detached' });
         const { dups, rows } = await lab.sinkState();
         assert(dups === wantDups, `${sink}: ${dups} duplicates, want ${wantDups}`);
         assert(rows.filter((r) => r.visible).length === 3 + wantDups, `${sink}: ${rows.filter((r) => r.visible).length} visible rows`);

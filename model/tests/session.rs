@@ -244,9 +244,14 @@ fn a_crash_mid_sink_duplicates_in_kafka_but_not_in_the_file_sink() {
         s.push_step();
         s.trigger(); // batch 4: step 2's data
         s.crash(CrashPoint::MidSink).unwrap(); // batch 5 dies after writing 1 of its 3 rows
-        assert!(s.view().recovery.unwrap().crashed.is_some());
+        let crashed = s.view().recovery.unwrap();
+        assert!(crashed.crashed.is_some());
+        // Stopped: nothing runs again until a restart.
+        assert_eq!(crashed.rerun_due, None);
         s.restart(); // batch 5 has an offset entry and no commit entry: it runs again
+        assert_eq!(s.view().recovery.unwrap().rerun_due, Some(5));
         s.trigger();
+        assert_eq!(s.view().recovery.unwrap().rerun_due, None, "batch 5 ran again and is committed");
         s.view().recovery.unwrap()
     };
     let file = run(SinkKind::File);

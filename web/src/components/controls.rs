@@ -264,6 +264,9 @@ pub fn RunPanel() -> impl IntoView {
                         _ => "run.stopped",
                     };
                     Some(view! { <p class="due" role="status" data-testid="run-stopped">{lab.t(key)}</p> }.into_any())
+                } else if let Some(b) = v.recovery.as_ref().and_then(|r| r.rerun_due) {
+                    // After a restart: the crashed batch runs again, and nothing else says so.
+                    Some(view! { <p class="due" role="status" data-testid="rerun-due">{lab.t_with("run.rerun-due", &[("n", &b)])}</p> }.into_any())
                 } else {
                     v.no_data_batch_due.then(|| view! { <p class="due" role="status">{lab.t("nodata.due")}</p> }.into_any())
                 }

@@ -103,6 +103,7 @@ impl LabSession {
             temporary: self.temporary,
             trigger_finished: !q.is_active() && q.exception().is_none() && matches!(q.trigger, Trigger::Once | Trigger::AvailableNow),
             sink_recovers: q.sink.recovers_from_checkpoint(q.output_mode()),
+            rerun_due: cp.offsets.last().map(|o| o.batch_id).filter(|b| q.is_active() && cp.commits.last().is_none_or(|c| c.batch_id < *b)),
             sink_log: q.sink.log_text(&q.plan().output.iter().map(|a| a.name.clone()).collect::<Vec<_>>()),
         }
     }

@@ -67,6 +67,11 @@ pub struct RecoveryView {
     /// memory sink outside complete mode, whose restart on the same checkpoint Spark refuses
     /// (`DataStreamWriter`'s `recoverFromCheckpointLocation`).
     pub sink_recovers: bool,
+    /// The batch the running query will run again at its next trigger: the offset log's last
+    /// entry has no commit (a crash stopped it, a restart resumed), so Spark re-runs that batch
+    /// with the offsets and watermark it logged (`MicroBatchExecution.populateStartOffsets`).
+    /// `None` while stopped or when every logged batch is committed.
+    pub rerun_due: Option<u64>,
 }
 
 /// An error shown in the page.
