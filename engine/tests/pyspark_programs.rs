@@ -428,3 +428,18 @@ fn a_misspelt_column_is_placed_on_the_literal_that_names_it() {
     let text = "clicks.select(F.expr('post_idx + 1'))";
     assert_eq!(placed(text), Some(("post_idx".to_string(), 22)));
 }
+
+/// Python's refusal of a misspelt keyword points at the keyword with its value, where the
+/// learner has to change it.
+#[test]
+fn an_unexpected_keyword_is_placed_on_its_name_and_value() {
+    let text = "clicks.groupBy(F.window(timeColumn=\"event_time\", windowDuraton = \"10 minutes\")).count()";
+    match compile(text, &catalog()) {
+        Err(Error::Analysis(a)) => {
+            assert_eq!(a.message, "window() got an unexpected keyword argument 'windowDuraton'");
+            let s = a.span.expect("a place");
+            assert_eq!(&text[s.start..s.end], "windowDuraton = \"10 minutes\"");
+        }
+        other => panic!("gave {:?}", other.map(|_| "a plan")),
+    }
+}

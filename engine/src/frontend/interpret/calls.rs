@@ -96,7 +96,13 @@ impl Evaluator<'_> {
             ApiKind::Window => (format!("Window.{}", api.name), false),
             other => (format!("{}.{}", other.prefix(), api.name), true),
         };
-        pyspark_api::bind(&qualname, is_method, params, pos, kw, span).map_err(|(m, s)| type_error(m, s))
+        // A keyword Python refuses is pointed at with its name (`windowDuraton="10 minutes"`),
+        // not only its value.
+        let names: Vec<String> = kw.iter().map(|(n, _, _)| n.clone()).collect();
+        pyspark_api::bind(&qualname, is_method, params, pos, kw, span).map_err(|(m, s)| {
+            let named = names.iter().find(|n| m.ends_with(&format!("argument '{n}'")));
+            type_error(m.clone(), named.map_or(s, |n| with_keyword(self.source, n, s)))
+        })
     }
 
     pub(super) fn call(&mut self, callee: Py, args: &[Arg], span: Span) -> R<Py> {
@@ -226,4 +232,14 @@ fn python_literal(v: &Py) -> Option<String> {
         }
         _ => return None,
     })
+}
+
+/// The span of `name=value` in `source` for a keyword argument whose value is at `value`
+/// (`value` itself when the text before it is not `name =`).
+fn with_keyword(source: &str, name: &str, value: Span) -> Span {
+    let before = source.get(..value.start).unwrap_or_default().trim_end();
+    match before.strip_suffix('=').map(str::trim_end) {
+        Some(head) if head.ends_with(name) && !head[..head.len() - name.len()].ends_with(|c: char| c.is_alphanumeric() || c == '_') => Span::new(head.len() - name.len(), value.end),
+        _ => value,
+    }
 }
