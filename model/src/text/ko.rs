@@ -39,7 +39,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("run.stopped-trigger", "쿼리가 트리거(once 또는 availableNow)로 도착한 데이터를 처리하고, 예약 작업처럼 멈췄습니다. 다음 단계는 이벤트를 소스에 넣기만 합니다. 같은 체크포인트로 쿼리를 재시작하면(‘체크포인트, 싱크, 장애’ 패널) 다음 실행이 그 이벤트를 읽습니다."),
     ("run.stopped-memory", "쿼리가 멈춰 있고, 다음 단계는 이벤트를 소스에 넣기만 합니다. 메모리 싱크는 complete 모드에서만 체크포인트로 재시작할 수 있습니다. 이 모드에서 같은 체크포인트로 재시작하면 Spark처럼 실패합니다(“This query does not support recovering from checkpoint location”). console이나 파일 같은 다른 싱크를 고르거나(‘체크포인트, 싱크, 장애’ 패널, 실행을 다시 재생) complete 모드로 바꾼 뒤 재시작하세요."),
     ("run.stopped-trigger-temp", "쿼리가 트리거(once 또는 availableNow)로 도착한 데이터를 처리하고, 예약 작업처럼 멈췄습니다. 다음 단계는 이벤트를 소스에 넣기만 합니다. checkpointLocation이 없어 체크포인트가 임시였으므로, 재시작하면(‘체크포인트, 싱크, 장애’ 패널) 배치 0부터 모든 데이터를 다시 읽습니다. 멈춘 곳에서 이어 가려면 .option('checkpointLocation', ...)을 더하세요."),
-    ("run.rerun-due", "배치 {n}은 오프셋 로그에는 있지만 커밋 로그에는 없습니다. 재시작한 쿼리는 다음 트리거(다음 단계 또는 배치 하나 실행)에서 기록된 오프셋과 워터마크로 이 배치를 다시 실행합니다. Spark와 같습니다."),
+    ("run.rerun-due", "배치 {n}: 오프셋 로그에는 있지만 커밋 로그에는 없습니다. 재시작한 쿼리는 다음 트리거(다음 단계 또는 배치 하나 실행)에서 기록된 오프셋과 워터마크로 이 배치를 다시 실행합니다. Spark와 같습니다."),
     ("nodata.due", "데이터 없는 배치가 대기 중입니다: 워터마크가 움직여 상태가 정리될 수 있습니다."),
     ("watermark", "워터마크"),
     ("watermark.none", "없음 (withWatermark 없음)"),
