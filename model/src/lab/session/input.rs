@@ -77,8 +77,7 @@ impl LabSession {
             .max();
         let latest = added.or_else(|| {
             let first = self.scenario.steps.iter().find_map(|step| step.get(source))?;
-            let schema = streamlab_engine::scenario::typed_schema(&self.scenario.sources.get(source)?.schema).ok()?;
-            latest_of(&first.iter().filter_map(|r| streamlab_engine::scenario::json_to_row(&schema, r).ok()).collect::<Vec<_>>())
+            latest_of(&self.typed_rows(source, first)?)
         })?;
         let at = latest.saturating_add(2 * FIVE_MIN_US);
         let rounded = at.div_euclid(FIVE_MIN_US).saturating_add(i64::from(at.rem_euclid(FIVE_MIN_US) != 0)).saturating_mul(FIVE_MIN_US);
@@ -197,9 +196,7 @@ impl LabSession {
     pub fn push_step(&mut self) -> bool {
         let Some(step) = self.scenario.steps.get(self.next_step).cloned() else { return false };
         for (source, rows) in &step {
-            // Events are typed by the source's own schema (for Kafka, the JSON put in `value`).
-            let Some(Ok(schema)) = self.scenario.sources.get(source).map(|d| streamlab_engine::scenario::typed_schema(&d.schema)) else { continue };
-            let typed: Vec<Row> = rows.iter().filter_map(|r| streamlab_engine::scenario::json_to_row(&schema, r).ok()).collect();
+            let Some(typed) = self.typed_rows(source, rows) else { continue };
             if !typed.is_empty() {
                 // Marked with its step, so that [`LabSession::undo`] takes the step back whole.
                 self.apply(Action::Add { source: source.clone(), rows: typed, step: Some(self.next_step) });
@@ -207,6 +204,14 @@ impl LabSession {
         }
         self.next_step += 1;
         true
+    }
+
+    /// A scenario step's events for `source` as rows, typed by the source's own schema (for
+    /// Kafka, the JSON put in `value`); an event that does not fit is left out. `None` when
+    /// the scenario has no such source or its schema does not read.
+    fn typed_rows(&self, source: &str, events: &[serde_json::Map<String, Json>]) -> Option<Vec<Row>> {
+        let schema = streamlab_engine::scenario::typed_schema(&self.scenario.sources.get(source)?.schema).ok()?;
+        Some(events.iter().filter_map(|r| streamlab_engine::scenario::json_to_row(&schema, r).ok()).collect())
     }
 }
 
