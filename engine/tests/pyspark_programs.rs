@@ -429,6 +429,24 @@ fn a_misspelt_column_is_placed_on_the_literal_that_names_it() {
     assert_eq!(placed(text), Some(("post_idx".to_string(), 22)));
 }
 
+/// A view `spark.sql` cannot find is pointed at by its name inside the SQL string, not the
+/// whole string; a misspelt column in the SQL text too.
+#[test]
+fn a_missing_view_in_spark_sql_is_placed_on_its_name() {
+    let placed = |text: &str, class: &str| match compile(text, &catalog()) {
+        Err(Error::Analysis(a)) => {
+            assert_eq!(a.error_class, class, "{text}");
+            a.span.map(|s| (text[s.start..s.end].to_string(), s.start))
+        }
+        other => panic!("{text}\n  gave {:?}", other.map(|_| "a plan")),
+    };
+    let text = "clicks.createOrReplaceTempView('clicks')\nspark.sql(\"SELECT post_id, count(*) AS n FROM clickz GROUP BY post_id\")";
+    assert_eq!(placed(text, "TABLE_OR_VIEW_NOT_FOUND"), Some(("clickz".to_string(), text.find("clickz").unwrap())));
+    // In a triple-quoted string over several lines, the name on its own line.
+    let text = "clicks.createOrReplaceTempView('clicks')\nspark.sql(\"\"\"\n  SELECT *\n  FROM global_temp.clicks\n\"\"\")";
+    assert_eq!(placed(text, "TABLE_OR_VIEW_NOT_FOUND"), Some(("clicks".to_string(), text.find("temp.clicks").unwrap() + 5)));
+}
+
 /// Python's refusal of a misspelt keyword points at the keyword with its value, where the
 /// learner has to change it.
 #[test]

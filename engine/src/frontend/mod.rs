@@ -117,16 +117,8 @@ pub(crate) fn unresolved_name(a: &crate::error::AnalysisError) -> Option<&str> {
 /// first) whose source text holds it: `'event_tme'`, `F.expr('event_tme + 1')`.
 pub(crate) fn literal_naming(node: &python::PyNode, source: &str, name: &str) -> Option<Span> {
     use python::PyNodeKind as K;
-    let word = |c: char| c.is_alphanumeric() || c == '_';
     match &node.kind {
-        K::Str(_) => {
-            let text = source.get(node.span.start..node.span.end)?;
-            text.match_indices(name).find_map(|(at, _)| {
-                let before = text[..at].chars().next_back();
-                let after = text[at + name.len()..].chars().next();
-                (!before.is_some_and(word) && !after.is_some_and(word)).then(|| Span::new(node.span.start + at, node.span.start + at + name.len()))
-            })
-        }
+        K::Str(_) => word_in(source, node.span, name),
         K::List(items) | K::Tuple(items) => items.iter().find_map(|n| literal_naming(n, source, name)),
         K::Dict(pairs) => pairs.iter().find_map(|(k, v)| literal_naming(k, source, name).or_else(|| literal_naming(v, source, name))),
         K::Call(f, args) => literal_naming(f, source, name).or_else(|| args.iter().find_map(|a| literal_naming(&a.value, source, name))),
@@ -134,6 +126,21 @@ pub(crate) fn literal_naming(node: &python::PyNode, source: &str, name: &str) ->
         K::Index(a, b) | K::Binary(_, a, b) => literal_naming(a, source, name).or_else(|| literal_naming(b, source, name)),
         _ => None,
     }
+}
+
+/// The span of the first place `name` stands as a whole word (not inside a longer name) in
+/// `source[within]`: a column or view name inside a string literal.
+pub(crate) fn word_in(source: &str, within: Span, name: &str) -> Option<Span> {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let text = source.get(within.start..within.end)?;
+    if name.is_empty() {
+        return None;
+    }
+    text.match_indices(name).find_map(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + name.len()..].chars().next();
+        (!before.is_some_and(word) && !after.is_some_and(word)).then(|| Span::new(within.start + at, within.start + at + name.len()))
+    })
 }
 
 /// `NAME = <literal>` lines for the program's top-level assignments of plain literals

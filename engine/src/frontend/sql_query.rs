@@ -130,7 +130,25 @@ pub fn translate(sql: &str, views: &TempViews, span: Span, source: &str) -> R<Rc
         Error::Analysis(AnalysisError::new(Stage::Define, condition, message).with_sqlstate("42601").with_span(span).with_hint(format!("{at}{detail}")))
     })?;
     let mut t = Translator { views, ctes: Vec::new(), watermarks, span };
-    t.query(&query)
+    t.query(&query).map_err(|e| point_at_name(e, source, span))
+}
+
+/// An analysis error placed on the whole SQL literal, moved onto the name it is about where the
+/// literal holds that name as a word: `clickz` in `spark.sql("SELECT * FROM clickz")` for
+/// `TABLE_OR_VIEW_NOT_FOUND` (the last back-quoted part of Spark's message), the column for
+/// `UNRESOLVED_COLUMN.*`. Anything else keeps the literal's span.
+fn point_at_name(e: Error, source: &str, literal: Span) -> Error {
+    let Error::Analysis(mut a) = e else { return e };
+    if a.span == Some(literal) {
+        let name = match a.error_class.as_str() {
+            "TABLE_OR_VIEW_NOT_FOUND" => a.message.split("cannot be found").next().and_then(|quoted| quoted.rsplit('`').nth(1)),
+            _ => super::unresolved_name(&a),
+        };
+        if let Some(at) = name.and_then(|n| super::word_in(source, literal, n)) {
+            a.span = Some(at);
+        }
+    }
+    Error::Analysis(a)
 }
 
 /// `spark.table(name)`: the view `name` (`global_temp.<name>` for a global one), as a query
