@@ -562,6 +562,34 @@ fn every_sink_and_guarantee_has_a_label() {
     }
 }
 
+/// The guide's "Fault-tolerant" column is shown beside what the sink does, and where they differ
+/// the guide's words agree with the engine's rule: the memory sink skips a seen batch id
+/// (exactly-once within a run), yet the guide calls it not fault-tolerant, and only in complete
+/// mode may a query on it restart from its checkpoint (`MemorySink` is not a recoverable sink
+/// outside complete mode: `UnsupportedOperationChecker`'s checkpoint check). File is the one
+/// exactly-once sink in the table; Kafka and foreach are at-least-once; the rest are not
+/// fault-tolerant or depend on the code.
+#[test]
+fn the_sink_guide_line_says_the_guides_fault_tolerance_column() {
+    use streamlab_engine::streaming::{DeliveryGuarantee, SinkKind};
+    use streamlab_model::lab::session::sink_guide_key;
+    use streamlab_model::text::{i18n::tr, Lang};
+    assert_eq!(SinkKind::Memory.guarantee(), DeliveryGuarantee::ExactlyOnce);
+    assert!(!SinkKind::Memory.recovers_from_checkpoint(OutputMode::Append));
+    assert!(SinkKind::Memory.recovers_from_checkpoint(OutputMode::Complete));
+    let memory = tr(Lang::En, sink_guide_key(SinkKind::Memory));
+    assert!(memory.contains("not fault-tolerant") && memory.contains("complete mode"), "{memory}");
+    assert!(tr(Lang::En, sink_guide_key(SinkKind::Console)).contains("not fault-tolerant"));
+    assert!(tr(Lang::En, sink_guide_key(SinkKind::File)).contains("exactly-once"));
+    for k in [SinkKind::Kafka, SinkKind::Foreach] {
+        assert!(tr(Lang::En, sink_guide_key(k)).contains("at-least-once"), "{}", k.id());
+    }
+    for k in SinkKind::ALL {
+        let key = sink_guide_key(k);
+        assert_ne!(tr(Lang::Ko, key), tr(Lang::En, key), "{key} is not in Korean");
+    }
+}
+
 #[test]
 fn the_input_hint_writes_a_full_time_on_the_scenarios_day() {
     // classic's clicks are on 2026-03-02 (09:02, 09:06, ...): a full time the learner types

@@ -483,6 +483,22 @@ pub fn sink_label_key(kind: SinkKind) -> &'static str {
     }
 }
 
+/// The label key of what the Structured Streaming programming guide's "Output Sinks" table says
+/// in its "Fault-tolerant" column for a sink: the answer the certification marks, shown beside
+/// what the lab's sink does on a re-run ([`guarantee_label_key`]). They differ for the memory
+/// sink: it skips a batch id it has seen (`MemorySink.addBatch`), yet the guide calls it not
+/// fault-tolerant, since its rows live in the driver and only complete mode rebuilds them
+/// after a restart.
+pub fn sink_guide_key(kind: SinkKind) -> &'static str {
+    match kind {
+        SinkKind::Memory => "sink.guide.memory",
+        SinkKind::Console => "sink.guide.console",
+        SinkKind::File => "sink.guide.file",
+        SinkKind::Kafka | SinkKind::Foreach => "sink.guide.at-least-once",
+        SinkKind::ForeachBatchNaive | SinkKind::ForeachBatchIdempotent => "sink.guide.foreach-batch",
+    }
+}
+
 /// The label key of a delivery guarantee (`guarantee.exactly`, `guarantee.atleast`).
 pub fn guarantee_label_key(g: streamlab_engine::streaming::DeliveryGuarantee) -> &'static str {
     match g {

@@ -53,6 +53,10 @@ pub fn RecoveryPanel() -> impl IntoView {
                     {move || lab.t(streamlab_model::lab::session::guarantee_label_key(lab.view.with(|v| v.sink).guarantee()))}
                 </span>
             </div>
+            // The guide's "Fault-tolerant" column, which the exam marks, beside what the sink does.
+            <p class="help" data-testid="sink-guide">
+                {move || lab.t(streamlab_model::lab::session::sink_guide_key(lab.view.with(|v| v.sink)))}
+            </p>
             // The text's own sink wins over the picker (StartOptions::default_sink): say so
             // beside the disabled picker instead of overriding it silently.
             {move || lab.view.with(|v| v.sink_from_text).then(|| view! {
