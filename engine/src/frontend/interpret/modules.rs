@@ -28,6 +28,11 @@ pub(super) enum Binding {
 /// functions' side.
 pub(super) fn bindings(stmt: &crate::pyfunc::Stmt) -> Vec<(String, Binding)> {
     match &stmt.kind {
+        // `@udf(...)` / `@pandas_udf(...)` over a `def`: a Python UDF, which is `udf(f)`; a call
+        // of it is a call of `udf`, reported as that function not being modelled.
+        StmtKind::Def(f) if f.decorators.iter().any(|d| d.split('(').next().is_some_and(|n| n.ends_with("udf"))) => {
+            vec![(f.name.clone(), Binding::Value(Py::Method(Box::new(Py::Module("F")), "udf".into())))]
+        }
         StmtKind::Def(f) => vec![(f.name.clone(), Binding::Python)],
         StmtKind::Class { name, .. } => vec![(name.clone(), Binding::Python)],
         StmtKind::Assign { targets, .. } => targets
@@ -46,17 +51,23 @@ pub(super) fn bindings(stmt: &crate::pyfunc::Stmt) -> Vec<(String, Binding)> {
                 (bound.split('.').next().unwrap_or(bound).to_string(), value.map_or(Binding::Python, Binding::Value))
             })
             .collect(),
+        // `from pyspark.sql.types import *`: every public name of the module, as Python binds
+        // them (its `__all__`), each as `from module import name` would.
+        StmtKind::FromImport(module, names) if names.iter().any(|(n, _)| n == "*") && module != "pyspark.sql.functions" && module_value(module).is_some() => {
+            let Some(Py::Module(m)) = module_value(module) else { return Vec::new() };
+            star_names(m).iter().map(|name| ((*name).to_string(), attribute(m, name).map_or(Binding::Python, Binding::Value))).collect()
+        }
         StmtKind::FromImport(module, names) => names
             .iter()
-            .map(|(name, bound)| {
+            .flat_map(|(name, bound)| {
                 if name == "*" {
-                    return (bound.clone(), if module == "pyspark.sql.functions" { Binding::StarFunctions } else { Binding::Python });
+                    return vec![(bound.clone(), if module == "pyspark.sql.functions" { Binding::StarFunctions } else { Binding::Python })];
                 }
                 let value = module_value(module).and_then(|m| match m {
                     Py::Module(m) => attribute(m, name),
                     _ => None,
                 });
-                (bound.clone(), value.map_or(Binding::Python, Binding::Value))
+                vec![(bound.clone(), value.map_or(Binding::Python, Binding::Value))]
             })
             .collect(),
         _ => Vec::new(),
@@ -86,6 +97,20 @@ fn module_value(path: &str) -> Option<Py> {
 /// them.
 pub(in crate::frontend) fn python_module_names(module: &[crate::pyfunc::Stmt]) -> BTreeSet<String> {
     module.iter().flat_map(bindings).filter(|(_, b)| matches!(b, Binding::Python)).map(|(n, _)| n).collect()
+}
+
+/// The names `from <module> import *` binds for the PySpark modules this file knows (the
+/// module's `__all__`, as far as the engine has a value for it): the type classes of
+/// `pyspark.sql.types`; `SparkSession`, `Row`, `Window` of `pyspark.sql`; `Window` of
+/// `pyspark.sql.window`; `GroupStateTimeout` of `pyspark.sql.streaming(.state)`.
+fn star_names(module: &'static str) -> &'static [&'static str] {
+    match module {
+        "pyspark.sql.types" => TYPES,
+        "pyspark.sql" => &["SparkSession", "Row", "Window"],
+        "pyspark.sql.window" => &["Window"],
+        "pyspark.sql.streaming" => &["GroupStateTimeout"],
+        _ => &[],
+    }
 }
 
 /// The type classes of `pyspark.sql.types` the engine has a type for.

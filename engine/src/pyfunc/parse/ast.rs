@@ -218,6 +218,10 @@ pub struct FuncDef {
     pub generator: bool,
     /// The line of the `def` (1-based).
     pub line: usize,
+    /// The decorators above the `def`, as written without the `@` (`F.udf("string")`),
+    /// outermost first. The interpreter runs the function as it is; the query side reads
+    /// them (a `@udf` function is a Python UDF).
+    pub decorators: Vec<String>,
 }
 
 /// A statement's shape.

@@ -102,7 +102,26 @@ impl Builder<'_> {
                     }
                 }
                 let generator = contains_yield(&body);
-                StmtKind::Def(std::rc::Rc::new(FuncDef { name, params, body, generator, line }))
+                StmtKind::Def(std::rc::Rc::new(FuncDef { name, params, body, generator, line, decorators: Vec::new() }))
+            }
+            Rule::decorated => {
+                let mut decorators = Vec::new();
+                let mut stmt = None;
+                for q in inner {
+                    match q.as_rule() {
+                        Rule::decorator => decorators.push(q.as_str().trim().trim_start_matches('@').trim().to_string()),
+                        _ => stmt = Some(self.stmt(q)?),
+                    }
+                }
+                let stmt = stmt.ok_or_else(|| PyError::syntax("a decorator must be followed by a def or a class", line))?;
+                match stmt.kind {
+                    StmtKind::Def(f) => {
+                        let mut f = std::rc::Rc::unwrap_or_clone(f);
+                        f.decorators = decorators;
+                        StmtKind::Def(std::rc::Rc::new(f))
+                    }
+                    other => other,
+                }
             }
             Rule::if_stmt => {
                 inner.next(); // k_if
@@ -527,7 +546,7 @@ impl Builder<'_> {
             }
         }
         let body = body.ok_or_else(|| PyError::syntax("SyntaxError: lambda without a body", line))?;
-        let def = FuncDef { name: "<lambda>".into(), params, body: vec![Stmt { line, kind: StmtKind::Return(Some(body)) }], generator: false, line };
+        let def = FuncDef { name: "<lambda>".into(), params, body: vec![Stmt { line, kind: StmtKind::Return(Some(body)) }], generator: false, line, decorators: Vec::new() };
         Ok(Expr { line, kind: ExprKind::Lambda(std::rc::Rc::new(def)) })
     }
 
