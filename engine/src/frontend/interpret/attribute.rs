@@ -59,6 +59,14 @@ impl Evaluator<'_> {
                 "name" => self.writer.query_name.clone().map_or(Py::NoneVal, Py::Str),
                 _ => Py::NoneVal,
             },
+            // `df.na.fill(0)`, `df.na.drop(how='all')`: `DataFrameNaFunctions`, whose methods are
+            // the DataFrame's `fillna`, `dropna` and `replace` with the same parameters.
+            Py::Method(recv, n) if n == "na" && matches!(*recv, Py::Df(_)) => match name {
+                "fill" => Py::Method(recv, "fillna".into()),
+                "drop" => Py::Method(recv, "dropna".into()),
+                "replace" => Py::Method(recv, "replace".into()),
+                _ => return Err(Error::Analysis(crate::error::AnalysisError::python("AttributeError", format!("'DataFrameNaFunctions' object has no attribute '{name}'"), span))),
+            },
             other => Py::Method(Box::new(other), name.to_string()),
         })
     }

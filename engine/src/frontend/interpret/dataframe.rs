@@ -12,6 +12,7 @@ use crate::frontend::pyspark_api::{ApiKind, Bound};
 use crate::frontend::sql::{parse_select_item, parse_sql_expr};
 use crate::plan::{AggFunc, BinOp, Expr, JoinOn, JoinType, LogicalPlan};
 use crate::streaming::OutputMode;
+use crate::types::{DataType, Value};
 
 type Args = Bound<Py>;
 
@@ -259,6 +260,30 @@ impl Evaluator<'_> {
                 (Py::Str(a), _) => df(LogicalPlan::SubqueryAlias { input: plan, alias: a }),
                 (_, s) => Err(perr("alias should be a string", s)),
             },
+            "fillna" => {
+                let (value, vspan) = b.take("value").expect("bound: required");
+                let subset = na_subset(b.take("subset"), "list or tuple")?;
+                self.fillna(plan, value, vspan, subset)
+            }
+            "dropna" => {
+                let how = match b.take("how") {
+                    None | Some((Py::NoneVal, _)) => "any".to_string(),
+                    Some((Py::Str(h), _)) if h == "any" || h == "all" => h,
+                    Some((_, s)) => {
+                        return Err(Error::Analysis(AnalysisError::new(Stage::Define, "VALUE_NOT_ALLOWED", "Value for `how` has to be amongst the following values: ['any', 'all'].").with_span(s)));
+                    }
+                };
+                let thresh = match b.take("thresh") {
+                    None | Some((Py::NoneVal, _)) => None,
+                    Some((Py::Int(n), _)) => Some(n),
+                    Some((other, s)) => return Err(not_expected("thresh", "an int", &other, s)),
+                };
+                let subset = na_subset(b.take("subset"), "list, str or tuple")?;
+                let output = crate::analysis::resolve(&plan)?.output;
+                let cols = self.na_columns(&plan, &output, subset)?;
+                let need = thresh.unwrap_or(if how == "any" { cols.len() as i64 } else { 1 });
+                df(LogicalPlan::Filter { input: plan, predicate: at_least_n_non_nulls(need, &cols) })
+            }
             "cache" | "persist" | "hint" | "repartition" | "coalesce" | "repartitionByRange" | "sortWithinPartitions" | "unpersist" | "localCheckpoint" | "checkpoint" => Ok(Py::Df(plan)),
             // Allowed on a streaming DataFrame: they print, and build nothing.
             "printSchema" | "explain" => Ok(Py::NoneVal),
@@ -285,6 +310,89 @@ impl Evaluator<'_> {
             }
             other => Err(super::unknown_api(ApiKind::DataFrame, other, span)),
         }
+    }
+
+    /// `fillna(value, subset)` / `na.fill(...)`, as `DataFrameNaFunctions.fill` builds it: each
+    /// column the value applies to becomes `coalesce(col, CAST(value AS type)) AS col` (a float
+    /// column's NaN counts as NULL: `nanvl(col, NULL)`), the others stay as they are. A number
+    /// (PySpark passes an `int` as a `float`) fills the numeric columns, a `str` the string
+    /// columns, a `bool` the boolean ones; a dict names each column and its value.
+    ///
+    /// # Errors
+    /// PySpark's `NOT_EXPECTED_TYPE` for another value; Spark's error for a column name the
+    /// DataFrame does not have.
+    fn fillna(&mut self, plan: Rc<LogicalPlan>, value: Py, vspan: Span, subset: Option<Vec<String>>) -> R<Py> {
+        let output = crate::analysis::resolve(&plan)?.output;
+        let literal = |v: &Py| match v {
+            Py::Bool(b) => Some(Value::Bool(*b)),
+            Py::Int(i) => Some(Value::Long(*i)),
+            Py::Float(f) => Some(Value::Double(*f)),
+            Py::Str(s) => Some(Value::str(s)),
+            _ => None,
+        };
+        let fill = |a: &crate::analysis::Attr, v: Value| {
+            let col = Expr::Column(a.name.clone());
+            let col = if matches!(a.data_type, DataType::Float64 | DataType::Float32) {
+                Expr::Function("nanvl".into(), vec![col, Expr::Cast(Box::new(Expr::Literal(Value::Null)), a.data_type.clone())])
+            } else {
+                col
+            };
+            Expr::Alias(Box::new(Expr::Function("coalesce".into(), vec![col, Expr::Cast(Box::new(Expr::Literal(v)), a.data_type.clone())])), a.name.clone())
+        };
+        let mut values: Vec<(String, Value)> = Vec::new();
+        let by_type = match &value {
+            Py::Dict(entries) => {
+                for (k, v) in entries {
+                    let (Py::Str(name), Some(lit)) = (k, literal(v)) else {
+                        return Err(perr("fillna() takes a dict of column names to a bool, int, float or str", vspan));
+                    };
+                    values.push((name.clone(), lit));
+                }
+                None
+            }
+            // `fillna(0)`: PySpark turns an int that is not a bool into a float first.
+            Py::Int(i) => Some(Value::Double(*i as f64)),
+            v => Some(literal(v).ok_or_else(|| {
+                Error::Analysis(AnalysisError::new(Stage::Define, "NOT_EXPECTED_TYPE", format!("Argument `value` should be bool, dict, float, int or str, got {}.", v.type_name())).with_span(vspan))
+            })?),
+        };
+        let exprs = match by_type {
+            None => {
+                let named: Vec<String> = values.iter().map(|(n, _)| n.clone()).collect();
+                let attrs = self.na_columns(&plan, &output, Some(named))?;
+                output
+                    .iter()
+                    .map(|a| match attrs.iter().position(|n| n == &a.name) {
+                        Some(i) => fill(a, values[i].1.clone()),
+                        None => Expr::Column(a.name.clone()),
+                    })
+                    .collect()
+            }
+            Some(v) => {
+                let cols = self.na_columns(&plan, &output, subset)?;
+                let applies = |t: &DataType| match &v {
+                    Value::Double(_) => crate::types::is_numeric(t),
+                    Value::Str(_) => matches!(t, DataType::Utf8),
+                    _ => matches!(t, DataType::Boolean),
+                };
+                output.iter().map(|a| if cols.contains(&a.name) && applies(&a.data_type) { fill(a, v.clone()) } else { Expr::Column(a.name.clone()) }).collect()
+            }
+        };
+        df(LogicalPlan::Project { input: plan, exprs })
+    }
+
+    /// The output columns `names` (all of them when `None`) name, as the DataFrame spells
+    /// them; a name it does not have fails as Spark's `df.resolve(name)` does.
+    fn na_columns(&self, plan: &Rc<LogicalPlan>, output: &[crate::analysis::Attr], names: Option<Vec<String>>) -> R<Vec<String>> {
+        let Some(names) = names else { return Ok(output.iter().map(|a| a.name.clone()).collect()) };
+        names
+            .into_iter()
+            .map(|n| match output.iter().find(|a| a.name.eq_ignore_ascii_case(&n)) {
+                Some(a) => Ok(a.name.clone()),
+                // The analyzer's own error for the name (`UNRESOLVED_COLUMN.WITH_SUGGESTION`).
+                None => crate::analysis::resolve(&Rc::new(LogicalPlan::Project { input: Rc::clone(plan), exprs: vec![Expr::Column(n.clone())] })).map(|_| n),
+            })
+            .collect()
     }
 
     /// `agg(*exprs)`: Columns, or one dict of column name to aggregate name
@@ -438,4 +546,38 @@ fn first_source(plan: &LogicalPlan) -> String {
         LogicalPlan::StreamingRelation { source, .. } => format!("StreamingRelation {source}"),
         other => other.children().first().map(|c| first_source(c)).unwrap_or_default(),
     }
+}
+
+/// `subset` of `fillna`/`dropna`: a str is one column, a list or tuple of str the columns;
+/// PySpark refuses anything else with `NOT_EXPECTED_TYPE`, saying `expected` ("list or tuple"
+/// for `fillna`, "list, str or tuple" for `dropna`, as PySpark 4.3 words them).
+fn na_subset(arg: Option<(Py, Span)>, expected: &str) -> R<Option<Vec<String>>> {
+    let names = |items: Vec<Py>, s: Span| -> R<Vec<String>> {
+        items.into_iter().map(|i| match i {
+            Py::Str(n) => Ok(n),
+            other => Err(perr(format!("subset takes column names (str), got {}", other.type_name()), s)),
+        }).collect()
+    };
+    match arg {
+        None | Some((Py::NoneVal, _)) => Ok(None),
+        Some((Py::Str(n), _)) => Ok(Some(vec![n])),
+        Some((Py::List(items), s)) => names(items, s).map(Some),
+        Some((other, s)) => Err(Error::Analysis(AnalysisError::new(Stage::Define, "NOT_EXPECTED_TYPE", format!("Argument `subset` should be {expected}, got {}.", other.type_name())).with_span(s))),
+    }
+}
+
+/// Spark's `AtLeastNNonNulls(n, cols)`, the filter `dropna` builds: a row stays when at least
+/// `n` of `cols` are neither NULL nor NaN.
+fn at_least_n_non_nulls(n: i64, cols: &[String]) -> Expr {
+    let one = |c: &String| {
+        let col = Expr::Column(c.clone());
+        let present = Expr::Binary(
+            BinOp::And,
+            Box::new(Expr::IsNull(Box::new(col.clone()), true)),
+            Box::new(Expr::Not(Box::new(Expr::Function("isnan".into(), vec![col])))),
+        );
+        Expr::Case { branches: vec![(present, Expr::Literal(Value::Int(1)))], otherwise: Some(Box::new(Expr::Literal(Value::Int(0)))) }
+    };
+    let count = cols.iter().map(one).reduce(|a, b| Expr::Binary(BinOp::Add, Box::new(a), Box::new(b))).unwrap_or(Expr::Literal(Value::Int(0)));
+    Expr::Binary(BinOp::GtEq, Box::new(count), Box::new(Expr::Literal(Value::Long(n))))
 }
