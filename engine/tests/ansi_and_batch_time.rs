@@ -111,3 +111,21 @@ fn current_timestamp_is_the_batch_timestamp() {
         assert_on("now is the batch timestamp", at(1_000_000)),
     ]);
 }
+
+/// `try_cast` gives NULL where the ANSI cast fails the batch, in SQL and as `Column.try_cast`
+/// (recorded in Spark 4.3: `sweep-min-expr-try-cast` and `sweep-min-column-try-cast` in
+/// tests/study give 42 for '42' and NULL for 'x'); an error of the value it casts still fails
+/// the batch. Unaliased, a cast of a column keeps the column's name, as `cast` does (Spark 4.3:
+/// `df.selectExpr("try_cast(code AS INT)").columns` and `df.select(F.col("code").try_cast("int"))`
+/// are both `['code']`).
+#[test]
+fn try_cast_gives_null_where_cast_fails() {
+    for query in ["clicks.select(F.expr('try_cast(code AS INT)'))", "clicks.select(F.col('code').try_cast('int'))"] {
+        test_stream(query, OutputMode::Append, catalog()).run(vec![AddData("clicks", clicks(&["42", "3.9", "x"])), ProcessAllAvailable, CheckLastBatch(vec![row![Value::Int(42)], row![Value::Null], row![Value::Null]])]);
+        let compiled = streamlab_engine::frontend::compile(query, &catalog()).expect("compiles");
+        let names: Vec<String> = streamlab_engine::analysis::resolve(&compiled.plan).expect("resolves").output.iter().map(|a| a.name.clone()).collect();
+        assert_eq!(names, ["code"]);
+    }
+    // 10 / n divides by zero before any cast: the batch fails.
+    fails("clicks.select(F.expr('try_cast(10 / n AS INT)'))", &["a"], Fail::class("STREAM_FAILED").cause("DIVIDE_BY_ZERO"));
+}

@@ -43,6 +43,11 @@ impl EvalContext {
         }
     }
 
+    /// True once the batch has raised an error ([`EvalContext::raise`]).
+    pub fn failed(&self) -> bool {
+        self.error.borrow().is_some()
+    }
+
     /// Takes the error the batch raised, if any (and clears it).
     pub fn take_error(&self) -> Option<(String, String)> {
         self.error.borrow_mut().take()

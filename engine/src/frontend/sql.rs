@@ -190,6 +190,8 @@ pub(super) fn convert(e: &ast::Expr, span: Span) -> Result<Expr, Error> {
             (Expr::Alias(iv, text), DataType::Utf8) if matches!(*iv, Expr::Interval(_)) && text.starts_with("INTERVAL '") => Expr::Literal(Value::str(&text)),
             (inner, t) => Expr::Cast(Box::new(inner), t),
         },
+        // `try_cast(x AS INT)`: a cast that gives NULL where the ANSI cast would fail the batch.
+        S::Cast { kind: CastKind::TryCast, expr, data_type, .. } => Expr::Function("try_cast".into(), vec![Expr::Cast(Box::new(convert(expr, span)?), convert_type(data_type, span)?)]),
         S::Case { operand, conditions, else_result, .. } => {
             let operand = operand.as_ref().map(|o| convert(o, span)).transpose()?;
             let mut branches = Vec::new();

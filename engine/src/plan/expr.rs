@@ -526,6 +526,12 @@ impl fmt::Display for Expr {
                 f.write_str(" END")
             }
             Expr::Cast(e, t) => write!(f, "CAST({e} AS {})", crate::types::spark_type_name(t).to_uppercase()),
+            // `try_cast(x AS t)` / `Column.try_cast`: Spark's `Cast` with `EvalMode.TRY`, written
+            // `TRY_CAST(x AS T)`; here a cast wrapped in the `try_cast` marker.
+            Expr::Function(n, args) if n == "try_cast" && args.len() == 1 => match &args[0] {
+                Expr::Cast(e, t) => write!(f, "TRY_CAST({e} AS {})", crate::types::spark_type_name(t).to_uppercase()),
+                other => write!(f, "try_cast({other})"),
+            },
             // `getField` / `col['field']` / `col.field`: Spark's SQL text is `window.start`.
             Expr::Function(n, args) if n == "get_field" && args.len() == 2 => match &args[1] {
                 Expr::Literal(Value::Str(field)) => write!(f, "{}.{field}", args[0]),

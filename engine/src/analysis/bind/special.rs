@@ -16,6 +16,16 @@ use crate::types::{array_type, spark_type_name, struct_type, DataType, Value};
 pub(super) fn bind_special(name: &str, args: &[Expr], e: &Expr, bargs: Vec<BoundExpr>, attrs: &[Attr], input: &[Attr]) -> R<Option<(BoundExpr, Attr)>> {
     let out = |b: BoundExpr, t: DataType| Ok(Some((b, Attr::new(crate::analysis::naming::pretty_name(e, input), t))));
     match name {
+        // `TRY_CAST(x AS t)`: the cast's own type, and its name as a cast's (a cast of a column
+        // keeps the column's name: Spark 4.3 names `try_cast(code AS INT)` `code`).
+        "try_cast" if matches!(args, [Expr::Cast(..)]) => {
+            let name = match bargs.first() {
+                Some(BoundExpr::Cast(child, _)) if matches!(**child, BoundExpr::Col(_)) => attrs[0].name.clone(),
+                _ => crate::analysis::naming::pretty_name(e, input),
+            };
+            let t = attrs[0].data_type.clone();
+            Ok(Some((BoundExpr::Function("try_cast".into(), bargs), Attr::new(name, t))))
+        }
         "struct" => {
             // `CreateStruct`: a named argument (a column, an alias) names its field, anything
             // else is `col1`, `col2`, ... by position.

@@ -37,10 +37,12 @@ impl Evaluator<'_> {
                     Py::Type(dt) => dt,
                     other => return Err(not_expected("dataType", "DataType or str", &other, s)),
                 };
+                let cast = Expr::Cast(Box::new(e), dt);
                 if name == "try_cast" {
-                    return Err(Error::Parse(ParseError::not_modelled("Column.try_cast()", "try_cast is not modelled in Streamlab yet: use cast", span)));
+                    Expr::Function("try_cast".into(), vec![cast])
+                } else {
+                    cast
                 }
-                Expr::Cast(Box::new(e), dt)
             }
             "getItem" => match b.take("key").expect("bound: required") {
                 (Py::Int(i), _) => Expr::Function("get_item".into(), vec![e, Expr::Literal(Value::Int(i32::try_from(i).unwrap_or(i32::MAX)))]),
