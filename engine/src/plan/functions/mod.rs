@@ -184,7 +184,9 @@ pub fn similar_names(name: &str) -> Vec<&'static str> {
         .chain(AGGREGATES.iter().map(|a| a.0))
         .filter(|n| !n.starts_with("get_") && *n != "in")
         .map(|n| (levenshtein(&lower, n), n))
-        .filter(|(d, n)| *d <= 2.max(n.len() / 3) || n.contains(lower.as_str()) || lower.contains(n))
+        // One name inside the other counts when the inner one has three letters or more: `e`
+        // (Euler's number) is inside most names and says nothing about `percentile_approx`.
+        .filter(|(d, n)| *d <= 2.max(n.len() / 3) || (lower.len() >= 3 && n.contains(lower.as_str())) || (n.len() >= 3 && lower.contains(n)))
         .collect();
     all.sort();
     all.into_iter().take(3).map(|(_, n)| n).collect()
@@ -222,6 +224,14 @@ pub fn wider_type(a: &DataType, b: &DataType) -> Option<DataType> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A near name is suggested (`uper` → `upper`); a one-letter function inside a long name
+    /// (`e` in `percentile_approx`) is not.
+    #[test]
+    fn similar_names_are_near_ones() {
+        assert!(similar_names("uper").contains(&"upper"));
+        assert!(!similar_names("percentile_approx").contains(&"e"), "{:?}", similar_names("percentile_approx"));
+    }
 
     #[test]
     fn every_function_is_listed_once() {
