@@ -3,7 +3,8 @@
 //! `engine/tests/spark/README.md`), in `engine/tests/cases` (our own scenarios recorded with
 //! real Spark through the oracle harness) and in `engine/tests/docs` (the streaming examples of the
 //! PySpark API reference and the programming guide, recorded the same way; sources in
-//! `engine/tests/docs/README.md`), or only the folder in `STREAMLAB_CONFORMANCE_DIR`, through the
+//! `engine/tests/docs/README.md`), in `engine/tests/study` (the study documents' and
+//! certification-style programs, `engine/tests/study/README.md`), or only the folder in `STREAMLAB_CONFORMANCE_DIR`, through the
 //! engine, compared batch by batch with what real Spark 4.3 did. Prints one line per case, a
 //! summary per folder, and `N passed, M failed, K unsupported` over all; exits non-zero on
 //! any wrong answer, on an empty folder, and when an unsupported verdict breaks the ratchet
@@ -32,6 +33,7 @@ fn corpus_dirs() -> Vec<PathBuf> {
         here.join("tests/spark/available-now-restarts"),
         here.join("tests/cases"),
         here.join("tests/docs"),
+        here.join("tests/study"),
     ]
 }
 

@@ -50,6 +50,7 @@ fn main() -> ExitCode {
         (here.join("tests/spark/available-now-restarts"), Driver::AvailableNowRestarts),
         (here.join("tests/cases"), Driver::Continuous),
         (here.join("tests/docs"), Driver::Continuous),
+        (here.join("tests/study"), Driver::Continuous),
     ];
     let mut counts = Counts::default();
     let mut failures = Vec::new();

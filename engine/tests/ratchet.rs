@@ -50,7 +50,7 @@ fn the_projects_list_parses_and_names_real_cases() {
     let text = std::fs::read_to_string(here.join("expected-unsupported.txt")).expect("the list exists");
     let listed = parse_list(&text).expect("the list parses");
     for id in listed.keys() {
-        let found = ["spark/cases", "spark/available-now-restarts", "cases", "docs"].iter().any(|d| here.join(d).join(format!("{id}.json")).exists());
+        let found = ["spark/cases", "spark/available-now-restarts", "cases", "docs", "study"].iter().any(|d| here.join(d).join(format!("{id}.json")).exists());
         assert!(found, "{id} is listed but no case file has that id");
     }
 }

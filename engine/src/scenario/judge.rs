@@ -173,14 +173,18 @@ fn compare_error(e: &ExpectedError, a: &crate::error::AnalysisError) -> Option<S
     let want = message_core(&e.message);
     let got = message_core(&normalize_message(&a.message));
     if e.message.contains(PYTHON_PROXY_WRAPPER) {
-        // The recording harness collects every batch in a Python `foreachBatch`: an exception
-        // a Python function raised inside the batch reaches it wrapped in the foreachBatch
-        // proxy's error, cut before the cause. Such a record says only "the batch failed in
-        // Python"; the engine's message must say that much (the cause itself is checked by
-        // unit tests against the oracle's log).
+        // The recording harness collects every batch in a Python `foreachBatch` (it calls
+        // `collect()` there): whatever fails while the batch's rows are computed reaches it as
+        // a Python exception, wrapped in the foreachBatch proxy's error and cut before the
+        // cause — an exception a state function raised in the Python worker, and as much a
+        // task's ANSI error (`CAST_INVALID_INPUT`, `CAST_OVERFLOW`, `DIVIDE_BY_ZERO`,
+        // `ARITHMETIC_OVERFLOW`) that surfaced as `Py4JJavaError`. Such a record says only "the
+        // batch failed while it was computed": the engine's error must be that (a run error
+        // with the cause its batch raised); the cause itself is checked by unit tests against
+        // the oracle's log.
         let before = want.split("[FOREACH_BATCH_USER_FUNCTION_ERROR]").next().unwrap_or_default().trim_end();
-        if !got.starts_with(before) || !got.contains(crate::pyfunc::PYTHON_WORKER) {
-            return Some(format!("error message: expected {before} … an exception from the Python worker, got: {got}"));
+        if !got.starts_with(before) || a.cause.is_none() {
+            return Some(format!("error message: expected {before} … an error raised while the batch was computed, got: {got}"));
         }
         return None;
     }
