@@ -202,6 +202,13 @@ fn a_query_typo_points_at_its_position() {
     s.set_query("clicks.select('nope')");
     let e = s.view().error.expect("unknown column");
     assert_eq!(e.error_class.as_deref(), Some("UNRESOLVED_COLUMN.WITH_SUGGESTION"));
+    // The hint names Spark's nearest suggestion before the columns, in either language:
+    // `post_idd` is one letter from `post_id` (Spark's list starts with it).
+    s.set_query("clicks.select('post_idd')");
+    let hint = s.view().error.expect("a typo").hint.expect("a hint");
+    assert!(hint.starts_with("did you mean `post_id`?; the input columns here are `event_id`"), "{hint}");
+    let ko = streamlab_model::text::i18n::localize(streamlab_model::text::Lang::Ko, &hint);
+    assert!(ko.starts_with("`post_id`를 쓰려던 것인가요?; 여기서 입력 열은 `event_id`"), "{ko}");
 }
 
 #[test]

@@ -48,7 +48,14 @@ pub fn unresolved_column(name: &str, input: &[Attr]) -> Error {
         ("UNRESOLVED_COLUMN.WITH_SUGGESTION", format!("A column, variable, or function parameter with name {object} cannot be resolved. Did you mean one of the following? [{}].", shown.join(", ")))
     };
     let all: Vec<String> = input.iter().map(|a| format!("`{}`", a.name)).collect();
-    Error::Analysis(AnalysisError::new(Stage::Define, class, message).with_sqlstate("42703").with_hint(format!("the input columns here are {}", all.join(", "))))
+    // The hint names Spark's first (nearest) suggestion, then every input column; each part
+    // is put into the learner's language on its own (`localize`).
+    let columns = format!("the input columns here are {}", all.join(", "));
+    let hint = match candidates.first() {
+        Some(nearest) => format!("did you mean {nearest}?; {columns}"),
+        None => columns,
+    };
+    Error::Analysis(AnalysisError::new(Stage::Define, class, message).with_sqlstate("42703").with_hint(hint))
 }
 
 /// `AMBIGUOUS_REFERENCE` for `name`, which several of `matches` could be.
