@@ -129,7 +129,7 @@ fn an_error_is_named_by_who_raises_it() {
     assert_eq!(kind(&mut s, "# nothing yet"), "Streamlab");
     assert_eq!(kind(&mut s, "q = clicks.select('event_id')"), "Streamlab");
     // A PySpark API Streamlab does not model is said to be that, not a parse error.
-    assert_eq!(kind(&mut s, "clicks.select(F.col('post').try_cast('string'))"), "not modelled yet");
+    assert_eq!(kind(&mut s, "clicks.groupBy('post_id').pivot('user_id').count()"), "not modelled yet");
 }
 
 /// The browser's first seconds, before the zone database has come (`types::tzdb`): a region

@@ -575,7 +575,6 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("Row(...) is read in Python state functions", "Row(...)는 파이썬 상태 함수 안에서 읽습니다"),
     ("in the query, build a struct with F.struct(...)", "쿼리에서는 F.struct(...)로 구조체를 만드세요"),
     ("an alias with several names (for a generator's columns) is not modelled in Streamlab", "이름이 여럿인 별칭(생성 함수의 열)은 Streamlab이 재현하지 않습니다"),
-    ("try_cast is not modelled in Streamlab yet: use cast", "try_cast는 아직 Streamlab이 재현하지 않습니다. cast를 쓰세요"),
     ("the lab runs tumbling, sliding and session windows, watermarks, aggregations, dedup, limit, union, stream-static and stream-stream joins, applyInPandasWithState and transformWithState", "실습에서는 텀블링·슬라이딩·세션 윈도우, 워터마크, 집계, 중복 제거, limit, union, 스트림-정적 조인과 스트림-스트림 조인, applyInPandasWithState, transformWithState를 실행할 수 있습니다"),
     ("the string \"{}\"", "문자열 \"{}\""),
     ("the number {} (with a fraction)", "소수가 있는 숫자 {}"),
