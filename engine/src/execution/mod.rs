@@ -355,13 +355,20 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
             out
         }
         Node::Aggregate { input, keys, aggs, event_time_key, session: None, op_id, .. } => {
-            let partial = match columnar::partial_aggregate(input, keys, aggs, ctx, fx) {
+            let mut partial = match columnar::partial_aggregate(input, keys, aggs, ctx, fx) {
                 Some(partial) => {
                     fx.columnar_aggregations.insert(*op_id);
                     partial
                 }
                 None => row_wise_partial(input, keys, aggs, ctx, states, fx),
             };
+            // A global aggregation (no grouping key) over an empty input still gives its one
+            // row, the initial buffers (`AggregationIterator.outputForEmptyGroupingKeyWithoutInput`):
+            // the state's row is merged with it and counted updated, and update mode emits it
+            // again in every batch that runs, its rows all filtered out or none read.
+            if keys.is_empty() && partial.is_empty() {
+                partial.push((Vec::new(), aggs.iter().map(|a| aggregate::AggBuffer::new(a.func)).collect()));
+            }
             let OperatorState::Aggregate(state) =
                 states.entry(*op_id).or_insert_with(|| OperatorState::Aggregate(AggregateState::default()))
             else {
