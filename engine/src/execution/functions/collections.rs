@@ -95,7 +95,22 @@ pub(super) fn call(name: &str, args: &[Value], cx: &EvalContext) -> Option<Value
             }
         }
         ("element_at" | "try_element_at" | "get_item", Value::Map(m)) => m.iter().find(|(k, _)| eq(k, second)).map_or(Value::Null, |(_, v)| v.clone()),
-        ("get_item" | "get", Value::Array(a)) => int(second).and_then(|i| usize::try_from(i).ok()).and_then(|i| a.get(i)).cloned().unwrap_or(Value::Null),
+        // `arr[i]` / `getItem(i)` (`GetArrayItem`, 0-based): ANSI mode fails the batch on an
+        // index out of bounds; `get(arr, i)` gives NULL.
+        ("get_item", Value::Array(a)) => match int(second) {
+            Some(i) => match usize::try_from(i).ok().and_then(|k| a.get(k)) {
+                Some(v) => v.clone(),
+                None => {
+                    cx.raise(
+                        "INVALID_ARRAY_INDEX",
+                        format!("The index {i} is out of bounds. The array has {} elements. Use the SQL function `get()` to tolerate accessing element at invalid index and return NULL instead.", a.len()),
+                    );
+                    Value::Null
+                }
+            },
+            None => Value::Null,
+        },
+        ("get", Value::Array(a)) => int(second).and_then(|i| usize::try_from(i).ok()).and_then(|i| a.get(i)).cloned().unwrap_or(Value::Null),
         ("array_compact", Value::Array(a)) => Value::Array(a.iter().filter(|x| !x.is_null()).cloned().collect()),
         ("array_distinct", Value::Array(a)) => Value::Array(distinct(a.iter()).into()),
         ("array_union", Value::Array(a)) => match second {
