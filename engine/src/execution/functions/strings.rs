@@ -448,7 +448,16 @@ fn format_string(args: &[Value], cx: &EvalContext) -> Value {
             Some((w, p)) => (cap(w.trim_start_matches('0').parse::<usize>().unwrap_or(0)), p.parse::<usize>().ok().map(|p| p.min(340))),
             None => (cap(digits.trim_start_matches('0').parse::<usize>().unwrap_or(0)), None),
         };
+        // Java's `Formatter` writes a null argument as `null` for any conversion but `%b`, cut
+        // to the precision and padded with spaces, the `0` flag unused (Spark 4.3:
+        // `format_string('%05.1f', NULL)` is `    n`; recorded in sw2-format-string-lpad-rpad).
+        let null_text = v.is_null() && !matches!(conv, 'b' | 's' | 'S');
+        let zero = zero && !null_text;
         let body = match conv {
+            _ if null_text => {
+                let t: String = precision.map_or("null".to_string(), |p| "null".chars().take(p).collect());
+                if conv.is_ascii_uppercase() { t.to_uppercase() } else { t }
+            }
             's' | 'S' => {
                 // Java formats Spark's internal value: a timestamp's microseconds since the
                 // epoch, a date's days (recorded: timestamp-format-string-is-internal-micros-append).
@@ -468,7 +477,7 @@ fn format_string(args: &[Value], cx: &EvalContext) -> Value {
             },
             'f' => match num(&v) {
                 Some(x) => {
-                    let t = format!("{:.*}", precision.unwrap_or(6), x);
+                    let t = java_fixed(x, precision.unwrap_or(6));
                     if comma { group(&t) } else { t }
                 }
                 None => "null".into(),
@@ -497,6 +506,54 @@ fn format_string(args: &[Value], cx: &EvalContext) -> Value {
     Value::str(&out)
 }
 
+/// `x` with `prec` digits after the point as Java's `Formatter` writes `%.{prec}f`: the
+/// shortest decimal digits that read back as `x` (`Double.toString`'s), rounded half up
+/// (`5.25` → `5.3`, `2.675` → `2.68`, `%.0f` of `2.5` → `3`; Rust's `{:.1}` rounds the binary
+/// value half to even and gives `5.2`).
+fn java_fixed(x: f64, prec: usize) -> String {
+    if x.is_nan() {
+        return "NaN".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "Infinity".into() } else { "-Infinity".into() };
+    }
+    // `{:e}` is the shortest round-trip digits: `2.675e0`, `5e-2`.
+    let sci = format!("{:e}", x.abs());
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let mut digits: Vec<u8> = mantissa.bytes().filter(u8::is_ascii_digit).map(|b| b - b'0').collect();
+    // The value is 0.d1d2... × 10^point.
+    let mut point = exp.parse::<isize>().unwrap_or(0) + 1;
+    let keep = point + prec as isize;
+    if keep < 0 {
+        digits.clear();
+    } else if (keep as usize) < digits.len() {
+        let up = digits[keep as usize] >= 5;
+        digits.truncate(keep as usize);
+        if up {
+            let mut i = digits.len();
+            loop {
+                if i == 0 {
+                    digits.insert(0, 1);
+                    point += 1;
+                    break;
+                }
+                i -= 1;
+                if digits[i] == 9 {
+                    digits[i] = 0;
+                } else {
+                    digits[i] += 1;
+                    break;
+                }
+            }
+        }
+    }
+    let digit = |i: isize| if i >= 0 { digits.get(i as usize).map_or('0', |d| char::from(b'0' + d)) } else { '0' };
+    let int_part: String = if point > 0 { (0..point).map(digit).collect() } else { "0".into() };
+    let frac: String = (point..point + prec as isize).map(digit).collect();
+    let sign = if x.is_sign_negative() { "-" } else { "" };
+    if prec == 0 { format!("{sign}{int_part}") } else { format!("{sign}{int_part}.{frac}") }
+}
+
 /// Digits grouped by thousands (`1234567.5` → `1,234,567.5`).
 fn group(num: &str) -> String {
     let (sign, body) = num.strip_prefix('-').map_or(("", num), |r| ("-", r));
@@ -514,6 +571,20 @@ fn group(num: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Spark 4.3's `format_string('%.1f|%.2f|%.1f|%.0f|%.1f', 5.25, 2.675, 0.05, 2.5, -5.25)`
+    /// is `5.3|2.68|0.1|3|-5.3` (Java's `Formatter`, half up on the shortest digits).
+    #[test]
+    fn fixed_point_rounds_as_java_does() {
+        let got: Vec<String> = [(5.25, 1), (2.675, 2), (0.05, 1), (2.5, 0), (-5.25, 1)].iter().map(|&(x, p)| java_fixed(x, p)).collect();
+        assert_eq!(got.join("|"), "5.3|2.68|0.1|3|-5.3");
+        // Padding, carries and tiny values.
+        assert_eq!(java_fixed(1.5, 3), "1.500");
+        assert_eq!(java_fixed(9.96, 1), "10.0");
+        assert_eq!(java_fixed(0.0004, 2), "0.00");
+        assert_eq!(java_fixed(123456.0, 0), "123456");
+        assert_eq!(java_fixed(1e-7, 6), "0.000000");
+    }
 
     #[test]
     fn classic_algorithms() {
