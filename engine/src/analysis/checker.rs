@@ -261,10 +261,21 @@ fn check_nodes(plan: &Plan, mode: OutputMode) -> R {
             if join.join_type == JoinType::LeftAnti {
                 return Err(legacy(plan, "LeftAnti joins with a streaming DataFrame/Dataset on the right are not supported", "an anti join would have to wait forever to know a row never matches"));
             }
-            if mode == OutputMode::Update && join.join_type != JoinType::Inner {
+            // Spark 4.3: an inner join runs in append and update mode, the others in append only
+            // (recorded: `sw2-min-ss-join-complete-error`, an inner join then a count in
+            // complete mode, fails at start with the first message).
+            if mode == OutputMode::Complete && join.join_type == JoinType::Inner {
                 return Err(legacy(
                     plan,
-                    &format!("{name} join between two streaming DataFrames/Datasets is not supported in Update output mode, only in Append output mode"),
+                    "Inner join between two streaming DataFrames/Datasets is not supported in Complete output mode, only in Append and Update output modes",
+                    "a stream-stream join's rows cannot be recomputed into a whole result table each batch: use append or update mode",
+                ));
+            }
+            if mode != OutputMode::Append && join.join_type != JoinType::Inner {
+                let m = if mode == OutputMode::Update { "Update" } else { "Complete" };
+                return Err(legacy(
+                    plan,
+                    &format!("{name} join between two streaming DataFrames/Datasets is not supported in {m} output mode, only in Append output mode"),
                     "an outer join's null rows are final only when the watermark evicts the unmatched row: use append mode",
                 ));
             }
