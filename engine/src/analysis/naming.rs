@@ -27,34 +27,52 @@ pub fn output_name(e: &Expr, input: &[Attr]) -> String {
     with_struct_paths(e, input).output_name()
 }
 
-/// `o.amount` where `o` is a struct column (optionally qualified: `l.o.amount`): (column
-/// index, field index, field). A column whose whole name matches is never a struct path.
-pub fn struct_field<'a>(name: &str, input: &'a [Attr]) -> Option<(usize, usize, &'a arrow_schema::Field)> {
+/// `o.amount`, `j.user.name`, `l.o.amount` (a qualifier first: the relation or alias the
+/// column comes from): the struct column a dotted name starts at and the nested fields it
+/// walks (column index, field indices from the outside in, the last field). A column whose
+/// whole name matches is never a struct path.
+pub fn struct_path<'a>(name: &str, input: &'a [Attr]) -> Option<(usize, Vec<usize>, &'a arrow_schema::Field)> {
+    fn walk<'a>(input: &'a [Attr], idx: usize, fields: &[&str]) -> Option<(usize, Vec<usize>, &'a arrow_schema::Field)> {
+        let mut t = &input[idx].data_type;
+        let mut path = Vec::new();
+        let mut last = None;
+        for f in fields {
+            let DataType::Struct(fs) = t else { return None };
+            let fi = fs.iter().position(|x| x.name().eq_ignore_ascii_case(f))?;
+            path.push(fi);
+            last = Some(fs[fi].as_ref());
+            t = fs[fi].data_type();
+        }
+        Some((idx, path, last?))
+    }
     if name.starts_with('\u{0}') || input.iter().any(|a| a.name.eq_ignore_ascii_case(name)) {
         return None;
     }
-    let (prefix, field) = name.rsplit_once('.')?;
-    let (qualifier, prefix) = match prefix.rsplit_once('.') {
-        Some((q, p)) => (q.rsplit('.').next(), p),
-        None => (None, prefix),
-    };
+    let parts: Vec<&str> = name.split('.').collect();
+    if parts.len() < 2 {
+        return None;
+    }
     // `r.window.end` after a join: the `window` of the relation or alias `r`.
-    let qualified = qualifier.and_then(|q| input.iter().position(|a| a.name.eq_ignore_ascii_case(prefix) && a.qualifiers.iter().any(|x| x.eq_ignore_ascii_case(q))));
-    let idx = qualified.or_else(|| input.iter().position(|a| a.name.eq_ignore_ascii_case(prefix)))?;
-    let DataType::Struct(fields) = &input[idx].data_type else { return None };
-    let fi = fields.iter().position(|f| f.name().eq_ignore_ascii_case(field))?;
-    Some((idx, fi, fields[fi].as_ref()))
+    if parts.len() >= 3 {
+        let qualified = input.iter().position(|a| a.name.eq_ignore_ascii_case(parts[1]) && a.qualifiers.iter().any(|q| q.eq_ignore_ascii_case(parts[0])));
+        if let Some(found) = qualified.and_then(|idx| walk(input, idx, &parts[2..])) {
+            return Some(found);
+        }
+    }
+    let idx = input.iter().position(|a| a.name.eq_ignore_ascii_case(parts[0]))?;
+    walk(input, idx, &parts[1..])
 }
 
 /// A copy of `e` where every column name that resolves to a struct field prints as
 /// `column.field` (the qualifier dropped) through the verbatim-column marker `\u{2}`.
 fn with_struct_paths(e: &Expr, input: &[Attr]) -> Expr {
     e.transform(&|x| match x {
-        Expr::Column(n) if !n.starts_with('\u{2}') && struct_field(n, input).is_some() => {
-            let mut parts = n.rsplit('.');
-            let field = parts.next().unwrap_or_default();
-            let column = parts.next().unwrap_or_default();
-            Some(Expr::Column(format!("\u{2}{column}.{field}")))
+        Expr::Column(n) if !n.starts_with('\u{2}') => {
+            let (_, fields, _) = struct_path(n, input)?;
+            // The column and its fields as written, the qualifier dropped.
+            let parts: Vec<&str> = n.split('.').collect();
+            let from = parts.len().saturating_sub(fields.len() + 1);
+            Some(Expr::Column(format!("\u{2}{}", parts[from..].join("."))))
         }
         _ => None,
     })
@@ -89,14 +107,14 @@ mod tests {
     fn a_qualifier_picks_its_side_of_a_join() {
         let mut input = input();
         input.push(Attr { qualifiers: vec!["r".into()], ..Attr::new("window", window_type()) });
-        assert_eq!(struct_field("r.window.end", &input).map(|(i, f, _)| (i, f)), Some((2, 1)));
-        assert_eq!(struct_field("l.window.end", &input).map(|(i, f, _)| (i, f)), Some((1, 1)));
+        assert_eq!(struct_path("r.window.end", &input).map(|(i, f, _)| (i, f)), Some((2, vec![1])));
+        assert_eq!(struct_path("l.window.end", &input).map(|(i, f, _)| (i, f)), Some((1, vec![1])));
     }
 
     #[test]
     fn a_column_named_with_a_dot_is_not_a_struct_path() {
         let input = vec![Attr::new("window.end", DataType::Int64), Attr::new("window", window_type())];
-        assert!(struct_field("window.end", &input).is_none());
-        assert!(struct_field("window.start", &input).is_some());
+        assert!(struct_path("window.end", &input).is_none());
+        assert!(struct_path("window.start", &input).is_some());
     }
 }

@@ -103,6 +103,13 @@ impl Resolver {
                         // By position: `*` after a join keeps both same-named columns.
                         Expr::Star => items.extend((0..input.output.len()).map(|i| Expr::Column(format!("\u{0}col{i}")))),
                         // `select('o.*')`: every field of the struct column `o`.
+                        // `select('j.user.*')`: every field of the nested struct `j.user`.
+                        Expr::Column(n) if n.ends_with(".*") && crate::analysis::naming::struct_path(n.trim_end_matches(".*"), &input.output).is_some_and(|(_, _, f)| matches!(f.data_type(), DataType::Struct(_))) => {
+                            let path = n.trim_end_matches(".*");
+                            let (_, _, f) = crate::analysis::naming::struct_path(path, &input.output).expect("checked");
+                            let DataType::Struct(fields) = f.data_type() else { unreachable!("checked: a struct") };
+                            items.extend(fields.iter().map(|f| Expr::Alias(Box::new(Expr::Column(format!("{path}.{}", f.name()))), f.name().clone())));
+                        }
                         Expr::Column(n) if n.ends_with(".*") => {
                             let prefix = n.trim_end_matches(".*").rsplit('.').next().unwrap_or_default();
                             let idx = find_column(prefix, &input.output)?;

@@ -142,7 +142,9 @@ pub fn sql_type_name(dt: &DataType) -> String {
 /// Fields as a DDL field list, as `DataType.toDDL` writes a struct's: `event_id STRING,
 /// post_id BIGINT`.
 pub fn ddl_fields<'a>(fields: impl Iterator<Item = (&'a str, &'a DataType)>) -> String {
-    fields.map(|(n, t)| format!("{n} {}", spark_type_name(t).to_ascii_uppercase())).collect::<Vec<_>>().join(", ")
+    // `sql_type_name` keeps a nested struct's field names as they are (`STRUCT<name: STRING>`);
+    // upper-casing the whole type text renamed them (`d.user.name` became a column `NAME`).
+    fields.map(|(n, t)| format!("{n} {}", sql_type_name(t))).collect::<Vec<_>>().join(", ")
 }
 
 /// `array<t>`: Spark's `ArrayType(t, containsNull = true)`.

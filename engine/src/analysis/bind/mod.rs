@@ -6,7 +6,7 @@
 mod higher_order;
 mod special;
 
-use super::naming::{pretty_name, struct_field};
+use super::naming::{pretty_name, struct_path};
 use super::plan::{Attr, BoundAgg, BoundExpr};
 use crate::error::{AnalysisError, Error, Stage};
 use crate::plan::{AggFunc, BinOp, Expr};
@@ -65,9 +65,11 @@ pub fn find_column(name: &str, input: &[Attr]) -> R<usize> {
 /// Unresolved columns, and window/session expressions outside a projection or grouping.
 pub fn bind(e: &Expr, input: &[Attr]) -> R<(BoundExpr, Attr)> {
     Ok(match e {
-        Expr::Column(n) if struct_field(n, input).is_some() => {
-            let (idx, fi, f) = struct_field(n, input).expect("checked");
-            (BoundExpr::Field(Box::new(BoundExpr::Col(idx)), fi), Attr::new(f.name().clone(), f.data_type().clone()))
+        // `o.amount`, `j.user.name`: `GetStructField` over each field of the path.
+        Expr::Column(n) if struct_path(n, input).is_some() => {
+            let (idx, fields, f) = struct_path(n, input).expect("checked");
+            let bound = fields.into_iter().fold(BoundExpr::Col(idx), |inner, fi| BoundExpr::Field(Box::new(inner), fi));
+            (bound, Attr::new(f.name().clone(), f.data_type().clone()))
         }
         Expr::Column(n) => {
             let idx = if let Some(i) = n.strip_prefix("\u{0}col") {
