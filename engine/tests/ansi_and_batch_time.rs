@@ -129,3 +129,19 @@ fn try_cast_gives_null_where_cast_fails() {
     // 10 / n divides by zero before any cast: the batch fails.
     fails("clicks.select(F.expr('try_cast(10 / n AS INT)'))", &["a"], Fail::class("STREAM_FAILED").cause("DIVIDE_BY_ZERO"));
 }
+
+/// `arr[i]` past the end fails the batch (Spark 4.3 on `split('a', ',')[1]`:
+/// "[INVALID_ARRAY_INDEX] The index 1 is out of bounds. The array has 1 elements. Use the SQL
+/// function `get()` to tolerate accessing element at invalid index and return NULL instead.");
+/// an index inside the array reads it.
+#[test]
+fn an_array_index_out_of_bounds_fails_the_batch() {
+    fails(
+        "clicks.select(F.split('code', ',')[1])",
+        &["a"],
+        Fail::class("STREAM_FAILED").cause("INVALID_ARRAY_INDEX").cause_message_starts_with(
+            "The index 1 is out of bounds. The array has 1 elements. Use the SQL function `get()` to tolerate accessing element at invalid index and return NULL instead.",
+        ),
+    );
+    runs("clicks.select(F.split('code', ',').getItem(1))", &["a,b"]);
+}
