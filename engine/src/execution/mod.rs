@@ -273,26 +273,29 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
             execute(input, ctx, states, fx).into_iter().filter(|r| eval::eval_predicate(predicate, r, &ctx.eval)).collect()
         }
         Node::Generate { input, generator, outer, position } => {
+            // An array gives one column per element, a map two (`key`, `value`), in its order.
+            let map = plan.output.len().saturating_sub(input.output.len() + usize::from(*position)) == 2;
             let mut out = Vec::new();
             for r in execute(input, ctx, states, fx) {
-                let items = match eval::eval(generator, &r, &ctx.eval) {
-                    Value::Array(items) => items,
-                    _ => Rc::from(Vec::new()),
+                let items: Vec<Vec<Value>> = match eval::eval(generator, &r, &ctx.eval) {
+                    Value::Array(items) => items.iter().map(|v| vec![v.clone()]).collect(),
+                    Value::Map(entries) => entries.iter().map(|(k, v)| vec![k.clone(), v.clone()]).collect(),
+                    _ => Vec::new(),
                 };
                 if items.is_empty() && *outer {
                     let mut row = r.clone();
                     if *position {
                         row.push(Value::Null);
                     }
-                    row.push(Value::Null);
+                    row.extend(std::iter::repeat_n(Value::Null, if map { 2 } else { 1 }));
                     out.push(row);
                 }
-                for (i, item) in items.iter().enumerate() {
+                for (i, item) in items.into_iter().enumerate() {
                     let mut row = r.clone();
                     if *position {
                         row.push(Value::Int(i as i32));
                     }
-                    row.push(item.clone());
+                    row.extend(item);
                     out.push(row);
                 }
             }
