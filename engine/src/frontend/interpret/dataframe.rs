@@ -213,6 +213,41 @@ impl Evaluator<'_> {
                 };
                 df(LogicalPlan::Join { left: plan, right, join_type: how, on })
             }
+            // `crossJoin(other)`: `join(other, how='cross')` with no condition.
+            "crossJoin" => {
+                let (other, ospan) = b.take("other").expect("bound: required");
+                let Py::Df(right) = other else {
+                    return Err(perr(format!("crossJoin() takes a DataFrame, got a {}", other.type_name()), ospan));
+                };
+                df(LogicalPlan::Join { left: plan, right, join_type: JoinType::Cross, on: JoinOn::None })
+            }
+            // `toDF('a', 'b', ...)`: every column renamed by position (`Dataset.toDF`).
+            "toDF" => {
+                let mut names = Vec::new();
+                for (v, s) in b.var_pos {
+                    match v {
+                        Py::Str(n) => names.push(n),
+                        other => return Err(not_expected("cols", "str", &other, s)),
+                    }
+                }
+                let output = crate::analysis::resolve(&plan)?.output;
+                if names.len() != output.len() {
+                    let old: Vec<&str> = output.iter().map(|a| a.name.as_str()).collect();
+                    return Err(Error::Analysis(AnalysisError::new(
+                        Stage::Define,
+                        "",
+                        format!(
+                            "requirement failed: The number of columns doesn't match.\nOld column names ({}): {}\nNew column names ({}): {}",
+                            old.len(),
+                            old.join(", "),
+                            names.len(),
+                            names.join(", ")
+                        ),
+                    ).with_span(span)));
+                }
+                let exprs = names.into_iter().enumerate().map(|(i, n)| Expr::Alias(Box::new(Expr::Column(format!("\u{0}col{i}"))), n)).collect();
+                df(LogicalPlan::Project { input: plan, exprs })
+            }
             "union" | "unionAll" | "unionByName" => {
                 let (other, ospan) = b.take("other").expect("bound: required");
                 let Py::Df(right) = other else {
