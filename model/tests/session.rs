@@ -584,6 +584,12 @@ fn the_sink_guide_line_says_the_guides_fault_tolerance_column() {
     assert_eq!(SinkKind::Memory.guarantee(), DeliveryGuarantee::ExactlyOnce);
     assert!(!SinkKind::Memory.recovers_from_checkpoint(OutputMode::Append));
     assert!(SinkKind::Memory.recovers_from_checkpoint(OutputMode::Complete));
+    // What the sink does on a re-run says so too: outside complete mode the memory sink's
+    // "exactly-once" holds within a run only, and a restart is refused.
+    use streamlab_model::lab::session::sink_guarantee_key;
+    assert_eq!(sink_guarantee_key(SinkKind::Memory, OutputMode::Append), "guarantee.no-restart");
+    assert_eq!(sink_guarantee_key(SinkKind::Memory, OutputMode::Complete), "guarantee.exactly");
+    assert_eq!(sink_guarantee_key(SinkKind::Kafka, OutputMode::Append), "guarantee.atleast");
     let memory = tr(Lang::En, sink_guide_key(SinkKind::Memory));
     assert!(memory.contains("not fault-tolerant") && memory.contains("complete mode"), "{memory}");
     assert!(tr(Lang::En, sink_guide_key(SinkKind::Console)).contains("not fault-tolerant"));

@@ -23,7 +23,11 @@ pub fn display_cell(v: &Value, base_day_us: i64) -> String {
                 _ => format!("{h:02}:{m:02}:{s:02}.{us:06}"),
             }
         }
-        Value::Struct(f) if f.len() == 2 => format!("[{}, {})", display_cell(&f[0], base_day_us), display_cell(&f[1], base_day_us)),
+        // A window (`struct<start: timestamp, end: timestamp>`) reads as the interval it is;
+        // any other struct, a two-field one included, as Spark shows a struct: `{u1, 1}`.
+        Value::Struct(f) if f.len() == 2 && f.iter().all(|v| matches!(v, Value::Timestamp(_))) => {
+            format!("[{}, {})", display_cell(&f[0], base_day_us), display_cell(&f[1], base_day_us))
+        }
         other => display_value(other),
     }
 }
@@ -61,3 +65,16 @@ pub fn state_cell_text(c: &StateCell, day: i64) -> String {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_window_reads_as_an_interval_and_another_struct_as_a_struct() {
+        let day = 1_767_225_600_000_000; // 2026-01-01T00:00:00Z
+        let at = |h: i64| Value::Timestamp(day + h * 3_600_000_000);
+        assert_eq!(display_cell(&Value::Struct(std::rc::Rc::from(vec![at(12), at(13)])), day), "[12:00, 13:00)");
+        let pair = display_cell(&Value::Struct(std::rc::Rc::from(vec![Value::str("u1"), Value::Long(1)])), day);
+        assert!(!pair.starts_with('[') && pair.contains("u1") && pair.contains('1'), "{pair}");
+    }
+}

@@ -499,6 +499,18 @@ pub fn sink_guide_key(kind: SinkKind) -> &'static str {
     }
 }
 
+/// The label key of what `kind` does on a re-run in `mode`: its delivery guarantee
+/// ([`guarantee_label_key`]), or `guarantee.no-restart` where a query on it cannot restart from
+/// its checkpoint in that mode (the memory sink outside complete mode: it skips a batch id it
+/// has seen, but only within a run).
+pub fn sink_guarantee_key(kind: SinkKind, mode: OutputMode) -> &'static str {
+    if kind.recovers_from_checkpoint(mode) {
+        guarantee_label_key(kind.guarantee())
+    } else {
+        "guarantee.no-restart"
+    }
+}
+
 /// The label key of a delivery guarantee (`guarantee.exactly`, `guarantee.atleast`).
 pub fn guarantee_label_key(g: streamlab_engine::streaming::DeliveryGuarantee) -> &'static str {
     match g {

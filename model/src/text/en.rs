@@ -149,6 +149,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("sink.from-query", "the query text chooses this sink (writeStream.format, foreachBatch or foreach) and wins over the picker: edit the query to change it"),
     ("guarantee.exactly", "exactly-once: a re-run batch is not written twice"),
     ("guarantee.atleast", "at-least-once: a re-run batch is written again"),
+    ("guarantee.no-restart", "within a run a re-run batch id is skipped, but in this output mode a query on it cannot restart from its checkpoint (Spark refuses; “Reset” starts over)"),
     ("sink.guide.memory", "The guide's sink table (what the exam marks): not fault-tolerant, for debugging; only in complete mode does a restarted query recreate the whole table."),
     ("sink.guide.console", "The guide's sink table (what the exam marks): not fault-tolerant, for debugging."),
     ("sink.guide.file", "The guide's sink table (what the exam marks): fault-tolerant, exactly-once."),

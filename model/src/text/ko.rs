@@ -150,6 +150,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("sink.from-query", "쿼리 텍스트가 이 싱크를 고릅니다 (writeStream.format, foreachBatch, foreach). 선택 상자보다 우선하므로 바꾸려면 쿼리를 고치세요"),
     ("guarantee.exactly", "exactly-once: 다시 실행된 배치가 두 번 기록되지 않음"),
     ("guarantee.atleast", "at-least-once: 다시 실행된 배치가 또 기록됨"),
+    ("guarantee.no-restart", "한 번의 실행 안에서는 다시 실행된 배치 id를 건너뛰지만, 이 출력 모드에서는 체크포인트로 재시작할 수 없습니다 (Spark가 거부합니다. ‘처음부터’를 누르면 새로 시작합니다)"),
     ("sink.guide.memory", "가이드의 싱크 표(시험 기준): 내결함성 없음, 디버깅용. complete 모드에서만 재시작한 쿼리가 전체 테이블을 다시 만듭니다."),
     ("sink.guide.console", "가이드의 싱크 표(시험 기준): 내결함성 없음, 디버깅용."),
     ("sink.guide.file", "가이드의 싱크 표(시험 기준): 내결함성 있음, exactly-once."),

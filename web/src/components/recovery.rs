@@ -50,7 +50,7 @@ pub fn RecoveryPanel() -> impl IntoView {
                     </select>
                 </label>
                 <span class="guarantee" data-testid="sink-guarantee">
-                    {move || lab.t(streamlab_model::lab::session::guarantee_label_key(lab.view.with(|v| v.sink).guarantee()))}
+                    {move || lab.t(lab.view.with(|v| streamlab_model::lab::session::sink_guarantee_key(v.sink, v.mode)))}
                 </span>
             </div>
             // The guide's "Fault-tolerant" column, which the exam marks, beside what the sink does.
