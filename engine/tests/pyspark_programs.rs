@@ -474,6 +474,9 @@ fn a_missing_view_in_spark_sql_is_placed_on_its_name() {
     };
     let text = "clicks.createOrReplaceTempView('clicks')\nspark.sql(\"SELECT post_id, count(*) AS n FROM clickz GROUP BY post_id\")";
     assert_eq!(placed(text, "TABLE_OR_VIEW_NOT_FOUND"), Some(("clickz".to_string(), text.find("clickz").unwrap())));
+    // The hint names the view one letter away.
+    let Err(Error::Analysis(a)) = compile(text, &catalog()) else { panic!("compiled") };
+    assert_eq!(a.hint.as_deref(), Some("the nearest name is `clicks`; the temporary views are clicks"));
     // In a triple-quoted string over several lines, the name on its own line.
     let text = "clicks.createOrReplaceTempView('clicks')\nspark.sql(\"\"\"\n  SELECT *\n  FROM global_temp.clicks\n\"\"\")";
     assert_eq!(placed(text, "TABLE_OR_VIEW_NOT_FOUND"), Some(("clicks".to_string(), text.find("temp.clicks").unwrap() + 5)));

@@ -206,9 +206,12 @@ fn a_query_typo_points_at_its_position() {
     // `post_idd` is one letter from `post_id` (Spark's list starts with it).
     s.set_query("clicks.select('post_idd')");
     let hint = s.view().error.expect("a typo").hint.expect("a hint");
-    assert!(hint.starts_with("did you mean `post_id`?; the input columns here are `event_id`"), "{hint}");
+    assert!(hint.starts_with("the nearest name is `post_id`; the input columns here are `event_id`"), "{hint}");
+    // A curly quote pasted from a document is named, and what to type instead, in Korean too.
+    let curly = streamlab_model::text::i18n::localize(streamlab_model::text::Lang::Ko, "invalid character '\u{2018}' (U+2018); curly quotes come from documents and PDFs: type a straight ' or \" instead");
+    assert!(curly.starts_with("쓸 수 없는 문자 '\u{2018}' (U+2018); 둥근 따옴표는"), "{curly}");
     let ko = streamlab_model::text::i18n::localize(streamlab_model::text::Lang::Ko, &hint);
-    assert!(ko.starts_with("`post_id`를 쓰려던 것인가요?; 여기서 입력 열은 `event_id`"), "{ko}");
+    assert!(ko.starts_with("가장 가까운 이름은 `post_id`입니다; 여기서 입력 열은 `event_id`"), "{ko}");
 }
 
 #[test]

@@ -52,7 +52,7 @@ pub fn unresolved_column(name: &str, input: &[Attr]) -> Error {
     // is put into the learner's language on its own (`localize`).
     let columns = format!("the input columns here are {}", all.join(", "));
     let hint = match candidates.first() {
-        Some(nearest) => format!("did you mean {nearest}?; {columns}"),
+        Some(nearest) => format!("the nearest name is {nearest}; {columns}"),
         None => columns,
     };
     Error::Analysis(AnalysisError::new(Stage::Define, class, message).with_sqlstate("42703").with_hint(hint))

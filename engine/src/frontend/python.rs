@@ -341,6 +341,12 @@ fn pest_error(text: &str, e: pest::error::Error<Rule>, unclosed: Option<usize>, 
         None => "the query ends too early: a bracket or quote is not closed".to_string(),
         Some('\n') => "this line ends too early: an expression is missing here".to_string(),
         Some(c) if c == '"' || c == '\'' => "this string is not closed".to_string(),
+        // Python's own words for a character it does not take (`invalid character '‘'
+        // (U+2018)`); curly quotes, pasted from a document or a PDF, are named as such.
+        Some(c @ ('\u{2018}' | '\u{2019}' | '\u{201C}' | '\u{201D}')) => {
+            format!("invalid character '{c}' (U+{:04X}); curly quotes come from documents and PDFs: type a straight ' or \" instead", u32::from(c))
+        }
+        Some(c) if !c.is_ascii() && !c.is_alphanumeric() => format!("invalid character '{c}' (U+{:04X})", u32::from(c)),
         Some(c) => format!("unexpected '{c}': expected a name, a string, a number or an operator here"),
     };
     let end = (pos + found.map_or(0, char::len_utf8)).min(text.len());
@@ -829,6 +835,12 @@ mod tests {
         let text = "# ünïcode comment\nclicks.select(@)";
         let e = parse_program(text).unwrap_err();
         assert_eq!(&text[e.span.start..e.span.end], "@");
+        // A curly quote pasted from a document: Python 3.11's words (`SyntaxError: invalid
+        // character '‘' (U+2018)`), on the quote, and what to type instead.
+        let text = "clicks.select(\u{2018}user_id\u{2019})";
+        let e = parse_program(text).unwrap_err();
+        assert_eq!(&text[e.span.start..e.span.end], "\u{2018}");
+        assert!(e.message.starts_with("invalid character '\u{2018}' (U+2018); curly quotes"), "{}", e.message);
     }
 
     #[test]

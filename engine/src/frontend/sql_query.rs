@@ -398,7 +398,13 @@ impl Translator<'_> {
         let hint = if known.is_empty() {
             "no temporary view is registered: register the DataFrame first, e.g. clicks.createOrReplaceTempView('clicks')".to_string()
         } else {
-            format!("the temporary views are {}", known.join(", "))
+            // The nearest view by edit distance, when it is near (`clickz` → `clicks`).
+            let wanted = parts.last().map(String::as_str).unwrap_or_default();
+            let nearest = known.iter().min_by_key(|k| crate::plan::functions::levenshtein(&k.to_lowercase(), &wanted.to_lowercase())).filter(|k| crate::plan::functions::levenshtein(&k.to_lowercase(), &wanted.to_lowercase()) <= 2);
+            match nearest {
+                Some(n) => format!("the nearest name is `{n}`; the temporary views are {}", known.join(", ")),
+                None => format!("the temporary views are {}", known.join(", ")),
+            }
         };
         let mut e = AnalysisError::new(
             Stage::Define,

@@ -327,6 +327,11 @@ mod tests {
         assert_eq!(particles("dedupeWithinWatermark이(가)"), "dedupeWithinWatermark가"); // 마크
         assert_eq!(particles("StateStoreSaveExec이(가)"), "StateStoreSaveExec이"); // 섹
         assert_eq!(particles("키과(와) 값"), "키와 값");
+        // A back-quoted name, and a silent final e after m, n or l.
+        assert_eq!(particles("`event_time`을(를)"), "`event_time`을"); // 타임
+        assert_eq!(particles("zone은(는)"), "zone은"); // 존
+        assert_eq!(particles("table을(를)"), "table을"); // 테이블: ㄹ
+        assert_eq!(particles("code을(를)"), "code를"); // 코드
         assert_eq!(particles("no particle here (가)"), "no particle here (가)");
     }
 

@@ -544,6 +544,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("the lab shows what the query wrote in the Sink panel and runs no batch query over it", "실습은 쿼리가 쓴 내용을 싱크 패널에 보여 주며, 그 위의 배치 쿼리는 실행하지 않습니다"),
     ("{} is a Databricks notebook name, not PySpark's. The lab shows the query's results itself: write the DataFrame (or .writeStream.format('console').start()) instead", "{}은(는) PySpark가 아니라 Databricks 노트북의 이름입니다. 실습은 쿼리 결과를 직접 보여 주므로 DataFrame(또는 .writeStream.format('console').start())을 쓰세요"),
     ("did you mean {}?", "{}을(를) 쓰려던 것인가요?"),
+    ("the nearest name is {}", "가장 가까운 이름은 {}입니다"),
     ("give load() the folder to read: {}, or {} before it", "load()에 읽을 폴더를 주세요: {}. 또는 그 앞에 {}을(를) 쓰세요"),
     ("the programming guide writes ... for a StreamingQuery it does not show: start one, {}", "프로그래밍 가이드는 보여 주지 않는 StreamingQuery 자리에 ...을 씁니다. 쿼리를 시작하세요: {}"),
     ("the programming guide writes ... for a streaming DataFrame it does not show: write {} = {} (this lab's streams: {})", "프로그래밍 가이드는 보여 주지 않는 스트리밍 DataFrame 자리에 ...을 씁니다. {} = {}처럼 쓰세요 (이 실습의 스트림: {})"),
@@ -584,6 +585,8 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("the query ends too early: a bracket or quote is not closed", "쿼리가 너무 일찍 끝납니다: 닫히지 않은 괄호나 따옴표가 있습니다"),
     ("this string is not closed", "이 문자열이 닫히지 않았습니다"),
     ("unexpected '{}': expected a name, a string, a number or an operator here", "예상하지 못한 '{}': 여기에는 이름, 문자열, 숫자 또는 연산자가 와야 합니다"),
+    ("invalid character '{}' (U+{})", "쓸 수 없는 문자 '{}' (U+{})"),
+    ("curly quotes come from documents and PDFs: type a straight ' or \" instead", "둥근 따옴표는 문서나 PDF에서 복사될 때 들어옵니다. 곧은 ' 또는 \"를 쓰세요"),
     ("the query is empty", "쿼리가 비어 있습니다"),
     ("the query is empty: write a DataFrame expression such as clicks.select('event_id')", "쿼리가 비어 있습니다: clicks.select('event_id')처럼 DataFrame 식을 쓰세요"),
     ("without an aggregation, the function's outputMode must be the query's output mode", "집계가 없으면 함수의 outputMode가 쿼리의 출력 모드와 같아야 합니다"),
@@ -686,7 +689,7 @@ enum Coda {
 }
 
 fn final_sound(before: &str) -> Coda {
-    let word = before.trim_end_matches(|c: char| "'\"’”)]}>(".contains(c));
+    let word = before.trim_end_matches(|c: char| "'\"’”)]}>(`".contains(c));
     let Some(last) = word.chars().last() else { return Coda::None };
     match last {
         '가'..='힣' => match (u32::from(last) - 0xAC00) % 28 {
@@ -709,6 +712,10 @@ fn final_sound(before: &str) -> Coda {
         // `-rk` is read 크 (워터마크): no final consonant; a final `s`, `x` or `z` is read
         // 스 or 즈 (counts 카운츠, index 인덱스): none either.
         'k' if word.ends_with("rk") => Coda::None,
+        // A silent final `e` after m or n is read with that consonant (time 타임, name 네임,
+        // zone 존), after l as ㄹ (table 테이블); after others it is a vowel (code 코드).
+        'e' if word.ends_with("me") || word.ends_with("ne") => Coda::Consonant,
+        'e' if word.ends_with("le") => Coda::Rieul,
         's' | 'x' | 'z' => Coda::None,
         c if c.is_ascii_alphabetic() => {
             if "aeiouyrwAEIOUYRW".contains(c) {
