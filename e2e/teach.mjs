@@ -292,10 +292,12 @@ export async function teachChecks({ root, browser, baseUrl, check, assert, outDi
           return { scroll: document.documentElement.scrollWidth, wide };
         });
         assert(widths.scroll <= 390, `scrollWidth ${widths.scroll} > 390: ${widths.wide.join(', ')}`);
-        // What "Next step" changes is right under it: the picture follows the run panel, before
-        // the watermark panel, the query and the event form.
-        const tops = await phone.evaluate(() => Object.fromEntries(['run', 'time-picture', 'watermark', 'query', 'input'].map((c) => [c, document.querySelector(`.lab .panel.${c}`).getBoundingClientRect().top])));
-        assert(tops.run < tops['time-picture'] && tops['time-picture'] < tops.watermark && tops.watermark < tops.query && tops.query < tops.input, `phone panel order: ${JSON.stringify(tops)}`);
+        // What "Next step" changes is right under it: the picture follows the run panel, then
+        // the emitted rows and the state store, before the watermark panel, the query and the
+        // event form.
+        const tops = await phone.evaluate(() => Object.fromEntries(['run', 'time-picture', 'sink', 'state', 'watermark', 'query', 'input'].map((c) => [c, document.querySelector(`.lab .panel.${c}`).getBoundingClientRect().top])));
+        const order = ['run', 'time-picture', 'sink', 'state', 'watermark', 'query', 'input'];
+        assert(order.every((c, i) => i === 0 || tops[order[i - 1]] < tops[c]), `phone panel order: ${JSON.stringify(tops)}`);
         await phone.screenshot({ path: shot(`phone-${lang}.png`), fullPage: true });
         // On a 320 px phone the picture is redrawn to fit its box at its own size, not scaled
         // down by CSS (the mark buttons, placed in canvas px, would then miss their marks).

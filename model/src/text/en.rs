@@ -154,7 +154,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("sink.guide.console", "The guide's sink table (what the exam marks): not fault-tolerant, for debugging."),
     ("sink.guide.file", "The guide's sink table (what the exam marks): fault-tolerant, exactly-once."),
     ("sink.guide.at-least-once", "The guide's sink table (what the exam marks): fault-tolerant, at-least-once."),
-    ("sink.guide.foreach-batch", "The guide's sink table (what the exam marks): fault tolerance depends on the implementation; use the batch id to write idempotently."),
+    ("sink.guide.foreach-batch", "The guide's sink table (what the exam marks): fault tolerance depends on the implementation; use the batch id to write idempotently (a re-run must replace a partial write, not add to it)."),
     ("crash.point", "Crash point"),
     ("crash.after-offset-log", "after the offset log, before running"),
     ("crash.mid-sink", "in the middle of the sink write"),
@@ -239,7 +239,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("sink.file", "file (_spark_metadata)"),
     ("sink.kafka", "kafka"),
     ("sink.fb-naive", "foreachBatch: naive append"),
-    ("sink.fb-idempotent", "foreachBatch: skips a seen batch id"),
+    ("sink.fb-idempotent", "foreachBatch: one write per batch id (a re-run replaces its partial write)"),
     ("sink.foreach", "foreach (ForeachWriter)"),
     // study: the study path, question bank, review queue, exam mode and glossary pages
     ("nav.label", "Study pages"),

@@ -155,7 +155,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("sink.guide.console", "가이드의 싱크 표(시험 기준): 내결함성 없음, 디버깅용."),
     ("sink.guide.file", "가이드의 싱크 표(시험 기준): 내결함성 있음, exactly-once."),
     ("sink.guide.at-least-once", "가이드의 싱크 표(시험 기준): 내결함성 있음, at-least-once."),
-    ("sink.guide.foreach-batch", "가이드의 싱크 표(시험 기준): 내결함성은 구현에 달림. 배치 id로 멱등하게 쓰세요."),
+    ("sink.guide.foreach-batch", "가이드의 싱크 표(시험 기준): 내결함성은 구현에 달림. 배치 id로 멱등하게 쓰세요 (다시 실행할 때 부분 기록에 더하지 말고 대체해야 합니다)."),
     ("crash.point", "장애 지점"),
     ("crash.after-offset-log", "오프셋 로그 기록 후, 실행 전"),
     ("crash.mid-sink", "싱크에 쓰는 도중"),
@@ -240,7 +240,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("sink.file", "file (_spark_metadata)"),
     ("sink.kafka", "kafka"),
     ("sink.fb-naive", "foreachBatch: 그냥 덧붙이기"),
-    ("sink.fb-idempotent", "foreachBatch: 이미 본 배치 id는 건너뜀"),
+    ("sink.fb-idempotent", "foreachBatch: 배치 id마다 한 번 기록 (다시 실행하면 부분 기록을 대체)"),
     ("sink.foreach", "foreach (ForeachWriter)"),
     // study: the study path, question bank, review queue, exam mode and glossary pages
     ("nav.label", "학습 페이지"),
