@@ -132,6 +132,24 @@ fn an_error_is_named_by_who_raises_it() {
     assert_eq!(kind(&mut s, "clicks.groupBy('post_id').pivot('user_id').count()"), "not modelled yet");
 }
 
+/// A run error in the first batch: no batch completed, and the view names the batch that failed
+/// (logged in the offset log, never committed) for the batch list to say so.
+#[test]
+fn a_first_batch_that_fails_is_named() {
+    let mut s = corpus_lab("window-sliding-classic-append");
+    // `user_id` holds `u1`, ...: not an int, so the ANSI cast fails batch 0.
+    s.set_query("clicks.select(F.col('user_id').cast('int'))");
+    s.run_step();
+    let v = s.view();
+    assert_eq!(v.error.as_ref().and_then(|e| e.stage.as_deref()), Some("run"));
+    assert!(v.batches.is_empty());
+    assert_eq!(v.failed_batch, Some(0));
+    // A query that runs has none.
+    s.set_query("clicks.select('user_id')");
+    s.run_step();
+    assert_eq!(s.view().failed_batch, None);
+}
+
 /// The browser's first seconds, before the zone database has come (`types::tzdb`): a region
 /// in `from_utc_timestamp` is the lab's note that it is on its way (no Spark condition, no
 /// "What to do"), and once it is there the same session runs again clean. A zone that does not

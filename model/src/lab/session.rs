@@ -389,6 +389,11 @@ impl LabSession {
         let catalog = self.scenario.catalog().ok();
         let has_watermark = self.query.as_ref().is_some_and(|q| q.plan().has_watermark());
         let day = self.base_day_us();
+        let recovery = self.query.as_ref().map(|q| self.recovery_view(q, day));
+        let failed_batch = recovery.as_ref().filter(|_| self.error.as_ref().is_some_and(|e| e.stage.as_deref() == Some("run"))).and_then(|r| {
+            let (id, _, _) = r.offset_log.last()?;
+            (!r.commit_log.iter().any(|(c, _)| c == id)).then_some(*id)
+        });
         LabView {
             title: self.scenario.title.clone(),
             query_text: self.query_text.clone(),
@@ -427,9 +432,10 @@ impl LabSession {
                 })
                 .unwrap_or_default(),
             plan: self.query.as_ref().map(|q| q.plan().to_string()),
-            recovery: self.query.as_ref().map(|q| self.recovery_view(q, day)),
+            recovery,
             processing_clock_ms: self.processing_clock_ms(),
             progress_json: self.batches.last().map(|(_, b)| b.progress.to_json()),
+            failed_batch,
         }
     }
 }

@@ -84,6 +84,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("watermark.not_yet.help", "Spark reports 0 (the epoch) until the first batch with data sets the watermark."),
     ("batches", "Micro-batches"),
     ("batches.none", "No batch has run yet. Press “Next step ▶” or add an event and trigger."),
+    ("batches.failed", "Batch {n} failed before it finished, so no batch has completed: Spark's error is under the query."),
     ("batch.id", "Batch"),
     ("batch.step", "Step"),
     ("batch.input", "Input rows"),

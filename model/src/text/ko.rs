@@ -85,6 +85,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("watermark.not_yet.help", "데이터가 있는 첫 배치가 워터마크를 정하기 전까지 Spark는 0(에포크)을 보고합니다."),
     ("batches", "마이크로 배치"),
     ("batches.none", "아직 실행된 배치가 없습니다. “다음 단계 ▶”를 누르거나 이벤트를 추가하고 실행하세요."),
+    ("batches.failed", "배치 {n}이(가) 끝나기 전에 실패해서 완료된 배치가 없습니다. Spark의 오류는 쿼리 아래에 있습니다."),
     ("batch.id", "배치"),
     ("batch.step", "단계"),
     ("batch.input", "입력 행"),

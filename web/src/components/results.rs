@@ -91,7 +91,11 @@ pub fn BatchList() -> impl IntoView {
             {move || {
                 let batches = lab.view.with(|v| v.batches.clone());
                 if batches.is_empty() {
-                    return view! { <p class="muted">{lab.t("batches.none")}</p> }.into_any();
+                    // A run error stopped the first batch: say so, not "no batch has run".
+                    return match lab.view.with(|v| v.failed_batch) {
+                        Some(n) => view! { <p class="muted" data-testid="batch-failed">{lab.t_with("batches.failed", &[("n", &n)])}</p> }.into_any(),
+                        None => view! { <p class="muted">{lab.t("batches.none")}</p> }.into_any(),
+                    };
                 }
                 let current = selected(lab).map(|b| b.id);
                 // The newest batches (and the selected one): a long run draws a page, not all.

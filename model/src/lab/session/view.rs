@@ -296,4 +296,8 @@ pub struct LabView {
     /// The last batch's `StreamingQueryProgress` as JSON (the metrics panel's; every batch's:
     /// [`crate::lab::session::LabSession::progress_jsons`]).
     pub progress_json: Option<String>,
+    /// The batch a run error stopped before it finished (logged in the offset log, never
+    /// committed), when the query failed while running one: the batch list says so instead of
+    /// "no batch has run".
+    pub failed_batch: Option<u64>,
 }
