@@ -438,30 +438,13 @@ impl Tracer<'_> {
                 let rows = self.run(input);
                 let g = show_expr(generator, &input.output);
                 let mut out = Vec::new();
+                let width = super::generated_width(plan, input, *position);
                 for (o, r) in rows {
-                    let items = match eval(generator, &r, self.cx) {
-                        Value::Array(items) => items,
-                        _ => std::rc::Rc::from(Vec::new()),
-                    };
-                    if items.is_empty() && !*outer {
+                    let made = super::generate(&r, eval(generator, &r, self.cx), *outer, *position, width);
+                    if made.is_empty() {
                         self.fate(o, RowFate::Filtered { predicate: format!("((size({g}, true) > 0) AND isnotnull({g}))") });
                     }
-                    if items.is_empty() && *outer {
-                        let mut row = r.clone();
-                        if *position {
-                            row.push(Value::Null);
-                        }
-                        row.push(Value::Null);
-                        out.push((o, row));
-                    }
-                    for (i, item) in items.iter().enumerate() {
-                        let mut row = r.clone();
-                        if *position {
-                            row.push(Value::Int(i as i32));
-                        }
-                        row.push(item.clone());
-                        out.push((o, row));
-                    }
+                    out.extend(made.into_iter().map(|row| (o, row)));
                 }
                 out
             }

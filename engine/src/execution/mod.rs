@@ -273,31 +273,10 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
             execute(input, ctx, states, fx).into_iter().filter(|r| eval::eval_predicate(predicate, r, &ctx.eval)).collect()
         }
         Node::Generate { input, generator, outer, position } => {
-            // An array gives one column per element, a map two (`key`, `value`), in its order.
-            let map = plan.output.len().saturating_sub(input.output.len() + usize::from(*position)) == 2;
+            let width = generated_width(plan, input, *position);
             let mut out = Vec::new();
             for r in execute(input, ctx, states, fx) {
-                let items: Vec<Vec<Value>> = match eval::eval(generator, &r, &ctx.eval) {
-                    Value::Array(items) => items.iter().map(|v| vec![v.clone()]).collect(),
-                    Value::Map(entries) => entries.iter().map(|(k, v)| vec![k.clone(), v.clone()]).collect(),
-                    _ => Vec::new(),
-                };
-                if items.is_empty() && *outer {
-                    let mut row = r.clone();
-                    if *position {
-                        row.push(Value::Null);
-                    }
-                    row.extend(std::iter::repeat_n(Value::Null, if map { 2 } else { 1 }));
-                    out.push(row);
-                }
-                for (i, item) in items.into_iter().enumerate() {
-                    let mut row = r.clone();
-                    if *position {
-                        row.push(Value::Int(i as i32));
-                    }
-                    row.extend(item);
-                    out.push(row);
-                }
+                out.extend(generate(&r, eval::eval(generator, &r, &ctx.eval), *outer, *position, width));
             }
             out
         }
@@ -534,4 +513,41 @@ pub fn operators_wanting_another_batch(plan: &Plan, mode: OutputMode, prev: &BTr
         }
     });
     wanting
+}
+
+/// The columns a `Generate` adds besides `pos`: two for a map (`key`, `value`), one for an
+/// array's elements (`col`).
+pub(crate) fn generated_width(plan: &Plan, input: &Plan, position: bool) -> usize {
+    plan.output.len().saturating_sub(input.output.len() + usize::from(position))
+}
+
+/// The rows `explode`/`posexplode` (`_outer`) make of input row `r` and its generator's value:
+/// one per array element or map entry, in order (`pos` first when asked); none for an empty
+/// or NULL value, unless `outer`, which gives one row of NULLs.
+pub(crate) fn generate(r: &Row, value: Value, outer: bool, position: bool, width: usize) -> Vec<Row> {
+    let items: Vec<Vec<Value>> = match value {
+        Value::Array(items) => items.iter().map(|v| vec![v.clone()]).collect(),
+        Value::Map(entries) => entries.iter().map(|(k, v)| vec![k.clone(), v.clone()]).collect(),
+        _ => Vec::new(),
+    };
+    if items.is_empty() {
+        if !outer {
+            return Vec::new();
+        }
+        let mut row = r.clone();
+        row.extend(std::iter::repeat_n(Value::Null, width + usize::from(position)));
+        return vec![row];
+    }
+    items
+        .into_iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let mut row = r.clone();
+            if position {
+                row.push(Value::Int(i as i32));
+            }
+            row.extend(item);
+            row
+        })
+        .collect()
 }
