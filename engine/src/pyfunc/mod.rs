@@ -187,6 +187,19 @@ mod tests {
         assert!(st.borrow().updated);
     }
 
+    /// A generator expression as a call's only argument (`sum(len(p) for p in pdfs)`, as the
+    /// PySpark docs write it), and `str` of a tz-naive pandas Timestamp (Spark 4.3:
+    /// `str(pdf['event_time'].max())` is `2026-01-01 12:07:00`).
+    #[test]
+    fn a_generator_argument_and_a_timestamps_text() {
+        let src = "def f(pdfs):\n    n = sum(len(p) for p in pdfs)\n    last = max(p['t'].max() for p in pdfs)\n    return (n, str(last), any(x > 1 for x in [1, 2]))\n";
+        let t0 = 1_767_268_800_000i64 * 1_000_000; // 2026-01-01T12:00:00Z in ns
+        let a = frame(vec![("t", vec![Val::Timestamp(t0), Val::Timestamp(t0 + 420_000_000_000)])]);
+        let b = frame(vec![("t", vec![Val::Timestamp(t0 + 60_000_000_000)])]);
+        let out = run(src, "f", vec![Val::List(Rc::new(RefCell::new(vec![a, b])))]).expect("runs");
+        assert_eq!(out, Val::Tuple(Rc::new(vec![Val::Int(3), Val::Str("2026-01-01 12:07:00".into()), Val::Bool(true)])));
+    }
+
     #[test]
     fn series_arithmetic_unpacking_and_min_max() {
         // Two timestamps 12:00 and 12:02 on 2026-01-01 (1767268800000 ms): astype('int64') is

@@ -380,6 +380,14 @@ impl Builder<'_> {
                 let mut args = Vec::new();
                 let mut kwargs = Vec::new();
                 for a in op.into_inner() {
+                    if a.as_rule() == Rule::genexp_arg {
+                        // Evaluated eagerly, as a list (as a bracketed generator expression is).
+                        let mut qi = a.into_inner();
+                        let item = qi.next().map(|t| self.test(t)).transpose()?;
+                        let comp = qi.next().ok_or_else(|| PyError::syntax("a generator expression without its for", line))?;
+                        args.push(self.comprehension(item, comp, line)?);
+                        continue;
+                    }
                     let q = a.into_inner().next().ok_or_else(|| PyError::syntax("empty argument", line))?;
                     match q.as_rule() {
                         Rule::kwarg => {

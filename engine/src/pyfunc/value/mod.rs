@@ -229,11 +229,20 @@ impl Val {
     }
 }
 
+/// A pandas `Timestamp` as `str` writes it. The state function's timestamps are tz-naive
+/// (Spark hands pandas the session-local wall time), so no offset: `2026-01-01 12:07:00`, with
+/// `.500000` (or nine digits) when it has a fraction (recorded:
+/// `sw3-apws-py-max-genexp-timestamp`, `str(pdf['event_time'].max())`).
 pub(super) fn format_ns(ns: i64) -> String {
     let secs = ns.div_euclid(NANOS_PER_SECOND);
     let sub = ns.rem_euclid(NANOS_PER_SECOND);
+    let pattern = match sub {
+        0 => "%Y-%m-%d %H:%M:%S",
+        s if s % 1000 == 0 => "%Y-%m-%d %H:%M:%S%.6f",
+        _ => "%Y-%m-%d %H:%M:%S%.9f",
+    };
     match chrono::DateTime::from_timestamp(secs, sub as u32) {
-        Some(t) => t.format("%Y-%m-%d %H:%M:%S%.f+0000").to_string(),
+        Some(t) => t.format(pattern).to_string(),
         None => ns.to_string(),
     }
 }

@@ -211,7 +211,12 @@ impl StreamingQuery {
             let mut e = crate::error::AnalysisError::new(
                 crate::error::Stage::Run,
                 "STREAM_FAILED",
-                format!("Query [id = {}, runId = {}] terminated with exception: [{condition}] {message}", self.id, self.run_id),
+                // A legacy error prints without its condition, as Spark's message does.
+                if condition.starts_with("_LEGACY_ERROR") {
+                    format!("Query [id = {}, runId = {}] terminated with exception: {message}", self.id, self.run_id)
+                } else {
+                    format!("Query [id = {}, runId = {}] terminated with exception: [{condition}] {message}", self.id, self.run_id)
+                },
             )
             .with_hint(if message.contains(crate::pyfunc::PYTHON_WORKER) {
                 "the state function raised an error: fix it at the line named (Streamlab runs it in a sandboxed subset of Python and pandas); the batch is run again when the query changes"
