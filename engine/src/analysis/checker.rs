@@ -279,7 +279,8 @@ fn check_nodes(plan: &Plan, mode: OutputMode) -> R {
                     "an outer join's null rows are final only when the watermark evicts the unmatched row: use append mode",
                 ));
             }
-            if join_helper::checker_accepts(join.join_type, &left.output, &right.output, &join.keys, join.condition.as_ref()) {
+            let (lc, rc) = join.condition_inputs(&left.output, &right.output);
+            if join_helper::checker_accepts(join.join_type, &lc, &rc, &join.keys, join.condition.as_ref()) {
                 Ok(())
             } else {
                 Err(legacy(

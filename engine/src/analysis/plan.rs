@@ -159,6 +159,29 @@ pub struct JoinSpec {
     pub output: Vec<usize>,
     /// Right-side column count, for null padding.
     pub right_width: usize,
+    /// Columns (indices into `left ++ right`) the condition reads from a DataFrame below its
+    /// `withWatermark` (`clicks.clickTime` after `clicks.withWatermark(...)`): as in Spark's
+    /// analyzed plan, such a reference carries no event-time tag, so the start check
+    /// (`UnsupportedOperationChecker`) finds no watermark through it and refuses an outer join
+    /// (recorded: `sw3-min-ss-join-df-attr-left-outer-error`). Execution reads the inputs' own
+    /// tags, as Spark's optimized plan does.
+    pub unwatermarked: std::collections::BTreeSet<usize>,
+}
+
+impl JoinSpec {
+    /// The two inputs' columns as the condition sees them: those it reads from below
+    /// `withWatermark` ([`JoinSpec::unwatermarked`]) without their event-time tag.
+    pub fn condition_inputs(&self, left: &[super::Attr], right: &[super::Attr]) -> (Vec<super::Attr>, Vec<super::Attr>) {
+        let lw = left.len();
+        let strip = |i: usize, a: &super::Attr| {
+            let mut a = a.clone();
+            if self.unwatermarked.contains(&i) {
+                a.watermark_delay_ms = None;
+            }
+            a
+        };
+        (left.iter().enumerate().map(|(i, a)| strip(i, a)).collect(), right.iter().enumerate().map(|(i, a)| strip(lw + i, a)).collect())
+    }
 }
 
 /// Which buffered rows of one side of a stream-stream join the watermark lets go

@@ -624,6 +624,7 @@ impl Resolver {
         let lw = l.output.len();
         let mut all = l.output.clone();
         all.extend(r.output.iter().cloned());
+        let mut unwatermarked_cols = std::collections::BTreeSet::new();
         let (keys, condition, output_idx) = match on {
             JoinOn::Using(cols) => {
                 let mut keys = Vec::new();
@@ -644,9 +645,13 @@ impl Resolver {
                 // `clicks.post_id == posts.post_id`: a qualified column belongs to the side
                 // that reads that relation.
                 let (lrel, rrel) = (relations(&l), relations(&r));
+                // The columns read from a DataFrame below its `withWatermark` (marked by the
+                // frontend), by index: they keep no event-time tag in the condition.
+                let unwatermarked = std::cell::RefCell::new(std::collections::BTreeSet::new());
                 let e = e.transform(&|x| match x {
                     Expr::Column(n) if n.contains('.') && !n.starts_with('\u{0}') => {
-                        let (q, c) = n.rsplit_once('.')?;
+                        let marked = n.starts_with(crate::plan::UNWATERMARKED);
+                        let (q, c) = crate::plan::unmarked(n).rsplit_once('.')?;
                         let idx = if lrel.iter().any(|x| x == q) {
                             find_column(c, &l.output).ok()?
                         } else if rrel.iter().any(|x| x == q) {
@@ -654,11 +659,15 @@ impl Resolver {
                         } else {
                             return None;
                         };
+                        if marked {
+                            unwatermarked.borrow_mut().insert(idx);
+                        }
                         Some(Expr::Column(format!("\u{0}col{idx}")))
                     }
                     _ => None,
                 });
                 let (b, _) = bind(&e, &all)?;
+                unwatermarked_cols = unwatermarked.into_inner();
                 let mut out: Vec<usize> = (0..lw).collect();
                 if !matches!(join_type, JoinType::LeftSemi | JoinType::LeftAnti) {
                     out.extend(lw..all.len());
@@ -679,12 +688,15 @@ impl Resolver {
             if let Some(c) = &condition {
                 keys.extend(equi_keys(c, lw));
             }
-            let spec = stream_join_spec(&l.output, &r.output, &keys, condition.as_ref());
+            let join = JoinSpec { join_type, keys, condition, output: output_idx, right_width, unwatermarked: unwatermarked_cols };
+            // Execution reads the inputs' own tags (Spark's optimized plan binds the condition
+            // to the watermarked columns); only the start check sees the condition's own.
+            let spec = stream_join_spec(&l.output, &r.output, &join.keys, join.condition.as_ref());
             return Ok(Plan {
                 node: Node::StreamJoin {
                     left: Box::new(l),
                     right: Box::new(r),
-                    join: JoinSpec { join_type, keys, condition, output: output_idx, right_width },
+                    join,
                     spec,
                     op_id: 0,
                 },
@@ -696,7 +708,7 @@ impl Resolver {
             node: Node::StaticJoin {
                 left: Box::new(l),
                 right: Box::new(r),
-                join: JoinSpec { join_type, keys, condition, output: output_idx, right_width },
+                join: JoinSpec { join_type, keys, condition, output: output_idx, right_width, unwatermarked: unwatermarked_cols },
             },
             output,
             streaming,

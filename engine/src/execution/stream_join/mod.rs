@@ -521,7 +521,7 @@ mod tests {
             BoundExpr::Binary(BinOp::LtEq, col(3), Box::new(BoundExpr::Binary(BinOp::Add, col(1), Box::new(BoundExpr::Interval(ten_minutes))))),
         );
         let output = if jt == JoinType::LeftSemi { vec![0, 1] } else { vec![0, 1, 2, 3] };
-        JoinSpec { join_type: jt, keys: vec![(0, 0)], condition: Some(condition), output, right_width: 2 }
+        JoinSpec { join_type: jt, keys: vec![(0, 0)], condition: Some(condition), output, right_width: 2, unwatermarked: Default::default() }
     }
 
     /// The spec of [`range_join`] with the time index on (`probe`: the bounds
