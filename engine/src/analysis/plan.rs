@@ -165,7 +165,8 @@ pub struct JoinSpec {
     /// (`UnsupportedOperationChecker`) finds no watermark through it and refuses an outer join
     /// (recorded: `sw3-min-ss-join-df-attr-left-outer-error`). Execution reads the inputs' own
     /// tags, as Spark's optimized plan does.
-    pub unwatermarked: std::collections::BTreeSet<usize>,
+    /// Boxed, and `None` when there are none: the plan's nodes stay small.
+    pub unwatermarked: Option<Box<std::collections::BTreeSet<usize>>>,
 }
 
 impl JoinSpec {
@@ -175,7 +176,7 @@ impl JoinSpec {
         let lw = left.len();
         let strip = |i: usize, a: &super::Attr| {
             let mut a = a.clone();
-            if self.unwatermarked.contains(&i) {
+            if self.unwatermarked.as_ref().is_some_and(|s| s.contains(&i)) {
                 a.watermark_delay_ms = None;
             }
             a

@@ -624,7 +624,7 @@ impl Resolver {
         let lw = l.output.len();
         let mut all = l.output.clone();
         all.extend(r.output.iter().cloned());
-        let mut unwatermarked_cols = std::collections::BTreeSet::new();
+        let mut unwatermarked_cols = None;
         let (keys, condition, output_idx) = match on {
             JoinOn::Using(cols) => {
                 let mut keys = Vec::new();
@@ -667,7 +667,8 @@ impl Resolver {
                     _ => None,
                 });
                 let (b, _) = bind(&e, &all)?;
-                unwatermarked_cols = unwatermarked.into_inner();
+                let cols = unwatermarked.into_inner();
+                unwatermarked_cols = (!cols.is_empty()).then(|| Box::new(cols));
                 let mut out: Vec<usize> = (0..lw).collect();
                 if !matches!(join_type, JoinType::LeftSemi | JoinType::LeftAnti) {
                     out.extend(lw..all.len());
