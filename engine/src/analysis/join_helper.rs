@@ -79,6 +79,26 @@ fn linear(e: &BoundExpr, attrs: &[Attr]) -> Option<(BTreeMap<usize, i64>, i64)> 
     }
 }
 
+/// True if `condition` has a conjunct `a = b` (or `a <=> b`) with `a` over one side's columns
+/// and `b` over the other's (`ExtractEquiJoinKeys`: `lower(adId) = lower(clickAdId)` is one);
+/// the left side's columns are those below `left_width`.
+pub fn has_equality(condition: Option<&BoundExpr>, left_width: usize) -> bool {
+    let side = |e: &BoundExpr| {
+        let cols = references(e);
+        match (cols.first(), cols.last()) {
+            (Some(_), Some(&hi)) if hi < left_width => Some(true),
+            (Some(&lo), Some(_)) if lo >= left_width => Some(false),
+            _ => None,
+        }
+    };
+    condition.is_some_and(|c| {
+        conjuncts(c).into_iter().any(|e| match e {
+            BoundExpr::Binary(BinOp::Eq | BinOp::EqNullSafe, a, b) => matches!((side(a), side(b)), (Some(x), Some(y)) if x != y),
+            _ => false,
+        })
+    })
+}
+
 /// `getStateValueWatermark`: over the conjuncts `A < B`, `A <= B`, `A > B`, `A >= B` that
 /// bound one column of `this_side` (indices into `attrs`) from below by the watermarked
 /// column `other` of the other side, the smallest offset (ms) to add to the watermark; a

@@ -433,50 +433,32 @@ impl Resolver {
         let Expr::Function(fname, args) = &inner else { unreachable!("checked above") };
         let arg = args.first().ok_or_else(|| define_error("WRONG_NUM_ARGS", format!("{fname}() takes one array")))?;
         let (gen, ga) = bind(arg, &input.output)?;
-        // A map explodes into `key` and `value` (`ExplodeBase.elementSchema`).
-        if let Some((k, v)) = crate::types::map_key_value(&ga.data_type) {
-            if alias.is_some() {
-                return Err(Error::Unsupported(format!("{fname}() of a map with an alias (it gives two columns, key and value)")));
-            }
-            let position = fname.starts_with("pos");
-            let mut output = input.output.clone();
-            let mut refs = Vec::new();
-            let mut column = |name: &str, t: DataType, output: &mut Vec<Attr>| {
-                output.push(Attr::new(name, t));
-                refs.push(Expr::Alias(Box::new(Expr::Column(format!("\u{0}col{}", output.len() - 1))), name.into()));
-            };
-            if position {
-                column("pos", DataType::Int32, &mut output);
-            }
-            column("key", k.clone(), &mut output);
-            column("value", v.clone(), &mut output);
-            let streaming = input.streaming;
-            let generated = Plan { node: Node::Generate { input: Box::new(input), generator: gen, outer: fname.ends_with("_outer"), position }, output, streaming };
-            let mut items = items.to_vec();
-            items.splice(pos..=pos, refs);
-            return Ok((generated, items));
-        }
-        let DataType::List(elem) = &ga.data_type else {
-            return Err(define_error(
-                "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
-                format!(
-                    "Cannot resolve \"{inner}\" due to data type mismatch: The first parameter requires the (\"ARRAY\" or \"MAP\") type, however \"{arg}\" has the type \"{}\".",
-                    spark_type_name(&ga.data_type).to_uppercase()
-                ),
-            ));
-        };
+        // The columns it adds (`ExplodeBase.elementSchema`): an array's element (`col`, or the
+        // alias), a map's `key` and `value`; `pos` before them for `posexplode`.
         let position = fname.starts_with("pos");
-        let outer = fname.ends_with("_outer");
+        let mut columns: Vec<(String, DataType)> = if position { vec![("pos".into(), DataType::Int32)] } else { Vec::new() };
+        match (crate::types::map_key_value(&ga.data_type), &ga.data_type) {
+            (Some(_), _) if alias.is_some() => return Err(Error::Unsupported(format!("{fname}() of a map with an alias (it gives two columns, key and value)"))),
+            (Some((k, v)), _) => columns.extend([("key".into(), k.clone()), ("value".into(), v.clone())]),
+            (None, DataType::List(elem)) => columns.push((alias.unwrap_or_else(|| "col".into()), elem.data_type().clone())),
+            _ => {
+                return Err(define_error(
+                    "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+                    format!(
+                        "Cannot resolve \"{inner}\" due to data type mismatch: The first parameter requires the (\"ARRAY\" or \"MAP\") type, however \"{arg}\" has the type \"{}\".",
+                        spark_type_name(&ga.data_type).to_uppercase()
+                    ),
+                ))
+            }
+        }
         let mut output = input.output.clone();
         let mut refs = Vec::new();
-        if position {
-            output.push(Attr::new("pos", DataType::Int32));
-            refs.push(Expr::Alias(Box::new(Expr::Column(format!("\u{0}col{}", output.len() - 1))), "pos".into()));
+        for (name, t) in columns {
+            output.push(Attr::new(name.clone(), t));
+            refs.push(Expr::Alias(Box::new(Expr::Column(format!("\u{0}col{}", output.len() - 1))), name));
         }
-        output.push(Attr::new(alias.clone().unwrap_or_else(|| "col".into()), elem.data_type().clone()));
-        refs.push(Expr::Alias(Box::new(Expr::Column(format!("\u{0}col{}", output.len() - 1))), alias.unwrap_or_else(|| "col".into())));
         let streaming = input.streaming;
-        let generated = Plan { node: Node::Generate { input: Box::new(input), generator: gen, outer, position }, output, streaming };
+        let generated = Plan { node: Node::Generate { input: Box::new(input), generator: gen, outer: fname.ends_with("_outer"), position }, output, streaming };
         let mut items = items.to_vec();
         items.splice(pos..=pos, refs);
         Ok((generated, items))

@@ -456,7 +456,7 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
         // Spark plans a stream-stream join only on an equality of the two sides
         // (`StreamingSymmetricHashJoinExec`): without one, the first batch fails while it is
         // planned (recorded: `sw3-min-ss-join-no-condition`, a cross join, a range only).
-        Node::StreamJoin { left, join, .. } if join.keys.is_empty() && !has_equality(join.condition.as_ref(), left.output.len()) => {
+        Node::StreamJoin { left, join, .. } if join.keys.is_empty() && !crate::analysis::join_helper::has_equality(join.condition.as_ref(), left.output.len()) => {
             ctx.eval.raise("_LEGACY_ERROR_TEMP_1181", "Stream-stream join without equality predicate is not supported.".into());
             Vec::new()
         }
@@ -557,26 +557,4 @@ pub(crate) fn generate(r: &Row, value: Value, outer: bool, position: bool, width
             row
         })
         .collect()
-}
-
-/// True if `condition` has a conjunct `a = b` (or `a <=> b`) with `a` over one side's columns
-/// and `b` over the other's (`ExtractEquiJoinKeys`: `lower(adId) = lower(clickAdId)` is one);
-/// the left side's columns are those below `left_width`.
-fn has_equality(condition: Option<&crate::analysis::plan::BoundExpr>, left_width: usize) -> bool {
-    use crate::analysis::plan::BoundExpr;
-    let side = |e: &BoundExpr| {
-        let mut cols = std::collections::BTreeSet::new();
-        e.columns(&mut cols);
-        match (cols.first(), cols.last()) {
-            (Some(_), Some(&hi)) if hi < left_width => Some(true),
-            (Some(&lo), Some(_)) if lo >= left_width => Some(false),
-            _ => None,
-        }
-    };
-    condition.is_some_and(|c| {
-        crate::analysis::join_helper::conjuncts(c).into_iter().any(|e| match e {
-            BoundExpr::Binary(crate::plan::BinOp::Eq | crate::plan::BinOp::EqNullSafe, a, b) => matches!((side(a), side(b)), (Some(x), Some(y)) if x != y),
-            _ => false,
-        })
-    })
 }

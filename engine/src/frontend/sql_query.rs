@@ -400,9 +400,9 @@ impl Translator<'_> {
         } else {
             // The nearest view by edit distance, when it is near (`clickz` → `clicks`).
             let wanted = parts.last().map(String::as_str).unwrap_or_default();
-            let nearest = known.iter().min_by_key(|k| crate::plan::functions::levenshtein(&k.to_lowercase(), &wanted.to_lowercase())).filter(|k| crate::plan::functions::levenshtein(&k.to_lowercase(), &wanted.to_lowercase()) <= 2);
+            let nearest = known.iter().map(|k| (crate::plan::functions::levenshtein(&k.to_lowercase(), &wanted.to_lowercase()), k)).min().filter(|(d, _)| *d <= 2);
             match nearest {
-                Some(n) => format!("the nearest name is `{n}`; the temporary views are {}", known.join(", ")),
+                Some((_, n)) => format!("the nearest name is `{n}`; the temporary views are {}", known.join(", ")),
                 None => format!("the temporary views are {}", known.join(", ")),
             }
         };
