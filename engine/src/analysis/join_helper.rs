@@ -211,6 +211,14 @@ pub fn stream_join_spec(left: &[Attr], right: &[Attr], keys: &[(usize, usize)], 
         (Some(a), Some(b)) => exact_key_types(&a.data_type, &b.data_type),
         _ => false,
     });
+    let is_key_equality = |part: &BoundExpr| match part {
+        BoundExpr::Binary(BinOp::Eq, a, b) => match (a.as_ref(), b.as_ref()) {
+            (BoundExpr::Col(x), BoundExpr::Col(y)) => keys.iter().any(|(l, r)| (*x, *y) == (*l, *r + lw) || (*y, *x) == (*l, *r + lw)),
+            _ => false,
+        },
+        _ => false,
+    };
+    let pair_condition = condition.and_then(|c| if exact_keys { and_all(conjuncts(c).into_iter().filter(|p| !is_key_equality(p)).cloned().collect()) } else { Some(c.clone()) });
     let left_probe = condition.and_then(|c| probe_range(c, &all, 0..lw, lw..all.len(), left_time));
     let right_probe = condition.and_then(|c| probe_range(c, &all, lw..all.len(), 0..lw, right_time.map(|t| t + lw)));
     StreamJoinSpec {
@@ -221,6 +229,7 @@ pub fn stream_join_spec(left: &[Attr], right: &[Attr], keys: &[(usize, usize)], 
         left_only: and_all(left_only),
         right_only: and_all(right_only),
         exact_keys,
+        pair_condition,
         left_probe,
         right_probe,
     }
@@ -346,5 +355,23 @@ mod tests {
         assert!(!exact(DataType::Float64, DataType::Float64));
         assert!(!exact(DataType::Utf8, DataType::Int64));
         assert!(!exact(timestamp_type(), DataType::Utf8));
+    }
+
+    /// `l.k = r.k AND r.t >= l.t AND l.v = r.v` over `[k, t] ++ [k, t, v']` with the key
+    /// `(0, 0)`: a pair found by an exact lookup of `k` still checks the range and the equality
+    /// that is not a join key (`l.k` is column 0, `r.k` column 2; the lookup decided only that
+    /// one); a lookup that is not exact (a string key against a long) checks all of it.
+    #[test]
+    fn a_pair_found_by_an_exact_key_lookup_skips_only_the_key_equality() {
+        let col = |i| Box::new(BoundExpr::Col(i));
+        let and = |a, b| BoundExpr::Binary(BinOp::And, Box::new(a), Box::new(b));
+        let key_eq = BoundExpr::Binary(BinOp::Eq, col(2), col(0));
+        let range = BoundExpr::Binary(BinOp::GtEq, col(3), col(1));
+        let other_eq = BoundExpr::Binary(BinOp::Eq, col(1), col(4));
+        let condition = and(and(key_eq, range.clone()), other_eq.clone());
+        let side = |k: DataType| vec![Attr::new("k", k), Attr::new("t", timestamp_type()), Attr::new("v", timestamp_type())];
+        let spec = |l: DataType, r: DataType| stream_join_spec(&side(l)[..2], &side(r), &[(0, 0)], Some(&condition));
+        assert_eq!(spec(DataType::Utf8, DataType::Utf8).pair_condition, Some(and(range, other_eq)));
+        assert_eq!(spec(DataType::Utf8, DataType::Int64).pair_condition, Some(condition.clone()));
     }
 }

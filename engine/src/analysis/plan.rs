@@ -228,6 +228,11 @@ pub struct StreamJoinSpec {
     /// compared as a number or a time): a row's partners are then found with one lookup of
     /// its key instead of a scan of every buffered key.
     pub exact_keys: bool,
+    /// What a pair of rows met by their keys must still pass: the condition without its
+    /// equi-join key equalities when [`StreamJoinSpec::exact_keys`] (the key lookup decided
+    /// them, NULLs included), else the whole condition; `None`: every pair passes. Spark's
+    /// `JoinConditionSplitPredicates.bothSides` plays this part.
+    pub pair_condition: Option<BoundExpr>,
     /// How a right row bounds the event times of the left rows it can match (the condition's
     /// range conjuncts), so a probe of the left buffer visits only that time range.
     pub left_probe: Option<ProbeRange>,

@@ -13,6 +13,7 @@
 //! missing (after a checkpoint load) or was built for another plan.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 use super::{evicts_at_us, Buffered};
 use crate::analysis::StateWatermark;
@@ -34,8 +35,10 @@ pub struct IndexPlan {
 
 /// One key's rows: their sequence numbers (ascending, as the bucket) and, when the side has a
 /// probe column, (time µs, sequence number) of every row whose time there is a timestamp.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 struct KeyIndex {
+    /// The key, shared with the eviction index's entries of its rows.
+    key: Rc<Row>,
     seqs: Vec<u64>,
     by_time: BTreeSet<(i64, u64)>,
     /// A row whose probe column holds neither a timestamp nor NULL: the key is scanned whole.
@@ -48,8 +51,8 @@ pub struct SideIndex {
     plan: IndexPlan,
     /// Join key → its rows' index, found by hash (never walked in order).
     keys: hashbrown::HashMap<Row, KeyIndex, rustc_hash::FxBuildHasher>,
-    /// (evicts at µs, sequence number) → the row's key.
-    expiry: BTreeMap<(i64, u64), Row>,
+    /// (evicts at µs, sequence number) → the row's key (its [`KeyIndex`]'s: no copy per row).
+    expiry: BTreeMap<(i64, u64), Rc<Row>>,
     next_seq: u64,
     rows: u64,
 }
@@ -91,13 +94,13 @@ impl SideIndex {
         let seq = self.next_seq;
         self.next_seq += 1;
         self.rows += 1;
+        let k = self.keys.entry_ref(key).or_insert_with(|| KeyIndex { key: Rc::new(key.clone()), seqs: Vec::new(), by_time: BTreeSet::new(), untimed: 0 });
         // Keys equal in the store's order read the same eviction time (a key watermark's
         // column is a timestamp, equal only to the same timestamp), so `key` serves for the
-        // stored one: one search of the key map.
+        // stored one.
         if let Some(e) = evicts_at_us(self.plan.state, self.plan.time, key, row) {
-            self.expiry.insert((e, seq), key.clone());
+            self.expiry.insert((e, seq), Rc::clone(&k.key));
         }
-        let k = self.keys.entry_ref(key).or_default();
         k.seqs.push(seq);
         match probe_time(&self.plan, row) {
             Ok(Some(t)) => {
@@ -153,7 +156,7 @@ impl SideIndex {
     /// the eviction time), and returns them as (key, positions in its bucket), in key order,
     /// positions ascending. The caller removes them with [`SideIndex::remove`].
     pub fn expired(&mut self, expired: impl Fn(i64) -> bool) -> Vec<(Row, Vec<usize>)> {
-        let mut gone: Vec<(Row, u64)> = Vec::new();
+        let mut gone: Vec<(Rc<Row>, u64)> = Vec::new();
         while let Some(entry) = self.expiry.first_entry() {
             if !expired(entry.key().0) {
                 break;
@@ -167,7 +170,7 @@ impl SideIndex {
         while i < gone.len() {
             let j = i + gone[i..].iter().take_while(|(k, _)| *k == gone[i].0).count();
             let seqs: Vec<u64> = gone[i..j].iter().map(|(_, s)| *s).collect();
-            let key = std::mem::take(&mut gone[i].0);
+            let key = Row::clone(&gone[i].0);
             let pos = self.keys.get(&key).map(|k| positions(&k.seqs, &seqs)).unwrap_or_default();
             out.push((key, pos));
             i = j;

@@ -115,10 +115,13 @@ struct Side<'s> {
 }
 
 impl Side<'_> {
-    /// Appends a row to the bucket of `key`.
-    fn push(&mut self, key: Row, b: Buffered) {
-        self.ix.push(&key, &b.row);
-        push(self.store, key, b);
+    /// Appends a row to the bucket of `key` (a copy of `key` is stored only for a new bucket).
+    fn push(&mut self, key: &Row, b: Buffered) {
+        self.ix.push(key, &b.row);
+        match self.store.get_mut(key) {
+            Some(bucket) => bucket.push(b),
+            None => self.store.put(key.clone(), vec![b]),
+        }
     }
 
     /// The positions in the bucket of `key` a probing row within `bounds` can meet, bucket
@@ -177,16 +180,15 @@ pub fn keys_equal(a: &Row, b: &Row) -> bool {
 }
 
 /// The buffered keys of `store` a row with join key `key` can meet ([`keys_equal`]), in key
-/// order. With [`StreamJoinSpec::exact_keys`] that is at most the one stored key equal to it
-/// (one lookup; a key with a NULL meets nothing), else every buffered key is compared.
-fn partner_keys(store: &StateStore<Vec<Buffered>>, key: &Row, exact: bool) -> Vec<Row> {
+/// order. With [`StreamJoinSpec::exact_keys`] that is at most the one stored key equal to it,
+/// which `key` itself finds (the store is searched by the same order; nothing is copied; a key
+/// with a NULL meets nothing), else every buffered key is compared.
+fn partner_keys<'k>(store: &StateStore<Vec<Buffered>>, key: &'k Row, exact: bool) -> std::borrow::Cow<'k, [Row]> {
     if exact {
-        if key.iter().any(Value::is_null) {
-            return Vec::new();
-        }
-        return store.get_key_value(key).map(|(k, _)| vec![k.clone()]).unwrap_or_default();
+        let meets = !key.iter().any(Value::is_null) && store.get(key).is_some();
+        return std::borrow::Cow::Borrowed(if meets { std::slice::from_ref(key) } else { &[] });
     }
-    store.iter().filter(|(k, _)| keys_equal(key, k)).map(|(k, _)| k.clone()).collect()
+    std::borrow::Cow::Owned(store.iter().filter(|(k, _)| keys_equal(key, k)).map(|(k, _)| k.clone()).collect())
 }
 
 /// The left row's equi-join key.
@@ -201,7 +203,7 @@ pub fn right_key(join: &JoinSpec, r: &Row) -> Row {
 
 /// True if the join's extra condition holds for the pair (over `left ++ right`).
 pub fn pair_passes(join: &JoinSpec, l: &Row, r: &Row, cx: &super::context::EvalContext) -> bool {
-    PairCheck::new(join, l.len(), cx).passes(l, r)
+    PairCheck::new(join.condition.as_ref(), l.len(), join.right_width, cx).passes(l, r)
 }
 
 /// [`pair_passes`] for many pairs of one batch: one `left ++ right` row is kept and only the
@@ -218,15 +220,17 @@ struct PairCheck<'a> {
 }
 
 impl<'a> PairCheck<'a> {
-    fn new(join: &'a JoinSpec, left_width: usize, cx: &'a super::context::EvalContext) -> PairCheck<'a> {
+    /// The check of `condition` (over `left ++ right`, the sides `left_width` and
+    /// `right_width` columns wide).
+    fn new(condition: Option<&'a BoundExpr>, left_width: usize, right_width: usize, cx: &'a super::context::EvalContext) -> PairCheck<'a> {
         let mut cols = std::collections::BTreeSet::new();
-        if let Some(c) = &join.condition {
+        if let Some(c) = condition {
             c.columns(&mut cols);
         }
         let (left_cols, right): (Vec<usize>, Vec<usize>) = cols.into_iter().partition(|i| *i < left_width);
         PairCheck {
-            condition: join.condition.as_ref(),
-            row: vec![Value::Null; left_width + join.right_width],
+            condition,
+            row: vec![Value::Null; left_width + right_width],
             left_cols,
             right_cols: right.into_iter().map(|i| i - left_width).collect(),
             left_width,
@@ -310,14 +314,19 @@ pub fn run_stream_join(
     };
     let left_rows = not_late(left_rows, spec.left_time);
     let right_rows = not_late(right_rows, spec.right_time);
-    let lkey = |r: &Row| left_key(join, r);
-    let rkey = |r: &Row| right_key(join, r);
-    let both = |l: &Row, r: &Row| -> Row {
-        let mut b = l.clone();
-        b.extend(r.iter().cloned());
-        b
+    // The probing row's join key, written into one buffer the whole batch reuses (a stored key
+    // is a copy of it, made only when it starts a bucket).
+    let mut key: Row = Vec::with_capacity(join.keys.len());
+    let set_key = |key: &mut Row, row: &Row, left: bool| {
+        key.clear();
+        key.extend(join.keys.iter().map(|(l, r)| row[if left { *l } else { *r }].clone()));
     };
-    let mut check = PairCheck::new(join, left_width, cx);
+    // The output row of a matched pair: `join.output`'s columns of `left ++ right`, read from
+    // the two rows (no `left ++ right` row is built, one allocation per pair).
+    let pair_out = |l: &Row, r: &Row| -> Row {
+        join.output.iter().map(|&i| if i < left_width { l.get(i) } else { r.get(i - left_width) }.cloned().unwrap_or(Value::Null)).collect()
+    };
+    let mut check = PairCheck::new(spec.pair_condition.as_ref(), left_width, join.right_width, cx);
     let mut passes = |l: &Row, r: &Row| check.passes(l, r);
     let exact = spec.exact_keys;
     let left_pre = |l: &Row| side_passes(spec.left_only.as_ref(), l, cx);
@@ -360,23 +369,24 @@ pub fn run_stream_join(
             if !right_pre(&r) {
                 continue;
             }
-            let k = rkey(&r);
+            set_key(&mut key, &r, false);
+            let k = &key;
             let bounds = probe_bounds(spec.left_probe.as_ref(), &r);
-            for lk in partner_keys(left.store, &k, exact) {
-                let cand = left.candidates(&lk, bounds);
-                if let Some(bucket) = left.store.get_mut(&lk) {
+            for lk in partner_keys(left.store, k, exact).iter() {
+                let cand = left.candidates(lk, bounds);
+                if let Some(bucket) = left.store.get_mut(lk) {
                     let mut hits = Vec::new();
                     visit(bucket, cand.as_deref(), |p, b| {
                         if passes(&b.row, &r) {
                             hits.push(p);
                         }
                     });
-                    let hit = left.take(&lk, &hits);
+                    let hit = left.take(lk, &hits);
                     removed += hit.len() as u64;
                     out.extend(hit.into_iter().map(|b| project(b.row)));
                 }
             }
-            if !expired(spec.right_state, spec.right_time, wm_for_eviction_ms, &k, &r) {
+            if !expired(spec.right_state, spec.right_time, wm_for_eviction_ms, k, &r) {
                 right.push(k, Buffered { row: r, matched: false });
                 updated += 1;
             }
@@ -386,9 +396,10 @@ pub fn run_stream_join(
             if !left_pre(&l) {
                 continue;
             }
-            let k = lkey(&l);
+            set_key(&mut key, &l, true);
+            let k = &key;
             let bounds = probe_bounds(spec.right_probe.as_ref(), &l);
-            let any = partner_keys(right.store, &k, exact).iter().any(|rk| {
+            let any = partner_keys(right.store, k, exact).iter().any(|rk| {
                 let cand = right.candidates(rk, bounds);
                 right.store.get(rk).is_some_and(|bucket| match &cand {
                     Some(ps) => ps.iter().filter_map(|p| bucket.get(*p)).any(|b| passes(&l, &b.row)),
@@ -411,17 +422,18 @@ pub fn run_stream_join(
                 }
                 continue;
             }
-            let k = lkey(&l);
+            set_key(&mut key, &l, true);
+            let k = &key;
             let bounds = probe_bounds(spec.right_probe.as_ref(), &l);
             let mut any = false;
-            for rk in partner_keys(right.store, &k, exact) {
-                let cand = right.candidates(&rk, bounds);
-                if let Some(bucket) = right.store.get_mut(&rk) {
+            for rk in partner_keys(right.store, k, exact).iter() {
+                let cand = right.candidates(rk, bounds);
+                if let Some(bucket) = right.store.get_mut(rk) {
                     visit(bucket, cand.as_deref(), |_, b| {
                         if passes(&l, &b.row) {
                             any = true;
                             b.matched = true;
-                            out.push(project(both(&l, &b.row)));
+                            out.push(pair_out(&l, &b.row));
                         }
                     });
                 }
@@ -439,16 +451,17 @@ pub fn run_stream_join(
                 }
                 continue;
             }
-            let k = rkey(&r);
+            set_key(&mut key, &r, false);
+            let k = &key;
             let bounds = probe_bounds(spec.left_probe.as_ref(), &r);
             let mut any = false;
-            for lk in partner_keys(left.store, &k, exact) {
-                let cand = left.candidates(&lk, bounds);
-                if let Some(bucket) = left.store.get_mut(&lk) {
+            for lk in partner_keys(left.store, k, exact).iter() {
+                let cand = left.candidates(lk, bounds);
+                if let Some(bucket) = left.store.get_mut(lk) {
                     visit(bucket, cand.as_deref(), |_, b| {
                         if passes(&b.row, &r) {
                             any = true;
-                            out.push(project(both(&b.row, &r)));
+                            out.push(pair_out(&b.row, &r));
                             b.matched = true;
                         }
                     });
@@ -456,7 +469,7 @@ pub fn run_stream_join(
             }
             // Not stored if the state watermark lets it go in this batch anyway, unless it is
             // an unmatched row of a right/full outer join, which leaves null-padded below.
-            if !expired(spec.right_state, spec.right_time, wm_for_eviction_ms, &k, &r) || (right_outer && !any) {
+            if !expired(spec.right_state, spec.right_time, wm_for_eviction_ms, k, &r) || (right_outer && !any) {
                 right.push(k, Buffered { row: r, matched: any });
                 updated += 1;
             }
@@ -485,12 +498,6 @@ pub fn run_stream_join(
     (out, OperatorMetrics { num_rows_total, num_rows_updated: updated, num_rows_removed: removed, num_rows_dropped_by_watermark: dropped })
 }
 
-fn push(store: &mut StateStore<Vec<Buffered>>, key: Row, b: Buffered) {
-    match store.get_mut(&key) {
-        Some(bucket) => bucket.push(b),
-        None => store.put(key, vec![b]),
-    }
-}
 
 #[cfg(test)]
 mod tests {
@@ -513,15 +520,25 @@ mod tests {
     /// `l.k = r.k AND r.t >= l.t AND r.t <= l.t + 10 minutes` over `left ++ right` (two
     /// columns each): a right row meets the left rows of its key in the 10 minutes before it.
     fn range_join(jt: JoinType) -> JoinSpec {
+        let output = if jt == JoinType::LeftSemi { vec![0, 1] } else { vec![0, 1, 2, 3] };
+        JoinSpec { join_type: jt, keys: vec![(0, 0)], condition: Some(range_condition(true)), output, right_width: 2, unwatermarked: Default::default() }
+    }
+
+    /// [`range_join`]'s condition, with its key equality `l.k = r.k` or without it (what
+    /// `stream_join_spec` leaves a pair to pass when the key lookup is exact).
+    fn range_condition(with_key: bool) -> BoundExpr {
         let col = |i| Box::new(BoundExpr::Col(i));
         let ten_minutes = crate::types::CalendarInterval { months: 0, days: 0, micros: 600_000_000 };
         let and = |a, b| BoundExpr::Binary(BinOp::And, Box::new(a), Box::new(b));
-        let condition = and(
-            and(BoundExpr::Binary(BinOp::Eq, col(0), col(2)), BoundExpr::Binary(BinOp::GtEq, col(3), col(1))),
+        let range = and(
+            BoundExpr::Binary(BinOp::GtEq, col(3), col(1)),
             BoundExpr::Binary(BinOp::LtEq, col(3), Box::new(BoundExpr::Binary(BinOp::Add, col(1), Box::new(BoundExpr::Interval(ten_minutes))))),
         );
-        let output = if jt == JoinType::LeftSemi { vec![0, 1] } else { vec![0, 1, 2, 3] };
-        JoinSpec { join_type: jt, keys: vec![(0, 0)], condition: Some(condition), output, right_width: 2, unwatermarked: Default::default() }
+        if with_key {
+            and(BoundExpr::Binary(BinOp::Eq, col(0), col(2)), range)
+        } else {
+            range
+        }
     }
 
     /// The spec of [`range_join`] with the time index on (`probe`: the bounds
@@ -539,6 +556,7 @@ mod tests {
             left_only: None,
             right_only: None,
             exact_keys,
+            pair_condition: Some(range_condition(!exact_keys)),
             // A right row at t meets left rows in [t - 10 min, t]: l.t <= r.t and
             // l.t + 10 min >= r.t.
             left_probe: probe.then(|| ProbeRange { column: 1, lower: vec![bound(zero, 600_000_000)], upper: vec![bound(zero, 0)] }),
