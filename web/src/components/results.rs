@@ -267,9 +267,11 @@ pub fn MetricsPanel() -> impl IntoView {
         <div class="panel metrics">
             <h2>{move || lab.t("metrics")}{move || selected(lab).map(|b| format!(" · {} {}", lab.t("batch.id"), b.id))}</h2>
             {move || selected(lab).map(|b| view! {
+                // A stateless query has no state store: its progress says `stateOperators: []`.
+                {b.metrics.is_empty().then(|| view! { <p class="help" data-testid="metrics-stateless">{lab.t("metrics.none")}</p> })}
                 // One column per operator, one row per metric: the metric names stay readable
                 // in a narrow column (a stateful query has one or two operators).
-                <div class="table-box" tabindex="0" role="region" aria-label=lab.t("metrics")>
+                <div class="table-box" tabindex="0" role="region" aria-label=lab.t("metrics") hidden=b.metrics.is_empty()>
                 <table class="grid metrics-table">
                     <thead><tr><th>"operator"</th>{b.metrics.iter().map(|m| view! { <th><code>{m.operator.clone()}</code></th> }).collect_view()}</tr></thead>
                     <tbody>

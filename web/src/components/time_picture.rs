@@ -171,7 +171,10 @@ pub fn TimePicture() -> impl IntoView {
             <details class="help picture-help"><summary>{move || lab.t("picture.help.summary")}</summary>{move || lab.t("picture.help")}</details>
             <p class="tp-narration" data-testid="picture-narration" aria-live="polite" tabindex="0">{move || {
                 let lang = lab.lang.get();
-                let i = selected_band()?;
+                // Before the first batch the picture has no band to narrate: say how to start.
+                let Some(i) = selected_band() else {
+                    return picture.with(|p| p.bands.is_empty()).then(|| streamlab_model::text::i18n::tr(lang, "batches.none").to_string());
+                };
                 picture.with(|p| {
                     let next = p.bands.get(i + 1).and_then(|n| n.watermark_ms).or(p.next_watermark_ms);
                     p.bands.get(i).map(|b| narrate(b, next, lang, p.day_us))

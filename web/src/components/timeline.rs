@@ -220,9 +220,13 @@ pub fn CompareModes() -> impl IntoView {
                                                 {r.batches.into_iter().map(|b| {
                                                     let id = b.id;
                                                     let n = b.rows.len();
+                                                    // Batch ids differ between modes (each runs its own no-data
+                                                    // batches): the step that ran a batch lines the columns up.
+                                                    let step = b.step.map(|s| format!(" · {} {s}", lab.t("batch.step"))).unwrap_or_default();
+                                                    let from = if b.no_data { format!("{step} · {}", lab.t("batch.nodata")) } else { step };
                                                     view! {
                                                         <tr class="batch-head" data-testid="compare-batch" data-batch-id=id.to_string() data-rows=n.to_string()>
-                                                            <th colspan="9">{format!("{} {id}: {n}", lab.t("batch.id"))}</th>
+                                                            <th colspan="9">{format!("{} {id}{from}: {n}", lab.t("batch.id"))}</th>
                                                         </tr>
                                                         {b.rows.into_iter().take(20).map(|cells| view! { <tr>{cells.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}</tr> }).collect_view()}
                                                     }
