@@ -62,6 +62,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("advance.go", "Push & run"),
     ("picture", "Time picture: event time × micro-batches"),
     ("picture.help", "Each row sits at its event time, in the band of the batch that read it (batch 0 at the bottom; a dot after a batch's number, 8·, marks a no-data batch). Hover or focus a mark for its fate and the rule; click a late mark to see the watermark step that made it late; click the time axis to add an event at that time (whole seconds, a new event id); drag a mark, or focus it and press Alt or Shift + ← / →, to change its event time."),
+    ("picture.empty", "Each micro-batch adds a band here, its rows at their event times: press “Next step ▶” to run the first one."),
     ("fate.kept", "kept"),
     ("fate.late", "late (dropped)"),
     ("fate.filtered", "filtered"),

@@ -173,7 +173,7 @@ pub fn TimePicture() -> impl IntoView {
                 let lang = lab.lang.get();
                 // Before the first batch the picture has no band to narrate: say how to start.
                 let Some(i) = selected_band() else {
-                    return picture.with(|p| p.bands.is_empty()).then(|| streamlab_model::text::i18n::tr(lang, "batches.none").to_string());
+                    return picture.with(|p| p.bands.is_empty()).then(|| streamlab_model::text::i18n::tr(lang, "picture.empty").to_string());
                 };
                 picture.with(|p| {
                     let next = p.bands.get(i + 1).and_then(|n| n.watermark_ms).or(p.next_watermark_ms);
