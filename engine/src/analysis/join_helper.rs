@@ -218,7 +218,7 @@ pub fn stream_join_spec(left: &[Attr], right: &[Attr], keys: &[(usize, usize)], 
         },
         _ => false,
     };
-    let pair_condition = condition.and_then(|c| if exact_keys { and_all(conjuncts(c).into_iter().filter(|p| !is_key_equality(p)).cloned().collect()) } else { Some(c.clone()) });
+    let pair_condition = condition.and_then(|c| if exact_keys { and_all(conjuncts(c).into_iter().filter(|p| !is_key_equality(p)).cloned().collect()) } else { Some(c.clone()) }).map(Box::new);
     let left_probe = condition.and_then(|c| probe_range(c, &all, 0..lw, lw..all.len(), left_time));
     let right_probe = condition.and_then(|c| probe_range(c, &all, lw..all.len(), 0..lw, right_time.map(|t| t + lw)));
     StreamJoinSpec {
@@ -371,7 +371,7 @@ mod tests {
         let condition = and(and(key_eq, range.clone()), other_eq.clone());
         let side = |k: DataType| vec![Attr::new("k", k), Attr::new("t", timestamp_type()), Attr::new("v", timestamp_type())];
         let spec = |l: DataType, r: DataType| stream_join_spec(&side(l)[..2], &side(r), &[(0, 0)], Some(&condition));
-        assert_eq!(spec(DataType::Utf8, DataType::Utf8).pair_condition, Some(and(range, other_eq)));
-        assert_eq!(spec(DataType::Utf8, DataType::Int64).pair_condition, Some(condition.clone()));
+        assert_eq!(spec(DataType::Utf8, DataType::Utf8).pair_condition, Some(Box::new(and(range, other_eq))));
+        assert_eq!(spec(DataType::Utf8, DataType::Int64).pair_condition, Some(Box::new(condition.clone())));
     }
 }

@@ -232,7 +232,7 @@ pub struct StreamJoinSpec {
     /// equi-join key equalities when [`StreamJoinSpec::exact_keys`] (the key lookup decided
     /// them, NULLs included), else the whole condition; `None`: every pair passes. Spark's
     /// `JoinConditionSplitPredicates.bothSides` plays this part.
-    pub pair_condition: Option<BoundExpr>,
+    pub pair_condition: Option<Box<BoundExpr>>,
     /// How a right row bounds the event times of the left rows it can match (the condition's
     /// range conjuncts), so a probe of the left buffer visits only that time range.
     pub left_probe: Option<ProbeRange>,

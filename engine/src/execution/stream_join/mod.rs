@@ -326,7 +326,7 @@ pub fn run_stream_join(
     let pair_out = |l: &Row, r: &Row| -> Row {
         join.output.iter().map(|&i| if i < left_width { l.get(i) } else { r.get(i - left_width) }.cloned().unwrap_or(Value::Null)).collect()
     };
-    let mut check = PairCheck::new(spec.pair_condition.as_ref(), left_width, join.right_width, cx);
+    let mut check = PairCheck::new(spec.pair_condition.as_deref(), left_width, join.right_width, cx);
     let mut passes = |l: &Row, r: &Row| check.passes(l, r);
     let exact = spec.exact_keys;
     let left_pre = |l: &Row| side_passes(spec.left_only.as_ref(), l, cx);
@@ -556,7 +556,7 @@ mod tests {
             left_only: None,
             right_only: None,
             exact_keys,
-            pair_condition: Some(range_condition(!exact_keys)),
+            pair_condition: Some(Box::new(range_condition(!exact_keys))),
             // A right row at t meets left rows in [t - 10 min, t]: l.t <= r.t and
             // l.t + 10 min >= r.t.
             left_probe: probe.then(|| ProbeRange { column: 1, lower: vec![bound(zero, 600_000_000)], upper: vec![bound(zero, 0)] }),
