@@ -200,7 +200,8 @@ pub fn loose_numbers(text: &str) -> Vec<u64> {
 
 /// Why a stem leans on something the learner is not shown (another question, the lab's steps,
 /// a preset's name, a batch of a run it does not show), if it does. A stem that names a batch id
-/// must show its scenario: the query in backticks and at least one event time.
+/// or an input group ("group 0") must show its scenario: the query in backticks and at least
+/// one event time.
 pub fn leans_on_another(prompt: &str, lang: Lang) -> Option<String> {
     let lower = prompt.to_lowercase();
     let (starts, phrases) = (words(lang, Words::AsAboveStart), words(lang, Words::AsAbovePhrase));

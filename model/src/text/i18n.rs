@@ -137,7 +137,8 @@ pub enum Words {
     /// Phrases of a stem pointing at what the learner is not shown: another question, the
     /// lab, a preset, a step.
     AsAbovePhrase,
-    /// The word for a batch before its id ("batch 3", "배치 3").
+    /// The words for a batch, or a group of input a batch reads, before its id ("batch 3",
+    /// "group 0", "배치 3", "묶음 0"): a stem naming one must show its query and events.
     Batch,
     /// Words before a number that numbers a thing rather than counting ("batch 3", "post 2",
     /// "파티션 4").

@@ -76,9 +76,42 @@ pub fn spans(text: &str) -> Vec<Span> {
     out
 }
 
+/// A code span's text cut into its quoted string literals (`'10 minutes'`, `"x"`: `true`, the
+/// quotes kept) and the code between them (`false`), in order: a page keeps a literal on one
+/// line, so a wrapped query never looks as if a string held a line break. An unclosed quote
+/// runs to the end.
+pub fn code_pieces(code: &str) -> Vec<(bool, &str)> {
+    let mut out = Vec::new();
+    let mut rest = code;
+    while let Some(open) = rest.find(['\'', '"']) {
+        let quote = rest[open..].chars().next().unwrap_or('\'');
+        let close = rest[open + 1..].find(quote).map_or(rest.len(), |i| open + 1 + i + 1);
+        if open > 0 {
+            out.push((false, &rest[..open]));
+        }
+        out.push((true, &rest[open..close]));
+        rest = &rest[close..];
+    }
+    if !rest.is_empty() {
+        out.push((false, rest));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_code_span_keeps_its_string_literals_whole() {
+        assert_eq!(
+            code_pieces("F.window('event_time', \"10 minutes\")"),
+            [(false, "F.window("), (true, "'event_time'"), (false, ", "), (true, "\"10 minutes\""), (false, ")")]
+        );
+        // No quote: one piece; an unclosed quote runs to the end.
+        assert_eq!(code_pieces("count()"), [(false, "count()")]);
+        assert_eq!(code_pieces("expr('a b"), [(false, "expr("), (true, "'a b")]);
+    }
 
     fn t(s: &str) -> Span {
         Span::Text(s.into())

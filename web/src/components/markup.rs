@@ -2,7 +2,7 @@
 //! emphasis spans, paragraphs and lists. Used by lessons, questions, the exam and presenter mode.
 
 use leptos::prelude::*;
-use streamlab_model::text::markup::{blocks, Block, Span};
+use streamlab_model::text::markup::{blocks, code_pieces, Block, Span};
 
 /// Inline spans as elements.
 pub fn render_spans(spans: Vec<Span>) -> impl IntoView {
@@ -10,7 +10,12 @@ pub fn render_spans(spans: Vec<Span>) -> impl IntoView {
         .into_iter()
         .map(|s| match s {
             Span::Text(t) => t.into_any(),
-            Span::Code(t) => view! { <code>{t}</code> }.into_any(),
+            // A short string literal stays on one line (`.lit`: `'10 minutes'`), so wrapped code
+            // reads as written; a long one (an `F.expr('...')` condition) may wrap, or it would
+            // run out of a phone's column.
+            Span::Code(t) => view! {
+                <code>{code_pieces(&t).into_iter().map(|(lit, piece)| if lit && piece.chars().count() <= 24 { view! { <span class="lit">{piece.to_string()}</span> }.into_any() } else { piece.to_string().into_any() }).collect_view()}</code>
+            }.into_any(),
             Span::Strong(t) => view! { <strong>{t}</strong> }.into_any(),
             Span::Em(t) => view! { <em>{t}</em> }.into_any(),
         })

@@ -166,7 +166,7 @@ pub fn RecoveryPanel() -> impl IntoView {
                         <pre class="json" data-testid="sink-log">{log}</pre>
                     </details>
                 })}
-                <h3>{lab.t("sink.contents")}" "<span class="count" class:warn={r.duplicates > 0} data-testid="sink-duplicates">{r.duplicates}</span>" "{lab.t("sink.dups")}</h3>
+                <h3>{lab.t("sink.contents")}" "{lab.t("sink.dups")}" "<span class="count" class:warn={r.duplicates > 0} data-testid="sink-duplicates">{r.duplicates}</span></h3>
                 // The newest writes (a crash's replayed batch is among them); earlier on request.
                 {
                     let total = r.sink_rows.len();

@@ -172,6 +172,7 @@ pub fn DelayControl(index: usize) -> impl IntoView {
                 <p class="notice field-error" role="alert" data-testid=format!("delay-error-{index}")>
                     {move || lab.t("delay.refused")}" "{streamlab_model::text::i18n::localize(lab.lang.get(), &e)}
                 </p>
+                <p class="help" data-testid=format!("delay-hint-{index}")>{move || lab.t("delay.hint")}</p>
             })}
         </form>
     }
