@@ -549,6 +549,9 @@ mod tests {
         let class = |sql: &str| names(sql).split(']').next().unwrap_or_default().trim_start_matches("ERR [").to_string();
         assert_eq!(class("SELECT * FROM clickz"), "TABLE_OR_VIEW_NOT_FOUND");
         assert_eq!(class("SELECT user_id, count(*) FROM clicks GROUP BY post_id"), "MISSING_AGGREGATION");
+        // A misspelled column inside the grouping is reported before the select list is checked
+        // against it (recorded: cases-pending/sql-groupby-window-misspelled-column-error).
+        assert_eq!(class("SELECT window(event_time, '10 minutes'), count(*) FROM clicks GROUP BY window(event_tim, '10 minutes')"), "UNRESOLVED_COLUMN.WITH_SUGGESTION");
         assert_eq!(class("SELECT post_id, count(*) FROM clicks GROUP BY 3"), "GROUP_BY_POS_OUT_OF_RANGE");
         assert_eq!(class("SELECT post_id, count(*) FROM clicks GROUP BY 2"), "GROUP_BY_POS_AGGREGATE");
         assert_eq!(class("SELECT a.* FROM clicks"), "CANNOT_RESOLVE_STAR_EXPAND");

@@ -276,8 +276,9 @@ impl Aggregation<'_, '_, '_> {
             collect_aggregates(e, &mut aggs);
         }
         let keys = Keys::new(&grouping, &aggs, self.attrs);
-        // Spark reports a column that does not exist before one that is not grouped.
-        for e in items.iter().chain(having.iter()).chain(order_keys.iter().map(|(k, _)| k)) {
+        // Spark reports a column that does not exist before one that is not grouped, the
+        // grouping expressions' first (`Aggregate.expressions`: grouping, then aggregates).
+        for e in grouping.iter().chain(items.iter()).chain(having.iter()).chain(order_keys.iter().map(|(k, _)| k)) {
             keys.check_resolved(e)?;
         }
         let aggregates = aggs.iter().map(|a| Expr::Alias(Box::new(a.clone()), a.output_name())).collect();
