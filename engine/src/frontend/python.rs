@@ -346,6 +346,12 @@ fn pest_error(text: &str, e: pest::error::Error<Rule>, unclosed: Option<usize>, 
         Some(c @ ('\u{2018}' | '\u{2019}' | '\u{201C}' | '\u{201D}')) => {
             format!("invalid character '{c}' (U+{:04X}); curly quotes come from documents and PDFs: type a straight ' or \" instead", u32::from(c))
         }
+        // An invisible space (no-break, zero-width, a byte-order mark), pasted from a web page
+        // or a document: Python's words (`invalid non-printable character U+00A0`) and what
+        // to do.
+        Some(c) if !c.is_ascii() && (c.is_whitespace() || matches!(c, '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}')) => {
+            format!("invalid non-printable character U+{:04X}; an invisible space comes from web pages and documents: delete it and type a plain space", u32::from(c))
+        }
         Some(c) if !c.is_ascii() && !c.is_alphanumeric() => format!("invalid character '{c}' (U+{:04X})", u32::from(c)),
         Some(c) => format!("unexpected '{c}': expected a name, a string, a number or an operator here"),
     };
@@ -841,6 +847,12 @@ mod tests {
         let e = parse_program(text).unwrap_err();
         assert_eq!(&text[e.span.start..e.span.end], "\u{2018}");
         assert!(e.message.starts_with("invalid character '\u{2018}' (U+2018); curly quotes"), "{}", e.message);
+        // A no-break space from a web page: Python 3.11's `invalid non-printable character
+        // U+00A0`, on the space.
+        let text = "clicks.select('user_id')\u{a0}.count()";
+        let e = parse_program(text).unwrap_err();
+        assert_eq!(&text[e.span.start..e.span.end], "\u{a0}");
+        assert!(e.message.starts_with("invalid non-printable character U+00A0; an invisible space"), "{}", e.message);
     }
 
     #[test]

@@ -591,6 +591,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("unexpected '{}': expected a name, a string, a number or an operator here", "예상하지 못한 '{}': 여기에는 이름, 문자열, 숫자 또는 연산자가 와야 합니다"),
     ("invalid character '{}' (U+{})", "쓸 수 없는 문자 '{}' (U+{})"),
     ("curly quotes come from documents and PDFs: type a straight ' or \" instead", "둥근 따옴표는 문서나 PDF에서 복사될 때 들어옵니다. 곧은 ' 또는 \"를 쓰세요"),
+    ("an invisible space comes from web pages and documents: delete it and type a plain space", "보이지 않는 공백은 웹 페이지나 문서에서 복사될 때 들어옵니다. 지우고 일반 공백을 입력하세요"),
     ("the query is empty", "쿼리가 비어 있습니다"),
     ("the query is empty: write a DataFrame expression such as clicks.select('event_id')", "쿼리가 비어 있습니다: clicks.select('event_id')처럼 DataFrame 식을 쓰세요"),
     ("without an aggregation, the function's outputMode must be the query's output mode", "집계가 없으면 함수의 outputMode가 쿼리의 출력 모드와 같아야 합니다"),
