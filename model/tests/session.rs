@@ -229,7 +229,7 @@ fn a_query_typo_points_at_its_position() {
     let curly = streamlab_model::text::i18n::localize(streamlab_model::text::Lang::Ko, "invalid character '\u{2018}' (U+2018); curly quotes come from documents and PDFs: type a straight ' or \" instead");
     assert!(curly.starts_with("쓸 수 없는 문자 '\u{2018}' (U+2018); 둥근 따옴표는"), "{curly}");
     let ko = streamlab_model::text::i18n::localize(streamlab_model::text::Lang::Ko, &hint);
-    assert!(ko.starts_with("가장 가까운 이름은 `post_id`입니다; 여기서 입력 열은 `event_id`"), "{ko}");
+    assert!(ko.starts_with("가장 가까운 이름은 `post_id`입니다; 여기서 입력 컬럼은 `event_id`"), "{ko}");
 }
 
 #[test]

@@ -167,7 +167,7 @@ fn watermark_and_ambiguity_hints_name_the_columns_in_korean() {
     );
     s.set_query("clicks.join(clicks, F.expr('post_id = post_id'))");
     let hint = s.view().error.and_then(|e| e.hint).expect("a hint");
-    assert_eq!(localize(Lang::Ko, &hint), "먼저 양쪽에 이름을 붙이고(clicks.alias('c'), clicks.alias('c2')) 그 이름을 열 앞에 붙이세요 (c.post_id = c2.post_id)");
+    assert_eq!(localize(Lang::Ko, &hint), "먼저 양쪽에 이름을 붙이고(clicks.alias('c'), clicks.alias('c2')) 그 이름을 컬럼 앞에 붙이세요 (c.post_id = c2.post_id)");
 }
 
 /// The hints for code pasted from the API reference and the programming guide read in Korean,
