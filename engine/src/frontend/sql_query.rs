@@ -338,8 +338,7 @@ impl Translator<'_> {
             JoinOperator::CrossJoin(c) => (JoinType::Cross, c),
             JoinOperator::Semi(c) | JoinOperator::LeftSemi(c) => (JoinType::LeftSemi, c),
             JoinOperator::Anti(c) | JoinOperator::LeftAnti(c) => (JoinType::LeftAnti, c),
-            // Named by its SQL text (`RIGHT SEMI JOIN b ON ...`): formatting the AST with
-            // `Debug` would put sqlparser's whole `Debug` into the wasm for this one message.
+            // Named by its SQL text, as the learner wrote it (`RIGHT SEMI JOIN b ON ...`).
             _ => return Err(self.unsupported(&format!("the join `{}`", j.to_string().trim()))),
         };
         let on = match constraint {

@@ -193,12 +193,23 @@ fn partner_keys<'k>(store: &StateStore<Vec<Buffered>>, key: &'k Row, exact: bool
 
 /// The left row's equi-join key.
 pub fn left_key(join: &JoinSpec, l: &Row) -> Row {
-    join.keys.iter().map(|(i, _)| l[*i].clone()).collect()
+    let mut key = Vec::with_capacity(join.keys.len());
+    key_into(&mut key, join, l, true);
+    key
 }
 
 /// The right row's equi-join key.
 pub fn right_key(join: &JoinSpec, r: &Row) -> Row {
-    join.keys.iter().map(|(_, i)| r[*i].clone()).collect()
+    let mut key = Vec::with_capacity(join.keys.len());
+    key_into(&mut key, join, r, false);
+    key
+}
+
+/// Writes the equi-join key of a `left` (or right) side's row into `key`, replacing what it
+/// held: a batch reuses one buffer for every probing row.
+fn key_into(key: &mut Row, join: &JoinSpec, row: &Row, left: bool) {
+    key.clear();
+    key.extend(join.keys.iter().map(|(l, r)| row[if left { *l } else { *r }].clone()));
 }
 
 /// True if the join's extra condition holds for the pair (over `left ++ right`).
@@ -317,10 +328,7 @@ pub fn run_stream_join(
     // The probing row's join key, written into one buffer the whole batch reuses (a stored key
     // is a copy of it, made only when it starts a bucket).
     let mut key: Row = Vec::with_capacity(join.keys.len());
-    let set_key = |key: &mut Row, row: &Row, left: bool| {
-        key.clear();
-        key.extend(join.keys.iter().map(|(l, r)| row[if left { *l } else { *r }].clone()));
-    };
+    let set_key = |key: &mut Row, row: &Row, left: bool| key_into(key, join, row, left);
     // The output row of a matched pair: `join.output`'s columns of `left ++ right`, read from
     // the two rows (no `left ++ right` row is built, one allocation per pair).
     let pair_out = |l: &Row, r: &Row| -> Row {
