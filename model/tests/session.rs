@@ -274,10 +274,15 @@ fn a_crash_mid_sink_duplicates_in_kafka_but_not_in_the_file_sink() {
         s.crash(CrashPoint::MidSink).unwrap(); // batch 5 dies after writing 1 of its 3 rows
         let crashed = s.view().recovery.unwrap();
         assert!(crashed.crashed.is_some());
+        // Its aggregation had committed state version 6 before the sink's write: the state
+        // shown is that version, which the commit log (last entry: batch 4) does not cover.
+        assert_eq!(crashed.crashed_after_state, Some(5));
+        assert_eq!(crashed.commit_log.last().map(|(b, _)| *b), Some(4));
         // Stopped: nothing runs again until a restart.
         assert_eq!(crashed.rerun_due, None);
         s.restart(); // batch 5 has an offset entry and no commit entry: it runs again
         assert_eq!(s.view().recovery.unwrap().rerun_due, Some(5));
+        assert_eq!(s.view().recovery.unwrap().crashed_after_state, None, "a restart reloads version 5");
         s.trigger();
         assert_eq!(s.view().recovery.unwrap().rerun_due, None, "batch 5 ran again and is committed");
         s.view().recovery.unwrap()
@@ -339,6 +344,20 @@ fn a_once_trigger_runs_one_batch_and_stops() {
     let r = v.recovery.unwrap();
     assert!(!r.active);
     assert_eq!(r.status, "Stopped");
+}
+
+/// A crash after the offset log, before the batch ran, leaves the state of the last committed
+/// batch: nothing to say about a state version the commit log does not cover.
+#[test]
+fn a_crash_before_the_batch_runs_leaves_the_committed_state() {
+    use streamlab_engine::streaming::CrashPoint;
+    let mut s = corpus_lab("window-sliding-classic-append");
+    s.run_step();
+    s.push_step();
+    s.crash(CrashPoint::AfterOffsetLog).unwrap();
+    let r = s.view().recovery.unwrap();
+    assert!(r.crashed.is_some());
+    assert_eq!(r.crashed_after_state, None);
 }
 
 #[test]

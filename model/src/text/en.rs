@@ -102,6 +102,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("watermark.broken", "— (the query has an error)"),
     ("preset.own", "Your scenario: {title}"),
     ("state.none", "This query keeps no state (stateless)."),
+    ("state.crashed", "Batch {n} crashed after its stateful operators committed state version {v} (a task commits its state store before the sink's write finishes), so this table shows version {v}. The commit log has no batch {n}: a restart loads version {n} and runs batch {n} again. The metrics show the last batch that completed."),
     ("state.empty", "empty"),
     ("status", "Status"),
     ("status.open", "open"),

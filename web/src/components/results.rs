@@ -228,7 +228,14 @@ pub fn StatePanel() -> impl IntoView {
                     let key = if lab.view.with(|v| v.error.is_some()) { "query.broken" } else { "state.none" };
                     return view! { <p class="muted" data-testid="state-empty">{lab.t(key)}</p> }.into_any();
                 }
-                tables.into_iter().map(|t| view! {
+                // After a crash in or after the sink's write (the live view, not a scrubbed
+                // batch): the table is the version the crashed batch committed, which a restart
+                // does not read.
+                let crashed = lab.selected_batch.get().is_none().then(|| lab.view.with(|v| v.recovery.as_ref().and_then(|r| r.crashed_after_state))).flatten();
+                let note = crashed.map(|n| view! {
+                    <p class="notice" data-testid="state-crashed">{move || lab.t_with("state.crashed", &[("n", &n.to_string()), ("v", &(n + 1).to_string())])}</p>
+                });
+                let tables = tables.into_iter().map(|t| view! {
                     <h3><code>{t.operator.clone()}</code></h3>
                     {t.note.clone().map(|note| view! { <p class="help">{move || note.get(lab.lang.get()).clone()}</p> })}
                     {if t.rows.is_empty() {
@@ -253,7 +260,8 @@ pub fn StatePanel() -> impl IntoView {
                             <MoreRows shown=shown total=total limit=limit/>
                         }.into_any()
                     }}
-                }).collect_view().into_any()
+                }).collect_view();
+                view! { {note}{tables} }.into_any()
             }}
         </div>
     }

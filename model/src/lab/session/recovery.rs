@@ -82,6 +82,14 @@ impl LabSession {
             sink_rows,
             duplicates,
             crashed: self.crash.clone(),
+            crashed_after_state: match q.exception() {
+                Some(streamlab_engine::error::Error::Execution(streamlab_engine::error::ExecutionError::Crash { batch_id, point, .. }))
+                    if *point != CrashPoint::AfterOffsetLog.id() && !q.states().is_empty() =>
+                {
+                    Some(*batch_id)
+                }
+                _ => None,
+            },
             active: q.is_active(),
             status: if !q.is_active() {
                 "Stopped".into()

@@ -42,6 +42,12 @@ pub struct RecoveryView {
     pub duplicates: usize,
     /// Set while the query is stopped by a crash.
     pub crashed: Option<String>,
+    /// The batch a crash stopped after its stateful operators had committed state version
+    /// `batch + 1` (a crash in or after the sink's write: a task commits its state store
+    /// before the sink's write finishes), so the state shown is that version, which the commit
+    /// log does not cover; a restart loads version `batch` and runs the batch again. `None`
+    /// otherwise (no crash, a crash before the batch ran, a stateless query).
+    pub crashed_after_state: Option<u64>,
     /// `query.isActive`.
     pub active: bool,
     /// `query.status.message`.
