@@ -233,7 +233,7 @@ pub fn StatePanel() -> impl IntoView {
                 // does not read.
                 let crashed = lab.selected_batch.get().is_none().then(|| lab.view.with(|v| v.recovery.as_ref().and_then(|r| r.crashed_after_state))).flatten();
                 let note = crashed.map(|n| view! {
-                    <p class="notice" data-testid="state-crashed">{move || lab.t_with("state.crashed", &[("n", &n.to_string()), ("v", &(n + 1).to_string())])}</p>
+                    <p class="help" data-testid="state-crashed">{move || lab.t_with("state.crashed", &[("n", &n.to_string()), ("v", &(n + 1).to_string())])}</p>
                 });
                 let tables = tables.into_iter().map(|t| view! {
                     <h3><code>{t.operator.clone()}</code></h3>
