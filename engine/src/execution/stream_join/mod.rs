@@ -328,7 +328,6 @@ pub fn run_stream_join(
     // The probing row's join key, written into one buffer the whole batch reuses (a stored key
     // is a copy of it, made only when it starts a bucket).
     let mut key: Row = Vec::with_capacity(join.keys.len());
-    let set_key = |key: &mut Row, row: &Row, left: bool| key_into(key, join, row, left);
     // The output row of a matched pair: `join.output`'s columns of `left ++ right`, read from
     // the two rows (no `left ++ right` row is built, one allocation per pair).
     let pair_out = |l: &Row, r: &Row| -> Row {
@@ -377,7 +376,7 @@ pub fn run_stream_join(
             if !right_pre(&r) {
                 continue;
             }
-            set_key(&mut key, &r, false);
+            key_into(&mut key, join, &r, false);
             let k = &key;
             let bounds = probe_bounds(spec.left_probe.as_ref(), &r);
             for lk in partner_keys(left.store, k, exact).iter() {
@@ -404,7 +403,7 @@ pub fn run_stream_join(
             if !left_pre(&l) {
                 continue;
             }
-            set_key(&mut key, &l, true);
+            key_into(&mut key, join, &l, true);
             let k = &key;
             let bounds = probe_bounds(spec.right_probe.as_ref(), &l);
             let any = partner_keys(right.store, k, exact).iter().any(|rk| {
@@ -430,7 +429,7 @@ pub fn run_stream_join(
                 }
                 continue;
             }
-            set_key(&mut key, &l, true);
+            key_into(&mut key, join, &l, true);
             let k = &key;
             let bounds = probe_bounds(spec.right_probe.as_ref(), &l);
             let mut any = false;
@@ -459,7 +458,7 @@ pub fn run_stream_join(
                 }
                 continue;
             }
-            set_key(&mut key, &r, false);
+            key_into(&mut key, join, &r, false);
             let k = &key;
             let bounds = probe_bounds(spec.left_probe.as_ref(), &r);
             let mut any = false;
@@ -505,7 +504,6 @@ pub fn run_stream_join(
     state.right.commit();
     (out, OperatorMetrics { num_rows_total, num_rows_updated: updated, num_rows_removed: removed, num_rows_dropped_by_watermark: dropped })
 }
-
 
 #[cfg(test)]
 mod tests {
