@@ -27,7 +27,16 @@ impl StreamingQuery {
     /// # Errors
     /// As [`StreamingQuery::start`], plus the sink's and the checkpoint location's checks.
     pub fn start_with(text: &str, catalog: &Catalog, mode: OutputMode, conf: StreamingConf, options: StartOptions) -> Result<StreamingQuery, Error> {
-        let compiled = compile(text, catalog)?;
+        StreamingQuery::start_evaluated(compile(text, catalog)?, text, catalog, mode, conf, options)
+    }
+
+    /// [`StreamingQuery::start_with`] on `text` already compiled ([`super::compile_traced`]):
+    /// the lab compiles the text once for the start and for what it reads off the text (the
+    /// delays, the sink, the reader calls).
+    ///
+    /// # Errors
+    /// As [`StreamingQuery::start_with`], less the parse errors; the positions are in `text`.
+    pub fn start_evaluated(compiled: super::interpret::Evaluated, text: &str, catalog: &Catalog, mode: OutputMode, conf: StreamingConf, options: StartOptions) -> Result<StreamingQuery, Error> {
         let conf = with_program_confs(conf, &compiled.confs);
         StreamingQuery::start_compiled(compiled, mode, conf, options, catalog).map_err(|e| super::place_in_text(e, text))
     }

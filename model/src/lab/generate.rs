@@ -217,7 +217,7 @@ mod tests {
         let late: std::collections::BTreeSet<String> = p
             .marks()
             .filter(|(_, m)| m.kind == Some(FateKind::Late))
-            .filter_map(|(_, m)| m.cells.iter().find(|(c, _)| c == "event_id").map(|(_, v)| v.clone()))
+            .filter_map(|(_, m)| m.cells().into_iter().find(|(c, _)| c == "event_id").map(|(_, v)| v))
             .collect();
         assert_eq!(late, set_back);
     }

@@ -15,7 +15,6 @@
 //! [`compare`] the three output modes side by side, [`timeline`] the lab as of a past batch.
 
 use streamlab_engine::analysis::Attr;
-use streamlab_engine::frontend::compile;
 use streamlab_engine::scenario::display_value;
 use streamlab_engine::streaming::{BatchResult, StreamingQuery};
 use streamlab_engine::types::{format_timestamp_us, parse_timestamp_us, spark_type_name, Row, Value};
@@ -45,6 +44,16 @@ pub use lens_rules::engine_rules;
 pub use replay::Action;
 pub(crate) use replay::adds_cell;
 pub use view::{BatchView, ErrorView, LabView, MetricView, ReadView, RecoveryView, RowStatus, SinkRowView, SourceView, StateTableView};
+
+/// The query text compiled once for both the start and what the lab reads off the text
+/// ([`LabSession::read_text`]).
+#[derive(Debug, Clone)]
+struct CompiledText {
+    /// The scenario's sources made a catalog (else `compiled` is that error).
+    catalog_ok: bool,
+    compiled: Result<streamlab_engine::frontend::Evaluated, streamlab_engine::error::Error>,
+    traced: streamlab_engine::frontend::Traced,
+}
 
 /// One learner's lab: a scenario, the learner's actions and the `StreamingQuery` built from
 /// them, with everything the page shows derived from it ([`LabSession::view`]). Named for the
@@ -91,6 +100,11 @@ pub struct LabSession {
     /// Each `withWatermark` delay as written in the query text (`LabView::delays`), found
     /// when the text changes rather than by compiling it again for every view.
     delays: Vec<String>,
+    /// Where each of [`LabSession::delays`] is in the text, its quotes included.
+    delay_spans: Vec<streamlab_engine::frontend::Span>,
+    /// A text the slider checked by compiling it, kept for the replay that follows: one
+    /// compile per slider step instead of three.
+    compiled_next: Option<(String, CompiledText)>,
     /// The reader calls of the text that read one of the lab's streams (`LabView::reads`),
     /// found with the delays.
     reads: Vec<streamlab_engine::frontend::SourceRead>,
@@ -136,6 +150,8 @@ impl LabSession {
             temporary: false,
             stop_after: None,
             delays: Vec::new(),
+            delay_spans: Vec::new(),
+            compiled_next: None,
             reads: Vec::new(),
             text_checkpoint: None,
             text_sink: None,
@@ -239,13 +255,16 @@ impl LabSession {
     pub fn set_delay(&mut self, index: usize, delay: &str) -> Result<(), String> {
         streamlab_engine::types::CalendarInterval::parse(delay).map_err(|e| e.to_string())?;
         let catalog = self.scenario.catalog().map_err(|e| e.to_string())?;
-        let compiled = compile(&self.query_text, &catalog).map_err(|e| e.to_string())?;
-        let span = *compiled.watermark_delay_spans.get(index).ok_or("the query has no such withWatermark")?;
+        let span = *self.delay_spans.get(index).ok_or("the query has no such withWatermark")?;
         let quoted = format!("'{}'", delay.replace(['\'', '"', '\\'], ""));
         let mut text = self.query_text.clone();
         text.replace_range(span.start..span.end, &quoted);
         // A delay Spark refuses (a negative one) leaves the last good query running.
-        compile(&text, &catalog).map_err(|e| error_view(&e, &text).message)?;
+        let (compiled, traced) = streamlab_engine::frontend::compile_traced(&text, &catalog);
+        if let Err(e) = &compiled {
+            return Err(error_view(e, &text).message);
+        }
+        self.compiled_next = Some((text.clone(), CompiledText { catalog_ok: true, compiled, traced }));
         self.set_query(&text);
         Ok(())
     }
@@ -351,17 +370,36 @@ impl LabSession {
     /// Finds [`LabSession::delays`] in the current query text (none when it does not compile)
     /// and the exam-lens rules the query, its output mode and its sink meet.
     fn find_delays(&mut self) {
+        let compiled = self.compile_text();
+        self.read_text(compiled);
+    }
+
+    /// The current query text compiled, with what the program did (a scenario whose sources
+    /// do not make a catalog gives that error and nothing traced).
+    fn compile_text(&mut self) -> CompiledText {
+        if let Some((text, compiled)) = self.compiled_next.take() {
+            if text == self.query_text {
+                return compiled;
+            }
+        }
+        match self.scenario.catalog() {
+            Ok(c) => {
+                let (compiled, traced) = streamlab_engine::frontend::compile_traced(&self.query_text, &c);
+                CompiledText { catalog_ok: true, compiled, traced }
+            }
+            Err(e) => CompiledText { catalog_ok: false, compiled: Err(e), traced: Default::default() },
+        }
+    }
+
+    /// [`LabSession::find_delays`] on the text as [`LabSession::compile_text`] compiled it.
+    fn read_text(&mut self, CompiledText { catalog_ok, compiled, traced }: CompiledText) {
         let text = &self.query_text;
         // The reader calls also when the program fails: often on what the stream read lacks.
-        let catalog = self.scenario.catalog();
-        let (compiled, traced) = match &catalog {
-            Ok(c) => streamlab_engine::frontend::compile_traced(text, c),
-            Err(e) => (Err(e.clone()), Default::default()),
-        };
-        self.lens = if catalog.is_ok() { lens_rules::rules_of(&compiled, self.mode, Some(self.sink_kind)) } else { Vec::new() };
+        self.lens = if catalog_ok { lens_rules::rules_of(&compiled, self.mode, Some(self.sink_kind)) } else { Vec::new() };
         let session_location = self.session_checkpoint_location();
         self.text_checkpoint = compiled.as_ref().ok().filter(|c| c.sink.is_some()).map(|c| c.sets_checkpoint_location() || session_location);
         self.text_sink = compiled.as_ref().ok().and_then(|c| c.sink);
+        self.delay_spans = compiled.as_ref().map(|c| c.watermark_delay_spans.clone()).unwrap_or_default();
         self.delays = compiled
             .ok()
             .map(|c| c.watermark_delay_spans.iter().filter_map(|s| text.get(s.start + 1..s.end.saturating_sub(1))).map(str::to_string).collect())

@@ -313,7 +313,7 @@ fn Overlay(picture: Pic, geom: Geom, focused: RwSignal<Option<(usize, usize)>>, 
             let style = format!("left:{}px;top:{}px;width:{}px;height:{}px", x - r, y - r, 2 * r, 2 * r);
             let late_band = m.late_band;
             let origin = m.origin;
-            let mut label = m.cells.iter().map(|(c, v)| format!("{c}={v}")).collect::<Vec<_>>().join(", ");
+            let mut label = m.cells().iter().map(|(c, v)| format!("{c}={v}")).collect::<Vec<_>>().join(", ");
             if covers > 0 {
                 label.push_str(&format!(" (+{covers})"));
             }
@@ -476,7 +476,7 @@ fn card(m: &Mark, batch_id: Option<u64>, g: &Geom, lane: usize, mark: usize, cov
     };
     view! {
         <div class="tp-card" role="tooltip" data-testid="picture-card" style=format!("{left};{top}")>
-            <p class="tp-card-row">{m.cells.iter().map(|(c, v)| format!("{c}: {v}")).collect::<Vec<_>>().join(" · ")}</p>
+            <p class="tp-card-row">{m.cells().iter().map(|(c, v)| format!("{c}: {v}")).collect::<Vec<_>>().join(" · ")}</p>
             <ul>{fates.into_iter().map(|f| view! { <li>{f}</li> }).collect_view()}</ul>
             {batch_id.map(|id| view! { <p class="muted">{lab.t("picture.card.batch")}" "{id}</p> })}
             {(covers > 0).then(|| view! { <p class="muted" data-testid="picture-card-covers">{streamlab_model::text::i18n::tr_with(lang, "picture.card.covers", &[("n", &covers)])}</p> })}

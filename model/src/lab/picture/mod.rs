@@ -10,6 +10,7 @@
 //! watermarks ms (as the engine holds them).
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use streamlab_engine::execution::explain::{BatchExplanation, FateKind, RowExplanation, RowFate};
 use streamlab_engine::execution::state_rows::{StateCell, StateRowLabel, StateTable};
@@ -53,10 +54,13 @@ pub struct Mark {
     pub slot: usize,
     /// Its event time, µs (`None`: no event-time column or NULL).
     pub event_time_us: Option<i64>,
-    /// The row's cells as the lab shows them, with the column names.
-    pub cells: Vec<(String, String)>,
-    /// The row's values ([`Mark::cells`] before they are shown; strings are shared, not
-    /// copied): how the session matches the row to its log cheaply.
+    /// The source's column names (shared by its marks): [`Mark::cells`] pairs them with the
+    /// row's values.
+    pub columns: Rc<[String]>,
+    /// The scenario's day, µs: the row's times show as on it ([`Mark::cells`]).
+    pub day_us: i64,
+    /// The row's values (strings are shared, not copied): how the session matches the row to
+    /// its log cheaply.
     pub row: Row,
     /// `None` for a pending row.
     pub kind: Option<FateKind>,
@@ -72,6 +76,14 @@ pub struct Mark {
     /// session could tell (filled by [`crate::lab::session::LabSession::picture`]): a mark with an
     /// origin can be dragged along event time.
     pub origin: Option<(usize, usize)>,
+}
+
+impl Mark {
+    /// The row's cells as the lab shows them, with their column names (written when asked
+    /// for: a picture has a mark per row, and the page shows a few of them as text).
+    pub fn cells(&self) -> Vec<(String, String)> {
+        self.columns.iter().cloned().zip(self.row.iter().map(|v| display_cell(v, self.day_us))).collect()
+    }
 }
 
 /// What a window bar shows.
@@ -153,8 +165,8 @@ pub type KeyColumns = BTreeMap<usize, Vec<String>>;
 pub struct SourceInfo {
     /// The source's name in the scenario.
     pub name: String,
-    /// The source's column names, in schema order.
-    pub columns: Vec<String>,
+    /// The source's column names, in schema order (shared with its marks).
+    pub columns: Rc<[String]>,
     /// The index in [`SourceInfo::columns`] of the event-time column (the first timestamp column);
     /// `None` when it has none.
     pub time_index: Option<usize>,
@@ -182,10 +194,11 @@ pub fn build(sources: &[SourceInfo], batches: &[BatchInput], pending: &[(String,
         .map(|s| Lane { source: s.name.clone(), time_column: s.time_index.and_then(|i| s.columns.get(i).cloned()), range_us: (0, 0), marks: Vec::new(), windows: Vec::new() })
         .collect();
     let lane_of = |name: &str| sources.iter().position(|s| s.name == name);
-    let cells_of = |src: &SourceInfo, row: &Row| -> Vec<(String, String)> { src.columns.iter().cloned().zip(row.iter().map(|v| display_cell(v, day_us))).collect() };
     for (bi, b) in batches.iter().enumerate() {
         let mut slots = vec![0usize; lanes.len()];
-        let mut updated: Vec<(usize, i64, i64, String)> = Vec::new();
+        // The windows the batch wrote, labelled by their first key (the label is written once
+        // per window, after the duplicates are gone).
+        let mut updated: Vec<(usize, i64, i64, &Row)> = Vec::new();
         match &b.band.explanation {
             Some(ex) => {
                 for r in &ex.rows {
@@ -193,7 +206,7 @@ pub fn build(sources: &[SourceInfo], batches: &[BatchInput], pending: &[(String,
                     let src = &sources[li];
                     for f in &r.fates {
                         if let RowFate::Aggregated { window: Some((s, e)), key, .. } = f {
-                            updated.push((li, *s, *e, row_text(key, day_us)));
+                            updated.push((li, *s, *e, key));
                         }
                     }
                     lanes[li].marks.push(mark_from_explanation(r, src, bi, slots[li], &bands, day_us));
@@ -209,7 +222,8 @@ pub fn build(sources: &[SourceInfo], batches: &[BatchInput], pending: &[(String,
                             band: Some(bi),
                             slot: slots[li],
                             event_time_us: row_time(src, row),
-                            cells: cells_of(src, row),
+                            columns: src.columns.clone(),
+                            day_us,
                             row: row.clone(),
                             kind: Some(FateKind::Kept),
                             fates: Vec::new(),
@@ -224,8 +238,8 @@ pub fn build(sources: &[SourceInfo], batches: &[BatchInput], pending: &[(String,
         }
         updated.sort_by_key(|u| (u.0, u.1, u.2));
         updated.dedup_by_key(|u| (u.0, u.1, u.2));
-        for (li, s, e, label) in updated {
-            lanes[li].windows.push(WindowBar { band: Some(bi), start_us: s, end_us: e, status: WindowStatus::Updated, row: 0, label });
+        for (li, s, e, key) in updated {
+            lanes[li].windows.push(WindowBar { band: Some(bi), start_us: s, end_us: e, status: WindowStatus::Updated, row: 0, label: row_text(key, day_us) });
         }
         // Windows in the output (a `[start, end)` column): emitted by this batch.
         if let Some(lane) = lanes.first_mut() {
@@ -244,7 +258,8 @@ pub fn build(sources: &[SourceInfo], batches: &[BatchInput], pending: &[(String,
             band: None,
             slot: pending_slots[li],
             event_time_us: row_time(src, row),
-            cells: cells_of(src, row),
+            columns: src.columns.clone(),
+            day_us,
             row: row.clone(),
             kind: None,
             fates: Vec::new(),
@@ -319,7 +334,8 @@ fn mark_from_explanation(r: &RowExplanation, src: &SourceInfo, band: usize, slot
         // Without a watermark the engine traces no event time; the source's time column
         // still places the row on the axis (as it does for a batch without a trace).
         event_time_us: r.event_time_us.or_else(|| row_time(src, &r.row)),
-        cells: src.columns.iter().cloned().zip(r.row.iter().map(|v| display_cell(v, day_us))).collect(),
+        columns: src.columns.clone(),
+        day_us,
         row: r.row.clone(),
         kind: Some(r.kind()),
         fates: r.fates.clone(),
@@ -462,7 +478,7 @@ mod tests {
         assert_eq!(p.lanes.len(), 1);
         let lane = &p.lanes[0];
         assert_eq!(lane.marks.len(), 10);
-        let c8 = lane.marks.iter().find(|m| m.cells.iter().any(|(c, v)| c == "event_id" && v == "c8")).unwrap();
+        let c8 = lane.marks.iter().find(|m| m.cells().iter().any(|(c, v)| c == "event_id" && v == "c8")).unwrap();
         assert_eq!(c8.band, Some(6));
         assert_eq!(c8.event_time_us, Some(at("2026-03-02T09:03:00Z")));
         // With the engine's explanations: c8 (09:03, read by batch 6) is late for both its
@@ -561,7 +577,7 @@ mod tests {
     #[test]
     fn a_late_mark_points_at_the_step_that_made_it_late() {
         let w = at("2026-03-02T09:14:00Z") / 1000;
-        let src = SourceInfo { name: "clicks".into(), columns: vec!["event_id".into(), "user_id".into(), "post_id".into(), "event_time".into()], time_index: Some(3) };
+        let src = SourceInfo { name: "clicks".into(), columns: ["event_id", "user_id", "post_id", "event_time"].map(String::from).into(), time_index: Some(3) };
         let ex = BatchExplanation { batch_id: 2, reason: BatchReason::NewData { rows: 1 }, watermark_ms: Some(w), next_watermark_ms: Some(w), rows: vec![late_row("clicks", w)], emitted_rows: 0, operators: vec![] };
         // Bands 0 (wm 09:03), 1 (wm 09:14: the step up), 2 (wm 09:14, reads the late row).
         let batches: Vec<BatchInput> = [(0, at("2026-03-02T09:03:00Z") / 1000, None), (1, w, None), (2, w, Some(ex))]
@@ -654,7 +670,7 @@ mod tests {
         assert_eq!(pending.len(), 1);
         // Other fields from the last event (c10, user u6, post 1), but a new event id:
         // classic.json uses c1 … c10.
-        let cell = |c: &str| pending[0].1.cells.iter().find(|(n, _)| n == c).map(|(_, v)| v.clone());
+        let cell = |c: &str| pending[0].1.cells().iter().find(|(n, _)| n == c).map(|(_, v)| v.clone());
         assert_eq!((cell("event_id"), cell("post_id")), (Some("c11".into()), Some("1".into())));
         assert_eq!(pending[0].1.event_time_us, Some(at("2026-03-02T09:30:00Z")));
         // The pending mark knows its row in the log, so it can be dragged.
@@ -684,7 +700,7 @@ mod tests {
         let mut s = classic_done();
         let before = (s.action_count(), s.view().batches, s.picture());
         // c8 (09:03, read by batch 6) is late; moved to 09:30 it is on time and counted.
-        let c8 = before.2.lanes[0].marks.iter().find(|m| m.cells.iter().any(|(c, v)| c == "event_id" && v == "c8")).unwrap().clone();
+        let c8 = before.2.lanes[0].marks.iter().find(|m| m.cells().iter().any(|(c, v)| c == "event_id" && v == "c8")).unwrap().clone();
         let (action, row) = c8.origin.expect("a read row has an origin");
         assert_eq!(s.move_event(action, row, at("2026-03-02T09:30:00Z") + 400_000), Ok(true));
         assert_eq!(s.action_count(), before.0 + 1);
@@ -718,7 +734,7 @@ mod tests {
                 // source's own).
                 let kind = s.scenario().sources.get(&p.lanes[li].source).and_then(|d| d.kind.clone()).unwrap_or_default();
                 if matches!(kind.as_str(), "" | "memory" | "file" | "socket") && m.event_time_us.is_some() {
-                    assert!(m.origin.is_some(), "{id}: {:?}", m.cells);
+                    assert!(m.origin.is_some(), "{id}: {:?}", m.cells());
                 }
                 for f in &m.fates {
                     if let RowFate::Aggregated { op_id, key, .. } | RowFate::FirstOfKey { op_id, key, .. } | RowFate::Deduplicated { op_id, key, .. } = f {
@@ -732,7 +748,7 @@ mod tests {
     #[test]
     fn the_card_names_the_grouping_column() {
         let p = classic_done().picture();
-        let c1 = p.lanes[0].marks.iter().find(|m| m.cells.iter().any(|(c, v)| c == "event_id" && v == "c1")).unwrap();
+        let c1 = p.lanes[0].marks.iter().find(|m| m.cells().iter().any(|(c, v)| c == "event_id" && v == "c1")).unwrap();
         let texts: Vec<String> = c1.fates.iter().map(|f| fate_text(f, Lang::En, p.day_us, &p.key_columns)).collect();
         // c1 (09:02, post 1) feeds two sliding windows.
         assert!(texts.contains(&"aggregated into window [08:55, 09:05) (group post_id = 1)".to_string()), "{texts:?}");

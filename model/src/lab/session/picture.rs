@@ -65,8 +65,8 @@ impl LabSession {
                 // differ are compared as shown.
                 let same = found.is_some_and(|(_, s, row)| {
                     *s == lane.source
-                        && row.len() == m.cells.len()
-                        && (same_values(row, &m.row) || row.iter().zip(&m.cells).all(|(v, (_, c))| display_cell(v, day) == *c))
+                        && row.len() == m.row.len()
+                        && (same_values(row, &m.row) || row.iter().zip(&m.row).all(|(v, w)| display_cell(v, day) == display_cell(w, m.day_us)))
                 });
                 m.origin = if same { found.map(|(o, _, _)| *o) } else { None };
             }
