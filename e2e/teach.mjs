@@ -79,7 +79,15 @@ export async function teachChecks({ root, browser, baseUrl, check, assert, outDi
       await lab.waitForStepsDone(2, n);
       await waitBatches(afterTwo);
       await page.keyboard.press('2');
-      await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.trim() === 'update', tid('presenter-mode'));
+      // The presenter's mode buttons show the mode the lab runs in.
+      const waitMode = (want) => page.waitForFunction(([sel, m]) => document.querySelector(`${sel} [aria-pressed="true"]`)?.textContent.trim() === m, [tid('presenter-mode'), want]);
+      await waitMode('update');
+      // The mode's buttons switch it too (a clicker or a mouse, no keys): complete, then back.
+      await lab.el('presenter-mode-complete').click();
+      await waitMode('complete');
+      assert((await lab.el('mode-complete').getAttribute('aria-pressed')) === 'true', 'the presenter\'s complete button did not set the lab\'s output mode');
+      await page.keyboard.press('2');
+      await waitMode('update');
       // Answers stay hidden until revealed.
       assert((await lab.el('presenter-answer').count()) === 0, 'an answer is shown before it is revealed');
       // The notes ask questions about the open example; r reveals their answers and r again
@@ -99,7 +107,7 @@ export async function teachChecks({ root, browser, baseUrl, check, assert, outDi
       await page.keyboard.press('+');
       await page.waitForFunction((sel) => document.querySelector(sel)?.value.includes("'10 minutes'"), tid('query-editor'));
       await page.keyboard.press('1');
-      await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.trim() === 'append', tid('presenter-mode'));
+      await waitMode('append');
       await page.screenshot({ path: shot('presenter.png') });
       await page.keyboard.press('Escape');
       await lab.el('presenter-pane').waitFor({ state: 'detached' });

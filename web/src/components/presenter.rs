@@ -132,7 +132,21 @@ pub fn PresenterMode() -> impl IntoView {
                     <button data-testid="presenter-play" aria-pressed=move || player.playing.get().to_string() on:click=move |_| player.toggle(lab)>
                         {move || if player.playing.get() { lab.t("pause") } else { lab.t("play") }}
                     </button>
-                    <span class="mode-now" data-testid="presenter-mode">{move || lab.view.with(|v| v.mode.as_str().to_string())}</span>
+                </div>
+                // The output mode, shown and switched from here too (the keys 1 2 3 do the
+                // same): an instructor with a mouse or a clicker need not know the keys.
+                <div class="presenter-modes" role="group" data-testid="presenter-mode" aria-label=move || lab.t("mode")>
+                    {[OutputMode::Append, OutputMode::Update, OutputMode::Complete].map(|mode| {
+                        let pressed = move || lab.view.with(|v| v.mode == mode);
+                        view! {
+                            <button class="mode-now" data-testid=format!("presenter-mode-{}", mode.as_str())
+                                aria-pressed=move || pressed().to_string()
+                                disabled=move || lab.view.with(|v| v.mode_set_in_query)
+                                on:click=move |_| lab.act(|s| s.set_mode(mode))>
+                                {mode.as_str()}
+                            </button>
+                        }
+                    })}
                 </div>
                 <SpeedPicker/>
                 <SpeakerNotes/>
