@@ -96,6 +96,25 @@ fn both_languages_and_answers_in_range() {
     }
 }
 
+/// Inline code opens and closes: an odd backtick shows as a stray character and turns the rest
+/// of the text into code (two prompts had lost the start of a sentence and kept its closing
+/// backtick: "Sql.streaming.multipleWatermarkPolicy = max`").
+#[test]
+fn inline_code_is_closed_in_every_text() {
+    let mut bad = Vec::new();
+    for q in qs() {
+        for lang in [Lang::En, Lang::Ko] {
+            let t = q.text(lang);
+            for (part, text) in [("prompt", &t.prompt), ("explanation", &t.explanation)].into_iter().chain(t.choices.iter().map(|c| ("choice", c))) {
+                if text.matches('`').count() % 2 == 1 {
+                    bad.push(format!("{} ({lang:?}) {part}: {text}", q.id));
+                }
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{} texts with an unclosed `:\n{}", bad.len(), bad.join("\n"));
+}
+
 #[test]
 fn every_question_follows_the_quality_rules() {
     let mut all = Vec::new();
