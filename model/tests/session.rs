@@ -193,7 +193,7 @@ fn the_view_names_a_session_zone_other_than_utc() {
 }
 
 /// A batch's watermark that is not the one a lesson task asks for is written as the batch list
-/// writes it, the wanted one too. Classic preset: step 0's latest click is 09:13, so batch 1 runs
+/// writes it; the wanted one is not written (the task asks the learner to find it). Classic preset: step 0's latest click is 09:13, so batch 1 runs
 /// with 09:13 - 10 min = 09:03; the task here asks for 09:19 (as a lesson file writes it).
 #[test]
 fn a_wrong_batch_watermark_is_told_in_the_batch_list_s_times() {
@@ -203,9 +203,9 @@ fn a_wrong_batch_watermark_is_told_in_the_batch_list_s_times() {
     run_all(&mut s);
     let c = Condition { batch: Some(1), batch_watermark: Some("2026-03-02T09:19:00Z".into()), ..Condition::default() };
     let m = c.check(&s.view()).expect_err("09:03 is not 09:19");
-    assert_eq!(m.text(Lang::En), "batch 1 ran with watermark 09:03, not 09:19");
-    // 09:19 is read …구 (no final consonant: 가), 09:03 …삼 (one: 이었습니다).
-    assert_eq!(m.text(Lang::Ko), "배치 1의 워터마크가 09:19가 아니라 09:03이었습니다");
+    // The wanted 09:19 is not written: the task asks the learner to find it.
+    assert_eq!(m.text(Lang::En), "batch 1 ran with watermark 09:03, not the one this task expects");
+    assert_eq!(m.text(Lang::Ko), "배치 1의 워터마크는 09:03입니다. 이 과제가 기대하는 값이 아닙니다");
 }
 
 #[test]
@@ -689,8 +689,8 @@ fn an_output_mode_set_in_the_text_wins_over_the_switch_and_the_view_says_so() {
     assert!(v.error.is_none(), "{:?}", v.error);
 }
 
-/// Before any batch the watermark is Spark's 0: a task's hint says "0 (none yet)" and writes
-/// the wanted one as the lab does, never 1970-01-01T00:00:00Z. Classic preset, nothing run: the
+/// Before any batch the watermark is Spark's 0: a task's hint says "0 (none yet)", never
+/// 1970-01-01T00:00:00Z. Classic preset, nothing run: the
 /// task wants 09:03 (step 0's latest click 09:13 − 10 min); batch 0 then runs with 0.
 #[test]
 fn a_watermark_of_zero_is_told_as_none_yet_in_a_task_s_hint() {
@@ -699,13 +699,13 @@ fn a_watermark_of_zero_is_told_as_none_yet_in_a_task_s_hint() {
     let mut s = LabSession::from_scenario(streamlab_model::lab::presets::preset("classic").expect("classic"));
     let c = Condition { watermark: Some("2026-03-02T09:03:00Z".into()), ..Condition::default() };
     let m = c.check(&s.view()).expect_err("no batch has run");
-    assert_eq!(m.text(Lang::En), "the watermark is 0 (none yet), not 09:03");
-    assert_eq!(m.text(Lang::Ko), "워터마크가 09:03이 아니라 0(아직 없음)입니다");
+    assert_eq!(m.text(Lang::En), "the watermark is 0 (none yet), not the one this task expects");
+    assert_eq!(m.text(Lang::Ko), "워터마크는 지금 0(아직 없음)입니다. 이 과제가 기대하는 값이 아닙니다");
     s.run_step();
     assert!(c.check(&s.view()).is_ok(), "after step 0 the watermark is 09:03");
     let b0 = Condition { batch: Some(0), batch_watermark: Some("2026-03-02T09:03:00Z".into()), ..Condition::default() };
     let m = b0.check(&s.view()).expect_err("batch 0 runs with 0");
-    assert_eq!(m.text(Lang::En), "batch 0 ran with watermark 0 (none yet), not 09:03");
+    assert_eq!(m.text(Lang::En), "batch 0 ran with watermark 0 (none yet), not the one this task expects");
 }
 
 /// Code from the API reference reads a source by format (`DataStreamReader`'s docstring:

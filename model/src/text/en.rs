@@ -350,7 +350,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("cond.what.pending", "pending rows"),
     ("cond.what.dropped", "rows dropped as late"),
     ("cond.none", "none"),
-    ("cond.watermark", "the watermark is {now}, not {want}"),
+    ("cond.watermark", "the watermark is {now}, not the one this task expects"),
     ("cond.mode", "the output mode is {now}, not {want}"),
     ("cond.sink", "the sink is not {want}"),
     ("cond.trigger", "the trigger is not {want}"),
@@ -365,7 +365,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("cond.duplicates", "rows a reader of the sink sees twice: {d}, not the number this task expects"),
     ("cond.source", "source {name} is not a {kind} source"),
     ("cond.batch.not_run", "batch {id} has not run"),
-    ("cond.batch.watermark", "batch {id} ran with watermark {now}, not {want}"),
+    ("cond.batch.watermark", "batch {id} ran with watermark {now}, not the one this task expects"),
     ("cond.batch.rows", "batch {id} emitted {got} rows, not the number this task expects"),
     ("cond.batch.not_no_data", "batch {id} read new data: it is not a no-data batch"),
     ("cond.batch.no_data", "batch {id} is a no-data batch"),
@@ -500,7 +500,7 @@ pub(super) const WORDS: WordLists = WordLists {
     duration: &["minute", "second", "hour", "ms", "min", "day"],
     guide: &["guide"],
     lab_ids: &["batch", "group", "step"],
-    lab_examples: &["the classic", "classic query", "classic run", "the running count", "the session tracker", "in the lab"],
+    lab_examples: &["the classic", "classic query", "classic run", "the running count", "the session tracker", "the device watch", "clicks-orders join", "clicks-orders left outer join", "in the lab"],
 };
 
 /// "1 row", "0 rows", "3 rows": an English count of rows (Korean needs no plural, `{n}개 행`).

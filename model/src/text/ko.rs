@@ -351,7 +351,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("cond.what.pending", "대기 중인 행"),
     ("cond.what.dropped", "늦어서 버려진 행"),
     ("cond.none", "없음"),
-    ("cond.watermark", "워터마크가 {want}이(가) 아니라 {now}입니다"),
+    ("cond.watermark", "워터마크는 지금 {now}입니다. 이 과제가 기대하는 값이 아닙니다"),
     ("cond.mode", "출력 모드가 {want}이(가) 아니라 {now}입니다"),
     ("cond.sink", "싱크가 {want}이(가) 아닙니다"),
     ("cond.trigger", "트리거가 {want}이(가) 아닙니다"),
@@ -366,7 +366,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("cond.duplicates", "싱크를 읽는 쪽이 두 번 보는 행: {d}개로, 이 과제가 기대하는 수와 다릅니다"),
     ("cond.source", "소스 {name}이(가) {kind} 소스가 아닙니다"),
     ("cond.batch.not_run", "배치 {id}이(가) 아직 실행되지 않았습니다"),
-    ("cond.batch.watermark", "배치 {id}의 워터마크가 {want}이(가) 아니라 {now}(이)었습니다"),
+    ("cond.batch.watermark", "배치 {id}의 워터마크는 {now}입니다. 이 과제가 기대하는 값이 아닙니다"),
     ("cond.batch.rows", "배치 {id}이(가) 낸 행은 {got}개로, 이 과제가 기대하는 수와 다릅니다"),
     ("cond.batch.not_no_data", "배치 {id}은(는) 새 데이터를 읽었습니다. 데이터 없는 배치가 아닙니다"),
     ("cond.batch.no_data", "배치 {id}은(는) 데이터 없는 배치입니다"),
@@ -502,7 +502,7 @@ pub(super) const WORDS: WordLists = WordLists {
     duration: &["분", "초", "시간", "일"],
     guide: &["가이드"],
     lab_ids: &["배치", "묶음", "단계"],
-    lab_examples: &["classic 쿼리", "실습에서"],
+    lab_examples: &["classic 쿼리", "장치 감시", "clicks-orders 조인", "clicks-orders left outer 조인", "실습에서"],
 };
 
 // teach: messages the session and the engine write in English, with their Korean. Each

@@ -109,7 +109,7 @@ impl Condition {
         at_least("cond.what.no_data", self.no_data_batches_at_least, v.batches.iter().filter(|b| b.no_data).count())?;
         at_least("cond.what.steps", self.steps_done_at_least, v.steps_done)?;
         at_least("cond.what.pending", self.pending_at_least, v.pending.len())?;
-        // "none" in the learner's language where a watermark is not set. Watermarks are written
+        // "none" in the learner's language where a watermark is not set. The watermark now is written
         // as the batch list and the picture write them (`09:03` on the
         // scenario's day, not the lesson file's `2026-03-02T09:03:00Z`); Spark's 0 before any
         // event time is seen is "0 (none yet)", not 1970-01-01T00:00:00Z.
@@ -130,8 +130,8 @@ impl Condition {
         };
         if let Some(wm) = &self.watermark {
             if v.watermark.as_deref() != Some(wm.as_str()) {
-                let want = parse_timestamp_us(wm).ok().and_then(|us| shown(us / 1000)).unwrap_or_else(|| wm.clone());
-                return Err(or_zero(v.watermark_ms, "cond.watermark", &[("want", &want)]));
+                // The wanted watermark is not written: the task asks the learner to find it.
+                return Err(or_zero(v.watermark_ms, "cond.watermark", &[]));
             }
         }
         if let Some(m) = &self.mode {
@@ -221,8 +221,7 @@ impl Condition {
             if let Some(wm) = &self.batch_watermark {
                 let want = parse_timestamp_us(wm).ok().map(|us| us / 1000);
                 if b.watermark_ms != want {
-                    let want = want.and_then(shown).unwrap_or_else(|| wm.clone());
-                    return Err(or_zero(b.watermark_ms, "cond.batch.watermark", &[("id", &id), ("want", &want)]));
+                    return Err(or_zero(b.watermark_ms, "cond.batch.watermark", &[("id", &id)]));
                 }
             }
             if let Some(n) = self.batch_rows {
