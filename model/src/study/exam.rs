@@ -208,6 +208,10 @@ pub struct ExamInProgress {
     /// A mock exam: drawn from the exam-style questions only (`crate::study::track::mock_pool`).
     #[serde(default)]
     pub mock: bool,
+    /// Drawn from the questions that stand alone (`crate::study::track::exam_pool`); a record
+    /// saved before the exam drew only those (false) is drawn again from the whole bank.
+    #[serde(default)]
+    pub standalone: bool,
     /// The seed the exam was drawn with.
     pub seed: u64,
     /// When the exam started, ms since the Unix epoch.
@@ -222,7 +226,7 @@ impl ExamInProgress {
     /// The exam, its answers and the question shown, drawn again from `bank`; `None` when
     /// the record does not fit the bank (the bank changed since, or the record is damaged).
     pub fn resume(&self, bank: &[Question]) -> Option<(Exam, Vec<ExamAnswer>, usize)> {
-        let exam = if self.mock { draw(&crate::study::track::mock_pool(bank), self.n, self.seed) } else { draw(bank, self.n, self.seed) };
+        let exam = if self.mock || self.standalone { draw(&crate::study::track::exam_pool(bank, self.mock), self.n, self.seed) } else { draw(bank, self.n, self.seed) };
         (self.answers.len() == exam.items.len() && self.index < exam.items.len()).then(|| (exam, self.answers.clone(), self.index))
     }
 }

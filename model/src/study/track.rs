@@ -62,13 +62,7 @@ pub fn exam_style(q: &Question) -> bool {
         let lower = t.to_lowercase();
         all(Words::LabIds).any(|w| (0..10).any(|n| lower.contains(&format!("{w} {n}"))))
     };
-    // The lab's own examples by name ("the classic query", "step 0", "the session tracker"):
-    // an exam question says its query and data itself.
-    let lab_words = |t: &str| {
-        let lower = t.to_lowercase();
-        all(Words::LabExamples).any(|w| lower.contains(w))
-    };
-    let numbered = |prompt: &str, choices: &[String]| ids(prompt) || lab_words(prompt) || choices.iter().any(|c| ids(c) || lab_words(c));
+    let numbered = |prompt: &str, choices: &[String]| ids(prompt) || names_lab_example(prompt) || choices.iter().any(|c| ids(c) || names_lab_example(c));
     // Where the guide and Spark 4.3 differ, the exam marks the guide: an item keyed to Spark
     // 4.3 there (how many partitions globalLimit has) teaches the lab, not the exam. Only the
     // items keyed by the exam-lens rules (the guide's answer) stay in the mock.
@@ -79,6 +73,33 @@ pub fn exam_style(q: &Question) -> bool {
         && q.text.en.choices.len() == 4
         && q.text.en.prompt.contains('`')
         && q.text.iter().all(|(_, t)| !numbered(&t.prompt, &t.choices))
+}
+
+/// True when `text` names one of the lab's own examples ("the classic query", "the session
+/// tracker", "the device watch"), in any language: an exam question says its query and data
+/// itself.
+fn names_lab_example(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    Lang::ALL.into_iter().flat_map(|l| words(l, Words::LabExamples).iter()).any(|w| lower.contains(w))
+}
+
+/// True when a question can be answered from its own text: its stem names none of the lab's
+/// examples (the bank's rules already hold every stem that names a batch to showing its query
+/// and events: `crate::study::rules::leans_on_another`). The exam page shows no lab, so the
+/// exam draws only these ([`exam_pool`]); the question bank shows the others with their
+/// example one click away ("Try it in the lab").
+pub fn stands_alone(q: &Question) -> bool {
+    q.text.iter().all(|(_, t)| !names_lab_example(&t.prompt))
+}
+
+/// What an exam draws from: the exam-style questions for a mock exam ([`mock_pool`]), else
+/// every question that stands alone ([`stands_alone`]).
+pub fn exam_pool(bank: &[Question], mock: bool) -> Vec<Question> {
+    if mock {
+        mock_pool(bank)
+    } else {
+        bank.iter().filter(|q| stands_alone(q)).cloned().collect()
+    }
 }
 
 /// The mock exam's pool: every exam-style question of the bank.

@@ -34,7 +34,7 @@ pub fn ExamPage() -> impl IntoView {
     let start = move |n: usize, mock: bool| {
         // The clock is read here, in the page: the seed and the start time.
         let now = js_sys::Date::now();
-        let e = study.bank.with_value(|b| if mock { draw(&streamlab_model::study::track::mock_pool(b), n, now as u64) } else { draw(b, n, now as u64) });
+        let e = study.bank.with_value(|b| draw(&streamlab_model::study::track::exam_pool(b, mock), n, now as u64));
         answers.set(vec![ExamAnswer::Skipped; e.items.len()]);
         exam.set(Some(e));
         index.set(0);
@@ -59,7 +59,7 @@ pub fn ExamPage() -> impl IntoView {
         let running = exam.with(|e| e.as_ref().map(|e| e.seed)).filter(|_| report.with(Option::is_none));
         let rec = running.map(|seed| {
             let (n, started_ms, mock) = started.get_value();
-            ExamInProgress { n, mock, seed, started_ms, index: index.get(), answers: answers.get() }
+            ExamInProgress { n, mock, standalone: true, seed, started_ms, index: index.get(), answers: answers.get() }
         });
         save_exam(rec.as_ref());
     });
@@ -218,8 +218,22 @@ fn review_entry(w: WrongAnswer, right_given: bool) -> impl IntoView {
                 let q = StoredValue::new(q);
                 let text = move || q.with_value(|q| q.text(lab.lang.get()).clone());
                 let choice = move |c: Option<usize>| c.and_then(|c| text().choices.get(c).cloned());
-                let given = { let w = w.clone(); move || choice(w.given_choice).or_else(|| w.given_text.clone().filter(|t| !t.trim().is_empty())).unwrap_or_else(|| lab.t("exam.skipped").to_string()) };
-                let right = { let w = w.clone(); move || choice(w.right_choice).or_else(|| w.right_value.clone()).unwrap_or_default() };
+                // A choice is written as the question writes it (its code as code); a typed
+                // answer as typed.
+                let given = {
+                    let w = w.clone();
+                    move || match choice(w.given_choice) {
+                        Some(c) => render_spans(spans(&c)).into_any(),
+                        None => w.given_text.clone().filter(|t| !t.trim().is_empty()).unwrap_or_else(|| lab.t("exam.skipped").to_string()).into_any(),
+                    }
+                };
+                let right = {
+                    let w = w.clone();
+                    move || match choice(w.right_choice) {
+                        Some(c) => render_spans(spans(&c)).into_any(),
+                        None => w.right_value.clone().unwrap_or_default().into_any(),
+                    }
+                };
                 let try_it = move |_| {
                     let o = q.with_value(|q| q.scenario().map(|s| Opening { scenario: s, script: q.check.script.clone(), batch: q.batch(), then: Route::Lab }));
                     match o {
@@ -232,7 +246,7 @@ fn review_entry(w: WrongAnswer, right_given: bool) -> impl IntoView {
                         <p class="prompt">{move || render_spans(spans(&text().prompt))}</p>
                         {(!right_given).then(|| view! { <p>{move || lab.t("exam.given")}" "<span class="given">{given}</span></p> })}
                         <p>{move || lab.t("exam.right")}" "<strong class="right-answer">{right}</strong></p>
-                        <p class="help">{move || render_spans(spans(&text().explanation))}</p>
+                        <p class="explanation">{move || render_spans(spans(&text().explanation))}</p>
                         <button data-testid="exam-try" on:click=try_it>
                             {move || match w.batch { Some(b) => lab.t_with("exam.try_batch", &[("b", &b)]), None => lab.t("quiz.try").to_string() }}
                         </button>
