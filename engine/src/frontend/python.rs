@@ -353,6 +353,13 @@ fn pest_error(text: &str, e: pest::error::Error<Rule>, unclosed: Option<usize>, 
             format!("invalid non-printable character U+{:04X}; an invisible space comes from web pages and documents: delete it and type a plain space", u32::from(c))
         }
         Some(c) if !c.is_ascii() && !c.is_alphanumeric() => format!("invalid character '{c}' (U+{:04X})", u32::from(c)),
+        // A name or a number straight after a string (`withWatermark("event_time, "10
+        // minutes")`): a quote went missing or one too many, and the strings ran on to the
+        // next quote; or a comma is missing (Python: "Perhaps you forgot a comma?").
+        Some(c) if (c.is_alphanumeric() || c == '_') && text[..pos].trim_end_matches([' ', '\t']).ends_with(['"', '\'']) => {
+            let word: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').take(24).collect();
+            format!("invalid syntax: '{word}' right after a string; perhaps a comma is missing, or a quote before it is missing or extra (a string runs to the next matching quote)")
+        }
         Some(c) => format!("unexpected '{c}': expected a name, a string, a number or an operator here"),
     };
     let end = (pos + found.map_or(0, char::len_utf8)).min(text.len());
@@ -853,6 +860,13 @@ mod tests {
         let e = parse_program(text).unwrap_err();
         assert_eq!(&text[e.span.start..e.span.end], "\u{a0}");
         assert!(e.message.starts_with("invalid non-printable character U+00A0; an invisible space"), "{}", e.message);
+        // A quote left out: `"event_time, "` is one string and `10` follows it (Python 3.11
+        // tokenizes first and says "unterminated string literal" at the last quote; a name or
+        // number straight after a string is what it calls "Perhaps you forgot a comma?").
+        let text = "clicks.withWatermark(\"event_time, \"10 minutes\")";
+        let e = parse_program(text).unwrap_err();
+        assert_eq!(&text[e.span.start..e.span.end], "1");
+        assert!(e.message.starts_with("invalid syntax: '10' right after a string; perhaps a comma is missing, or a quote"), "{}", e.message);
     }
 
     #[test]

@@ -590,6 +590,8 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("the query ends too early: a bracket or quote is not closed", "쿼리가 너무 일찍 끝납니다: 닫히지 않은 괄호나 따옴표가 있습니다"),
     ("this string is not closed", "이 문자열이 닫히지 않았습니다"),
     ("unexpected '{}': expected a name, a string, a number or an operator here", "예상하지 못한 '{}': 여기에는 이름, 문자열, 숫자 또는 연산자가 와야 합니다"),
+    ("invalid syntax: '{}' right after a string", "잘못된 구문: 문자열 바로 뒤의 '{}'"),
+    ("perhaps a comma is missing, or a quote before it is missing or extra (a string runs to the next matching quote)", "쉼표가 빠졌거나, 그 앞의 따옴표가 빠졌거나 하나 더 있습니다(문자열은 같은 따옴표가 다음에 나올 때까지 이어집니다)"),
     ("invalid character '{}' (U+{})", "쓸 수 없는 문자 '{}' (U+{})"),
     ("invalid non-printable character U+{}", "보이지 않는 문자 U+{}"),
     ("curly quotes come from documents and PDFs: type a straight ' or \" instead", "둥근 따옴표는 문서나 PDF에서 복사될 때 들어옵니다. 곧은 ' 또는 \"를 쓰세요"),
