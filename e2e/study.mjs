@@ -372,6 +372,10 @@ export async function studyChecks({ page, url, root, check, assert, outDir, LabP
     await page.locator(tid('exam-try')).first().click();
     if ((await lab.el('replace-ask').count()) > 0) await lab.el('replace-yes').click();
     await assertTriedIn(page, tried, assert);
+    // Back in the browser: the results are there as they were, not a new exam's start.
+    await page.goBack();
+    await lab.el('exam-result').waitFor({ state: 'visible' });
+    assert((await lab.text('exam-summary')) === summary, `after Back the summary is ${await lab.text('exam-summary')}`);
   });
 
   await check('study: "predict the next batch" asks before the batch and shows what was right after it', async () => {

@@ -141,6 +141,10 @@ pub struct Study {
     /// Whose the live lab is (a lesson's or the free lab's), with the free lab's session while
     /// a lesson has the lab; saved in browser storage on every change.
     pub owner: StoredValue<LabOwner>,
+    /// The last exam finished in this visit, its report and its time (s): the results page
+    /// comes back when the learner returns from "Try it in the lab" (memory only; a new exam
+    /// or "Another exam" replaces it).
+    pub last_exam: StoredValue<Option<(streamlab_model::study::exam::Exam, streamlab_model::study::exam::ExamReport, u64)>>,
 }
 
 impl Study {

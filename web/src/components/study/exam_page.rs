@@ -39,11 +39,18 @@ pub fn ExamPage() -> impl IntoView {
         exam.set(Some(e));
         index.set(0);
         report.set(None);
+        study.last_exam.set_value(None);
         started.set_value((n, now as u64, mock));
         run_clock(now);
     };
     // An exam in progress survives a reload (browser storage); one that no longer fits the
     // bank, or cannot be read, is dropped and the page offers a new one.
+    // Back from "Try it in the lab": the results of the exam just finished.
+    if let Some((e, r, secs)) = study.last_exam.get_value() {
+        exam.set(Some(e));
+        report.set(Some(r));
+        elapsed.set(secs);
+    }
     if let Some(saved) = load_exam() {
         if let Some((e, a, i)) = study.bank.with_value(|b| saved.resume(b)) {
             exam.set(Some(e));
@@ -69,6 +76,7 @@ pub fn ExamPage() -> impl IntoView {
         let r = study.bank.with_value(|b| score(b, &e, &answers.get_untracked()));
         let day = today();
         study.bank.with_value(|b| study.progress.update(|p| record(p, b, &e, &r, day)));
+        study.last_exam.set_value(Some((e, r.clone(), elapsed.get_untracked())));
         report.set(Some(r));
     };
     let clock = move || {
@@ -100,7 +108,7 @@ pub fn ExamPage() -> impl IntoView {
                 }
                 (Some(_), Some(r)) => view! {
                     <ExamResult report=r time=clock()/>
-                    <button data-testid="exam-again" on:click=move |_| { exam.set(None); report.set(None); }>{move || lab.t("exam.again")}</button>
+                    <button data-testid="exam-again" on:click=move |_| { exam.set(None); report.set(None); study.last_exam.set_value(None); }>{move || lab.t("exam.again")}</button>
                 }.into_any(),
             }}
         </main>
@@ -144,7 +152,8 @@ fn ExamRun(exam: Exam, answers: RwSignal<Vec<ExamAnswer>>, index: RwSignal<usize
                             <label class="choice" data-testid="exam-choice" data-choice=c>
                                 <input type="radio" name=format!("exam-{i}") prop:checked=move || given() == Some(ExamAnswer::Shown(k))
                                     on:change=move |_| set(ExamAnswer::Shown(k))/>
-                                {move || q.with_value(|q| render_spans(spans(&q.text(lab.lang.get()).choices.get(c).cloned().unwrap_or_default())))}
+                                // One flex item: text and code side by side wrap as one line of text.
+                                <span class="choice-text">{move || q.with_value(|q| render_spans(spans(&q.text(lab.lang.get()).choices.get(c).cloned().unwrap_or_default())))}</span>
                             </label>
                         }).collect_view()}
                     </div>

@@ -60,6 +60,7 @@ impl Study {
             study_data: RwSignal::new(BankState::Loading),
             topics: StoredValue::new(streamlab_model::study::quiz::topics().unwrap_or_default()),
             ask: RwSignal::new(None),
+            last_exam: StoredValue::new(None),
             owner: StoredValue::new(LabOwner::from_json(&local_storage().and_then(|s| s.get_item(OWNER_KEY).ok().flatten()).unwrap_or_default())),
         };
         // The saved owner names a lesson whose lab is not the session that came back (it was

@@ -86,7 +86,8 @@ pub fn QuestionCard(q: Question, #[prop(optional)] on_answered: Option<Callback<
                             <label class="choice" class:right=right class:wrong=wrong data-testid="choice" data-choice=i>
                                 <input type="radio" name=name prop:checked=move || chosen.get() == Some(i) disabled=answered
                                     on:change=move |_| chosen.set(Some(i))/>
-                                {move || q.with_value(|q| render_spans(spans(&q.text(lab.lang.get()).choices.get(i).cloned().unwrap_or_default())))}
+                                // One flex item: text and code side by side wrap as one line of text.
+                                <span class="choice-text">{move || q.with_value(|q| render_spans(spans(&q.text(lab.lang.get()).choices.get(i).cloned().unwrap_or_default())))}</span>
                             </label>
                         }
                     }).collect_view()}
