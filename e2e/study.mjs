@@ -349,6 +349,15 @@ export async function studyChecks({ page, url, root, check, assert, outDir, LabP
         right.push(id);
       }
       assert((await lab.el('quiz-explanation').count()) === 0, 'an explanation is shown during the exam');
+      if (i === 2) {
+        // Previous and Next again: the answer given is still shown (a walkthrough read an
+        // unchecked question after going back as a lost answer).
+        await lab.el('exam-next').click();
+        await lab.el('exam-prev').click();
+        await qel.waitFor({ state: 'visible' });
+        if (q.kind === 'value') assert((await lab.el('exam-value').inputValue()) === String(q.value), 'the typed answer is gone after Previous');
+        else assert(await qel.locator(`${tid('exam-choice')}[data-choice="${q.answer}"] input`).isChecked(), 'the chosen answer is unchecked after Previous');
+      }
       if (i < 9) await lab.el('exam-next').click();
     }
     assert(/^\d\d:\d\d$/.test(await lab.text('exam-timer')), `timer ${await lab.text('exam-timer')}`);
