@@ -78,6 +78,12 @@ export async function teachChecks({ root, browser, baseUrl, check, assert, outDi
       await page.keyboard.press('ArrowRight');
       await lab.waitForStepsDone(2, n);
       await waitBatches(afterTwo);
+      // A presentation clicker's keys: PageUp steps back, PageDown runs the step again.
+      await page.keyboard.press('PageUp');
+      await lab.waitForStepsDone(1, n);
+      await page.keyboard.press('PageDown');
+      await lab.waitForStepsDone(2, n);
+      await waitBatches(afterTwo);
       await page.keyboard.press('2');
       // The presenter's mode buttons show the mode the lab runs in.
       const waitMode = (want) => page.waitForFunction(([sel, m]) => document.querySelector(`${sel} [aria-pressed="true"]`)?.textContent.trim() === m, [tid('presenter-mode'), want]);

@@ -211,7 +211,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("presenter.leave", "Leave presenter mode"),
     ("presenter.help", "large type for a projector; key p"),
     ("presenter.notes", "Speaker notes"),
-    ("presenter.keys", "→ next step · ← step back · space play/pause · 1 2 3 append/update/complete · + − delay (slider stops) · r answers · Esc leave"),
+    ("presenter.keys", "→/PgDn next step · ←/PgUp step back · ↑ ↓ scroll the notes · space play/pause · 1 2 3 append/update/complete · + − delay (slider stops) · r answers · Esc leave"),
     ("presenter.reveal", "Reveal the answers (r)"),
     ("presenter.hide", "Hide the answers (r)"),
     // present: two tabs, a session over the storage quota

@@ -212,7 +212,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("presenter.leave", "발표 모드 끝내기"),
     ("presenter.help", "프로젝터용 큰 글씨; 단축키 p"),
     ("presenter.notes", "발표자 노트"),
-    ("presenter.keys", "→ 다음 단계 · ← 한 단계 뒤로 · 스페이스 자동 실행/정지 · 1 2 3 append/update/complete · + − 지연 (슬라이더 눈금) · r 정답 · Esc 끝내기"),
+    ("presenter.keys", "→/PgDn 다음 단계 · ←/PgUp 한 단계 뒤로 · ↑ ↓ 노트 스크롤 · 스페이스 자동 실행/정지 · 1 2 3 append/update/complete · + − 지연 (슬라이더 눈금) · r 정답 · Esc 끝내기"),
     ("presenter.reveal", "정답 보이기 (r)"),
     ("presenter.hide", "정답 숨기기 (r)"),
     // present: two tabs, a session over the storage quota

@@ -2,7 +2,7 @@
 //! watermark only (no editors, no quiz), keyboard control and a speaker-notes pane.
 //!
 //! Keys (never while the focus is in a text box): `p` presenter mode on/off, and in presenter
-//! mode `→` next step, `←` step back (undo), space play/pause, `1` `2` `3` output mode
+//! mode `→` next step, `←` step back (undo) (a clicker's PageDown and PageUp too), space play/pause, `1` `2` `3` output mode
 //! append/update/complete, `+` `−` the first watermark delay to the delay slider's next stop
 //! up/down (`session::timeline::delay_stop_step`, the stops the slider beside it has),
 //! `r` reveal/hide the answers, `Esc` leave.
@@ -60,7 +60,8 @@ fn on_key(lab: Lab, p: Presenter, player: Player, key: &str) -> bool {
         return false;
     }
     match key {
-        "ArrowRight" => {
+        // A presentation clicker sends PageDown and PageUp: the same as → and ←.
+        "ArrowRight" | "PageDown" => {
             // Next step; at the end of the example, one more trigger (a no-data batch may be due).
             lab.act(|s| {
                 if !s.run_step() && s.batch_due() {
@@ -69,7 +70,7 @@ fn on_key(lab: Lab, p: Presenter, player: Player, key: &str) -> bool {
             });
             lab.selected_batch.set(None);
         }
-        "ArrowLeft" => {
+        "ArrowLeft" | "PageUp" => {
             player.stop();
             lab.act(|s| s.undo());
             lab.selected_batch.set(None);
@@ -248,7 +249,8 @@ fn SpeakerNotes() -> impl IntoView {
         })
     };
     view! {
-        <div class="speaker-notes" data-testid="speaker-notes">
+        // Focusable, so that ↑ and ↓ scroll notes longer than the pane (→ and ← run steps).
+        <div class="speaker-notes" data-testid="speaker-notes" tabindex="0" aria-label=move || lab.t("presenter.notes")>
             <h2>{move || lab.t("presenter.notes")}": "{move || notes().0}</h2>
             <p class="notes-now" data-testid="presenter-now">{now}</p>
             <div class="notes-text">{move || render_text(&notes().1)}</div>
