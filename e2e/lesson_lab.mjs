@@ -132,4 +132,36 @@ export async function lessonLabChecks({ page, url, check, assert, outDir, LabPag
     assert(await lab.inViewport('step-do'), 'the task button is not on screen after scrolling to it');
     await page.setViewportSize({ width: 1280, height: 900 });
   });
+
+  await check('lessons: dragging the delay slider past a task\'s value does not tick the task; letting go there does', async () => {
+    await page.goto(`${url}#/lesson/watermarks`, { waitUntil: 'load' });
+    await lab.el('lesson-start-over').click();
+    await setLang('en');
+    // The watermark lesson's fourth task sets the delay to 5 minutes (batch 6 then runs with
+    // 09:24 − 5 min = 09:19). Its first three by "Do it for me".
+    for (let i = 0; i < 3; i++) {
+      const done = await page.locator(`${tid('lesson-step')}[data-done="true"]`).count();
+      await lab.el('step-do').click();
+      await page.waitForFunction(([sel, n]) => document.querySelectorAll(sel).length > n, [`${tid('lesson-step')}[data-done="true"]`, done]);
+    }
+    const doneBefore = await page.locator(`${tid('lesson-step')}[data-done="true"]`).count();
+    // A drag: through 5 minutes (stop 8) to 1 minute (stop 5), a frame at each, then let go.
+    await page.evaluate(async (sel) => {
+      const el = document.querySelector(sel);
+      const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      for (const v of ['9', '8', '7', '6', '5']) {
+        el.value = v;
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+        await frame();
+        await frame();
+      }
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+      await frame();
+    }, tid('delay-slider-0'));
+    await page.waitForFunction((sel) => document.querySelector(sel)?.value.includes("'1 minute'"), tid('query-editor'));
+    assert((await page.locator(`${tid('lesson-step')}[data-done="true"]`).count()) === doneBefore, 'the task was ticked by 5 minutes passed on the way to 1 minute');
+    // Let go at 5 minutes: now it is done.
+    await lab.setRange('delay-slider-0', 8);
+    await page.waitForFunction(([sel, n]) => document.querySelectorAll(sel).length > n, [`${tid('lesson-step')}[data-done="true"]`, doneBefore]);
+  });
 }

@@ -42,6 +42,9 @@ pub struct Lab {
     pub storage_notice: RwSignal<Option<String>>,
     /// Why the last save in browser storage failed, while it fails.
     pub save_error: RwSignal<Option<String>>,
+    /// A delay slider is being dragged: the lab replays each stop it passes, but a lesson's
+    /// tasks wait for where it is let go (a task is not ticked by a value passed on the way).
+    pub adjusting: RwSignal<bool>,
 }
 
 impl Lab {
@@ -69,6 +72,7 @@ impl Lab {
             notice: RwSignal::new(None),
             storage_notice: RwSignal::new(None),
             save_error: RwSignal::new(None),
+            adjusting: RwSignal::new(false),
         }
     }
 

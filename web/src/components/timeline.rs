@@ -145,6 +145,15 @@ pub fn DelayControl(index: usize) -> impl IntoView {
             });
         }
     };
+    // Let go (or a key's step): the stop it stands at is applied now, then a lesson's tasks
+    // look at the lab ([`crate::Lab::adjusting`]).
+    let settle = StoredValue::new_local(None::<gloo_timers::callback::Timeout>);
+    let let_go = move || {
+        if let Some(text) = pending.try_update_value(Option::take).flatten() {
+            apply(text);
+        }
+        lab.adjusting.set(false);
+    };
     view! {
         <form class="delay" on:submit=move |ev| { ev.prevent_default(); apply(draft.get_untracked()); }>
             <label class="row">{move || lab.t("delay")}" "
@@ -156,7 +165,15 @@ pub fn DelayControl(index: usize) -> impl IntoView {
                         if let Some(stop) = event_target_value(&ev).parse::<usize>().ok().and_then(|i| DELAY_STOPS.get(i)) {
                             draft.set(stop.to_string());
                             apply_next_frame(stop.to_string());
+                            // Dragging until it is let go, or until it rests half a second.
+                            lab.adjusting.set(true);
+                            settle.set_value(Some(gloo_timers::callback::Timeout::new(500, let_go)));
                         }
+                    }
+                    on:change=move |_| {
+                        // The rest timer is not needed now (dropping it cancels it).
+                        settle.set_value(None);
+                        let_go();
                     }/>
                 // The value the slider stands at (the delay without its quotes); the text box
                 // says the same, so this shows only where the text box is hidden (presenter mode).

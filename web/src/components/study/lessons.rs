@@ -145,6 +145,10 @@ pub fn LessonPage(id: String) -> impl IntoView {
     // After every lab change, move past the steps whose condition now holds.
     Effect::new(move |_| {
         lab.view.track();
+        // Not while a slider is dragged: only where it is let go counts.
+        if lab.adjusting.get() {
+            return;
+        }
         loaded.with(|l| {
             // Only the lesson's own lab moves its tasks on (the free lab comes back under a
             // lesson page for a moment when a question opens its example in the free lab).
