@@ -137,17 +137,8 @@ pub fn PresenterMode() -> impl IntoView {
                 // The output mode, shown and switched from here too (the keys 1 2 3 do the
                 // same): an instructor with a mouse or a clicker need not know the keys.
                 <div class="presenter-modes" role="group" data-testid="presenter-mode" aria-label=move || lab.t("mode")>
-                    {[OutputMode::Append, OutputMode::Update, OutputMode::Complete].map(|mode| {
-                        let pressed = move || lab.view.with(|v| v.mode == mode);
-                        view! {
-                            <button class="mode-now" data-testid=format!("presenter-mode-{}", mode.as_str())
-                                aria-pressed=move || pressed().to_string()
-                                disabled=move || lab.view.with(|v| v.mode_set_in_query)
-                                on:click=move |_| lab.act(|s| s.set_mode(mode))>
-                                {mode.as_str()}
-                            </button>
-                        }
-                    })}
+                    {[OutputMode::Append, OutputMode::Update, OutputMode::Complete]
+                        .map(|mode| super::query::output_mode_button(lab, mode, "mode-now", format!("presenter-mode-{}", mode.as_str()), None))}
                 </div>
                 <SpeedPicker/>
                 <SpeakerNotes/>

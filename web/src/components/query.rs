@@ -21,20 +21,7 @@ pub fn QueryPanel() -> impl IntoView {
             }
         }
     });
-    let mode_button = move |mode: OutputMode, key: &'static str| {
-        let pressed = move || lab.view.with(|v| v.mode == mode);
-        view! {
-            <button class="mode" class:active=pressed
-                data-testid=format!("mode-{}", mode.as_str())
-                aria-pressed=move || pressed().to_string()
-                // The text's `.outputMode(...)` wins (as in Spark): the buttons show it and wait.
-                disabled=move || lab.view.with(|v| v.mode_set_in_query)
-                title=move || lab.t(key)
-                on:click=move |_| lab.act(|s| s.set_mode(mode))>
-                {mode.as_str()}
-            </button>
-        }
-    };
+    let mode_button = move |mode: OutputMode, key: &'static str| output_mode_button(lab, mode, "mode", format!("mode-{}", mode.as_str()), Some(key));
     view! {
         <div class="panel query">
             <h2>{move || lab.t("query")}</h2>
@@ -141,5 +128,23 @@ fn ErrorBox() -> impl IntoView {
                 </div>
             }
         })
+    }
+}
+
+/// A button that sets the output mode to `mode`, pressed while it is the lab's (`class`, its
+/// `data-testid`, and the label key of its tooltip): the query panel's and presenter mode's.
+/// The text's `.outputMode(...)` wins (as in Spark): while it sets the mode, the buttons show
+/// it and wait.
+pub fn output_mode_button(lab: Lab, mode: OutputMode, class: &'static str, testid: String, title: Option<&'static str>) -> impl IntoView {
+    let pressed = move || lab.view.with(|v| v.mode == mode);
+    view! {
+        <button class=class class:active=pressed
+            data-testid=testid
+            aria-pressed=move || pressed().to_string()
+            disabled=move || lab.view.with(|v| v.mode_set_in_query)
+            title=move || title.map(|k| lab.t(k))
+            on:click=move |_| lab.act(|s| s.set_mode(mode))>
+            {mode.as_str()}
+        </button>
     }
 }
