@@ -33,8 +33,11 @@ export async function a11yChecks({ page, url, check, assert, LabPage }) {
     ['the lab', async () => { await page.goto(`${url}#/lab`); await lab.el('run-step').waitFor(); await lab.selectPreset('classic'); const n = await lab.waitForFreshScenario(); await lab.el('run-step').click(); await lab.waitForStepsDone(1, n); }],
     ['the question bank', async () => { await page.goto(`${url}#/quiz`); await lab.el('quiz-try').first().waitFor(); }],
     ['the exam', async () => {
-      // The exam started in the first language is still running (kept across reloads).
+      // The exam started in the first language is still running (kept across reloads); an
+      // exam finished earlier in this visit shows its results until "Another exam".
       await page.goto(`${url}#/exam`);
+      await page.locator(`${tid('exam-start-10')}, ${tid('exam-question')}, ${tid('exam-again')}`).first().waitFor();
+      if (await lab.el('exam-again').count()) await lab.el('exam-again').click();
       await page.locator(`${tid('exam-start-10')}, ${tid('exam-question')}`).first().waitFor();
       if (await lab.el('exam-start-10').count()) await lab.el('exam-start-10').click();
       await lab.el('exam-question').waitFor();
