@@ -103,7 +103,7 @@ pub struct LabSession {
     /// Where each of [`LabSession::delays`] is in the text, its quotes included.
     delay_spans: Vec<streamlab_engine::frontend::Span>,
     /// A text the slider checked by compiling it, kept for the replay that follows: one
-    /// compile per slider step instead of three.
+    /// compile per slider step instead of four.
     compiled_next: Option<(String, CompiledText)>,
     /// The reader calls of the text that read one of the lab's streams (`LabView::reads`),
     /// found with the delays.

@@ -166,7 +166,9 @@ pub fn DelayControl(index: usize) -> impl IntoView {
                             draft.set(stop.to_string());
                             apply_next_frame(stop.to_string());
                             // Dragging until it is let go, or until it rests half a second.
-                            lab.adjusting.set(true);
+                            if !lab.adjusting.get_untracked() {
+                                lab.adjusting.set(true);
+                            }
                             settle.set_value(Some(gloo_timers::callback::Timeout::new(500, let_go)));
                         }
                     }

@@ -109,8 +109,8 @@ impl Condition {
         at_least("cond.what.no_data", self.no_data_batches_at_least, v.batches.iter().filter(|b| b.no_data).count())?;
         at_least("cond.what.steps", self.steps_done_at_least, v.steps_done)?;
         at_least("cond.what.pending", self.pending_at_least, v.pending.len())?;
-        // "none" in the learner's language where a watermark is not set. The watermark now is written
-        // as the batch list and the picture write them (`09:03` on the
+        // "none" in the learner's language where a watermark is not set. The watermark the lab
+        // has is written as the batch list and the picture write it (`09:03` on the
         // scenario's day, not the lesson file's `2026-03-02T09:03:00Z`); Spark's 0 before any
         // event time is seen is "0 (none yet)", not 1970-01-01T00:00:00Z.
         let day = parse_timestamp_us(&format!("{}T00:00:00Z", v.day)).unwrap_or(0);

@@ -226,22 +226,19 @@ fn review_entry(w: WrongAnswer, right_given: bool) -> impl IntoView {
     study.question(&w.question).map(|q| {
                 let q = StoredValue::new(q);
                 let text = move || q.with_value(|q| q.text(lab.lang.get()).clone());
-                let choice = move |c: Option<usize>| c.and_then(|c| text().choices.get(c).cloned());
                 // A choice is written as the question writes it (its code as code); a typed
-                // answer as typed.
+                // answer (or what stands for none) as typed.
+                let shown = move |c: Option<usize>, typed: String| match c.and_then(|c| text().choices.get(c).cloned()) {
+                    Some(c) => render_spans(spans(&c)).into_any(),
+                    None => typed.into_any(),
+                };
                 let given = {
                     let w = w.clone();
-                    move || match choice(w.given_choice) {
-                        Some(c) => render_spans(spans(&c)).into_any(),
-                        None => w.given_text.clone().filter(|t| !t.trim().is_empty()).unwrap_or_else(|| lab.t("exam.skipped").to_string()).into_any(),
-                    }
+                    move || shown(w.given_choice, w.given_text.clone().filter(|t| !t.trim().is_empty()).unwrap_or_else(|| lab.t("exam.skipped").to_string()))
                 };
                 let right = {
                     let w = w.clone();
-                    move || match choice(w.right_choice) {
-                        Some(c) => render_spans(spans(&c)).into_any(),
-                        None => w.right_value.clone().unwrap_or_default().into_any(),
-                    }
+                    move || shown(w.right_choice, w.right_value.clone().unwrap_or_default())
                 };
                 let try_it = move |_| {
                     let o = q.with_value(|q| q.scenario().map(|s| Opening { scenario: s, script: q.check.script.clone(), batch: q.batch(), then: Route::Lab }));
