@@ -7,7 +7,8 @@ use streamlab_engine::scenario::display_value;
 use streamlab_engine::types::{format_timestamp_us, Value};
 
 /// A cell as the lab shows it: times on the scenario's day as `12:07` (`12:07:30`,
-/// `12:04:59.999999`), other days in full; windows as `[12:00, 12:10)`.
+/// `12:04:59.999999`), other days in full; windows as `[12:00, 12:10)`, in full both when one
+/// bound is on another day.
 pub fn display_cell(v: &Value, base_day_us: i64) -> String {
     match v {
         Value::Timestamp(t) => {
@@ -25,8 +26,16 @@ pub fn display_cell(v: &Value, base_day_us: i64) -> String {
         }
         // A window (`struct<start: timestamp, end: timestamp>`) reads as the interval it is;
         // any other struct, a two-field one included, as Spark shows a struct: `{u1, 1}`.
+        // A window that starts or ends on another day writes both bounds in full (a day-long
+        // window read `[2026-03-01T13:00:00Z, 13:00)`, which looks empty).
         Value::Struct(f) if f.len() == 2 && f.iter().all(|v| matches!(v, Value::Timestamp(_))) => {
-            format!("[{}, {})", display_cell(&f[0], base_day_us), display_cell(&f[1], base_day_us))
+            let day = 86_400_000_000i64;
+            let on_day = f.iter().all(|v| matches!(v, Value::Timestamp(t) if t.div_euclid(day) * day == base_day_us));
+            let bound = |v: &Value| match v {
+                Value::Timestamp(t) if !on_day => format_timestamp_us(*t),
+                v => display_cell(v, base_day_us),
+            };
+            format!("[{}, {})", bound(&f[0]), bound(&f[1]))
         }
         other => display_value(other),
     }
@@ -74,6 +83,9 @@ mod tests {
         let day = 1_767_225_600_000_000; // 2026-01-01T00:00:00Z
         let at = |h: i64| Value::Timestamp(day + h * 3_600_000_000);
         assert_eq!(display_cell(&Value::Struct(std::rc::Rc::from(vec![at(12), at(13)])), day), "[12:00, 13:00)");
+        // A day-long window from 13:00 the day before to 13:00 on the scenario's day: both
+        // bounds in full, or it would read [2025-12-31T13:00:00Z, 13:00).
+        assert_eq!(display_cell(&Value::Struct(std::rc::Rc::from(vec![at(-11), at(13)])), day), "[2025-12-31T13:00:00Z, 2026-01-01T13:00:00Z)");
         let pair = display_cell(&Value::Struct(std::rc::Rc::from(vec![Value::str("u1"), Value::Long(1)])), day);
         assert!(!pair.starts_with('[') && pair.contains("u1") && pair.contains('1'), "{pair}");
     }
