@@ -127,6 +127,12 @@ fn a_program_runs_the_query_it_starts() {
         p.message,
         "the program defines no query to run: add a last line with counts (the DataFrame to run), or start it: counts.writeStream.format('console').start()"
     );
+    // A script's entry point: the body of `if __name__ == "__main__":` is what it runs (the
+    // imports before it stay imports).
+    let script = "from pyspark.sql import SparkSession\nimport pyspark.sql.functions as F\n\nif __name__ == '__main__':\n    spark = SparkSession.builder.getOrCreate()\n    counts = clicks.groupBy('post_id').count()\n    counts.writeStream.outputMode('complete').format('console').start().awaitTermination()\n";
+    let e = compile(script, &catalog()).unwrap();
+    assert_eq!(e.plan.to_string(), plan("clicks.groupBy('post_id').count()"));
+    assert_eq!(e.output_mode, Some(streamlab_engine::plan::OutputMode::Complete));
     // Two started queries: the lab runs one.
     let Err(Error::Parse(p)) = compile("a = clicks.writeStream.start()\nb = clicks.writeStream.start()", &catalog()) else { panic!("compiled") };
     assert!(p.unsupported.is_some(), "{p:?}");

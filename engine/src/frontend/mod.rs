@@ -22,7 +22,7 @@ pub mod start;
 
 pub use crate::error::{ParseError, Span};
 use crate::error::Error;
-pub use interpret::{Evaluated, SourceRead, Traced};
+pub use interpret::{Evaluated, NotRun, SourceRead, Traced};
 
 pub use crate::plan::Catalog;
 
@@ -173,7 +173,8 @@ fn literal_globals(program: &python::Program, text: &str) -> String {
 /// `>>>`, each `>>> ` and `... ` prompt is blanked and every line without one (what the
 /// example printed) is blanked whole; and a `with EXPR as NAME:` line (the reference's
 /// `with tempfile.TemporaryDirectory() as d:`) becomes `NAME=''`, a stand-in path, its body
-/// read as the statements it holds. The result has the text's byte offsets and line numbers.
+/// read as the statements it holds; a script's `if __name__ == "__main__":` line becomes
+/// `__name__='__main__'`, its body read the same way. The result has the text's byte offsets and line numbers.
 pub fn doctest_as_program(text: &str) -> String {
     let doctest = text.lines().any(|l| l.trim_start().starts_with(">>>"));
     let mut out = String::with_capacity(text.len());
@@ -196,6 +197,15 @@ pub fn doctest_as_program(text: &str) -> String {
             let name = head.rsplit_once(" as ").map(|(_, n)| n.trim()).filter(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
             let stand_in = name.map_or(String::new(), |n| format!("{n}=''"));
             code = format!("{}{stand_in}{}", " ".repeat(at), " ".repeat(code.len().saturating_sub(at + stand_in.len())));
+        }
+        // `if __name__ == "__main__":` (a script's entry point) → `__name__='__main__'` (as
+        // Python sets it; a statement at the line's margin, so the imports before it end
+        // there): its body is what the script runs, read as the statements it holds.
+        let compact: String = code.chars().filter(|c| !c.is_whitespace()).collect();
+        if compact == "if__name__==\"__main__\":" || compact == "if__name__=='__main__':" {
+            let at = code.len() - code.trim_start().len();
+            let stand_in = "__name__='__main__'";
+            code = format!("{}{stand_in}{}", &code[..at], " ".repeat(code.len().saturating_sub(at + stand_in.len())));
         }
         out.push_str(&code);
         out.push_str(&line[body.len()..]);

@@ -360,6 +360,7 @@ fn pest_error(text: &str, e: pest::error::Error<Rule>, unclosed: Option<usize>, 
             let word: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').take(24).collect();
             format!("invalid syntax: '{word}' right after a string; perhaps a comma is missing, or a quote before it is missing or extra (a string runs to the next matching quote)")
         }
+        Some(c) if c.is_alphanumeric() || c == '_' => word_error(text, pos),
         Some(c) => format!("unexpected '{c}': expected a name, a string, a number or an operator here"),
     };
     let end = (pos + found.map_or(0, char::len_utf8)).min(text.len());
@@ -367,6 +368,35 @@ fn pest_error(text: &str, e: pest::error::Error<Rule>, unclosed: Option<usize>, 
         return ParseError::lab(message, Span::new(pos, end));
     }
     ParseError::python_syntax(message, Span::new(pos, end))
+}
+
+/// Python's statements that the lab's program reader does not run (it reads imports, defs,
+/// classes, assignments and expressions; `with ... as NAME:` and `if __name__ == "__main__":`
+/// are read by [`super::doctest_as_program`]).
+const UNRUN_KEYWORDS: &[&str] = &[
+    "for", "while", "if", "elif", "else", "try", "except", "finally", "return", "yield", "lambda", "global", "nonlocal", "del", "pass", "raise",
+    "assert", "async", "await", "match", "break", "continue",
+];
+
+/// The message for a name or number where the parser could not take one (at byte `pos`): the
+/// whole word, not its first letter; a Python statement the lab does not run, Scala's
+/// `val`/`var` and a SQL statement are named as such.
+fn word_error(text: &str, pos: usize) -> String {
+    let word: String = text[pos..].chars().take_while(|c| c.is_alphanumeric() || *c == '_').take(24).collect();
+    let line_start = text[..pos].rfind('\n').map_or(0, |i| i + 1);
+    let first: String = text[line_start..].trim_start().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+    let keyword = [word.as_str(), first.as_str()].into_iter().find(|w| UNRUN_KEYWORDS.contains(w));
+    if matches!(first.as_str(), "val" | "var") {
+        return format!("invalid syntax: '{first}' is Scala; the lab reads PySpark (Python): write name = ..., as in df = spark.readStream.format(...).load()");
+    }
+    if ["select", "insert", "create"].iter().any(|k| first.eq_ignore_ascii_case(k)) || first == "WITH" {
+        return "invalid syntax: this looks like SQL; in PySpark it goes in spark.sql(\"\"\"...\"\"\") over a view of the stream (df.createOrReplaceTempView('clicks'))".to_string();
+    }
+    match keyword {
+        Some("for") => "invalid syntax: 'for' (a loop, or a comprehension such as [F.col(c) for c in cols]) is Python the lab does not run; write the items out, as in [F.col('a'), F.col('b')]".to_string(),
+        Some(k) => format!("invalid syntax: '{k}' is Python the lab does not run here; a program is imports, assignments and DataFrame expressions, and the defs of a state function"),
+        None => format!("invalid syntax: '{word}' cannot follow what is before it; perhaps an operator, a comma or a line break is missing"),
+    }
 }
 
 /// The largest char boundary at or before `i` (pest reports byte offsets; keep them slicable).
@@ -867,6 +897,22 @@ mod tests {
         let e = parse_program(text).unwrap_err();
         assert_eq!(&text[e.span.start..e.span.end], "1");
         assert!(e.message.starts_with("invalid syntax: '10' right after a string; perhaps a comma is missing, or a quote"), "{}", e.message);
+        // A word where the parser stops is named whole (it said "unexpected 'f'"); Python that
+        // the lab does not run, Scala and SQL say what they are. Each message checked here is
+        // the rule's own text: a comprehension's `for`, an `if` statement at the top, Scala's
+        // `val`, a SQL query, and a name after a name.
+        let cases = [
+            ("cols = [F.col(c) for c in key_cols]", "for", "invalid syntax: 'for' (a loop, or a comprehension"),
+            ("if debug:\n    clicks", "if", "invalid syntax: 'if' is Python the lab does not run here"),
+            ("val df = clicks", "df", "invalid syntax: 'val' is Scala; the lab reads PySpark"),
+            ("SELECT * FROM clicks", "clicks", "invalid syntax: this looks like SQL; in PySpark it goes in spark.sql("),
+            ("clicks counts", "counts", "invalid syntax: 'counts' cannot follow what is before it"),
+        ];
+        for (text, at, start) in cases {
+            let e = parse_program(text).unwrap_err();
+            assert_eq!(&text[e.span.start..], &text[text.find(at).unwrap()..], "{text}: {e:?}");
+            assert!(e.message.starts_with(start), "{text}: {}", e.message);
+        }
     }
 
     #[test]
