@@ -358,6 +358,34 @@ async function main() {
       await page.waitForFunction(() => !document.querySelector('[data-testid="preset-notes-own"]') && document.querySelector('[data-testid="preset-notes"]').open);
     });
 
+    await check('choosing an example keeps the learner\'s lab: the notice says so, and Step back brings back its query, mode and batches', async () => {
+      // The classic lab with one step run, in complete mode.
+      await lab.selectPreset('classic');
+      const n = await lab.waitForFreshScenario();
+      const original = await lab.queryText();
+      await lab.el('run-step').click();
+      await lab.waitForStepsDone(1, n);
+      const k = 1;
+      await lab.el('mode-complete').click();
+      await page.waitForFunction(() => document.querySelector('[data-testid="mode-complete"]')?.getAttribute('aria-pressed') === 'true');
+      const batches = JSON.stringify(await lab.batchIds());
+      await lab.selectPreset('dedup');
+      await lab.waitForFreshScenario();
+      assert((await lab.queryText()).includes('dropDuplicates'), 'the dedup example did not open');
+      const notice = (await lab.el('notice').innerText()).trim();
+      assert(/Step back/.test(notice), `no notice that the lab is kept: "${notice}"`);
+      assert(await lab.el('undo').isEnabled(), 'Step back is disabled after the example replaced the lab');
+      await lab.el('undo').click();
+      await lab.waitForStepsDone(k, n);
+      assert((await lab.queryText()) === original, 'Step back did not bring back the query');
+      assert(JSON.stringify(await lab.activeModes()) === JSON.stringify(['complete']), `modes after Step back: ${JSON.stringify(await lab.activeModes())}`);
+      assert(JSON.stringify(await lab.batchIds()) === batches, 'Step back did not bring back the batches');
+      // As it was before this check: the fresh classic lab.
+      await lab.el('mode-append').click();
+      await lab.el('undo').click();
+      await lab.waitForStepsDone(0, n);
+    });
+
     await check('a query whose text sets writeStream.outputMode shows that mode on the switch, which waits, and says why', async () => {
       await lab.selectPreset('classic');
       await lab.waitForFreshScenario();
@@ -388,6 +416,16 @@ async function main() {
       assert(ko.includes('스트림 clicks를 읽습니다') && ko.includes('소스 종류 메뉴'), ko);
       await page.screenshot({ path: path.join(outDir, 'source-read-note-ko.png') });
       await lab.toggleLang('en');
+      // The note offers the example whose stream is a rate source: the code runs there as
+      // written, and Step back brings the classic lab with the code back.
+      const code = await lab.queryText();
+      await lab.el('read-example').click();
+      await page.waitForFunction(() => document.querySelector('[data-testid="preset-select"]')?.value === 'rate-source');
+      assert((await lab.queryText()) === code, 'the code did not come along to the rate example');
+      if (await lab.hasQueryError()) assert(false, `the code fails on the rate example: ${await lab.text('query-error')}`);
+      await lab.el('undo').click();
+      await page.waitForFunction(() => document.querySelector('[data-testid="preset-select"]')?.value === 'classic');
+      assert((await lab.queryText()) === code, 'Step back did not bring back the classic lab with the code');
       await lab.el('source-kind-clicks').selectOption('rate');
       await page.waitForFunction(() => !document.querySelector('[data-testid="source-read-note"]') && !document.querySelector('[data-testid="query-error"]'));
       await lab.el('source-kind-clicks').selectOption('memory');
@@ -455,7 +493,8 @@ async function main() {
       const script = await fsp.readFile(await download.path(), 'utf8');
       const preset = JSON.parse(await fsp.readFile(path.join(root, 'assets', 'scenarios', 'classic.json'), 'utf8'));
       assert(script.startsWith('#!/usr/bin/env python3'), 'not a Python script');
-      assert(script.includes(preset.query), 'the script lacks the query');
+      // The query is in the script's comments line by line (and in the embedded scenario).
+      assert(preset.query.split('\n').every((line) => script.includes(line)), 'the script lacks the query');
       const m = script.match(/SCENARIO = json\.loads\(r"""\n([\s\S]*?)\n"""\)/);
       assert(m, 'no embedded scenario');
       const embedded = JSON.parse(m[1]);
@@ -477,7 +516,7 @@ async function main() {
       const code = nb.cells.filter((c) => c.cell_type === 'code').map((c) => c.source.join(''));
       const steps = code.filter((c) => /^lab\.step\(\d+\)$/.test(c));
       assert(steps.length === preset.steps.length, `${steps.length} step cells, want ${preset.steps.length}`);
-      assert(code[0].includes(preset.query), 'the setup cell lacks the query');
+      assert(preset.query.split('\n').every((line) => code[0].includes(line)), 'the setup cell lacks the query');
       const dbx = await lab.exportNotebook('databricks');
       assert(dbx.suggestedFilename() === 'classic.databricks.py', `file name ${dbx.suggestedFilename()}`);
       const text = await fsp.readFile(await dbx.path(), 'utf8');

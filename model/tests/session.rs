@@ -230,6 +230,20 @@ fn a_query_typo_points_at_its_position() {
     assert!(curly.starts_with("쓸 수 없는 문자 '\u{2018}' (U+2018); 둥근 따옴표는"), "{curly}");
     let ko = streamlab_model::text::i18n::localize(streamlab_model::text::Lang::Ko, &hint);
     assert!(ko.starts_with("가장 가까운 이름은 `post_id`입니다; 여기서 입력 컬럼은 `event_id`"), "{ko}");
+    // Code the lab does not read says what it is, in Korean too, every part of it (no English
+    // left but the code): a comprehension, Scala, SQL, an `if` at the top, a name after a name.
+    for (text, want) in [
+        ("[F.col(c) for c in cols]", "잘못된 구문: 'for'(반복문"),
+        ("val df = clicks", "잘못된 구문: 'val'은 Scala입니다; 실습은 PySpark"),
+        ("SELECT * FROM clicks", "잘못된 구문: SQL로 보입니다; PySpark에서는"),
+        ("if ready:\n    clicks", "잘못된 구문: 'if'는 여기서 실습이 실행하지 않는 Python입니다; 프로그램은"),
+        ("clicks counts", "잘못된 구문: 'counts'는 앞의 내용 뒤에 올 수 없습니다; 연산자"),
+    ] {
+        s.set_query(text);
+        let e = s.view().error.expect("a syntax error");
+        let ko = streamlab_model::text::i18n::localize(streamlab_model::text::Lang::Ko, &e.message);
+        assert!(ko.starts_with(want), "{text}: {ko}");
+    }
 }
 
 #[test]
@@ -838,4 +852,72 @@ fn the_programs_print_output_is_in_the_view() {
     let v = s.view();
     assert!(v.error.is_some());
     assert_eq!(v.printed, vec!["before".to_string()]);
+}
+
+/// What opening another example would lose: a fresh preset has nothing of the learner's; a
+/// step run, an edited query or another output mode is theirs (the page keeps such a session
+/// for Step back), and taking the step back or setting the text back makes it fresh again.
+#[test]
+fn own_work_is_an_action_an_edited_query_or_another_mode() {
+    let fresh = || LabSession::from_scenario(streamlab_model::lab::presets::preset("classic").expect("classic"));
+    let mut s = fresh();
+    assert!(!s.has_own_work());
+    assert!(s.run_step());
+    assert!(s.has_own_work());
+    assert!(s.undo());
+    assert!(!s.has_own_work());
+    let original = s.view().query_text;
+    s.set_query("clicks.groupBy('post_id').count()");
+    assert!(s.has_own_work());
+    s.set_query(&original);
+    assert!(!s.has_own_work());
+    s.set_mode(OutputMode::Update);
+    assert!(s.has_own_work());
+    s.set_mode(OutputMode::Append);
+    assert!(!s.has_own_work());
+}
+
+/// `foreachBatch(f)`: the lab's sink records what each micro-batch hands `f`, but runs none of
+/// its Python; the view names the call and the function as written, so the page can say so.
+#[test]
+fn a_foreach_batch_function_is_named_as_not_run() {
+    let mut s = corpus_lab("window-sliding-classic-append");
+    s.set_query(
+        "def write_batch(batch_df, batch_id):\n    batch_df.groupBy('post_id').count().write.mode('append').saveAsTable('counts')\n\n\
+         clicks.writeStream.foreachBatch(write_batch).start()\n",
+    );
+    let v = s.view();
+    assert!(v.error.is_none(), "{:?}", v.error);
+    assert_eq!(v.not_run, vec![("foreachBatch".to_string(), "write_batch".to_string())]);
+    // A query without one has none.
+    s.set_query("clicks.select('event_id')");
+    assert!(s.view().not_run.is_empty());
+}
+
+/// Code written for a socket, rate or Kafka source read in a lab whose stream is another kind:
+/// the note names the example whose stream is that source as Spark reads it (the socket's
+/// `value`, the rate's `timestamp, value`), and the code runs there as written — the guide's
+/// socket word count, pasted into the classic lab, fails on `value`, and runs in the network
+/// word count example.
+#[test]
+fn code_for_another_source_is_offered_the_example_that_has_it() {
+    let guide = "from pyspark.sql.functions import explode, split\n\
+                 lines = spark.readStream.format('socket').option('host', 'localhost').option('port', 9999).load()\n\
+                 words = lines.select(explode(split(lines.value, ' ')).alias('word'))\n\
+                 wordCounts = words.groupBy('word').count()\n\
+                 query = wordCounts.writeStream.outputMode('complete').format('console').start()\n";
+    let mut s = LabSession::from_scenario(streamlab_model::lab::presets::preset("classic").expect("classic"));
+    s.set_query(guide);
+    let v = s.view();
+    assert!(v.error.is_some(), "clicks has no value column");
+    assert_eq!(v.reads.iter().map(|r| r.example).collect::<Vec<_>>(), vec![Some("network-word-count")]);
+    for (format, example) in [("rate", "rate-source"), ("kafka", "kafka-source")] {
+        s.set_query(&format!("spark.readStream.format('{format}').load()"));
+        assert_eq!(s.view().reads.iter().map(|r| r.example).collect::<Vec<_>>(), vec![Some(example)], "{format}");
+    }
+    let mut there = LabSession::from_scenario(streamlab_model::lab::presets::preset("network-word-count").expect("preset"));
+    there.set_query(guide);
+    let v = there.view();
+    assert!(v.error.is_none(), "{:?}", v.error);
+    assert!(v.reads.is_empty(), "the example's own stream is a socket source: nothing to note");
 }

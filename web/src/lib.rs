@@ -45,6 +45,9 @@ pub struct Lab {
     /// A delay slider is being dragged: the lab replays each stop it passes, but a lesson's
     /// tasks wait for where it is let go (a task is not ticked by a value passed on the way).
     pub adjusting: RwSignal<bool>,
+    /// The learner's lab that an example replaced (its saved JSON), kept until Step back
+    /// brings it back ([`Lab::step_back`]); also in browser storage, so a reload keeps it.
+    pub replaced: RwSignal<Option<String>>,
 }
 
 impl Lab {
@@ -73,7 +76,52 @@ impl Lab {
             storage_notice: RwSignal::new(None),
             save_error: RwSignal::new(None),
             adjusting: RwSignal::new(false),
+            replaced: RwSignal::new(storage::stored_replaced()),
         }
+    }
+
+    /// Opens `session` in place of the lab's. A lab with the learner's own work in it
+    /// ([`LabSession::has_own_work`]) is kept first, and the notice says Step back brings it
+    /// back; a lab without any keeps the one kept before it.
+    pub fn replace(&self, session: LabSession) {
+        let own = self.read(|s| s.has_own_work().then(|| s.to_saved_json()));
+        if let Some(json) = &own {
+            storage::keep_replaced(Some(json));
+            self.replaced.set(own.clone());
+        }
+        self.act(|s| *s = session);
+        self.selected_batch.set(None);
+        self.notice.set(self.replaced.with_untracked(Option::is_some).then(|| self.t("replaced.kept").to_string()));
+    }
+
+    /// Whether Step back has something to take back: an action, or a lab an example replaced.
+    pub fn can_step_back(&self) -> bool {
+        self.view.track();
+        self.read(|s| s.action_count() > 0) || self.replaced.with(Option::is_some)
+    }
+
+    /// Step back: the last action ([`LabSession::undo`]); with none left, the lab an example
+    /// replaced (the example's own lab is kept in its place if the learner changed it).
+    pub fn step_back(&self) {
+        if self.read(|s| s.action_count() > 0) {
+            self.act(|s| s.undo());
+        } else if let Some(json) = self.replaced.get_untracked() {
+            match LabSession::from_saved_json(&json) {
+                Ok(own) => {
+                    let keep = self.read(|s| s.has_own_work().then(|| s.to_saved_json()));
+                    storage::keep_replaced(keep.as_deref());
+                    self.replaced.set(keep);
+                    self.act(|s| *s = own);
+                    self.notice.set(None);
+                }
+                Err(e) => {
+                    storage::keep_replaced(None);
+                    self.replaced.set(None);
+                    self.notice.set(Some(e));
+                }
+            }
+        }
+        self.selected_batch.set(None);
     }
 
     /// Changes the session and refreshes the view.

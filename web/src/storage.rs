@@ -8,6 +8,26 @@ use streamlab_model::text::Lang;
 use crate::Lab;
 
 const LANG_KEY: &str = "streamlab.lang";
+/// The learner's lab that an example replaced ([`crate::Lab::replaced`]), in the format of the
+/// saved session.
+const REPLACED_KEY: &str = "streamlab.session.replaced";
+
+/// The lab an example replaced, as kept in storage (None when none is, or storage is off).
+pub fn stored_replaced() -> Option<String> {
+    use gloo_storage::Storage;
+    gloo_storage::LocalStorage::raw().get_item(REPLACED_KEY).ok().flatten()
+}
+
+/// Keeps `json` as the lab an example replaced, or forgets it (None). Storage that fails
+/// keeps it for this visit only (the page holds it too).
+pub fn keep_replaced(json: Option<&str>) {
+    use gloo_storage::Storage;
+    let raw = gloo_storage::LocalStorage::raw();
+    let _ = match json {
+        Some(j) => raw.set_item(REPLACED_KEY, j),
+        None => raw.remove_item(REPLACED_KEY),
+    };
+}
 
 /// The language remembered across reloads (English when nothing is stored).
 pub fn stored_lang() -> Lang {

@@ -55,6 +55,32 @@ pub fn preset(id: &str) -> Option<Scenario> {
     Scenario::from_json(&crate::lab::generate::expand(json).ok()?).ok()
 }
 
+/// The columns Spark's own reader gives a stream of source `kind`, whatever schema the code
+/// asks for: `socket` is `value` (`TextSocketReader.SCHEMA_REGULAR`), `rate` is `timestamp`,
+/// `value` (`RateStreamProvider.SCHEMA`); `None` for kinds whose columns are the stream's own
+/// (files take the code's schema; the lab's `kafka` kind always shows Kafka's columns).
+fn spark_columns(kind: &str) -> Option<&'static [&'static str]> {
+    match kind {
+        "socket" => Some(&["value"]),
+        "rate" => Some(&["timestamp", "value"]),
+        _ => None,
+    }
+}
+
+/// The example whose only stream is a source of `kind` (`socket`, `rate`, `kafka`, `file`) with
+/// the columns Spark's reader gives that kind ([`spark_columns`]), first in the picker's order:
+/// where code written for that source runs as written (the guide's socket word count reads
+/// `value`). `None` when no example has one.
+pub fn example_with_source(kind: &str) -> Option<&'static str> {
+    PRESETS.iter().map(|(id, _)| *id).find(|id| {
+        let Some(s) = preset(id) else { return false };
+        let mut sources = s.sources.values();
+        let (Some(only), None) = (sources.next(), sources.next()) else { return false };
+        only.kind.as_deref().unwrap_or("memory") == kind
+            && spark_columns(kind).is_none_or(|want| only.schema.iter().map(|(c, _)| c.as_str()).eq(want.iter().copied()))
+    })
+}
+
 /// The raw file of preset `id` (a generated preset's `generate` block still in it).
 pub fn preset_file(id: &str) -> Option<&'static str> {
     PRESETS.iter().find(|(p, _)| *p == id).map(|(_, json)| *json)

@@ -115,6 +115,9 @@ pub struct LabSession {
     text_sink: Option<SinkKind>,
     /// What the program's `print(...)` calls wrote (`LabView::printed`), found with the delays.
     printed: Vec<String>,
+    /// The `foreachBatch(f)` / `foreach(writer)` calls whose Python is not run
+    /// (`LabView::not_run`), found with the delays.
+    not_run: Vec<(String, String)>,
     /// The exam-lens rules the current query, mode and sink meet ([`engine_rules`]).
     lens: Vec<&'static str>,
     /// `batches` as the batch list shows them, made once per batch as it runs (a step with
@@ -156,6 +159,7 @@ impl LabSession {
             text_checkpoint: None,
             text_sink: None,
             printed: Vec::new(),
+            not_run: Vec::new(),
             lens: Vec::new(),
             batch_views: Vec::new(),
         };
@@ -362,6 +366,8 @@ impl LabSession {
                     columns: src.columns.iter().map(|(c, _)| c.clone()).collect(),
                     kind,
                     schema_given: r.schema_given,
+                    // Not the example this lab already is.
+                    example: kind.and_then(crate::lab::presets::example_with_source).filter(|id| *id != self.scenario.id),
                 })
             })
             .collect()
@@ -406,6 +412,7 @@ impl LabSession {
             .unwrap_or_default();
         self.reads = traced.reads;
         self.printed = traced.printed;
+        self.not_run = traced.not_run.into_iter().map(|n| (n.call, n.function)).collect();
     }
 
     /// The scenario's session conf sets `spark.sql.streaming.checkpointLocation`: a location
@@ -455,6 +462,7 @@ impl LabSession {
             sink_from_text: self.text_sink.is_some(),
             trigger_from_text: self.query.as_ref().is_some_and(|q| q.trigger_set_in_query()),
             printed: self.printed.clone(),
+            not_run: self.not_run.clone(),
             lens: self.lens.iter().map(|r| r.to_string()).collect(),
             no_data_batch_due: self.query.as_ref().is_some_and(StreamingQuery::wants_no_data_batch),
             steps_done: self.next_step,

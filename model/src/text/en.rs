@@ -204,7 +204,8 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("share.err.session", "This link does not hold a lab session this version can open."),
     // teach: presenter mode, step back, play speed, share links, preset notes
     ("undo", "◀ Step back"),
-    ("undo.help", "takes back the last action (the lab replays everything before it)"),
+    ("undo.help", "takes back the last action (the lab replays everything before it), or brings back the lab an example replaced"),
+    ("replaced.kept", "Your lab from before this example is kept: ◀ Step back brings it back."),
     ("play.speed", "Play speed"),
     ("play.per_step", "{s} s per step"),
     ("presenter", "Present"),
@@ -484,6 +485,8 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("read.none", "The lab has no {format} source: the query reads {stream} as it is."),
     // A reader call that gives a schema
     ("read.schema", "The schema the code gives is not applied: the stream keeps its own columns."),
+    ("read.example", "Run this code on the “{name}” example, whose stream is that source as Spark reads it"),
+    ("not_run.note", "{call}({function}): the lab hands it each micro-batch and shows what it receives in the Sink panel; the function's own Python (its writes, print() and show()) is not run here. On Spark it is."),
 ];
 
 /// The English word lists the question bank's rules look for (`i18n::words`).

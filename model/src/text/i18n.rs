@@ -333,6 +333,7 @@ mod tests {
         assert_eq!(particles("zone은(는)"), "zone은"); // 존
         assert_eq!(particles("table을(를)"), "table을"); // 테이블: ㄹ
         assert_eq!(particles("code을(를)"), "code를"); // 코드
+        assert_eq!(particles("'if'은(는)"), "'if'는"); // 이프
         assert_eq!(particles("no particle here (가)"), "no particle here (가)");
     }
 

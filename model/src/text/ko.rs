@@ -205,7 +205,8 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("share.err.session", "이 링크에는 이 버전이 열 수 있는 실습 세션이 없습니다."),
     // teach: presenter mode, step back, play speed, share links, preset notes
     ("undo", "◀ 한 단계 뒤로"),
-    ("undo.help", "마지막 동작을 되돌립니다 (그 전까지의 모든 동작을 다시 실행)"),
+    ("undo.help", "마지막 동작을 되돌립니다 (그 전까지의 모든 동작을 다시 실행). 동작이 없으면 예제가 대신한 랩을 되돌립니다"),
+    ("replaced.kept", "이 예제를 열기 전의 랩은 보관되어 있습니다. ◀ 한 단계 뒤로를 누르면 돌아옵니다."),
     ("play.speed", "자동 실행 속도"),
     ("play.per_step", "단계당 {s}초"),
     ("presenter", "발표 모드"),
@@ -485,6 +486,8 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("read.none", "실습에는 {format} 소스가 없습니다. 쿼리는 {stream}을(를) 그대로 읽습니다."),
     // A reader call that gives a schema
     ("read.schema", "코드가 주는 스키마는 적용되지 않습니다. 스트림은 자기 컬럼을 그대로 씁니다."),
+    ("read.example", "이 코드를 “{name}” 예제에서 실행 (그 스트림은 Spark가 읽는 그대로의 소스입니다)"),
+    ("not_run.note", "{call}({function}): 실습은 마이크로 배치마다 이 함수에 넘기는 내용을 Sink 패널에 보여 줍니다. 함수 안의 Python(쓰기, print(), show())은 여기서 실행하지 않습니다. Spark에서는 실행됩니다."),
 ];
 
 /// The Korean word lists the question bank's rules look for (`i18n::words`); Korean glues
@@ -591,6 +594,16 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("this string is not closed", "이 문자열이 닫히지 않았습니다"),
     ("unexpected '{}': expected a name, a string, a number or an operator here", "예상하지 못한 '{}': 여기에는 이름, 문자열, 숫자 또는 연산자가 와야 합니다"),
     ("invalid syntax: '{}' right after a string", "잘못된 구문: 문자열 바로 뒤의 '{}'"),
+    ("invalid syntax: 'for' (a loop, or a comprehension such as [F.col(c) for c in cols]) is Python the lab does not run", "잘못된 구문: 'for'(반복문, 또는 [F.col(c) for c in cols] 같은 컴프리헨션)는 실습에서 실행하지 않는 Python입니다"),
+    ("write the items out, as in [F.col('a'), F.col('b')]", "[F.col('a'), F.col('b')]처럼 항목을 하나씩 적으세요"),
+    ("invalid syntax: '{}' is Python the lab does not run here", "잘못된 구문: '{}'은(는) 여기서 실습이 실행하지 않는 Python입니다"),
+    ("a program is imports, assignments and DataFrame expressions, and the defs of a state function", "프로그램은 import, 대입, DataFrame 식, 그리고 상태 함수의 def로 이루어집니다"),
+    ("invalid syntax: '{}' is Scala", "잘못된 구문: '{}'은(는) Scala입니다"),
+    ("the lab reads PySpark (Python): write name = ..., as in df = spark.readStream.format(...).load()", "실습은 PySpark(Python)를 읽습니다. df = spark.readStream.format(...).load()처럼 이름 = ... 으로 쓰세요"),
+    ("invalid syntax: this looks like SQL", "잘못된 구문: SQL로 보입니다"),
+    ("in PySpark it goes in spark.sql(\"\"\"...\"\"\") over a view of the stream (df.createOrReplaceTempView('clicks'))", "PySpark에서는 스트림의 뷰(df.createOrReplaceTempView('clicks')) 위에서 spark.sql(\"\"\"...\"\"\")에 넣습니다"),
+    ("invalid syntax: '{}' cannot follow what is before it", "잘못된 구문: '{}'은(는) 앞의 내용 뒤에 올 수 없습니다"),
+    ("perhaps an operator, a comma or a line break is missing", "연산자, 쉼표 또는 줄바꿈이 빠졌을 수 있습니다"),
     ("perhaps a comma is missing, or a quote before it is missing or extra (a string runs to the next matching quote)", "쉼표가 빠졌거나, 그 앞의 따옴표가 빠졌거나 하나 더 있습니다(문자열은 같은 따옴표가 다음에 나올 때까지 이어집니다)"),
     ("invalid character '{}' (U+{})", "쓸 수 없는 문자 '{}' (U+{})"),
     ("invalid non-printable character U+{}", "보이지 않는 문자 U+{}"),
@@ -719,13 +732,13 @@ fn final_sound(before: &str) -> Coda {
         },
         'l' | 'L' => Coda::Rieul,
         // `-rk` is read 크 (워터마크): no final consonant; a final `s`, `x` or `z` is read
-        // 스 or 즈 (counts 카운츠, index 인덱스): none either.
+        // 스 or 즈 (counts 카운츠, index 인덱스), and `f` 프 (if 이프, self 셀프): none either.
         'k' if word.ends_with("rk") => Coda::None,
         // A silent final `e` after m or n is read with that consonant (time 타임, name 네임,
         // zone 존), after l as ㄹ (table 테이블); after others it is a vowel (code 코드).
         'e' if word.ends_with("me") || word.ends_with("ne") => Coda::Consonant,
         'e' if word.ends_with("le") => Coda::Rieul,
-        's' | 'x' | 'z' => Coda::None,
+        's' | 'x' | 'z' | 'f' => Coda::None,
         c if c.is_ascii_alphabetic() => {
             if "aeiouyrwAEIOUYRW".contains(c) {
                 Coda::None

@@ -176,10 +176,7 @@ pub fn RunPanel() -> impl IntoView {
     let playing = player.playing;
     let stop = move || player.stop();
     let toggle = move |_| player.toggle(lab);
-    let can_undo = move || {
-        lab.view.track();
-        lab.read(|s| s.action_count() > 0)
-    };
+    let can_undo = move || lab.can_step_back();
     let done = move || lab.view.with(|v| v.steps_done >= v.steps_total);
     let trigger_choice = move || {
         lab.view.track();
@@ -204,7 +201,7 @@ pub fn RunPanel() -> impl IntoView {
                     {move || lab.t("run.step")}
                 </button>
                 <button data-testid="undo" disabled=move || !can_undo() title=move || lab.t("undo.help")
-                    on:click=move |_| { lab.act(|s| s.undo()); lab.selected_batch.set(None); }>
+                    on:click=move |_| lab.step_back()>
                     {move || lab.t("undo")}
                 </button>
                 <button data-testid="push-step" disabled=done title=move || lab.t("push.step.help")

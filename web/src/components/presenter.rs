@@ -72,8 +72,7 @@ fn on_key(lab: Lab, p: Presenter, player: Player, key: &str) -> bool {
         }
         "ArrowLeft" | "PageUp" => {
             player.stop();
-            lab.act(|s| s.undo());
-            lab.selected_batch.set(None);
+            lab.step_back();
         }
         " " | "Spacebar" => player.toggle(lab),
         "1" => lab.act(|s| s.set_mode(OutputMode::Append)),

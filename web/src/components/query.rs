@@ -48,6 +48,10 @@ pub fn QueryPanel() -> impl IntoView {
                 <p class="help" data-testid="mode-in-query">{lab.t_with("mode.in_query", &[("mode", &mode.as_str())])}</p>
             })}
             {move || lab.view.with(|v| v.reads.clone()).into_iter().map(|r| view! { <ReadNote read=r/> }).collect_view()}
+            // foreachBatch(f) / foreach(writer): what the lab does with the learner's function.
+            {move || lab.view.with(|v| v.not_run.clone()).into_iter().map(|(call, function)| view! {
+                <p class="help read-note" data-testid="not-run-note">{move || lab.t_with("not_run.note", &[("call", &call), ("function", &function)])}</p>
+            }).collect_view()}
             // What the program's print(...) calls wrote, as a terminal would show it.
             {move || {
                 let lang = lab.lang.get();
@@ -91,7 +95,20 @@ fn ReadNote(read: streamlab_model::lab::session::ReadView) -> impl IntoView {
         if r.schema_given {
             then = format!("{then} {}", lab.t("read.schema")).trim_start().to_string();
         }
-        view! { <p class="help read-note" data-testid="source-read-note" data-format=r.format.clone()>{first}" "{then}</p> }
+        // An example whose stream is this kind of source as Spark reads it: the code runs
+        // there as written (the learner's lab is kept for Step back).
+        let example = r.example.map(|id| {
+            let name = streamlab_model::lab::presets::preset_info(id).map(|i| i.name(lab.lang.get()).to_string()).unwrap_or_else(|| id.to_string());
+            let label = lab.t_with("read.example", &[("name", &name)]);
+            let run_there = move |_| {
+                let Some(scenario) = streamlab_model::lab::presets::preset(id) else { return };
+                let text = lab.view.with_untracked(|v| v.query_text.clone());
+                lab.replace(streamlab_model::lab::session::LabSession::from_scenario(scenario));
+                lab.act(|s| s.set_query(&text));
+            };
+            view! { <button data-testid="read-example" on:click=run_there>{label}</button> }
+        });
+        view! { <p class="help read-note" data-testid="source-read-note" data-format=r.format.clone()>{first}" "{then}" "{example}</p> }
     }
 }
 

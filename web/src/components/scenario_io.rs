@@ -10,9 +10,7 @@ use crate::Lab;
 
 /// Replaces the lab's session with one over `scenario` JSON text or a preset.
 fn load(lab: Lab, session: LabSession) {
-    lab.act(|s| *s = session);
-    lab.selected_batch.set(None);
-    lab.notice.set(None);
+    lab.replace(session);
 }
 
 /// Loads a scenario into the lab (used by presets, the scenario box and quiz "try it").

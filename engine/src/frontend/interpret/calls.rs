@@ -126,6 +126,11 @@ impl Evaluator<'_> {
         // `foreachBatch(fn)` / `foreach(writer)`: the Python function is not evaluated (the lab
         // shows what each batch hands it; its body is the learner's own).
         if let (Py::WriteStream { df }, "foreachBatch" | "foreach") = (recv.as_ref(), name.as_str()) {
+            if let Some(a) = args.first() {
+                let written = self.source.get(a.value.span.start..a.value.span.end).filter(|t| !t.is_empty());
+                let function = written.map_or_else(|| format!("{:?}", a.value.kind), |t| t.split_whitespace().collect::<Vec<_>>().join(" "));
+                self.not_run.push(super::NotRun { call: name.clone(), function, span: a.value.span });
+            }
             self.writer.sink = Some(if name == "foreachBatch" { crate::streaming::SinkKind::ForeachBatchNaive } else { crate::streaming::SinkKind::Foreach });
             return Ok(Py::WriteStream { df: df.clone() });
         }

@@ -144,6 +144,21 @@ pub struct Traced {
     /// What each `print(...)` call wrote, as Python's `str()` of its arguments joined by `sep`
     /// (a DataFrame as PySpark's `DataFrame[name: type, ...]`).
     pub printed: Vec<String>,
+    /// The `foreachBatch(f)` / `foreach(writer)` calls, whose Python the lab does not run: it
+    /// shows what each batch hands the function.
+    pub not_run: Vec<NotRun>,
+}
+
+/// A `foreachBatch(f)` or `foreach(writer)` call: the lab's sink records what each micro-batch
+/// hands the function or writer, but does not run its Python (its writes, `print`, `show`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotRun {
+    /// `foreachBatch` or `foreach`.
+    pub call: String,
+    /// The argument as written (`write_batch`, `lambda df, i: ...`, `RowPrinter()`).
+    pub function: String,
+    /// The call's argument in the query text.
+    pub span: Span,
 }
 
 /// What evaluating the query text produced.
@@ -211,6 +226,7 @@ pub(super) struct Evaluator<'a> {
     reads: Vec<SourceRead>,
     /// What the program's `print(...)` calls wrote, one entry per call.
     printed: Vec<String>,
+    not_run: Vec<NotRun>,
     /// The session's temporary views (`createOrReplaceTempView`), for `spark.sql`.
     views: super::sql_query::TempViews,
     /// The query text the spans point into (empty when not given): a `spark.sql` error is
@@ -234,6 +250,7 @@ impl<'a> Evaluator<'a> {
             confs: Vec::new(),
             reads: Vec::new(),
             printed: Vec::new(),
+            not_run: Vec::new(),
             views: Default::default(),
             source: "",
         }
@@ -274,7 +291,7 @@ impl<'a> Evaluator<'a> {
     /// stream lacks: `lines.value`) and what it printed.
     pub(super) fn run_traced(mut self, program: &Program) -> (R<Evaluated>, Traced) {
         let result = self.evaluate(program);
-        (result, Traced { reads: std::mem::take(&mut self.reads), printed: std::mem::take(&mut self.printed) })
+        (result, Traced { reads: std::mem::take(&mut self.reads), printed: std::mem::take(&mut self.printed), not_run: std::mem::take(&mut self.not_run) })
     }
 
     fn evaluate(&mut self, program: &Program) -> R<Evaluated> {

@@ -60,6 +60,14 @@ impl LabSession {
         s
     }
 
+    /// Whether opening another scenario would lose something the learner did here: an action
+    /// in the log (events, triggers, crashes), or a query text (but for the blanks around it)
+    /// or output mode other than the scenario's own. The page keeps such a session when an
+    /// example replaces it, and Step back brings it back.
+    pub fn has_own_work(&self) -> bool {
+        !self.actions.is_empty() || self.query_text.trim() != self.scenario.query.trim() || OutputMode::parse(&self.scenario.output_mode).unwrap_or(OutputMode::Append) != self.mode
+    }
+
     /// Opens scenario JSON (the corpus format).
     ///
     /// # Errors

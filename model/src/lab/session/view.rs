@@ -133,6 +133,10 @@ pub struct ReadView {
     pub kind: Option<&'static str>,
     /// The call gives a schema (`.schema(...)`): the stream keeps its own columns.
     pub schema_given: bool,
+    /// An example whose stream is a source of the format's kind, as Spark's reader gives it
+    /// ([`crate::lab::presets::example_with_source`]), when the lab's stream is of another kind
+    /// or has other columns: the code may run there as written.
+    pub example: Option<&'static str>,
 }
 
 /// A stateful operator's numbers in one batch.
@@ -280,6 +284,10 @@ pub struct LabView {
     /// What the program's `print(...)` calls wrote, in order (`print(df.isStreaming)` →
     /// `True`; a DataFrame as `DataFrame[event_id: string, ...]`), also when it then failed.
     pub printed: Vec<String>,
+    /// `(call, function)` for each `foreachBatch(f)` / `foreach(writer)` in the text
+    /// (`("foreachBatch", "write_batch")`): the sink shows what each batch hands the function;
+    /// the function's own Python (its writes, `print`, `show`) is not run.
+    pub not_run: Vec<(String, String)>,
     /// The exam-lens rule ids the query meets (`crate::study::lens::for_rules` gives their entries):
     /// decided by the engine on the analyzed plan, the output mode and the sink.
     pub lens: Vec<String>,

@@ -186,18 +186,10 @@ pub fn today() -> Day {
     Day::from_unix_ms(js_sys::Date::now() as i64)
 }
 
-/// True when the learner has done something in the lab that replacing it would lose: a
-/// batch ran, events are pending, a step was taken, or the query or output mode is not the
-/// scenario's own.
+/// True when the learner has done something in the lab that replacing it would lose
+/// ([`LabSession::has_own_work`]).
 pub fn lab_changed(lab: Lab) -> bool {
-    lab.read(|s| {
-        let v = s.view();
-        !v.batches.is_empty()
-            || !v.pending.is_empty()
-            || v.steps_done > 0
-            || s.query_text().trim() != s.scenario().query.trim()
-            || v.mode.as_str() != s.scenario().output_mode
-    })
+    lab.read(LabSession::has_own_work)
 }
 
 /// Replaces the lab with `o` now.
@@ -209,9 +201,12 @@ pub fn do_open(lab: Lab, o: Opening) {
     } else if let Some(b) = o.batch {
         while !session.view().batches.iter().any(|x| x.id == b) && session.run_step() {}
     }
-    lab.act(move |s| *s = session);
+    // Kept for Step back if it is the learner's (they were asked first).
+    lab.replace(session);
     lab.selected_batch.set(o.batch);
-    lab.notice.set(problem);
+    if problem.is_some() {
+        lab.notice.set(problem);
+    }
     if o.then.shows_lab() {
         scroll_to_batch(o.batch);
     }
