@@ -502,3 +502,25 @@ fn an_unexpected_keyword_is_placed_on_its_name_and_value() {
         other => panic!("gave {:?}", other.map(|_| "a plan")),
     }
 }
+
+/// An unknown name that is called is a function the code expects (`tumble(...)` after `from
+/// pyspark.sql.functions import *`), not a DataFrame the lab's example names otherwise: the
+/// hint says so, with PySpark's nearest function names when there are; an unknown name that is
+/// not called keeps the streams hint. `spark.read` in a lab without static tables says that
+/// (it listed an empty set of names).
+#[test]
+fn unknown_names_and_missing_tables_say_what_is_missing() {
+    let hint = |text: &str| match compile(text, &catalog()) {
+        Err(Error::Analysis(a)) => a.hint.unwrap_or_default(),
+        other => panic!("{text}: {other:?}"),
+    };
+    let star = "from pyspark.sql.functions import *\n";
+    assert_eq!(hint(&format!("{star}clicks.groupBy(tumble(col('event_time'), '10 minutes')).count()")), "tumble(...) is called as a function, and neither Python nor pyspark.sql.functions has one by that name");
+    assert_eq!(
+        hint(&format!("{star}clicks.groupBy(windw(col('event_time'), '10 minutes')).count()")),
+        "tumble(...) is called as a function, and neither Python nor pyspark.sql.functions has one by that name; did you mean window?".replace("tumble", "windw")
+    );
+    assert!(hint("df.select('a')").ends_with("or assign it first: df = clicks"));
+    let Err(Error::Parse(p)) = compile("static = spark.read.format('csv').load('/x.csv')\nclicks.join(static, 'post_id')", &catalog()) else { panic!("compiled") };
+    assert_eq!(p.message, "this lab has no static tables: spark.read….load() reads one of the scenario's static tables by name, and this scenario has none (a stream-static join needs an example with one)");
+}

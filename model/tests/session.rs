@@ -244,6 +244,11 @@ fn a_query_typo_points_at_its_position() {
         let ko = streamlab_model::text::i18n::localize(streamlab_model::text::Lang::Ko, &e.message);
         assert!(ko.starts_with(want), "{text}: {ko}");
     }
+    // A function the code calls that PySpark does not have, and PySpark's nearest name.
+    s.set_query("from pyspark.sql.functions import *\nclicks.groupBy(windw(col('event_time'), '10 minutes')).count()");
+    let hint = s.view().error.and_then(|e| e.hint).expect("a hint");
+    let ko = streamlab_model::text::i18n::localize(streamlab_model::text::Lang::Ko, &hint);
+    assert_eq!(ko, "windw(...): 함수로 호출했지만 Python에도 pyspark.sql.functions에도 그런 이름의 함수가 없습니다; window를 쓰려던 것인가요?");
 }
 
 #[test]

@@ -667,6 +667,8 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("give each side a name first ({}), then qualify the column with it ({})", "먼저 양쪽에 이름을 붙이고({}) 그 이름을 컬럼 앞에 붙이세요 ({})"),
     ("write the window length as a string: window(event_time, '10 minutes')", "윈도우 길이는 문자열로 쓰세요: window(event_time, '10 minutes')"),
     ("{} is a function of pyspark.sql.functions: write F.{}(...), or import it first: from pyspark.sql.functions import {}", "{}은(는) pyspark.sql.functions의 함수입니다: F.{}(...)로 쓰거나, 먼저 임포트하세요: from pyspark.sql.functions import {}"),
+    ("{}(...) is called as a function, and neither Python nor pyspark.sql.functions has one by that name", "{}(...): 함수로 호출했지만 Python에도 pyspark.sql.functions에도 그런 이름의 함수가 없습니다"),
+    ("this lab has no {}: {}….{}() reads one of the scenario's {} by name, and this scenario has none (a stream-static join needs an example with one)", "이 실습에는 {}이(가) 없습니다: {}….{}()은(는) 시나리오의 {} 중 하나를 이름으로 읽는데, 이 시나리오에는 없습니다(스트림-정적 조인에는 정적 테이블이 있는 예제가 필요합니다)"),
     ("the lab's streams are named by its example ({}): write that name where the code you copied has its own (df, lines, events), or assign it first: {} = {}", "실습의 스트림 이름은 예제가 정합니다({}). 복사한 코드의 자기 이름(df, lines, events) 자리에 그 이름을 쓰거나, 먼저 대입하세요: {} = {}"),
     ("query parameters (args=...) are not modelled: write the values into the query", "쿼리 매개변수(args=...)는 재현하지 않습니다. 값을 쿼리에 직접 쓰세요"),
 ];

@@ -67,7 +67,7 @@ pub(super) fn unknown_api(kind: ApiKind, name: &str, span: Span) -> Error {
 }
 
 /// Names of `kind` close to `name` (same letters in another case, or one edit away).
-fn similar(kind: ApiKind, name: &str) -> Vec<&'static str> {
+pub(super) fn similar(kind: ApiKind, name: &str) -> Vec<&'static str> {
     let lower = name.to_ascii_lowercase();
     let mut out: Vec<&'static str> = kind.rows().iter().map(|a| a.name).filter(|n| n.to_ascii_lowercase() == lower || edit_distance_at_most_one(n, name)).collect();
     out.truncate(3);

@@ -474,6 +474,11 @@ impl<'a> Evaluator<'a> {
         } else if matches!(name, "display" | "displayHTML" | "dbutils" | "sc" | "spark_context") {
             // A Databricks notebook's own names, not PySpark's.
             Some(format!("{name} is a Databricks notebook name, not PySpark's. The lab shows the query's results itself: write the DataFrame (or .writeStream.format('console').start()) instead"))
+        } else if self.source.get(span.end..).is_some_and(|rest| rest.trim_start().starts_with('(')) {
+            // Called: a function the code expects, not a DataFrame the example names otherwise.
+            let close = errors::similar(ApiKind::Functions, name);
+            let what = format!("{name}(...) is called as a function, and neither Python nor pyspark.sql.functions has one by that name");
+            Some(if close.is_empty() { what } else { format!("{what}; did you mean {}?", close.join(", ")) })
         } else {
             streams.first().map(|first| format!("the lab's streams are named by its example ({}): write that name where the code you copied has its own (df, lines, events), or assign it first: {name} = {first}", streams.join(", ")))
         };

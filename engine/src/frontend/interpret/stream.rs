@@ -268,6 +268,11 @@ impl Evaluator<'_> {
                         }
                         Ok(read)
                     }
+                    [] => Err(Error::Parse(ParseError::not_modelled(
+                        format!("{reader} in a lab without {what}"),
+                        format!("this lab has no {what}: {reader}….{name}() reads one of the scenario's {what} by name, and this scenario has none (a stream-static join needs an example with one)"),
+                        span,
+                    ))),
                     _ => Err(Error::Parse(ParseError::not_modelled(
                         format!("{reader} with several {what} in the lab"),
                         format!(
