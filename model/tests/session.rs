@@ -926,3 +926,19 @@ fn code_for_another_source_is_offered_the_example_that_has_it() {
     assert!(v.error.is_none(), "{:?}", v.error);
     assert!(v.reads.is_empty(), "the example's own stream is a socket source: nothing to note");
 }
+
+/// A reader option the lab's stream of that kind takes from its example instead (the rate
+/// example makes 2 rows a second, its scenario's `rowsPerSecond`): the note names the code's
+/// value and the lab's; the same value, or an option the lab does not model (`numPartitions`),
+/// makes no note.
+#[test]
+fn a_reader_option_the_example_sets_is_named_when_the_code_differs() {
+    let mut s = LabSession::from_scenario(streamlab_model::lab::presets::preset("rate-source").expect("rate-source"));
+    let code = |rows: u32| format!("spark.readStream.format('rate').option('rowsPerSecond', {rows}).option('numPartitions', 4).load()");
+    s.set_query(&code(10));
+    let v = s.view();
+    assert_eq!(v.reads.len(), 1);
+    assert_eq!(v.reads[0].options_not_applied, vec![("rowsPerSecond".to_string(), "10".to_string(), "2".to_string())]);
+    s.set_query(&code(2));
+    assert!(s.view().reads.is_empty());
+}

@@ -354,7 +354,21 @@ impl LabSession {
             .filter_map(|r| {
                 let src = sources.iter().find(|s| s.name == r.stream)?;
                 let kind = source_kind_of_format(&r.format);
-                if kind == Some(src.kind.as_str()) && !r.schema_given {
+                // Options of the code that the lab's stream of that kind takes from the example.
+                let lab_options = self.scenario.sources.get(&r.stream).map(|d| d.options.clone()).unwrap_or_default();
+                let options_not_applied: Vec<(String, String, String)> = if kind == Some(src.kind.as_str()) {
+                    streamlab_engine::streaming::SourceKind::reader_options(&src.kind)
+                        .iter()
+                        .filter_map(|(key, default)| {
+                            let (_, code) = r.options.iter().rev().find(|(k, _)| k.eq_ignore_ascii_case(key))?;
+                            let lab = lab_options.get(*key).map_or_else(|| default.to_string(), |v| v.as_str().map_or_else(|| v.to_string(), str::to_string));
+                            (code != &lab).then(|| (key.to_string(), code.clone(), lab))
+                        })
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                if kind == Some(src.kind.as_str()) && !r.schema_given && options_not_applied.is_empty() {
                     return None;
                 }
                 let call = self.query_text.get(r.span.start..r.span.end).map(|t| t.split_whitespace().collect::<Vec<_>>().join(" ")).filter(|t| t.chars().count() <= 90);
@@ -366,6 +380,7 @@ impl LabSession {
                     columns: src.columns.iter().map(|(c, _)| c.clone()).collect(),
                     kind,
                     schema_given: r.schema_given,
+                    options_not_applied,
                     // Not the example this lab already is.
                     example: kind.and_then(crate::lab::presets::example_with_source).filter(|id| *id != self.scenario.id),
                 })

@@ -485,6 +485,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("read.none", "The lab has no {format} source: the query reads {stream} as it is."),
     // A reader call that gives a schema
     ("read.schema", "The schema the code gives is not applied: the stream keeps its own columns."),
+    ("read.options", "The code's {code} is not applied here: the lab's stream takes its settings from the example ({lab})."),
     ("read.example", "Run this code on the “{name}” example, whose stream is that source as Spark reads it"),
     ("not_run.note", "{call}({function}): the lab hands it each micro-batch and shows what it receives in the Sink panel; the function's own Python (its writes, print() and show()) is not run here. On Spark it is."),
 ];

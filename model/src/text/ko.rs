@@ -486,6 +486,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("read.none", "실습에는 {format} 소스가 없습니다. 쿼리는 {stream}을(를) 그대로 읽습니다."),
     // A reader call that gives a schema
     ("read.schema", "코드가 주는 스키마는 적용되지 않습니다. 스트림은 자기 컬럼을 그대로 씁니다."),
+    ("read.options", "코드의 {code}은(는) 여기서 적용되지 않습니다. 실습의 스트림은 예제의 설정({lab})을 따릅니다."),
     ("read.example", "이 코드를 “{name}” 예제에서 실행 (그 스트림은 Spark가 읽는 그대로의 소스입니다)"),
     ("not_run.note", "{call}({function}): 실습은 마이크로 배치마다 이 함수에 넘기는 내용을 Sink 패널에 보여 줍니다. 함수 안의 Python(쓰기, print(), show())은 여기서 실행하지 않습니다. Spark에서는 실행됩니다."),
 ];

@@ -95,6 +95,11 @@ fn ReadNote(read: streamlab_model::lab::session::ReadView) -> impl IntoView {
         if r.schema_given {
             then = format!("{then} {}", lab.t("read.schema")).trim_start().to_string();
         }
+        if !r.options_not_applied.is_empty() {
+            let code = r.options_not_applied.iter().map(|(k, v, _)| format!("{k}={v}")).collect::<Vec<_>>().join(", ");
+            let ours = r.options_not_applied.iter().map(|(k, _, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", ");
+            then = format!("{then} {}", lab.t_with("read.options", &[("code", &code), ("lab", &ours)])).trim_start().to_string();
+        }
         // An example whose stream is this kind of source as Spark reads it: the code runs
         // there as written (the learner's lab is kept for Step back).
         let example = r.example.map(|id| {

@@ -197,6 +197,9 @@ pub struct SourceRead {
     /// The call gives a schema (`.schema(...)`), which the lab's stream does not take: it
     /// keeps its own columns.
     pub schema_given: bool,
+    /// The reader's `.option(key, value)` / `.options(...)` settings, in order, values as text
+    /// (`("rowsPerSecond", "10")`).
+    pub options: Vec<(String, String)>,
 }
 
 /// The writer settings of the query being built (`writeStream...`).

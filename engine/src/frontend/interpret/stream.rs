@@ -27,12 +27,14 @@ pub(in crate::frontend) struct ReaderSpec {
     schema: bool,
     /// `.option('path', ...)` or `.options(path=...)` was given (what `load()` reads).
     path: bool,
+    /// The `.option(key, value)` / `.options(**kw)` calls, in order, values as text.
+    options: Vec<(String, String)>,
 }
 
 impl ReaderSpec {
     /// `spark.read`: a static table.
     pub(super) fn batch() -> ReaderSpec {
-        ReaderSpec { format: None, batch: true, schema: false, path: false }
+        ReaderSpec { format: None, batch: true, schema: false, path: false, options: Vec::new() }
     }
 }
 
@@ -217,12 +219,16 @@ impl Evaluator<'_> {
                 if b.get("key").is_some_and(|(k, _)| matches!(k, Py::Str(k) if k.eq_ignore_ascii_case("path"))) {
                     spec.path = true;
                 }
+                if let (Some((Py::Str(k), _)), Some(v)) = (b.get("key"), b.get("value").and_then(|(v, _)| option_text(v))) {
+                    spec.options.push((k.clone(), v));
+                }
                 Ok(Py::Reader(Box::new(spec)))
             }
             "options" => {
                 if b.var_kw.iter().any(|(k, _, _)| k.eq_ignore_ascii_case("path")) {
                     spec.path = true;
                 }
+                spec.options.extend(b.var_kw.iter().filter_map(|(k, v, _)| Some((k.clone(), option_text(v)?))));
                 Ok(Py::Reader(Box::new(spec)))
             }
             "name" => Ok(Py::Reader(Box::new(spec))),
@@ -264,7 +270,7 @@ impl Evaluator<'_> {
                         let only = (*only).clone();
                         let read = self.lookup(&only, span)?;
                         if !spec.batch {
-                            self.reads.push(super::SourceRead { stream: only, format, span, schema_given: spec.schema });
+                            self.reads.push(super::SourceRead { stream: only, format, span, schema_given: spec.schema, options: spec.options.clone() });
                         }
                         Ok(read)
                     }

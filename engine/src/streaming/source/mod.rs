@@ -206,6 +206,18 @@ impl SourceKind {
         }
     }
 
+    /// The reader options the kind `id` takes from a scenario's source definition, with the
+    /// value Spark uses when none is given (`rate`: `rowsPerSecond` 1; `file`:
+    /// `maxFilesPerTrigger`, no limit; `kafka`: `startingOffsets` `latest`).
+    pub fn reader_options(id: &str) -> &'static [(&'static str, &'static str)] {
+        match id {
+            "rate" => &[("rowsPerSecond", "1")],
+            "file" => &[("maxFilesPerTrigger", "none")],
+            "kafka" => &[("startingOffsets", "latest")],
+            _ => &[],
+        }
+    }
+
     /// The kind named `id` with the reader options given (`maxFilesPerTrigger`, `partitions`,
     /// `startingOffsets`, `rowsPerSecond`; numbers as JSON numbers or numeric strings).
     ///

@@ -133,6 +133,9 @@ pub struct ReadView {
     pub kind: Option<&'static str>,
     /// The call gives a schema (`.schema(...)`): the stream keeps its own columns.
     pub schema_given: bool,
+    /// Reader options the code sets that the lab's stream of that kind takes from its example
+    /// instead: (key, the code's value, the lab's value), `("rowsPerSecond", "10", "2")`.
+    pub options_not_applied: Vec<(String, String, String)>,
     /// An example whose stream is a source of the format's kind, as Spark's reader gives it
     /// ([`crate::lab::presets::example_with_source`]), when the lab's stream is of another kind
     /// or has other columns: the code may run there as written.
