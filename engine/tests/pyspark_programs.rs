@@ -521,6 +521,9 @@ fn unknown_names_and_missing_tables_say_what_is_missing() {
         "tumble(...) is called as a function, and neither Python nor pyspark.sql.functions has one by that name; did you mean window?".replace("tumble", "windw")
     );
     assert!(hint("df.select('a')").ends_with("or assign it first: df = clicks"));
+    // A helper def the program calls: the lab runs a def only as a state function.
+    let Err(Error::Parse(p)) = compile("def build_query(df):\n    return df.groupBy('post_id').count()\n\nbuild_query(clicks)", &catalog()) else { panic!("compiled") };
+    assert!(p.message.starts_with("build_query() is a function defined in this text; the lab runs a def only as a state function"), "{}", p.message);
     let Err(Error::Parse(p)) = compile("static = spark.read.format('csv').load('/x.csv')\nclicks.join(static, 'post_id')", &catalog()) else { panic!("compiled") };
     assert_eq!(p.message, "this lab has no static tables: spark.read….load() reads one of the scenario's static tables by name, and this scenario has none (a stream-static join needs an example with one)");
 }

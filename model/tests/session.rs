@@ -233,10 +233,10 @@ fn a_query_typo_points_at_its_position() {
     // Code the lab does not read says what it is, in Korean too, every part of it (no English
     // left but the code): a comprehension, Scala, SQL, an `if` at the top, a name after a name.
     for (text, want) in [
-        ("[F.col(c) for c in cols]", "잘못된 구문: 'for'(반복문"),
+        ("[F.col(c) for c in cols]", "'for'(반복문"),
         ("val df = clicks", "잘못된 구문: 'val'은 Scala입니다; 실습은 PySpark"),
         ("SELECT * FROM clicks", "잘못된 구문: SQL로 보입니다; PySpark에서는"),
-        ("if ready:\n    clicks", "잘못된 구문: 'if'는 여기서 실습이 실행하지 않는 Python입니다; 프로그램은"),
+        ("if ready:\n    clicks", "'if'는 여기서 실습이 실행하지 않는 Python입니다; 프로그램은"),
         ("clicks counts", "잘못된 구문: 'counts'는 앞의 내용 뒤에 올 수 없습니다; 연산자"),
     ] {
         s.set_query(text);
@@ -920,6 +920,10 @@ fn code_for_another_source_is_offered_the_example_that_has_it() {
         s.set_query(&format!("spark.readStream.format('{format}').load()"));
         assert_eq!(s.view().reads.iter().map(|r| r.example).collect::<Vec<_>>(), vec![Some(example)], "{format}");
     }
+    // The guide's windowed word count reads `value, timestamp` (includeTimestamp): no example
+    // has that socket stream, so none is offered.
+    s.set_query("spark.readStream.format('socket').option('host', 'localhost').option('port', 9999).option('includeTimestamp', 'true').load()");
+    assert_eq!(s.view().reads.iter().map(|r| r.example).collect::<Vec<_>>(), vec![None]);
     let mut there = LabSession::from_scenario(streamlab_model::lab::presets::preset("network-word-count").expect("preset"));
     there.set_query(guide);
     let v = there.view();
@@ -941,4 +945,21 @@ fn a_reader_option_the_example_sets_is_named_when_the_code_differs() {
     assert_eq!(v.reads[0].options_not_applied, vec![("rowsPerSecond".to_string(), "10".to_string(), "2".to_string())]);
     s.set_query(&code(2));
     assert!(s.view().reads.is_empty());
+}
+
+/// The error box shows the lines around the error, not the whole text: two lines each side of
+/// the span's lines, `…` where lines were left out (worked out on a ten-line text, the error on
+/// line 5's `bad`).
+#[test]
+fn an_error_shows_the_lines_around_it() {
+    use streamlab_model::lab::session::error_excerpt;
+    let text = "l1\nl2\nl3\nl4\nx = bad\nl6\nl7\nl8\nl9\nl10";
+    let a = text.find("bad").unwrap();
+    let (before, mid, after) = error_excerpt(text, a, a + 3, 2);
+    assert_eq!((before.as_str(), mid.as_str(), after.as_str()), ("…\nl3\nl4\nx = ", "bad", "\nl6\nl7\n…"));
+    // Near the start and the end nothing is left out there.
+    let (before, _, after) = error_excerpt("x = bad\nl2", 4, 7, 2);
+    assert_eq!((before.as_str(), after.as_str()), ("x = ", "\nl2"));
+    // A span past the end of the text is clamped.
+    assert_eq!(error_excerpt("abc", 5, 9, 2), ("abc".to_string(), String::new(), String::new()));
 }

@@ -360,7 +360,14 @@ fn pest_error(text: &str, e: pest::error::Error<Rule>, unclosed: Option<usize>, 
             let word: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').take(24).collect();
             format!("invalid syntax: '{word}' right after a string; perhaps a comma is missing, or a quote before it is missing or extra (a string runs to the next matching quote)")
         }
-        Some(c) if c.is_alphanumeric() || c == '_' => word_error(text, pos),
+        Some(c) if c.is_alphanumeric() || c == '_' => match word_error(text, pos) {
+            // Valid Python the lab does not run: not modelled, not a mistake.
+            (message, Some(feature)) => {
+                let end = (pos + rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').map(char::len_utf8).sum::<usize>()).min(text.len());
+                return ParseError::not_modelled(feature, message, Span::new(pos, end));
+            }
+            (message, None) => message,
+        },
         Some(c) => format!("unexpected '{c}': expected a name, a string, a number or an operator here"),
     };
     let end = (pos + found.map_or(0, char::len_utf8)).min(text.len());
@@ -379,23 +386,30 @@ const UNRUN_KEYWORDS: &[&str] = &[
 ];
 
 /// The message for a name or number where the parser could not take one (at byte `pos`): the
-/// whole word, not its first letter; a Python statement the lab does not run, Scala's
-/// `val`/`var` and a SQL statement are named as such.
-fn word_error(text: &str, pos: usize) -> String {
+/// whole word, not its first letter; Scala's `val`/`var` and a SQL statement are named as
+/// such. A Python statement the lab does not run (a comprehension's `for`, an `if` at the top)
+/// is valid Python: it comes with the feature to report as not modelled.
+fn word_error(text: &str, pos: usize) -> (String, Option<String>) {
     let word: String = text[pos..].chars().take_while(|c| c.is_alphanumeric() || *c == '_').take(24).collect();
     let line_start = text[..pos].rfind('\n').map_or(0, |i| i + 1);
     let first: String = text[line_start..].trim_start().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
     let keyword = [word.as_str(), first.as_str()].into_iter().find(|w| UNRUN_KEYWORDS.contains(w));
     if matches!(first.as_str(), "val" | "var") {
-        return format!("invalid syntax: '{first}' is Scala; the lab reads PySpark (Python): write name = ..., as in df = spark.readStream.format(...).load()");
+        return (format!("invalid syntax: '{first}' is Scala; the lab reads PySpark (Python): write name = ..., as in df = spark.readStream.format(...).load()"), None);
     }
     if ["select", "insert", "create"].iter().any(|k| first.eq_ignore_ascii_case(k)) || first == "WITH" {
-        return "invalid syntax: this looks like SQL; in PySpark it goes in spark.sql(\"\"\"...\"\"\") over a view of the stream (df.createOrReplaceTempView('clicks'))".to_string();
+        return ("invalid syntax: this looks like SQL; in PySpark it goes in spark.sql(\"\"\"...\"\"\") over a view of the stream (df.createOrReplaceTempView('clicks'))".to_string(), None);
     }
     match keyword {
-        Some("for") => "invalid syntax: 'for' (a loop, or a comprehension such as [F.col(c) for c in cols]) is Python the lab does not run; write the items out, as in [F.col('a'), F.col('b')]".to_string(),
-        Some(k) => format!("invalid syntax: '{k}' is Python the lab does not run here; a program is imports, assignments and DataFrame expressions, and the defs of a state function"),
-        None => format!("invalid syntax: '{word}' cannot follow what is before it; perhaps an operator, a comma or a line break is missing"),
+        Some("for") => (
+            "'for' (a loop, or a comprehension such as [F.col(c) for c in cols]) is Python the lab does not run; write the items out, as in [F.col('a'), F.col('b')]".to_string(),
+            Some("Python's for (a loop or a comprehension) outside a state function".to_string()),
+        ),
+        Some(k) => (
+            format!("'{k}' is Python the lab does not run here; a program is imports, assignments and DataFrame expressions, and the defs of a state function"),
+            Some(format!("Python's {k} outside a state function")),
+        ),
+        None => (format!("invalid syntax: '{word}' cannot follow what is before it; perhaps an operator, a comma or a line break is missing"), None),
     }
 }
 
@@ -902,8 +916,8 @@ mod tests {
         // the rule's own text: a comprehension's `for`, an `if` statement at the top, Scala's
         // `val`, a SQL query, and a name after a name.
         let cases = [
-            ("cols = [F.col(c) for c in key_cols]", "for", "invalid syntax: 'for' (a loop, or a comprehension"),
-            ("if debug:\n    clicks", "if", "invalid syntax: 'if' is Python the lab does not run here"),
+            ("cols = [F.col(c) for c in key_cols]", "for", "'for' (a loop, or a comprehension"),
+            ("if debug:\n    clicks", "if", "'if' is Python the lab does not run here"),
             ("val df = clicks", "df", "invalid syntax: 'val' is Scala; the lab reads PySpark"),
             ("SELECT * FROM clicks", "clicks", "invalid syntax: this looks like SQL; in PySpark it goes in spark.sql("),
             ("clicks counts", "counts", "invalid syntax: 'counts' cannot follow what is before it"),

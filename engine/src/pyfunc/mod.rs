@@ -255,6 +255,18 @@ mod tests {
         assert!(e.line >= 2, "{e:?}");
         let e = parse_module("def f(x):\n    y = 1\n      z = 2\n").expect_err("indent");
         assert_eq!((e.message.as_str(), e.line), ("IndentationError: unexpected indent", 3));
+        // CPython 3.11's words for a header without its colon, and a body not indented (at the
+        // body's line).
+        let e = parse_module("def process(df, epoch_id)\n    df.show()\n").expect_err("colon");
+        assert_eq!((e.message.as_str(), e.line), ("SyntaxError: expected ':'", 1));
+        let e = parse_module("def process(df, epoch_id):\n\ndf.show()\n").expect_err("indent");
+        assert_eq!((e.message.as_str(), e.line), ("IndentationError: expected an indented block after function definition on line 1", 3));
+        let e = parse_module("def process(df, epoch_id):\n").expect_err("no body");
+        assert_eq!((e.message.as_str(), e.line), ("IndentationError: expected an indented block after function definition on line 1", 2));
+        let e = parse_module("def f(x):\n    if x > 1:\n    return 2\n").expect_err("indent");
+        assert_eq!((e.message.as_str(), e.line), ("IndentationError: expected an indented block after 'if' statement on line 2", 3));
+        // Well formed: a multi-line header, a one-line block, a colon in a string.
+        assert!(parse_module("def f(a,\n      b):\n    if a: return b\n    return ':'\n").is_ok());
         let e = run("def f():\n    return zz + 1\n", "f", vec![]).expect_err("name");
         assert_eq!((e.message.as_str(), e.line), ("NameError: name 'zz' is not defined", 2));
     }

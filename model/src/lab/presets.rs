@@ -55,12 +55,15 @@ pub fn preset(id: &str) -> Option<Scenario> {
     Scenario::from_json(&crate::lab::generate::expand(json).ok()?).ok()
 }
 
-/// The columns Spark's own reader gives a stream of source `kind`, whatever schema the code
-/// asks for: `socket` is `value` (`TextSocketReader.SCHEMA_REGULAR`), `rate` is `timestamp`,
-/// `value` (`RateStreamProvider.SCHEMA`); `None` for kinds whose columns are the stream's own
+/// The columns Spark's own reader gives a stream of source `kind` with the reader `options`,
+/// whatever schema the code asks for: `socket` is `value` (`TextSocketReader.SCHEMA_REGULAR`),
+/// with `includeTimestamp` `value, timestamp` (`SCHEMA_TIMESTAMP`); `rate` is `timestamp,
+/// value` (`RateStreamProvider.SCHEMA`); `None` for kinds whose columns are the stream's own
 /// (files take the code's schema; the lab's `kafka` kind always shows Kafka's columns).
-fn spark_columns(kind: &str) -> Option<&'static [&'static str]> {
+fn spark_columns(kind: &str, options: &[(String, String)]) -> Option<&'static [&'static str]> {
+    let set = |key: &str| options.iter().rev().find(|(k, _)| k.eq_ignore_ascii_case(key)).is_some_and(|(_, v)| v.eq_ignore_ascii_case("true"));
     match kind {
+        "socket" if set("includeTimestamp") => Some(&["value", "timestamp"]),
         "socket" => Some(&["value"]),
         "rate" => Some(&["timestamp", "value"]),
         _ => None,
@@ -68,16 +71,17 @@ fn spark_columns(kind: &str) -> Option<&'static [&'static str]> {
 }
 
 /// The example whose only stream is a source of `kind` (`socket`, `rate`, `kafka`, `file`) with
-/// the columns Spark's reader gives that kind ([`spark_columns`]), first in the picker's order:
-/// where code written for that source runs as written (the guide's socket word count reads
-/// `value`). `None` when no example has one.
-pub fn example_with_source(kind: &str) -> Option<&'static str> {
+/// the columns Spark's reader gives that kind with the code's reader `options`
+/// ([`spark_columns`]), first in the picker's order: where code written for that source runs as
+/// written (the guide's socket word count reads `value`). `None` when no example has one (a
+/// socket read with `includeTimestamp`).
+pub fn example_with_source(kind: &str, options: &[(String, String)]) -> Option<&'static str> {
     PRESETS.iter().map(|(id, _)| *id).find(|id| {
         let Some(s) = preset(id) else { return false };
         let mut sources = s.sources.values();
         let (Some(only), None) = (sources.next(), sources.next()) else { return false };
         only.kind.as_deref().unwrap_or("memory") == kind
-            && spark_columns(kind).is_none_or(|want| only.schema.iter().map(|(c, _)| c.as_str()).eq(want.iter().copied()))
+            && spark_columns(kind, options).is_none_or(|want| only.schema.iter().map(|(c, _)| c.as_str()).eq(want.iter().copied()))
     })
 }
 

@@ -382,7 +382,7 @@ impl LabSession {
                     schema_given: r.schema_given,
                     options_not_applied,
                     // Not the example this lab already is.
-                    example: kind.and_then(crate::lab::presets::example_with_source).filter(|id| *id != self.scenario.id),
+                    example: kind.and_then(|k| crate::lab::presets::example_with_source(k, &r.options)).filter(|id| *id != self.scenario.id),
                 })
             })
             .collect()
@@ -522,6 +522,38 @@ pub fn source_kind_of_format(format: &str) -> Option<&'static str> {
         "json" | "csv" | "parquet" | "text" | "orc" | "xml" | "avro" => Some("file"),
         _ => None,
     }
+}
+
+/// The lines of `text` around the error's byte span `a..b` that the error box shows: up to
+/// `context` lines before and after the lines it covers, as (before, the span, after), with
+/// `…` on a line of its own where lines were left out. A pasted 36-line program showed whole,
+/// its "What to do" a long scroll away on a phone.
+pub fn error_excerpt(text: &str, a: usize, b: usize, context: usize) -> (String, String, String) {
+    let floor = |mut i: usize| {
+        i = i.min(text.len());
+        while !text.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    let (a, b) = (floor(a), floor(b.max(a)));
+    let mut start = text[..a].rfind('\n').map_or(0, |i| i + 1);
+    for _ in 0..context {
+        if start == 0 {
+            break;
+        }
+        start = text[..start - 1].rfind('\n').map_or(0, |i| i + 1);
+    }
+    let mut end = text[b..].find('\n').map_or(text.len(), |i| b + i);
+    for _ in 0..context {
+        if end >= text.len() {
+            break;
+        }
+        end = text[end + 1..].find('\n').map_or(text.len(), |i| end + 1 + i);
+    }
+    let before = format!("{}{}", if start > 0 { "…\n" } else { "" }, &text[start..a]);
+    let after = format!("{}{}", &text[b..end], if end < text.len() && !text[end..].trim().is_empty() { "\n…" } else { "" });
+    (before, text[a..b].to_string(), after)
 }
 
 /// The trigger the lab's picker means by `choice` (its `<option>` values: `processingTime`

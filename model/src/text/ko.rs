@@ -488,7 +488,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("read.schema", "코드가 주는 스키마는 적용되지 않습니다. 스트림은 자기 컬럼을 그대로 씁니다."),
     ("read.options", "코드의 {code}은(는) 여기서 적용되지 않습니다. 실습의 스트림은 예제의 설정({lab})을 따릅니다."),
     ("read.example", "이 코드를 “{name}” 예제에서 실행 (그 스트림은 Spark가 읽는 그대로의 소스입니다)"),
-    ("not_run.note", "{call}({function}): 실습은 마이크로 배치마다 이 함수에 넘기는 내용을 Sink 패널에 보여 줍니다. 함수 안의 Python(쓰기, print(), show())은 여기서 실행하지 않습니다. Spark에서는 실행됩니다."),
+    ("not_run.note", "{call}({function}): 실습은 마이크로 배치마다 이 함수에 넘기는 내용을 싱크 패널에 보여 줍니다. 함수 안의 Python(쓰기, print(), show())은 여기서 실행하지 않습니다. Spark에서는 실행됩니다."),
 ];
 
 /// The Korean word lists the question bank's rules look for (`i18n::words`); Korean glues
@@ -518,7 +518,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("cannot wait {} ms: give a positive time that keeps the clock before year 9999", "{} ms를 기다릴 수 없습니다. 시계가 9999년을 넘지 않는 양의 시간을 주세요"),
     ("in the Python code above the query, line {}: {}", "쿼리 위의 파이썬 코드 {}번째 줄: {}"),
     ("in the Python code above the query: {}", "쿼리 위의 파이썬 코드: {}"),
-    ("{}() is Python code from the prelude; Streamlab runs Python only as an applyInPandasWithState state function, not as a UDF", "{}()은(는) 앞부분의 파이썬 코드입니다. Streamlab은 파이썬을 UDF가 아니라 applyInPandasWithState의 상태 함수로만 실행합니다"),
+    ("{}() is a function defined in this text; the lab runs a def only as a state function (applyInPandasWithState, transformWithState), not when the program calls it: write its body's DataFrame code where it is called", "{}()은(는) 이 코드에서 정의한 함수입니다. 실습은 def를 상태 함수(applyInPandasWithState, transformWithState)로만 실행하고, 프로그램이 호출할 때는 실행하지 않습니다. 함수 본문의 DataFrame 코드를 호출하는 자리에 직접 쓰세요"),
     // The crash points, as the crash message names them (the Crash point menu's words).
     ("after the offset log, before running", "오프셋 로그 기록 후, 실행 전"),
     ("in the middle of the sink write", "싱크에 쓰는 도중"),
@@ -595,9 +595,9 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("this string is not closed", "이 문자열이 닫히지 않았습니다"),
     ("unexpected '{}': expected a name, a string, a number or an operator here", "예상하지 못한 '{}': 여기에는 이름, 문자열, 숫자 또는 연산자가 와야 합니다"),
     ("invalid syntax: '{}' right after a string", "잘못된 구문: 문자열 바로 뒤의 '{}'"),
-    ("invalid syntax: 'for' (a loop, or a comprehension such as [F.col(c) for c in cols]) is Python the lab does not run", "잘못된 구문: 'for'(반복문, 또는 [F.col(c) for c in cols] 같은 컴프리헨션)는 실습에서 실행하지 않는 Python입니다"),
+    ("'for' (a loop, or a comprehension such as [F.col(c) for c in cols]) is Python the lab does not run", "'for'(반복문, 또는 [F.col(c) for c in cols] 같은 컴프리헨션)는 실습에서 실행하지 않는 Python입니다"),
     ("write the items out, as in [F.col('a'), F.col('b')]", "[F.col('a'), F.col('b')]처럼 항목을 하나씩 적으세요"),
-    ("invalid syntax: '{}' is Python the lab does not run here", "잘못된 구문: '{}'은(는) 여기서 실습이 실행하지 않는 Python입니다"),
+    ("'{}' is Python the lab does not run here", "'{}'은(는) 여기서 실습이 실행하지 않는 Python입니다"),
     ("a program is imports, assignments and DataFrame expressions, and the defs of a state function", "프로그램은 import, 대입, DataFrame 식, 그리고 상태 함수의 def로 이루어집니다"),
     ("invalid syntax: '{}' is Scala", "잘못된 구문: '{}'은(는) Scala입니다"),
     ("the lab reads PySpark (Python): write name = ..., as in df = spark.readStream.format(...).load()", "실습은 PySpark(Python)를 읽습니다. df = spark.readStream.format(...).load()처럼 이름 = ... 으로 쓰세요"),

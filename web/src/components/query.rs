@@ -127,14 +127,8 @@ fn ErrorBox() -> impl IntoView {
                 lab.t_with("error.at", &[("line", &line), ("col", &col)])
             });
             let snippet = e.span.map(|(a, b)| {
-                let text = lab.view.with(|v| v.query_text.clone());
-                let a = a.min(text.len());
-                let b = b.clamp(a, text.len());
-                let (pre, mid, post) = (
-                    text.get(..a).unwrap_or_default().to_string(),
-                    text.get(a..b).unwrap_or_default().to_string(),
-                    text.get(b..).unwrap_or_default().to_string(),
-                );
+                // The lines around the error (two each side), not the whole pasted program.
+                let (pre, mid, post) = lab.view.with(|v| streamlab_model::lab::session::error_excerpt(&v.query_text, a, b, 2));
                 view! { <pre class="snippet">{pre}<mark>{if mid.is_empty() { " ".to_string() } else { mid }}</mark>{post}</pre> }
             });
             view! {

@@ -209,7 +209,7 @@ impl Evaluator<'_> {
         }
         Err(Error::Parse(ParseError::not_modelled(
             format!("running the prelude's Python function {name}()"),
-            format!("{name}() is Python code from the prelude; Streamlab runs Python only as an applyInPandasWithState state function, not as a UDF"),
+            format!("{name}() is a function defined in this text; the lab runs a def only as a state function (applyInPandasWithState, transformWithState), not when the program calls it: write its body's DataFrame code where it is called"),
             span,
         )))
     }

@@ -38,6 +38,59 @@ pub const MAX_BLOCKS: usize = 30;
 
 type R<T> = Result<T, PyError>;
 
+/// Python's own error for a block header on one line that lacks its colon (`def f(x)`:
+/// `SyntaxError: expected ':'`) or whose body is not indented (`IndentationError: expected an
+/// indented block after function definition on line 1`, at the body's line), as CPython 3.11's
+/// parser words them; `None` when every one-line header is well formed.
+fn block_header_error(src: &str) -> Option<PyError> {
+    const HEADS: [(&str, &str); 10] = [
+        ("def", "function definition"),
+        ("class", "class definition"),
+        ("if", "'if' statement"),
+        ("elif", "'elif' statement"),
+        ("else", "'else' statement"),
+        ("for", "'for' statement"),
+        ("while", "'while' statement"),
+        ("try", "'try' statement"),
+        ("except", "'except' statement"),
+        ("with", "'with' statement"),
+    ];
+    let code = |l: &str| l.split_once('#').map_or(l, |(c, _)| c).trim_end().to_string();
+    let all: Vec<&str> = src.lines().collect();
+    for (i, line) in all.iter().enumerate() {
+        let body = code(line);
+        let indent = body.len() - body.trim_start().len();
+        let first = body.trim_start().split(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or("");
+        let Some((_, what)) = HEADS.iter().find(|(k, _)| *k == first) else { continue };
+        // A header on one line: its brackets closed, not continued, no quote in it (a string
+        // could hold a colon or a bracket).
+        let opens = body.matches(['(', '[', '{']).count();
+        let closes = body.matches([')', ']', '}']).count();
+        if opens != closes || body.ends_with('\\') || body.contains(['\'', '"']) {
+            continue;
+        }
+        if !body.ends_with(':') {
+            // `else:` and the like with text after the colon are one-line blocks: skip those.
+            if !body.contains(':') {
+                return Some(PyError::syntax("SyntaxError: expected ':'", i + 1));
+            }
+            continue;
+        }
+        // The body: the next line with code, more indented than the header (none at the end
+        // of the text is Python's error too, reported on the line after the header).
+        let next = all.iter().enumerate().skip(i + 1).find(|(_, l)| !code(l).trim().is_empty());
+        let at = match next {
+            Some((j, l)) if l.len() - l.trim_start().len() <= indent => Some(j + 1),
+            None => Some(i + 2),
+            Some(_) => None,
+        };
+        if let Some(at) = at {
+            return Some(PyError::syntax(format!("IndentationError: expected an indented block after {what} on line {}", i + 1), at));
+        }
+    }
+    None
+}
+
 /// Parses a module (the prelude: imports and function definitions).
 ///
 /// # Errors
@@ -49,6 +102,9 @@ pub fn parse_module(src: &str) -> Result<Vec<Stmt>, PyError> {
         return Err(PyError::syntax(format!("the Python code is {} bytes long; Streamlab reads up to {MAX_SOURCE_BYTES}", src.len()), 1));
     }
     let (text, lines) = layout(src)?;
+    if let Some(e) = block_header_error(src) {
+        return Err(e);
+    }
     let mut pairs = PyFuncParser::parse(Rule::module, &text).map_err(|e| {
         let pos = match e.location {
             pest::error::InputLocation::Pos(p) => p,
