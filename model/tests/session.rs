@@ -963,3 +963,14 @@ fn an_error_shows_the_lines_around_it() {
     // A span past the end of the text is clamped.
     assert_eq!(error_excerpt("abc", 5, 9, 2), ("abc".to_string(), String::new(), String::new()));
 }
+
+/// Each `withWatermark` delay comes with the event-time column it is for, so two sliders (a
+/// join, a union) can say which is which: the join preset watermarks `event_time` then
+/// `order_time`, 10 minutes each.
+#[test]
+fn each_delay_names_its_event_time_column() {
+    let s = LabSession::from_scenario(streamlab_model::lab::presets::preset("stream-stream-inner-join").expect("preset"));
+    let v = s.view();
+    assert_eq!(v.delays, vec!["10 minutes".to_string(), "10 minutes".to_string()]);
+    assert_eq!(v.delay_columns, vec!["event_time".to_string(), "order_time".to_string()]);
+}

@@ -102,6 +102,8 @@ pub struct LabSession {
     delays: Vec<String>,
     /// Where each of [`LabSession::delays`] is in the text, its quotes included.
     delay_spans: Vec<streamlab_engine::frontend::Span>,
+    /// The event-time column of each of [`LabSession::delays`] (`LabView::delay_columns`).
+    delay_columns: Vec<String>,
     /// A text the slider checked by compiling it, kept for the replay that follows: one
     /// compile per slider step instead of four.
     compiled_next: Option<(String, CompiledText)>,
@@ -154,6 +156,7 @@ impl LabSession {
             stop_after: None,
             delays: Vec::new(),
             delay_spans: Vec::new(),
+            delay_columns: Vec::new(),
             compiled_next: None,
             reads: Vec::new(),
             text_checkpoint: None,
@@ -421,6 +424,7 @@ impl LabSession {
         self.text_checkpoint = compiled.as_ref().ok().filter(|c| c.sink.is_some()).map(|c| c.sets_checkpoint_location() || session_location);
         self.text_sink = compiled.as_ref().ok().and_then(|c| c.sink);
         self.delay_spans = compiled.as_ref().map(|c| c.watermark_delay_spans.clone()).unwrap_or_default();
+        self.delay_columns = compiled.as_ref().map(|c| c.watermark_delay_columns.clone()).unwrap_or_default();
         self.delays = compiled
             .ok()
             .map(|c| c.watermark_delay_spans.iter().filter_map(|s| text.get(s.start + 1..s.end.saturating_sub(1))).map(str::to_string).collect())
@@ -471,6 +475,7 @@ impl LabSession {
             day: format_timestamp_us(day).get(..10).unwrap_or_default().to_string(),
             session_time_zone: self.query.as_ref().map(StreamingQuery::session_time_zone).filter(|z| !z.is_utc()).map(|z| z.id().to_string()),
             delays: self.delays.clone(),
+            delay_columns: self.delay_columns.clone(),
             reads: self.read_views(),
             checkpoint_from_text: self.text_checkpoint,
             sink: self.text_sink.unwrap_or(self.sink_kind),

@@ -156,7 +156,11 @@ pub fn DelayControl(index: usize) -> impl IntoView {
     };
     view! {
         <form class="delay" on:submit=move |ev| { ev.prevent_default(); apply(draft.get_untracked()); }>
-            <label class="row">{move || lab.t("delay")}" "
+            <label class="row">{move || lab.t("delay")}
+                // With several watermarks (a union, a join), each slider names its column.
+                {move || lab.view.with(|v| (v.delays.len() > 1).then(|| v.delay_columns.get(index).filter(|c| !c.is_empty()).cloned()).flatten()).map(|c| view! {
+                    " "<code class="delay-column" data-testid=format!("delay-column-{index}")>{c}</code>
+                })}" "
                 <input type="range" class="delay-slider" data-testid=format!("delay-slider-{index}")
                     min="0" max=(DELAY_STOPS.len() - 1).to_string() step="1"
                     prop:value=move || delay_stop_index(&current.get()).to_string()

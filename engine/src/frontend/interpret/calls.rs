@@ -121,6 +121,11 @@ impl Evaluator<'_> {
             let delay = args.iter().filter(|a| a.kind == ArgKind::Positional).nth(1).or_else(|| args.iter().find(|a| a.name() == Some("delayThreshold")));
             if let Some(a) = delay.filter(|a| matches!(a.value.kind, PyNodeKind::Str(_))) {
                 self.delay_spans.push(a.value.span);
+                let column = args.iter().find(|a| a.kind == ArgKind::Positional).or_else(|| args.iter().find(|a| a.name() == Some("eventTime")));
+                self.delay_columns.push(match column.map(|a| &a.value.kind) {
+                    Some(PyNodeKind::Str(c)) => c.clone(),
+                    _ => String::new(),
+                });
             }
         }
         // `foreachBatch(fn)` / `foreach(writer)`: the Python function is not evaluated (the lab

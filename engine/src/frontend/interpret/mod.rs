@@ -170,6 +170,9 @@ pub struct Evaluated {
     pub output_mode: Option<OutputMode>,
     /// Spans of the delay strings of every `withWatermark` call (the lab edits them).
     pub watermark_delay_spans: Vec<Span>,
+    /// The event-time column each of [`Evaluated::watermark_delay_spans`] is for, as written
+    /// (`event_time`; empty when not a string).
+    pub watermark_delay_columns: Vec<String>,
     /// A trigger written in the text (`.writeStream.trigger(once=True)`), if any.
     pub trigger: Option<crate::streaming::Trigger>,
     /// A sink written in the text (`.format('kafka')`, `.foreachBatch(f)`), if any.
@@ -223,6 +226,7 @@ pub(super) struct Evaluator<'a> {
     star_functions: bool,
     writer: WriterSettings,
     delay_spans: Vec<Span>,
+    delay_columns: Vec<String>,
     /// The query `start()` started, with the span of the call.
     started: Option<(Rc<LogicalPlan>, Span)>,
     confs: Vec<(String, String)>,
@@ -249,6 +253,7 @@ impl<'a> Evaluator<'a> {
             star_functions: false,
             writer: WriterSettings::default(),
             delay_spans: Vec::new(),
+            delay_columns: Vec::new(),
             started: None,
             confs: Vec::new(),
             reads: Vec::new(),
@@ -343,6 +348,7 @@ impl<'a> Evaluator<'a> {
             plan,
             output_mode: w.output_mode,
             watermark_delay_spans: std::mem::take(&mut self.delay_spans),
+            watermark_delay_columns: std::mem::take(&mut self.delay_columns),
             trigger: w.trigger,
             sink: w.sink,
             checkpoint_location: w.checkpoint_location,

@@ -268,6 +268,9 @@ pub struct LabView {
     pub session_time_zone: Option<String>,
     /// Each `withWatermark` delay as written in the query, without its quotes (`10 minutes`).
     pub delays: Vec<String>,
+    /// The event-time column each of `delays` is for (`event_time`, `order_time`; empty when the
+    /// text does not write it as a string): the sliders' names when there are several.
+    pub delay_columns: Vec<String>,
     /// The text's reader calls (`spark.readStream.format("rate").load()`) that read one of the
     /// lab's streams of another kind, or give a schema: the lab feeds its streams by name, and
     /// says so (also when the program then fails on what the stream lacks).
