@@ -974,3 +974,15 @@ fn each_delay_names_its_event_time_column() {
     assert_eq!(v.delays, vec!["10 minutes".to_string(), "10 minutes".to_string()]);
     assert_eq!(v.delay_columns, vec!["event_time".to_string(), "order_time".to_string()]);
 }
+
+/// The trigger menu shows the text's own trigger when the text sets one: the engine's
+/// description of it (10 seconds is 10,000 ms), not the menu's processingTime='2 seconds'.
+#[test]
+fn a_trigger_in_the_text_is_what_the_menu_shows() {
+    let mut s = corpus_lab("window-sliding-classic-append");
+    s.set_query("clicks.groupBy('post_id').count().writeStream.outputMode('update').trigger(processingTime='10 seconds').format('console').start()");
+    let v = s.view();
+    assert!(v.error.is_none(), "{:?}", v.error);
+    assert!(v.trigger_from_text);
+    assert_eq!(s.trigger_description(), "processingTime='10000 ms'");
+}

@@ -246,6 +246,12 @@ impl LabSession {
         }
     }
 
+    /// The trigger the query runs with, as the engine describes it (`processingTime='10000
+    /// ms'`): what the trigger menu shows when the text sets it.
+    pub fn trigger_description(&self) -> String {
+        self.query.as_ref().map(|q| q.trigger).or(self.trigger).unwrap_or_default().describe()
+    }
+
     /// Switches the output mode and replays everything.
     pub fn set_mode(&mut self, mode: OutputMode) {
         self.mode = mode;

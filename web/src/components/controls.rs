@@ -178,6 +178,7 @@ pub fn RunPanel() -> impl IntoView {
     let toggle = move |_| player.toggle(lab);
     let can_undo = move || lab.can_step_back();
     let done = move || lab.view.with(|v| v.steps_done >= v.steps_total);
+    let from_text = move || lab.view.with(|v| v.trigger_from_text);
     let trigger_choice = move || {
         lab.view.track();
         lab.read(streamlab_model::lab::session::LabSession::trigger_choice)
@@ -229,11 +230,16 @@ pub fn RunPanel() -> impl IntoView {
                     let t = streamlab_model::lab::session::picker_trigger(&event_target_value(&ev));
                     lab.act(|s| s.set_trigger(t));
                 }>
-                    <option value="default" prop:selected=move || trigger_choice() == "default">{move || lab.t("trig.default")}</option>
-                    <option value="processingTime" prop:selected=move || trigger_choice() == "processingTime">"processingTime='2 seconds'"</option>
-                    <option value="once" prop:selected=move || trigger_choice() == "once">"once=True"</option>
-                    <option value="availableNow" prop:selected=move || trigger_choice() == "availableNow">"availableNow=True"</option>
-                    <option value="continuous" prop:selected=move || trigger_choice() == "continuous">"continuous='1 second'"</option>
+                    // The text's own trigger, as the query runs with it (the menu's choices are
+                    // the lab's; processingTime='2 seconds' is not the text's 10 seconds).
+                    {move || from_text().then(|| view! {
+                        <option value="" selected=true data-testid="trigger-text">{move || { lab.view.track(); lab.read(streamlab_model::lab::session::LabSession::trigger_description) }}</option>
+                    })}
+                    <option value="default" prop:selected=move || !from_text() && trigger_choice() == "default">{move || lab.t("trig.default")}</option>
+                    <option value="processingTime" prop:selected=move || !from_text() && trigger_choice() == "processingTime">"processingTime='2 seconds'"</option>
+                    <option value="once" prop:selected=move || !from_text() && trigger_choice() == "once">"once=True"</option>
+                    <option value="availableNow" prop:selected=move || !from_text() && trigger_choice() == "availableNow">"availableNow=True"</option>
+                    <option value="continuous" prop:selected=move || !from_text() && trigger_choice() == "continuous">"continuous='1 second'"</option>
                 </select>
             </label>
             <p class="help">{move || lab.t("trigger.help")}</p>
