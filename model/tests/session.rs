@@ -406,6 +406,9 @@ fn the_rate_preset_makes_rows_from_the_clock() {
     assert!(v.error.is_none(), "{:?}", v.error);
     // 4 steps, one lab second apart: 3 seconds × 2 rows per second are read in all.
     assert_eq!(v.batches.iter().map(|b| b.input_rows).sum::<u64>(), 6);
+    // The clock starts at the epoch, the rows' day: batch 0's window (rows at 0 s and 0.5 s, a
+    // 2-second window) reads as short as the later ones, not in full.
+    assert_eq!(v.batches[0].rows[0].join(" | "), "[00:00, 00:00:02) | 2");
 }
 
 #[test]

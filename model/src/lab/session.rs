@@ -337,7 +337,11 @@ impl LabSession {
             });
             last.and_then(|r| r.iter().find_map(|v| if let Value::Timestamp(t) = v { Some(*t) } else { None }))
         };
-        from_steps.or_else(from_rows).map_or(parse_timestamp_us("2026-01-01T00:00:00Z").unwrap_or(0), |t| t.div_euclid(day) * day)
+        // A rate source's rows carry the lab's processing-time clock, which starts at the
+        // epoch: its day is known before its first batch (else batch 0's rows, made before
+        // any row existed, were written in full and the later ones short).
+        let rate = || self.scenario.sources.values().any(|d| d.kind.as_deref() == Some("rate")).then_some(0);
+        from_steps.or_else(rate).or_else(from_rows).map_or(parse_timestamp_us("2026-01-01T00:00:00Z").unwrap_or(0), |t| t.div_euclid(day) * day)
     }
 
     /// The streaming sources and their columns.
