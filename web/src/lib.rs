@@ -45,9 +45,13 @@ pub struct Lab {
     /// A delay slider is being dragged: the lab replays each stop it passes, but a lesson's
     /// tasks wait for where it is let go (a task is not ticked by a value passed on the way).
     pub adjusting: RwSignal<bool>,
-    /// The learner's lab that an example replaced (its saved JSON), kept until Step back
-    /// brings it back ([`Lab::step_back`]); also in browser storage, so a reload keeps it.
-    pub replaced: RwSignal<Option<String>>,
+    /// The learner's lab that an example replaced: the page it was on ([`Lab::place`]) and its
+    /// saved JSON, kept until Step back brings it back there ([`Lab::step_back`]); also in
+    /// browser storage, so a reload keeps it.
+    replaced: RwSignal<Option<(String, String)>>,
+    /// Which lab the panels show: `lab` (the free lab) or `lesson/<id>`, set by the panels; a
+    /// replaced lab comes back only where it was replaced.
+    pub place: RwSignal<String>,
 }
 
 impl Lab {
@@ -77,46 +81,62 @@ impl Lab {
             save_error: RwSignal::new(None),
             adjusting: RwSignal::new(false),
             replaced: RwSignal::new(storage::stored_replaced()),
+            place: RwSignal::new("lab".to_string()),
         }
+    }
+
+    /// The lab's session as saved JSON, with the page it is on, when it holds the learner's
+    /// own work ([`LabSession::has_own_work`]).
+    fn own_work(&self) -> Option<(String, String)> {
+        self.read(|s| s.has_own_work().then(|| s.to_saved_json())).map(|json| (self.place.get_untracked(), json))
+    }
+
+    /// Keeps `kept` (or nothing) as the lab an example replaced, here and in storage.
+    fn set_replaced(&self, kept: Option<(String, String)>) {
+        storage::keep_replaced(kept.as_ref());
+        self.replaced.set(kept);
+    }
+
+    /// The lab an example replaced on this page, if one is kept.
+    fn replaced_here(&self) -> Option<String> {
+        let place = self.place.get();
+        self.replaced.with(|r| r.as_ref().filter(|(p, _)| *p == place).map(|(_, json)| json.clone()))
     }
 
     /// Opens `session` in place of the lab's. A lab with the learner's own work in it
     /// ([`LabSession::has_own_work`]) is kept first, and the notice says Step back brings it
     /// back; a lab without any keeps the one kept before it.
     pub fn replace(&self, session: LabSession) {
-        let own = self.read(|s| s.has_own_work().then(|| s.to_saved_json()));
-        if let Some(json) = &own {
-            storage::keep_replaced(Some(json));
-            self.replaced.set(own.clone());
+        if let Some(kept) = self.own_work() {
+            self.set_replaced(Some(kept));
         }
         self.act(|s| *s = session);
         self.selected_batch.set(None);
-        self.notice.set(self.replaced.with_untracked(Option::is_some).then(|| self.t("replaced.kept").to_string()));
+        self.notice.set(untrack(|| self.replaced_here()).map(|_| self.t("replaced.kept").to_string()));
     }
 
-    /// Whether Step back has something to take back: an action, or a lab an example replaced.
+    /// Whether Step back has something to take back: an action, or a lab an example replaced
+    /// on this page.
     pub fn can_step_back(&self) -> bool {
         self.view.track();
-        self.read(|s| s.action_count() > 0) || self.replaced.with(Option::is_some)
+        self.read(|s| s.action_count() > 0) || self.replaced_here().is_some()
     }
 
     /// Step back: the last action ([`LabSession::undo`]); with none left, the lab an example
-    /// replaced (the example's own lab is kept in its place if the learner changed it).
+    /// replaced on this page (the example's own lab is kept in its place if the learner
+    /// changed it).
     pub fn step_back(&self) {
         if self.read(|s| s.action_count() > 0) {
             self.act(|s| s.undo());
-        } else if let Some(json) = self.replaced.get_untracked() {
+        } else if let Some(json) = untrack(|| self.replaced_here()) {
             match LabSession::from_saved_json(&json) {
                 Ok(own) => {
-                    let keep = self.read(|s| s.has_own_work().then(|| s.to_saved_json()));
-                    storage::keep_replaced(keep.as_deref());
-                    self.replaced.set(keep);
+                    self.set_replaced(self.own_work());
                     self.act(|s| *s = own);
                     self.notice.set(None);
                 }
                 Err(e) => {
-                    storage::keep_replaced(None);
-                    self.replaced.set(None);
+                    self.set_replaced(None);
                     self.notice.set(Some(e));
                 }
             }

@@ -8,23 +8,25 @@ use streamlab_model::text::Lang;
 use crate::Lab;
 
 const LANG_KEY: &str = "streamlab.lang";
-/// The learner's lab that an example replaced ([`crate::Lab::replaced`]), in the format of the
-/// saved session.
+/// The learner's lab that an example replaced (`crate::Lab`'s `replaced`): the page it was on,
+/// a newline, then the saved session.
 const REPLACED_KEY: &str = "streamlab.session.replaced";
 
-/// The lab an example replaced, as kept in storage (None when none is, or storage is off).
-pub fn stored_replaced() -> Option<String> {
+/// The lab an example replaced, as kept in storage: (page, saved JSON); None when none is, or
+/// storage is off.
+pub fn stored_replaced() -> Option<(String, String)> {
     use gloo_storage::Storage;
-    gloo_storage::LocalStorage::raw().get_item(REPLACED_KEY).ok().flatten()
+    let text = gloo_storage::LocalStorage::raw().get_item(REPLACED_KEY).ok().flatten()?;
+    text.split_once('\n').map(|(place, json)| (place.to_string(), json.to_string()))
 }
 
-/// Keeps `json` as the lab an example replaced, or forgets it (None). Storage that fails
-/// keeps it for this visit only (the page holds it too).
-pub fn keep_replaced(json: Option<&str>) {
+/// Keeps `kept` (page, saved JSON) as the lab an example replaced, or forgets it (None).
+/// Storage that fails keeps it for this visit only (the page holds it too).
+pub fn keep_replaced(kept: Option<&(String, String)>) {
     use gloo_storage::Storage;
     let raw = gloo_storage::LocalStorage::raw();
-    let _ = match json {
-        Some(j) => raw.set_item(REPLACED_KEY, j),
+    let _ = match kept {
+        Some((place, json)) => raw.set_item(REPLACED_KEY, &format!("{place}\n{json}")),
         None => raw.remove_item(REPLACED_KEY),
     };
 }

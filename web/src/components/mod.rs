@@ -114,6 +114,12 @@ pub fn LabPanels() -> impl IntoView {
     let beside_lesson = study
         .route
         .with_untracked(|r| matches!(r, Route::Lesson(_)));
+    // Which lab this is, so a lab an example replaced comes back only where it was.
+    let lab = expect_context::<crate::Lab>();
+    lab.place.set(study.route.with_untracked(|r| match r {
+        Route::Lesson(id) => format!("lesson/{id}"),
+        _ => "lab".to_string(),
+    }));
     if beside_lesson {
         view! {
             <main class="lab beside-lesson">
