@@ -3,6 +3,8 @@
 //! generated preset's rows made by [`crate::lab::generate`]; and "the scenario's day", the day
 //! short times such as `09:03` are on.
 
+use std::collections::BTreeMap;
+
 use streamlab_engine::scenario::Scenario;
 use streamlab_engine::types::parse_timestamp_us;
 
@@ -76,12 +78,28 @@ fn spark_columns(kind: &str, options: &[(String, String)]) -> Option<&'static [&
 /// written (the guide's socket word count reads `value`). `None` when no example has one (a
 /// socket read with `includeTimestamp`).
 pub fn example_with_source(kind: &str, options: &[(String, String)]) -> Option<&'static str> {
-    PRESETS.iter().map(|(id, _)| *id).find(|id| {
-        let Some(s) = preset(id) else { return false };
-        let mut sources = s.sources.values();
-        let (Some(only), None) = (sources.next(), sources.next()) else { return false };
-        only.kind.as_deref().unwrap_or("memory") == kind
-            && spark_columns(kind, options).is_none_or(|want| only.schema.iter().map(|(c, _)| c.as_str()).eq(want.iter().copied()))
+    let want = spark_columns(kind, options);
+    single_streams().iter().find(|(_, k, columns)| k == kind && want.is_none_or(|w| columns.iter().map(String::as_str).eq(w.iter().copied()))).map(|(id, _, _)| *id)
+}
+
+/// Each preset with a single stream: (id, its kind, its column names), in the picker's order,
+/// read once from the files' `sources` (the lab's view asks on every repaint).
+fn single_streams() -> &'static [(&'static str, String, Vec<String>)] {
+    static INDEX: std::sync::OnceLock<Vec<(&'static str, String, Vec<String>)>> = std::sync::OnceLock::new();
+    INDEX.get_or_init(|| {
+        PRESETS
+            .iter()
+            .filter_map(|(id, json)| {
+                #[derive(serde::Deserialize)]
+                struct File {
+                    sources: BTreeMap<String, streamlab_engine::scenario::SourceDef>,
+                }
+                let file: File = serde_json::from_str(json).ok()?;
+                let mut sources = file.sources.into_values();
+                let (Some(only), None) = (sources.next(), sources.next()) else { return None };
+                Some((*id, only.kind.unwrap_or_else(|| "memory".into()), only.schema.into_iter().map(|(c, _)| c).collect()))
+            })
+            .collect()
     })
 }
 
