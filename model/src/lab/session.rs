@@ -368,13 +368,13 @@ impl LabSession {
                 let src = sources.iter().find(|s| s.name == r.stream)?;
                 let kind = source_kind_of_format(&r.format);
                 // Options of the code that the lab's stream of that kind takes from the example.
-                let lab_options = self.scenario.sources.get(&r.stream).map(|d| d.options.clone()).unwrap_or_default();
+                let lab_options = self.scenario.sources.get(&r.stream).map(|d| &d.options);
                 let options_not_applied: Vec<(String, String, String)> = if kind == Some(src.kind.as_str()) {
                     streamlab_engine::streaming::SourceKind::reader_options(&src.kind)
                         .iter()
                         .filter_map(|(key, default)| {
                             let (_, code) = r.options.iter().rev().find(|(k, _)| k.eq_ignore_ascii_case(key))?;
-                            let lab = lab_options.get(*key).map_or_else(|| default.to_string(), |v| v.as_str().map_or_else(|| v.to_string(), str::to_string));
+                            let lab = lab_options.and_then(|o| o.get(*key)).map_or_else(|| default.to_string(), |v| v.as_str().map_or_else(|| v.to_string(), str::to_string));
                             (code != &lab).then(|| (key.to_string(), code.clone(), lab))
                         })
                         .collect()
