@@ -311,7 +311,12 @@ pub fn draw(canvas: web_sys::HtmlCanvasElement, p: &Picture, g: &Geom, selected:
             let x = g.x(li, t);
             let _ = root.draw(&PathElement::new(vec![(x, g.bands_top), (x, g.bands_bottom)], GRID.stroke_width(1)));
             let label = display_time(t, p.day_us);
-            let _ = root.draw(&Text::new(label, (x, g.bands_bottom + 4), font(big).pos(Pos::new(HPos::Center, VPos::Top))));
+            // Centred under its line, but kept inside the axis: a label near an end is aligned
+            // to its line from inside (it ran into the "batch" caption on the left and past the
+            // canvas on the right). Half a label is about 0.3 em a character.
+            let half = (label.chars().count() as f64 * 0.3 * f64::from(big)) as i32;
+            let h = if x - x0 < half { HPos::Left } else if x1 - x < half { HPos::Right } else { HPos::Center };
+            let _ = root.draw(&Text::new(label, (x, g.bands_bottom + 4), font(big).pos(Pos::new(h, VPos::Top))));
         }
         let _ = root.draw(&PathElement::new(vec![(x0, g.bands_bottom), (x1, g.bands_bottom)], INK.stroke_width(1)));
         let _ = root.draw(&Text::new(tr(lang, "picture.draw.batch"), (x0 - 6, g.bands_bottom + 4), font(small).pos(Pos::new(HPos::Right, VPos::Top))));
