@@ -267,6 +267,7 @@ mod tests {
         assert_eq!((e.message.as_str(), e.line), ("IndentationError: expected an indented block after 'if' statement on line 2", 3));
         // Well formed: a multi-line header, a one-line block, a colon in a string.
         assert!(parse_module("def f(a,\n      b):\n    if a: return b\n    return ':'\n").is_ok());
+        assert!(parse_module("def f(a):\n    \"\"\"\n    for each key, count\n    \"\"\"\n    return a\n").is_ok(), "a docstring line is not a header");
         let e = run("def f():\n    return zz + 1\n", "f", vec![]).expect_err("name");
         assert_eq!((e.message.as_str(), e.line), ("NameError: name 'zz' is not defined", 2));
     }

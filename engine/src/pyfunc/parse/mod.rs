@@ -41,7 +41,8 @@ type R<T> = Result<T, PyError>;
 /// Python's own error for a block header on one line that lacks its colon (`def f(x)`:
 /// `SyntaxError: expected ':'`) or whose body is not indented (`IndentationError: expected an
 /// indented block after function definition on line 1`, at the body's line), as CPython 3.11's
-/// parser words them; `None` when every one-line header is well formed.
+/// parser words them, for a module that does not parse; `None` when every one-line header
+/// is well formed.
 fn block_header_error(src: &str) -> Option<PyError> {
     const HEADS: [(&str, &str); 10] = [
         ("def", "function definition"),
@@ -102,10 +103,11 @@ pub fn parse_module(src: &str) -> Result<Vec<Stmt>, PyError> {
         return Err(PyError::syntax(format!("the Python code is {} bytes long; Streamlab reads up to {MAX_SOURCE_BYTES}", src.len()), 1));
     }
     let (text, lines) = layout(src)?;
-    if let Some(e) = block_header_error(src) {
-        return Err(e);
-    }
     let mut pairs = PyFuncParser::parse(Rule::module, &text).map_err(|e| {
+        // Only for text that does not parse: a docstring line may start with `for` or `if`.
+        if let Some(header) = block_header_error(src) {
+            return header;
+        }
         let pos = match e.location {
             pest::error::InputLocation::Pos(p) => p,
             pest::error::InputLocation::Span((s, _)) => s,
