@@ -132,6 +132,7 @@ impl LabSession {
     /// as replay reads it.
     pub(super) fn added_rows(&self, source: Option<&str>) -> Vec<((usize, usize), String, Row)> {
         super::replay::effective_actions(&self.actions)
+            .into_owned()
             .into_iter()
             .enumerate()
             .filter_map(|(i, a)| match a {

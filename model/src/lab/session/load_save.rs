@@ -95,7 +95,7 @@ impl LabSession {
         s.expected = None;
         let mut steps = Vec::new();
         let mut current: BTreeMap<String, Vec<Map<String, Json>>> = BTreeMap::new();
-        for a in &super::replay::effective_actions(&self.actions) {
+        for a in super::replay::effective_actions(&self.actions).iter() {
             match a {
                 Action::Add { source, rows, .. } => {
                     let schema = self.scenario.sources.get(source).and_then(|d| streamlab_engine::scenario::typed_schema(&d.schema).ok()).unwrap_or_default();

@@ -124,7 +124,12 @@ mod crash_point_id {
 /// The log as replay reads it: each [`Action::Add`] with every later [`Action::Retime`] that
 /// targets it applied (in log order, the last move wins). A move whose target is not an
 /// earlier added row is ignored (a saved log is checked when it is read).
-pub(super) fn effective_actions(actions: &[Action]) -> Vec<Action> {
+pub(super) fn effective_actions(actions: &[Action]) -> std::borrow::Cow<'_, [Action]> {
+    // A log with no move is read as it is (replay runs on every step of the delay slider; a
+    // copy of every added row each time cost it a twentieth).
+    if !actions.iter().any(|a| matches!(a, Action::Retime { .. })) {
+        return std::borrow::Cow::Borrowed(actions);
+    }
     let mut out = actions.to_vec();
     for (i, a) in actions.iter().enumerate() {
         let Action::Retime { action, row, column, event_time_us } = a else { continue };
@@ -137,7 +142,7 @@ pub(super) fn effective_actions(actions: &[Action]) -> Vec<Action> {
             }
         }
     }
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 impl LabSession {
@@ -256,13 +261,16 @@ impl LabSession {
             }
             Err(e) => self.error = Some(error_view(&e, &self.query_text)),
         }
-        let actions = effective_actions(&self.actions);
-        for a in &actions {
+        // The log is set aside while it replays (replay does not read it), so that a log with
+        // no move is replayed as it is, not copied.
+        let log = std::mem::take(&mut self.actions);
+        for a in effective_actions(&log).iter() {
             if timeline::reached(self.stop_after, &self.batches) {
                 break;
             }
             self.replay_one(a);
         }
+        self.actions = log;
         if self.query_text == self.base_text {
             self.read_text(compiled);
         } else {
