@@ -341,6 +341,8 @@ fn print_writes_what_python_prints() {
                    print(counts.columns)\n\
                    q = counts.writeStream.queryName('c').outputMode('complete').format('memory').start()\n\
                    print(q.isActive, q.name, q.recentProgress, q.lastProgress)\n\
+                   print(q.status)\n\
+                   print(q.status['message'], q.status['isTriggerActive'])\n\
                    counts.nope\n";
     let (result, traced) = compile_traced(program, &catalog());
     assert!(result.is_err(), "counts.nope fails");
@@ -359,11 +361,22 @@ fn print_writes_what_python_prints() {
             // Right after start(): active, no progress yet (PySpark 4.3 printed `None` for
             // lastProgress before the first batch).
             "True c [] None".to_string(),
+            // `query.status` right after start(): a dict, never None. PySpark 4.3 (local[1],
+            // a rate stream into a memory sink, read three times right after start())
+            // printed this each time; after stop() its message is 'Stopped'.
+            "{'message': 'Initializing sources', 'isDataAvailable': False, 'isTriggerActive': False}".to_string(),
+            "Initializing sources False".to_string(),
         ]
     );
     // A keyword print() does not take is Python's TypeError.
     let Err(Error::Analysis(a)) = compile("print('x', colour='red')\nclicks", &catalog()) else { panic!("compiled") };
     assert_eq!(a.message, "'colour' is an invalid keyword argument for print()");
+    // A key the dict does not hold is Python's `KeyError: 'isDataAvaliable'` (the typo is the
+    // learner's), at the subscript.
+    let program = "q = clicks.writeStream.format('memory').queryName('c').start()\nq.status['isDataAvaliable']\nclicks";
+    let Err(Error::Analysis(a)) = compile(program, &catalog()) else { panic!("compiled") };
+    assert_eq!((a.python_exception.as_deref(), a.message.as_str()), (Some("KeyError"), "'isDataAvaliable'"));
+    assert_eq!(a.span.map(|s| &program[s.start..s.end]), Some("q.status['isDataAvaliable']"));
 }
 
 /// The memory sink's table, read back with `spark.sql` as the guide does: a batch query over

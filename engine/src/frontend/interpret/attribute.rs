@@ -52,11 +52,19 @@ impl Evaluator<'_> {
             Py::Col(e) if !is_column_method(name) => Py::Col(Expr::Function("get_field".into(), vec![e, Expr::Literal(Value::str(name))])),
             Py::Module(m) => modules::attribute(m, name).ok_or_else(|| modules::no_attribute(m, name, span))?,
             // `query.lastProgress`, `query.status`: what the lab shows beside the run.
-            // Read right after start(), as a program does: active, no progress yet.
+            // Read right after start(), as a program does: active, no progress yet, and the
+            // status `StreamExecution.runStream` sets before it creates the sources (PySpark
+            // 4.3 printed `{'message': 'Initializing sources', 'isDataAvailable': False,
+            // 'isTriggerActive': False}` there).
             Py::Query if stream::is_query_attribute(name) => match name {
                 "isActive" => Py::Bool(true),
                 "recentProgress" => Py::List(Vec::new()),
                 "name" => self.writer.query_name.clone().map_or(Py::NoneVal, Py::Str),
+                "status" => Py::Dict(vec![
+                    (Py::Str("message".into()), Py::Str("Initializing sources".into())),
+                    (Py::Str("isDataAvailable".into()), Py::Bool(false)),
+                    (Py::Str("isTriggerActive".into()), Py::Bool(false)),
+                ]),
                 _ => Py::NoneVal,
             },
             // `df.na.fill(0)`, `df.na.drop(how='all')`: `DataFrameNaFunctions`, whose methods are

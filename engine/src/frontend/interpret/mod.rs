@@ -414,6 +414,27 @@ impl<'a> Evaluator<'a> {
                         let at = if i < 0 { items.len() as i64 + i } else { i };
                         usize::try_from(at).ok().and_then(|at| items.get(at).cloned()).ok_or_else(|| Error::Analysis(AnalysisError::python("IndexError", "list index out of range", span)))?
                     }
+                    // `query.status['message']`, `{'a': 1}['a']`: a key the dict holds, else
+                    // Python's KeyError.
+                    (Py::Dict(entries), key @ (Py::Str(_) | Py::Int(_) | Py::Bool(_))) => {
+                        let same = |k: &Py| match (k, &key) {
+                            (Py::Str(a), Py::Str(b)) => a == b,
+                            (Py::Int(a), Py::Int(b)) => a == b,
+                            (Py::Bool(a), Py::Bool(b)) => a == b,
+                            _ => false,
+                        };
+                        match entries.into_iter().find(|(k, _)| same(k)) {
+                            Some((_, v)) => v,
+                            None => {
+                                let shown = match &key {
+                                    Py::Str(k) => format!("'{k}'"),
+                                    Py::Int(i) => i.to_string(),
+                                    _ => if matches!(key, Py::Bool(true)) { "True" } else { "False" }.to_string(),
+                                };
+                                return Err(Error::Analysis(AnalysisError::python("KeyError", shown, span)));
+                            }
+                        }
+                    }
                     (t, i) => return Err(perr(format!("cannot index a {} with a {}", t.type_name(), i.type_name()), span)),
                 }
             }
