@@ -23,7 +23,7 @@ pub fn GlossaryPage() -> impl IntoView {
             <input type="search" data-testid="glossary-filter" placeholder=move || lab.t("glossary.filter")
                 on:input=move |ev| filter.set(event_target_value(&ev))/>
             <table class="grid glossary">
-                <thead><tr>{Lang::ALL.map(|l| view! { <th>{l.native_name()}</th> }).to_vec()}<th>{move || lab.t("glossary.def")}</th></tr></thead>
+                <thead><tr>{Lang::ALL.into_iter().map(|l| view! { <th>{l.native_name()}</th> }).collect::<Vec<_>>()}<th>{move || lab.t("glossary.def")}</th></tr></thead>
                 <tbody>
                     {move || rows().into_iter().map(|t| view! {
                         <tr data-testid="glossary-term">
