@@ -50,6 +50,8 @@ impl Evaluator<'_> {
             // `F.col('window').start`: an attribute that is no Column method is a struct
             // field (`Column.__getattr__`).
             Py::Col(e) if !is_column_method(name) => Py::Col(Expr::Function("get_field".into(), vec![e, Expr::Literal(Value::str(name))])),
+            // `spark.streams.active`: the query the program started, until it stops it.
+            Py::Module("spark.streams") if name == "active" => Py::List(if self.started.is_some() && !self.query_stopped { vec![Py::Query] } else { Vec::new() }),
             Py::Module(m) => modules::attribute(m, name).ok_or_else(|| modules::no_attribute(m, name, span))?,
             // `query.lastProgress`, `query.status`: what the lab shows beside the run.
             // Read right after start(), as a program does: active, no progress yet, and the
@@ -57,11 +59,11 @@ impl Evaluator<'_> {
             // 4.3 printed `{'message': 'Initializing sources', 'isDataAvailable': False,
             // 'isTriggerActive': False}` there).
             Py::Query if stream::is_query_attribute(name) => match name {
-                "isActive" => Py::Bool(true),
+                "isActive" => Py::Bool(!self.query_stopped),
                 "recentProgress" => Py::List(Vec::new()),
                 "name" => self.writer.query_name.clone().map_or(Py::NoneVal, Py::Str),
                 "status" => Py::Dict(vec![
-                    (Py::Str("message".into()), Py::Str("Initializing sources".into())),
+                    (Py::Str("message".into()), Py::Str(if self.query_stopped { "Stopped" } else { "Initializing sources" }.into())),
                     (Py::Str("isDataAvailable".into()), Py::Bool(false)),
                     (Py::Str("isTriggerActive".into()), Py::Bool(false)),
                 ]),

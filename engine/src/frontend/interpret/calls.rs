@@ -188,7 +188,7 @@ impl Evaluator<'_> {
             }
             Py::Query => {
                 let b = self.bind(ApiKind::StreamingQuery, &name, pos, kw, span)?;
-                stream::query_method(&name, b, span)
+                stream::query_method(&name, b, &mut self.query_stopped, span)
             }
             Py::Module(m) => modules::call_method(self, m, &name, pos, kw, span),
             Py::Str(text) => str_method(&text, &name, pos, kw, span),

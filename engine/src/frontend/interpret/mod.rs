@@ -229,6 +229,9 @@ pub(super) struct Evaluator<'a> {
     delay_columns: Vec<String>,
     /// The query `start()` started, with the span of the call.
     started: Option<(Rc<LogicalPlan>, Span)>,
+    /// The program called `query.stop()` (what it reads afterwards says so; the lab still runs
+    /// the query, to show its batches).
+    query_stopped: bool,
     confs: Vec<(String, String)>,
     reads: Vec<SourceRead>,
     /// What the program's `print(...)` calls wrote, one entry per call.
@@ -255,6 +258,7 @@ impl<'a> Evaluator<'a> {
             delay_spans: Vec::new(),
             delay_columns: Vec::new(),
             started: None,
+            query_stopped: false,
             confs: Vec::new(),
             reads: Vec::new(),
             printed: Vec::new(),
@@ -434,6 +438,11 @@ impl<'a> Evaluator<'a> {
                                 return Err(Error::Analysis(AnalysisError::python("KeyError", shown, span)));
                             }
                         }
+                    }
+                    // `query.lastProgress['numInputRows']` before the first batch: Python's
+                    // TypeError, as for any value that takes no subscript.
+                    (t @ (Py::NoneVal | Py::Int(_) | Py::Float(_) | Py::Bool(_)), _) => {
+                        return Err(Error::Analysis(AnalysisError::python("TypeError", format!("'{}' object is not subscriptable", t.type_name()), span)));
                     }
                     (t, i) => return Err(perr(format!("cannot index a {} with a {}", t.type_name(), i.type_name()), span)),
                 }

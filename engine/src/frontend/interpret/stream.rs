@@ -90,10 +90,19 @@ pub(super) fn is_query_attribute(name: &str) -> bool {
     matches!(name, "lastProgress" | "recentProgress" | "status" | "id" | "runId" | "name" | "isActive")
 }
 
-/// A `StreamingQuery` method: the lab runs the query, so waiting and stopping do nothing.
-pub(super) fn query_method(name: &str, _b: Args, span: Span) -> R<Py> {
+/// A `StreamingQuery` method: the lab runs the query itself, so waiting does not wait.
+/// `stop()` marks the program's handle stopped (what it reads after: `isActive` is False,
+/// `status` says 'Stopped', `spark.streams.active` is empty); `awaitTermination(timeout)`
+/// returns False, as PySpark 4.3 did for a query still running when the timeout passed
+/// (`awaitTermination()` without one would block until the query ends: the lab goes on).
+pub(super) fn query_method(name: &str, b: Args, stopped: &mut bool, span: Span) -> R<Py> {
     match name {
-        "awaitTermination" | "stop" | "processAllAvailable" | "explain" | "exception" => Ok(Py::NoneVal),
+        "stop" => {
+            *stopped = true;
+            Ok(Py::NoneVal)
+        }
+        "awaitTermination" if b.get("timeout").is_some_and(|(t, _)| !matches!(t, Py::NoneVal)) => Ok(Py::Bool(*stopped)),
+        "awaitTermination" | "processAllAvailable" | "explain" | "exception" => Ok(Py::NoneVal),
         other => Err(super::unknown_api(ApiKind::StreamingQuery, other, span)),
     }
 }
