@@ -62,13 +62,26 @@ impl Sink for ConsoleSink {
     }
 }
 
+/// A value as `show()` writes it: a timestamp as Spark casts it to text (`2026-03-02
+/// 08:55:00`, in UTC, the zone the lab shows times in), also inside a struct or an array (a
+/// window is `{2026-03-02 08:55:00, 2026-03-02 09:05:00}`); NULL as `NULL`; the rest as the
+/// lab writes values.
+fn show_text(v: &crate::types::Value) -> String {
+    use crate::types::Value;
+    let inner = |items: &[Value]| items.iter().map(show_text).collect::<Vec<_>>().join(", ");
+    match v {
+        Value::Null => "NULL".to_string(),
+        Value::Timestamp(_) => crate::types::text::to_text(v, &crate::types::timezone::SessionTimeZone::default()),
+        Value::Struct(items) => format!("{{{}}}", inner(items)),
+        Value::Array(items) => format!("[{}]", inner(items)),
+        other => other.to_string(),
+    }
+}
+
 /// `df.show()`'s table: `+---+` borders, values right-aligned, 20 characters at most.
 pub fn show_table(columns: &[String], rows: &[&Row]) -> String {
     let cell = |v: &crate::types::Value| {
-        let t = match v {
-            crate::types::Value::Null => "NULL".to_string(),
-            other => other.to_string(),
-        };
+        let t = show_text(v);
         if t.chars().count() > 20 { format!("{}...", t.chars().take(17).collect::<String>()) } else { t }
     };
     let body: Vec<Vec<String>> = rows.iter().map(|r| r.iter().map(cell).collect()).collect();

@@ -418,6 +418,15 @@ mod tests {
         s.add_batch(3, &rows(2), false, None);
         let text = s.log_text(&["n".to_string()]).unwrap();
         assert_eq!(text, "-------------------------------------------\nBatch: 3\n-------------------------------------------\n+---+\n|  n|\n+---+\n|  0|\n|  1|\n+---+\n\n");
+        // A window and a count: the window's bounds as Spark casts timestamps to text, the cell
+        // cut to 17 characters and "..." (show()'s truncate=True), as Spark's console sink
+        // prints `|{2026-03-02 08:55...|    2|`.
+        let mut s = SinkKind::Console.create();
+        let start = crate::types::parse_timestamp_us("2026-03-02T08:55:00Z").unwrap();
+        let window = Value::Struct(std::rc::Rc::from(vec![Value::Timestamp(start), Value::Timestamp(start + 600_000_000)]));
+        s.add_batch(0, &[vec![window, Value::Long(2)]], false, None);
+        let text = s.log_text(&["window".to_string(), "count".to_string()]).unwrap();
+        assert!(text.contains("|{2026-03-02 08:55...|    2|"), "{text}");
         let mut f = SinkKind::Foreach.create();
         f.add_batch(7, &rows(1), false, None);
         assert_eq!(f.log_text(&["n".to_string()]).unwrap(), "open(partitionId=0, epochId=7) -> true\nprocess(0)\nclose(None)\n");
