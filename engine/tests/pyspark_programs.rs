@@ -244,12 +244,12 @@ fn a_name_the_docs_set_up_elsewhere_says_how_to_write_it_here() {
         other => panic!("{text}\n  gave {other:?}"),
     };
     let (message, h) = hint("clicks.groupBy(window(clicks.event_time, '10 minutes')).count()");
-    assert_eq!(message, "name 'window' is not defined (known names: clicks, F)");
+    assert_eq!(message, "name 'window' is not defined (known names: clicks, F, spark)");
     assert_eq!(h, "window is a function of pyspark.sql.functions: write F.window(...), or import it first: from pyspark.sql.functions import window");
     // Imported, it runs.
     plan("from pyspark.sql.functions import window\nclicks.groupBy(window(clicks.event_time, '10 minutes')).count()");
     let (message, h) = hint("df.withWatermark('event_time', '10 minutes')");
-    assert_eq!(message, "name 'df' is not defined (known names: clicks, F)");
+    assert_eq!(message, "name 'df' is not defined (known names: clicks, F, spark)");
     assert_eq!(h, "the lab's streams are named by its example (clicks): write that name where the code you copied has its own (df, lines, events), or assign it first: df = clicks");
     plan("df = clicks\ndf.withWatermark('event_time', '10 minutes')");
 }
@@ -337,6 +337,7 @@ fn the_query_handle_reads_as_pyspark_returns_it() {
     use streamlab_engine::frontend::compile_traced;
     let program = "q = clicks.writeStream.format('memory').queryName('c').start()\n\
                    print(spark.streams.active, q.awaitTermination(5), q.awaitTermination(timeout=1))\n\
+                   print(len(q.recentProgress), len(q.status), len(spark.streams.active))\n\
                    q.stop()\n\
                    print(q.isActive, q.status['message'], spark.streams.active, q.awaitTermination(1))\n\
                    clicks";
@@ -346,6 +347,8 @@ fn the_query_handle_reads_as_pyspark_returns_it() {
         traced.printed,
         vec![
             "[<pyspark.sql.streaming.query.StreamingQuery object at 0x…>] False False".to_string(),
+            // Python's len(): no progress yet, the status dict's three keys, one active query.
+            "0 3 1".to_string(),
             "False Stopped [] True".to_string(),
         ]
     );
@@ -353,6 +356,9 @@ fn the_query_handle_reads_as_pyspark_returns_it() {
     let program = "q = clicks.writeStream.format('memory').start()\nq.lastProgress['numInputRows']\nclicks";
     let Err(Error::Analysis(a)) = compile(program, &catalog()) else { panic!("compiled") };
     assert_eq!((a.python_exception, a.message.as_str()), (Some("TypeError"), "'NoneType' object is not subscriptable"));
+    // len() of a value without a length is Python's TypeError, at the argument.
+    let Err(Error::Analysis(a)) = compile("len(5)\nclicks", &catalog()) else { panic!("compiled") };
+    assert_eq!((a.python_exception, a.message.as_str()), (Some("TypeError"), "object of type 'int' has no len()"));
 }
 
 /// `print(...)` writes what Python would: `str()` of each argument joined by `sep`, a

@@ -501,7 +501,7 @@ impl<'a> Evaluator<'a> {
         let mut known: Vec<&str> = self.catalog.streams.keys().map(String::as_str).collect();
         known.extend(self.catalog.statics.keys().map(String::as_str));
         known.extend(self.vars.keys().map(String::as_str));
-        known.push("F");
+        known.extend(["F", "spark"]);
         let error = AnalysisError::python("NameError", format!("name '{name}' is not defined (known names: {})", known.join(", ")), span);
         // What the docs' code assumes: a function imported by name (`window(...)` after
         // `from pyspark.sql.functions import window`), or a DataFrame variable (`df`) that the

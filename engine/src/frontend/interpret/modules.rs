@@ -167,13 +167,14 @@ pub(super) fn no_attribute(module: &'static str, name: &str, span: Span) -> Erro
 }
 
 /// A name every program can use without an import: `F`, `Window` and `spark` as the lab
-/// binds them (the conformance harness does the same), and Python's `print`.
+/// binds them (the conformance harness does the same), and Python's `print` and `len`.
 pub(super) fn builtin(name: &str) -> Option<Py> {
     Some(Py::Module(match name {
         "F" | "functions" => "F",
         "Window" => "Window",
         "spark" => "spark",
         "print" => "print",
+        "len" => "len",
         _ => return None,
     }))
 }
@@ -185,6 +186,20 @@ pub(super) fn call(ev: &mut Evaluator, module: &'static str, pos: Vec<(Py, Span)
         let line = print_line(ev.catalog, pos, kw)?;
         ev.printed.push(line);
         return Ok(Py::NoneVal);
+    }
+    // `len(query.recentProgress)`: a list's, a dict's or a string's length, as Python counts
+    // it; anything else is Python's TypeError.
+    if module == "len" {
+        let (Some((v, s)), true, true) = (pos.first(), pos.len() == 1, kw.is_empty()) else {
+            return Err(type_error(format!("len() takes exactly one argument ({} given)", pos.len() + kw.len()), span));
+        };
+        let n = match v {
+            Py::List(items) => items.len(),
+            Py::Dict(entries) => entries.len(),
+            Py::Str(text) => text.chars().count(),
+            other => return Err(type_error(format!("object of type '{}' has no len()", other.type_name()), *s)),
+        };
+        return Ok(Py::Int(i64::try_from(n).unwrap_or(i64::MAX)));
     }
     let simple = |dt: DataType| -> R<Py> {
         if let Some((v, s)) = pos.first() {
