@@ -338,6 +338,7 @@ fn the_query_handle_reads_as_pyspark_returns_it() {
     let program = "q = clicks.writeStream.format('memory').queryName('c').start()\n\
                    print(spark.streams.active, q.awaitTermination(5), q.awaitTermination(timeout=1))\n\
                    print(len(q.recentProgress), len(q.status), len(spark.streams.active))\n\
+                   print(spark.streams.get(q.id).name, spark.streams.get('no-such-id'), q.id == spark.streams.active[0].id, len(q.id), len(q.runId))\n\
                    q.stop()\n\
                    print(q.isActive, q.status['message'], spark.streams.active, q.awaitTermination(1))\n\
                    clicks";
@@ -349,6 +350,9 @@ fn the_query_handle_reads_as_pyspark_returns_it() {
             "[<pyspark.sql.streaming.query.StreamingQuery object at 0x…>] False False".to_string(),
             // Python's len(): no progress yet, the status dict's three keys, one active query.
             "0 3 1".to_string(),
+            // The query by its id (a UUID's 36 characters, as PySpark's `query.id`), None for
+            // an id no active query has.
+            "c None True 36 36".to_string(),
             "False Stopped [] True".to_string(),
         ]
     );

@@ -11,7 +11,7 @@ pub mod trigger;
 pub mod watermark_propagator;
 pub mod watermark_tracker;
 
-pub use micro_batch::{BatchResult, Checkpoint, CommitLogEntry, EventTimeSummary, OffsetLogEntry, StartOptions, StreamingConf, StreamingQuery, run_id_for, uuid_from_seed};
+pub use micro_batch::{BatchResult, Checkpoint, CommitLogEntry, EventTimeSummary, OffsetLogEntry, StartOptions, StreamingConf, StreamingQuery, first_start_ids, run_id_for, uuid_from_seed};
 pub use crate::plan::OutputMode;
 
 pub use progress::{parse_progress, StateOperatorProgress, StreamingQueryProgress};

@@ -62,6 +62,9 @@ impl Evaluator<'_> {
                 "isActive" => Py::Bool(!self.query_stopped),
                 "recentProgress" => Py::List(Vec::new()),
                 "name" => self.writer.query_name.clone().map_or(Py::NoneVal, Py::Str),
+                // The ids the lab's run of this query has (its listener events say them too).
+                "id" => Py::Str(crate::streaming::first_start_ids().0),
+                "runId" => Py::Str(crate::streaming::first_start_ids().1),
                 "status" => Py::Dict(vec![
                     (Py::Str("message".into()), Py::Str(if self.query_stopped { "Stopped" } else { "Initializing sources" }.into())),
                     (Py::Str("isDataAvailable".into()), Py::Bool(false)),

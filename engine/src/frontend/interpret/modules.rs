@@ -289,7 +289,16 @@ pub(super) fn call_method(ev: &mut Evaluator, module: &'static str, name: &str, 
         }
         ("spark.conf", "get" | "unset" | "isModifiable" | "getAll") => Ok(Py::NoneVal),
         ("spark.sparkContext", "setLogLevel" | "setCheckpointDir" | "setJobDescription" | "setLocalProperty") => Ok(Py::NoneVal),
-        ("spark.streams", "awaitAnyTermination" | "resetTerminated" | "active" | "get") => Ok(Py::NoneVal),
+        // `spark.streams.get(query.id)`: the program's query while it is active, else None.
+        ("spark.streams", "get") => {
+            let active = ev.started.is_some() && !ev.query_stopped;
+            let id = crate::streaming::first_start_ids().0;
+            Ok(match pos.first() {
+                Some((Py::Str(asked), _)) if active && *asked == id => Py::Query,
+                _ => Py::NoneVal,
+            })
+        }
+        ("spark.streams", "awaitAnyTermination" | "resetTerminated" | "active") => Ok(Py::NoneVal),
         ("spark", _) => {
             let b = ev.bind(ApiKind::SparkSession, name, pos, kw, span)?;
             ev.spark_method(name, b, span)

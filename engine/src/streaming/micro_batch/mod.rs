@@ -164,6 +164,15 @@ pub struct StartOptions {
     pub session_checkpoint_location: bool,
 }
 
+/// The `id` and `runId` of a query started on a new checkpoint (its first run): what
+/// `StreamingQuery::start` gives it, and what a program reads from `query.id` and
+/// `query.runId` right after `start()`.
+pub fn first_start_ids() -> (String, String) {
+    let id = uuid_from_seed(1);
+    let run_id = run_id_for(&id, 1);
+    (id, run_id)
+}
+
 /// The `runId` of run number `runs` (1 for the first start) of query `query_id`: a new one at
 /// every start, as `StreamingQueryManager.startQuery` draws `UUID.randomUUID` for each run,
 /// while the query `id` stays with the checkpoint. Deterministic (FNV-1a of the id, plus the

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{run_id_for, uuid_from_seed, Checkpoint, StreamingConf, StreamingQuery};
+use super::{first_start_ids, Checkpoint, StreamingConf, StreamingQuery};
 use crate::analysis::{Node, Plan};
 use crate::checkpoint as cp;
 use crate::error::Error;
@@ -72,10 +72,11 @@ impl StreamingQuery {
         let sources: Vec<Box<dyn Source>> = sources.into_iter().map(|(_, s)| s).collect();
         let n = sources.len();
         let tracker = WatermarkTracker::new(conf.watermark_policy, delays.into_values().collect());
-        let checkpoint = Checkpoint { query_id: Some(uuid_from_seed(1)), runs: 1, ..Checkpoint::new(conf.min_deltas_for_snapshot, conf.min_batches_to_retain) };
+        let (id, run_id) = first_start_ids();
+        let checkpoint = Checkpoint { query_id: Some(id.clone()), runs: 1, ..Checkpoint::new(conf.min_deltas_for_snapshot, conf.min_batches_to_retain) };
         StreamingQuery {
-            id: uuid_from_seed(1),
-            run_id: run_id_for(&uuid_from_seed(1), 1),
+            id,
+            run_id,
             name: None,
             plan,
             mode,
