@@ -429,14 +429,7 @@ impl<'a> Evaluator<'a> {
                         };
                         match entries.into_iter().find(|(k, _)| same(k)) {
                             Some((_, v)) => v,
-                            None => {
-                                let shown = match &key {
-                                    Py::Str(k) => format!("'{k}'"),
-                                    Py::Int(i) => i.to_string(),
-                                    _ => if matches!(key, Py::Bool(true)) { "True" } else { "False" }.to_string(),
-                                };
-                                return Err(Error::Analysis(AnalysisError::python("KeyError", shown, span)));
-                            }
+                            None => return Err(Error::Analysis(AnalysisError::python("KeyError", modules::py_repr(self.catalog, &key)?, span))),
                         }
                     }
                     // `query.lastProgress['numInputRows']` before the first batch: Python's

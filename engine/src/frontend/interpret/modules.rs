@@ -298,7 +298,7 @@ pub(super) fn call_method(ev: &mut Evaluator, module: &'static str, name: &str, 
                 _ => Py::NoneVal,
             })
         }
-        ("spark.streams", "awaitAnyTermination" | "resetTerminated" | "active") => Ok(Py::NoneVal),
+        ("spark.streams", "awaitAnyTermination" | "resetTerminated") => Ok(Py::NoneVal),
         ("spark", _) => {
             let b = ev.bind(ApiKind::SparkSession, name, pos, kw, span)?;
             ev.spark_method(name, b, span)
@@ -415,7 +415,7 @@ fn py_str(catalog: &crate::frontend::Catalog, v: &Py) -> R<String> {
 /// (`DataFrame[event_id: string, post_id: bigint]`, each column's `simpleString` type), a
 /// type as its constructor call (`LongType()`), a Column as PySpark 4 writes it
 /// (`Column<'>(post_id, 1)'>`; `Column<'…'>` where the lab does not know Spark's text).
-fn py_repr(catalog: &crate::frontend::Catalog, v: &Py) -> R<String> {
+pub(super) fn py_repr(catalog: &crate::frontend::Catalog, v: &Py) -> R<String> {
     let repr = |x: &Py| py_repr(catalog, x);
     Ok(match v {
         Py::Str(s) => format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'").replace('\n', "\\n")),
