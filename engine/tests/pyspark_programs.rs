@@ -578,3 +578,16 @@ fn unknown_names_and_missing_tables_say_what_is_missing() {
     let Err(Error::Parse(p)) = compile("static = spark.read.format('csv').load('/x.csv')\nclicks.join(static, 'post_id')", &catalog()) else { panic!("compiled") };
     assert_eq!(p.message, "this lab has no static tables: spark.read….load() reads one of the scenario's static tables by name, and this scenario has none (a stream-static join needs an example with one)");
 }
+
+/// The programming guide writes `socketDF.isStreaming()` (Scala's method); in PySpark 4.3 it is a
+/// property, and the call raised `TypeError: 'bool' object is not callable`. The lab raises the
+/// same, and its hint says which the guide wrote.
+#[test]
+fn the_guides_is_streaming_call_is_pythons_type_error_with_why() {
+    let program = "socketDF = spark.readStream.format('socket').option('host', 'localhost').option('port', 9999).load()\nsocketDF.isStreaming()\nsocketDF";
+    let Err(Error::Analysis(a)) = compile(program, &catalog()) else { panic!("compiled") };
+    assert_eq!((a.python_exception, a.message.as_str()), (Some("TypeError"), "'bool' object is not callable"));
+    assert!(a.hint.as_deref().is_some_and(|h| h.starts_with("isStreaming is a property in PySpark")), "{:?}", a.hint);
+    // Without the parentheses it is PySpark's True.
+    assert!(compile("socketDF = spark.readStream.format('socket').option('host', 'localhost').option('port', 9999).load()\nprint(socketDF.isStreaming)\nsocketDF", &catalog()).is_ok());
+}

@@ -860,6 +860,18 @@ fn the_programs_print_output_is_in_the_view() {
     let v = s.view();
     assert!(v.error.is_some());
     assert_eq!(v.printed, vec!["before".to_string()]);
+    // The programming guide's `printSchema()` on the stream it reads: PySpark 4.3 printed this
+    // tree for the same schema read as a streaming JSON source (every column nullable; the
+    // first case of engine/tests/fixtures/print_schema.json), then an empty line. `explain()` prints Spark's physical plan there, which the lab does not build:
+    // its note says where the lab's plan is, in Korean too.
+    s.set_query("clicks.printSchema()\nclicks.explain()\nclicks");
+    let v = s.view();
+    assert!(v.error.is_none(), "{:?}", v.error);
+    assert_eq!(v.printed[0], "root\n |-- event_id: string (nullable = true)\n |-- user_id: string (nullable = true)\n |-- post_id: long (nullable = true)\n |-- event_time: timestamp (nullable = true)\n");
+    assert_eq!(
+        streamlab_model::text::i18n::localize(streamlab_model::text::Lang::Ko, &v.printed[1]),
+        "(explain(): Spark는 여기에 물리 플랜을 출력합니다. 실습은 물리 플랜을 만들지 않습니다: 쿼리의 분석된 플랜은 상태 메트릭 옆의 \"분석된 플랜\"에 있습니다)"
+    );
 }
 
 /// What opening another example would lose: a fresh preset has nothing of the learner's; a

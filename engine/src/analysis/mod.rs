@@ -10,6 +10,7 @@ pub mod join_helper;
 pub mod naming;
 pub mod plan;
 pub mod resolve;
+pub mod schema;
 pub mod start;
 pub mod suggest;
 pub mod union;

@@ -290,6 +290,10 @@ pub enum Node {
         input: Box<Plan>,
         /// The output columns, over the input row.
         exprs: Vec<BoundExpr>,
+        /// True for the projection that computes an aggregation's result expressions over its
+        /// grouping columns and buffers (`max(n) + 1`, `agg(F.lit(2))`): Spark keeps these inside
+        /// its `Aggregate`, so they share its output's nullability ([`super::schema`]).
+        aggregate_result: bool,
     },
     /// `Filter`: keeps the rows where the predicate is true (NULL drops the row).
     Filter {
@@ -698,7 +702,7 @@ impl Plan {
                 }
             }
             Node::Static { .. } => {}
-            Node::Project { input, exprs } => {
+            Node::Project { input, exprs, .. } => {
                 let mut n = BTreeSet::new();
                 for (i, e) in exprs.iter().enumerate() {
                     if needed.contains(&i) {

@@ -479,7 +479,7 @@ impl Resolver {
             output.push(a);
         }
         let streaming = input.streaming;
-        Ok(Plan { node: Node::Project { input: Box::new(input), exprs }, output, streaming })
+        Ok(Plan { node: Node::Project { input: Box::new(input), exprs, aggregate_result: false }, output, streaming })
     }
 
     fn aggregate(&mut self, input: Plan, grouping: &[Expr], aggregates: &[Expr]) -> R<Plan> {
@@ -544,6 +544,26 @@ impl Resolver {
                 other => (other, None),
             };
             if !inner.contains_agg() {
+                // `checkValidAggregateExpression`: an item with no aggregate is valid when every
+                // column it reads is a grouping column (`agg(F.lit(2))`, `agg(F.col('post_id'))`);
+                // it is computed over the aggregate's output.
+                let keys_out: Vec<String> = output[..group_width_out].iter().map(|a| a.name.clone()).collect();
+                let mut grouped = true;
+                inner.visit(&mut |x| {
+                    if let Expr::Column(n) = x {
+                        grouped &= keys_out.iter().any(|k| k.eq_ignore_ascii_case(n));
+                    }
+                });
+                if grouped {
+                    let name = alias.unwrap_or_else(|| output_name(inner, &input.output));
+                    let rewritten = inner.transform(&|x| match x {
+                        Expr::Column(n) => keys_out.iter().position(|k| k.eq_ignore_ascii_case(n)).map(|i| Expr::Column(format!("\u{0}col{i}"))),
+                        _ => None,
+                    });
+                    needs_projection = true;
+                    projected.push(Expr::Alias(Box::new(rewritten), name));
+                    continue;
+                }
                 return Err(define_error(
                     "MISSING_AGGREGATION",
                     format!("The non-aggregating expression \"{inner}\" is based on columns which are not participating in the GROUP BY clause."),
@@ -599,7 +619,11 @@ impl Resolver {
         for (i, n) in key_names.into_iter().enumerate() {
             proj[i] = Expr::Alias(Box::new(Expr::Column(format!("\u{0}col{i}"))), n);
         }
-        self.project(plan, &proj)
+        let mut result = self.project(plan, &proj)?;
+        if let Node::Project { aggregate_result, .. } = &mut result.node {
+            *aggregate_result = true;
+        }
+        Ok(result)
     }
 
     fn join(&mut self, l: Plan, r: Plan, join_type: JoinType, on: &JoinOn) -> R<Plan> {

@@ -56,7 +56,7 @@ fn ordinal(i: usize) -> String {
 fn project(input: Plan, items: Vec<(BoundExpr, Attr)>) -> Plan {
     let (exprs, output): (Vec<_>, Vec<_>) = items.into_iter().unzip();
     let streaming = input.streaming;
-    Plan { node: Node::Project { input: Box::new(input), exprs }, output, streaming }
+    Plan { node: Node::Project { input: Box::new(input), exprs, aggregate_result: false }, output, streaming }
 }
 
 /// `SchemaUtils.checkColumnNameDuplication` (case-insensitive).

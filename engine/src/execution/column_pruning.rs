@@ -43,7 +43,7 @@ fn all_of(p: &Plan) -> BTreeSet<usize> {
 fn walk(p: &mut Plan, needed: &BTreeSet<usize>) {
     match &mut p.node {
         Node::Source { .. } | Node::Static { .. } => {}
-        Node::Project { input, exprs } => {
+        Node::Project { input, exprs, .. } => {
             let mut n = BTreeSet::new();
             for (i, e) in exprs.iter().enumerate() {
                 if needed.contains(&i) {

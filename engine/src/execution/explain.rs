@@ -427,7 +427,7 @@ impl Tracer<'_> {
                 inputs.get_mut(*index).map(|input| input.rows().iter().enumerate().map(|(k, r)| (Some(base + k), r.clone())).collect()).unwrap_or_default()
             }
             Node::Static { rows, .. } => rows.iter().map(|r| (None, r.clone())).collect(),
-            Node::Project { input, exprs } => self.run(input).into_iter().map(|(o, r)| (o, exprs.iter().map(|e| eval(e, &r, self.cx)).collect())).collect(),
+            Node::Project { input, exprs, .. } => self.run(input).into_iter().map(|(o, r)| (o, exprs.iter().map(|e| eval(e, &r, self.cx)).collect())).collect(),
             Node::Filter { input, predicate } => {
                 let rows = self.run(input);
                 let text = show_expr(predicate, &input.output);

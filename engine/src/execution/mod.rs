@@ -265,7 +265,7 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
     match &plan.node {
         Node::Source { index, .. } => ctx.take_rows(*index),
         Node::Static { rows, .. } => Rc::clone(rows).as_ref().clone(),
-        Node::Project { input, exprs } => execute(input, ctx, states, fx)
+        Node::Project { input, exprs, .. } => execute(input, ctx, states, fx)
             .iter()
             .map(|r| exprs.iter().map(|e| eval::eval(e, r, &ctx.eval)).collect())
             .collect(),
@@ -438,7 +438,7 @@ pub fn execute(plan: &Plan, ctx: &BatchContext, states: &mut BTreeMap<usize, Ope
             };
             let mut rows = match &input.node {
                 Node::Sort { .. } => sorted_unsampled(input, states, fx).unwrap_or_default(),
-                Node::Project { input: sorted, exprs } if matches!(sorted.node, Node::Sort { .. }) => sorted_unsampled(sorted, states, fx)
+                Node::Project { input: sorted, exprs, .. } if matches!(sorted.node, Node::Sort { .. }) => sorted_unsampled(sorted, states, fx)
                     .unwrap_or_default()
                     .iter()
                     .map(|r| exprs.iter().map(|e| eval::eval(e, r, &ctx.eval)).collect())

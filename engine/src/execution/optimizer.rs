@@ -114,12 +114,12 @@ fn push(plan: Plan, preds: Vec<BoundExpr>) -> Plan {
             all.extend(preds);
             push(*input, all)
         }
-        Node::Project { input, exprs } => {
+        Node::Project { input, exprs, aggregate_result } => {
             let substitutable = exprs.iter().all(is_deterministic);
             let (down, up): (Vec<BoundExpr>, Vec<BoundExpr>) = preds.into_iter().partition(|p| substitutable && is_deterministic(p));
             let down = down.iter().map(|p| map_columns(p, &|i| exprs.get(i).cloned().unwrap_or(BoundExpr::Lit(Value::Null)))).collect();
             let input = push(*input, down);
-            filter(rebuild(Node::Project { input: Box::new(input), exprs }, &shell), up)
+            filter(rebuild(Node::Project { input: Box::new(input), exprs, aggregate_result }, &shell), up)
         }
         Node::Watermark { input, column, delay_ms, watermark_index } => {
             // Only deterministic conjuncts that do not read the event-time column.
@@ -392,7 +392,7 @@ fn constraints(plan: &Plan) -> Vec<BoundExpr> {
             add_all(&mut c, conjuncts(predicate).into_iter().filter(|p| is_deterministic(p)).cloned());
             c
         }
-        Node::Project { input, exprs } => {
+        Node::Project { input, exprs, .. } => {
             let at: Vec<Option<usize>> = (0..input.output.len()).map(|k| exprs.iter().position(|e| *e == BoundExpr::Col(k))).collect();
             remap(&constraints(input), &at)
         }
@@ -542,7 +542,7 @@ fn map_children_with(node: Node, f: &dyn Fn(Plan) -> Plan) -> Node {
     let b = |p: Box<Plan>| Box::new(f(*p));
     match node {
         Node::Source { .. } | Node::Static { .. } => node,
-        Node::Project { input, exprs } => Node::Project { input: b(input), exprs },
+        Node::Project { input, exprs, aggregate_result } => Node::Project { input: b(input), exprs, aggregate_result },
         Node::Filter { input, predicate } => Node::Filter { input: b(input), predicate },
         Node::Watermark { input, column, delay_ms, watermark_index } => Node::Watermark { input: b(input), column, delay_ms, watermark_index },
         Node::TimeWindow { input, time, spec } => Node::TimeWindow { input: b(input), time, spec },

@@ -56,7 +56,7 @@ pub fn QueryPanel() -> impl IntoView {
             {move || {
                 let lang = lab.lang.get();
                 // The program's own output stays as printed; the lab's notes in it are in brackets.
-                let line = |l: &String| if l.starts_with("(the memory sink's table") { streamlab_model::text::i18n::localize(lang, l) } else { l.clone() };
+                let line = |l: &String| if l.starts_with("(the memory sink's table") || l.starts_with("(explain():") { streamlab_model::text::i18n::localize(lang, l) } else { l.clone() };
                 let printed = lab.view.with(|v| v.printed.iter().map(line).collect::<Vec<_>>().join("\n"));
                 (!printed.is_empty()).then(|| view! {
                     <div class="printed">

@@ -21,6 +21,8 @@ impl Evaluator<'_> {
                     Py::WriteStream { df: p }
                 }
                 "isStreaming" => Py::Bool(p.is_streaming()),
+                // `df.schema`: a `StructType` of the columns with Spark's nullability.
+                "schema" => Py::Type(crate::types::DataType::Struct(crate::analysis::schema::output_fields(&crate::analysis::resolve(&p)?).into())),
                 // `df.columns`: the column names (a property, not a method).
                 "columns" => Py::List(crate::analysis::resolve(&p)?.output.iter().map(|a| Py::Str(a.name.clone())).collect()),
                 // `df.post_id`: a column, unless it names a method; kept as a method value until

@@ -188,6 +188,9 @@ impl Evaluator<'_> {
             }
             Py::Query => {
                 let b = self.bind(ApiKind::StreamingQuery, &name, pos, kw, span)?;
+                if name == "explain" {
+                    self.printed.push(super::dataframe::EXPLAIN_NOTE.to_string());
+                }
                 stream::query_method(&name, b, &mut self.query_stopped, span)
             }
             Py::Module(m) => modules::call_method(self, m, &name, pos, kw, span),

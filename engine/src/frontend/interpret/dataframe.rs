@@ -14,6 +14,10 @@ use crate::plan::{AggFunc, BinOp, Expr, JoinOn, JoinType, LogicalPlan};
 use crate::streaming::OutputMode;
 use crate::types::{DataType, Value};
 
+/// What `df.explain()` and `query.explain()` print in the lab: Spark prints its physical plan
+/// (`== Physical Plan ==`), which the lab does not build; its analyzed plan is on the page.
+pub(super) const EXPLAIN_NOTE: &str = "(explain(): Spark prints its physical plan here. The lab builds no physical plan: the query's analyzed plan is under \"Analyzed plan\", beside the state metrics)";
+
 type Args = Bound<Py>;
 
 fn df(p: LogicalPlan) -> R<Py> {
@@ -320,8 +324,17 @@ impl Evaluator<'_> {
                 df(LogicalPlan::Filter { input: plan, predicate: at_least_n_non_nulls(need, &cols) })
             }
             "cache" | "persist" | "hint" | "repartition" | "coalesce" | "repartitionByRange" | "sortWithinPartitions" | "unpersist" | "localCheckpoint" | "checkpoint" => Ok(Py::Df(plan)),
-            // Allowed on a streaming DataFrame: they print, and build nothing.
-            "printSchema" | "explain" => Ok(Py::NoneVal),
+            // Allowed on a streaming DataFrame: they print, and build nothing. `printSchema()`
+            // prints Spark's tree of the columns; `explain()` Spark's physical plan, which the
+            // lab does not build: the program's output says where its plan is.
+            "printSchema" => {
+                self.printed.push(crate::analysis::schema::tree_string(&crate::analysis::schema::output_fields(&crate::analysis::resolve(&plan)?)));
+                Ok(Py::NoneVal)
+            }
+            "explain" => {
+                self.printed.push(EXPLAIN_NOTE.to_string());
+                Ok(Py::NoneVal)
+            }
             _ if is_action(name) => {
                 if plan.is_streaming() {
                     let source = first_source(&plan);

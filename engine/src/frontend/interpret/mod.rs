@@ -447,7 +447,16 @@ impl<'a> Evaluator<'a> {
                     PyNodeKind::Attr(obj, _) => Span::new(obj.span.end, span.end),
                     _ => span,
                 };
-                self.call(callee, args, span).map_err(|e| errors::placed(e, self.source, args, call_span))?
+                // The programming guide's `socketDF.isStreaming()` is Scala's method; in PySpark
+                // it is a property, and calling its value is Python's TypeError.
+                let property = matches!((&f.kind, &callee), (PyNodeKind::Attr(_, name), Py::Bool(_)) if name == "isStreaming");
+                let called = self.call(callee, args, span).map_err(|e| errors::placed(e, self.source, args, call_span));
+                match called {
+                    Err(Error::Analysis(a)) if property => {
+                        return Err(Error::Analysis(a.with_hint("isStreaming is a property in PySpark: write df.isStreaming, without (). The programming guide's isStreaming() is the Scala method")))
+                    }
+                    other => other?,
+                }
             }
             PyNodeKind::Unary(op, inner) => {
                 let v = self.eval(inner)?;

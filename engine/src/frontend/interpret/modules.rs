@@ -480,7 +480,7 @@ fn type_repr(dt: &DataType) -> String {
         DataType::Date32 => "DateType()".into(),
         DataType::Binary => "BinaryType()".into(),
         DataType::Null => "NullType()".into(),
-        DataType::List(f) => format!("ArrayType({}, True)", type_repr(f.data_type())),
+        DataType::List(f) => format!("ArrayType({}, {})", type_repr(f.data_type()), if f.is_nullable() { "True" } else { "False" }),
         DataType::Struct(fields) => format!(
             "StructType([{}])",
             fields.iter().map(|f| format!("StructField('{}', {}, {})", f.name(), type_repr(f.data_type()), if f.is_nullable() { "True" } else { "False" })).collect::<Vec<_>>().join(", ")
