@@ -591,3 +591,31 @@ fn the_guides_is_streaming_call_is_pythons_type_error_with_why() {
     // Without the parentheses it is PySpark's True.
     assert!(compile("socketDF = spark.readStream.format('socket').option('host', 'localhost').option('port', 9999).load()\nprint(socketDF.isStreaming)\nsocketDF", &catalog()).is_ok());
 }
+
+/// `df.dtypes`, `df.schema.names`, `fieldNames()` and `df.columns` of a windowed count: what
+/// PySpark 4.3 printed for the same program (the dtypes are `simpleString`s, in tuples).
+#[test]
+fn a_dataframes_dtypes_and_field_names_print_as_pyspark_prints_them() {
+    use streamlab_engine::frontend::compile_traced;
+    let program = "df = clicks.groupBy(F.window('event_time', '10 minutes'), 'post_id').count()\n\
+                   print(df.dtypes)\n\
+                   print(df.dtypes[0], df.dtypes[0][1], len(df.dtypes))\n\
+                   print(df.schema.names, df.schema.fieldNames())\n\
+                   print(df.columns)\n\
+                   print(clicks.select(F.lit('a').alias('x')).dtypes[0])\n\
+                   df";
+    let (result, traced) = compile_traced(program, &catalog());
+    assert!(result.is_ok(), "{result:?}");
+    assert_eq!(
+        traced.printed,
+        vec![
+            "[('window', 'struct<start:timestamp,end:timestamp>'), ('post_id', 'bigint'), ('count', 'bigint')]",
+            "('window', 'struct<start:timestamp,end:timestamp>') struct<start:timestamp,end:timestamp> 3",
+            "['window', 'post_id', 'count'] ['window', 'post_id', 'count']",
+            "['window', 'post_id', 'count']",
+            "('x', 'string')",
+        ]
+    );
+    // Past the end: the list's IndexError.
+    assert_eq!(error("df = clicks.groupBy('post_id').count()\ndf.dtypes[5]\ndf"), python("IndexError", "list index out of range"));
+}

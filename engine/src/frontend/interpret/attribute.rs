@@ -23,6 +23,10 @@ impl Evaluator<'_> {
                 "isStreaming" => Py::Bool(p.is_streaming()),
                 // `df.schema`: a `StructType` of the columns with Spark's nullability.
                 "schema" => Py::Type(crate::types::DataType::Struct(crate::analysis::schema::output_fields(&crate::analysis::resolve(&p)?).into())),
+                // `df.dtypes`: (name, `simpleString`) pairs: `('count', 'bigint')`.
+                "dtypes" => Py::List(
+                    crate::analysis::resolve(&p)?.output.iter().map(|a| Py::Tuple(vec![Py::Str(a.name.clone()), Py::Str(crate::types::spark_type_name(&a.data_type))])).collect(),
+                ),
                 // `df.columns`: the column names (a property, not a method).
                 "columns" => Py::List(crate::analysis::resolve(&p)?.output.iter().map(|a| Py::Str(a.name.clone())).collect()),
                 // `df.post_id`: a column, unless it names a method; kept as a method value until
@@ -55,6 +59,8 @@ impl Evaluator<'_> {
             // `spark.streams.active`: the query the program started, until it stops it.
             Py::Module("spark.streams") if name == "active" => Py::List(if self.started.is_some() && !self.query_stopped { vec![Py::Query] } else { Vec::new() }),
             Py::Module(m) => modules::attribute(m, name).ok_or_else(|| modules::no_attribute(m, name, span))?,
+            // `df.schema.names`: the field names (a property of `StructType`).
+            Py::Type(crate::types::DataType::Struct(fields)) if name == "names" => Py::List(fields.iter().map(|f| Py::Str(f.name().clone())).collect()),
             // `query.lastProgress`, `query.status`: what the lab shows beside the run.
             // Read right after start(), as a program does: active, no progress yet, and the
             // status `StreamExecution.runStream` sets before it creates the sources (PySpark

@@ -80,6 +80,9 @@ pub(super) enum Py {
     /// (`words = ...  # streaming DataFrame of schema { timestamp: Timestamp, word: String }`).
     Ellipsis,
     List(Vec<Py>),
+    /// A tuple a PySpark value is made of (`df.dtypes`' `('post_id', 'bigint')`); a tuple the
+    /// program writes is read as a list, which PySpark's calls take alike.
+    Tuple(Vec<Py>),
     Dict(Vec<(Py, Py)>),
     /// `lambda x: ...`, for a higher-order function.
     Lambda(Rc<(Vec<String>, PyNode)>),
@@ -125,6 +128,7 @@ impl Py {
             Py::NoneVal => "NoneType",
             Py::Ellipsis => "ellipsis",
             Py::List(_) => "list",
+            Py::Tuple(_) => "tuple",
             Py::Dict(_) => "dict",
             Py::Lambda(_) => "function",
             Py::Type(_) => "DataType",
@@ -417,6 +421,10 @@ impl<'a> Evaluator<'a> {
                     (Py::List(items), Py::Int(i)) => {
                         let at = if i < 0 { items.len() as i64 + i } else { i };
                         usize::try_from(at).ok().and_then(|at| items.get(at).cloned()).ok_or_else(|| Error::Analysis(AnalysisError::python("IndexError", "list index out of range", span)))?
+                    }
+                    (Py::Tuple(items), Py::Int(i)) => {
+                        let at = if i < 0 { items.len() as i64 + i } else { i };
+                        usize::try_from(at).ok().and_then(|at| items.get(at).cloned()).ok_or_else(|| Error::Analysis(AnalysisError::python("IndexError", "tuple index out of range", span)))?
                     }
                     // `query.status['message']`, `{'a': 1}['a']`: a key the dict holds, else
                     // Python's KeyError.

@@ -194,7 +194,7 @@ pub(super) fn call(ev: &mut Evaluator, module: &'static str, pos: Vec<(Py, Span)
             return Err(type_error(format!("len() takes exactly one argument ({} given)", pos.len() + kw.len()), span));
         };
         let n = match v {
-            Py::List(items) => items.len(),
+            Py::List(items) | Py::Tuple(items) => items.len(),
             Py::Dict(entries) => entries.len(),
             Py::Str(text) => text.chars().count(),
             other => return Err(type_error(format!("object of type '{}' has no len()", other.type_name()), *s)),
@@ -340,6 +340,7 @@ pub(super) fn type_method(dt: DataType, name: &str, pos: Vec<(Py, Span)>, kw: Ve
             Ok(Py::Type(DataType::Struct(out.into())))
         }
         (dt, "simpleString") => Ok(Py::Str(crate::types::spark_type_name(&dt))),
+        (DataType::Struct(fields), "fieldNames") => Ok(Py::List(fields.iter().map(|f| Py::Str(f.name().clone())).collect())),
         (_, other) => Err(Error::Analysis(AnalysisError::python("AttributeError", format!("'DataType' object has no attribute '{other}'"), span))),
     }
 }
@@ -425,6 +426,9 @@ pub(super) fn py_repr(catalog: &crate::frontend::Catalog, v: &Py) -> R<String> {
         Py::NoneVal => "None".to_string(),
         Py::Ellipsis => "Ellipsis".to_string(),
         Py::List(items) => format!("[{}]", items.iter().map(repr).collect::<R<Vec<_>>>()?.join(", ")),
+        // Python writes a one-element tuple with its comma: `('a',)`.
+        Py::Tuple(items) if items.len() == 1 => format!("({},)", repr(&items[0])?),
+        Py::Tuple(items) => format!("({})", items.iter().map(repr).collect::<R<Vec<_>>>()?.join(", ")),
         Py::Dict(entries) => {
             let mut out = Vec::new();
             for (k, v) in entries {

@@ -139,7 +139,7 @@ fn truthy(v: &Py) -> bool {
         Py::Float(f) => *f != 0.0,
         Py::Str(s) => !s.is_empty(),
         Py::NoneVal => false,
-        Py::List(l) => !l.is_empty(),
+        Py::List(l) | Py::Tuple(l) => !l.is_empty(),
         Py::Dict(d) => !d.is_empty(),
         _ => true,
     }

@@ -29,7 +29,7 @@ fn py_size(v: &Py) -> limits::TreeSize {
         Py::WindowSpec(w) => limits::measure_expr(&Expr::Over(w.clone()), budget),
         Py::Method(inner, _) => py_size(inner),
         Py::Str(s) => limits::TreeSize { depth: 1, nodes: 1 + s.len() / 64 },
-        Py::List(list) => items(&mut list.iter()),
+        Py::List(list) | Py::Tuple(list) => items(&mut list.iter()),
         Py::Dict(entries) => items(&mut entries.iter().flat_map(|(k, v)| [k, v])),
         _ => limits::TreeSize { depth: 1, nodes: 1 },
     }
@@ -42,7 +42,7 @@ pub(super) fn copy_cost(v: &Py) -> usize {
         Py::Df(_) | Py::WriteStream { .. } => 1,
         Py::Grouped { grouping, .. } => grouping.iter().fold(1, |n, g| n.saturating_add(limits::measure_expr(g, budget).nodes)),
         Py::Method(inner, _) => copy_cost(inner),
-        Py::List(items) => items.iter().fold(1, |n, i| n.saturating_add(copy_cost(i))),
+        Py::List(items) | Py::Tuple(items) => items.iter().fold(1, |n, i| n.saturating_add(copy_cost(i))),
         other => py_size(other).nodes,
     }
 }
