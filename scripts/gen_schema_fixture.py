@@ -19,7 +19,11 @@ OUT = os.path.join(os.path.dirname(__file__), "..", "engine", "tests", "fixtures
 
 # Each a Python expression over `clicks`, `posts`, `F`; printed as the program
 # `df = <expr>` then `df.printSchema()` and `print(df.schema)`.
+NESTED = "clicks.groupBy(F.window('event_time', '10 minutes'), 'post_id').agg(F.collect_list(F.struct('user_id', F.split('event_id', ',').alias('parts'))).alias('l'))"
+# (expression, level): `df.printSchema(level)`, fields down to that depth.
+LEVELS = [(NESTED, 1), (NESTED, 2), (NESTED, 3), (NESTED, -1)]
 CASES = [
+    NESTED,
     "clicks",
     "clicks.groupBy('post_id').count()",
     "clicks.withWatermark('event_time', '10 minutes').groupBy(F.window('event_time', '10 minutes', '5 minutes'), 'post_id').count()",
@@ -63,6 +67,10 @@ def main():
     for expr in CASES:
         df = eval(expr, ns)
         out.append({"query": expr, "print_schema": df._jdf.schema().treeString(), "schema_repr": repr(df.schema)})
+    for expr, level in LEVELS:
+        df = eval(expr, ns)
+        # What `df.printSchema(level)` prints (PySpark 4.3 passes a non-zero level on).
+        out.append({"query": expr, "level": level, "print_schema": df._jdf.schema().treeString(level), "schema_repr": repr(df.schema)})
     with open(OUT, "w") as f:
         json.dump(out, f, indent=1, ensure_ascii=False)
         f.write("\n")

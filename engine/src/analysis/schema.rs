@@ -107,39 +107,53 @@ pub fn output_fields(plan: &Plan) -> Vec<Field> {
 ///  |-- window: struct (nullable = true)
 ///  |    |-- start: timestamp (nullable = true)
 /// ```
-/// Ends with a newline, as Spark's does (so Python's `print` leaves an empty line).
-pub fn tree_string(fields: &[Field]) -> String {
+/// With `max_depth` (`printSchema(level)`), the lines down to that depth (1: the top-level
+/// fields only). Ends with a newline, as Spark's does (so Python's `print` leaves an empty line).
+pub fn tree_string(fields: &[Field], max_depth: Option<usize>) -> String {
     let mut out = String::from("root\n");
+    let lines = Lines { max_depth: max_depth.unwrap_or(usize::MAX) };
     for f in fields {
-        field_lines(f, " |", &mut out);
+        lines.field(f, " |", 1, &mut out);
     }
     out
 }
 
-fn field_lines(f: &Field, prefix: &str, out: &mut String) {
-    out.push_str(&format!("{prefix}-- {}: {} (nullable = {})\n", f.name(), type_name(f.data_type()), f.is_nullable()));
-    nested_lines(f.data_type(), &format!("{prefix}    |"), out);
+/// `StructField.buildFormattedString` and `DataType.buildFormattedString`, to a depth.
+struct Lines {
+    max_depth: usize,
 }
 
-/// `DataType.buildFormattedString`: a struct's fields, an array's element, a map's key and
-/// value.
-fn nested_lines(dt: &DataType, prefix: &str, out: &mut String) {
-    match dt {
-        DataType::Struct(fields) => fields.iter().for_each(|f| field_lines(f, prefix, out)),
-        DataType::List(e) => {
-            out.push_str(&format!("{prefix}-- element: {} (containsNull = {})\n", type_name(e.data_type()), e.is_nullable()));
-            nested_lines(e.data_type(), &format!("{prefix}    |"), out);
+impl Lines {
+    fn field(&self, f: &Field, prefix: &str, depth: usize, out: &mut String) {
+        if depth > self.max_depth {
+            return;
         }
-        DataType::Map(entries, _) => {
-            if let (Some((k, v)), DataType::Struct(kv)) = (map_key_value(dt), entries.data_type()) {
-                out.push_str(&format!("{prefix}-- key: {}\n", type_name(k)));
-                nested_lines(k, &format!("{prefix}    |"), out);
-                let value_nullable = kv.get(1).is_none_or(|f| f.is_nullable());
-                out.push_str(&format!("{prefix}-- value: {} (valueContainsNull = {value_nullable})\n", type_name(v)));
-                nested_lines(v, &format!("{prefix}    |"), out);
+        out.push_str(&format!("{prefix}-- {}: {} (nullable = {})\n", f.name(), type_name(f.data_type()), f.is_nullable()));
+        self.nested(f.data_type(), &format!("{prefix}    |"), depth + 1, out);
+    }
+
+    /// A struct's fields, an array's element, a map's key and value.
+    fn nested(&self, dt: &DataType, prefix: &str, depth: usize, out: &mut String) {
+        if depth > self.max_depth {
+            return;
+        }
+        match dt {
+            DataType::Struct(fields) => fields.iter().for_each(|f| self.field(f, prefix, depth, out)),
+            DataType::List(e) => {
+                out.push_str(&format!("{prefix}-- element: {} (containsNull = {})\n", type_name(e.data_type()), e.is_nullable()));
+                self.nested(e.data_type(), &format!("{prefix}    |"), depth + 1, out);
             }
+            DataType::Map(entries, _) => {
+                if let (Some((k, v)), DataType::Struct(kv)) = (map_key_value(dt), entries.data_type()) {
+                    out.push_str(&format!("{prefix}-- key: {}\n", type_name(k)));
+                    self.nested(k, &format!("{prefix}    |"), depth + 1, out);
+                    let value_nullable = kv.get(1).is_none_or(|f| f.is_nullable());
+                    out.push_str(&format!("{prefix}-- value: {} (valueContainsNull = {value_nullable})\n", type_name(v)));
+                    self.nested(v, &format!("{prefix}    |"), depth + 1, out);
+                }
+            }
+            _ => {}
         }
-        _ => {}
     }
 }
 
