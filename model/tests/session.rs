@@ -874,6 +874,29 @@ fn the_programs_print_output_is_in_the_view() {
     );
 }
 
+/// A program that starts its query with no `.outputMode(...)` runs in Spark's default, append,
+/// whatever the lab's buttons say: an aggregation without a watermark is then refused at
+/// start() as Spark refuses it (the engine's start check, recorded in the conformance corpus),
+/// and the view says the mode is the default. Writing the mode in the text runs it.
+#[test]
+fn a_started_query_without_an_output_mode_runs_in_append() {
+    let mut s = corpus_lab("stateless-filter-select-append");
+    s.set_mode(OutputMode::Complete);
+    s.set_query("counts = clicks.groupBy('user_id').count()\nquery = counts.writeStream.format('console').start()");
+    let v = s.view();
+    assert_eq!((v.mode, v.mode_set_in_query, v.mode_default_in_query), (OutputMode::Append, true, true));
+    let e = v.error.expect("append without a watermark is refused");
+    assert!(e.message.contains("Invalid streaming output mode: append. This output mode is not supported for streaming aggregations without watermark"), "{}", e.message);
+    s.set_query("counts = clicks.groupBy('user_id').count()\nquery = counts.writeStream.outputMode('complete').format('console').start()");
+    let v = s.view();
+    assert!(v.error.is_none(), "{:?}", v.error);
+    assert_eq!((v.mode, v.mode_set_in_query, v.mode_default_in_query), (OutputMode::Complete, true, false));
+    // Without start(), the query is the lab's to run: the buttons choose the mode.
+    s.set_query("clicks.groupBy('user_id').count()");
+    let v = s.view();
+    assert_eq!((v.mode, v.mode_set_in_query, v.mode_default_in_query), (OutputMode::Complete, false, false));
+}
+
 /// What opening another example would lose: a fresh preset has nothing of the learner's; a
 /// step run, an edited query or another output mode is theirs (the page keeps such a session
 /// for Step back), and taking the step back or setting the text back makes it fresh again.

@@ -69,6 +69,8 @@ pub struct LabSession {
     query: Option<StreamingQuery>,
     /// The output mode the query text sets (`.outputMode("update")`), which wins over `mode`.
     text_mode: Option<OutputMode>,
+    /// The text starts its query with no `.outputMode(...)`: `text_mode` is Spark's default.
+    text_mode_default: bool,
     error: Option<ErrorView>,
     batches: Vec<(Option<usize>, BatchResult)>,
     pending: Vec<(String, Row)>,
@@ -139,6 +141,7 @@ impl LabSession {
             next_step: 0,
             query: None,
             text_mode: None,
+            text_mode_default: false,
             error: None,
             batches: Vec::new(),
             pending: Vec::new(),
@@ -474,6 +477,7 @@ impl LabSession {
             // The text's `.outputMode(...)` wins over the lab's mode switch, as in Spark.
             mode: self.text_mode.unwrap_or(self.mode),
             mode_set_in_query: self.text_mode.is_some(),
+            mode_default_in_query: self.text_mode.is_some() && self.text_mode_default,
             error: self.error.clone(),
             sources: self.sources(),
             pending: self.pending.iter().map(|(s, r)| (s.clone(), r.iter().map(|v| display_cell(v, day)).collect())).collect(),

@@ -474,6 +474,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("preset.notes_own", "These notes are about the example's own query. Yours is different, so what they describe may not happen here (the events are still the example's)."),
     // The output mode the query text sets
     ("mode.in_query", "The query text sets the output mode: .outputMode(\"{mode}\") wins over these buttons, as in Spark. To change it, edit the text."),
+    ("mode.in_query_default", "The program starts its query with no .outputMode(...), so it runs in Spark's default, append, whatever these buttons say. For another mode, add .outputMode(\"update\") or .outputMode(\"complete\") to its writeStream."),
     // A watermark of 0 in a task's hint
     ("cond.wm_zero", "0 (none yet)"),
     // A fragment that names no page

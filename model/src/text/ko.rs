@@ -475,6 +475,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("preset.notes_own", "이 메모는 예제의 원래 쿼리를 설명합니다. 지금 쿼리는 다르므로 여기 적힌 대로 되지 않을 수 있습니다(이벤트는 예제의 것 그대로입니다)."),
     // The output mode the query text sets
     ("mode.in_query", "쿼리 텍스트가 출력 모드를 정합니다. Spark와 같이 .outputMode(\"{mode}\")가 이 버튼보다 우선합니다. 바꾸려면 텍스트를 고치세요."),
+    ("mode.in_query_default", "프로그램이 .outputMode(...) 없이 쿼리를 시작하므로, 버튼과 상관없이 Spark의 기본값인 append로 실행됩니다. 다른 모드를 쓰려면 writeStream에 .outputMode(\"update\")나 .outputMode(\"complete\")를 추가하세요."),
     // A watermark of 0 in a task's hint
     ("cond.wm_zero", "0(아직 없음)"),
     // A fragment that names no page

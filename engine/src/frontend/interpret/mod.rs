@@ -170,8 +170,14 @@ pub struct NotRun {
 pub struct Evaluated {
     /// The query's unresolved plan: what `start()` started, else the last expression's DataFrame.
     pub plan: Rc<LogicalPlan>,
-    /// An output mode written in the text (`.writeStream.outputMode('update')`), if any.
+    /// An output mode written in the text (`.writeStream.outputMode('update')`), if any; for a
+    /// program that starts its query without one, Spark's default, append
+    /// (`DataStreamWriter.outputMode` is `OutputMode.Append()` until set), with
+    /// [`Evaluated::output_mode_default`].
     pub output_mode: Option<OutputMode>,
+    /// The program calls `start()` with no output mode: [`Evaluated::output_mode`] is Spark's
+    /// default, not one the text wrote.
+    pub output_mode_default: bool,
     /// Spans of the delay strings of every `withWatermark` call (the lab edits them).
     pub watermark_delay_spans: Vec<Span>,
     /// The event-time column each of [`Evaluated::watermark_delay_spans`] is for, as written
@@ -334,6 +340,7 @@ impl<'a> Evaluator<'a> {
                 }
             }
         }
+        let started = self.started.is_some();
         let plan = match (self.started.take(), last) {
             (Some((plan, _)), _) => plan,
             (None, Some((Py::Df(p) | Py::WriteStream { df: p }, _))) => p,
@@ -352,9 +359,11 @@ impl<'a> Evaluator<'a> {
             }
         };
         let w = std::mem::take(&mut self.writer);
+        let output_mode_default = started && w.output_mode.is_none();
         Ok(Evaluated {
             plan,
-            output_mode: w.output_mode,
+            output_mode: if output_mode_default { Some(OutputMode::Append) } else { w.output_mode },
+            output_mode_default,
             watermark_delay_spans: std::mem::take(&mut self.delay_spans),
             watermark_delay_columns: std::mem::take(&mut self.delay_columns),
             trigger: w.trigger,

@@ -232,12 +232,14 @@ impl LabSession {
             session_checkpoint_location: self.session_checkpoint_location(),
         };
         self.text_mode = None;
+        self.text_mode_default = false;
         // Compiled once: for the start, and (unless a restart changes the text) for the delays.
         let compiled = self.compile_text();
         let built = self.scenario.catalog().and_then(|catalog| {
             let conf = StreamingConf::from_map(&self.scenario.conf_strings()).map_err(Error::Scenario)?;
             let started = compiled.compiled.clone().and_then(|c| StreamingQuery::start_evaluated(c, &self.query_text, &catalog, self.mode, conf, options));
             // The mode the text sets, also when the start failed (its error is about that mode).
+            self.text_mode_default = compiled.compiled.as_ref().is_ok_and(|c| c.output_mode_default);
             self.text_mode = match &started {
                 Ok(q) => q.mode_set_in_query().then(|| q.output_mode()),
                 Err(_) => compiled.compiled.as_ref().ok().and_then(|c| c.output_mode),

@@ -245,6 +245,9 @@ pub struct LabView {
     /// The query text sets the output mode (`writeStream.outputMode("update")`): the lab's
     /// switch does not apply until the text changes.
     pub mode_set_in_query: bool,
+    /// The text starts its query (`writeStream...start()`) with no `.outputMode(...)`: it runs
+    /// in Spark's default, append, and the lab's switch does not apply either.
+    pub mode_default_in_query: bool,
     /// The last error the query's define, start or run raised; `None` when it ran cleanly.
     pub error: Option<ErrorView>,
     /// The scenario's streaming sources, in its order.
