@@ -619,3 +619,66 @@ fn a_dataframes_dtypes_and_field_names_print_as_pyspark_prints_them() {
     // Past the end: the list's IndexError.
     assert_eq!(error("df = clicks.groupBy('post_id').count()\ndf.dtypes[5]\ndf"), python("IndexError", "list index out of range"));
 }
+
+/// `type(x)`: the classes PySpark 4.3 (classic) printed for the same values.
+#[test]
+fn type_of_a_value_is_pysparks_class() {
+    use streamlab_engine::frontend::compile_traced;
+    let program = "df = clicks.select('event_id')\n\
+                   q = df.writeStream.format('memory').queryName('x').start()\n\
+                   print(type(df))\n\
+                   print(type(df.event_id), type(df.groupBy('event_id')))\n\
+                   print(type(df.writeStream), type(q), type(spark))\n\
+                   print(type('a'), type(1), type(None), type([1]), type(df.dtypes[0]), type(df.schema))";
+    let (result, traced) = compile_traced(program, &catalog());
+    assert!(result.is_ok(), "{result:?}");
+    assert_eq!(
+        traced.printed,
+        vec![
+            "<class 'pyspark.sql.classic.dataframe.DataFrame'>",
+            "<class 'pyspark.sql.classic.column.Column'> <class 'pyspark.sql.group.GroupedData'>",
+            "<class 'pyspark.sql.streaming.readwriter.DataStreamWriter'> <class 'pyspark.sql.streaming.query.StreamingQuery'> <class 'pyspark.sql.session.SparkSession'>",
+            "<class 'str'> <class 'int'> <class 'NoneType'> <class 'list'> <class 'tuple'> <class 'pyspark.sql.types.StructType'>",
+        ]
+    );
+}
+
+/// A NameError lists each known name once, also when a variable shares a stream's name
+/// (`clicks = clicks.select(...)`): it listed `clicks, clicks`.
+#[test]
+fn a_name_errors_known_names_are_listed_once() {
+    let (_, _, message) = error("clicks = clicks.select('event_id')\nnope");
+    assert_eq!(message, "name 'nope' is not defined (known names: clicks, F, spark)");
+}
+
+/// A schema's fields by name and place, their attributes, `fields`, `treeString()`, and a
+/// `StructField` written with `nullable=False`: what PySpark 4.3 printed for the same program,
+/// and its errors for a name and a place the schema does not have.
+#[test]
+fn a_schemas_fields_read_as_pyspark_reads_them() {
+    use streamlab_engine::frontend::compile_traced;
+    let program = "from pyspark.sql import types as T\n\
+                   df = clicks.groupBy(F.window('event_time', '10 minutes'), 'post_id').count()\n\
+                   print(df.schema['count']); print(df.schema[0]); print(df.schema.fields[1])\n\
+                   print(repr(df.schema.treeString()))\n\
+                   print(df.schema['post_id'].nullable, df.schema['post_id'].dataType, df.schema['post_id'].name)\n\
+                   print(T.StructField('x', T.StringType(), False))\n\
+                   print(T.StructType([T.StructField('x', T.StringType(), False)]))\n\
+                   df";
+    let (result, traced) = compile_traced(program, &catalog());
+    assert!(result.is_ok(), "{result:?}");
+    assert_eq!(
+        traced.printed,
+        vec![
+            "StructField('count', LongType(), True)",
+            "StructField('window', StructType([StructField('start', TimestampType(), True), StructField('end', TimestampType(), True)]), True)",
+            "StructField('post_id', LongType(), True)",
+            "'root\\n |-- window: struct (nullable = true)\\n |    |-- start: timestamp (nullable = true)\\n |    |-- end: timestamp (nullable = true)\\n |-- post_id: long (nullable = true)\\n |-- count: long (nullable = true)\\n'",
+            "True LongType() post_id",
+            "StructField('x', StringType(), False)",
+            "StructType([StructField('x', StringType(), False)])",
+        ]
+    );
+    assert_eq!(error("clicks.schema['nope']\nclicks"), ("PySparkKeyError".to_string(), "KEY_NOT_EXISTS".to_string(), "Key `nope` does not exist.".to_string()));
+    assert_eq!(error("clicks.schema[9]\nclicks"), ("PySparkIndexError".to_string(), "INDEX_OUT_OF_RANGE".to_string(), "StructType index out of range, got '9'.".to_string()));
+}

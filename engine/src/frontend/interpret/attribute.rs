@@ -59,8 +59,17 @@ impl Evaluator<'_> {
             // `spark.streams.active`: the query the program started, until it stops it.
             Py::Module("spark.streams") if name == "active" => Py::List(if self.started.is_some() && !self.query_stopped { vec![Py::Query] } else { Vec::new() }),
             Py::Module(m) => modules::attribute(m, name).ok_or_else(|| modules::no_attribute(m, name, span))?,
-            // `df.schema.names`: the field names (a property of `StructType`).
+            // `df.schema.names`, `df.schema.fields`: properties of `StructType`.
             Py::Type(crate::types::DataType::Struct(fields)) if name == "names" => Py::List(fields.iter().map(|f| Py::Str(f.name().clone())).collect()),
+            Py::Type(crate::types::DataType::Struct(fields)) if name == "fields" => {
+                Py::List(fields.iter().map(|f| Py::Field(f.name().clone(), f.data_type().clone(), f.is_nullable())).collect())
+            }
+            // A `StructField`'s `name`, `dataType` and `nullable`.
+            Py::Field(n, dt, nullable) if matches!(name, "name" | "dataType" | "nullable") => match name {
+                "name" => Py::Str(n),
+                "dataType" => Py::Type(dt),
+                _ => Py::Bool(nullable),
+            },
             // `query.lastProgress`, `query.status`: what the lab shows beside the run.
             // Read right after start(), as a program does: active, no progress yet, and the
             // status `StreamExecution.runStream` sets before it creates the sources (PySpark

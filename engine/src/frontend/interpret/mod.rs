@@ -88,8 +88,8 @@ pub(super) enum Py {
     Lambda(Rc<(Vec<String>, PyNode)>),
     /// A `pyspark.sql.types` instance: `LongType()`, `StructType([...])`.
     Type(DataType),
-    /// `StructField(name, dataType)`.
-    Field(String, DataType),
+    /// `StructField(name, dataType, nullable)`.
+    Field(String, DataType, bool),
     /// `Window.partitionBy(...).orderBy(...)`: a window specification for `Column.over`.
     WindowSpec(Box<crate::plan::WindowOver>),
     /// A name the program's Python code defines (a function, a module): passed around, never
@@ -98,6 +98,9 @@ pub(super) enum Py {
     /// A call of a class the Python code defines, as text (`CountProc()`): a stateful processor
     /// for `transformWithStateInPandas`, built when the plan is.
     PythonCall(String),
+    /// What `type(x)` returns: a class by its qualified name
+    /// (`pyspark.sql.classic.dataframe.DataFrame`), printed `<class '...'>`.
+    Class(String),
 }
 
 impl Evaluated {
@@ -135,6 +138,7 @@ impl Py {
             Py::Field(..) => "StructField",
             Py::WindowSpec(_) => "WindowSpec",
             Py::Python(_) | Py::PythonCall(_) => "Python object",
+            Py::Class(_) => "type",
         }
     }
 }
@@ -431,6 +435,27 @@ impl<'a> Evaluator<'a> {
                         let at = if i < 0 { items.len() as i64 + i } else { i };
                         usize::try_from(at).ok().and_then(|at| items.get(at).cloned()).ok_or_else(|| Error::Analysis(AnalysisError::python("IndexError", "list index out of range", span)))?
                     }
+                    // `df.schema['count']`, `df.schema[0]`: a field, else PySpark's own errors.
+                    (Py::Type(DataType::Struct(fields)), key @ (Py::Str(_) | Py::Int(_))) => {
+                        let found = match &key {
+                            Py::Str(k) => fields.iter().find(|f| f.name() == k),
+                            Py::Int(i) => usize::try_from(if *i < 0 { fields.len() as i64 + i } else { *i }).ok().and_then(|i| fields.get(i)),
+                            _ => None,
+                        };
+                        match (found, key) {
+                            (Some(f), _) => Py::Field(f.name().clone(), f.data_type().clone(), f.is_nullable()),
+                            (None, Py::Str(k)) => {
+                                return Err(Error::Analysis(AnalysisError { python_exception: Some("PySparkKeyError"), ..AnalysisError::new(crate::error::Stage::Define, "KEY_NOT_EXISTS", format!("Key `{k}` does not exist.")).with_span(span) }))
+                            }
+                            (None, other) => {
+                                let shown = match other {
+                                    Py::Int(i) => i.to_string(),
+                                    _ => String::new(),
+                                };
+                                return Err(Error::Analysis(AnalysisError { python_exception: Some("PySparkIndexError"), ..AnalysisError::new(crate::error::Stage::Define, "INDEX_OUT_OF_RANGE", format!("StructType index out of range, got '{shown}'.")).with_span(span) }));
+                            }
+                        }
+                    }
                     (Py::Tuple(items), Py::Int(i)) => {
                         let at = if i < 0 { items.len() as i64 + i } else { i };
                         usize::try_from(at).ok().and_then(|at| items.get(at).cloned()).ok_or_else(|| Error::Analysis(AnalysisError::python("IndexError", "tuple index out of range", span)))?
@@ -521,6 +546,9 @@ impl<'a> Evaluator<'a> {
         known.extend(self.catalog.statics.keys().map(String::as_str));
         known.extend(self.vars.keys().map(String::as_str));
         known.extend(["F", "spark"]);
+        // A variable named as a stream (`lines = spark.readStream...`) is one name.
+        let mut seen = std::collections::BTreeSet::new();
+        known.retain(|n| seen.insert(*n));
         let error = AnalysisError::python("NameError", format!("name '{name}' is not defined (known names: {})", known.join(", ")), span);
         // What the docs' code assumes: a function imported by name (`window(...)` after
         // `from pyspark.sql.functions import window`), or a DataFrame variable (`df`) that the

@@ -175,6 +175,9 @@ pub(super) fn builtin(name: &str) -> Option<Py> {
         "spark" => "spark",
         "print" => "print",
         "len" => "len",
+        "type" => "type",
+        "repr" => "repr",
+        "str" => "str",
         _ => return None,
     }))
 }
@@ -186,6 +189,21 @@ pub(super) fn call(ev: &mut Evaluator, module: &'static str, pos: Vec<(Py, Span)
         let line = print_line(ev.catalog, pos, kw)?;
         ev.printed.push(line);
         return Ok(Py::NoneVal);
+    }
+    // `repr(x)`, `str(x)`: the text `print` would write, quoted or not.
+    if module == "repr" || module == "str" {
+        let (Some((v, _)), true, true) = (pos.first(), pos.len() == 1, kw.is_empty()) else {
+            return Err(type_error(format!("{module}() takes exactly one argument ({} given)", pos.len() + kw.len()), span));
+        };
+        let v = ev.as_col_if_column(v.clone());
+        return Ok(Py::Str(if module == "repr" { py_repr(ev.catalog, &v)? } else { py_str(ev.catalog, &v)? }));
+    }
+    // `type(df)`: the class PySpark 4.3 (classic) gives the value.
+    if module == "type" {
+        let (Some((v, _)), true, true) = (pos.first(), pos.len() == 1, kw.is_empty()) else {
+            return Err(type_error("type() takes 1 or 3 arguments", span));
+        };
+        return Ok(Py::Class(class_of(&ev.as_col_if_column(v.clone()))));
     }
     // `len(query.recentProgress)`: a list's, a dict's or a string's length, as Python counts
     // it; anything else is Python's TypeError.
@@ -229,8 +247,14 @@ pub(super) fn call(ev: &mut Evaluator, module: &'static str, pos: Vec<(Py, Span)
             let mut it = pos.into_iter();
             let name = it.next().or_else(|| kw.iter().find(|(k, _, _)| k == "name").map(|(_, v, s)| (v.clone(), *s)));
             let dt = it.next().or_else(|| kw.iter().find(|(k, _, _)| k == "dataType").map(|(_, v, s)| (v.clone(), *s)));
+            // `nullable` (default True), as the field is written; a streaming file source reads
+            // every field as nullable whatever the schema says (`analysis::schema`).
+            let nullable = match it.next().or_else(|| kw.iter().find(|(k, _, _)| k == "nullable").map(|(_, v, s)| (v.clone(), *s))) {
+                None => true,
+                Some((v, _)) => super::operators::truthy(&v),
+            };
             match (name, dt) {
-                (Some((Py::Str(n), _)), Some((Py::Type(t), _))) => Ok(Py::Field(n, t)),
+                (Some((Py::Str(n), _)), Some((Py::Type(t), _))) => Ok(Py::Field(n, t, nullable)),
                 (Some((Py::Str(_), _)), Some((other, s))) => Err(type_error(format!("StructField(name, dataType): dataType should be a DataType such as LongType(), got {}", other.type_name()), s)),
                 (Some((other, s)), _) => Err(type_error(format!("StructField(name, dataType): name should be a str, got {}", other.type_name()), s)),
                 _ => Err(type_error("StructField.__init__() missing required positional arguments: 'name' and 'dataType'", span)),
@@ -242,7 +266,7 @@ pub(super) fn call(ev: &mut Evaluator, module: &'static str, pos: Vec<(Py, Span)
                 Some((Py::List(items), s)) => items
                     .into_iter()
                     .map(|f| match f {
-                        Py::Field(n, t) => Ok(Field::new(n, t, true)),
+                        Py::Field(n, t, nullable) => Ok(Field::new(n, t, nullable)),
                         other => Err(type_error(format!("StructType(fields): each field should be a StructField, got {}", other.type_name()), s)),
                     })
                     .collect::<R<Vec<_>>>()?,
@@ -323,7 +347,7 @@ pub(super) fn type_method(dt: DataType, name: &str, pos: Vec<(Py, Span)>, kw: Ve
             let first = it.next().or_else(|| kw.iter().find(|(k, _, _)| k == "field").map(|(_, v, s)| (v.clone(), *s)));
             let mut out: Vec<Field> = fields.iter().map(|f| f.as_ref().clone()).collect();
             match first {
-                Some((Py::Field(n, t), _)) => out.push(Field::new(n, t, true)),
+                Some((Py::Field(n, t, nullable), _)) => out.push(Field::new(n, t, nullable)),
                 Some((Py::Str(n), _)) => {
                     let dt = it.next().or_else(|| kw.iter().find(|(k, _, _)| k == "data_type").map(|(_, v, s)| (v.clone(), *s)));
                     let t = match dt {
@@ -341,6 +365,15 @@ pub(super) fn type_method(dt: DataType, name: &str, pos: Vec<(Py, Span)>, kw: Ve
         }
         (dt, "simpleString") => Ok(Py::Str(crate::types::spark_type_name(&dt))),
         (DataType::Struct(fields), "fieldNames") => Ok(Py::List(fields.iter().map(|f| Py::Str(f.name().clone())).collect())),
+        // `df.schema.treeString()`: what `printSchema()` prints.
+        (DataType::Struct(fields), "treeString") => {
+            let level = match pos.first().map(|(v, _)| v).or_else(|| kw.iter().find(|(k, _, _)| k == "level").map(|(_, v, _)| v)) {
+                Some(Py::Int(n)) => usize::try_from(*n).ok().filter(|n| *n > 0),
+                _ => None,
+            };
+            let fields: Vec<Field> = fields.iter().map(|f| f.as_ref().clone()).collect();
+            Ok(Py::Str(crate::analysis::schema::tree_string(&fields, level)))
+        }
         (_, other) => Err(Error::Analysis(AnalysisError::python("AttributeError", format!("'DataType' object has no attribute '{other}'"), span))),
     }
 }
@@ -445,8 +478,27 @@ pub(super) fn py_repr(catalog: &crate::frontend::Catalog, v: &Py) -> R<String> {
         Py::Col(e) if super::errors::column_node_text_known(e) => format!("Column<'{}'>", super::errors::column_node_text(e, catalog)),
         Py::Col(_) => "Column<'…'>".to_string(),
         Py::Query => "<pyspark.sql.streaming.query.StreamingQuery object at 0x…>".to_string(),
+        Py::Class(name) => format!("<class '{name}'>"),
+        Py::Field(name, dt, nullable) => format!("StructField('{name}', {}, {})", type_repr(dt), if *nullable { "True" } else { "False" }),
         other => format!("<{} object>", other.type_name()),
     })
+}
+
+/// The qualified name of a value's class in PySpark 4.3 (classic; checked with `type()` there).
+fn class_of(v: &Py) -> String {
+    match v {
+        Py::Df(_) | Py::SinkTable(_) => "pyspark.sql.classic.dataframe.DataFrame".into(),
+        Py::Col(_) => "pyspark.sql.classic.column.Column".into(),
+        Py::Grouped { .. } => "pyspark.sql.group.GroupedData".into(),
+        Py::WriteStream { .. } => "pyspark.sql.streaming.readwriter.DataStreamWriter".into(),
+        Py::Reader(_) => "pyspark.sql.streaming.readwriter.DataStreamReader".into(),
+        Py::Query => "pyspark.sql.streaming.query.StreamingQuery".into(),
+        Py::Module("spark") => "pyspark.sql.session.SparkSession".into(),
+        Py::Type(dt) => format!("pyspark.sql.types.{}", type_repr(dt).split('(').next().unwrap_or_default()),
+        Py::Field(..) => "pyspark.sql.types.StructField".into(),
+        Py::Class(_) => "type".into(),
+        other => other.type_name().into(),
+    }
 }
 
 /// Python's `repr()` of a float: the shortest text that reads back, with an exponent below

@@ -132,7 +132,7 @@ fn unary_symbol(op: PyUnOp) -> &'static str {
 }
 
 /// Python's truth value of a plain value.
-fn truthy(v: &Py) -> bool {
+pub(super) fn truthy(v: &Py) -> bool {
     match v {
         Py::Bool(b) => *b,
         Py::Int(i) => *i != 0,
