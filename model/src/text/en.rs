@@ -480,7 +480,8 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     // A fragment that names no page
     ("route.unknown", "The link names no page of the lab, so here are the lessons:"),
     // A reader call answered with a lab stream (LabView::reads)
-    ("printed", "The program printed (print(...)), as it ran: a query's status and progress as they are right after start(), before any batch:"),
+    ("printed", "What the program printed as it ran:"),
+    ("printed.when", "It ran once, before the lab's batches: a query's status and progress read there are as they are right after start(), before any batch."),
     ("read.note", "{call} reads this lab's stream {stream}, a {kind} source here ({columns}): the lab feeds its streams by name, whatever format the code names."),
     ("read.pick", "To read it as a {format} source, choose “{choice}” in {stream}'s Source kind menu (under Add event)."),
     ("read.none", "The lab has no {format} source: the query reads {stream} as it is."),

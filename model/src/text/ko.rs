@@ -481,7 +481,8 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     // A fragment that names no page
     ("route.unknown", "링크가 가리키는 페이지가 없어 레슨 목록을 보여 드립니다:"),
     // A reader call answered with a lab stream (LabView::reads)
-    ("printed", "프로그램이 실행되며 출력한 내용 (print(...)). 쿼리의 status와 progress는 start() 직후, 첫 배치 전의 값입니다:"),
+    ("printed", "프로그램이 실행되며 출력한 내용:"),
+    ("printed.when", "프로그램은 실습의 배치보다 먼저 한 번 실행됩니다. 그때 읽은 쿼리의 status와 progress는 start() 직후, 첫 배치 전의 값입니다."),
     ("read.note", "{call}은(는) 이 실습의 스트림 {stream}을(를) 읽습니다. 여기서는 {kind} 소스입니다({columns}). 코드가 어떤 형식을 적든 실습은 스트림을 이름으로 공급합니다."),
     ("read.pick", "{format} 소스로 읽으려면 {stream}의 소스 종류 메뉴(이벤트 추가 아래)에서 “{choice}”을(를) 고르세요."),
     ("read.none", "실습에는 {format} 소스가 없습니다. 쿼리는 {stream}을(를) 그대로 읽습니다."),

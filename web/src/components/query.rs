@@ -52,17 +52,28 @@ pub fn QueryPanel() -> impl IntoView {
             {move || lab.view.with(|v| v.not_run.clone()).into_iter().map(|(call, function)| view! {
                 <p class="help read-note" data-testid="not-run-note">{move || lab.t_with("not_run.note", &[("call", &call), ("function", &function)])}</p>
             }).collect_view()}
-            // What the program's print(...) calls wrote, as a terminal would show it.
+            // What the program's print(...) calls wrote, as a terminal would show it: its lines
+            // unwrapped (printSchema()'s tree keeps its shape; the box scrolls), the lab's notes
+            // in it (in brackets) in the learner's language and wrapped.
             {move || {
                 let lang = lab.lang.get();
-                // The program's own output stays as printed; the lab's notes in it are in brackets.
-                let line = |l: &String| if l.starts_with("(the memory sink's table") || l.starts_with("(explain():") { streamlab_model::text::i18n::localize(lang, l) } else { l.clone() };
-                let printed = lab.view.with(|v| v.printed.iter().map(line).collect::<Vec<_>>().join("\n"));
-                (!printed.is_empty()).then(|| view! {
-                    <div class="printed">
-                        <span class="label">{lab.t("printed")}</span>
-                        <pre data-testid="program-output">{printed}</pre>
-                    </div>
+                let printed = lab.view.with(|v| v.printed.clone());
+                (!printed.is_empty()).then(|| {
+                    let lines = printed.into_iter().enumerate().map(|(i, l)| {
+                        let sep = if i > 0 { "\n" } else { "" };
+                        if l.starts_with("(the memory sink's table") || l.starts_with("(explain():") {
+                            view! { {sep}<span class="note">{streamlab_model::text::i18n::localize(lang, &l)}</span> }.into_any()
+                        } else {
+                            view! { {sep}{l} }.into_any()
+                        }
+                    }).collect_view();
+                    view! {
+                        <div class="printed">
+                            <span class="label">{lab.t("printed")}</span>
+                            <pre data-testid="program-output">{lines}</pre>
+                            <p class="help">{lab.t("printed.when")}</p>
+                        </div>
+                    }
                 })
             }}
             <ErrorBox/>
