@@ -958,15 +958,44 @@ fn code_for_another_source_is_offered_the_example_that_has_it() {
         s.set_query(&format!("spark.readStream.format('{format}').load()"));
         assert_eq!(s.view().reads.iter().map(|r| r.example).collect::<Vec<_>>(), vec![Some(example)], "{format}");
     }
-    // The guide's windowed word count reads `value, timestamp` (includeTimestamp): no example
-    // has that socket stream, so none is offered.
+    // Spark's windowed word count reads `value, timestamp` (includeTimestamp): the example
+    // whose socket stream has both columns.
     s.set_query("spark.readStream.format('socket').option('host', 'localhost').option('port', 9999).option('includeTimestamp', 'true').load()");
-    assert_eq!(s.view().reads.iter().map(|r| r.example).collect::<Vec<_>>(), vec![None]);
+    assert_eq!(s.view().reads.iter().map(|r| r.example).collect::<Vec<_>>(), vec![Some("network-word-count-windowed")]);
     let mut there = LabSession::from_scenario(streamlab_model::lab::presets::preset("network-word-count").expect("preset"));
     there.set_query(guide);
     let v = there.view();
     assert!(v.error.is_none(), "{:?}", v.error);
     assert!(v.reads.is_empty(), "the example's own stream is a socket source: nothing to note");
+    // In the windowed example, a socket read without includeTimestamp gives `value` alone, as
+    // Spark's reader does (PySpark 4.3's printSchema of such a read: root / value: string): the
+    // guide's first program runs there too.
+    let mut windowed = LabSession::from_scenario(streamlab_model::lab::presets::preset("network-word-count-windowed").expect("preset"));
+    windowed.set_query(&format!("{guide}lines.printSchema()\n"));
+    let v = windowed.view();
+    assert!(v.error.is_none(), "{:?}", v.error);
+    assert_eq!(v.printed, vec!["root\n |-- value: string (nullable = true)\n".to_string()]);
+}
+
+/// The windowed network word count example runs Spark's own program (includeTimestamp, a
+/// sliding window, orderBy in complete mode) and its last batch writes what Spark 4.3 wrote for
+/// the same lines (the recorded case `socket-timestamp-window-wordcount-complete` in
+/// engine/tests/cases: ten rows, ordered by window).
+#[test]
+fn the_windowed_network_word_count_runs_sparks_example() {
+    let mut s = LabSession::from_scenario(streamlab_model::lab::presets::preset("network-word-count-windowed").expect("preset"));
+    run_all(&mut s);
+    let v = s.view();
+    assert!(v.error.is_none(), "{:?}", v.error);
+    assert!(v.reads.is_empty(), "the example's own socket stream has the timestamp: nothing to note");
+    let last = v.batches.last().expect("batches");
+    // (window start, word, count) of the recorded last batch.
+    let want = [("11:55", "cat", 1), ("11:55", "dog", 3), ("12:00", "cat", 2), ("12:00", "dog", 3), ("12:00", "owl", 1), ("12:05", "cat", 1), ("12:05", "dog", 1), ("12:05", "owl", 2), ("12:10", "dog", 1), ("12:10", "owl", 1)];
+    assert_eq!(last.rows.len(), want.len(), "{:?}", last.rows);
+    for (row, (start, word, count)) in last.rows.iter().zip(want) {
+        let text = row.join(" ");
+        assert!(text.contains(start) && text.contains(word) && text.ends_with(&count.to_string()), "{text} is not {start} {word} {count}");
+    }
 }
 
 /// A reader option the lab's stream of that kind takes from its example instead (the rate

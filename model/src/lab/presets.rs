@@ -33,6 +33,7 @@ const PRESETS: &[(&str, &str)] = &[
     ("kafka-source", include_str!("../../../assets/scenarios/kafka-source.json")),
     ("socket-source", include_str!("../../../assets/scenarios/socket-source.json")),
     ("network-word-count", include_str!("../../../assets/scenarios/network-word-count.json")),
+    ("network-word-count-windowed", include_str!("../../../assets/scenarios/network-word-count-windowed.json")),
     ("rate-source", include_str!("../../../assets/scenarios/rate-source.json")),
     ("file-source", include_str!("../../../assets/scenarios/file-source.json")),
     ("tumbling-start-time", include_str!("../../../assets/scenarios/tumbling-start-time.json")),

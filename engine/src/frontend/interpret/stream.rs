@@ -12,7 +12,7 @@ use super::{not_expected, perr, Evaluator, Py, R};
 use crate::error::{Error, Span};
 use crate::frontend::pyspark_api::{ApiKind, Bound};
 use crate::frontend::ParseError;
-use crate::plan::LogicalPlan;
+use crate::plan::{Expr, LogicalPlan};
 use crate::streaming::OutputMode;
 
 type Args = Bound<Py>;
@@ -277,7 +277,18 @@ impl Evaluator<'_> {
                 match names.as_slice() {
                     [only] => {
                         let only = (*only).clone();
-                        let read = self.lookup(&only, span)?;
+                        let mut read = self.lookup(&only, span)?;
+                        // A socket source gives `value` alone unless `includeTimestamp` is set
+                        // (`TextSocketReader.SCHEMA_REGULAR` / `SCHEMA_TIMESTAMP`): a socket stream
+                        // of the lab's that carries each line's arrival time is read as Spark's
+                        // reader would give it.
+                        let include_timestamp = spec.options.iter().rev().find(|(k, _)| k.eq_ignore_ascii_case("includeTimestamp")).is_some_and(|(_, v)| v.eq_ignore_ascii_case("true"));
+                        if let Py::Df(plan) = &read {
+                            let columns: Vec<&str> = self.catalog.streams.get(&only).map(|c| c.iter().map(|(n, _)| n.as_str()).collect()).unwrap_or_default();
+                            if !spec.batch && format.eq_ignore_ascii_case("socket") && !include_timestamp && columns == ["value", "timestamp"] {
+                                read = Py::Df(Rc::new(LogicalPlan::Project { input: plan.clone(), exprs: vec![Expr::Column("value".into())] }));
+                            }
+                        }
                         if !spec.batch {
                             self.reads.push(super::SourceRead { stream: only, format, span, schema_given: spec.schema, options: spec.options.clone() });
                         }
