@@ -988,6 +988,11 @@ fn the_windowed_network_word_count_runs_sparks_example() {
     let v = s.view();
     assert!(v.error.is_none(), "{:?}", v.error);
     assert!(v.reads.is_empty(), "the example's own socket stream has the timestamp: nothing to note");
+    // The program's console sink has `.option('truncate', 'false')`: windows are printed whole
+    // and cells left-aligned, as Spark's console sink printed them (`|{2026-03-02 11:55:00,
+    // 2026-03-02 12:05:00}|cat |1    |`).
+    let log = v.recovery.as_ref().and_then(|r| r.sink_log.clone()).expect("the console sink's log");
+    assert!(log.contains("|{2026-03-02 11:55:00, 2026-03-02 12:05:00}|cat |1    |"), "{log}");
     let last = v.batches.last().expect("batches");
     // (window start, word, count) of the recorded last batch.
     let want = [("11:55", "cat", 1), ("11:55", "dog", 3), ("12:00", "cat", 2), ("12:00", "dog", 3), ("12:00", "owl", 1), ("12:05", "cat", 1), ("12:05", "dog", 1), ("12:05", "owl", 2), ("12:10", "dog", 1), ("12:10", "owl", 1)];

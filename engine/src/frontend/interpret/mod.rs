@@ -197,6 +197,9 @@ pub struct Evaluated {
     pub query_name: Option<String>,
     /// Session confs the program sets (`spark.conf.set(key, value)`), in order.
     pub confs: Vec<(String, String)>,
+    /// The writer's options as the program sets them (`.option('truncate', 'false')`), values
+    /// as text, in order: the sink reads those it has ([`crate::streaming::SinkKind::create_with`]).
+    pub sink_options: Vec<(String, String)>,
 }
 
 /// A reader call (`spark.readStream.format("rate").load()`) that reads one of the lab's
@@ -227,6 +230,8 @@ struct WriterSettings {
     sink: Option<crate::streaming::SinkKind>,
     checkpoint_location: Option<String>,
     query_name: Option<String>,
+    /// The writer's `.option(key, value)` settings, values as text, in order.
+    options: Vec<(String, String)>,
 }
 
 pub(super) struct Evaluator<'a> {
@@ -374,6 +379,7 @@ impl<'a> Evaluator<'a> {
             sink: w.sink,
             checkpoint_location: w.checkpoint_location,
             query_name: w.query_name,
+            sink_options: w.options,
             confs: std::mem::take(&mut self.confs),
         })
     }

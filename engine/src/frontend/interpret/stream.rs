@@ -205,6 +205,9 @@ impl Evaluator<'_> {
         if key == "checkpointLocation" {
             self.writer.checkpoint_location = option_text(v);
         }
+        if let Some(text) = option_text(v) {
+            self.writer.options.push((key.to_string(), text));
+        }
     }
 
     /// `spark.sql.streaming.schemaInference` set to true by the program.

@@ -10,6 +10,41 @@ use crate::types::Row;
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ConsoleSink {
     log: SinkLog,
+    show: ShowOptions,
+}
+
+/// How `show()` prints a table: at most `num_rows` rows, and cells cut to 20 characters and
+/// right-aligned when `truncate` (else whole and left-aligned), as `Dataset.showString`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShowOptions {
+    /// Rows printed; past them, `only showing top N rows`.
+    pub num_rows: usize,
+    /// Cells longer than 20 characters end in `...`.
+    pub truncate: bool,
+}
+
+impl Default for ShowOptions {
+    /// The console sink's defaults: 20 rows, truncated.
+    fn default() -> Self {
+        ShowOptions { num_rows: 20, truncate: true }
+    }
+}
+
+impl ConsoleSink {
+    /// A console sink with the writer's `numRows` and `truncate` options
+    /// (`ConsoleSinkProvider`: `numRows` an int, default 20; `truncate` a boolean, default
+    /// true); a value that does not read as one keeps the default.
+    pub fn with_options(options: &[(String, String)]) -> ConsoleSink {
+        let get = |key: &str| options.iter().rev().find(|(k, _)| k.eq_ignore_ascii_case(key)).map(|(_, v)| v.trim());
+        let mut show = ShowOptions::default();
+        if let Some(n) = get("numRows").and_then(|v| v.parse::<usize>().ok()) {
+            show.num_rows = n;
+        }
+        if let Some(t) = get("truncate").and_then(|v| v.to_ascii_lowercase().parse::<bool>().ok()) {
+            show.truncate = t;
+        }
+        ConsoleSink { log: SinkLog::default(), show }
+    }
 }
 
 impl SinkCapabilities for ConsoleSink {
@@ -51,8 +86,7 @@ impl Sink for ConsoleSink {
         for (call, rows) in &self.log.calls() {
             let b = call.batch_id;
             out.push_str(&format!("-------------------------------------------\nBatch: {b}\n-------------------------------------------\n"));
-            out.push_str(&show_table(columns, rows));
-            out.push('\n');
+            out.push_str(&show_table_with(columns, rows, self.show));
         }
         Some(out)
     }
@@ -80,11 +114,20 @@ fn show_text(v: &crate::types::Value) -> String {
 
 /// `df.show()`'s table: `+---+` borders, values right-aligned, 20 characters at most.
 pub fn show_table(columns: &[String], rows: &[&Row]) -> String {
+    let mut text = show_table_with(columns, rows, ShowOptions { num_rows: usize::MAX, truncate: true });
+    text.pop();
+    text
+}
+
+/// A console sink's batch as Spark prints it (`println(showString(numRows, truncate))`): the
+/// table of the first `num_rows` rows, then `only showing top N rows` when there are more, else
+/// an empty line.
+fn show_table_with(columns: &[String], rows: &[&Row], show: ShowOptions) -> String {
     let cell = |v: &crate::types::Value| {
         let t = show_text(v);
-        if t.chars().count() > 20 { format!("{}...", t.chars().take(17).collect::<String>()) } else { t }
+        if show.truncate && t.chars().count() > 20 { format!("{}...", t.chars().take(17).collect::<String>()) } else { t }
     };
-    let body: Vec<Vec<String>> = rows.iter().map(|r| r.iter().map(cell).collect()).collect();
+    let body: Vec<Vec<String>> = rows.iter().take(show.num_rows).map(|r| r.iter().map(cell).collect()).collect();
     let widths: Vec<usize> = columns
         .iter()
         .enumerate()
@@ -93,7 +136,15 @@ pub fn show_table(columns: &[String], rows: &[&Row]) -> String {
         .collect();
     let line = format!("+{}+\n", widths.iter().map(|w| "-".repeat(*w)).collect::<Vec<_>>().join("+"));
     let fmt_row = |cells: &[String]| {
-        let parts: Vec<String> = widths.iter().enumerate().map(|(i, w)| format!("{:>w$}", cells.get(i).map_or("", String::as_str), w = *w)).collect();
+        // `showString`: right-aligned when truncating, left-aligned when not.
+        let parts: Vec<String> = widths
+            .iter()
+            .enumerate()
+            .map(|(i, w)| {
+                let c = cells.get(i).map_or("", String::as_str);
+                if show.truncate { format!("{c:>w$}", w = *w) } else { format!("{c:<w$}", w = *w) }
+            })
+            .collect();
         format!("|{}|\n", parts.join("|"))
     };
     let mut out = line.clone();
@@ -103,6 +154,12 @@ pub fn show_table(columns: &[String], rows: &[&Row]) -> String {
         out.push_str(&fmt_row(r));
     }
     out.push_str(&line);
+    if rows.len() > show.num_rows {
+        let n = show.num_rows;
+        out.push_str(&format!("only showing top {n} {}\n", if n == 1 { "row" } else { "rows" }));
+    } else {
+        out.push('\n');
+    }
     out
 }
 

@@ -36,7 +36,7 @@ use crate::analysis::SinkCapabilities;
 use crate::plan::OutputMode;
 use crate::types::Row;
 
-pub use console::{show_table, ConsoleSink};
+pub use console::{show_table, ConsoleSink, ShowOptions};
 pub use file::FileStreamSink;
 pub use foreach::ForeachSink;
 pub use foreach_batch::{BatchWriter, ForeachBatchSink};
@@ -94,6 +94,16 @@ impl SinkKind {
     /// Parses [`SinkKind::id`].
     pub fn parse(s: &str) -> Option<SinkKind> {
         SinkKind::ALL.into_iter().find(|k| k.id() == s)
+    }
+
+    /// A new sink of this kind with the writer's options (`.option(key, value)`, values as
+    /// text) it reads: the console sink's `numRows` and `truncate` (`ConsoleSinkProvider`);
+    /// the others take none of them here.
+    pub fn create_with(self, options: &[(String, String)]) -> Box<dyn Sink> {
+        match self {
+            SinkKind::Console => Box::new(ConsoleSink::with_options(options)),
+            other => other.create(),
+        }
     }
 
     /// A new, empty sink of this kind.
@@ -430,6 +440,38 @@ mod tests {
         let mut f = SinkKind::Foreach.create();
         f.add_batch(7, &rows(1), false, None);
         assert_eq!(f.log_text(&["n".to_string()]).unwrap(), "open(partitionId=0, epochId=7) -> true\nprocess(0)\nclose(None)\n");
+    }
+
+    /// The console sink's `numRows` and `truncate` options: what Spark 4.3's console sink
+    /// printed for the same two rows (`value`, `timestamp`) with `numRows=1`, and with
+    /// `truncate=false` (cells left-aligned, nothing cut).
+    #[test]
+    fn console_options_print_as_sparks_console_sink() {
+        let at = |t: &str| Value::Timestamp(crate::types::parse_timestamp_us(t).unwrap());
+        let rows = [vec![Value::str("cat dog"), at("2026-03-02T12:02:00Z")], vec![Value::str("dog owl"), at("2026-03-02T12:07:00Z")]];
+        let columns = ["value".to_string(), "timestamp".to_string()];
+        let print = |options: &[(&str, &str)]| {
+            let options: Vec<(String, String)> = options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+            let mut s = SinkKind::Console.create_with(&options);
+            s.add_batch(0, &rows, false, None);
+            s.log_text(&columns).unwrap()
+        };
+        let head = "-------------------------------------------\nBatch: 0\n-------------------------------------------\n";
+        assert_eq!(
+            print(&[("numRows", "1")]),
+            format!("{head}+-------+-------------------+\n|  value|          timestamp|\n+-------+-------------------+\n|cat dog|2026-03-02 12:02:00|\n+-------+-------------------+\nonly showing top 1 row\n")
+        );
+        assert_eq!(
+            print(&[("truncate", "false")]),
+            format!("{head}+-------+-------------------+\n|value  |timestamp          |\n+-------+-------------------+\n|cat dog|2026-03-02 12:02:00|\n|dog owl|2026-03-02 12:07:00|\n+-------+-------------------+\n\n")
+        );
+        // A window with truncate=false is printed whole: `{2026-03-02 11:55:00, 2026-03-02 12:05:00}`.
+        let start = crate::types::parse_timestamp_us("2026-03-02T11:55:00Z").unwrap();
+        let window = Value::Struct(std::rc::Rc::from(vec![Value::Timestamp(start), Value::Timestamp(start + 600_000_000)]));
+        let mut s = SinkKind::Console.create_with(&[("truncate".to_string(), "false".to_string())]);
+        s.add_batch(0, &[vec![window, Value::str("cat"), Value::Long(1)]], false, None);
+        let text = s.log_text(&["window".to_string(), "word".to_string(), "count".to_string()]).unwrap();
+        assert!(text.contains("|{2026-03-02 11:55:00, 2026-03-02 12:05:00}|cat |1    |"), "{text}");
     }
 
     #[test]
