@@ -3,7 +3,7 @@
 //! was printed by PySpark 4.3.0 (Python 3.11) for the same call on a streaming DataFrame.
 
 use streamlab_engine::error::Error;
-use streamlab_engine::frontend::{compile, Catalog};
+use streamlab_engine::frontend::{compile, compile_traced, Catalog};
 use streamlab_engine::types::{timestamp_type, DataType};
 
 fn catalog() -> Catalog {
@@ -33,6 +33,13 @@ fn error(text: &str) -> (String, String, String) {
 
 fn python(exception: &str, message: &str) -> (String, String, String) {
     (exception.into(), String::new(), message.into())
+}
+
+/// What the program's `print(...)` calls wrote; the program must compile.
+fn printed(program: &str) -> Vec<String> {
+    let (result, traced) = compile_traced(program, &catalog());
+    assert!(result.is_ok(), "{program}\n  failed: {result:?}");
+    traced.printed
 }
 
 #[test]
@@ -334,7 +341,6 @@ fn the_guides_placeholder_is_pythons_ellipsis() {
 /// query (its batches are what it shows); these are what the program reads at its line.
 #[test]
 fn the_query_handle_reads_as_pyspark_returns_it() {
-    use streamlab_engine::frontend::compile_traced;
     let program = "q = clicks.writeStream.format('memory').queryName('c').start()\n\
                    print(spark.streams.active, q.awaitTermination(5), q.awaitTermination(timeout=1))\n\
                    print(len(q.recentProgress), len(q.status), len(spark.streams.active))\n\
@@ -342,10 +348,8 @@ fn the_query_handle_reads_as_pyspark_returns_it() {
                    q.stop()\n\
                    print(q.isActive, q.status['message'], spark.streams.active, q.awaitTermination(1))\n\
                    clicks";
-    let (result, traced) = compile_traced(program, &catalog());
-    assert!(result.is_ok(), "{result:?}");
     assert_eq!(
-        traced.printed,
+        printed(program),
         vec![
             "[<pyspark.sql.streaming.query.StreamingQuery object at 0x…>] False False".to_string(),
             // Python's len(): no progress yet, the status dict's three keys, one active query.
@@ -370,7 +374,6 @@ fn the_query_handle_reads_as_pyspark_returns_it() {
 /// floats as Python's `repr`. Kept, in order, also when the program then fails.
 #[test]
 fn print_writes_what_python_prints() {
-    use streamlab_engine::frontend::compile_traced;
     let program = "counts = clicks.groupBy('post_id').count()\n\
                    print(clicks.isStreaming, counts)\n\
                    print('rows:', 3, 0.5, 1e20, 1e-05, None, [1, 'a'], sep=' | ')\n\
@@ -423,7 +426,6 @@ fn print_writes_what_python_prints() {
 /// TABLE_OR_VIEW_NOT_FOUND.
 #[test]
 fn a_batch_query_over_the_memory_sinks_table_points_at_the_sink_panel() {
-    use streamlab_engine::frontend::compile_traced;
     let program = "q = clicks.groupBy('post_id').count().writeStream.queryName('counts').outputMode('complete').format('memory').start()\n\
                    spark.sql('select * from counts').show()\n";
     let (result, traced) = compile_traced(program, &catalog());
@@ -596,7 +598,6 @@ fn the_guides_is_streaming_call_is_pythons_type_error_with_why() {
 /// PySpark 4.3 printed for the same program (the dtypes are `simpleString`s, in tuples).
 #[test]
 fn a_dataframes_dtypes_and_field_names_print_as_pyspark_prints_them() {
-    use streamlab_engine::frontend::compile_traced;
     let program = "df = clicks.groupBy(F.window('event_time', '10 minutes'), 'post_id').count()\n\
                    print(df.dtypes)\n\
                    print(df.dtypes[0], df.dtypes[0][1], len(df.dtypes))\n\
@@ -604,10 +605,8 @@ fn a_dataframes_dtypes_and_field_names_print_as_pyspark_prints_them() {
                    print(df.columns)\n\
                    print(clicks.select(F.lit('a').alias('x')).dtypes[0])\n\
                    df";
-    let (result, traced) = compile_traced(program, &catalog());
-    assert!(result.is_ok(), "{result:?}");
     assert_eq!(
-        traced.printed,
+        printed(program),
         vec![
             "[('window', 'struct<start:timestamp,end:timestamp>'), ('post_id', 'bigint'), ('count', 'bigint')]",
             "('window', 'struct<start:timestamp,end:timestamp>') struct<start:timestamp,end:timestamp> 3",
@@ -623,17 +622,14 @@ fn a_dataframes_dtypes_and_field_names_print_as_pyspark_prints_them() {
 /// `type(x)`: the classes PySpark 4.3 (classic) printed for the same values.
 #[test]
 fn type_of_a_value_is_pysparks_class() {
-    use streamlab_engine::frontend::compile_traced;
     let program = "df = clicks.select('event_id')\n\
                    q = df.writeStream.format('memory').queryName('x').start()\n\
                    print(type(df))\n\
                    print(type(df.event_id), type(df.groupBy('event_id')))\n\
                    print(type(df.writeStream), type(q), type(spark))\n\
                    print(type('a'), type(1), type(None), type([1]), type(df.dtypes[0]), type(df.schema))";
-    let (result, traced) = compile_traced(program, &catalog());
-    assert!(result.is_ok(), "{result:?}");
     assert_eq!(
-        traced.printed,
+        printed(program),
         vec![
             "<class 'pyspark.sql.classic.dataframe.DataFrame'>",
             "<class 'pyspark.sql.classic.column.Column'> <class 'pyspark.sql.group.GroupedData'>",
@@ -656,7 +652,6 @@ fn a_name_errors_known_names_are_listed_once() {
 /// and its errors for a name and a place the schema does not have.
 #[test]
 fn a_schemas_fields_read_as_pyspark_reads_them() {
-    use streamlab_engine::frontend::compile_traced;
     let program = "from pyspark.sql import types as T\n\
                    df = clicks.groupBy(F.window('event_time', '10 minutes'), 'post_id').count()\n\
                    print(df.schema['count']); print(df.schema[0]); print(df.schema.fields[1])\n\
@@ -665,10 +660,8 @@ fn a_schemas_fields_read_as_pyspark_reads_them() {
                    print(T.StructField('x', T.StringType(), False))\n\
                    print(T.StructType([T.StructField('x', T.StringType(), False)]))\n\
                    df";
-    let (result, traced) = compile_traced(program, &catalog());
-    assert!(result.is_ok(), "{result:?}");
     assert_eq!(
-        traced.printed,
+        printed(program),
         vec![
             "StructField('count', LongType(), True)",
             "StructField('window', StructType([StructField('start', TimestampType(), True), StructField('end', TimestampType(), True)]), True)",
