@@ -675,3 +675,14 @@ fn a_schemas_fields_read_as_pyspark_reads_them() {
     assert_eq!(error("clicks.schema['nope']\nclicks"), ("PySparkKeyError".to_string(), "KEY_NOT_EXISTS".to_string(), "Key `nope` does not exist.".to_string()));
     assert_eq!(error("clicks.schema[9]\nclicks"), ("PySparkIndexError".to_string(), "INDEX_OUT_OF_RANGE".to_string(), "StructType index out of range, got '9'.".to_string()));
 }
+
+/// `spark.readStream.table(name)` of a name that is neither a lab stream nor a view the program
+/// registered: Spark's TABLE_OR_VIEW_NOT_FOUND (PySpark 4.3 raised it for the same call), not a
+/// Python NameError (the name is a string); a registered view reads.
+#[test]
+fn read_stream_table_of_an_unknown_name_is_sparks_table_not_found() {
+    let (class, condition, message) = error("spark.readStream.table('impressions')");
+    assert_eq!((class.as_str(), condition.as_str()), ("AnalysisException", "TABLE_OR_VIEW_NOT_FOUND"));
+    assert!(message.starts_with("The table or view `impressions` cannot be found."), "{message}");
+    assert!(compile("clicks.createOrReplaceTempView('v')\nspark.readStream.table('v')", &catalog()).is_ok());
+}

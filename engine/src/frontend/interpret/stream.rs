@@ -245,11 +245,22 @@ impl Evaluator<'_> {
             }
             "name" => Ok(Py::Reader(Box::new(spec))),
             "table" => {
+                // The lab's stream by name, else a temporary view the program made; a name that
+                // is neither is Spark's TABLE_OR_VIEW_NOT_FOUND (not a Python NameError: the
+                // name is a string).
                 let (t, ts) = self.str_arg(b.take("tableName"), "tableName")?;
-                self.lookup(&t, ts).and_then(|v| match v {
-                    v @ Py::Df(_) => Ok(v),
-                    _ => Err(perr(format!("there is no stream named '{t}' in this lab"), ts)),
-                })
+                match self.lookup(&t, ts) {
+                    Ok(v @ Py::Df(_)) => Ok(v),
+                    _ => {
+                        let streams = self.catalog.streams.keys().cloned().collect::<Vec<_>>().join(", ");
+                        crate::frontend::sql_query::table(&t, &self.views, ts).map(Py::Df).map_err(|e| match e {
+                            Error::Analysis(a) if a.error_class == "TABLE_OR_VIEW_NOT_FOUND" => Error::Analysis(a.with_hint(format!(
+                                "spark.readStream.table() reads one of the lab's streams by name ({streams}), or a view the program registered with createOrReplaceTempView"
+                            ))),
+                            other => other,
+                        })
+                    }
+                }
             }
             "load" | "json" | "csv" | "parquet" | "text" | "orc" | "xml" | "jdbc" => {
                 // `load(path, format, schema, **options)` and `json(path, schema=...)` take the
