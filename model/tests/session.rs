@@ -994,6 +994,11 @@ fn the_windowed_network_word_count_runs_sparks_example() {
     let log = v.recovery.as_ref().and_then(|r| r.sink_log.clone()).expect("the console sink's log");
     assert!(log.contains("|{2026-03-02 11:55:00, 2026-03-02 12:05:00}|cat |1    |"), "{log}");
     let last = v.batches.last().expect("batches");
+    // Spark's metrics for the last batch: numRowsTotal 20 for the 10 state rows, the global
+    // sort over 2 shuffle partitions having run the aggregation a second time to sample it
+    // (the recorded case); the batch says which operator counts twice.
+    assert_eq!((last.metrics[0].total, last.metrics[0].updated), (20, 8));
+    assert_eq!(last.sampled_operators, vec!["stateStoreSave".to_string()]);
     // (window start, word, count) of the recorded last batch.
     let want = [("11:55", "cat", 1), ("11:55", "dog", 3), ("12:00", "cat", 2), ("12:00", "dog", 3), ("12:00", "owl", 1), ("12:05", "cat", 1), ("12:05", "dog", 1), ("12:05", "owl", 2), ("12:10", "dog", 1), ("12:10", "owl", 1)];
     assert_eq!(last.rows.len(), want.len(), "{:?}", last.rows);

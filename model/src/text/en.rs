@@ -481,6 +481,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("route.unknown", "The link names no page of the lab, so here are the lessons:"),
     // A reader call answered with a lab stream (LabView::reads)
     ("printed", "What the program printed as it ran:"),
+    ("metrics.sampled", "{ops} ran twice in this batch: with more than one shuffle partition, the global sort (orderBy, allowed only in complete mode) samples its input before it sorts, and Spark's metrics add both runs, so each number here counts every row twice (the state store holds half of numRowsTotal). With spark.sql.shuffle.partitions set to 1 they count once."),
     ("printed.when", "It ran once, before the lab's batches: a query's status and progress read there are as they are right after start(), before any batch."),
     ("read.note", "{call} reads this lab's stream {stream}, a {kind} source here ({columns}): the lab feeds its streams by name, whatever format the code names."),
     ("read.pick", "To read it as a {format} source, choose “{choice}” in {stream}'s Source kind menu (under Add event)."),

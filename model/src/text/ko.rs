@@ -482,6 +482,7 @@ pub(super) const LABELS: &[(&str, &str)] = &[
     ("route.unknown", "링크가 가리키는 페이지가 없어 레슨 목록을 보여 드립니다:"),
     // A reader call answered with a lab stream (LabView::reads)
     ("printed", "프로그램이 실행되며 출력한 내용:"),
+    ("metrics.sampled", "{ops}는 이 배치에서 두 번 실행됐습니다. 셔플 파티션이 둘 이상이면 전역 정렬(orderBy, complete 모드에서만 허용)이 정렬 전에 입력을 샘플링하고, Spark의 메트릭은 두 실행을 모두 더하므로 여기의 숫자는 모든 행을 두 번 셉니다(상태 저장소에는 numRowsTotal의 절반이 있습니다). spark.sql.shuffle.partitions를 1로 두면 한 번만 셉니다."),
     ("printed.when", "프로그램은 실습의 배치보다 먼저 한 번 실행됩니다. 그때 읽은 쿼리의 status와 progress는 start() 직후, 첫 배치 전의 값입니다."),
     ("read.note", "{call}은(는) 이 실습의 스트림 {stream}을(를) 읽습니다. 여기서는 {kind} 소스입니다({columns}). 코드가 어떤 형식을 적든 실습은 스트림을 이름으로 공급합니다."),
     ("read.pick", "{format} 소스로 읽으려면 {stream}의 소스 종류 메뉴(이벤트 추가 아래)에서 “{choice}”을(를) 고르세요."),

@@ -294,6 +294,10 @@ pub fn MetricsPanel() -> impl IntoView {
                     </tbody>
                 </table>
                 </div>
+                {(!b.sampled_operators.is_empty()).then(|| {
+                    let ops = b.sampled_operators.join(", ");
+                    view! { <p class="help" data-testid="metrics-sampled">{move || lab.t_with("metrics.sampled", &[("ops", &ops)])}</p> }
+                })}
                 <p class="help">{lab.t("late.wm")}" "{b.late_watermark.clone()}
                     {(b.late_watermark_ms == 0).then(|| view! { " ("{lab.t("watermark.not_yet")}")" })}</p>
                 <details>

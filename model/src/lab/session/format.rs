@@ -92,6 +92,7 @@ pub(super) fn batch_view(step: Option<usize>, b: &BatchResult, output: &[Attr], 
             .iter()
             .map(MetricView::of)
             .collect(),
+        sampled_operators: b.explanation.as_ref().map(|e| e.operators.iter().filter(|o| o.runs > 1).map(|o| o.operator.clone()).collect()).unwrap_or_default(),
     }
 }
 

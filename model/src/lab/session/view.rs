@@ -198,6 +198,10 @@ pub struct BatchView {
     pub rows_json: Vec<String>,
     /// Each stateful operator's numbers in this batch (`stateOperators`).
     pub metrics: Vec<MetricView>,
+    /// The operators whose numbers count this batch twice: a global sort over more than one
+    /// shuffle partition samples its input first (`RangePartitioner`), which runs them once
+    /// more, and Spark's metrics add both runs (`execution::sort::count_sampling_run`).
+    pub sampled_operators: Vec<String>,
 }
 
 /// Whether a state row will be closed by the next batch.
