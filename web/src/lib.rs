@@ -182,6 +182,17 @@ impl Lab {
     pub fn t_with(&self, key: &'static str, args: &[i18n::Arg]) -> String {
         i18n::tr_with(self.lang.get(), key, args)
     }
+
+    /// What sets the query's output mode when the text does (tracks the view and the
+    /// language): its `.outputMode(...)`, or Spark's default for a query it starts without one.
+    pub fn text_mode_note(&self) -> String {
+        let (mode, default) = self.view.with(|v| (v.mode, v.mode_default_in_query));
+        if default {
+            self.t("mode.in_query_default").to_string()
+        } else {
+            self.t_with("mode.in_query", &[("mode", &mode.as_str())])
+        }
+    }
 }
 
 /// The whole page.

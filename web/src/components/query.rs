@@ -44,8 +44,8 @@ pub fn QueryPanel() -> impl IntoView {
                 OutputMode::Update => "mode.update",
                 OutputMode::Complete => "mode.complete",
             })}</p>
-            {move || lab.view.with(|v| v.mode_set_in_query.then_some((v.mode, v.mode_default_in_query))).map(|(mode, default)| view! {
-                <p class="help" data-testid="mode-in-query">{move || if default { lab.t("mode.in_query_default").to_string() } else { lab.t_with("mode.in_query", &[("mode", &mode.as_str())]) }}</p>
+            {move || lab.view.with(|v| v.mode_set_in_query).then(|| view! {
+                <p class="help" data-testid="mode-in-query">{move || lab.text_mode_note()}</p>
             })}
             {move || lab.view.with(|v| v.reads.clone()).into_iter().map(|r| view! { <ReadNote read=r/> }).collect_view()}
             // foreachBatch(f) / foreach(writer): what the lab does with the learner's function.

@@ -222,7 +222,7 @@ pub fn CompareModes() -> impl IntoView {
             </button>
             // A mode set in the query text runs in every column: the comparison says so instead.
             <Show when=move || open.get() && lab.view.with(|v| v.mode_set_in_query)>
-                <p class="help" data-testid="compare-text-mode">{move || lab.view.with(|v| if v.mode_default_in_query { lab.t("mode.in_query_default").to_string() } else { lab.t_with("mode.in_query", &[("mode", &v.mode.as_str())]) })}</p>
+                <p class="help" data-testid="compare-text-mode">{move || lab.text_mode_note()}</p>
             </Show>
             <Show when=move || open.get() && !lab.view.with(|v| v.mode_set_in_query)>
                 <div class="compare-cols">

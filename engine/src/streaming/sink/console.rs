@@ -86,7 +86,7 @@ impl Sink for ConsoleSink {
         for (call, rows) in &self.log.calls() {
             let b = call.batch_id;
             out.push_str(&format!("-------------------------------------------\nBatch: {b}\n-------------------------------------------\n"));
-            out.push_str(&show_table_with(columns, rows, self.show));
+            out.push_str(&show_table(columns, rows, self.show));
         }
         Some(out)
     }
@@ -112,17 +112,10 @@ fn show_text(v: &crate::types::Value) -> String {
     }
 }
 
-/// `df.show()`'s table: `+---+` borders, values right-aligned, 20 characters at most.
-pub fn show_table(columns: &[String], rows: &[&Row]) -> String {
-    let mut text = show_table_with(columns, rows, ShowOptions { num_rows: usize::MAX, truncate: true });
-    text.pop();
-    text
-}
-
-/// A console sink's batch as Spark prints it (`println(showString(numRows, truncate))`): the
-/// table of the first `num_rows` rows, then `only showing top N rows` when there are more, else
-/// an empty line.
-fn show_table_with(columns: &[String], rows: &[&Row], show: ShowOptions) -> String {
+/// A console sink's batch as Spark prints it (`println(showString(numRows, truncate))`):
+/// `+---+` borders around the first `num_rows` rows, then `only showing top N rows` when there
+/// are more, else an empty line.
+fn show_table(columns: &[String], rows: &[&Row], show: ShowOptions) -> String {
     let cell = |v: &crate::types::Value| {
         let t = show_text(v);
         if show.truncate && t.chars().count() > 20 { format!("{}...", t.chars().take(17).collect::<String>()) } else { t }

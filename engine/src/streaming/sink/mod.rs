@@ -36,7 +36,7 @@ use crate::analysis::SinkCapabilities;
 use crate::plan::OutputMode;
 use crate::types::Row;
 
-pub use console::{show_table, ConsoleSink, ShowOptions};
+pub use console::ConsoleSink;
 pub use file::FileStreamSink;
 pub use foreach::ForeachSink;
 pub use foreach_batch::{BatchWriter, ForeachBatchSink};
