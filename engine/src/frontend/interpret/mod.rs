@@ -111,6 +111,19 @@ impl Evaluated {
     }
 }
 
+/// Python's place of index `i` in a sequence of `len` items (`-1` the last), if it has one.
+fn py_index(len: usize, i: i64) -> Option<usize> {
+    usize::try_from(if i < 0 { len as i64 + i } else { i }).ok().filter(|at| *at < len)
+}
+
+/// `items[i]` of a list or tuple (`kind`), else Python's IndexError.
+fn item_at(mut items: Vec<Py>, i: i64, kind: &str, span: Span) -> R<Py> {
+    match py_index(items.len(), i) {
+        Some(at) => Ok(items.swap_remove(at)),
+        None => Err(Error::Analysis(AnalysisError::python("IndexError", format!("{kind} index out of range"), span))),
+    }
+}
+
 impl Py {
     /// Python's name for the value's type, as its error messages print it.
     fn type_name(&self) -> &'static str {
@@ -437,15 +450,13 @@ impl<'a> Evaluator<'a> {
                     (Py::Col(e), Py::Str(field)) => Py::Col(Expr::Function("get_field".into(), vec![e, Expr::Literal(Value::str(&field))])),
                     // `F.split(...)[0]`: an array element, 0-based (`GetArrayItem`).
                     (Py::Col(e), Py::Int(i)) => Py::Col(Expr::Function("get_item".into(), vec![e, Expr::Literal(Value::Int(i32::try_from(i).unwrap_or(i32::MAX)))])),
-                    (Py::List(items), Py::Int(i)) => {
-                        let at = if i < 0 { items.len() as i64 + i } else { i };
-                        usize::try_from(at).ok().and_then(|at| items.get(at).cloned()).ok_or_else(|| Error::Analysis(AnalysisError::python("IndexError", "list index out of range", span)))?
-                    }
+                    (Py::List(items), Py::Int(i)) => item_at(items, i, "list", span)?,
+                    (Py::Tuple(items), Py::Int(i)) => item_at(items, i, "tuple", span)?,
                     // `df.schema['count']`, `df.schema[0]`: a field, else PySpark's own errors.
                     (Py::Type(DataType::Struct(fields)), key @ (Py::Str(_) | Py::Int(_))) => {
                         let found = match &key {
                             Py::Str(k) => fields.iter().find(|f| f.name() == k),
-                            Py::Int(i) => usize::try_from(if *i < 0 { fields.len() as i64 + i } else { *i }).ok().and_then(|i| fields.get(i)),
+                            Py::Int(i) => py_index(fields.len(), *i).and_then(|i| fields.get(i)),
                             _ => None,
                         };
                         match (found, key) {
@@ -461,10 +472,6 @@ impl<'a> Evaluator<'a> {
                                 return Err(Error::Analysis(AnalysisError { python_exception: Some("PySparkIndexError"), ..AnalysisError::new(crate::error::Stage::Define, "INDEX_OUT_OF_RANGE", format!("StructType index out of range, got '{shown}'.")).with_span(span) }));
                             }
                         }
-                    }
-                    (Py::Tuple(items), Py::Int(i)) => {
-                        let at = if i < 0 { items.len() as i64 + i } else { i };
-                        usize::try_from(at).ok().and_then(|at| items.get(at).cloned()).ok_or_else(|| Error::Analysis(AnalysisError::python("IndexError", "tuple index out of range", span)))?
                     }
                     // `query.status['message']`, `{'a': 1}['a']`: a key the dict holds, else
                     // Python's KeyError.

@@ -192,7 +192,7 @@ pub(super) fn call(ev: &mut Evaluator, module: &'static str, pos: Vec<(Py, Span)
     }
     // `repr(x)`, `str(x)`: the text `print` would write, quoted or not.
     if module == "repr" || module == "str" {
-        let (Some((v, _)), true, true) = (pos.first(), pos.len() == 1, kw.is_empty()) else {
+        let Some((v, _)) = only_arg(&pos, &kw) else {
             return Err(type_error(format!("{module}() takes exactly one argument ({} given)", pos.len() + kw.len()), span));
         };
         let v = ev.as_col_if_column(v.clone());
@@ -200,7 +200,7 @@ pub(super) fn call(ev: &mut Evaluator, module: &'static str, pos: Vec<(Py, Span)
     }
     // `type(df)`: the class PySpark 4.3 (classic) gives the value.
     if module == "type" {
-        let (Some((v, _)), true, true) = (pos.first(), pos.len() == 1, kw.is_empty()) else {
+        let Some((v, _)) = only_arg(&pos, &kw) else {
             return Err(type_error("type() takes 1 or 3 arguments", span));
         };
         return Ok(Py::Class(class_of(&ev.as_col_if_column(v.clone()))));
@@ -208,7 +208,7 @@ pub(super) fn call(ev: &mut Evaluator, module: &'static str, pos: Vec<(Py, Span)
     // `len(query.recentProgress)`: a list's, a dict's or a string's length, as Python counts
     // it; anything else is Python's TypeError.
     if module == "len" {
-        let (Some((v, s)), true, true) = (pos.first(), pos.len() == 1, kw.is_empty()) else {
+        let Some((v, s)) = only_arg(&pos, &kw) else {
             return Err(type_error(format!("len() takes exactly one argument ({} given)", pos.len() + kw.len()), span));
         };
         let n = match v {
@@ -455,7 +455,7 @@ pub(super) fn py_repr(catalog: &crate::frontend::Catalog, v: &Py) -> R<String> {
         Py::Str(s) => format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'").replace('\n', "\\n")),
         Py::Int(i) => i.to_string(),
         Py::Float(f) => float_repr(*f),
-        Py::Bool(b) => if *b { "True" } else { "False" }.to_string(),
+        Py::Bool(b) => py_bool(*b).to_string(),
         Py::NoneVal => "None".to_string(),
         Py::Ellipsis => "Ellipsis".to_string(),
         Py::List(items) => format!("[{}]", items.iter().map(repr).collect::<R<Vec<_>>>()?.join(", ")),
@@ -479,7 +479,7 @@ pub(super) fn py_repr(catalog: &crate::frontend::Catalog, v: &Py) -> R<String> {
         Py::Col(_) => "Column<'…'>".to_string(),
         Py::Query => "<pyspark.sql.streaming.query.StreamingQuery object at 0x…>".to_string(),
         Py::Class(name) => format!("<class '{name}'>"),
-        Py::Field(name, dt, nullable) => format!("StructField('{name}', {}, {})", type_repr(dt), if *nullable { "True" } else { "False" }),
+        Py::Field(name, dt, nullable) => field_repr(name, dt, *nullable),
         other => format!("<{} object>", other.type_name()),
     })
 }
@@ -522,6 +522,25 @@ fn float_repr(f: f64) -> String {
     }
 }
 
+/// The one argument of a builtin called with exactly one positional argument.
+fn only_arg<'a>(pos: &'a [(Py, Span)], kw: &[(String, Py, Span)]) -> Option<&'a (Py, Span)> {
+    (pos.len() == 1 && kw.is_empty()).then(|| &pos[0])
+}
+
+/// Python's `True` / `False`.
+fn py_bool(b: bool) -> &'static str {
+    if b {
+        "True"
+    } else {
+        "False"
+    }
+}
+
+/// `repr()` of a `StructField`: `StructField('n', LongType(), True)`.
+fn field_repr(name: &str, dt: &DataType, nullable: bool) -> String {
+    format!("StructField('{name}', {}, {})", type_repr(dt), py_bool(nullable))
+}
+
 /// `repr()` of a `pyspark.sql.types` instance: `LongType()`, `ArrayType(StringType(), True)`,
 /// `StructType([StructField('n', LongType(), True)])`.
 fn type_repr(dt: &DataType) -> String {
@@ -536,10 +555,10 @@ fn type_repr(dt: &DataType) -> String {
         DataType::Date32 => "DateType()".into(),
         DataType::Binary => "BinaryType()".into(),
         DataType::Null => "NullType()".into(),
-        DataType::List(f) => format!("ArrayType({}, {})", type_repr(f.data_type()), if f.is_nullable() { "True" } else { "False" }),
+        DataType::List(f) => format!("ArrayType({}, {})", type_repr(f.data_type()), py_bool(f.is_nullable())),
         DataType::Struct(fields) => format!(
             "StructType([{}])",
-            fields.iter().map(|f| format!("StructField('{}', {}, {})", f.name(), type_repr(f.data_type()), if f.is_nullable() { "True" } else { "False" })).collect::<Vec<_>>().join(", ")
+            fields.iter().map(|f| field_repr(f.name(), f.data_type(), f.is_nullable())).collect::<Vec<_>>().join(", ")
         ),
         other => crate::types::spark_type_name(other),
     }
