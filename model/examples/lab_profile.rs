@@ -1,6 +1,7 @@
 //! Where a lab change spends its time, natively (the browser adds the page's own work on top):
 //! the delay slider over the 1,000-event classic scenario the end-to-end test drags (replay,
-//! view, picture and the saved JSON, each ms per step, mean of 20 steps), and one step with
+//! against the kept replay swapped in, view, picture and the saved JSON, each ms per step, mean
+//! of 20 steps; the stops made ahead as the idle page does), and one step with
 //! 10,000 state rows. A profiling aid, not a test:
 //!
 //!     cargo run --release -p streamlab-model --example lab_profile
@@ -11,6 +12,7 @@
 #![allow(clippy::disallowed_methods)] // a test, bench or example may read files and the clock
 
 use std::time::Instant;
+use streamlab_model::lab::session::timeline::DELAY_STOPS;
 use streamlab_model::lab::session::LabSession;
 
 fn main() {
@@ -32,25 +34,36 @@ fn main() {
     let mut s = LabSession::from_json(&v.to_string()).unwrap();
     while s.run_step() {}
     println!("batches {}", s.view().batches.len());
-    let mut t = [0f64; 5];
+    let mut t = [0f64; 7];
+    // Every stop made ahead, as the page does while it is idle.
+    let a = Instant::now();
+    let mut prepared = 0;
+    while s.prepare_next_stop() {
+        prepared += 1;
+    }
+    let prepare_ms = a.elapsed().as_secs_f64() * 1e3;
     for i in 0..20 {
         // The slider's stops 4..13, as the end-to-end test moves it.
-        let d = ["4 minutes","5 minutes","6 minutes","7 minutes","8 minutes","9 minutes","10 minutes","15 minutes","20 minutes","30 minutes"][i % 10];
+        let d = DELAY_STOPS[4 + i % 10];
+        // A replay (a copy keeps no other delays), then the kept one swapped in.
+        let mut fresh = s.clone();
         let a = Instant::now();
-        s.set_delay(0, d).unwrap();
+        fresh.set_delay(0, d).unwrap();
         let b = Instant::now();
-        let view = s.view();
+        s.set_delay(0, d).unwrap();
         let c = Instant::now();
+        let view = s.view();
+        let d1 = Instant::now();
         let p = s.picture();
         let d2 = Instant::now();
         let j = s.to_saved_json();
         let e = Instant::now();
-        std::hint::black_box((&view, &p, &j));
-        t[0] += (b - a).as_secs_f64(); t[1] += (c - b).as_secs_f64(); t[2] += (d2 - c).as_secs_f64(); t[3] += (e - d2).as_secs_f64();
+        std::hint::black_box((&view, &p, &j, &fresh));
+        t[0] += (b - a).as_secs_f64(); t[5] += (c - b).as_secs_f64(); t[1] += (d1 - c).as_secs_f64(); t[2] += (d2 - d1).as_secs_f64(); t[3] += (e - d2).as_secs_f64();
         t[4] = j.len() as f64;
     }
     if std::env::var_os("NO_10K").is_none() { ten_k(); }
-    println!("per step ms: set_delay(rebuild) {:.2}  view {:.2}  picture {:.2}  saved_json {:.2}  (json {} bytes)", t[0]/20.0*1e3, t[1]/20.0*1e3, t[2]/20.0*1e3, t[3]/20.0*1e3, t[4]);
+    println!("per step ms: set_delay replaying {:.2}, swapping in the kept replay {:.3}  view {:.2}  picture {:.2}  saved_json {:.2}  (json {} bytes); {prepared} stops made ahead in {prepare_ms:.1} ms", t[0]/20.0*1e3, t[5]/20.0*1e3, t[1]/20.0*1e3, t[2]/20.0*1e3, t[3]/20.0*1e3, t[4]);
 }
 
 fn ten_k() {

@@ -217,6 +217,7 @@ pub fn App() -> impl IntoView {
             .expect("built-in scenario")
     });
     let lab = Lab::new(session, lang);
+    prepare_delays_when_idle(lab);
     lab.storage_notice.set(crash::set_aside_notice());
     provide_context(lab);
     components::provide_player();
@@ -236,6 +237,45 @@ pub(crate) fn fetch_time_zones(lab: Lab) {
             Err(e) => leptos::logging::warn!("the time zone database did not load: {e}"),
         }
     });
+}
+
+/// While the browser is idle, replays the delay slider's stops nearest the current one ahead of
+/// time ([`LabSession::prepare_next_stop`]), one per idle moment, so that a slider step swaps in
+/// its replay instead of replaying every batch. Every change of the session starts again from
+/// its delay. A replay runs only when the idle moment is long enough for the last one, so it
+/// does not push back a frame while the learner drags.
+fn prepare_delays_when_idle(lab: Lab) {
+    let round = StoredValue::new(0u64);
+    // The last replay's cost, ms (a first guess until one is measured).
+    let cost = StoredValue::new(10.0f64);
+    Effect::new(move |_| {
+        lab.track_session();
+        round.update_value(|r| *r += 1);
+        idle_prepare(lab, round, round.get_value(), cost);
+    });
+}
+
+/// One idle moment of [`prepare_delays_when_idle`]'s round `this`.
+fn idle_prepare(lab: Lab, round: StoredValue<u64>, this: u64, cost: StoredValue<f64>) {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    let Some(window) = web_sys::window() else { return };
+    let run = Closure::once_into_js(move |deadline: web_sys::IdleDeadline| {
+        if round.try_get_value() != Some(this) {
+            return;
+        }
+        // A replay longer than an idle moment can be (50 ms) waits for a whole one.
+        if deadline.time_remaining() < cost.get_value().min(40.0) {
+            return idle_prepare(lab, round, this, cost);
+        }
+        let t0 = storage::now_ms();
+        // Not an act: what the page shows does not change.
+        if lab.session.try_update_value(LabSession::prepare_next_stop).unwrap_or(false) {
+            cost.set_value(storage::now_ms() - t0);
+            idle_prepare(lab, round, this, cost);
+        }
+    });
+    _ = window.request_idle_callback(run.unchecked_ref());
 }
 
 /// For the end-to-end test of the recovery screen: a page opened with `#debug-panic` panics

@@ -163,7 +163,8 @@ impl Saver {
     }
 }
 
-fn now_ms() -> f64 {
+/// The page's clock (`performance.now()`), ms; 0 where there is none.
+pub(crate) fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 

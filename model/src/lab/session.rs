@@ -20,6 +20,7 @@ use streamlab_engine::streaming::{BatchResult, StreamingQuery};
 use streamlab_engine::types::{format_timestamp_us, parse_timestamp_us, spark_type_name, Row, Value};
 
 pub mod compare;
+mod delay_memo;
 mod format;
 mod input;
 mod lens_rules;
@@ -41,6 +42,7 @@ pub use crate::lab::cells::{clock_text, display_cell, display_time, state_cell_t
 use format::{error_view, state_tables};
 pub use input::{next_unused, parse_field, read_field};
 pub use lens_rules::engine_rules;
+pub use delay_memo::MEMO_MAX_ROWS;
 pub use replay::Action;
 pub(crate) use replay::adds_cell;
 pub use view::{BatchView, ErrorView, LabView, MetricView, ReadView, RecoveryView, RowStatus, SinkRowView, SourceView, StateTableView};
@@ -127,6 +129,8 @@ pub struct LabSession {
     /// `batches` as the batch list shows them, made once per batch as it runs (a step with
     /// 10,000 rows in an earlier batch does not write them out again).
     batch_views: Vec<std::sync::Arc<BatchView>>,
+    /// The sessions other delays of the slider give, kept while nothing else changes.
+    delay_memo: delay_memo::DelayMemo,
 }
 
 impl LabSession {
@@ -168,6 +172,7 @@ impl LabSession {
             not_run: Vec::new(),
             lens: Vec::new(),
             batch_views: Vec::new(),
+            delay_memo: delay_memo::DelayMemo::default(),
         };
         s.base_text = s.query_text.clone();
         s.rebuild();
@@ -269,19 +274,14 @@ impl LabSession {
     /// is refused by `withWatermark` (negative: Spark's `requirement failed: delay threshold
     /// (…) should not be negative.`); the query and its delay stay as they were.
     pub fn set_delay(&mut self, index: usize, delay: &str) -> Result<(), String> {
-        streamlab_engine::types::CalendarInterval::parse(delay).map_err(|e| e.to_string())?;
-        let catalog = self.scenario.catalog().map_err(|e| e.to_string())?;
-        let span = *self.delay_spans.get(index).ok_or("the query has no such withWatermark")?;
-        let quoted = format!("'{}'", delay.replace(['\'', '"', '\\'], ""));
-        let mut text = self.query_text.clone();
-        text.replace_range(span.start..span.end, &quoted);
-        // A delay Spark refuses (a negative one) leaves the last good query running.
-        let (compiled, traced) = streamlab_engine::frontend::compile_traced(&text, &catalog);
-        if let Err(e) = &compiled {
-            return Err(error_view(e, &text).message);
+        let text = self.text_with_delay(index, delay)?;
+        // A delay replayed before (or made ahead while the page was idle) is kept: a swap.
+        if self.swap_in_kept(&text) {
+            return Ok(());
         }
-        self.compiled_next = Some((text.clone(), CompiledText { catalog_ok: true, compiled, traced }));
-        self.set_query(&text);
+        // A delay Spark refuses (a negative one) leaves the last good query running.
+        self.compile_for_delay(&text)?;
+        self.replay_keeping(&text);
         Ok(())
     }
 

@@ -5,9 +5,7 @@ use leptos::prelude::*;
 
 use streamlab_model::lab::bench::{measure, plan, BenchRow};
 
-fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
-}
+use crate::storage::now_ms;
 
 /// The page.
 #[component]

@@ -203,6 +203,8 @@ impl LabSession {
     }
 
     pub(super) fn apply(&mut self, action: Action) {
+        // A new action: the sessions other delays gave are of the log without it.
+        self.delay_memo.clear();
         self.actions.push(action.clone());
         if matches!(action, Action::Retime { .. }) {
             self.rebuild();
@@ -212,6 +214,8 @@ impl LabSession {
     }
 
     pub(super) fn rebuild(&mut self) {
+        // Something changed (set_delay takes its memo out before it replays).
+        self.delay_memo.clear();
         self.batches.clear();
         self.batch_views.clear();
         self.pending.clear();
