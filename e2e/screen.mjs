@@ -118,6 +118,15 @@ export async function screenChecks({ page, url, root, check, assert, outDir, Lab
     assert(/should not be negative/.test(await err.innerText()), `delay-error-0: ${await err.innerText()}`);
     assert(await lab.el('delay-slider-0').isVisible(), 'the delay slider went away');
     assert(JSON.stringify(await emitted(lab)) === JSON.stringify(want), 'a refused delay changed the rows');
+    // A typed delay between two stops (8 minutes) puts the thumb on the nearer one (7
+    // minutes); the arrow key down goes to 7 minutes, the stop below 8, not to the notch
+    // below the thumb (5 minutes).
+    await lab.el('delay-0').fill('8 minutes');
+    await lab.el('delay-0').press('Enter');
+    await page.waitForFunction((sel) => document.querySelector(sel)?.value.includes("'8 minutes'"), tid('query-editor'));
+    await lab.el('delay-slider-0').focus();
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction((sel) => document.querySelector(sel)?.value.includes("'7 minutes'"), tid('query-editor'));
     await lab.setRange('delay-slider-0', 10); // 10 minutes
     await page.waitForFunction((sel) => document.querySelector(sel)?.value.includes("'10 minutes'"), tid('query-editor'));
     await err.waitFor({ state: 'detached' });

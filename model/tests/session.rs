@@ -78,6 +78,9 @@ fn delay_change_rewrites_the_query_and_replays() {
     assert_eq!(s.view().watermark.as_deref(), Some("2026-01-01T12:14:00Z"));
     assert_eq!(s.view().delays, vec!["0 seconds".to_string()]);
     assert!(s.set_delay(0, "ten minutes").is_err());
+    // Typed with spaces around it, the delay goes into the query as the field shows it.
+    s.set_delay(0, "  12 minutes ").unwrap();
+    assert!(s.query_text().contains("withWatermark('event_time', '12 minutes')"), "{}", s.query_text());
 }
 
 #[test]

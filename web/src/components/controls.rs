@@ -14,6 +14,9 @@ pub fn WatermarkPanel() -> impl IntoView {
     let lab = expect_context::<Lab>();
     let advance_at = RwSignal::new(String::new());
     let delay_count = Memo::new(move |_| lab.view.with(|v| v.delays.len()));
+    // The first source with an event time: the shortcut's form is built again only when it
+    // changes, not at every step.
+    let time_source = Memo::new(move |_| lab.view.with(|v| v.sources.iter().find(|s| s.time_column.is_some()).map(|s| s.name.clone())));
     view! {
         <div class="panel watermark">
             <h2>{move || lab.t("watermark")}</h2>
@@ -29,9 +32,7 @@ pub fn WatermarkPanel() -> impl IntoView {
             // Rebuilt only when the number of delays changes, so a slider keeps its drag.
             {move || (0..delay_count.get()).map(|i| view! { <super::timeline::DelayControl index=i/> }).collect_view()}
             {move || {
-                let sources: Vec<String> = lab.view.with(|v| v.sources.iter().filter(|s| s.time_column.is_some()).map(|s| s.name.clone()).collect());
-                let first = sources.first().cloned();
-                first.map(|source| {
+                time_source.get().map(|source| {
                     // A time past the source's events, on its day (the generic example before
                     // any event).
                     let hint = {
@@ -67,6 +68,7 @@ pub fn WatermarkPanel() -> impl IntoView {
 #[component]
 pub fn InputPanel() -> impl IntoView {
     let lab = expect_context::<Lab>();
+    let sources = Memo::new(move |_| lab.view.with(|v| v.sources.clone()));
     view! {
         <div class="panel input">
             <h2>{move || lab.t("input")}</h2>
@@ -76,7 +78,9 @@ pub fn InputPanel() -> impl IntoView {
                 let day = lab.read(|s| streamlab_model::lab::cells::day_text(s.day_us()));
                 lab.t_with("push.help", &[("day", &day)])
             }}</p>
-            {move || lab.view.with(|v| v.sources.clone()).into_iter().map(|src| {
+            // Built again only when the sources change, not at every step: the forms keep the
+            // fields the learner is typing in, and a slider step touches none of them.
+            {move || sources.get().into_iter().map(|src| {
                 let fields = RwSignal::new(BTreeMap::<String, String>::new());
                 let name = src.name.clone();
                 view! {

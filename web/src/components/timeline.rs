@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use streamlab_model::lab::session::timeline::{delay_stop_index, DELAY_STOPS};
+use streamlab_model::lab::session::timeline::{delay_stop_index, slider_stop, DELAY_STOPS};
 use crate::Lab;
 
 /// The position of the shown batch among the batches run (the last one when live).
@@ -166,7 +166,7 @@ pub fn DelayControl(index: usize) -> impl IntoView {
                     prop:value=move || delay_stop_index(&current.get()).to_string()
                     aria-valuetext=move || streamlab_model::text::i18n::duration_words(lab.lang.get(), &current.get())
                     on:input=move |ev| {
-                        if let Some(stop) = event_target_value(&ev).parse::<usize>().ok().and_then(|i| DELAY_STOPS.get(i)) {
+                        if let Some(stop) = event_target_value(&ev).parse::<usize>().ok().and_then(|i| slider_stop(&current.get_untracked(), i)) {
                             draft.set(stop.to_string());
                             apply_next_frame(stop.to_string());
                             // Dragging until it is let go, or until it rests half a second.

@@ -82,7 +82,8 @@ impl LabSession {
         streamlab_engine::types::CalendarInterval::parse(delay).map_err(|e| e.to_string())?;
         self.scenario.catalog().map_err(|e| e.to_string())?;
         let span = *self.delay_spans.get(index).ok_or("the query has no such withWatermark")?;
-        let quoted = format!("'{}'", delay.replace(['\'', '"', '\\'], ""));
+        // As the text field shows it: no spaces around it, no quotes in it.
+        let quoted = format!("'{}'", delay.trim().replace(['\'', '"', '\\'], ""));
         let mut text = self.query_text.clone();
         text.replace_range(span.start..span.end, &quoted);
         Ok(text)

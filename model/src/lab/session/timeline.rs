@@ -133,9 +133,44 @@ pub fn delay_stop_step(text: &str, up: bool) -> Option<&'static str> {
     }
 }
 
+/// The delay a slider move to stop `index` sets when the delay is `current`: that stop, except
+/// for a move of one notch from the thumb's stop ([`delay_stop_index`]), which goes to the
+/// stop next to `current` on that side ([`delay_stop_step`]). A typed delay between two stops
+/// (8 minutes) shows the thumb on the nearer one (7 minutes), and the arrow key down must
+/// still give 7 minutes, not the notch below the thumb. `None` for an index past the stops.
+pub fn slider_stop(current: &str, index: usize) -> Option<&'static str> {
+    let stop = DELAY_STOPS.get(index).copied()?;
+    let at = delay_stop_index(current);
+    if index.abs_diff(at) == 1 {
+        return delay_stop_step(current, index > at).or(Some(stop));
+    }
+    Some(stop)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_one_notch_move_from_a_typed_delay_goes_to_its_neighbour() {
+        // 8 minutes sits on the 7-minute notch (9): one notch down is 7 minutes, not 5; one
+        // up is 10 minutes.
+        assert_eq!(delay_stop_index("8 minutes"), 9);
+        assert_eq!(slider_stop("8 minutes", 8), Some("7 minutes"));
+        assert_eq!(slider_stop("8 minutes", 10), Some("10 minutes"));
+        // 12 minutes sits on 10 (10): down is 10 minutes, up is 15.
+        assert_eq!(slider_stop("12 minutes", 9), Some("10 minutes"));
+        assert_eq!(slider_stop("12 minutes", 11), Some("15 minutes"));
+        // 90 seconds sits on 1 minute (5) or 2 minutes: down from it is 1 minute.
+        assert_eq!(slider_stop("90 seconds", delay_stop_index("90 seconds") - 1), Some("1 minute"));
+        // 25 hours sits on 24 hours (20): down is 24 hours.
+        assert_eq!(slider_stop("25 hours", 19), Some("24 hours"));
+        // On a stop, a move is to the stop moved to; a drag further is to that stop.
+        assert_eq!(slider_stop("10 minutes", 9), Some("7 minutes"));
+        assert_eq!(slider_stop("8 minutes", 4), Some("30 seconds"));
+        assert_eq!(slider_stop("8 minutes", 9), Some("7 minutes"));
+        assert_eq!(slider_stop("8 minutes", 21), None);
+    }
 
     #[test]
     fn plus_and_minus_walk_the_slider_stops() {
