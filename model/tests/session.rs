@@ -1064,5 +1064,5 @@ fn a_trigger_in_the_text_is_what_the_menu_shows() {
     let v = s.view();
     assert!(v.error.is_none(), "{:?}", v.error);
     assert!(v.trigger_from_text);
-    assert_eq!(s.trigger_description(), "processingTime='10000 ms'");
+    assert_eq!(s.trigger_description(), "processingTime='10 seconds'");
 }

@@ -31,6 +31,20 @@ pub enum Trigger {
     },
 }
 
+/// `ms` as the interval text a PySpark program writes for a trigger: in the largest of hours,
+/// minutes and seconds that holds it whole, else in milliseconds (`10 seconds`, `1 minute`,
+/// `1500 milliseconds`). Spark's interval parser reads each back to `ms`.
+fn interval_text(ms: i64) -> String {
+    if ms == 0 {
+        return "0 seconds".into();
+    }
+    let (n, unit) = [(3_600_000, "hour"), (60_000, "minute"), (1_000, "second")]
+        .into_iter()
+        .find(|&(u, _)| ms % u == 0)
+        .map_or((ms, "millisecond"), |(u, name)| (ms / u, name));
+    format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
+}
+
 impl Trigger {
     /// When the trigger after one that started at `started_ms` and finished at `finished_ms`
     /// fires (`ProcessingTimeExecutor`): processing-time triggers are aligned to
@@ -50,10 +64,10 @@ impl Trigger {
     pub fn describe(&self) -> String {
         match self {
             Trigger::Default => "default (processingTime='0 seconds')".into(),
-            Trigger::ProcessingTime { interval_ms } => format!("processingTime='{} ms'", interval_ms),
+            Trigger::ProcessingTime { interval_ms } => format!("processingTime='{}'", interval_text(*interval_ms)),
             Trigger::Once => "once=True".into(),
             Trigger::AvailableNow => "availableNow=True".into(),
-            Trigger::Continuous { interval_ms } => format!("continuous='{} ms'", interval_ms),
+            Trigger::Continuous { interval_ms } => format!("continuous='{}'", interval_text(*interval_ms)),
         }
     }
 
@@ -115,6 +129,18 @@ mod tests {
 
     fn kw(name: &str, v: TriggerArg) -> Vec<(String, TriggerArg)> {
         vec![(name.to_string(), v)]
+    }
+
+    #[test]
+    fn a_trigger_is_described_as_a_program_writes_it() {
+        // Each text is one Spark's interval parser reads back to the same ms.
+        for (ms, text) in [(10_000, "processingTime='10 seconds'"), (60_000, "processingTime='1 minute'"), (7_200_000, "processingTime='2 hours'"), (1_500, "processingTime='1500 milliseconds'"), (0, "processingTime='0 seconds'")] {
+            let t = Trigger::ProcessingTime { interval_ms: ms };
+            assert_eq!(t.describe(), text);
+            let arg = text.trim_start_matches("processingTime='").trim_end_matches('\'');
+            assert_eq!(Trigger::from_kwargs(&kw("processingTime", TriggerArg::Str(arg.into()))).unwrap(), t, "{text}");
+        }
+        assert_eq!(Trigger::Continuous { interval_ms: 1_000 }.describe(), "continuous='1 second'");
     }
 
     #[test]
