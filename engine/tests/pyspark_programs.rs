@@ -686,3 +686,12 @@ fn read_stream_table_of_an_unknown_name_is_sparks_table_not_found() {
     assert!(message.starts_with("The table or view `impressions` cannot be found."), "{message}");
     assert!(compile("clicks.createOrReplaceTempView('v')\nspark.readStream.table('v')", &catalog()).is_ok());
 }
+
+/// `str()` with nothing is Python's empty string; `repr()` needs its one argument (Python
+/// 3.11's `TypeError: repr() takes exactly one argument (0 given)`).
+#[test]
+fn str_of_nothing_is_empty_and_repr_of_nothing_is_refused() {
+    assert_eq!(printed("print(repr(str()), len(str()))\nclicks"), vec!["'' 0".to_string()]);
+    let Err(Error::Analysis(a)) = compile("repr()\nclicks", &catalog()) else { panic!("compiled") };
+    assert_eq!((a.python_exception, a.message.as_str()), (Some("TypeError"), "repr() takes exactly one argument (0 given)"));
+}

@@ -192,6 +192,10 @@ pub(super) fn call(ev: &mut Evaluator, module: &'static str, pos: Vec<(Py, Span)
     }
     // `repr(x)`, `str(x)`: the text `print` would write, quoted or not.
     if module == "repr" || module == "str" {
+        // Python's `str()` with nothing is the empty string.
+        if module == "str" && pos.is_empty() && kw.is_empty() {
+            return Ok(Py::Str(String::new()));
+        }
         let Some((v, _)) = only_arg(&pos, &kw) else {
             return Err(type_error(format!("{module}() takes exactly one argument ({} given)", pos.len() + kw.len()), span));
         };
