@@ -695,3 +695,31 @@ fn str_of_nothing_is_empty_and_repr_of_nothing_is_refused() {
     let Err(Error::Analysis(a)) = compile("repr()\nclicks", &catalog()) else { panic!("compiled") };
     assert_eq!((a.python_exception, a.message.as_str()), (Some("TypeError"), "repr() takes exactly one argument (0 given)"));
 }
+
+/// Python's slices of lists, tuples and strings (`df.columns[1:]`, `words[::-1]`): a part left
+/// out, negative parts and steps, and one past the end, as CPython 3.11 gives them.
+#[test]
+fn slices_pick_what_python_picks() {
+    let program = "cols = clicks.columns\n\
+                   print(cols[1:], cols[:1], cols[-2:], cols[::-1], cols[::2], cols[1:100], cols[5:])\n\
+                   print('streaming'[:6], 'streaming'[-3:], 'abc'[::-1], clicks.dtypes[0][1:], clicks.dtypes[0][:5], [0, 1, 2, 3, 4][4:0:-2])\n\
+                   print([1, 2, 3][-100:2], [1, 2, 3][None:None:-1])\n\
+                   clicks";
+    // Worked in CPython 3.11 (clicks' columns: event_id, user_id, post_id, event_time; its
+    // first dtype is ('event_id', 'string')).
+    assert_eq!(
+        printed(program),
+        vec![
+            "['user_id', 'post_id', 'event_time'] ['event_id'] ['post_id', 'event_time'] ['event_time', 'post_id', 'user_id', 'event_id'] ['event_id', 'post_id'] ['user_id', 'post_id', 'event_time'] []".to_string(),
+            "stream ing cba ('string',) ('event_id', 'string') [4, 2]".to_string(),
+            "[1, 2] [3, 2, 1]".to_string(),
+        ]
+    );
+    // A step of 0 is Python's ValueError; an index that is not a number its TypeError.
+    let Err(Error::Analysis(a)) = compile("clicks.columns[::0]\nclicks", &catalog()) else { panic!("compiled") };
+    assert_eq!((a.python_exception, a.message.as_str()), (Some("ValueError"), "slice step cannot be zero"));
+    let Err(Error::Analysis(a)) = compile("clicks.columns['a':]\nclicks", &catalog()) else { panic!("compiled") };
+    assert_eq!((a.python_exception, a.message.as_str()), (Some("TypeError"), "slice indices must be integers or None or have an __index__ method, not str"));
+    // `x[]` is Python's SyntaxError.
+    assert!(matches!(compile("clicks.columns[]\nclicks", &catalog()), Err(Error::Parse(_))));
+}

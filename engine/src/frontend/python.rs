@@ -188,8 +188,10 @@ pub enum PyNodeKind {
     Attr(Box<PyNode>, String),
     /// `f(args)`: the callee and its arguments in order.
     Call(Box<PyNode>, Vec<Arg>),
-    /// `obj[index]` (`df['col']`, `row[0]`).
+    /// `obj[index]` (`df['col']`, `row[0]`); the index may be a [`PyNodeKind::Slice`].
     Index(Box<PyNode>, Box<PyNode>),
+    /// `lower:upper:step` inside `[...]` (`x[1:]`, `x[::-1]`): each part may be left out.
+    Slice(Option<Box<PyNode>>, Option<Box<PyNode>>, Option<Box<PyNode>>),
     /// `left op right`.
     Binary(PyBinOp, Box<PyNode>, Box<PyNode>),
     /// `op operand`.
@@ -609,8 +611,25 @@ fn build_pairs(pratt: &PrattParser<Rule>, pairs: Pairs<Rule>) -> Built {
                     node(PyNodeKind::Call(Box::new(lhs), args), span, deepest)
                 }
                 _ => {
-                    let (idx, d) = build_expr(pratt, op.into_inner().next().expect("grammar: index"))?;
-                    node(PyNodeKind::Index(Box::new(lhs), Box::new(idx)), span, depth.max(d))
+                    let inner_span = Span::new(op.as_span().start(), op.as_span().end());
+                    // The parts between the colons, in order: [lower, upper, step].
+                    let mut parts: [Option<Box<PyNode>>; 3] = [None, None, None];
+                    let (mut at, mut deepest) = (0, depth);
+                    for p in op.into_inner() {
+                        if p.as_rule() == Rule::slice_colon {
+                            at += 1;
+                        } else {
+                            let (e, d) = build_expr(pratt, p)?;
+                            deepest = deepest.max(d);
+                            parts[at] = Some(Box::new(e));
+                        }
+                    }
+                    let idx = match parts {
+                        [Some(i), None, None] if at == 0 => *i,
+                        [None, ..] if at == 0 => return Err(ParseError::new("invalid syntax: an index is missing between [ and ]", inner_span)),
+                        [lower, upper, step] => node(PyNodeKind::Slice(lower, upper, step), inner_span, deepest)?.0,
+                    };
+                    node(PyNodeKind::Index(Box::new(lhs), Box::new(idx)), span, deepest)
                 }
             }
         })

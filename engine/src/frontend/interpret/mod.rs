@@ -124,6 +124,44 @@ fn item_at(mut items: Vec<Py>, i: i64, kind: &str, span: Span) -> R<Py> {
     }
 }
 
+/// The places `lower:upper:step` picks from a sequence of `len` items, in order, as Python's
+/// `slice.indices` and `range` do: a part left out is the start or end on the step's side,
+/// a negative one counts from the end, and one past either end stops there.
+fn py_slice(len: usize, lower: Option<i64>, upper: Option<i64>, step: Option<i64>) -> Option<Vec<usize>> {
+    let len = i64::try_from(len).ok()?;
+    let step = step.unwrap_or(1);
+    if step == 0 {
+        return None;
+    }
+    let adjust = |v: Option<i64>, default: i64| match v {
+        None => default,
+        Some(v) if v < 0 => (v.saturating_add(len)).max(if step < 0 { -1 } else { 0 }),
+        Some(v) => v.min(if step < 0 { len - 1 } else { len }),
+    };
+    let (start, stop) = if step < 0 { (adjust(lower, len - 1), adjust(upper, -1)) } else { (adjust(lower, 0), adjust(upper, len)) };
+    let mut out = Vec::new();
+    let mut i = start;
+    while (step > 0 && i < stop) || (step < 0 && i > stop) {
+        out.push(usize::try_from(i).ok()?);
+        i = i.checked_add(step)?;
+    }
+    Some(out)
+}
+
+/// `target[lower:upper:step]` of a list, tuple or string, as Python slices them.
+fn slice_of(target: Py, lower: Option<i64>, upper: Option<i64>, step: Option<i64>, span: Span) -> R<Py> {
+    let pick = |len: usize| py_slice(len, lower, upper, step).ok_or_else(|| Error::Analysis(AnalysisError::python("ValueError", "slice step cannot be zero", span)));
+    Ok(match target {
+        Py::List(items) => Py::List(pick(items.len())?.into_iter().map(|i| items[i].clone()).collect()),
+        Py::Tuple(items) => Py::Tuple(pick(items.len())?.into_iter().map(|i| items[i].clone()).collect()),
+        Py::Str(s) => {
+            let chars: Vec<char> = s.chars().collect();
+            Py::Str(pick(chars.len())?.into_iter().map(|i| chars[i]).collect())
+        }
+        t => return Err(perr(format!("cannot slice a {} (Streamlab slices lists, tuples and strings)", t.type_name()), span)),
+    })
+}
+
 impl Py {
     /// Python's name for the value's type, as its error messages print it.
     fn type_name(&self) -> &'static str {
@@ -435,6 +473,8 @@ impl<'a> Evaluator<'a> {
                 Py::Dict(out)
             }
             PyNodeKind::Lambda(params, body) => Py::Lambda(Rc::new((params.clone(), (**body).clone()))),
+            // Read by the `Index` arm; a slice stands nowhere else in the grammar.
+            PyNodeKind::Slice(..) => return Err(perr("a slice (a:b) is only allowed inside [...]", span)),
             PyNodeKind::Attr(obj, name) => {
                 let target = self.eval(obj)?;
                 if matches!(target, Py::Ellipsis) {
@@ -444,6 +484,18 @@ impl<'a> Evaluator<'a> {
             }
             PyNodeKind::Index(obj, idx) => {
                 let target = self.eval(obj)?;
+                if let PyNodeKind::Slice(lower, upper, step) = &idx.kind {
+                    let mut part = |p: &Option<Box<PyNode>>| -> R<Option<i64>> {
+                        match p.as_deref().map(|n| self.eval(n)).transpose()? {
+                            None | Some(Py::NoneVal) => Ok(None),
+                            Some(Py::Int(i)) => Ok(Some(i)),
+                            Some(Py::Bool(b)) => Ok(Some(i64::from(b))),
+                            Some(other) => Err(Error::Analysis(AnalysisError::python("TypeError", format!("slice indices must be integers or None or have an __index__ method, not {}", other.type_name()), idx.span))),
+                        }
+                    };
+                    let (lower, upper, step) = (part(lower)?, part(upper)?, part(step)?);
+                    return slice_of(target, lower, upper, step, span);
+                }
                 let idx_v = self.eval(idx)?;
                 match (target, idx_v) {
                     (df @ Py::Df(_), Py::Str(c)) => Py::Col(qualified(self.catalog, &df, c)),
