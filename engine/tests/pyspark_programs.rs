@@ -574,9 +574,9 @@ fn unknown_names_and_missing_tables_say_what_is_missing() {
         "tumble(...) is called as a function, and neither Python nor pyspark.sql.functions has one by that name; did you mean window?".replace("tumble", "windw")
     );
     assert!(hint("df.select('a')").ends_with("or assign it first: df = clicks"));
-    // A helper def the program calls: the lab runs a def only as a state function.
-    let Err(Error::Parse(p)) = compile("def build_query(df):\n    return df.groupBy('post_id').count()\n\nbuild_query(clicks)", &catalog()) else { panic!("compiled") };
-    assert!(p.message.starts_with("build_query() is a function defined in this text; the lab runs a def only as a state function"), "{}", p.message);
+    // A helper def with an `if` the program calls: the lab does not run it, and says what it runs.
+    let Err(Error::Parse(p)) = compile("def build_query(df):\n    if df.isStreaming:\n        return df.groupBy('post_id').count()\n    return df\n\nbuild_query(clicks)", &catalog()) else { panic!("compiled") };
+    assert!(p.message.starts_with("build_query() is a Python function this text defines or imports that the lab does not run when the program calls it: it runs a def whose body assigns names and ends with return"), "{}", p.message);
     let Err(Error::Parse(p)) = compile("static = spark.read.format('csv').load('/x.csv')\nclicks.join(static, 'post_id')", &catalog()) else { panic!("compiled") };
     assert_eq!(p.message, "this lab has no static tables: spark.read….load() reads one of the scenario's static tables by name, and this scenario has none (a stream-static join needs an example with one)");
 }
@@ -722,4 +722,43 @@ fn slices_pick_what_python_picks() {
     assert_eq!((a.python_exception, a.message.as_str()), (Some("TypeError"), "slice indices must be integers or None or have an __index__ method, not str"));
     // `x[]` is Python's SyntaxError.
     assert!(matches!(compile("clicks.columns[]\nclicks", &catalog()), Err(Error::Parse(_))));
+}
+
+/// A helper `def` whose body assigns names and returns DataFrame code runs where the program
+/// calls it, as Python would: positional and keyword arguments, locals that do not leak, and
+/// `DataFrame.transform(func, *args, **kwargs)` over a def or a lambda. What it cannot run
+/// (here, a function that calls itself) fails as Python does.
+#[test]
+fn helper_defs_and_transform_build_the_query_where_they_are_called() {
+    let helpers = "def add_double(df, col):\n    \"\"\"Adds twice col.\"\"\"\n    doubled = F.col(col) * 2\n    return df.withColumn('doubled', doubled)\n\n\
+                   def only_big(df, n):\n    return df.filter(F.col('doubled') > n)\n\n";
+    let direct = "clicks.withColumn('doubled', F.col('post_id') * 2).filter(F.col('doubled') > 4)";
+    // The same plan written out, through the helpers, and through transform.
+    assert_eq!(plan(&format!("{helpers}only_big(add_double(clicks, col='post_id'), 4)")), plan(direct));
+    assert_eq!(plan(&format!("{helpers}clicks.transform(add_double, 'post_id').transform(only_big, n=4)")), plan(direct));
+    assert_eq!(plan(&format!("{helpers}clicks.transform(lambda d: add_double(d, 'post_id')).transform(only_big, 4)")), plan(direct));
+    // The call's locals (`doubled`, `df`) are gone after it: Python's NameError.
+    let Err(Error::Analysis(a)) = compile(&format!("{helpers}x = add_double(clicks, 'post_id')\ndoubled"), &catalog()) else { panic!("compiled") };
+    assert_eq!((a.python_exception, a.error_class.as_str()), (Some("NameError"), ""), "{}", a.message);
+    // Python's TypeErrors for the arguments (CPython 3.11's words).
+    let err = |program: &str| match compile(&format!("{helpers}{program}"), &catalog()) {
+        Err(Error::Analysis(a)) => (a.python_exception.unwrap_or_default().to_string(), a.message),
+        other => panic!("{program}: {other:?}"),
+    };
+    assert_eq!(err("add_double(clicks)"), ("TypeError".into(), "add_double() missing 1 required positional argument: 'col'".into()));
+    assert_eq!(err("add_double()"), ("TypeError".into(), "add_double() missing 2 required positional arguments: 'df' and 'col'".into()));
+    assert_eq!(err("add_double(clicks, 'post_id', 3)"), ("TypeError".into(), "add_double() takes 2 positional arguments but 3 were given".into()));
+    assert_eq!(err("add_double(clicks, column='post_id')"), ("TypeError".into(), "add_double() got an unexpected keyword argument 'column'".into()));
+    // transform's func must return a DataFrame (PySpark's assertion).
+    assert_eq!(err("clicks.transform(lambda d: 3)"), ("AssertionError".into(), "Func returned an instance of type [<class 'int'>], should have been DataFrame.".into()));
+    // A script's `main()` with no return, run from `if __name__ == "__main__":`: the query it
+    // starts is the program's, in the mode it sets.
+    let script = "def main():\n    counts = clicks.groupBy('post_id').count()\n    q = counts.writeStream.outputMode('complete').format('console').start()\n    print(q.isActive)\n    q.awaitTermination()\n\nif __name__ == '__main__':\n    main()\n";
+    let (result, traced) = compile_traced(script, &catalog());
+    let e = result.expect("main() runs");
+    assert_eq!((e.output_mode, traced.printed), (Some(streamlab_engine::plan::OutputMode::Complete), vec!["True".to_string()]));
+    assert_eq!(e.plan.to_string(), plan("clicks.groupBy('post_id').count()"));
+    // A def that calls itself stops with Python's RecursionError, not a stack overflow.
+    let Err(Error::Analysis(a)) = compile("def f(df):\n    return f(df)\n\nf(clicks)", &catalog()) else { panic!("compiled") };
+    assert_eq!((a.python_exception, a.message.as_str()), (Some("RecursionError"), "maximum recursion depth exceeded"));
 }

@@ -87,8 +87,9 @@ fn a_pyspark_api_not_modelled_is_unsupported_and_a_typo_is_a_failure() {
         "def per_user(pdf):\n    return pdf\n",
     );
     assert_eq!(check(&s), Verdict::Unsupported("GroupedData.applyInPandas()".into()));
-    // Calling a prelude function as a UDF: Streamlab does not run Python.
-    let s = scenario("clicks.select(my_udf('user_id'))", "def my_udf(x):\n    return x\n");
+    // Calling a prelude function whose body is more than assignments and a return (here an
+    // `if`): Streamlab does not run it where the program calls it.
+    let s = scenario("clicks.select(my_udf('user_id'))", "def my_udf(x):\n    if x:\n        return x\n    return None\n");
     assert!(matches!(check(&s), Verdict::Unsupported(f) if f.contains("my_udf")));
     // A real SQL function Streamlab has not implemented.
     let s = scenario("clicks.filter(\"sentences(user_id)[0][0] = 'u1'\")", "");

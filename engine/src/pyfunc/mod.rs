@@ -300,4 +300,25 @@ mod tests {
         assert_eq!(out, Val::List(Rc::new(RefCell::new(vec![Val::Str("A".into()), Val::Str("C".into())]))));
         let _ = Series::new(None, vec![]);
     }
+
+    #[test]
+    fn sorted_min_and_max_take_a_key_and_sorted_stays_stable_reversed() {
+        // Worked in CPython 3.11: by key (the second item, then the first); reverse=True keeps
+        // equal keys in their order; min/max give the first of equal keys.
+        let src = "def f(rows):\n    by = sorted(rows, key=lambda r: (r[1], r[0]))\n    rev = sorted(rows, key=lambda r: r[1], reverse=True)\n    return [by, rev, min(rows, key=lambda r: r[1]), max(rows, key=lambda r: r[1]), sorted([3, 1, 2], key=None)]\n";
+        let t = |a: &str, b: i64| Val::Tuple(Rc::new(vec![Val::Str(a.into()), Val::Int(b)]));
+        let list = |v: Vec<Val>| Val::List(Rc::new(RefCell::new(v)));
+        let rows = list(vec![t("b", 2), t("a", 1), t("c", 2), t("d", 1)]);
+        let out = run(src, "f", vec![rows]).expect("runs");
+        assert_eq!(
+            out,
+            list(vec![
+                list(vec![t("a", 1), t("d", 1), t("b", 2), t("c", 2)]),
+                list(vec![t("b", 2), t("c", 2), t("a", 1), t("d", 1)]),
+                t("a", 1),
+                t("b", 2),
+                list(vec![Val::Int(1), Val::Int(2), Val::Int(3)]),
+            ])
+        );
+    }
 }

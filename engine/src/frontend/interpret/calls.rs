@@ -215,11 +215,198 @@ impl Evaluator<'_> {
             }
             return Ok(Py::PythonCall(format!("{name}({})", parts.join(", "))));
         }
-        Err(Error::Parse(ParseError::not_modelled(
-            format!("running the prelude's Python function {name}()"),
-            format!("{name}() is a function defined in this text; the lab runs a def only as a state function (applyInPandasWithState, transformWithState), not when the program calls it: write its body's DataFrame code where it is called"),
-            span,
-        )))
+        if let Some(def) = self.defs.get(&name).cloned().filter(|d| def_runs_here(d)) {
+            let (pos, kw) = self.eval_args(args)?;
+            return self.call_def(&def, pos, kw, span);
+        }
+        Err(def_not_run(&name, span))
+    }
+}
+
+/// A call of a Python function the lab does not run: one it did not see defined (an import), or
+/// a `def` whose body is more than [`def_runs_here`] reads.
+fn def_not_run(name: &str, span: Span) -> Error {
+    Error::Parse(ParseError::not_modelled(
+        format!("running the prelude's Python function {name}()"),
+        format!("{name}() is a Python function this text defines or imports that the lab does not run when the program calls it: it runs a def whose body assigns names and ends with return (no if, for, with or default values), and any def as a state function (applyInPandasWithState, transformWithState); write the DataFrame code where it is called"),
+        span,
+    ))
+}
+
+/// How deep `def` calls may nest (a function calling itself stops here with Python's
+/// `RecursionError`, long before the stack would).
+const MAX_DEF_DEPTH: usize = 32;
+
+/// The name a body's `return` value is assigned to when the body is read as query statements
+/// (as long as `return`, so every byte offset stays the editor's).
+const RETURN_NAME: &str = "__rv";
+
+/// True if `def`'s body is DataFrame code the query side can run: assignments to names and
+/// expressions (a docstring, `query.awaitTermination()`), with a `return` only as the last
+/// statement (none returns `None`, as a script's `main()` does), and no generator,
+/// decorator or parameter default.
+fn def_runs_here(def: &crate::pyfunc::parse::FuncDef) -> bool {
+    use crate::pyfunc::parse::{StmtKind, Target};
+    let Some((last, before)) = def.body.split_last() else { return false };
+    let simple = |s: &crate::pyfunc::Stmt| match &s.kind {
+        StmtKind::Assign { targets, .. } => targets.iter().all(|t| matches!(t, Target::Name(_))),
+        StmtKind::Expr(_) => true,
+        _ => false,
+    };
+    // The body on lines of its own (not `def f(df): return df`), as the reader takes it.
+    !def.generator
+        && def.body.first().is_some_and(|s| s.line > def.line)
+        && def.decorators.is_empty()
+        && def.params.iter().all(|(_, default)| default.is_none())
+        && (matches!(last.kind, StmtKind::Return(_)) || simple(last))
+        && before.iter().all(simple)
+}
+
+impl Evaluator<'_> {
+    /// Runs a call of `def` (one [`def_runs_here`] accepts) as the query's own statements:
+    /// its parameters bound to the arguments for the time of the call, its assignments made,
+    /// and its `return` value the call's value. The body is read from the program's text at
+    /// its own place, so an error in it points at its line in the editor.
+    fn call_def(&mut self, def: &crate::pyfunc::parse::FuncDef, pos: Vec<(Py, Span)>, kw: Vec<(String, Py, Span)>, span: Span) -> R<Py> {
+        let name = &def.name;
+        if pos.len() > def.params.len() {
+            return Err(type_error(format!("{name}() takes {} positional argument{} but {} were given", def.params.len(), if def.params.len() == 1 { "" } else { "s" }, pos.len()), span));
+        }
+        let mut bound: Vec<(String, Py)> = def.params.iter().map(|(p, _)| p.clone()).zip(pos.into_iter().map(|(v, _)| v)).collect();
+        for (k, v, s) in kw {
+            if !def.params.iter().any(|(p, _)| *p == k) {
+                return Err(type_error(format!("{name}() got an unexpected keyword argument '{k}'"), s));
+            }
+            if bound.iter().any(|(p, _)| *p == k) {
+                return Err(type_error(format!("{name}() got multiple values for argument '{k}'"), s));
+            }
+            bound.push((k, v));
+        }
+        // CPython's words: `missing 1 required positional argument: 'a'`, `missing 2 required
+        // positional arguments: 'a' and 'b'`, `… 'a', 'b', and 'c'`.
+        let missing: Vec<String> = def.params.iter().filter(|(p, _)| !bound.iter().any(|(b, _)| b == p)).map(|(p, _)| format!("'{p}'")).collect();
+        if !missing.is_empty() {
+            let names = match missing.as_slice() {
+                [one] => one.clone(),
+                [a, b] => format!("{a} and {b}"),
+                [rest @ .., last] => format!("{}, and {last}", rest.join(", ")),
+                [] => String::new(),
+            };
+            let n = missing.len();
+            return Err(type_error(format!("{name}() missing {n} required positional argument{}: {names}", if n == 1 { "" } else { "s" }), span));
+        }
+        if self.def_depth >= MAX_DEF_DEPTH {
+            return Err(Error::Analysis(AnalysisError::python("RecursionError", "maximum recursion depth exceeded", span)));
+        }
+        let body = self.def_body_text(def);
+        // A body of a bare `return` alone: None.
+        if body.trim().is_empty() {
+            return Ok(Py::NoneVal);
+        }
+        let program = crate::frontend::python::parse_program(&body).map_err(Error::from)?;
+        // The names the call binds, and what they were before it (restored after it).
+        let mut names: Vec<String> = bound.iter().map(|(p, _)| p.clone()).collect();
+        names.push(RETURN_NAME.to_string());
+        for stmt in &program.statements {
+            if let crate::frontend::python::Statement::Assign(targets, _) = stmt {
+                names.extend(targets.iter().cloned());
+            }
+        }
+        let saved: Vec<(String, Option<Py>)> = names.iter().map(|n| (n.clone(), self.vars.get(n).cloned())).collect();
+        for (p, v) in bound {
+            self.vars.insert(p, v);
+        }
+        self.def_depth += 1;
+        let ran = program.statements.iter().try_for_each(|stmt| match stmt {
+            crate::frontend::python::Statement::Assign(targets, node) => {
+                let v = self.eval(node)?;
+                for t in targets {
+                    self.vars.insert(t.clone(), v.clone());
+                }
+                Ok(())
+            }
+            crate::frontend::python::Statement::Expr(node) => self.eval(node).map(|_| ()),
+        });
+        self.def_depth -= 1;
+        let value = self.vars.get(RETURN_NAME).cloned();
+        for (n, old) in saved {
+            match old {
+                Some(v) => self.vars.insert(n, v),
+                None => self.vars.remove(&n),
+            };
+        }
+        ran?;
+        // No `return` (or a bare one): Python's None.
+        Ok(value.unwrap_or(Py::NoneVal))
+    }
+
+    /// Calls a Python function value with evaluated arguments, as `DataFrame.transform(func,
+    /// *args, **kwargs)` does: a `def` the lab runs ([`def_runs_here`]) or a `lambda` (its
+    /// parameters bound to the values for the time of its body).
+    pub(super) fn call_function_value(&mut self, f: Py, pos: Vec<(Py, Span)>, kw: Vec<(String, Py, Span)>, span: Span) -> R<Py> {
+        match f {
+            Py::Python(name) => match self.defs.get(&name).cloned() {
+                Some(def) if def_runs_here(&def) => self.call_def(&def, pos, kw, span),
+                _ => Err(def_not_run(&name, span)),
+            },
+            Py::Lambda(l) => {
+                let (params, body) = (&l.0, &l.1);
+                if pos.len() != params.len() || !kw.is_empty() {
+                    return Err(type_error(format!("<lambda>() takes {} positional argument{} but {} were given", params.len(), if params.len() == 1 { "" } else { "s" }, pos.len() + kw.len()), span));
+                }
+                let saved: Vec<(String, Option<Py>)> = params.iter().zip(pos).map(|(p, (v, _))| (p.clone(), self.vars.insert(p.clone(), v))).collect();
+                let value = self.eval(body);
+                for (p, old) in saved {
+                    match old {
+                        Some(v) => self.vars.insert(p, v),
+                        None => self.vars.remove(&p),
+                    };
+                }
+                value
+            }
+            other => Err(type_error(format!("'{}' object is not callable", other.type_name()), span)),
+        }
+    }
+
+    /// The program's text with only `def`'s body left (every other character a space, every
+    /// line where it was) and its `return` written as an assignment to [`RETURN_NAME`]: the
+    /// query grammar reads it, and its spans are the editor's.
+    fn def_body_text(&self, def: &crate::pyfunc::parse::FuncDef) -> String {
+        // The Python text's lines are the program's (the query's lines are empty in it); its
+        // left margin is removed, which the program's lines keep.
+        let python: Vec<&str> = self.catalog.prelude.split('\n').collect();
+        let first = def.body.first().map_or(def.line + 1, |s| s.line);
+        let def_indent = python.get(def.line.saturating_sub(1)).map_or(0, |l| l.len() - l.trim_start().len());
+        let mut out = String::with_capacity(self.source.len());
+        let mut in_body = false;
+        for (i, line) in self.source.split_inclusive('\n').enumerate() {
+            let no = i + 1;
+            let py = python.get(i).copied().unwrap_or("");
+            let indent = py.len() - py.trim_start().len();
+            if no >= first && (py.trim().is_empty() || indent > def_indent) {
+                in_body = no >= first && (in_body || no == first);
+            } else {
+                in_body = false;
+            }
+            let width = line.trim_end_matches(['\n', '\r']).len();
+            let newline = &line[width..];
+            if in_body && width >= py.len() {
+                let mut text = format!("{}{}", " ".repeat(width - py.len()), py);
+                let body = text.trim_start();
+                let at = text.len() - body.len();
+                if body.starts_with("return ") || body.starts_with("return(") {
+                    text.replace_range(at..at + "return".len(), &format!("{RETURN_NAME} ="));
+                } else if body.trim_end() == "return" || body.starts_with("return #") {
+                    // A bare `return`: the call's value is None.
+                    text.replace_range(at..at + "return".len(), "      ");
+                }
+                out.push_str(&text);
+            } else {
+                out.push_str(&" ".repeat(width));
+            }
+            out.push_str(newline);
+        }
+        out
     }
 }
 

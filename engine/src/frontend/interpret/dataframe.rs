@@ -28,6 +28,18 @@ impl Evaluator<'_> {
     pub(super) fn df_method(&mut self, plan: Rc<LogicalPlan>, name: &str, mut b: Args, span: Span) -> R<Py> {
         match name {
             "createOrReplaceTempView" | "createTempView" | "createOrReplaceGlobalTempView" | "createGlobalTempView" => self.create_view(plan, name, b, span),
+            // `df.transform(func, *args, **kwargs)`: `func(df, *args, **kwargs)`, which must
+            // return a DataFrame (PySpark's assertion).
+            "transform" => {
+                let (f, _) = b.take("func").expect("bound: required");
+                let mut pos = vec![(Py::Df(plan), span)];
+                pos.extend(b.var_pos);
+                let result = self.call_function_value(f, pos, b.var_kw, span)?;
+                match result {
+                    Py::Df(_) => Ok(result),
+                    other => Err(Error::Analysis(AnalysisError::python("AssertionError", format!("Func returned an instance of type [<class '{}'>], should have been DataFrame.", super::modules::class_of(&other)), span))),
+                }
+            }
             "withWatermark" => {
                 // PySpark refuses an empty or non-str argument before the JVM sees it.
                 let py_str = |v: Option<(Py, Span)>, arg: &str| -> R<(String, Span)> {

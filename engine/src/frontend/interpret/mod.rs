@@ -312,6 +312,12 @@ pub(super) struct Evaluator<'a> {
     /// The query text the spans point into (empty when not given): a `spark.sql` error is
     /// pointed at its token inside the string literal when the literal is the SQL as written.
     source: &'a str,
+    /// The functions the program's Python code defines with `def`, by name: a call of one
+    /// whose body is DataFrame code is run here ([`Evaluator::call_def`]).
+    defs: BTreeMap<String, Rc<crate::pyfunc::parse::FuncDef>>,
+    /// How many `def` calls are running now, one inside another (bounded: a function that
+    /// calls itself must not overflow the stack).
+    def_depth: usize,
 }
 
 type R<T> = Result<T, Error>;
@@ -335,6 +341,8 @@ impl<'a> Evaluator<'a> {
             not_run: Vec::new(),
             views: Default::default(),
             source: "",
+            defs: BTreeMap::new(),
+            def_depth: 0,
         }
     }
 
@@ -348,6 +356,9 @@ impl<'a> Evaluator<'a> {
 
     pub(super) fn with_python(mut self, module: &[crate::pyfunc::Stmt]) -> Self {
         for stmt in module {
+            if let crate::pyfunc::parse::StmtKind::Def(f) = &stmt.kind {
+                self.defs.insert(f.name.clone(), f.clone());
+            }
             for (name, value) in modules::bindings(stmt) {
                 if let modules::Binding::StarFunctions = value {
                     self.star_functions = true;

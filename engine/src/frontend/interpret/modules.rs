@@ -489,7 +489,7 @@ pub(super) fn py_repr(catalog: &crate::frontend::Catalog, v: &Py) -> R<String> {
 }
 
 /// The qualified name of a value's class in PySpark 4.3 (classic; checked with `type()` there).
-fn class_of(v: &Py) -> String {
+pub(super) fn class_of(v: &Py) -> String {
     match v {
         Py::Df(_) | Py::SinkTable(_) => "pyspark.sql.classic.dataframe.DataFrame".into(),
         Py::Col(_) => "pyspark.sql.classic.column.Column".into(),

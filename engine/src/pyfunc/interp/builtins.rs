@@ -44,6 +44,15 @@ impl Interpreter {
         Ok(Val::Builtin(builtin))
     }
 
+    /// What `key=` gives for each item of `sorted`, `min` or `max` (the items themselves
+    /// without one, or with `key=None`).
+    fn sort_keys(&mut self, items: &[Val], key: Option<Val>, line: usize) -> R<Vec<Val>> {
+        match key {
+            None | Some(Val::None) => Ok(items.to_vec()),
+            Some(f) => items.iter().map(|v| self.apply_value(f.clone(), vec![v.clone()], line)).collect(),
+        }
+    }
+
     pub(super) fn builtin(&mut self, name: &str, args: Vec<Val>, kwargs: Vec<(String, Val)>, line: usize) -> R<Val> {
         let kw = |k: &str| kwargs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
         let one = || args.first().cloned().ok_or_else(|| PyError::runtime(format!("TypeError: {name}() takes at least 1 argument (0 given)"), line));
@@ -75,14 +84,16 @@ impl Interpreter {
                 if items.is_empty() {
                     return Err(PyError::runtime(format!("ValueError: {name}() arg is an empty sequence"), line));
                 }
-                let mut best = items[0].clone();
-                for v in items.into_iter().skip(1) {
-                    let o = key_cmp(&v, &best);
+                // With `key=`, items are compared by what it gives; the first of equals wins.
+                let keys = self.sort_keys(&items, kw("key"), line)?;
+                let mut best = 0;
+                for i in 1..items.len() {
+                    let o = key_cmp(&keys[i], &keys[best]);
                     if (name == "min" && o == std::cmp::Ordering::Less) || (name == "max" && o == std::cmp::Ordering::Greater) {
-                        best = v;
+                        best = i;
                     }
                 }
-                best
+                items[best].clone()
             }
             "sum" => {
                 let mut acc = Val::Int(0);
@@ -139,12 +150,14 @@ impl Interpreter {
             })),
             "dict" => Val::Dict(Rc::new(RefCell::new(kwargs.iter().map(|(k, v)| (Val::Str(Rc::from(k.as_str())), v.clone())).collect()))),
             "sorted" => {
-                let mut items = self.iterate(&one()?, line)?;
-                items.sort_by(key_cmp);
-                if kw("reverse").is_some_and(|r| matches!(r, Val::Bool(true))) {
-                    items.reverse();
-                }
-                Val::List(Rc::new(RefCell::new(items)))
+                let items = self.iterate(&one()?, line)?;
+                let keys = self.sort_keys(&items, kw("key"), line)?;
+                // A stable sort by key; `reverse=True` compares the other way round and keeps
+                // equal items in their order, as Python's does.
+                let reverse = kw("reverse").is_some_and(|r| matches!(r, Val::Bool(true)));
+                let mut order: Vec<usize> = (0..items.len()).collect();
+                order.sort_by(|&a, &b| if reverse { key_cmp(&keys[b], &keys[a]) } else { key_cmp(&keys[a], &keys[b]) });
+                Val::List(Rc::new(RefCell::new(order.into_iter().map(|i| items[i].clone()).collect())))
             }
             "enumerate" => Val::List(Rc::new(RefCell::new(
                 self.iterate(&one()?, line)?.into_iter().enumerate().map(|(i, v)| Val::Tuple(Rc::new(vec![Val::Int(i as i64), v]))).collect(),
