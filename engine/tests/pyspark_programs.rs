@@ -720,6 +720,22 @@ fn slices_pick_what_python_picks() {
     assert_eq!((a.python_exception, a.message.as_str()), (Some("ValueError"), "slice step cannot be zero"));
     let Err(Error::Analysis(a)) = compile("clicks.columns['a':]\nclicks", &catalog()) else { panic!("compiled") };
     assert_eq!((a.python_exception, a.message.as_str()), (Some("TypeError"), "slice indices must be integers or None or have an __index__ method, not str"));
+    // A Column's slice is PySpark's `col.substr(start, stop)` (checked on PySpark 4.3:
+    // `F.col('event_id')[1:3]` is `substr(event_id, 1, 3)`), with its refusals.
+    assert_eq!(plan("clicks.select(F.col('event_id')[1:3])"), plan("clicks.select(F.col('event_id').substr(1, 3))"));
+    for (program, class, message) in [
+        ("clicks.select(F.col('event_id')[1:3:1])", "SLICE_WITH_STEP", "Slice with step is not supported."),
+        ("clicks.select(F.col('event_id')[1:])", "NOT_SAME_TYPE", "Argument `startPos` and `length` should be the same type, got int and NoneType."),
+        ("clicks.select(F.col('event_id')[:])", "NOT_EXPECTED_TYPE", "Argument `startPos` should be Column or int, got NoneType."),
+    ] {
+        let Err(Error::Analysis(a)) = compile(program, &catalog()) else { panic!("{program} compiled") };
+        assert_eq!((a.error_class.as_str(), a.message.as_str()), (class, message), "{program}");
+    }
+    // A DataFrame takes no slice (PySpark's check); a number none (Python's).
+    let Err(Error::Analysis(a)) = compile("clicks[1:2]", &catalog()) else { panic!("compiled") };
+    assert_eq!((a.error_class.as_str(), a.message.as_str()), ("NOT_EXPECTED_TYPE", "Argument `item` should be Column, float, integer, list or string, got slice."));
+    let Err(Error::Analysis(a)) = compile("x = 5\nx[1:2]\nclicks", &catalog()) else { panic!("compiled") };
+    assert_eq!((a.python_exception, a.message.as_str()), (Some("TypeError"), "'int' object is not subscriptable"));
     // `x[]` is Python's SyntaxError.
     assert!(matches!(compile("clicks.columns[]\nclicks", &catalog()), Err(Error::Parse(_))));
 }

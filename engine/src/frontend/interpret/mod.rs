@@ -148,6 +148,29 @@ fn py_slice(len: usize, lower: Option<i64>, upper: Option<i64>, step: Option<i64
     Some(out)
 }
 
+impl Evaluator<'_> {
+    /// `col[start:stop]`: PySpark's `Column.__getitem__` makes a slice `col.substr(start,
+    /// stop)` (the stop is the length), refusing a step (`SLICE_WITH_STEP`) and, as `substr`
+    /// does, bounds of two types (`NOT_SAME_TYPE`) or of another type than int or Column.
+    fn column_slice(&mut self, e: Expr, start: Py, stop: Py, step: Py, span: Span) -> R<Py> {
+        let pyspark = |class: &str, message: String, exception: &'static str| Error::Analysis(AnalysisError { python_exception: Some(exception), ..AnalysisError::new(crate::error::Stage::Define, class, message).with_span(span) });
+        let py_type = |v: &Py| if matches!(v, Py::NoneVal) { "NoneType" } else { v.type_name() };
+        if !matches!(step, Py::NoneVal) {
+            return Err(pyspark("SLICE_WITH_STEP", "Slice with step is not supported.".into(), "PySparkValueError"));
+        }
+        let (start, stop) = (self.as_col_if_column(start), self.as_col_if_column(stop));
+        if std::mem::discriminant(&start) != std::mem::discriminant(&stop) {
+            return Err(pyspark("NOT_SAME_TYPE", format!("Argument `startPos` and `length` should be the same type, got {} and {}.", py_type(&start), py_type(&stop)), "PySparkTypeError"));
+        }
+        let bound = |v: Py| match v {
+            Py::Int(i) => Ok(Expr::Literal(Value::Int(i32::try_from(i).unwrap_or(i32::MAX)))),
+            Py::Col(c) => Ok(c),
+            other => Err(pyspark("NOT_EXPECTED_TYPE", format!("Argument `startPos` should be Column or int, got {}.", py_type(&other)), "PySparkTypeError")),
+        };
+        Ok(Py::Col(crate::frontend::functions::scalar_function("substr", vec![e, bound(start)?, bound(stop)?], span)?))
+    }
+}
+
 /// `target[lower:upper:step]` of a list, tuple or string, as Python slices them.
 fn slice_of(target: Py, lower: Option<i64>, upper: Option<i64>, step: Option<i64>, span: Span) -> R<Py> {
     let pick = |len: usize| py_slice(len, lower, upper, step).ok_or_else(|| Error::Analysis(AnalysisError::python("ValueError", "slice step cannot be zero", span)));
@@ -158,7 +181,11 @@ fn slice_of(target: Py, lower: Option<i64>, upper: Option<i64>, step: Option<i64
             let chars: Vec<char> = s.chars().collect();
             Py::Str(pick(chars.len())?.into_iter().map(|i| chars[i]).collect())
         }
-        t => return Err(perr(format!("cannot slice a {} (Streamlab slices lists, tuples and strings)", t.type_name()), span)),
+        // What PySpark 4.3 and Python raise (checked there).
+        Py::Df(_) => return Err(Error::Analysis(AnalysisError { python_exception: Some("PySparkTypeError"), ..AnalysisError::new(crate::error::Stage::Define, "NOT_EXPECTED_TYPE", "Argument `item` should be Column, float, integer, list or string, got slice.").with_span(span) })),
+        Py::Dict(_) => return Err(Error::Analysis(AnalysisError::python("TypeError", "unhashable type: 'slice'", span))),
+        t @ (Py::NoneVal | Py::Int(_) | Py::Float(_) | Py::Bool(_)) => return Err(Error::Analysis(AnalysisError::python("TypeError", format!("'{}' object is not subscriptable", t.type_name()), span))),
+        t => return Err(perr(format!("cannot slice a {} (Streamlab slices lists, tuples, strings and columns)", t.type_name()), span)),
     })
 }
 
@@ -496,16 +523,20 @@ impl<'a> Evaluator<'a> {
             PyNodeKind::Index(obj, idx) => {
                 let target = self.eval(obj)?;
                 if let PyNodeKind::Slice(lower, upper, step) = &idx.kind {
-                    let mut part = |p: &Option<Box<PyNode>>| -> R<Option<i64>> {
-                        match p.as_deref().map(|n| self.eval(n)).transpose()? {
-                            None | Some(Py::NoneVal) => Ok(None),
-                            Some(Py::Int(i)) => Ok(Some(i)),
-                            Some(Py::Bool(b)) => Ok(Some(i64::from(b))),
-                            Some(other) => Err(Error::Analysis(AnalysisError::python("TypeError", format!("slice indices must be integers or None or have an __index__ method, not {}", other.type_name()), idx.span))),
+                    let mut part = |p: &Option<Box<PyNode>>| p.as_deref().map(|n| self.eval(n)).transpose();
+                    let (lower, upper, step) = (part(lower)?.unwrap_or(Py::NoneVal), part(upper)?.unwrap_or(Py::NoneVal), part(step)?.unwrap_or(Py::NoneVal));
+                    if let Py::Col(e) = target {
+                        return self.column_slice(e, lower, upper, step, span);
+                    }
+                    let int = |v: Py| -> R<Option<i64>> {
+                        match v {
+                            Py::NoneVal => Ok(None),
+                            Py::Int(i) => Ok(Some(i)),
+                            Py::Bool(b) => Ok(Some(i64::from(b))),
+                            other => Err(Error::Analysis(AnalysisError::python("TypeError", format!("slice indices must be integers or None or have an __index__ method, not {}", other.type_name()), idx.span))),
                         }
                     };
-                    let (lower, upper, step) = (part(lower)?, part(upper)?, part(step)?);
-                    return slice_of(target, lower, upper, step, span);
+                    return slice_of(target, int(lower)?, int(upper)?, int(step)?, span);
                 }
                 let idx_v = self.eval(idx)?;
                 match (target, idx_v) {
