@@ -1066,3 +1066,19 @@ fn a_trigger_in_the_text_is_what_the_menu_shows() {
     assert!(v.trigger_from_text);
     assert_eq!(s.trigger_description(), "processingTime='10 seconds'");
 }
+
+/// The exported (and saved) scenario runs in the mode the query runs in: the text's
+/// `.outputMode(...)`, or Spark's default append for a program that starts its query without
+/// one, over the lab's buttons; a text that sets none runs in the buttons' mode. (A learner's
+/// export ran an `.outputMode("update")` program in append and emitted nothing.)
+#[test]
+fn the_exported_scenario_runs_in_the_mode_the_text_sets() {
+    let mut s = corpus_lab("window-sliding-classic-append");
+    s.set_mode(OutputMode::Complete);
+    s.set_query("clicks.groupBy('post_id').count().writeStream.outputMode('update').format('console').start()");
+    assert_eq!(s.to_scenario().output_mode, "update");
+    s.set_query("clicks.filter('post_id > 1').writeStream.format('console').start()");
+    assert_eq!(s.to_scenario().output_mode, "append");
+    s.set_query("clicks.groupBy('post_id').count()");
+    assert_eq!(s.to_scenario().output_mode, "complete");
+}

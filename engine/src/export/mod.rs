@@ -145,7 +145,7 @@ fn compact_json(v: &Json, indent: usize) -> String {
 fn python_trigger(t: Trigger) -> String {
     match t {
         Trigger::Default | Trigger::Continuous { .. } => "None".into(),
-        Trigger::ProcessingTime { interval_ms } => format!("{{\"processingTime\": \"{interval_ms} milliseconds\"}}"),
+        Trigger::ProcessingTime { interval_ms } => format!("{{\"processingTime\": \"{}\"}}", crate::streaming::trigger::interval_text(interval_ms)),
         Trigger::Once => "{\"once\": True}".into(),
         Trigger::AvailableNow => "{\"availableNow\": True}".into(),
     }
@@ -272,6 +272,8 @@ mod tests {
     fn triggers_become_keyword_arguments() {
         assert_eq!(python_trigger(Trigger::AvailableNow), "{\"availableNow\": True}");
         assert_eq!(python_trigger(Trigger::ProcessingTime { interval_ms: 1500 }), "{\"processingTime\": \"1500 milliseconds\"}");
+        // As a program writes it (the trigger menu's 2 seconds).
+        assert_eq!(python_trigger(Trigger::ProcessingTime { interval_ms: 2000 }), "{\"processingTime\": \"2 seconds\"}");
         assert_eq!(python_trigger(Trigger::Default), "None");
     }
 }

@@ -204,7 +204,13 @@ def python_source(text):
 class _StartedQuery:
     """What `.start()` returns while the script builds the query: the script starts the query
     itself (with foreachBatch), so `query.awaitTermination()`, `query.stop()` and friends in the
-    lab's program do nothing here."""
+    lab's program do nothing here. What the program reads of it is what a query reads right
+    after `start()`, as in the lab: active, no progress yet, initializing its sources."""
+
+    isActive = True
+    lastProgress = None
+    recentProgress = []
+    status = {"message": "Initializing sources", "isDataAvailable": False, "isTriggerActive": False}
 
     def __getattr__(self, name):
         return lambda *args, **kwargs: None
@@ -239,6 +245,8 @@ def build_query(spark, namespace):
     DataStreamWriter.start = record_start  # a `.start()` in the text must not start a query
     for m in readers:
         setattr(DataStreamReader, m, lab_stream)
+    # The program runs as a script does: `if __name__ == "__main__": main()` calls main().
+    namespace.setdefault("__name__", "__main__")
     try:
         if SCENARIO.get("prelude"):
             exec(SCENARIO["prelude"], namespace)  # noqa: S102

@@ -34,7 +34,7 @@ pub enum Trigger {
 /// `ms` as the interval text a PySpark program writes for a trigger: in the largest of hours,
 /// minutes and seconds that holds it whole, else in milliseconds (`10 seconds`, `1 minute`,
 /// `1500 milliseconds`). Spark's interval parser reads each back to `ms`.
-fn interval_text(ms: i64) -> String {
+pub(crate) fn interval_text(ms: i64) -> String {
     if ms == 0 {
         return "0 seconds".into();
     }

@@ -91,7 +91,9 @@ impl LabSession {
     pub fn to_scenario(&self) -> Scenario {
         let mut s = self.scenario.clone();
         s.query = self.query_text.clone();
-        s.output_mode = self.mode.as_str().into();
+        // The mode the query runs in: the text's `.outputMode(...)` (or Spark's default for a
+        // program that starts its query without one) wins over the lab's buttons.
+        s.output_mode = self.text_mode.unwrap_or(self.mode).as_str().into();
         s.expected = None;
         let mut steps = Vec::new();
         let mut current: BTreeMap<String, Vec<Map<String, Json>>> = BTreeMap::new();
