@@ -245,7 +245,7 @@ def build_query(spark, namespace):
     DataStreamWriter.start = record_start  # a `.start()` in the text must not start a query
     for m in readers:
         setattr(DataStreamReader, m, lab_stream)
-    # The program runs as a script does: `if __name__ == "__main__": main()` calls main().
+    # The program runs as a script does: its main block (guarded by the module name) runs.
     namespace.setdefault("__name__", "__main__")
     try:
         if SCENARIO.get("prelude"):
