@@ -494,6 +494,10 @@ fn a_misspelt_column_is_placed_on_the_literal_that_names_it() {
     // `clicks.select(F.expr('` is 7 + 7 + 8 bytes.
     let text = "clicks.select(F.expr('post_idx + 1'))";
     assert_eq!(placed(text), Some(("post_idx".to_string(), 22)));
+    // In a helper def's body: its literal, at its own line (the def's name `event_tme_fix`
+    // and a comment's word are not literals).
+    let text = "def event_tme_fix(df):\n    # event_tme\n    return df.withColumn('h', F.hour(\"event_tme\"))\n\nevent_tme_fix(clicks)";
+    assert_eq!(placed(text), Some(("event_tme".to_string(), text.find("\"event_tme").unwrap() + 1)));
 }
 
 /// `fillna`/`dropna` and `df.na.fill`/`df.na.drop` (`DataFrameNaFunctions`) are the same calls,
@@ -772,9 +776,39 @@ fn helper_defs_and_transform_build_the_query_where_they_are_called() {
     let script = "def main():\n    counts = clicks.groupBy('post_id').count()\n    q = counts.writeStream.outputMode('complete').format('console').start()\n    print(q.isActive)\n    q.awaitTermination()\n\nif __name__ == '__main__':\n    main()\n";
     let (result, traced) = compile_traced(script, &catalog());
     let e = result.expect("main() runs");
-    assert_eq!((e.output_mode, traced.printed), (Some(streamlab_engine::plan::OutputMode::Complete), vec!["True".to_string()]));
+    // (It waits in awaitTermination(): the printed output says so.)
+    assert_eq!(e.output_mode, Some(streamlab_engine::plan::OutputMode::Complete));
+    assert_eq!(traced.printed[0], "True");
+    assert!(traced.printed[1].starts_with("(awaitTermination(): Spark waits here"), "{:?}", traced.printed);
     assert_eq!(e.plan.to_string(), plan("clicks.groupBy('post_id').count()"));
     // A def that calls itself stops with Python's RecursionError, not a stack overflow.
     let Err(Error::Analysis(a)) = compile("def f(df):\n    return f(df)\n\nf(clicks)", &catalog()) else { panic!("compiled") };
     assert_eq!((a.python_exception, a.message.as_str()), (Some("RecursionError"), "maximum recursion depth exceeded"));
+    // Eight helpers nested run; a ninth passes the lab's bound, with a message that says so.
+    let mut chain = String::from("def h0(df):\n    return df\n\n");
+    for i in 1..=8 {
+        chain.push_str(&format!("def h{i}(df):\n    return h{}(df)\n\n", i - 1));
+    }
+    assert!(compile(&format!("{chain}h7(clicks)"), &catalog()).is_ok());
+    let Err(Error::Parse(p)) = compile(&format!("{chain}h8(clicks)"), &catalog()) else { panic!("compiled") };
+    assert_eq!(p.message, "h0() is called 8 helper functions deep; Streamlab runs helpers nested up to 8 deep");
 }
+
+/// `query.awaitTermination()` returns when the query stops: with the default or a
+/// processing-time trigger, never by itself, so the statements after it do not run (on Spark
+/// nor here) and the printed output says where the program waits; with `availableNow` (the
+/// query stops when it has read what was there), or with a timeout, the program goes on. This
+/// holds inside a script's `main()` too.
+#[test]
+fn a_program_waits_in_await_termination_for_a_query_that_never_stops() {
+    let note = "(awaitTermination(): Spark waits here for as long as the query runs, and with this trigger it runs until it is stopped: the lines after this call do not run, on Spark or here)";
+    let start = "q = clicks.writeStream.format('console').start()\nprint('started')\n";
+    assert_eq!(printed(&format!("{start}q.awaitTermination()\nprint('done')")), vec!["started".to_string(), note.to_string()]);
+    assert_eq!(printed(&format!("{start}q.awaitTermination(5)\nprint('done')")), vec!["started".to_string(), "done".to_string()]);
+    assert_eq!(printed(&format!("{start}q.stop()\nq.awaitTermination()\nprint('done')")), vec!["started".to_string(), "done".to_string()]);
+    let once = "q = clicks.writeStream.trigger(availableNow=True).format('console').start()\nq.awaitTermination()\nprint('done')";
+    assert_eq!(printed(once), vec!["done".to_string()]);
+    let script = "def main():\n    q = clicks.writeStream.format('console').start()\n    q.awaitTermination()\n    print('in main')\n\nmain()\nprint('after main')\n";
+    assert_eq!(printed(script), vec![note.to_string()]);
+}
+

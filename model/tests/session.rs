@@ -1082,3 +1082,26 @@ fn the_exported_scenario_runs_in_the_mode_the_text_sets() {
     s.set_query("clicks.groupBy('post_id').count()");
     assert_eq!(s.to_scenario().output_mode, "complete");
 }
+
+/// A trigger picked in the menu is checked at start as one written in the text is: continuous
+/// processing refuses an aggregation (Spark's `UnsupportedOperationChecker.checkForContinuous`);
+/// a learner's menu pick ran micro-batches instead.
+#[test]
+fn the_menus_continuous_trigger_is_checked_at_start() {
+    use streamlab_engine::streaming::Trigger;
+    let mut s = corpus_lab("window-sliding-classic-append");
+    s.set_trigger(Trigger::Continuous { interval_ms: 1000 });
+    let e = s.view().error.expect("refused at start");
+    // Spark's message, then the plan (as Spark appends it).
+    assert_eq!(e.stage.as_deref(), Some("start"));
+    assert!(e.message.starts_with("Continuous processing does not support Aggregate operations.;\nStateStoreSave"), "{}", e.message);
+    // The same text with the trigger written in it says the same.
+    let mut t = corpus_lab("window-sliding-classic-append");
+    let text = format!("{}.writeStream.trigger(continuous='1 second').format('console').start()", t.query_text().replace('\n', " ").replace('\\', ""));
+    t.set_query(&text);
+    assert_eq!(t.view().error.map(|e| e.message), Some(e.message));
+    // A map-like query runs with it.
+    s.set_query("clicks.filter('post_id > 1')");
+    assert!(s.view().error.is_none(), "{:?}", s.view().error);
+    assert_eq!(s.trigger_choice(), "continuous");
+}

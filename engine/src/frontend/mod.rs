@@ -95,16 +95,38 @@ pub fn compile_traced(text: &str, catalog: &Catalog) -> (Result<Evaluated, Error
 pub fn place_in_text(e: Error, text: &str) -> Error {
     let Error::Analysis(mut a) = e else { return e };
     if a.span.is_none() {
-        if let Some(name) = unresolved_name(&a) {
-            let (query, _) = split_python_blocks(&doctest_as_program(text));
+        if let Some(name) = unresolved_name(&a).map(str::to_string) {
+            let name = name.as_str();
+            let program_text = doctest_as_program(text);
+            let (query, _) = split_python_blocks(&program_text);
             if let Ok(program) = python::parse_program(&query) {
                 a.span = program.statements.iter().find_map(|s| match s {
                     python::Statement::Assign(_, n) | python::Statement::Expr(n) => literal_naming(n, &query, name),
                 });
             }
+            // A name written in a helper def's body (which the query's statements do not hold):
+            // the first string literal of the program's text that names it.
+            if a.span.is_none() && program_text.len() == text.len() {
+                a.span = quoted_word(&program_text, name);
+            }
         }
     }
     Error::Analysis(a)
+}
+
+/// The span of `word` where `text` first writes it as a whole word inside a string literal
+/// (an odd number of the line's quotes of one kind before it): `"event_tme"` in
+/// `F.hour("event_tme")`.
+fn quoted_word(text: &str, word: &str) -> Option<Span> {
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(word).find_map(|(at, _)| {
+        let end = at + word.len();
+        let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let before = &text[line_start..at];
+        let whole = !before.chars().next_back().is_some_and(is_word) && !text[end..].chars().next().is_some_and(is_word);
+        let quoted = before.matches('\'').count() % 2 == 1 || before.matches('"').count() % 2 == 1;
+        (whole && quoted).then(|| Span::new(at, end))
+    })
 }
 
 /// The column an `UNRESOLVED_COLUMN.*` error names (the first back-quoted name of Spark's

@@ -44,7 +44,7 @@ impl StreamingQuery {
     fn start_compiled(compiled: super::interpret::Evaluated, mode: OutputMode, conf: StreamingConf, options: StartOptions, catalog: &Catalog) -> Result<StreamingQuery, Error> {
         let plan = resolve(&compiled.plan)?;
         let mode = compiled.output_mode.unwrap_or(mode);
-        let trigger = compiled.trigger.unwrap_or_default();
+        let trigger = compiled.trigger.or(options.default_trigger).unwrap_or_default();
         let sink = compiled.sink.or(options.default_sink).map(|k| k.create_with(&compiled.sink_options));
         // The text's own sink has the location the program gives it (`_LEGACY_ERROR_TEMP_1298`
         // when it gives none); the lab's switch stands in for the picked sink's.

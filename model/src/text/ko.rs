@@ -554,6 +554,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("(the memory sink's table {}: what the query wrote is in the lab's Sink panel, batch by batch)", "(memory 싱크의 테이블 {}: 쿼리가 쓴 내용은 실습의 싱크 패널에 배치별로 있습니다)"),
     ("spark.readStream.table() reads one of the lab's streams by name ({}), or a view the program registered with createOrReplaceTempView", "spark.readStream.table()은 실습의 스트림({}) 중 하나를 이름으로 읽거나, 프로그램이 createOrReplaceTempView로 등록한 뷰를 읽습니다"),
     ("isStreaming is a property in PySpark: write df.isStreaming, without (). The programming guide's isStreaming() is the Scala method", "isStreaming은 PySpark에서 속성입니다: 괄호 없이 df.isStreaming으로 쓰세요. 프로그래밍 가이드의 isStreaming()은 Scala의 메서드입니다"),
+    ("(awaitTermination(): Spark waits here for as long as the query runs, and with this trigger it runs until it is stopped: the lines after this call do not run, on Spark or here)", "(awaitTermination(): Spark는 쿼리가 실행되는 동안 여기서 기다리며, 이 트리거에서는 쿼리가 멈출 때까지 계속 실행됩니다: 이 호출 뒤의 줄은 Spark에서도 여기서도 실행되지 않습니다)"),
     ("(explain(): Spark prints its physical plan here. The lab builds no physical plan: the query's analyzed plan is under \"Analyzed plan\", beside the state metrics)", "(explain(): Spark는 여기에 물리 플랜을 출력합니다. 실습은 물리 플랜을 만들지 않습니다: 쿼리의 분석된 플랜은 상태 메트릭 옆의 \"분석된 플랜\"에 있습니다)"),
     ("{}(): {} is the memory sink's table of the query this program started", "{}(): {}은(는) 이 프로그램이 시작한 쿼리의 memory 싱크 테이블입니다"),
     ("the lab shows what the query wrote in the Sink panel and runs no batch query over it", "실습은 쿼리가 쓴 내용을 싱크 패널에 보여 주며, 그 위의 배치 쿼리는 실행하지 않습니다"),

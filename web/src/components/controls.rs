@@ -32,7 +32,7 @@ pub fn WatermarkPanel() -> impl IntoView {
             // Rebuilt only when the number of delays changes, so a slider keeps its drag.
             {move || (0..delay_count.get()).map(|i| view! { <super::timeline::DelayControl index=i/> }).collect_view()}
             {move || {
-                time_source.get().map(|source| {
+                time_source.try_get().flatten().map(|source| {
                     // A time past the source's events, on its day (the generic example before
                     // any event).
                     let hint = {
@@ -80,7 +80,9 @@ pub fn InputPanel() -> impl IntoView {
             }}</p>
             // Built again only when the sources change, not at every step: the forms keep the
             // fields the learner is typing in, and a slider step touches none of them.
-            {move || sources.get().into_iter().map(|src| {
+            // `try_get`: the panel may be taken down in the same update that changes the
+            // sources, and this closure must not read its memo after that.
+            {move || sources.try_get().unwrap_or_default().into_iter().map(|src| {
                 let fields = RwSignal::new(BTreeMap::<String, String>::new());
                 let name = src.name.clone();
                 view! {

@@ -61,7 +61,7 @@ pub fn QueryPanel() -> impl IntoView {
                 (!printed.is_empty()).then(|| {
                     let lines = printed.into_iter().enumerate().map(|(i, l)| {
                         let sep = if i > 0 { "\n" } else { "" };
-                        if l.starts_with("(the memory sink's table") || l.starts_with("(explain():") {
+                        if l.starts_with("(the memory sink's table") || l.starts_with("(explain():") || l.starts_with("(awaitTermination():") {
                             view! { {sep}<span class="note">{streamlab_model::text::i18n::localize(lang, &l)}</span> }.into_any()
                         } else {
                             view! { {sep}{l} }.into_any()

@@ -191,6 +191,13 @@ impl Evaluator<'_> {
                 if name == "explain" {
                     self.printed.push(super::dataframe::EXPLAIN_NOTE.to_string());
                 }
+                // `awaitTermination()` with no timeout returns when the query stops, which one
+                // with the default or a processing-time trigger does not do by itself.
+                let forever = !matches!(self.writer.trigger, Some(crate::streaming::Trigger::Once | crate::streaming::Trigger::AvailableNow));
+                if name == "awaitTermination" && forever && !self.query_stopped && b.get("timeout").is_none_or(|(t, _)| matches!(t, Py::NoneVal)) {
+                    self.printed.push(super::AWAIT_NOTE.to_string());
+                    self.waiting = true;
+                }
                 stream::query_method(&name, b, &mut self.query_stopped, span)
             }
             Py::Module(m) => modules::call_method(self, m, &name, pos, kw, span),
@@ -233,9 +240,9 @@ fn def_not_run(name: &str, span: Span) -> Error {
     ))
 }
 
-/// How deep `def` calls may nest (a function calling itself stops here with Python's
-/// `RecursionError`, long before the stack would).
-const MAX_DEF_DEPTH: usize = 32;
+/// How deep `def` calls of different functions may nest (a browser's stack holds this many
+/// with room to spare; a function that calls itself stops at once, see [`Evaluator::call_def`]).
+const MAX_DEF_DEPTH: usize = 8;
 
 /// The name a body's `return` value is assigned to when the body is read as query statements
 /// (as long as `return`, so every byte offset stays the editor's).
@@ -273,12 +280,13 @@ impl Evaluator<'_> {
             return Err(type_error(format!("{name}() takes {} positional argument{} but {} were given", def.params.len(), if def.params.len() == 1 { "" } else { "s" }, pos.len()), span));
         }
         let mut bound: Vec<(String, Py)> = def.params.iter().map(|(p, _)| p.clone()).zip(pos.into_iter().map(|(v, _)| v)).collect();
-        for (k, v, s) in kw {
+        // A keyword's error points at the call (the value's span would point past the name).
+        for (k, v, _) in kw {
             if !def.params.iter().any(|(p, _)| *p == k) {
-                return Err(type_error(format!("{name}() got an unexpected keyword argument '{k}'"), s));
+                return Err(type_error(format!("{name}() got an unexpected keyword argument '{k}'"), span));
             }
             if bound.iter().any(|(p, _)| *p == k) {
-                return Err(type_error(format!("{name}() got multiple values for argument '{k}'"), s));
+                return Err(type_error(format!("{name}() got multiple values for argument '{k}'"), span));
             }
             bound.push((k, v));
         }
@@ -295,8 +303,13 @@ impl Evaluator<'_> {
             let n = missing.len();
             return Err(type_error(format!("{name}() missing {n} required positional argument{}: {names}", if n == 1 { "" } else { "s" }), span));
         }
-        if self.def_depth >= MAX_DEF_DEPTH {
+        // A body the lab runs has no `if`, so a function that calls itself never stops: Python's
+        // RecursionError (which Python raises after a thousand calls).
+        if self.def_stack.iter().any(|d| d == name) {
             return Err(Error::Analysis(AnalysisError::python("RecursionError", "maximum recursion depth exceeded", span)));
+        }
+        if self.def_stack.len() >= MAX_DEF_DEPTH {
+            return Err(perr(format!("{name}() is called {MAX_DEF_DEPTH} helper functions deep; Streamlab runs helpers nested up to {MAX_DEF_DEPTH} deep"), span));
         }
         let body = self.def_body_text(def);
         // A body of a bare `return` alone: None.
@@ -316,18 +329,24 @@ impl Evaluator<'_> {
         for (p, v) in bound {
             self.vars.insert(p, v);
         }
-        self.def_depth += 1;
-        let ran = program.statements.iter().try_for_each(|stmt| match stmt {
-            crate::frontend::python::Statement::Assign(targets, node) => {
-                let v = self.eval(node)?;
-                for t in targets {
-                    self.vars.insert(t.clone(), v.clone());
-                }
-                Ok(())
+        self.def_stack.push(name.clone());
+        let ran = program.statements.iter().try_for_each(|stmt| {
+            // After an `awaitTermination()` that never returns, nothing more runs.
+            if self.waiting {
+                return Ok(());
             }
-            crate::frontend::python::Statement::Expr(node) => self.eval(node).map(|_| ()),
+            match stmt {
+                crate::frontend::python::Statement::Assign(targets, node) => {
+                    let v = self.eval(node)?;
+                    for t in targets {
+                        self.vars.insert(t.clone(), v.clone());
+                    }
+                    Ok(())
+                }
+                crate::frontend::python::Statement::Expr(node) => self.eval(node).map(|_| ()),
+            }
         });
-        self.def_depth -= 1;
+        self.def_stack.pop();
         let value = self.vars.get(RETURN_NAME).cloned();
         for (n, old) in saved {
             match old {

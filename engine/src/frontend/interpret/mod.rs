@@ -342,10 +342,17 @@ pub(super) struct Evaluator<'a> {
     /// The functions the program's Python code defines with `def`, by name: a call of one
     /// whose body is DataFrame code is run here ([`Evaluator::call_def`]).
     defs: BTreeMap<String, Rc<crate::pyfunc::parse::FuncDef>>,
-    /// How many `def` calls are running now, one inside another (bounded: a function that
-    /// calls itself must not overflow the stack).
-    def_depth: usize,
+    /// The `def`s running now, outermost first (bounded: nested calls must not overflow the
+    /// stack, and a function that calls itself is Python's `RecursionError`).
+    def_stack: Vec<String>,
+    /// The program called `query.awaitTermination()` on a query its trigger never stops: Python
+    /// waits there, so no statement after it runs ([`AWAIT_NOTE`]).
+    waiting: bool,
 }
+
+/// What the printed output says where a program waits in `awaitTermination()` for a query that
+/// never stops (the default or a processing-time trigger): the statements after it do not run.
+pub(super) const AWAIT_NOTE: &str = "(awaitTermination(): Spark waits here for as long as the query runs, and with this trigger it runs until it is stopped: the lines after this call do not run, on Spark or here)";
 
 type R<T> = Result<T, Error>;
 
@@ -369,7 +376,8 @@ impl<'a> Evaluator<'a> {
             views: Default::default(),
             source: "",
             defs: BTreeMap::new(),
-            def_depth: 0,
+            def_stack: Vec::new(),
+            waiting: false,
         }
     }
 
@@ -418,6 +426,9 @@ impl<'a> Evaluator<'a> {
         let mut last: Option<(Py, Span)> = None;
         let mut last_assigned: Option<String> = None;
         for stmt in &program.statements {
+            if self.waiting {
+                break;
+            }
             match stmt {
                 Statement::Assign(names, node) => {
                     let v = self.eval(node)?;

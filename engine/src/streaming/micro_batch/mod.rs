@@ -162,6 +162,10 @@ pub struct StartOptions {
     /// `spark.sql.streaming.checkpointLocation` is set in the session's conf (the scenario's):
     /// a location for every sink, the text's own too.
     pub session_checkpoint_location: bool,
+    /// The trigger when the text writes no `.trigger(...)` (the lab's trigger menu): checked
+    /// at start as the text's would be (a continuous trigger over an aggregation is refused,
+    /// `UnsupportedOperationChecker.checkForContinuous`). `None`: the default trigger.
+    pub default_trigger: Option<crate::streaming::Trigger>,
 }
 
 /// The `id` and `runId` of a query started on a new checkpoint (its first run): what

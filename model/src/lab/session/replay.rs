@@ -234,6 +234,8 @@ impl LabSession {
             default_sink: Some(self.sink_kind),
             checkpoint_location: Some(self.checkpoint_set),
             session_checkpoint_location: self.session_checkpoint_location(),
+            // The menu's trigger, checked at start like one in the text.
+            default_trigger: self.trigger,
         };
         self.text_mode = None;
         self.text_mode_default = false;
@@ -252,10 +254,8 @@ impl LabSession {
         });
         match built {
             Ok(mut q) => {
-                // The text's own `.trigger(...)` wins over the menu, as its sink and mode do.
-                if let Some(t) = self.trigger.filter(|_| !q.trigger_set_in_query()) {
-                    q.trigger = t;
-                }
+                // The start took the menu's trigger where the text sets none (the text's own
+                // `.trigger(...)` wins, as its sink and mode do).
                 // The time picture and its narration show the engine's own explanations.
                 q.set_explaining(true);
                 if let Err(e) = streamlab_engine::scenario::apply_source_kinds(&self.scenario, &mut q) {
