@@ -64,10 +64,12 @@ pub fn BatchList() -> impl IntoView {
         let grew = count > seen.get_value();
         seen.set_value(count);
         if presenting || (grew && follow.get_value()) {
+            // The list may be gone by the next frame (a lesson or page change): `try_`, so a
+            // frame after it reads nothing instead of a disposed node reference.
             request_animation_frame(move || {
-                if let Some(el) = panel.get_untracked() {
+                if let Some(el) = panel.try_get_untracked().flatten() {
                     el.set_scroll_top(el.scroll_height());
-                    auto_top.set_value(el.scroll_top());
+                    auto_top.try_set_value(el.scroll_top());
                 }
             });
         }
