@@ -291,6 +291,9 @@ export async function studyChecks({ page, url, root, check, assert, outDir, LabP
       await lab.el('nav-lessons').click();
       const states = await page.locator(tid('lesson-item')).evaluateAll((els) => els.map((e) => e.dataset.state));
       assert(states.every((s) => s === 'done'), `lesson states after the run: ${JSON.stringify(states)}`);
+      // The list's score table fills in after the list itself: wait for a row per topic
+      // answered (the assertions below say what is missing if it never does).
+      await page.waitForFunction((n) => document.querySelectorAll('[data-testid="topic-score"]').length >= n, expected.size, { timeout: 5000 }).catch(() => {});
       const got = await topicScores(page);
       for (const [t, [c, a]] of expected) {
         const g = got.get(t);
