@@ -317,43 +317,20 @@ impl Evaluator<'_> {
             return Ok(Py::NoneVal);
         }
         let program = crate::frontend::python::parse_program(&body).map_err(Error::from)?;
-        // The names the call binds, and what they were before it (restored after it).
-        let mut names: Vec<String> = bound.iter().map(|(p, _)| p.clone()).collect();
-        names.push(RETURN_NAME.to_string());
+        // The body's own names (its assignments and the return's) live for the call only.
+        let mut locals = vec![RETURN_NAME.to_string()];
         for stmt in &program.statements {
             if let crate::frontend::python::Statement::Assign(targets, _) = stmt {
-                names.extend(targets.iter().cloned());
+                locals.extend(targets.iter().cloned());
             }
-        }
-        let saved: Vec<(String, Option<Py>)> = names.iter().map(|n| (n.clone(), self.vars.get(n).cloned())).collect();
-        for (p, v) in bound {
-            self.vars.insert(p, v);
         }
         self.def_stack.push(name.clone());
-        let ran = program.statements.iter().try_for_each(|stmt| {
+        let (ran, value) = self.scoped(bound, &locals, |ev| {
             // After an `awaitTermination()` that never returns, nothing more runs.
-            if self.waiting {
-                return Ok(());
-            }
-            match stmt {
-                crate::frontend::python::Statement::Assign(targets, node) => {
-                    let v = self.eval(node)?;
-                    for t in targets {
-                        self.vars.insert(t.clone(), v.clone());
-                    }
-                    Ok(())
-                }
-                crate::frontend::python::Statement::Expr(node) => self.eval(node).map(|_| ()),
-            }
+            let ran = program.statements.iter().try_for_each(|stmt| if ev.waiting { Ok(()) } else { ev.run_statement(stmt).map(|_| ()) });
+            (ran, ev.vars.get(RETURN_NAME).cloned())
         });
         self.def_stack.pop();
-        let value = self.vars.get(RETURN_NAME).cloned();
-        for (n, old) in saved {
-            match old {
-                Some(v) => self.vars.insert(n, v),
-                None => self.vars.remove(&n),
-            };
-        }
         ran?;
         // No `return` (or a bare one): Python's None.
         Ok(value.unwrap_or(Py::NoneVal))
@@ -373,15 +350,8 @@ impl Evaluator<'_> {
                 if pos.len() != params.len() || !kw.is_empty() {
                     return Err(type_error(format!("<lambda>() takes {} positional argument{} but {} were given", params.len(), if params.len() == 1 { "" } else { "s" }, pos.len() + kw.len()), span));
                 }
-                let saved: Vec<(String, Option<Py>)> = params.iter().zip(pos).map(|(p, (v, _))| (p.clone(), self.vars.insert(p.clone(), v))).collect();
-                let value = self.eval(body);
-                for (p, old) in saved {
-                    match old {
-                        Some(v) => self.vars.insert(p, v),
-                        None => self.vars.remove(&p),
-                    };
-                }
-                value
+                let bound = params.iter().cloned().zip(pos.into_iter().map(|(v, _)| v)).collect();
+                self.scoped(bound, &[], |ev| ev.eval(body))
             }
             other => Err(type_error(format!("'{}' object is not callable", other.type_name()), span)),
         }

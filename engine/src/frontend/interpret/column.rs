@@ -324,14 +324,8 @@ impl Evaluator<'_> {
             // variable (`LambdaFunction`; PySpark names them `namedlambdavariable()`).
             Py::Lambda(l) => {
                 let (params, body) = (&l.0, &l.1);
-                let saved: Vec<(String, Option<Py>)> = params.iter().map(|p| (p.clone(), self.vars.insert(p.clone(), Py::Col(Expr::Column(p.clone()))))).collect();
-                let value = self.eval(body);
-                for (p, old) in saved {
-                    match old {
-                        Some(v) => self.vars.insert(p, v),
-                        None => self.vars.remove(&p),
-                    };
-                }
+                let bound = params.iter().map(|p| (p.clone(), Py::Col(Expr::Column(p.clone())))).collect();
+                let value = self.scoped(bound, &[], |ev| ev.eval(body));
                 let body = self.literal_or_col(value?, body.span)?;
                 Ok(Expr::Lambda { params: params.clone(), body: Box::new(body) })
             }

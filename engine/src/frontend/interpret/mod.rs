@@ -422,6 +422,48 @@ impl<'a> Evaluator<'a> {
         (result, Traced { reads: std::mem::take(&mut self.reads), printed: std::mem::take(&mut self.printed), not_run: std::mem::take(&mut self.not_run) })
     }
 
+    /// Runs one statement of the program or of a helper `def`'s body: an assignment binds its
+    /// names (and counts what a use of them copies, [`copy_cost`]); the statement's value is
+    /// returned either way.
+    fn run_statement(&mut self, stmt: &Statement) -> R<Py> {
+        let node = match stmt {
+            Statement::Assign(_, n) | Statement::Expr(n) => n,
+        };
+        let v = self.eval(node)?;
+        within_limits(&v, node.span)?;
+        if let Statement::Assign(names, _) = stmt {
+            for name in names {
+                self.var_nodes.insert(name.clone(), copy_cost(&v));
+                self.vars.insert(name.clone(), v.clone());
+            }
+        }
+        Ok(v)
+    }
+
+    /// Runs `body` with `bound` as the values of their names, and `locals` (names the body may
+    /// assign) as its own: each name's value from before is back afterwards, as a Python
+    /// function's parameters and locals do not outlive its call.
+    fn scoped<T>(&mut self, bound: Vec<(String, Py)>, locals: &[String], body: impl FnOnce(&mut Self) -> T) -> T {
+        let names: Vec<&String> = bound.iter().map(|(n, _)| n).chain(locals).collect();
+        let saved: Vec<(String, Option<Py>, Option<usize>)> = names.into_iter().map(|n| (n.clone(), self.vars.get(n).cloned(), self.var_nodes.get(n).copied())).collect();
+        for (n, v) in bound {
+            self.var_nodes.insert(n.clone(), copy_cost(&v));
+            self.vars.insert(n, v);
+        }
+        let out = body(self);
+        for (n, old, nodes) in saved {
+            match old {
+                Some(v) => self.vars.insert(n.clone(), v),
+                None => self.vars.remove(&n),
+            };
+            match nodes {
+                Some(c) => self.var_nodes.insert(n, c),
+                None => self.var_nodes.remove(&n),
+            };
+        }
+        out
+    }
+
     fn evaluate(&mut self, program: &Program) -> R<Evaluated> {
         let mut last: Option<(Py, Span)> = None;
         let mut last_assigned: Option<String> = None;
@@ -429,24 +471,15 @@ impl<'a> Evaluator<'a> {
             if self.waiting {
                 break;
             }
+            let v = self.run_statement(stmt)?;
             match stmt {
-                Statement::Assign(names, node) => {
-                    let v = self.eval(node)?;
-                    within_limits(&v, node.span)?;
-                    for name in names {
-                        self.var_nodes.insert(name.clone(), copy_cost(&v));
-                        self.vars.insert(name.clone(), v.clone());
-                    }
+                Statement::Assign(names, _) => {
                     if matches!(v, Py::Df(_) | Py::WriteStream { .. }) {
                         last_assigned = names.last().cloned();
                     }
                     last = None;
                 }
-                Statement::Expr(node) => {
-                    let v = self.eval(node)?;
-                    within_limits(&v, node.span)?;
-                    last = Some((v, node.span));
-                }
+                Statement::Expr(node) => last = Some((v, node.span)),
             }
         }
         let started = self.started.is_some();

@@ -94,7 +94,8 @@ pub(super) fn is_query_attribute(name: &str) -> bool {
 /// `stop()` marks the program's handle stopped (what it reads after: `isActive` is False,
 /// `status` says 'Stopped', `spark.streams.active` is empty); `awaitTermination(timeout)`
 /// returns False, as PySpark 4.3 did for a query still running when the timeout passed
-/// (`awaitTermination()` without one would block until the query ends: the lab goes on).
+/// (`awaitTermination()` without one blocks until the query ends: for a query its trigger never
+/// ends, the evaluator runs nothing after it, `AWAIT_NOTE`).
 pub(super) fn query_method(name: &str, b: Args, stopped: &mut bool, span: Span) -> R<Py> {
     match name {
         "stop" => {
