@@ -180,6 +180,13 @@ impl AnalysisError {
         AnalysisError { python_exception: Some(exception), ..AnalysisError::new(Stage::Define, "", message).with_span(span) }
     }
 
+    /// An error PySpark itself raises while the program builds its DataFrame, before Spark sees
+    /// it: `exception` (`PySparkTypeError`) with its error class (`NOT_SAME_TYPE`) and message
+    /// (`pyspark/errors/error-conditions.json`), at `span`.
+    pub fn pyspark(exception: &'static str, error_class: &str, message: impl Into<String>, span: Span) -> AnalysisError {
+        AnalysisError { python_exception: Some(exception), ..AnalysisError::new(Stage::Define, error_class, message).with_span(span) }
+    }
+
     /// Adds a hint.
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());

@@ -56,7 +56,7 @@ pub(super) fn unknown_api(kind: ApiKind, name: &str, span: Span) -> Error {
     let hint = (!close.is_empty()).then(|| format!("did you mean {}?", close.join(", ")));
     // A DataFrame's unknown attribute is a column it does not have (`DataFrame.__getattr__`).
     let error = if kind == ApiKind::DataFrame {
-        AnalysisError { python_exception: Some("PySparkAttributeError"), ..AnalysisError::new(crate::error::Stage::Define, "ATTRIBUTE_NOT_SUPPORTED", format!("Attribute `{name}` is not supported.")).with_sqlstate("0A000").with_span(span) }
+        AnalysisError::pyspark("PySparkAttributeError", "ATTRIBUTE_NOT_SUPPORTED", format!("Attribute `{name}` is not supported."), span).with_sqlstate("0A000")
     } else {
         AnalysisError::python("AttributeError", format!("{owner} has no attribute '{name}'"), span)
     };
@@ -105,29 +105,25 @@ fn edit_distance_at_most_one(a: &str, b: &str) -> bool {
 /// PySpark's refusal to use a Column as a Python truth value (`Column.__bool__`), naming the
 /// column as Spark 4 prints it.
 pub(super) fn cannot_convert_column_into_bool(e: &Expr, catalog: &Catalog, span: Span) -> Error {
-    Error::Analysis(AnalysisError {
-        python_exception: Some("PySparkValueError"),
-        ..AnalysisError::new(
-            crate::error::Stage::Define,
+    Error::Analysis(
+        AnalysisError::pyspark(
+            "PySparkValueError",
             "CANNOT_CONVERT_COLUMN_INTO_BOOL",
             format!("Cannot convert column into bool (offending column: {}): please use '&' for 'and', '|' for 'or', '~' for 'not' when building DataFrame boolean expressions.", column_node_text(e, catalog)),
+            span,
         )
-        .with_span(span)
-        .with_hint("Python's and/or/not/in ask a Column for True or False, which it cannot give: combine conditions with &, | and ~, each side in brackets: (F.col('a') > 1) & (F.col('b') < 2); use .isin(...) for 'in'")
-    })
+        .with_hint("Python's and/or/not/in ask a Column for True or False, which it cannot give: combine conditions with &, | and ~, each side in brackets: (F.col('a') > 1) & (F.col('b') < 2); use .isin(...) for 'in'"),
+    )
 }
 
 /// `x in col`: PySpark's `Column.__contains__`.
 pub(super) fn cannot_apply_in_for_column(span: Span) -> Error {
-    Error::Analysis(AnalysisError {
-        python_exception: Some("PySparkValueError"),
-        ..AnalysisError::new(
-            crate::error::Stage::Define,
-            "CANNOT_APPLY_IN_FOR_COLUMN",
-            "Cannot apply 'in' operator against a column: please use 'contains' in a string column or 'array_contains' function for an array column.",
-        )
-        .with_span(span)
-    })
+    Error::Analysis(AnalysisError::pyspark(
+        "PySparkValueError",
+        "CANNOT_APPLY_IN_FOR_COLUMN",
+        "Cannot apply 'in' operator against a column: please use 'contains' in a string column or 'array_contains' function for an array column.",
+        span,
+    ))
 }
 
 /// Whether [`column_node_text`] writes `e` as Spark does: every node in it is one it knows.

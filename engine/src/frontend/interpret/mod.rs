@@ -153,7 +153,7 @@ impl Evaluator<'_> {
     /// stop)` (the stop is the length), refusing a step (`SLICE_WITH_STEP`) and, as `substr`
     /// does, bounds of two types (`NOT_SAME_TYPE`) or of another type than int or Column.
     fn column_slice(&mut self, e: Expr, start: Py, stop: Py, step: Py, span: Span) -> R<Py> {
-        let pyspark = |class: &str, message: String, exception: &'static str| Error::Analysis(AnalysisError { python_exception: Some(exception), ..AnalysisError::new(crate::error::Stage::Define, class, message).with_span(span) });
+        let pyspark = |class: &str, message: String, exception: &'static str| Error::Analysis(AnalysisError::pyspark(exception, class, message, span));
         let py_type = |v: &Py| if matches!(v, Py::NoneVal) { "NoneType" } else { v.type_name() };
         if !matches!(step, Py::NoneVal) {
             return Err(pyspark("SLICE_WITH_STEP", "Slice with step is not supported.".into(), "PySparkValueError"));
@@ -182,7 +182,7 @@ fn slice_of(target: Py, lower: Option<i64>, upper: Option<i64>, step: Option<i64
             Py::Str(pick(chars.len())?.into_iter().map(|i| chars[i]).collect())
         }
         // What PySpark 4.3 and Python raise (checked there).
-        Py::Df(_) => return Err(Error::Analysis(AnalysisError { python_exception: Some("PySparkTypeError"), ..AnalysisError::new(crate::error::Stage::Define, "NOT_EXPECTED_TYPE", "Argument `item` should be Column, float, integer, list or string, got slice.").with_span(span) })),
+        Py::Df(_) => return Err(Error::Analysis(AnalysisError::pyspark("PySparkTypeError", "NOT_EXPECTED_TYPE", "Argument `item` should be Column, float, integer, list or string, got slice.", span))),
         Py::Dict(_) => return Err(Error::Analysis(AnalysisError::python("TypeError", "unhashable type: 'slice'", span))),
         t @ (Py::NoneVal | Py::Int(_) | Py::Float(_) | Py::Bool(_)) => return Err(Error::Analysis(AnalysisError::python("TypeError", format!("'{}' object is not subscriptable", t.type_name()), span))),
         t => return Err(perr(format!("cannot slice a {} (Streamlab slices lists, tuples, strings and columns)", t.type_name()), span)),
@@ -600,14 +600,14 @@ impl<'a> Evaluator<'a> {
                         match (found, key) {
                             (Some(f), _) => Py::Field(f.name().clone(), f.data_type().clone(), f.is_nullable()),
                             (None, Py::Str(k)) => {
-                                return Err(Error::Analysis(AnalysisError { python_exception: Some("PySparkKeyError"), ..AnalysisError::new(crate::error::Stage::Define, "KEY_NOT_EXISTS", format!("Key `{k}` does not exist.")).with_span(span) }))
+                                return Err(Error::Analysis(AnalysisError::pyspark("PySparkKeyError", "KEY_NOT_EXISTS", format!("Key `{k}` does not exist."), span)))
                             }
                             (None, other) => {
                                 let shown = match other {
                                     Py::Int(i) => i.to_string(),
                                     _ => String::new(),
                                 };
-                                return Err(Error::Analysis(AnalysisError { python_exception: Some("PySparkIndexError"), ..AnalysisError::new(crate::error::Stage::Define, "INDEX_OUT_OF_RANGE", format!("StructType index out of range, got '{shown}'.")).with_span(span) }));
+                                return Err(Error::Analysis(AnalysisError::pyspark("PySparkIndexError", "INDEX_OUT_OF_RANGE", format!("StructType index out of range, got '{shown}'."), span)));
                             }
                         }
                     }

@@ -80,8 +80,13 @@ impl LabSession {
     /// such `withWatermark`.
     pub(super) fn text_with_delay(&self, index: usize, delay: &str) -> Result<String, String> {
         streamlab_engine::types::CalendarInterval::parse(delay).map_err(|e| e.to_string())?;
-        self.scenario.catalog().map_err(|e| e.to_string())?;
-        let span = *self.delay_spans.get(index).ok_or("the query has no such withWatermark")?;
+        // The spans come from compiling the text against the catalog, so without a catalog
+        // there are none, and that is the error to give (built only then: the slider's idle
+        // work asks for every stop's text).
+        let Some(span) = self.delay_spans.get(index).copied() else {
+            self.scenario.catalog().map_err(|e| e.to_string())?;
+            return Err("the query has no such withWatermark".into());
+        };
         // As the text field shows it: no spaces around it, no quotes in it.
         let quoted = format!("'{}'", delay.trim().replace(['\'', '"', '\\'], ""));
         let mut text = self.query_text.clone();
